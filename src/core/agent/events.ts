@@ -1,0 +1,21 @@
+import type { LedgerResult } from '../ledger/types';
+import type { AssistantMessage, ModelUsage } from '../model/types';
+
+export type NoticeLevel = 'info' | 'warning' | 'critical';
+
+/** What the loop tells the UI and the headless runner, in order. */
+export type AgentEvent =
+  | { type: 'user_message'; text: string }
+  | { type: 'request_started'; requestIndex: number; generation: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  | { type: 'assistant_message'; message: AssistantMessage; incomplete: boolean }
+  | { type: 'tool_started'; callId: string; tool: string; input: unknown; summary: string }
+  | { type: 'approval_requested'; callId: string; tool: string; summary: string }
+  | { type: 'tool_finished'; callId: string; result: LedgerResult }
+  | { type: 'usage'; requestIndex: number; usage: ModelUsage }
+  | { type: 'notice'; level: NoticeLevel; kind: string; message: string }
+  | { type: 'error'; kind: string; message: string; action?: string }
+  | { type: 'done'; reason: DoneReason };
+
+export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error';

@@ -1,0 +1,74 @@
+/**
+ * Every number of the context-hygiene rules, under the names spec 3.0.0 gives them.
+ * Conformance files and settings override these by the same dotted names, so the names are a contract.
+ */
+export interface HygieneConfig {
+  /** Minimum hex digits in a result id (`#a3f2`). */
+  'ids.digits': number;
+  /** Hex digits of the SHA-256 shown in a bracket. */
+  sha_digits: number;
+  'cap.max_lines': number;
+  'cap.max_chars': number;
+  'cap.head_lines': number;
+  'cap.head_chars': number;
+  'cap.tail_lines': number;
+  'cap.tail_chars': number;
+  /** Lines a read shows by default. */
+  'read.window': number;
+  /** Lines a recall shows by default. */
+  'recall.window': number;
+  /** Longest line a read shows before cutting it with ` […cut]`. */
+  'read.max_line_chars': number;
+  /** Tools whose same call with the same result is answered "Same result as". */
+  'dedupe.by_result': readonly string[];
+  /** Most rows in the files table after a compaction. */
+  'compaction.rows': number;
+}
+
+export const DEFAULT_HYGIENE: Readonly<HygieneConfig> = Object.freeze({
+  'ids.digits': 4,
+  sha_digits: 8,
+  'cap.max_lines': 400,
+  'cap.max_chars': 40_000,
+  'cap.head_lines': 200,
+  'cap.head_chars': 20_000,
+  'cap.tail_lines': 100,
+  'cap.tail_chars': 10_000,
+  'read.window': 2000,
+  'recall.window': 2000,
+  'read.max_line_chars': 2000,
+  'dedupe.by_result': Object.freeze(['list', 'glob', 'grep', 'search']),
+  'compaction.rows': 50,
+});
+
+export type HygieneOverrides = Partial<Record<keyof HygieneConfig, unknown>>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Applies dotted-name overrides, rejecting unknown names and values of the wrong kind with a message that says which. */
+export function resolveHygiene(...layers: Array<HygieneOverrides | undefined>): HygieneConfig {
+  const out: Record<string, unknown> = { ...DEFAULT_HYGIENE };
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (!(key in DEFAULT_HYGIENE)) {
+        throw new ConfigError(`Unknown hygiene setting "${key}". Known settings: ${Object.keys(DEFAULT_HYGIENE).join(', ')}.`);
+      }
+      const expected = DEFAULT_HYGIENE[key as keyof HygieneConfig];
+      if (Array.isArray(expected)) {
+        if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
+          throw new ConfigError(`Hygiene setting "${key}" must be a list of tool names, got ${JSON.stringify(value)}.`);
+        }
+      } else if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+        throw new ConfigError(`Hygiene setting "${key}" must be a whole number of at least 1, got ${JSON.stringify(value)}.`);
+      }
+      out[key] = value;
+    }
+  }
+  return out as unknown as HygieneConfig;
+}

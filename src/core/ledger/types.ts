@@ -1,0 +1,74 @@
+/**
+ * The contract between the ledger and everything around it: the loop hands it tool calls and gets
+ * back the exact text the model will see; the store keeps every result in full.
+ */
+
+export interface ToolCall {
+  /** The provider's tool_use id. */
+  readonly callId: string;
+  readonly name: string;
+  /** As the model sent it; the ledger validates it. */
+  readonly input: unknown;
+}
+
+/** How the ledger answered a call; the UI marks stubs, caps and same-result answers. */
+export type ResultKind =
+  | 'full' // shown in full
+  | 'read-stub' // unchanged re-read
+  | 'capped' // head and tail kept, middle elided
+  | 'same-result' // same search, same result
+  | 'diff' // an edit answered with its diff
+  | 'recall'
+  | 'error'; // bad arguments, refused path, failed edit, unknown tool
+
+export interface LedgerResult {
+  /** `#` and lowercase hex. */
+  readonly id: string;
+  readonly tool: string;
+  /** The bracket line, e.g. `[#a3f2 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`. */
+  readonly bracket: string;
+  /** Exactly what goes into the tool_result the model sees. */
+  readonly text: string;
+  readonly kind: ResultKind;
+  /** Characters of the full stored body (what the model would have seen without hygiene). */
+  readonly fullChars: number;
+  /** Whether the tool failed (the tool_result is sent with is_error). */
+  readonly isError: boolean;
+  /** Ids of earlier results this one names (a stub's full read, a same-result's first). */
+  readonly refersTo?: readonly string[];
+}
+
+/** One stored result, in full, before any cap; a stub stores the body a full read would have shown. */
+export interface StoredResult {
+  readonly id: string;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly bracket: string;
+  readonly body: string;
+  readonly kind: ResultKind;
+}
+
+export interface StoredSlice {
+  readonly id: string;
+  /** 1-based first line shown. */
+  readonly from: number;
+  /** Last line shown (from - 1 when nothing is shown). */
+  readonly to: number;
+  /** Lines in the stored body. */
+  readonly total: number;
+  readonly lines: readonly string[];
+}
+
+/**
+ * Keeps every result in full. In memory for tests and conformance; the session journal keeps them on
+ * disk and reads one by id with offset and limit without loading the others.
+ */
+export interface ResultStore {
+  /** Durable before it resolves: the model is shown a result only after this. */
+  put(result: StoredResult): Promise<void>;
+  has(id: string): boolean;
+  /** Lines `offset`..`offset+limit-1` (1-based) of the stored body, or undefined for an unknown id. */
+  readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined>;
+  /** Every id given so far, oldest first (for id continuity after a reopen). */
+  ids(): readonly string[];
+}

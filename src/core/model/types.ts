@@ -1,0 +1,132 @@
+/**
+ * Cairn's own shapes for the Messages API. They mirror the wire format (snake_case) so a request
+ * serialises canonically, but only the Anthropic client (`anthropicClient.ts`) imports the SDK.
+ */
+
+export interface CacheControl {
+  readonly type: 'ephemeral';
+}
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+  cache_control?: CacheControl;
+}
+
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+  cache_control?: CacheControl;
+}
+
+export interface ToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
+  cache_control?: CacheControl;
+}
+
+export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+export type UserBlock = TextBlock | ToolResultBlock;
+export type ContentBlock = AssistantBlock | UserBlock;
+
+export interface UserMessage {
+  role: 'user';
+  content: UserBlock[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantBlock[];
+}
+
+export type Message = UserMessage | AssistantMessage;
+
+export interface JsonSchema {
+  readonly type: 'object';
+  readonly properties: Record<string, unknown>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  cache_control?: CacheControl;
+}
+
+/** Why a request is made: the local server and the snapshots tell compaction requests apart. */
+export type RequestPurpose = 'main' | 'compaction';
+
+/** The request body exactly as sent (no internal fields: those live in the snapshot). */
+export interface ModelRequest {
+  model: string;
+  max_tokens: number;
+  system: TextBlock[];
+  tools: ToolDefinition[];
+  messages: Message[];
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+}
+
+export interface ModelUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn' | 'refusal' | 'stop_sequence';
+
+/** What streams in while a response is produced, for the UI. */
+export type ModelStreamEvent =
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_delta'; index: number; text: string }
+  | { type: 'tool_use_start'; index: number; id: string; name: string }
+  | { type: 'tool_input_delta'; index: number; partialJson: string }
+  | { type: 'retrying'; attempt: number; delayMs: number; reason: string };
+
+export interface ModelResponse {
+  readonly id: string;
+  readonly model: string;
+  /** Blocks exactly as received; for an incomplete response, the blocks that were complete plus any partial text. */
+  readonly content: AssistantBlock[];
+  readonly stopReason: StopReason | null;
+  readonly usage: ModelUsage;
+  /** The stream was cut part-way: content is what arrived. */
+  readonly incomplete: boolean;
+}
+
+export interface ModelFacts {
+  readonly id: string;
+  readonly maxInputTokens: number;
+  readonly maxOutputTokens: number;
+  /** Where the numbers came from. */
+  readonly source: 'models-api' | 'fallback-table' | 'settings';
+}
+
+export interface StreamOptions {
+  readonly signal?: AbortSignal;
+  readonly purpose: RequestPurpose;
+  readonly onEvent?: (event: ModelStreamEvent) => void;
+}
+
+export interface ModelClient {
+  /** Streams one response. Throws `ModelError` for every failure but a cut stream, which resolves with `incomplete: true`. */
+  stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse>;
+  modelFacts(modelId: string): Promise<ModelFacts>;
+}

@@ -1,0 +1,103 @@
+/**
+ * What core needs from the outside world. Core code depends on these interfaces only; `src/node`
+ * implements them on real files and processes, `src/host` on VS Code's APIs.
+ */
+
+/** A path inside the workspace that has passed the escape checks. */
+export interface ResolvedPath {
+  /** Normalised, relative to the root, `/`-separated, no `.` or `..` segments (`''` is the root). */
+  readonly relative: string;
+  /** Absolute path on the host's file system. */
+  readonly absolute: string;
+}
+
+export interface FileStat {
+  readonly kind: 'file' | 'directory' | 'other';
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  readonly kind: 'file' | 'directory' | 'other';
+}
+
+export interface GrepQuery {
+  readonly pattern: string;
+  /** Folder or file relative to the root; default the root. */
+  readonly path?: string;
+  /** Glob the file paths must match (relative to the root). */
+  readonly glob?: string;
+  readonly ignoreCase?: boolean;
+}
+
+export interface GrepMatch {
+  /** Relative to the root, `/`-separated. */
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface ExecOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** Called with output as it is produced (stdout and stderr interleaved as they arrive). */
+  readonly onOutput?: (chunk: string) => void;
+}
+
+export interface ExecResult {
+  /** stdout and stderr interleaved as produced. */
+  readonly output: string;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly cancelled: boolean;
+}
+
+/**
+ * The user's workspace. Every method takes paths relative to the root and refuses, with a
+ * `WorkspacePathError`, any path that escapes it (`..`, absolute paths outside, symlinks out).
+ */
+export interface Workspace {
+  readonly root: string;
+  resolve(path: string): Promise<ResolvedPath>;
+  stat(path: string): Promise<FileStat | null>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates parent folders as needed. */
+  writeFile(path: string, content: string): Promise<void>;
+  deleteFile(path: string): Promise<void>;
+  listDir(path: string): Promise<DirEntry[]>;
+  /** File paths relative to the root matching `pattern`, sorted, `.gitignore` respected. */
+  glob(pattern: string, under?: string): Promise<string[]>;
+  /** Matches sorted by path then line, `.gitignore` respected. */
+  grep(query: GrepQuery): Promise<GrepMatch[]>;
+  /** Runs `bash -c command` in the root, in its own process group. */
+  exec(command: string, options: ExecOptions): Promise<ExecResult>;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** Where secrets live: VS Code's SecretStorage in the host, the environment under Node. */
+export interface Secrets {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Changes to files, from any source; the hash cache forgets a path when told it changed. */
+export interface FileWatcher {
+  onDidChange(listener: (relativePath: string) => void): { dispose(): void };
+  dispose(): void;
+}
