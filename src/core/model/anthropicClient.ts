@@ -1,0 +1,274 @@
+/**
+ * The one file that imports `@anthropic-ai/sdk`. Everything else in Cairn speaks `ModelClient`.
+ *
+ * What the loop should do with each stop reason (passed through unchanged in `stopReason`):
+ * - `end_turn`: the model is done; wait for the user.
+ * - `tool_use`: run the tool calls in `content` and send their results in the next request.
+ * - `max_tokens`: the answer was cut at the output limit; keep it, tell the user, end the turn
+ *   (a later "continue" from the user resumes). `model_context_window_exceeded` arrives as this too.
+ * - `pause_turn`: the server paused a long turn; send the conversation back as is (the assistant
+ *   message included) to let the model continue.
+ * - `refusal`: the model declined for safety reasons; show that and end the turn.
+ * - `stop_sequence`: a stop sequence was hit (Cairn sets none); treat as `end_turn`.
+ * An `incomplete` response has `stopReason: null`: keep what arrived and end the turn with a notice;
+ * the next request carries it with a short note that it was interrupted.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { Logger } from '../ports';
+import { silentLogger } from '../ports';
+import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret } from './errors';
+import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
+import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
+import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
+import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
+
+/** A key, or a function asked before every request (so a key set later is picked up). */
+export type ApiKeySource = string | undefined | (() => Promise<string | undefined>);
+
+export interface AnthropicClientSettings {
+  readonly modelFacts?: ModelFactsOverrides;
+  readonly retry?: Partial<RetrySettings>;
+  /** Milliseconds the SDK waits for response headers of one attempt. */
+  readonly timeoutMs?: number;
+}
+
+export interface AnthropicModelClientOptions {
+  readonly apiKey: ApiKeySource;
+  /** Any Anthropic-compatible server; default api.anthropic.com. */
+  readonly baseUrl?: string;
+  readonly settings?: AnthropicClientSettings;
+  readonly logger?: Logger;
+  readonly sleep?: Sleep;
+  readonly random?: () => number;
+}
+
+/** The header a compatible server reads to tell compaction requests from the conversation's. */
+export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
+
+const MODELS_API_TIMEOUT_MS = 15_000;
+
+export class AnthropicModelClient implements ModelClient {
+  private readonly retry: RetrySettings;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly logger: Logger;
+  private readonly catalog: ModelFactsCatalog;
+  private sdk: { key: string; client: Anthropic } | undefined;
+
+  constructor(private readonly options: AnthropicModelClientOptions) {
+    this.retry = { ...DEFAULT_RETRY, ...options.settings?.retry };
+    this.sleep = options.sleep ?? realSleep;
+    this.random = options.random ?? Math.random;
+    this.logger = options.logger ?? silentLogger;
+    this.catalog = new ModelFactsCatalog((id) => this.retrieveModel(id), options.settings?.modelFacts ?? {}, this.logger);
+  }
+
+  async stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+    const { signal } = options;
+    if (signal?.aborted) throw cancelledError();
+    const key = await this.apiKey();
+    if (signal?.aborted) throw cancelledError();
+    const client = this.client(key);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(client, key, request, options);
+      } catch (error) {
+        const modelError = this.toModelError(error, key, signal);
+        const delayMs = retryDelayMs(modelError, attempt, this.retry, this.random);
+        if (delayMs === null) {
+          if (modelError.retryable && attempt > 1) {
+            throw new ModelError(modelError.kind, `${modelError.message} (gave up after ${attempt} attempts)`, {
+              ...detailsOf(modelError),
+              cause: modelError,
+            });
+          }
+          throw modelError;
+        }
+        const reason = modelError.message;
+        this.logger.warn(`Model request failed (${modelError.kind}); retrying in ${delayMs} ms (attempt ${attempt + 1} of ${this.retry.maxAttempts}).`);
+        options.onEvent?.({ type: 'retrying', attempt: attempt + 1, delayMs, reason });
+        await abortableWait(this.sleep, delayMs, signal);
+      }
+    }
+  }
+
+  modelFacts(modelId: string): Promise<ModelFacts> {
+    return this.catalog.facts(modelId);
+  }
+
+  /**
+   * One HTTP exchange. Throws for anything that happened before content streamed (so it can be
+   * retried); once a content block has started, a failure resolves with `incomplete: true`.
+   */
+  private async attempt(client: Anthropic, key: string, request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+    const { signal, purpose } = options;
+    const accumulator = new StreamAccumulator(options.onEvent, (type) =>
+      this.logger.warn(`The model sent a "${type}" block, which Cairn does not use; it was left out.`),
+    );
+    const headers = purpose === 'compaction' ? { [REQUEST_KIND_HEADER]: 'compaction' } : undefined;
+    const stream = client.messages.stream(toSdkParams(request), { ...(signal ? { signal } : {}), ...(headers ? { headers } : {}) });
+    let broken: ModelError | undefined;
+    stream.on('streamEvent', (event) => {
+      if (broken) return;
+      try {
+        accumulator.add(event as WireStreamEvent);
+      } catch (error) {
+        broken = isModelError(error) ? error : new ModelError('server', `The model's stream could not be read: ${String(error)}`);
+        stream.abort();
+      }
+    });
+    try {
+      await stream.done();
+    } catch (error) {
+      if (broken) throw broken;
+      if (signal?.aborted) throw cancelledError(accumulator.contentStarted ? accumulator.finish(true) : undefined);
+      if (!accumulator.contentStarted) throw error;
+      const reason = this.toModelError(error, key, signal).message;
+      this.logger.warn(`The model's response was cut part-way (${reason}); keeping what arrived.`);
+      return accumulator.finish(true);
+    }
+    if (broken) throw broken;
+    if (!accumulator.complete) {
+      if (!accumulator.contentStarted) {
+        throw new ModelError('network', 'The connection to the model closed before the response began.', {
+          action: 'Check your network connection and try again.',
+        });
+      }
+      this.logger.warn('The model stream ended without message_stop; keeping what arrived.');
+      return accumulator.finish(true);
+    }
+    return accumulator.finish(false);
+  }
+
+  private async apiKey(): Promise<string> {
+    const source = this.options.apiKey;
+    const key = typeof source === 'function' ? await source() : source;
+    const trimmed = key?.trim();
+    if (!trimmed) throw missingKeyError();
+    return trimmed;
+  }
+
+  private client(key: string): Anthropic {
+    if (this.sdk?.key !== key) {
+      this.sdk = {
+        key,
+        client: new Anthropic({
+          apiKey: key,
+          // Always explicit: `undefined` would let the SDK read ANTHROPIC_BASE_URL behind our back.
+          baseURL: this.options.baseUrl ?? 'https://api.anthropic.com',
+          // Cairn retries itself: it must know whether anything streamed, and show each wait.
+          maxRetries: 0,
+          ...(this.options.settings?.timeoutMs !== undefined ? { timeout: this.options.settings.timeoutMs } : {}),
+          logger: sdkLogger(this.logger, key),
+          logLevel: 'warn',
+        }),
+      };
+    }
+    return this.sdk.client;
+  }
+
+  private async retrieveModel(modelId: string): Promise<{ max_input_tokens: number | null; max_tokens: number | null }> {
+    const key = await this.apiKey();
+    try {
+      const info = await this.client(key).models.retrieve(modelId, null, { timeout: MODELS_API_TIMEOUT_MS });
+      return { max_input_tokens: info.max_input_tokens ?? null, max_tokens: info.max_tokens ?? null };
+    } catch (error) {
+      throw this.toModelError(error, key, undefined);
+    }
+  }
+
+  private toModelError(error: unknown, key: string, signal: AbortSignal | undefined): ModelError {
+    if (isModelError(error)) return error;
+    if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
+    if (error instanceof Anthropic.APIConnectionTimeoutError) {
+      return new ModelError('network', `The model server at ${this.serverName()} did not answer in time.`, {
+        action: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        cause: error,
+      });
+    }
+    if (error instanceof Anthropic.APIConnectionError) {
+      const cause = error.cause instanceof Error ? `: ${redactSecret(error.cause.message, key)}` : '';
+      return new ModelError('network', `Could not reach the model server at ${this.serverName()}${cause}.`, {
+        action: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        cause: error,
+      });
+    }
+    if (error instanceof Anthropic.APIError) {
+      const classified = classifyHttpFailure({
+        ...(typeof error.status === 'number' ? { status: error.status } : {}),
+        type: error.type,
+        apiMessage: error.apiMessage === null ? null : redactSecret(error.apiMessage, key),
+        headers: error.headers ?? null,
+        requestId: error.requestID ?? null,
+      });
+      return classified;
+    }
+    // Anything else is the body failing mid-read (socket closed, proxy reset): a network failure.
+    const message = error instanceof Error ? error.message : String(error);
+    return new ModelError('network', `The connection to the model server at ${this.serverName()} failed: ${redactSecret(message, key)}.`, {
+      action: 'Check your network connection and try again.',
+      cause: error,
+    });
+  }
+
+  private serverName(): string {
+    return this.options.baseUrl ?? 'api.anthropic.com';
+  }
+}
+
+function detailsOf(error: ModelError): ConstructorParameters<typeof ModelError>[2] {
+  return {
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...(error.action !== undefined ? { action: error.action } : {}),
+    ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
+  };
+}
+
+/**
+ * Cairn's request as the SDK types it. The shapes are the wire format already; the copy only
+ * drops `readonly` from the schema arrays and leaves out fields Cairn does not set.
+ */
+function toSdkParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
+  return {
+    model: request.model,
+    max_tokens: request.max_tokens,
+    system: request.system,
+    tools: request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: {
+        type: tool.input_schema.type,
+        properties: tool.input_schema.properties,
+        ...(tool.input_schema.required ? { required: [...tool.input_schema.required] } : {}),
+        ...(tool.input_schema.additionalProperties !== undefined
+          ? { additionalProperties: tool.input_schema.additionalProperties }
+          : {}),
+      },
+      ...(tool.cache_control ? { cache_control: tool.cache_control } : {}),
+    })),
+    messages: request.messages as Anthropic.MessageParam[],
+    ...(request.thinking ? { thinking: request.thinking } : {}),
+    stream: true,
+  };
+}
+
+/** The SDK's log lines go to Cairn's logger, with the key scrubbed in case a header is ever logged. */
+function sdkLogger(logger: Logger, key: string): NonNullable<ConstructorParameters<typeof Anthropic>[0]>['logger'] {
+  const line = (message: string, rest: unknown[]): string =>
+    redactSecret([message, ...rest.map((part) => (typeof part === 'string' ? part : safeJson(part)))].join(' '), key);
+  return {
+    error: (message, ...rest) => logger.error(line(message, rest)),
+    warn: (message, ...rest) => logger.warn(line(message, rest)),
+    info: (message, ...rest) => logger.info(line(message, rest)),
+    debug: () => {},
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}

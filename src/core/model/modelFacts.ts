@@ -1,0 +1,110 @@
+import type { Logger } from '../ports';
+import { silentLogger } from '../ports';
+import type { ModelFacts } from './types';
+
+/** Per-model overrides from settings; the key `*` applies to every model without its own entry. */
+export type ModelFactsOverrides = Readonly<Record<string, Partial<Pick<ModelFacts, 'maxInputTokens' | 'maxOutputTokens'>>>>;
+
+/** What the Models API says about a model (`GET /v1/models/{id}`); `null` where it does not say. */
+export interface ModelsApiFacts {
+  readonly max_input_tokens: number | null;
+  readonly max_tokens: number | null;
+}
+
+export type ModelsApiLookup = (modelId: string) => Promise<ModelsApiFacts>;
+
+interface Window {
+  readonly maxInputTokens: number;
+  readonly maxOutputTokens: number;
+}
+
+/**
+ * Used only when the Models API cannot answer (offline, an older compatible server, missing
+ * fields). Exact entries are the published numbers for those ids; any other id of a family gets
+ * the family's numbers, which every current model of the family meets. Newer ids (such as the
+ * 5.x names the SDK lists) have no published numbers here, so they get the family default too and
+ * the Models API or a setting is the way to learn more.
+ */
+const EXACT: Readonly<Record<string, Window>> = {
+  'claude-opus-4-1': { maxInputTokens: 200_000, maxOutputTokens: 32_000 },
+  'claude-opus-4-0': { maxInputTokens: 200_000, maxOutputTokens: 32_000 },
+  'claude-sonnet-4-0': { maxInputTokens: 200_000, maxOutputTokens: 64_000 },
+  'claude-sonnet-4-5': { maxInputTokens: 200_000, maxOutputTokens: 64_000 },
+  'claude-haiku-4-5': { maxInputTokens: 200_000, maxOutputTokens: 64_000 },
+  'claude-opus-4-5': { maxInputTokens: 200_000, maxOutputTokens: 64_000 },
+  'claude-3-5-haiku': { maxInputTokens: 200_000, maxOutputTokens: 8_192 },
+};
+
+const FAMILY: ReadonlyArray<readonly [RegExp, Window]> = [
+  [/^claude-(sonnet|opus|haiku|fable|mythos)-/, { maxInputTokens: 200_000, maxOutputTokens: 64_000 }],
+  [/^claude-3-7-sonnet/, { maxInputTokens: 200_000, maxOutputTokens: 64_000 }],
+];
+
+/** Anything else (an unknown id on a compatible server): small enough that requests stay valid. */
+const UNKNOWN: Window = { maxInputTokens: 200_000, maxOutputTokens: 8_192 };
+
+/** Dated ids (`claude-sonnet-4-5-20250929`) share their alias's numbers. */
+function withoutDate(modelId: string): string {
+  return modelId.replace(/-\d{8}$/, '');
+}
+
+export function fallbackFacts(modelId: string): Window {
+  const alias = withoutDate(modelId);
+  const exact = EXACT[alias];
+  if (exact) return exact;
+  for (const [pattern, window] of FAMILY) if (pattern.test(alias)) return window;
+  return UNKNOWN;
+}
+
+function positive(value: number | null | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
+}
+
+/**
+ * Model facts from the Models API, looked up once per id (a failure is not retried within the
+ * session: the fallback is good enough and one request per turn would slow every turn while
+ * offline). Settings win over everything, field by field.
+ */
+export class ModelFactsCatalog {
+  private readonly cache = new Map<string, Promise<ModelFacts>>();
+
+  constructor(
+    private readonly lookup: ModelsApiLookup,
+    private readonly overrides: ModelFactsOverrides = {},
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  facts(modelId: string): Promise<ModelFacts> {
+    let cached = this.cache.get(modelId);
+    if (!cached) {
+      cached = this.resolve(modelId);
+      this.cache.set(modelId, cached);
+    }
+    return cached;
+  }
+
+  private async resolve(modelId: string): Promise<ModelFacts> {
+    let fromApi: Partial<Window> = {};
+    try {
+      const answer = await this.lookup(modelId);
+      fromApi = { maxInputTokens: positive(answer.max_input_tokens), maxOutputTokens: positive(answer.max_tokens) };
+      if (fromApi.maxInputTokens === undefined || fromApi.maxOutputTokens === undefined) {
+        this.logger.warn(`The Models API gave no context window or output limit for ${modelId}; using Cairn's fallback table for what is missing.`);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`Could not read model facts for ${modelId} from the Models API (${reason}); using Cairn's fallback table.`);
+    }
+    const fallback = fallbackFacts(modelId);
+    const override = this.overrides[modelId] ?? this.overrides['*'] ?? {};
+    const maxInputTokens = positive(override.maxInputTokens) ?? fromApi.maxInputTokens ?? fallback.maxInputTokens;
+    const maxOutputTokens = positive(override.maxOutputTokens) ?? fromApi.maxOutputTokens ?? fallback.maxOutputTokens;
+    const source: ModelFacts['source'] =
+      positive(override.maxInputTokens) !== undefined || positive(override.maxOutputTokens) !== undefined
+        ? 'settings'
+        : fromApi.maxInputTokens !== undefined && fromApi.maxOutputTokens !== undefined
+          ? 'models-api'
+          : 'fallback-table';
+    return { id: modelId, maxInputTokens, maxOutputTokens, source };
+  }
+}
