@@ -1,0 +1,289 @@
+/**
+ * The ONE protocol between the extension host and the webview (chat panel and context report).
+ * Both sides import this file; nothing else crosses the boundary.
+ *
+ * Shape (after continuedev/continue's `type -> [params, result]` maps and gitlens' request ids):
+ * - webview -> host: notifications (fire and forget) and requests (carry `requestId`, get exactly one
+ *   `response` back);
+ * - host -> webview: notifications only, plus the `response` to each request.
+ *
+ * The webview renders only: every fact it shows comes from the host. The host never trusts a message from
+ * the webview: `parseWebviewMessage` (protocolValidation.ts) checks every field before anything acts on it.
+ */
+import type { ResultKind } from '../core/ledger/types';
+import type { NoticeLevel } from '../core/agent/events';
+
+export type { ResultKind, NoticeLevel };
+
+/** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
+export const PROTOCOL_VERSION = 1;
+
+export type WebviewKind = 'chat' | 'report';
+
+// ---------------------------------------------------------------------------------------------------
+// Views of core facts, shaped for rendering (plain JSON, no classes)
+// ---------------------------------------------------------------------------------------------------
+
+/** A ledger result as the chat shows it: one collapsed line, expandable to `text`. */
+export interface ResultView {
+  /** `#` and lowercase hex. */
+  readonly id: string;
+  readonly tool: string;
+  /** The bracket line, e.g. `[#a3f2 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`. */
+  readonly bracket: string;
+  /** Exactly what the model saw (capped for long output; the full text is recalled by id). */
+  readonly text: string;
+  readonly kind: ResultKind;
+  /** Characters of the full stored body. */
+  readonly fullChars: number;
+  /** Estimated tokens hygiene kept out of the context with this answer (0 for a full result). */
+  readonly tokensSaved: number;
+  readonly isError: boolean;
+  /** Earlier results this one names (a stub's full read, a same-result's first). */
+  readonly refersTo?: readonly string[];
+}
+
+export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'denied' | 'done' | 'cancelled';
+
+/** What the user decided for one approval prompt. */
+export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+
+/** Buttons an error can carry; the host maps each to its command. */
+export type HostAction = 'setApiKey' | 'retry' | 'newSession' | 'compact' | 'showReport' | 'openSettings';
+
+export interface CompactionMarkView {
+  readonly generation: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The summary and files table can be fetched with the `compactionDetails` request. */
+  readonly hasDetails: boolean;
+}
+
+/** One element of a turn, in the order it happened. */
+export type TranscriptItem =
+  | { readonly type: 'user'; readonly text: string }
+  /** Markdown; `streaming` while deltas may still append to it. */
+  | { readonly type: 'assistant'; readonly text: string; readonly streaming?: boolean; readonly incomplete?: boolean }
+  | { readonly type: 'thinking'; readonly text: string; readonly streaming?: boolean }
+  | {
+      readonly type: 'tool';
+      readonly callId: string;
+      readonly tool: string;
+      /** The key argument, e.g. the path of a read or the command of a bash call. */
+      readonly summary: string;
+      readonly status: ToolCallStatus;
+      readonly result?: ResultView;
+    }
+  | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
+  | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | ({ readonly type: 'compaction' } & CompactionMarkView);
+
+/** A turn: one user message and everything that answered it. Turns are numbered from 0 in the session. */
+export interface TurnView {
+  readonly index: number;
+  readonly items: readonly TranscriptItem[];
+}
+
+/** The usage meter: the parts of the model's window the last request used, and what the session cost. */
+export interface UsageMeterView {
+  /** The model's input window in tokens. */
+  readonly windowTokens: number;
+  readonly systemTokens: number;
+  readonly historyTokens: number;
+  readonly summaryTokens: number;
+  /** Cache-read share of the last request's input, 0..1; null before the first response. */
+  readonly cacheHitShare: number | null;
+  readonly sessionCostUsd: number;
+  /** Estimated tokens that stubs, caps, diffs and same-result answers kept out of the context. */
+  readonly tokensSavedByHygiene: number;
+}
+
+/** The compaction notice above the input. */
+export interface CompactionStateView {
+  readonly status: 'running' | 'preview' | 'done' | 'failed';
+  readonly generation: number;
+  readonly tokensBefore: number;
+  /** Known once a summary exists (preview or done). */
+  readonly tokensAfter?: number;
+  readonly message?: string;
+  /** The summary and files table can be fetched with `compactionDetails`. */
+  readonly hasDetails: boolean;
+  /** The host can undo the last compaction. */
+  readonly canUndo: boolean;
+}
+
+/** One prompt source of a request (system, tools, history, summary, files table, ...). */
+export interface SnapshotSourceView {
+  readonly name: string;
+  readonly bytes: number;
+  readonly tokensRaw: number;
+  readonly tokensCalibrated: number;
+}
+
+export interface SnapshotDecisionView {
+  /** e.g. `read-stub`, `capped`, `same-result`, `diff`, `breakpoint`, `compaction`. */
+  readonly kind: string;
+  readonly detail: string;
+  readonly resultIds: readonly string[];
+}
+
+export interface ProviderUsageView {
+  readonly input: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  readonly output: number;
+}
+
+/** What the context report shows for one request; produced by the composer, updated when usage arrives. */
+export interface RequestSnapshotView {
+  /** 0-based index of the request in the session; snapshots are upserted by it. */
+  readonly index: number;
+  /** Epoch milliseconds. */
+  readonly time: number;
+  readonly model: string;
+  readonly generation: number;
+  readonly purpose: 'main' | 'compaction';
+  readonly sources: readonly SnapshotSourceView[];
+  readonly toolDefinitionBytes: number;
+  readonly messageCount: number;
+  /** Hash of each message (short hex), so two requests can be compared block by block. */
+  readonly messageHashes: readonly string[];
+  /** Message indexes carrying a cache breakpoint. */
+  readonly breakpoints: readonly number[];
+  readonly maxTokens: number;
+  readonly decisions: readonly SnapshotDecisionView[];
+  /** Absent until the response's usage arrives. */
+  readonly usage?: ProviderUsageView;
+  readonly cacheHitShare?: number;
+  readonly costUsd?: number;
+  /** The prefix the cache had stopped matching: `index` is the first differing message. */
+  readonly cacheBreak?: { readonly index: number; readonly reason: string };
+}
+
+/** One page of a stored result, for inline recall. */
+export interface RecallPage {
+  readonly resultId: string;
+  readonly bracket: string;
+  /** 1-based first line shown. */
+  readonly from: number;
+  /** Last line shown (from - 1 when nothing is shown). */
+  readonly to: number;
+  readonly total: number;
+  readonly lines: readonly string[];
+}
+
+export interface TurnPage {
+  readonly turns: readonly TurnView[];
+  /** More turns exist before the first one of this page. */
+  readonly hasOlder: boolean;
+}
+
+export interface CompactionDetails {
+  readonly generation: number;
+  /** Markdown (ids in it are links). */
+  readonly summary: string;
+  /** Markdown table `| Path | Lines | sha | Result |`, or '' with no reads. */
+  readonly filesTable: string;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// webview -> host
+// ---------------------------------------------------------------------------------------------------
+
+/** Requests the webview makes: method -> [params, result]. */
+export interface WebviewRequestMap {
+  /** Lines `offset`..`offset+limit-1` (1-based) of a stored result. */
+  recall: [{ readonly resultId: string; readonly offset: number; readonly limit: number }, RecallPage];
+  /** Turns before `beforeTurn`, newest last, at most `limit`. */
+  olderTurns: [{ readonly beforeTurn: number; readonly limit: number }, TurnPage];
+  compactionDetails: [{ readonly generation: number }, CompactionDetails];
+}
+
+export type WebviewRequestMethod = keyof WebviewRequestMap;
+export type RequestParams<M extends WebviewRequestMethod> = WebviewRequestMap[M][0];
+export type RequestResult<M extends WebviewRequestMethod> = WebviewRequestMap[M][1];
+
+export type WebviewRequest = {
+  [M in WebviewRequestMethod]: {
+    readonly type: 'request';
+    /** Positive integer, unique per webview instance; echoed in the response. */
+    readonly requestId: number;
+    readonly method: M;
+    readonly params: RequestParams<M>;
+  };
+}[WebviewRequestMethod];
+
+export type WebviewNotification =
+  /** The webview has loaded and listens: the host answers with `init`. */
+  | { readonly type: 'ready'; readonly view: WebviewKind }
+  | { readonly type: 'send'; readonly text: string }
+  | { readonly type: 'cancel' }
+  | { readonly type: 'approval'; readonly callId: string; readonly decision: ApprovalDecision; readonly reason?: string }
+  | { readonly type: 'action'; readonly action: HostAction }
+  /** Open a stored result in an editor tab. */
+  | { readonly type: 'openResult'; readonly resultId: string }
+  /** Copy a stored result, in full, to the clipboard. */
+  | { readonly type: 'copyResult'; readonly resultId: string }
+  /** Open a workspace file (a path shown in a bracket) at a line. */
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
+  /** Open an http(s) link from rendered Markdown in the browser. */
+  | { readonly type: 'openLink'; readonly url: string }
+  | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' };
+
+export type WebviewToHost = WebviewRequest | WebviewNotification;
+
+// ---------------------------------------------------------------------------------------------------
+// host -> webview
+// ---------------------------------------------------------------------------------------------------
+
+export interface InitMessage {
+  readonly type: 'init';
+  readonly protocolVersion: number;
+  readonly view: WebviewKind;
+  readonly sessionTitle: string;
+  /** The newest turns; older ones are asked for with `olderTurns`. */
+  readonly turns: readonly TurnView[];
+  readonly hasOlderTurns: boolean;
+  readonly busy: boolean;
+  readonly meter?: UsageMeterView;
+  readonly compaction?: CompactionStateView;
+  /** For the report: the session's snapshots so far (later ones arrive as `snapshot`). */
+  readonly snapshots?: readonly RequestSnapshotView[];
+}
+
+export type ResponseMessage =
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: true; readonly result: RequestResult<WebviewRequestMethod> }
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: false; readonly error: string };
+
+export type HostNotification =
+  | InitMessage
+  /** A new turn starts with the user's message. */
+  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string }
+  | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
+  | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
+  /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
+  | { readonly type: 'assistantDone'; readonly turn: number; readonly incomplete: boolean }
+  | { readonly type: 'toolStarted'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  | { readonly type: 'approvalRequested'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
+  | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
+  | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
+  | { readonly type: 'error'; readonly turn: number; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | { readonly type: 'compacted'; readonly turn: number; readonly mark: CompactionMarkView }
+  /** The agent is working (input shows Cancel) or idle. */
+  | { readonly type: 'busy'; readonly busy: boolean }
+  | { readonly type: 'usage'; readonly meter: UsageMeterView }
+  /** The notice above the input; null clears it. */
+  | { readonly type: 'compactionState'; readonly state: CompactionStateView | null }
+  /** Upserts one snapshot by `index` (a request's usage arrives after its snapshot). */
+  | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
+  /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
+  | { readonly type: 'showRecall'; readonly resultId: string }
+  | { readonly type: 'focusInput' };
+
+export type HostToWebview = HostNotification | ResponseMessage;
+
+/** Matches a result id anywhere in text: `#` and 4+ lowercase hex, not inside a longer word. */
+export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/g;
+
+export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { MESSAGE_LIMITS, ProtocolError, parseWebviewMessage } from './protocolValidation';
+import type { WebviewToHost } from './protocol';
+
+/** One valid message of every kind the webview may send. */
+const VALID: readonly WebviewToHost[] = [
+  { type: 'ready', view: 'chat' },
+  { type: 'ready', view: 'report' },
+  { type: 'send', text: 'Read src/app.ts and explain #a3f2' },
+  { type: 'cancel' },
+  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-once' },
+  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-always' },
+  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'deny', reason: 'not that folder' },
+  { type: 'action', action: 'setApiKey' },
+  { type: 'openResult', resultId: '#a3f2' },
+  { type: 'copyResult', resultId: '#c9d0e1' },
+  { type: 'openFile', path: 'src/app.ts', line: 12 },
+  { type: 'openFile', path: 'src/app.ts' },
+  { type: 'openLink', url: 'https://example.com/docs' },
+  { type: 'compaction', action: 'undo' },
+  { type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 200 } },
+  { type: 'request', requestId: 7, method: 'olderTurns', params: { beforeTurn: 40, limit: 20 } },
+  { type: 'request', requestId: 9, method: 'compactionDetails', params: { generation: 2 } },
+];
+
+function refused(raw: unknown): ProtocolError {
+  const parsed = parseWebviewMessage(raw);
+  expect(parsed).toBeInstanceOf(ProtocolError);
+  return parsed as ProtocolError;
+}
+
+describe('parseWebviewMessage', () => {
+  it('accepts every kind of valid message and returns an equal, fresh object', () => {
+    for (const message of VALID) {
+      const parsed = parseWebviewMessage(structuredClone(message));
+      expect(parsed).toEqual(message);
+      expect(parsed).not.toBe(message);
+    }
+  });
+
+  it('normalises a result id given without its #', () => {
+    expect(parseWebviewMessage({ type: 'openResult', resultId: 'a3f2' })).toEqual({ type: 'openResult', resultId: '#a3f2' });
+  });
+
+  it('says what was wrong, in words a log reader can act on', () => {
+    expect(refused({ type: 'send', text: '   ' }).message).toMatch(/text must not be empty/);
+    expect(refused({ type: 'launch' }).message).toMatch(/unknown message type "launch"/);
+    expect(refused({ type: 'cancel', extra: 1 }).message).toMatch(/unknown field "extra"/);
+    expect(refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message).toMatch(
+      /lowercase hex/,
+    );
+    expect(refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 5000 } }).message).toMatch(
+      /between 1 and 2000/,
+    );
+  });
+
+  it('refuses links that are not http(s), and approvals with a reason that is not a denial', () => {
+    refused({ type: 'openLink', url: 'javascript:alert(1)' });
+    refused({ type: 'openLink', url: 'command:workbench.action.terminal.new' });
+    refused({ type: 'openLink', url: 'file:///etc/passwd' });
+    refused({ type: 'approval', callId: 'toolu_1', decision: 'allow-once', reason: 'because' });
+    refused({ type: 'openFile', path: 'a\0b' });
+  });
+
+  it('refuses hostile shapes without throwing: proxies, throwing getters, prototypes, oversize text', () => {
+    const throwing = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('boom');
+        },
+        ownKeys() {
+          throw new Error('boom');
+        },
+      },
+    );
+    refused(throwing);
+    refused(
+      Object.defineProperty({ type: 'cancel' }, 'type', {
+        get() {
+          throw new Error('boom');
+        },
+      }),
+    );
+    refused(JSON.parse('{"type":"cancel","__proto__":{"admin":true}}'));
+    refused(Object.assign(Object.create({ inherited: true }), { type: 'cancel' }));
+    refused({ type: 'send', text: 'x'.repeat(MESSAGE_LIMITS.sendChars + 1) });
+    refused({ type: 'request', requestId: Number.NaN, method: 'olderTurns', params: { beforeTurn: 1, limit: 1 } });
+    refused({ type: 'request', requestId: 1.5, method: 'olderTurns', params: { beforeTurn: 1, limit: 1 } });
+    refused({ type: 'request', requestId: 1, method: 'toString', params: {} });
+    refused({ type: 'request', requestId: 1, method: 'constructor', params: {} });
+    for (const raw of [null, undefined, 0, 'cancel', [], [{ type: 'cancel' }], () => 1, Symbol('x'), 10n]) refused(raw);
+  });
+
+  it('accepts none of 10,000 generated malformed messages and throws for none', () => {
+    const valid = fc.constantFrom(...VALID);
+    // Values of the wrong kind for any field.
+    const wrongKind = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.integer({ min: -5, max: 5 }).map((n) => n - 0.5),
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 2 ** 60),
+      fc.boolean(),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.object({ maxDepth: 1 }),
+    );
+    // Strings that no id, enum, URL or number field accepts (free-text fields take any string, so they
+    // only get values of the wrong kind).
+    const wrongString = fc.constantFrom('', 'DENY ME', '#ZZZZ', 'javascript:x', '\0', 'x y');
+    const freeText = new Set(['text', 'reason', 'path']);
+    /** A field path of a valid message: top-level key, or `params.key` for requests. */
+    function fieldsOf(message: WebviewToHost): string[] {
+      const top = Object.keys(message);
+      const params = message.type === 'request' ? Object.keys(message.params).map((k) => `params.${k}`) : [];
+      return [...top, ...params];
+    }
+    function withField(message: WebviewToHost, field: string, value: unknown, remove: boolean): unknown {
+      const copy = structuredClone(message) as unknown as Record<string, Record<string, unknown>>;
+      const [head, tail] = field.split('.') as [string, string | undefined];
+      const target: Record<string, unknown> = tail ? (copy[head] as Record<string, unknown>) : (copy as unknown as Record<string, unknown>);
+      const key = tail ?? head;
+      if (remove) delete target[key];
+      else target[key] = value;
+      return copy;
+    }
+    // Optional fields may be removed and still be valid; everything else must be refused when removed.
+    const optional = new Set(['reason', 'line']);
+    const removed = valid.chain((m) =>
+      fc.constantFrom(...fieldsOf(m).filter((f) => !optional.has(f))).map((f) => withField(m, f, undefined, true)),
+    );
+    const replaced = valid.chain((m) =>
+      fc.constantFrom(...fieldsOf(m)).chain((f) => fc.tuple(fc.constant(f), freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString))).map(([f, v]) => {
+        // An optional field set to undefined is the same as no field, which is valid.
+        if (optional.has(f) && v === undefined) return withField(m, f, {}, false);
+        return withField(m, f, v, false);
+      }),
+    );
+    const extended = valid.chain((m) =>
+      fc
+        .tuple(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !fieldsOf(m).includes(k) && k !== '__proto__'), fc.jsonValue())
+        .map(([k, v]) => ({ ...structuredClone(m), [k]: v })),
+    );
+    const unknownType = fc
+      .tuple(fc.string({ maxLength: 20 }).filter((t) => !VALID.some((m) => m.type === t)), fc.dictionary(fc.string(), fc.jsonValue()))
+      .map(([type, rest]) => ({ ...rest, type }));
+
+    const malformed = fc.oneof(removed, replaced, extended, unknownType);
+    let tried = 0;
+    fc.assert(
+      fc.property(malformed, (raw) => {
+        tried++;
+        expect(() => parseWebviewMessage(raw)).not.toThrow();
+        expect(parseWebviewMessage(raw)).toBeInstanceOf(ProtocolError);
+      }),
+      { numRuns: 10_000, seed: 6006 },
+    );
+    expect(tried).toBe(10_000);
+  });
+
+  it('never throws on arbitrary values', () => {
+    fc.assert(
+      fc.property(fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true, withSet: true }), (raw) => {
+        const parsed = parseWebviewMessage(raw);
+        // Whatever it returns is either a refusal or a message that survives a second check unchanged.
+        if (!(parsed instanceof ProtocolError)) expect(parseWebviewMessage(structuredClone(parsed))).toEqual(parsed);
+      }),
+      { numRuns: 2_000, seed: 6007 },
+    );
+  });
+});

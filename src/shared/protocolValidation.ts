@@ -1,0 +1,214 @@
+/**
+ * Checks every message the webview sends before the host acts on it. A webview is a web page: a bug, a
+ * hostile Markdown payload or a stale bundle can post anything, so each field is checked for type, range
+ * and length, unknown fields are refused, and the host gets back a fresh object built only from checked
+ * fields (never the raw one). Hand-written on purpose: the protocol is small and a schema library would
+ * be one more thing in the bundle.
+ */
+import type {
+  ApprovalDecision,
+  HostAction,
+  WebviewKind,
+  WebviewNotification,
+  WebviewRequest,
+  WebviewRequestMethod,
+  WebviewToHost,
+} from './protocol';
+
+/** Why a message from the webview was refused; the host logs it and does nothing else. */
+export class ProtocolError extends Error {
+  override readonly name = 'ProtocolError';
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** Limits on what one message may carry; generous for people, small enough that nothing is exhausted. */
+export const MESSAGE_LIMITS = Object.freeze({
+  /** A user's message to the agent. */
+  sendChars: 1_000_000,
+  denyReasonChars: 2_000,
+  pathChars: 4_096,
+  urlChars: 4_096,
+  /** Most lines one recall page may ask for (spec: recall shows up to 2000 lines). */
+  recallLimit: 2_000,
+  olderTurnsLimit: 200,
+  /** Largest offset, turn or generation number accepted. */
+  maxIndex: 1_000_000_000,
+});
+
+const RESULT_ID = /^#?([0-9a-f]{4,32})$/;
+const CALL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+const HOST_ACTIONS: readonly HostAction[] = ['setApiKey', 'retry', 'newSession', 'compact', 'showReport', 'openSettings'];
+const VIEWS: readonly WebviewKind[] = ['chat', 'report'];
+const COMPACTION_ACTIONS = ['apply', 'discard', 'undo'] as const;
+
+/** Thrown inside this module only; turned into a returned ProtocolError at the boundary. */
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+function refuse(message: string): never {
+  throw new Refusal(message);
+}
+
+/** A plain object with exactly the allowed keys (a subset of them for optional fields). */
+function record(value: unknown, where: string, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(`${where} must be an object`);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) refuse(`${where} must be a plain object`);
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) refuse(`${where} has an unknown field "${key.slice(0, 40)}"`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function text(value: unknown, where: string, max: number, options: { nonBlank?: boolean } = {}): string {
+  if (typeof value !== 'string') refuse(`${where} must be a string`);
+  if (value.length > max) refuse(`${where} is longer than ${max} characters`);
+  if (options.nonBlank && value.trim() === '') refuse(`${where} must not be empty`);
+  return value;
+}
+
+function integer(value: unknown, where: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value)) refuse(`${where} must be a whole number`);
+  if (value < min || value > max) refuse(`${where} must be between ${min} and ${max}`);
+  return value;
+}
+
+function member<T extends string>(value: unknown, where: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    refuse(`${where} must be one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** Result ids are normalised to `#hex`; the `#` may be left out, as in the `recall` tool. */
+function resultId(value: unknown, where: string): string {
+  if (typeof value !== 'string') refuse(`${where} must be a string`);
+  const match = RESULT_ID.exec(value);
+  if (!match) refuse(`${where} must be a result id: # and 4 to 32 lowercase hex digits`);
+  return `#${match[1]}`;
+}
+
+function callId(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !CALL_ID.test(value)) refuse(`${where} must be a tool call id (letters, digits, _ and -)`);
+  return value;
+}
+
+function httpUrl(value: unknown, where: string): string {
+  const raw = text(value, where, MESSAGE_LIMITS.urlChars);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    refuse(`${where} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`${where} must be an http or https URL`);
+  return url.href;
+}
+
+function workspacePath(value: unknown, where: string): string {
+  const path = text(value, where, MESSAGE_LIMITS.pathChars, { nonBlank: true });
+  // The host's workspace checks refuse escapes; a NUL never belongs in a path and confuses some APIs.
+  if (path.includes('\0')) refuse(`${where} must not contain a NUL character`);
+  return path;
+}
+
+function parseRequest(message: Record<string, unknown>): WebviewRequest {
+  record(message, 'request', ['type', 'requestId', 'method', 'params']);
+  const requestId = integer(message.requestId, 'requestId', 1, Number.MAX_SAFE_INTEGER);
+  const method = member<WebviewRequestMethod>(message.method, 'method', ['recall', 'olderTurns', 'compactionDetails']);
+  const where = `${method} params`;
+  switch (method) {
+    case 'recall': {
+      const p = record(message.params, where, ['resultId', 'offset', 'limit']);
+      return {
+        type: 'request',
+        requestId,
+        method,
+        params: {
+          resultId: resultId(p.resultId, `${where}.resultId`),
+          offset: integer(p.offset, `${where}.offset`, 1, MESSAGE_LIMITS.maxIndex),
+          limit: integer(p.limit, `${where}.limit`, 1, MESSAGE_LIMITS.recallLimit),
+        },
+      };
+    }
+    case 'olderTurns': {
+      const p = record(message.params, where, ['beforeTurn', 'limit']);
+      return {
+        type: 'request',
+        requestId,
+        method,
+        params: {
+          beforeTurn: integer(p.beforeTurn, `${where}.beforeTurn`, 0, MESSAGE_LIMITS.maxIndex),
+          limit: integer(p.limit, `${where}.limit`, 1, MESSAGE_LIMITS.olderTurnsLimit),
+        },
+      };
+    }
+    case 'compactionDetails': {
+      const p = record(message.params, where, ['generation']);
+      return { type: 'request', requestId, method, params: { generation: integer(p.generation, `${where}.generation`, 0, MESSAGE_LIMITS.maxIndex) } };
+    }
+  }
+}
+
+function parseNotification(type: string, m: Record<string, unknown>): WebviewNotification {
+  switch (type) {
+    case 'ready':
+      record(m, type, ['type', 'view']);
+      return { type, view: member(m.view, 'view', VIEWS) };
+    case 'send':
+      record(m, type, ['type', 'text']);
+      return { type, text: text(m.text, 'text', MESSAGE_LIMITS.sendChars, { nonBlank: true }) };
+    case 'cancel':
+      record(m, type, ['type']);
+      return { type };
+    case 'approval': {
+      record(m, type, ['type', 'callId', 'decision', 'reason']);
+      const decision = member(m.decision, 'decision', APPROVAL_DECISIONS);
+      if (m.reason !== undefined && decision !== 'deny') refuse('reason is only given with decision "deny"');
+      const base = { type, callId: callId(m.callId, 'callId'), decision } as const;
+      return m.reason === undefined ? base : { ...base, reason: text(m.reason, 'reason', MESSAGE_LIMITS.denyReasonChars) };
+    }
+    case 'action':
+      record(m, type, ['type', 'action']);
+      return { type, action: member(m.action, 'action', HOST_ACTIONS) };
+    case 'openResult':
+    case 'copyResult':
+      record(m, type, ['type', 'resultId']);
+      return { type, resultId: resultId(m.resultId, 'resultId') };
+    case 'openFile': {
+      record(m, type, ['type', 'path', 'line']);
+      const path = workspacePath(m.path, 'path');
+      return m.line === undefined ? { type, path } : { type, path, line: integer(m.line, 'line', 1, MESSAGE_LIMITS.maxIndex) };
+    }
+    case 'openLink':
+      record(m, type, ['type', 'url']);
+      return { type, url: httpUrl(m.url, 'url') };
+    case 'compaction':
+      record(m, type, ['type', 'action']);
+      return { type, action: member(m.action, 'action', COMPACTION_ACTIONS) };
+    default:
+      refuse(`unknown message type "${type.slice(0, 40)}"`);
+  }
+}
+
+/**
+ * Returns the message rebuilt from checked fields, or a ProtocolError saying what was wrong. Never throws,
+ * whatever `raw` is (including proxies and objects with throwing getters).
+ */
+export function parseWebviewMessage(raw: unknown): WebviewToHost | ProtocolError {
+  try {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) refuse('message must be an object');
+    const type = (raw as { type?: unknown }).type;
+    if (typeof type !== 'string') refuse('message has no string "type"');
+    const message = raw as Record<string, unknown>;
+    return type === 'request' ? parseRequest(message) : parseNotification(type, message);
+  } catch (error) {
+    if (error instanceof Refusal) return new ProtocolError(`Refused a message from the webview: ${error.message}.`);
+    return new ProtocolError('Refused a message from the webview: it could not be read.');
+  }
+}
