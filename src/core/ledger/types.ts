@@ -41,6 +41,8 @@ export interface LedgerResult {
 /** One stored result, in full, before any cap; a stub stores the body a full read would have shown. */
 export interface StoredResult {
   readonly id: string;
+  /** The provider's tool_use id this result answers, when known (the session journal records it). */
+  readonly callId?: string;
   readonly tool: string;
   readonly input: unknown;
   readonly bracket: string;

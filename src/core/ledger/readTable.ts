@@ -1,0 +1,68 @@
+import { normalizePath } from './paths';
+
+/** One full read the model has in its context (a stub is never entered: a stub never names a stub). */
+export interface ReadEntry {
+  readonly id: string;
+  /** Normalised relative path. */
+  readonly path: string;
+  /** Full SHA-256 of the content that read showed. */
+  readonly sha: string;
+  readonly from: number;
+  readonly to: number;
+  readonly total: number;
+  readonly binary: boolean;
+}
+
+export interface FilesTableRow {
+  readonly path: string;
+  readonly lines: string;
+  readonly sha: string;
+  readonly id: string;
+}
+
+/**
+ * The reads dedupe table: which full reads are still in the current generation's context. Stubs name
+ * entries from here only; compaction empties it.
+ */
+export class ReadTable {
+  private entries: ReadEntry[] = [];
+
+  constructor(entries: readonly ReadEntry[] = []) {
+    this.entries = [...entries];
+  }
+
+  add(entry: ReadEntry): void {
+    this.entries.push({ ...entry, path: normalizePath(entry.path) });
+  }
+
+  /** The newest full read of the path with this exact content whose lines hold `from`..`to`. */
+  findCovering(path: string, sha: string, from: number, to: number): ReadEntry | undefined {
+    const key = normalizePath(path);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]!;
+      if (e.path === key && e.sha === sha && !e.binary && e.from <= from && to <= e.to) return e;
+    }
+    return undefined;
+  }
+
+  /** The newest full read of each path, ordered by that read, newest last; at most `maxRows`, keeping the newest. */
+  newestPerPath(maxRows: number): ReadEntry[] {
+    const seen = new Set<string>();
+    const picked: ReadEntry[] = [];
+    for (let i = this.entries.length - 1; i >= 0 && picked.length < maxRows; i--) {
+      const e = this.entries[i]!;
+      if (seen.has(e.path)) continue;
+      seen.add(e.path);
+      picked.push(e);
+    }
+    return picked.reverse();
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+
+  state(): ReadEntry[] {
+    return [...this.entries];
+  }
+}

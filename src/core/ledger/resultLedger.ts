@@ -1,0 +1,239 @@
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
+import type { Workspace } from '../ports';
+import { checkArgs, type RecallArgs } from '../tools/args';
+import { runTool } from '../tools/dispatch';
+import type { ReadFacts, ToolOutcome } from '../tools/outcome';
+import { capBody } from './cap';
+import { renderFilesTable } from './filesTable';
+import { HashCache } from './hashCache';
+import { IdAllocator, type IdAllocatorState } from './ids';
+import { ReadTable, type ReadEntry } from './readTable';
+import { renderChanges, resultText, type Rendered } from './render';
+import { SearchTable, type SearchEntry } from './searchTable';
+import { sha256Hex, shortSha } from './sha';
+import type { LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
+
+export interface ResultLedgerOptions {
+  readonly workspace: Workspace;
+  readonly store: ResultStore;
+  readonly config?: HygieneConfig;
+  readonly hashCache?: HashCache;
+  readonly ids?: IdAllocator;
+}
+
+export interface ExecuteContext {
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (chunk: string) => void;
+}
+
+/** Everything the ledger must carry across a reopen. JSON-serialisable; holds hashes, never bodies. */
+export interface LedgerState {
+  readonly version: 1;
+  readonly ids: IdAllocatorState;
+  readonly reads: readonly ReadEntry[];
+  readonly searches: ReadonlyArray<{ readonly key: string; readonly results: readonly SearchEntry[] }>;
+}
+
+/** What a finished call becomes before it is stored and shown. */
+interface Answer extends Rendered {
+  readonly kind: ResultKind;
+  readonly isError: boolean;
+  /** The full body kept in the store (before any cap; for a stub, what it stands for). */
+  readonly stored: readonly string[];
+  /** Whether the cap may shorten the body on the way to the model. */
+  readonly cappable: boolean;
+  readonly refersTo?: readonly string[];
+}
+
+/**
+ * The one place every tool result passes through (spec 3.0.0): it gives the result an id, stores it
+ * in full, and decides what the model sees — the full text, a stub, a capped text or a diff. It never
+ * changes anything already handed out; compaction only empties the dedupe tables.
+ */
+export class ResultLedger {
+  private readonly workspace: Workspace;
+  private readonly store: ResultStore;
+  private readonly config: HygieneConfig;
+  private readonly hashCache: HashCache;
+  private readonly ids: IdAllocator;
+  private reads = new ReadTable();
+  private searches = new SearchTable();
+
+  constructor(options: ResultLedgerOptions) {
+    this.workspace = options.workspace;
+    this.store = options.store;
+    this.config = options.config ?? { ...DEFAULT_HYGIENE };
+    this.hashCache = options.hashCache ?? new HashCache();
+    this.ids = options.ids ?? new IdAllocator({ digits: this.config['ids.digits'] });
+    // Ids already in the store (a reopened session) are never given again.
+    for (const id of this.store.ids()) this.ids.markUsed(id);
+  }
+
+  static restore(state: LedgerState, options: ResultLedgerOptions): ResultLedger {
+    if (state.version !== 1) throw new Error(`Cannot restore ledger state version ${String(state.version)}; this Cairn reads version 1.`);
+    const config = options.config ?? DEFAULT_HYGIENE;
+    const ids = IdAllocator.restore(state.ids, config['ids.digits']);
+    const ledger = new ResultLedger({ ...options, ids });
+    ledger.reads = new ReadTable(state.reads);
+    ledger.searches = new SearchTable(state.searches);
+    return ledger;
+  }
+
+  /** Runs the call and returns what the model sees. Bad input becomes an error result with an id; only a failing store throws. */
+  async execute(call: ToolCall, context: ExecuteContext = {}): Promise<LedgerResult> {
+    const id = this.ids.next();
+    let answer: Answer;
+    try {
+      answer = await this.answer(id, call, context);
+    } catch (error) {
+      // A bug in a tool must not take the loop down: the model gets an error result like any other.
+      answer = errorAnswer(id, `The ${call.name} tool failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.finish(id, call, answer);
+  }
+
+  /** A call that is not run (the user denied it, or it was cancelled): it still gets an id and is stored. */
+  async answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+    const id = this.ids.next();
+    return this.finish(id, call, errorAnswer(id, message));
+  }
+
+  filesTable(): string {
+    return renderFilesTable(this.reads.newestPerPath(this.config['compaction.rows']), this.config.sha_digits);
+  }
+
+  clearDedupe(): void {
+    this.reads.clear();
+    this.searches.clear();
+  }
+
+  state(): LedgerState {
+    return { version: 1, ids: this.ids.state(), reads: this.reads.state(), searches: this.searches.state() };
+  }
+
+  private async answer(id: string, call: ToolCall, context: ExecuteContext): Promise<Answer> {
+    const check = checkArgs(call.name, call.input);
+    if (!check.ok) return errorAnswer(id, check.message);
+    if (check.call.tool === 'recall') return this.recall(id, check.call.args);
+    const outcome = await runTool(check.call, {
+      workspace: this.workspace,
+      hashCache: this.hashCache,
+      config: this.config,
+      findStub: (path, sha, from, to) => this.reads.findCovering(path, sha, from, to)?.id,
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.onOutput ? { onOutput: context.onOutput } : {}),
+    });
+    return this.fromOutcome(id, call.name, check.call.args, outcome);
+  }
+
+  private async fromOutcome(id: string, tool: string, args: unknown, outcome: ToolOutcome): Promise<Answer> {
+    switch (outcome.type) {
+      case 'error':
+        return errorAnswer(id, outcome.message);
+      case 'files': {
+        const rendered = renderChanges(id, outcome.changes, this.config.sha_digits);
+        const stored = rendered.sentence !== undefined && rendered.body.length === 0 ? [rendered.sentence] : rendered.body;
+        const changed = outcome.changes.some((c) => c.kind !== 'unchanged');
+        return { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored, cappable: true };
+      }
+      case 'text': {
+        if (this.config['dedupe.by_result'].includes(tool)) {
+          const key = SearchTable.keyOf(tool, args);
+          const sha = sha256Hex(outcome.lines.join('\n'));
+          const same = this.searches.findSame(key, sha);
+          if (same) {
+            return { bracket: `[${id}]`, sentence: `Same result as ${same.id}.`, body: [], kind: 'same-result', isError: false, stored: outcome.lines, cappable: false, refersTo: [same.id] };
+          }
+          this.searches.add(key, { id, sha });
+        }
+        return { bracket: `[${id}]`, body: outcome.lines, kind: 'full', isError: false, stored: outcome.lines, cappable: true };
+      }
+      case 'read':
+        return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
+    }
+  }
+
+  private async readAnswer(id: string, facts: ReadFacts, body: readonly string[] | undefined, stubOf: string | undefined): Promise<Answer> {
+    const sha = shortSha(facts.sha, this.config.sha_digits);
+    const base = { isError: false, cappable: false };
+    if (facts.binary) {
+      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: true });
+      return { ...base, bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`, body: [], kind: 'full', stored: [] };
+    }
+    if (facts.totalLines === 0) {
+      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: false });
+      return { ...base, bracket: `[${id} ${facts.displayPath} empty sha ${sha}]`, body: [], kind: 'full', stored: [] };
+    }
+    const bracket = `[${id} ${facts.displayPath} lines ${facts.from}-${facts.to} of ${facts.totalLines} sha ${sha}]`;
+    if (stubOf) {
+      const earlier = this.reads.findCovering(facts.relative, facts.sha, facts.from, facts.to);
+      if (earlier && earlier.id === stubOf) {
+        // The stub is stored as the body a full read would have shown; the earlier read's stored body already holds those lines.
+        const stored = body ?? (await this.store.readLines(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1))?.lines;
+        if (stored) {
+          return { ...base, bracket, sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`, body: [], kind: 'read-stub', stored, refersTo: [earlier.id] };
+        }
+      }
+      if (!body) {
+        // The table changed while the call ran (a compaction): read the file in full after all.
+        const again = await runTool({ tool: 'read', args: { path: facts.displayPath, offset: facts.from, limit: facts.to - facts.from + 1 } }, {
+          workspace: this.workspace, hashCache: this.hashCache, config: this.config, findStub: () => undefined,
+        });
+        return again.type === 'read' && again.body ? this.readAnswer(id, again.facts, again.body, undefined) : this.fromOutcome(id, 'read', {}, again);
+      }
+    }
+    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: facts.from, to: facts.to, total: facts.totalLines, binary: false });
+    return { ...base, bracket, body: body ?? [], kind: 'full', stored: body ?? [] };
+  }
+
+  private async recall(id: string, args: RecallArgs): Promise<Answer> {
+    const bare = args.id.trim().replace(/^#/, '').toLowerCase();
+    const target = `#${bare}`;
+    const missing = `No stored result ${target} in this session.`;
+    if (!/^[0-9a-f]+$/.test(bare) || !this.store.has(target)) return errorAnswer(id, missing);
+    const offset = args.offset ?? 1;
+    const slice = await this.store.readLines(target, offset, args.limit ?? this.config['recall.window']);
+    if (!slice) return errorAnswer(id, missing);
+    if (slice.total === 0) {
+      return { bracket: `[${id} recall ${target} empty]`, body: [], kind: 'recall', isError: false, stored: [], cappable: false, refersTo: [target] };
+    }
+    if (offset > slice.total) {
+      return errorAnswer(id, `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`);
+    }
+    return {
+      bracket: `[${id} recall ${target} lines ${slice.from}-${slice.to} of ${slice.total}]`,
+      body: slice.lines, kind: 'recall', isError: false, stored: slice.lines, cappable: false, refersTo: [target],
+    };
+  }
+
+  /** Caps, stores (durably, before the model is shown anything) and shapes the result. */
+  private async finish(id: string, call: ToolCall, answer: Answer): Promise<LedgerResult> {
+    let shown = answer.body;
+    let kind = answer.kind;
+    if (answer.cappable) {
+      const capped = capBody(answer.body, id, this.config);
+      if (capped.capped) {
+        shown = capped.lines;
+        if (kind === 'full') kind = 'capped';
+      }
+    }
+    const storedBody = answer.stored.join('\n');
+    await this.store.put({ id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind });
+    return {
+      id,
+      tool: call.name,
+      bracket: answer.bracket,
+      text: resultText({ bracket: answer.bracket, sentence: answer.sentence, body: shown }),
+      kind,
+      fullChars: storedBody.length,
+      isError: answer.isError,
+      ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
+    };
+  }
+}
+
+function errorAnswer(id: string, message: string): Answer {
+  // The first line sits beside the bracket like every one-line answer; the rest (a hunk that did not fit) follows.
+  const [first = '', ...rest] = message.split('\n');
+  return { bracket: `[${id}]`, sentence: first, body: rest, kind: 'error', isError: true, stored: message.split('\n'), cappable: true };
+}

@@ -1,0 +1,185 @@
+import { diffHunks } from '../ledger/diffs';
+import { dominantEol, splitLines } from '../ledger/lines';
+import { sha256Hex } from '../ledger/sha';
+import type { ApplyPatchArgs } from './args';
+import type { EditDeps } from './editTools';
+import { describeError, readTextFile } from './fileText';
+import { errorOutcome, type FileChange, type ToolOutcome } from './outcome';
+import { parsePatch, PatchParseError, type PatchChunk, type PatchOperation } from './patchParser';
+
+class PatchApplyError extends Error {}
+
+/** Lines compared exactly first, then ignoring trailing blanks, then ignoring blanks at both ends: models often get indentation whitespace slightly wrong. */
+const MATCHERS: Array<(a: string, b: string) => boolean> = [
+  (a, b) => a === b,
+  (a, b) => a.trimEnd() === b.trimEnd(),
+  (a, b) => a.trim() === b.trim(),
+];
+
+function findSequence(lines: readonly string[], wanted: readonly string[], from: number, atEnd: boolean): number {
+  for (const same of MATCHERS) {
+    const fits = (at: number) => wanted.every((w, k) => same(lines[at + k]!, w));
+    if (atEnd) {
+      const at = lines.length - wanted.length;
+      if (at >= from && fits(at)) return at;
+    }
+    for (let at = from; at + wanted.length <= lines.length; at++) if (fits(at)) return at;
+  }
+  return -1;
+}
+
+function findLine(lines: readonly string[], wanted: string, from: number): number {
+  for (const same of MATCHERS) {
+    for (let at = from; at < lines.length; at++) if (same(lines[at]!, wanted)) return at;
+  }
+  return -1;
+}
+
+function preview(lines: readonly string[]): string {
+  const shown = lines.slice(0, 6).map((l) => `  |${l}`);
+  if (lines.length > 6) shown.push(`  … and ${lines.length - 6} more`);
+  return shown.join('\n');
+}
+
+/** Applies an update's hunks to the text of one file, in order; throws PatchApplyError when one does not fit. */
+export function applyChunks(text: string, chunks: readonly PatchChunk[], path: string): string {
+  const lines = splitLines(text);
+  const eol = dominantEol(text);
+  const endsWithNewline = text === '' || text.endsWith('\n');
+  let cursor = 0;
+  chunks.forEach((chunk, index) => {
+    const name = `Hunk ${index + 1} of ${path}`;
+    if (chunk.header !== undefined) {
+      const at = findLine(lines, chunk.header, cursor);
+      if (at === -1) throw new PatchApplyError(`${name}: the @@ line "${chunk.header}" was not found.`);
+      cursor = at + 1;
+    }
+    if (chunk.oldLines.length === 0) {
+      const at = chunk.header !== undefined && !chunk.atEnd ? cursor : lines.length;
+      lines.splice(at, 0, ...chunk.newLines);
+      cursor = at + chunk.newLines.length;
+      return;
+    }
+    const at = findSequence(lines, chunk.oldLines, cursor, chunk.atEnd);
+    if (at === -1) {
+      throw new PatchApplyError(`${name} did not match. These lines were not found${cursor > 0 ? ` after line ${cursor}` : ''}:\n${preview(chunk.oldLines)}`);
+    }
+    lines.splice(at, chunk.oldLines.length, ...chunk.newLines);
+    cursor = at + chunk.newLines.length;
+  });
+  if (lines.length === 0) return '';
+  return lines.join(eol) + (endsWithNewline ? eol : '');
+}
+
+interface PlannedFile {
+  readonly relative: string;
+  readonly displayPath: string;
+  /** Content before the patch (null: did not exist). */
+  readonly before: string | null;
+  /** Content after (null: deleted). */
+  after: string | null;
+}
+
+/**
+ * Works the whole patch out in memory first (every file read, every hunk fitted), then writes. A write
+ * that fails part-way puts back what was already written, so the patch is all or nothing.
+ */
+export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promise<ToolOutcome> {
+  let ops: PatchOperation[];
+  try {
+    ops = parsePatch(args.patch);
+  } catch (error) {
+    const message = error instanceof PatchParseError ? error.message : String(error);
+    return errorOutcome(`The patch could not be read: ${message} Nothing was changed.`);
+  }
+  const files = new Map<string, PlannedFile>();
+  const changes: Array<Omit<FileChange, 'hunks' | 'kind' | 'sha' | 'lineCount'> & { kind: FileChange['kind']; from?: string }> = [];
+  let current = '';
+  try {
+    const load = async (path: string): Promise<PlannedFile> => {
+      current = path;
+      const relative = (await deps.workspace.resolve(path)).relative;
+      const known = files.get(relative);
+      if (known) return known;
+      const file = await readTextFile(deps.workspace, relative);
+      if (file.exists && file.binary) throw new PatchApplyError(`${path} is a binary file and cannot be patched as text.`);
+      const planned: PlannedFile = { relative, displayPath: path, before: file.exists ? file.text : null, after: file.exists ? file.text : null };
+      files.set(relative, planned);
+      return planned;
+    };
+    for (const op of ops) {
+      const file = await load(op.path);
+      if (op.type === 'add') {
+        if (file.after !== null) throw new PatchApplyError(`${op.path} already exists. Use "*** Update File:" to change it.`);
+        file.after = op.lines.length === 0 ? '' : `${op.lines.join('\n')}\n`;
+        changes.push({ displayPath: op.path, relative: file.relative, kind: 'created' });
+      } else if (op.type === 'delete') {
+        if (file.after === null) throw new PatchApplyError(`${op.path} does not exist, so it cannot be deleted.`);
+        file.after = null;
+        changes.push({ displayPath: op.path, relative: file.relative, kind: 'deleted' });
+      } else {
+        if (file.after === null) throw new PatchApplyError(`${op.path} does not exist. Use "*** Add File:" to create it.`);
+        const updated = applyChunks(file.after, op.chunks, op.path);
+        if (op.moveTo !== undefined) {
+          const target = await load(op.moveTo);
+          if (target.relative !== file.relative) {
+            if (target.after !== null) throw new PatchApplyError(`Cannot move ${op.path} to ${op.moveTo}: ${op.moveTo} already exists.`);
+            file.after = null;
+          }
+          target.after = updated;
+          changes.push({ displayPath: op.moveTo, relative: target.relative, kind: 'updated', from: op.path });
+        } else {
+          file.after = updated;
+          changes.push({ displayPath: op.path, relative: file.relative, kind: 'updated' });
+        }
+      }
+    }
+  } catch (error) {
+    const message = error instanceof PatchApplyError ? error.message : describeError(error, current);
+    return errorOutcome(`The patch was not applied: ${message}\nNothing was changed. Read the files again and make each hunk's lines match them exactly.`);
+  }
+
+  const written: PlannedFile[] = [];
+  try {
+    for (const file of files.values()) {
+      if (file.after === file.before) continue;
+      if (file.after === null) await deps.workspace.deleteFile(file.relative);
+      else await deps.workspace.writeFile(file.relative, file.after);
+      written.push(file);
+      deps.onWritten(file.relative);
+    }
+  } catch (error) {
+    for (const file of written.reverse()) {
+      try {
+        if (file.before === null) await deps.workspace.deleteFile(file.relative);
+        else await deps.workspace.writeFile(file.relative, file.before);
+      } catch {
+        // Best effort: the error below tells the model to check the files.
+      }
+      deps.onWritten(file.relative);
+    }
+    return errorOutcome(`The patch was not applied: writing failed (${describeError(error, current)}). Files already written were put back; check them with read.`);
+  }
+
+  // Each change is reported against the file's state before the patch and after all of it.
+  const reported: FileChange[] = changes.map((change) => {
+    const file = files.get(change.relative)!;
+    const base = { displayPath: change.displayPath, relative: change.relative };
+    if (change.kind === 'deleted') return { ...base, kind: 'deleted' };
+    const after = file.after ?? '';
+    const sha = sha256Hex(after);
+    if (change.kind === 'created') return { ...base, kind: 'created', sha, lineCount: splitLines(after).length };
+    const source = change.from !== undefined ? files.get(changeRelative(files, change.from)) : file;
+    const before = source?.before ?? '';
+    const hunks = diffHunks(before, after);
+    const moved = change.from !== undefined ? { movedFrom: change.from } : {};
+    if (hunks.length === 0) return { ...base, ...moved, kind: 'unchanged', sha };
+    return { ...base, ...moved, kind: 'updated', sha, hunks };
+  });
+  return { type: 'files', changes: reported };
+}
+
+function changeRelative(files: Map<string, PlannedFile>, displayPath: string): string {
+  for (const file of files.values()) if (file.displayPath === displayPath) return file.relative;
+  return displayPath;
+}

@@ -1,0 +1,47 @@
+import type { HygieneConfig } from '../config/hygiene';
+import type { HashCache } from '../ledger/hashCache';
+import type { Workspace } from '../ports';
+import type { ParsedCall } from './args';
+import { runApplyPatch } from './applyPatch';
+import { runBash } from './bashTool';
+import { runEdit, runMultiEdit, runWrite } from './editTools';
+import type { ToolOutcome } from './outcome';
+import { runRead, type ReadDeps } from './readTool';
+import { runGlob, runGrep, runList } from './searchTools';
+
+export interface ToolDeps {
+  readonly workspace: Workspace;
+  readonly hashCache: HashCache;
+  readonly config: HygieneConfig;
+  readonly findStub: ReadDeps['findStub'];
+  readonly signal?: AbortSignal;
+  readonly onOutput?: (chunk: string) => void;
+}
+
+/** Runs a validated call (recall is the ledger's own: it reads the store, not the workspace). */
+export function runTool(call: Exclude<ParsedCall, { tool: 'recall' }>, deps: ToolDeps): Promise<ToolOutcome> {
+  const editDeps = { workspace: deps.workspace, onWritten: (relative: string) => deps.hashCache.invalidate(relative) };
+  switch (call.tool) {
+    case 'read':
+      return runRead(call.args, deps);
+    case 'write':
+      return runWrite(call.args, editDeps);
+    case 'edit':
+      return runEdit(call.args, editDeps);
+    case 'multiedit':
+      return runMultiEdit(call.args, editDeps);
+    case 'apply_patch':
+      return runApplyPatch(call.args, editDeps);
+    case 'list':
+      return runList(call.args, deps.workspace);
+    case 'glob':
+      return runGlob(call.args, deps.workspace);
+    case 'grep':
+      return runGrep(call.args, deps.workspace, deps.config);
+    case 'bash':
+      return runBash(call.args, deps.workspace, {
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
+      });
+  }
+}

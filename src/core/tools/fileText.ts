@@ -1,0 +1,49 @@
+import type { Workspace } from '../ports';
+
+const BINARY_PROBE_BYTES = 8192;
+
+/** A NUL byte in the first 8 KiB marks a file as binary (the same rule git and ripgrep use). */
+export function isBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_PROBE_BYTES);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+// ignoreBOM keeps a byte-order mark in the text, so an edit writes it back instead of dropping it.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** An error from the workspace as a sentence for the model: the port's own messages already say what to do. */
+export function describeError(error: unknown, path: string): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error.name === 'WorkspacePathError') return error.message;
+    if (code === 'ENOENT') return `${path} does not exist. Use list or glob to find the right path.`;
+    if (code === 'EISDIR') return `${path} is a folder, not a file. Use list to see what it holds.`;
+    if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
+    if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
+    return `${path}: ${error.message}`;
+  }
+  return `${path}: ${String(error)}`;
+}
+
+export type TextFile =
+  | { readonly exists: false }
+  | { readonly exists: true; readonly binary: boolean; readonly text: string; readonly relative: string };
+
+/** Reads a file for editing: missing is a normal answer, a folder or a refused path throws. */
+export async function readTextFile(workspace: Workspace, path: string): Promise<TextFile> {
+  const resolved = await workspace.resolve(path);
+  const stat = await workspace.stat(resolved.relative);
+  if (!stat) return { exists: false };
+  if (stat.kind === 'directory') {
+    const error = new Error(`${path} is a folder`) as NodeJS.ErrnoException;
+    error.code = 'EISDIR';
+    throw error;
+  }
+  const bytes = await workspace.readFile(resolved.relative);
+  return { exists: true, binary: isBinary(bytes), text: decodeText(bytes), relative: resolved.relative };
+}

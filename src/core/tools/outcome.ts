@@ -1,0 +1,42 @@
+/**
+ * What a tool hands back to the ledger. Tools know files and commands; the ledger alone turns these
+ * into ids, brackets, stubs, caps and stored results.
+ */
+export interface FileChange {
+  /** The path as the call (or the patch) gave it. */
+  readonly displayPath: string;
+  readonly relative: string;
+  readonly kind: 'created' | 'updated' | 'deleted' | 'unchanged';
+  /** Full SHA-256 of the new content (absent for a deletion). */
+  readonly sha?: string;
+  /** Lines of the new content, for a created file. */
+  readonly lineCount?: number;
+  /** Diff hunk lines for an update. */
+  readonly hunks?: readonly string[];
+  /** For a move: the path it came from, as the patch gave it. */
+  readonly movedFrom?: string;
+}
+
+export interface ReadFacts {
+  readonly displayPath: string;
+  readonly relative: string;
+  /** Full SHA-256 of the file's bytes. */
+  readonly sha: string;
+  readonly totalLines: number;
+  readonly size: number;
+  readonly binary: boolean;
+  /** Lines shown (from > to for an empty or binary file). */
+  readonly from: number;
+  readonly to: number;
+}
+
+export type ToolOutcome =
+  | { readonly type: 'text'; readonly lines: readonly string[] }
+  | { readonly type: 'files'; readonly changes: readonly FileChange[] }
+  /** `body` is the formatted `N: text` lines; absent when `stubOf` lets the ledger answer without reading. */
+  | { readonly type: 'read'; readonly facts: ReadFacts; readonly body?: readonly string[]; readonly stubOf?: string }
+  | { readonly type: 'error'; readonly message: string };
+
+export function errorOutcome(message: string): ToolOutcome {
+  return { type: 'error', message };
+}
