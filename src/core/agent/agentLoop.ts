@@ -1,0 +1,304 @@
+import type { LedgerResult } from '../ledger/types';
+import { ModelError } from '../model/errors';
+import type {
+  AssistantBlock,
+  AssistantMessage,
+  ModelClient,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolResultBlock,
+  ToolUseBlock,
+} from '../model/types';
+import { approvalVerdict, denialMessage, type ApprovalSettings, type Approver } from './approval';
+import type { Conversation } from './conversation';
+import type { AgentEvent, DoneReason } from './events';
+import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import { projectForProvider } from './projection';
+
+export interface AgentLoopSettings {
+  readonly model: string;
+  readonly maxTokens: number;
+  /** Most model requests in one run before the loop stops and asks the user to continue. */
+  readonly maxTurns: number;
+  /** Consecutive cut streams answered by continuing automatically before the loop gives up. */
+  readonly maxInterruptedContinues: number;
+}
+
+export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
+  maxTokens: 16_000,
+  maxTurns: 50,
+  maxInterruptedContinues: 2,
+};
+
+export interface AgentLoopDeps<Snapshot> {
+  readonly model: ModelClient;
+  readonly tools: ToolExecutor;
+  readonly composer: RequestComposer<Snapshot>;
+  readonly recorder: SessionRecorder<Snapshot>;
+  readonly approver: Approver;
+  readonly approvals: () => ApprovalSettings;
+  readonly isReadOnlyTool: (tool: string) => boolean;
+  readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  readonly emit: (event: AgentEvent) => void;
+  /**
+   * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
+   * retries the request once when it returns true.
+   */
+  readonly onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
+  /** Called before each main request; compaction may start a new generation here (automatic trigger). */
+  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
+}
+
+/** The current generation as the loop sees it: compaction swaps it between requests. */
+export interface GenerationRef {
+  readonly generation: number;
+  readonly conversation: Conversation;
+}
+
+export const INTERRUPTED_CONTINUE_PROMPT =
+  'Your previous response was cut off before it finished (the connection dropped). Continue from where it stopped.';
+
+/**
+ * One run of the agent: request → stream → tool calls (approval → ledger) → tool results → next request,
+ * until the model ends its turn, the user cancels, an error stops it, or the turn limit is reached.
+ */
+export class AgentLoop<Snapshot> {
+  private pendingDecisions: LoopDecision[] = [];
+  private requestIndex = 0;
+
+  constructor(
+    private readonly deps: AgentLoopDeps<Snapshot>,
+    private readonly settings: () => AgentLoopSettings,
+    private readonly current: () => GenerationRef,
+  ) {}
+
+  /** Decisions made outside the loop (a compaction, a rules delta) that the next snapshot should show. */
+  addDecision(decision: LoopDecision): void {
+    this.pendingDecisions.push(decision);
+  }
+
+  get requestsMade(): number {
+    return this.requestIndex;
+  }
+
+  async run(userText: string, signal: AbortSignal): Promise<DoneReason> {
+    const { deps } = this;
+    const delta = await deps.composer.rulesDelta();
+    if (delta.length > 0) {
+      this.addDecision({ kind: 'rules_delta', detail: 'A rules file changed; its new text is sent in this message.', resultIds: [] });
+    }
+    await this.appendUser([...delta, { type: 'text', text: userText }]);
+    deps.emit({ type: 'user_message', text: userText });
+    try {
+      return await this.turns(signal);
+    } catch (error) {
+      // The loop never throws at its caller: a bug becomes a visible error and the session stays usable.
+      const message = error instanceof Error ? error.message : String(error);
+      deps.emit({ type: 'error', kind: 'internal', message: `Cairn hit an internal error: ${message}` });
+      deps.emit({ type: 'done', reason: 'error' });
+      return 'error';
+    }
+  }
+
+  private async turns(signal: AbortSignal): Promise<DoneReason> {
+    const { deps } = this;
+    let interruptedInARow = 0;
+    let promptTooLongRetried = false;
+    for (let turn = 0; ; turn++) {
+      if (turn >= this.settings().maxTurns) {
+        const message = `Stopped after ${turn} model requests (cairn.maxTurns). Send a message to let Cairn continue.`;
+        return this.finish('max_turns', { level: 'warning', kind: 'max_turns', message });
+      }
+      if (signal.aborted) return this.finish('cancelled');
+      if (deps.beforeRequest) await deps.beforeRequest(signal);
+
+      const outcome = await this.request(signal);
+      if (outcome.kind === 'error') {
+        const error = outcome.error;
+        if (error.kind === 'cancelled') return this.finish('cancelled');
+        if (error.kind === 'prompt_too_long' && deps.onPromptTooLong && !promptTooLongRetried) {
+          promptTooLongRetried = true;
+          if (await deps.onPromptTooLong(signal)) continue;
+        }
+        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.action ? { action: error.action } : {}) });
+        return this.finish('error');
+      }
+      promptTooLongRetried = false;
+      const response = outcome.response;
+
+      if (response.incomplete) {
+        interruptedInARow++;
+        await this.appendAssistantIfAny(response.content, true);
+        await this.answerToolUses(response.content, signal, 'interrupted');
+        const message = 'The response was cut off part-way; what arrived is kept and marked as interrupted.';
+        deps.emit({ type: 'notice', level: 'warning', kind: 'stream_interrupted', message });
+        await deps.recorder.notice('warning', 'stream_interrupted', message);
+        if (interruptedInARow > this.settings().maxInterruptedContinues) {
+          deps.emit({ type: 'error', kind: 'network', message: 'The connection kept dropping mid-response. Check the network and send a message to continue.' });
+          return this.finish('error');
+        }
+        await this.appendUser([{ type: 'text', text: INTERRUPTED_CONTINUE_PROMPT }], true);
+        continue;
+      }
+      interruptedInARow = 0;
+
+      const toolUses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (response.content.length > 0) await this.appendAssistantIfAny(response.content, false);
+
+      if (toolUses.length > 0) {
+        // max_tokens can cut a tool call's input: it is still answered (the ledger reports the bad input).
+        const cancelled = await this.answerToolUses(response.content, signal, 'run');
+        if (cancelled) return this.finish('cancelled');
+        continue;
+      }
+      switch (response.stopReason) {
+        case 'pause_turn':
+          // The provider paused a long turn: sending the conversation back lets it continue.
+          if (response.content.length === 0) return this.finish('end_turn');
+          continue;
+        case 'max_tokens':
+          return this.finish('max_tokens', {
+            level: 'warning',
+            kind: 'max_tokens',
+            message: 'The response reached its output limit (max_tokens) and stopped. Ask Cairn to continue, or raise the limit in settings.',
+          });
+        case 'refusal':
+          return this.finish('refusal', { level: 'warning', kind: 'refusal', message: 'The model declined to continue this request.' });
+        default:
+          return this.finish('end_turn');
+      }
+    }
+  }
+
+  private async request(signal: AbortSignal): Promise<{ kind: 'ok'; response: ModelResponse } | { kind: 'error'; error: ModelError }> {
+    const { deps } = this;
+    const settings = this.settings();
+    const { generation, conversation } = this.current();
+    const decisions = this.pendingDecisions;
+    this.pendingDecisions = [];
+    const composition = deps.composer.compose({
+      model: settings.model,
+      maxTokens: settings.maxTokens,
+      generation,
+      conversation: projectForProvider(conversation.all()),
+      purpose: 'main',
+      decisions,
+    });
+    const index = this.requestIndex++;
+    conversation.markSent();
+    deps.emit({ type: 'request_started', requestIndex: index, generation });
+    const streamedText: string[] = [];
+    const onEvent = (event: ModelStreamEvent) => {
+      if (event.type === 'text_delta') {
+        streamedText.push(event.text);
+        deps.emit({ type: 'text_delta', text: event.text });
+      } else if (event.type === 'thinking_delta') {
+        deps.emit({ type: 'thinking_delta', text: event.text });
+      } else if (event.type === 'retrying') {
+        deps.emit({
+          type: 'notice',
+          level: 'info',
+          kind: 'retrying',
+          message: `${event.reason}; retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).`,
+        });
+      }
+    };
+    try {
+      const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
+      const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
+      await deps.recorder.snapshot(snapshot);
+      deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
+      return { kind: 'ok', response };
+    } catch (error) {
+      await deps.recorder.snapshot(composition.snapshot);
+      const modelError = error instanceof ModelError ? error : ModelError.fromUnknown(error);
+      if (modelError.kind === 'cancelled' && streamedText.length > 0) {
+        // What the user already saw stays in the conversation, marked as cut.
+        await this.appendAssistantIfAny([{ type: 'text', text: streamedText.join('') }], true);
+      }
+      return { kind: 'error', error: modelError };
+    }
+  }
+
+  /**
+   * Answers every tool_use of an assistant message with exactly one tool_result, so the next request is
+   * valid whatever happens: run (with approval), or declared cancelled/interrupted without running.
+   * Returns true when the user cancelled part-way.
+   */
+  private async answerToolUses(content: readonly AssistantBlock[], signal: AbortSignal, mode: 'run' | 'interrupted'): Promise<boolean> {
+    const { deps } = this;
+    const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (toolUses.length === 0) return false;
+    const results: ToolResultBlock[] = [];
+    let cancelled = false;
+    for (const use of toolUses) {
+      const call = { callId: use.id, name: use.name, input: use.input };
+      const summary = deps.summarizeToolCall(use.name, use.input);
+      deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
+      let result: LedgerResult;
+      if (mode === 'interrupted') {
+        result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
+      } else if (cancelled || signal.aborted) {
+        cancelled = true;
+        result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
+      } else {
+        result = await this.runWithApproval(call, summary, signal);
+        if (signal.aborted) cancelled = true;
+      }
+      this.noteDecision(result);
+      deps.emit({ type: 'tool_finished', callId: use.id, result });
+      results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
+    }
+    await this.appendUser(results);
+    return cancelled;
+  }
+
+  private async runWithApproval(call: { callId: string; name: string; input: unknown }, summary: string, signal: AbortSignal): Promise<LedgerResult> {
+    const { deps } = this;
+    const verdict = approvalVerdict(call.name, deps.isReadOnlyTool(call.name), deps.approvals());
+    if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
+    if (verdict.kind === 'ask') {
+      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary });
+      let decision;
+      try {
+        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary }, signal);
+      } catch {
+        decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
+      }
+      if (signal.aborted) return deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
+      if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
+    }
+    return deps.tools.execute(call, { signal });
+  }
+
+  private noteDecision(result: LedgerResult): void {
+    const ids = [result.id, ...(result.refersTo ?? [])];
+    if (result.kind === 'read-stub') this.addDecision({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
+    else if (result.kind === 'capped') this.addDecision({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
+    else if (result.kind === 'same-result') this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
+  }
+
+  private async appendUser(blocks: Parameters<Conversation['appendUser']>[0], synthetic = false): Promise<void> {
+    const { conversation, generation } = this.current();
+    const entry = conversation.appendUser(blocks, { synthetic });
+    await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
+  }
+
+  private async appendAssistantIfAny(content: readonly AssistantBlock[], incomplete: boolean): Promise<void> {
+    if (content.length === 0) return;
+    const { conversation, generation } = this.current();
+    const message: AssistantMessage = { role: 'assistant', content: [...content] };
+    const entry = conversation.appendAssistant(message, { incomplete });
+    await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
+    this.deps.emit({ type: 'assistant_message', message: entry.message as AssistantMessage, incomplete });
+  }
+
+  private async finish(reason: DoneReason, notice?: { level: 'info' | 'warning' | 'critical'; kind: string; message: string }): Promise<DoneReason> {
+    if (notice) {
+      this.deps.emit({ type: 'notice', ...notice });
+      await this.deps.recorder.notice(notice.level, notice.kind, notice.message);
+    }
+    this.deps.emit({ type: 'done', reason });
+    return reason;
+  }
+}

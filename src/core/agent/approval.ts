@@ -1,0 +1,52 @@
+/** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
+
+export type ApprovalDecision =
+  | { readonly kind: 'allow' }
+  | { readonly kind: 'allow_always' }
+  | { readonly kind: 'deny'; readonly reason?: string };
+
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly tool: string;
+  readonly input: unknown;
+  readonly summary: string;
+}
+
+/** The user's side of an approval: the chat panel's inline prompt, or a policy in the headless runner. */
+export interface Approver {
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+export interface ApprovalSettings {
+  /** Tools the user allowed to run without asking (settings or "always for this tool"). */
+  readonly alwaysAllow: ReadonlySet<string>;
+  /** An untrusted workspace may be read but never written or run in: no approval can change that. */
+  readonly workspaceTrusted: boolean;
+}
+
+export type ApprovalVerdict =
+  | { readonly kind: 'run' }
+  | { readonly kind: 'ask' }
+  | { readonly kind: 'refuse'; readonly reason: string };
+
+export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings): ApprovalVerdict {
+  if (readOnly) return { kind: 'run' };
+  if (!settings.workspaceTrusted) {
+    return {
+      kind: 'refuse',
+      reason: `The workspace is not trusted, so Cairn may read it but not run "${tool}". The user can trust the workspace (Workspaces: Manage Workspace Trust) to allow edits and commands.`,
+    };
+  }
+  if (settings.alwaysAllow.has(tool)) return { kind: 'run' };
+  return { kind: 'ask' };
+}
+
+/** Allows every call: the headless runner with a scenario, where no person is there to ask. */
+export const autoApprover: Approver = {
+  request: async () => ({ kind: 'allow' }),
+};
+
+export function denialMessage(tool: string, reason: string | undefined): string {
+  const why = reason && reason.trim() ? ` Their reason: ${reason.trim()}` : '';
+  return `The user declined to run ${tool}.${why} Do not retry the same call; ask the user or take another approach.`;
+}

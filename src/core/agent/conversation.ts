@@ -1,0 +1,96 @@
+import type { AssistantMessage, Message, UserBlock } from '../model/types';
+
+/** One message of a generation, with what Cairn knows about it but never sends as such. */
+export interface ConversationEntry {
+  readonly message: Message;
+  /** The stream was cut part-way: the message is exactly what arrived. */
+  readonly incomplete?: boolean;
+  /** Written by Cairn, not typed by the user (a continue-after-interruption prompt, a compaction summary). */
+  readonly synthetic?: boolean;
+}
+
+/**
+ * The conversation of one generation. Append-only: a message that was sent to the model is never changed,
+ * because any change invalidates the provider's prompt cache from that point on (spec 3.0.0, the one rule).
+ * The one exception is a trailing user message that no request has carried yet: more blocks may join it,
+ * so the conversation never holds two user messages in a row.
+ */
+export class Conversation {
+  private readonly entries: ConversationEntry[] = [];
+  /** How many leading messages some request has carried; those are frozen. */
+  private sent = 0;
+
+  constructor(initial: readonly ConversationEntry[] = [], sentCount = initial.length) {
+    for (const entry of initial) this.entries.push(freezeEntry(entry));
+    this.sent = Math.min(sentCount, this.entries.length);
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  get sentCount(): number {
+    return this.sent;
+  }
+
+  all(): readonly ConversationEntry[] {
+    return this.entries;
+  }
+
+  messages(): Message[] {
+    return this.entries.map((e) => e.message);
+  }
+
+  last(): ConversationEntry | undefined {
+    return this.entries[this.entries.length - 1];
+  }
+
+  /**
+   * Adds user content: joins the trailing user message when no request has carried it yet, else starts a
+   * new user message. Returns the entry as it now stands.
+   */
+  appendUser(blocks: readonly UserBlock[], options: { synthetic?: boolean } = {}): ConversationEntry {
+    if (blocks.length === 0) throw new Error('A user message needs at least one block.');
+    const tail = this.last();
+    if (tail && tail.message.role === 'user' && this.entries.length > this.sent) {
+      const merged: ConversationEntry = freezeEntry({
+        message: { role: 'user', content: [...tail.message.content, ...blocks] },
+        synthetic: Boolean(tail.synthetic && options.synthetic),
+      });
+      this.entries[this.entries.length - 1] = merged;
+      return merged;
+    }
+    const entry = freezeEntry({ message: { role: 'user', content: [...blocks] }, synthetic: options.synthetic });
+    this.entries.push(entry);
+    return entry;
+  }
+
+  appendAssistant(message: AssistantMessage, options: { incomplete?: boolean } = {}): ConversationEntry {
+    if (message.content.length === 0) throw new Error('An assistant message needs at least one block.');
+    const entry = freezeEntry({ message, incomplete: options.incomplete });
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** Called when a request carrying every current message has been sent. */
+  markSent(): void {
+    this.sent = this.entries.length;
+  }
+}
+
+function freezeEntry(entry: ConversationEntry): ConversationEntry {
+  const copy: ConversationEntry = {
+    message: structuredClone(entry.message),
+    ...(entry.incomplete ? { incomplete: true } : {}),
+    ...(entry.synthetic ? { synthetic: true } : {}),
+  };
+  return deepFreeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,37 @@
+import type { LedgerResult, ToolCall } from '../ledger/types';
+import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
+import type { ConversationEntry } from './conversation';
+
+/** What the loop needs of the result ledger (`ResultLedger` satisfies it). */
+export interface ToolExecutor {
+  execute(call: ToolCall, context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }): Promise<LedgerResult>;
+  answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult>;
+}
+
+/** A choice made between two requests that the context report explains, with the result ids involved. */
+export interface LoopDecision {
+  readonly kind: string;
+  readonly detail: string;
+  readonly resultIds: readonly string[];
+}
+
+/** What the loop needs of the composer (`Composer` satisfies it). */
+export interface RequestComposer<Snapshot> {
+  compose(input: {
+    model: string;
+    maxTokens: number;
+    generation: number;
+    conversation: readonly Message[];
+    purpose: RequestPurpose;
+    decisions: readonly LoopDecision[];
+  }): { request: ModelRequest; snapshot: Snapshot };
+  observeUsage(snapshot: Snapshot, usage: ModelUsage): Snapshot;
+  rulesDelta(): Promise<TextBlock[]>;
+}
+
+/** Where the loop writes what happened, before the model is shown it (the session journal). */
+export interface SessionRecorder<Snapshot> {
+  conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void>;
+  snapshot(snapshot: Snapshot): Promise<void>;
+  notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void>;
+}
