@@ -1,0 +1,259 @@
+import type { StoredResult } from '../ledger/types';
+import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
+
+/**
+ * The records of a session journal: one JSON object per line, each with a `type`, a `seq` that grows by
+ * one per record, and `at` (ms since the epoch). `type`, `seq` and `at` come first on the line so a
+ * catalog can tell a line's kind from its first bytes without parsing a large body.
+ *
+ * The union is open: a record type this version does not know (written by a newer Cairn) is kept in the
+ * file and skipped when reading, never fatal. Opaque blobs (`unknown`) are JSON values owned by other
+ * parts (the ledger's state, the composer's snapshots, compaction's generations).
+ */
+
+/** Bumped only for a change older readers must not misread; new record types do not bump it. */
+export const JOURNAL_FORMAT = 1;
+
+interface Envelope {
+  readonly seq: number;
+  /** Milliseconds since the epoch, from the session's clock. */
+  readonly at: number;
+}
+
+export interface SessionStartedRecord extends Envelope {
+  readonly type: 'session_started';
+  readonly format: number;
+  readonly sessionId: string;
+  /** ISO 8601. */
+  readonly created: string;
+  /** The workspace folder the session works in. */
+  readonly workspace: string;
+  readonly model: string;
+}
+
+/** Where a message sits in the conversation; a later record for the same place replaces an earlier one. */
+interface MessagePlace {
+  /** The conversation generation (0 before any compaction). */
+  readonly generation?: number;
+  /** Position in that generation's conversation. */
+  readonly index?: number;
+}
+
+export interface UserMessageRecord extends Envelope, MessagePlace {
+  readonly type: 'user_message';
+  /** Exactly as sent, tool_result blocks included (they carry the text the model saw). */
+  readonly message: UserMessage;
+  /** Written by Cairn rather than typed by the user (a continue prompt, a summary). */
+  readonly synthetic?: boolean;
+}
+
+export interface AssistantMessageRecord extends Envelope, MessagePlace {
+  readonly type: 'assistant_message';
+  /** Exactly as received. */
+  readonly message: AssistantMessage;
+  /** The stream was cut part-way. */
+  readonly incomplete?: boolean;
+}
+
+export interface ToolResultRecord extends Envelope {
+  readonly type: 'tool_result';
+  /** The provider's tool_use id, when the ledger passes it on. */
+  readonly callId?: string;
+  /** In full, before any cap. */
+  readonly result: StoredResult;
+  /** The ledger's `state()` as JSON, when it changed since the last record that carried one. */
+  readonly ledgerState?: unknown;
+}
+
+/** The ledger's state on its own, e.g. after a call whose dedupe bookkeeping followed its `put`. */
+export interface LedgerStateRecord extends Envelope {
+  readonly type: 'ledger_state';
+  readonly state: unknown;
+}
+
+export interface UsageRecord extends Envelope {
+  readonly type: 'usage';
+  readonly usage: ModelUsage;
+  readonly requestIndex?: number;
+  readonly generation?: number;
+}
+
+export interface NoticeRecord extends Envelope {
+  readonly type: 'notice';
+  readonly level: 'info' | 'warning' | 'critical';
+  readonly kind: string;
+  readonly message: string;
+}
+
+export interface GenerationStartedRecord extends Envelope {
+  readonly type: 'generation_started';
+  readonly generation: number;
+  /** Summary, retained message range, files table…: compaction's own shape. */
+  readonly detail: unknown;
+}
+
+export interface SnapshotRecord extends Envelope {
+  readonly type: 'snapshot';
+  /** A per-request snapshot from the composer. */
+  readonly snapshot: unknown;
+}
+
+export interface CompactionUndoneRecord extends Envelope {
+  readonly type: 'compaction_undone';
+  readonly generation: number;
+  readonly detail?: unknown;
+}
+
+export type JournalRecord =
+  | SessionStartedRecord
+  | UserMessageRecord
+  | AssistantMessageRecord
+  | ToolResultRecord
+  | LedgerStateRecord
+  | UsageRecord
+  | NoticeRecord
+  | GenerationStartedRecord
+  | SnapshotRecord
+  | CompactionUndoneRecord;
+
+export type JournalRecordType = JournalRecord['type'];
+
+type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'seq' | 'at'> : never;
+
+/** What a caller appends: the journal gives `seq` and `at`; the header is written by `create` only. */
+export type NewJournalRecord = WithoutEnvelope<Exclude<JournalRecord, SessionStartedRecord>>;
+
+/** A tool result as kept in memory after a reopen: everything but the body, which stays on disk. */
+export interface ToolResultHead extends Envelope {
+  readonly type: 'tool_result';
+  readonly callId?: string;
+  readonly result: Omit<StoredResult, 'body'> & { readonly bodyChars: number };
+}
+
+/** A snapshot as kept in memory after a reopen; `SessionJournal.readRecord(seq)` reads it whole. */
+export interface SnapshotHead extends Envelope {
+  readonly type: 'snapshot';
+}
+
+/**
+ * A record as a reopen returns it: bodies and snapshots stay on disk so a long session keeps a small heap;
+ * ledger states are folded into the latest one.
+ */
+export type LoadedRecord =
+  | Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord>
+  | ToolResultHead
+  | SnapshotHead;
+
+export type ParsedLine =
+  | { readonly known: true; readonly record: JournalRecord }
+  | { readonly known: false; readonly type: string; readonly seq: number };
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
+  'session_started',
+  'user_message',
+  'assistant_message',
+  'tool_result',
+  'ledger_state',
+  'usage',
+  'notice',
+  'generation_started',
+  'snapshot',
+  'compaction_undone',
+]);
+
+/** Why a line is not a record, in words for a corruption message. */
+export class RecordShapeError extends Error {}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function need(condition: boolean, what: string): void {
+  if (!condition) throw new RecordShapeError(what);
+}
+
+/** Parses and checks one line (without its newline). Throws `RecordShapeError` with the reason. */
+export function parseRecordLine(text: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RecordShapeError(`not valid JSON (${(error as Error).message})`);
+  }
+  need(isObject(value), 'not a JSON object');
+  const record = value as Record<string, unknown>;
+  need(typeof record.type === 'string' && record.type !== '', 'no record type');
+  need(Number.isSafeInteger(record.seq) && (record.seq as number) >= 1, 'no valid seq');
+  need(typeof record.at === 'number', 'no timestamp');
+  const type = record.type as string;
+  if (!KNOWN_TYPES.has(type)) return { known: false, type, seq: record.seq as number };
+  checkKnownShape(type as JournalRecordType, record);
+  return { known: true, record: record as unknown as JournalRecord };
+}
+
+function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): void {
+  switch (type) {
+    case 'session_started':
+      need(Number.isSafeInteger(r.format), 'header without a format number');
+      need(typeof r.sessionId === 'string', 'header without a session id');
+      need(typeof r.created === 'string', 'header without a creation time');
+      need(typeof r.workspace === 'string' && typeof r.model === 'string', 'header without workspace or model');
+      return;
+    case 'user_message':
+    case 'assistant_message': {
+      const role = type === 'user_message' ? 'user' : 'assistant';
+      need(isObject(r.message) && r.message.role === role && Array.isArray(r.message.content), `${type} without a ${role} message`);
+      return;
+    }
+    case 'tool_result': {
+      const res = r.result;
+      need(
+        isObject(res) && typeof res.id === 'string' && typeof res.tool === 'string' && typeof res.bracket === 'string',
+        'tool_result without a stored result',
+      );
+      need(typeof (res as Record<string, unknown>).body === 'string', 'tool_result without a body');
+      return;
+    }
+    case 'ledger_state':
+      need('state' in r, 'ledger_state without a state');
+      return;
+    case 'usage':
+      need(isObject(r.usage), 'usage without usage');
+      return;
+    case 'notice':
+      need(typeof r.kind === 'string' && typeof r.message === 'string', 'notice without kind or message');
+      return;
+    case 'generation_started':
+      need(Number.isSafeInteger(r.generation), 'generation_started without a generation number');
+      return;
+    case 'snapshot':
+      need('snapshot' in r, 'snapshot without a snapshot');
+      return;
+    case 'compaction_undone':
+      need(Number.isSafeInteger(r.generation), 'compaction_undone without a generation number');
+      return;
+  }
+}
+
+/** The in-memory form of a record after a reopen (see `LoadedRecord`). */
+export function headOf(record: Exclude<JournalRecord, LedgerStateRecord>): LoadedRecord {
+  if (record.type === 'tool_result') {
+    const { body, ...rest } = record.result;
+    const head: ToolResultHead = {
+      type: 'tool_result',
+      seq: record.seq,
+      at: record.at,
+      ...(record.callId !== undefined ? { callId: record.callId } : {}),
+      result: { ...rest, bodyChars: body.length },
+    };
+    return head;
+  }
+  if (record.type === 'snapshot') return { type: 'snapshot', seq: record.seq, at: record.at };
+  return record;
+}
+
+/** Serialises a record with `type`, `seq`, `at` first (see the file comment). */
+export function serialiseRecord(record: JournalRecord): string {
+  const { type, seq, at, ...rest } = record;
+  return JSON.stringify({ type, seq, at, ...rest });
+}

@@ -1,0 +1,539 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { splitLines } from '../ledger/lines';
+import type { ResultStore, StoredResult, StoredSlice } from '../ledger/types';
+import { systemClock, type Clock } from '../ports';
+import {
+  JournalCorruptError,
+  JournalReadOnlyError,
+  JournalRecordError,
+  JournalWriteError,
+  SessionError,
+  SessionExistsError,
+  SessionNotFoundError,
+} from './errors';
+import { journalLines } from './journalLines';
+import { generationsOf, scanJournal, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
+import {
+  JOURNAL_FORMAT,
+  parseRecordLine,
+  serialiseRecord,
+  type GenerationStartedRecord,
+  type JournalRecord,
+  type LoadedRecord,
+  type NewJournalRecord,
+  type SessionStartedRecord,
+} from './records';
+import { SessionLock } from './sessionLock';
+import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
+
+export const JOURNAL_FILE = 'journal.jsonl';
+
+/** Session ids name folders: letters, digits, `.`, `_`, `-`, not starting with a dot. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface CreateSessionOptions {
+  readonly workspace: string;
+  readonly model: string;
+  /** Default: a new sortable id (`20261130T084809Z-1a2b3c`). */
+  readonly sessionId?: string;
+  readonly clock?: Clock;
+}
+
+export interface OpenSessionOptions {
+  /** Read without the lock and never write; for a session another window holds, or for viewing. */
+  readonly readOnly?: boolean;
+  readonly clock?: Clock;
+}
+
+/** What a reopen returns: everything the loop needs to continue, result bodies left on disk. */
+export interface OpenedSession {
+  readonly journal: SessionJournal;
+  /** Undefined only when the header itself is damaged (then `corruption` says so). */
+  readonly header: SessionStartedRecord | undefined;
+  readonly records: readonly LoadedRecord[];
+  /** The latest ledger `state()` written, or undefined if none was. */
+  readonly ledgerState: unknown;
+  readonly generations: readonly GenerationStartedRecord[];
+  /** Records of types this version does not know, left in the file. */
+  readonly skipped: readonly SkippedRecord[];
+  /** A last line cut short by a crash, dropped (only from the file when opened for writing). */
+  readonly tornTail: TornTail | undefined;
+  /** Set when the journal is damaged: the journal is then read-only, and this says where and why. */
+  readonly corruption: JournalCorruptError | undefined;
+}
+
+export function newSessionId(clock: Clock = systemClock): string {
+  const stamp = new Date(clock.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+function checkSessionId(sessionId: string): void {
+  if (!SESSION_ID.test(sessionId)) {
+    throw new SessionError(
+      `"${sessionId}" is not a valid session id: use letters, digits, ".", "_" or "-" (at most 128, not starting with ".").`,
+    );
+  }
+}
+
+/** Makes a new or renamed directory entry durable (a no-op where directories cannot be synced). */
+async function syncDirectory(path: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await fs.open(path, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms refuse fsync on a directory; the file's own fsync is what matters most.
+  } finally {
+    await handle?.close();
+  }
+}
+
+function metaOf(header: SessionStartedRecord): SessionMeta {
+  return {
+    sessionId: header.sessionId,
+    created: header.created,
+    workspace: header.workspace,
+    model: header.model,
+    title: '',
+    messageCount: 0,
+    journalBytes: 0,
+  };
+}
+
+interface JournalParts {
+  readonly sessionId: string;
+  readonly sessionDir: string;
+  readonly reader: FileHandle;
+  readonly writer: FileHandle | undefined;
+  readonly lock: SessionLock | undefined;
+  readonly readOnlyReason: string | undefined;
+  readonly size: number;
+  readonly lastSeq: number;
+  readonly results: Map<string, RecordLocation>;
+  readonly snapshots: Map<number, RecordLocation>;
+  readonly ledgerState: unknown;
+  readonly meta: SessionMeta | undefined;
+  readonly clock: Clock;
+}
+
+/**
+ * One session on disk: `<dir>/<sessionId>/journal.jsonl`, append-only, one record per line. Each append
+ * is written and fsynced before it resolves, one at a time, so a record is on disk before the model is
+ * shown what it holds. As the ledger's `ResultStore` it keeps only id → (offset, length) in memory and
+ * reads one result's record when asked, so gigabytes of output leave a small heap.
+ */
+export class SessionJournal implements ResultStore {
+  readonly sessionId: string;
+  readonly sessionDir: string;
+  readonly path: string;
+
+  private readonly reader: FileHandle;
+  private readonly writer: FileHandle | undefined;
+  private readonly lock: SessionLock | undefined;
+  private readonly clock: Clock;
+  private readonly readOnlyReason: string | undefined;
+  /** No new appends; pending ones still finish. */
+  private closing = false;
+  private closed = false;
+  private size: number;
+  private seq: number;
+  private readonly results: Map<string, RecordLocation>;
+  private readonly order: string[];
+  private readonly snapshots: Map<number, RecordLocation>;
+  private readonly pendingIds = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Set when a failed write could not be rolled back: the file's end is unknown, so stop writing. */
+  private broken: unknown;
+  private meta: SessionMeta | undefined;
+  private ledgerStateSource: (() => unknown) | undefined;
+  private lastLedgerStateJson: string | undefined;
+
+  private constructor(parts: JournalParts) {
+    this.sessionId = parts.sessionId;
+    this.sessionDir = parts.sessionDir;
+    this.path = join(parts.sessionDir, JOURNAL_FILE);
+    this.reader = parts.reader;
+    this.writer = parts.writer;
+    this.lock = parts.lock;
+    this.clock = parts.clock;
+    this.readOnlyReason = parts.readOnlyReason;
+    this.size = parts.size;
+    this.seq = parts.lastSeq;
+    this.results = parts.results;
+    this.order = [...parts.results.keys()];
+    this.snapshots = parts.snapshots;
+    this.meta = parts.meta;
+    this.lastLedgerStateJson = parts.ledgerState === undefined ? undefined : JSON.stringify(parts.ledgerState);
+  }
+
+  /** Starts a new session: its folder, its lock, and a journal whose header is on disk before this resolves. */
+  static async create(dir: string, options: CreateSessionOptions): Promise<SessionJournal> {
+    const clock = options.clock ?? systemClock;
+    const sessionId = options.sessionId ?? newSessionId(clock);
+    checkSessionId(sessionId);
+    await fs.mkdir(dir, { recursive: true });
+    const sessionDir = join(dir, sessionId);
+    try {
+      await fs.mkdir(sessionDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SessionExistsError(sessionId, sessionDir);
+      throw error;
+    }
+    await syncDirectory(dir);
+    const lock = await SessionLock.acquire(sessionDir, sessionId);
+    try {
+      const now = clock.now();
+      const header: SessionStartedRecord = {
+        type: 'session_started',
+        seq: 1,
+        at: now,
+        format: JOURNAL_FORMAT,
+        sessionId,
+        created: new Date(now).toISOString(),
+        workspace: options.workspace,
+        model: options.model,
+      };
+      const line = `${serialiseRecord(header)}\n`;
+      // The header appears whole or not at all: written under another name, synced, then renamed.
+      const draft = join(sessionDir, `${JOURNAL_FILE}.tmp`);
+      const draftHandle = await fs.open(draft, 'w');
+      try {
+        await draftHandle.writeFile(line);
+        await draftHandle.sync();
+      } finally {
+        await draftHandle.close();
+      }
+      await fs.rename(draft, join(sessionDir, JOURNAL_FILE));
+      await syncDirectory(sessionDir);
+      const path = join(sessionDir, JOURNAL_FILE);
+      const writer = await fs.open(path, 'a');
+      const reader = await fs.open(path, 'r');
+      const size = Buffer.byteLength(line);
+      const meta = foldMeta(metaOf(header), header, size);
+      await writeMeta(sessionDir, meta).catch(() => undefined);
+      return new SessionJournal({
+        sessionId,
+        sessionDir,
+        reader,
+        writer,
+        lock,
+        readOnlyReason: undefined,
+        size,
+        lastSeq: 1,
+        results: new Map(),
+        snapshots: new Map(),
+        ledgerState: undefined,
+        meta,
+        clock,
+      });
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Reopens a session. For writing (the default) it takes the lock (`SessionLockedError` if another live
+   * process holds it) and drops a torn last line from the file. Damage elsewhere opens it read-only with
+   * `corruption` set; a session that cannot be read at all throws, it is never returned empty.
+   */
+  static async open(dir: string, sessionId: string, options: OpenSessionOptions = {}): Promise<OpenedSession> {
+    checkSessionId(sessionId);
+    const clock = options.clock ?? systemClock;
+    const sessionDir = join(dir, sessionId);
+    const path = join(sessionDir, JOURNAL_FILE);
+    try {
+      await fs.stat(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(sessionId, path);
+      throw error;
+    }
+    let lock = options.readOnly ? undefined : await SessionLock.acquire(sessionDir, sessionId);
+    let reader: FileHandle | undefined;
+    let writer: FileHandle | undefined;
+    try {
+      reader = await fs.open(path, 'r');
+      const fileSize = (await reader.stat()).size;
+      const scan = await scanJournal(reader, sessionId);
+      const corruption = scan.damage
+        ? new JournalCorruptError(sessionId, path, scan.damage, scan.badLines)
+        : undefined;
+      let readOnlyReason: string | undefined;
+      if (corruption) readOnlyReason = 'its journal is damaged, so it was opened read-only';
+      else if (options.readOnly) readOnlyReason = 'it was opened read-only';
+      if (readOnlyReason === undefined) {
+        writer = await fs.open(path, 'a');
+        if (scan.tornTail) {
+          await writer.truncate(scan.goodBytes);
+          await writer.datasync();
+        }
+      } else {
+        await lock?.release();
+        lock = undefined;
+      }
+      let meta: SessionMeta | undefined;
+      if (scan.header && !corruption) {
+        meta = metaOf(scan.header);
+        for (const record of scan.records) meta = foldMeta(meta, record as JournalRecord, scan.goodBytes);
+        meta = { ...meta, journalBytes: scan.goodBytes };
+        if (writer) await writeMeta(sessionDir, meta).catch(() => undefined);
+      }
+      const journal = new SessionJournal({
+        sessionId,
+        sessionDir,
+        reader,
+        writer,
+        lock,
+        readOnlyReason,
+        size: corruption ? fileSize : scan.goodBytes,
+        lastSeq: scan.lastSeq,
+        results: scan.results,
+        snapshots: scan.snapshots,
+        ledgerState: scan.ledgerState,
+        meta,
+        clock,
+      });
+      return {
+        journal,
+        header: scan.header,
+        records: scan.records,
+        ledgerState: scan.ledgerState,
+        generations: generationsOf(scan.records),
+        skipped: scan.skipped,
+        tornTail: scan.tornTail,
+        corruption,
+      };
+    } catch (error) {
+      await writer?.close();
+      await reader?.close();
+      await lock?.release();
+      throw error;
+    }
+  }
+
+  /** Whether appends are refused (opened read-only, damaged, or closed). */
+  get readOnly(): boolean {
+    return this.readOnlyReason !== undefined || this.closing;
+  }
+
+  /** The seq of the newest record. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Bytes of whole records in the journal. */
+  get byteSize(): number {
+    return this.size;
+  }
+
+  /**
+   * Where `put` takes the ledger's state from (`() => ledger.state()`); it is written with a result
+   * only when it changed since the last one written.
+   */
+  useLedgerState(source: () => unknown): void {
+    this.ledgerStateSource = source;
+  }
+
+  /** Appends one record, durably; resolves with its seq once it is written and fsynced. */
+  append(record: NewJournalRecord): Promise<number> {
+    this.assertWritable();
+    const run = (): Promise<number> => this.write(record);
+    const written = this.queue.then(run, run);
+    this.queue = written.catch(() => undefined);
+    return written;
+  }
+
+  /** Stores a tool result in full (ResultStore). Durable before it resolves. */
+  async put(result: StoredResult): Promise<void> {
+    this.assertWritable();
+    if (this.results.has(result.id) || this.pendingIds.has(result.id)) {
+      throw new JournalRecordError(`Result ${result.id} is already stored in session ${this.sessionId}; ids are never reused.`);
+    }
+    this.pendingIds.add(result.id);
+    try {
+      const state = this.changedLedgerState(this.ledgerStateSource?.());
+      await this.append({
+        type: 'tool_result',
+        ...(result.callId !== undefined ? { callId: result.callId } : {}),
+        result,
+        ...(state ? { ledgerState: state.value } : {}),
+      });
+      if (state) this.lastLedgerStateJson = state.json;
+    } finally {
+      this.pendingIds.delete(result.id);
+    }
+  }
+
+  /** Writes the ledger's state on its own if it changed since the last one written. */
+  async checkpointLedgerState(state: unknown = this.ledgerStateSource?.()): Promise<void> {
+    const changed = this.changedLedgerState(state);
+    if (!changed) return;
+    await this.append({ type: 'ledger_state', state: changed.value });
+    this.lastLedgerStateJson = changed.json;
+  }
+
+  has(id: string): boolean {
+    return this.results.has(id);
+  }
+
+  ids(): readonly string[] {
+    return [...this.order];
+  }
+
+  /** Lines `offset`..`offset+limit-1` (1-based) of a stored body, read from disk by the record's offset. */
+  async readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
+    const result = await this.readResult(id);
+    if (!result) return undefined;
+    const lines = splitLines(result.body);
+    const from = Math.max(1, offset);
+    const slice = lines.slice(from - 1, from - 1 + Math.max(0, limit));
+    return { id, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
+  }
+
+  /** One stored result in full, or undefined for an id this session never stored. */
+  async readResult(id: string): Promise<StoredResult | undefined> {
+    const location = this.results.get(id);
+    if (!location) return undefined;
+    const record = await this.readAt(location);
+    if (record.type !== 'tool_result' || record.result.id !== id) {
+      throw this.changedUnderUs(location, `expected result ${id}`);
+    }
+    return record.result;
+  }
+
+  /** The payload of a snapshot record by its seq (reopens keep only its head). */
+  async readSnapshot(seq: number): Promise<unknown> {
+    const location = this.snapshots.get(seq);
+    if (!location) return undefined;
+    const record = await this.readAt(location);
+    if (record.type !== 'snapshot' || record.seq !== seq) throw this.changedUnderUs(location, `expected snapshot ${seq}`);
+    return record.snapshot;
+  }
+
+  /** Every readable record in full, oldest first, streamed from disk (for export and history). */
+  async *readAll(): AsyncGenerator<JournalRecord> {
+    await this.settled();
+    for await (const line of journalLines(this.reader, this.size)) {
+      if (!line.terminated) continue;
+      try {
+        const parsed = parseRecordLine(line.bytes.toString('utf8'));
+        if (parsed.known) yield parsed.record;
+      } catch {
+        // A damaged line: the reopen reported it; the rest is still worth reading.
+      }
+    }
+  }
+
+  /** Copies the journal's whole records to `target` (the raw JSONL of an export). */
+  async copyTo(target: string): Promise<void> {
+    await this.settled();
+    const size = this.size;
+    await fs.copyFile(this.path, target);
+    await fs.truncate(target, size);
+  }
+
+  /** Waits for pending appends, then closes the files and releases the lock. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.queue;
+    this.closed = true;
+    if (this.writer && this.meta && this.broken === undefined) await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
+    await this.writer?.close().catch(() => undefined);
+    await this.reader.close().catch(() => undefined);
+    await this.lock?.release();
+  }
+
+  private async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  private assertWritable(): void {
+    if (this.closing) throw new JournalReadOnlyError(this.sessionId, 'it is closed');
+    if (this.readOnlyReason !== undefined || !this.writer) {
+      throw new JournalReadOnlyError(this.sessionId, this.readOnlyReason ?? 'it was opened read-only');
+    }
+  }
+
+  private changedLedgerState(state: unknown): { value: unknown; json: string } | undefined {
+    if (state === undefined) return undefined;
+    const json = JSON.stringify(state);
+    return json === this.lastLedgerStateJson ? undefined : { value: state, json };
+  }
+
+  private async write(input: NewJournalRecord): Promise<number> {
+    const writer = this.writer;
+    if (!writer || this.readOnlyReason !== undefined) {
+      throw new JournalReadOnlyError(this.sessionId, this.readOnlyReason ?? 'it was opened read-only');
+    }
+    if (this.broken !== undefined) throw new JournalWriteError(this.sessionId, this.path, this.broken);
+    const record = { ...input, seq: this.seq + 1, at: this.clock.now() } as JournalRecord;
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(`${serialiseRecord(record)}\n`, 'utf8');
+    } catch (error) {
+      throw new JournalRecordError(`A ${input.type} record cannot be stored as JSON: ${(error as Error).message}`);
+    }
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        const { bytesWritten } = await writer.write(bytes, written, bytes.length - written);
+        written += bytesWritten;
+      }
+      await writer.datasync();
+    } catch (error) {
+      // Take back a partial line so the next record does not land after half of this one.
+      try {
+        await writer.truncate(this.size);
+        await writer.datasync();
+      } catch {
+        this.broken = error;
+      }
+      throw new JournalWriteError(this.sessionId, this.path, error);
+    }
+    const location = { offset: this.size, length: bytes.length - 1 };
+    this.size += bytes.length;
+    this.seq = record.seq;
+    if (record.type === 'tool_result') {
+      this.results.set(record.result.id, location);
+      this.order.push(record.result.id);
+    } else if (record.type === 'snapshot') {
+      this.snapshots.set(record.seq, location);
+    }
+    if (this.meta) {
+      this.meta = foldMeta(this.meta, record, this.size);
+      // Only a cache for catalogs: a failure here costs a slower listing, never a record.
+      await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
+    }
+    return record.seq;
+  }
+
+  private async readAt(location: RecordLocation): Promise<JournalRecord> {
+    if (this.closed) {
+      throw new JournalReadOnlyError(this.sessionId, 'it is closed, so stored results cannot be read');
+    }
+    const bytes = Buffer.allocUnsafe(location.length);
+    const { bytesRead } = await this.reader.read(bytes, 0, location.length, location.offset);
+    if (bytesRead !== location.length) throw this.changedUnderUs(location, 'the file is shorter than its index');
+    let parsed;
+    try {
+      parsed = parseRecordLine(bytes.toString('utf8'));
+    } catch (error) {
+      throw this.changedUnderUs(location, (error as Error).message);
+    }
+    if (!parsed.known) throw this.changedUnderUs(location, `unexpected record type ${parsed.type}`);
+    return parsed.record;
+  }
+
+  private changedUnderUs(location: RecordLocation, reason: string): JournalCorruptError {
+    return new JournalCorruptError(
+      this.sessionId,
+      this.path,
+      { line: 0, byteOffset: location.offset, reason: `the journal changed under Cairn (${reason})` },
+      1,
+    );
+  }
+}

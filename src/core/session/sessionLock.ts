@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { SessionLockedError } from './errors';
+
+/**
+ * One writer per session: `<session>/lock` is created with O_EXCL and holds the writer's pid and host,
+ * so two windows on one workspace never write one journal. A lock whose pid is dead on this host is stale
+ * (the writer crashed) and is taken over; a lock from another host cannot be checked and is respected.
+ */
+
+interface LockContent {
+  readonly pid: number;
+  readonly hostname: string;
+  /** Tells this holder's lock from a later one by the same pid (another journal in this process). */
+  readonly token: string;
+  readonly created: string;
+}
+
+export const LOCK_FILE = 'lock';
+
+function isLockContent(value: unknown): value is LockContent {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return Number.isSafeInteger(v.pid) && typeof v.hostname === 'string' && typeof v.token === 'string';
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else, so it is alive.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readLock(path: string): Promise<{ raw: string; content: LockContent | undefined } | undefined> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return { raw, content: isLockContent(parsed) ? parsed : undefined };
+  } catch {
+    return { raw, content: undefined };
+  }
+}
+
+export class SessionLock {
+  private released = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly content: LockContent,
+  ) {}
+
+  /** Takes the lock of the session folder `sessionDir`, or throws `SessionLockedError`. */
+  static async acquire(sessionDir: string, sessionId: string): Promise<SessionLock> {
+    const path = join(sessionDir, LOCK_FILE);
+    const content: LockContent = {
+      pid: process.pid,
+      hostname: hostname(),
+      token: randomBytes(8).toString('hex'),
+      created: new Date().toISOString(),
+    };
+    // A few rounds: each lost race against another taker re-reads the lock it lost to.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await SessionLock.tryCreate(path, content)) return new SessionLock(path, content);
+      const existing = await readLock(path);
+      if (!existing) continue; // released between our open and our read
+      const holder = existing.content;
+      if (holder === undefined) {
+        // Not written by this code (locks are created whole); respect it while fresh, in case it is a peer's.
+        const stat = await fs.stat(path).catch(() => undefined);
+        if (stat && Date.now() - stat.mtimeMs < 10_000) {
+          throw new SessionLockedError(sessionId, path, undefined);
+        }
+      } else if (holder.hostname !== content.hostname || processIsAlive(holder.pid)) {
+        throw new SessionLockedError(sessionId, path, { pid: holder.pid, hostname: holder.hostname });
+      }
+      await SessionLock.removeStale(path, existing.raw);
+    }
+    const last = await readLock(path);
+    throw new SessionLockedError(
+      sessionId,
+      path,
+      last?.content ? { pid: last.content.pid, hostname: last.content.hostname } : undefined,
+    );
+  }
+
+  /**
+   * Creates the lock whole or not at all: the content is written and synced under a private name, then
+   * hard-linked to `lock`, which fails if a lock exists. So a crash never leaves a lock without its pid.
+   */
+  private static async tryCreate(path: string, content: LockContent): Promise<boolean> {
+    const draft = `${path}.${content.token}.tmp`;
+    const handle = await fs.open(draft, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(content));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(draft, path);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS') return SessionLock.createExclusive(path, content);
+      throw error;
+    } finally {
+      await fs.unlink(draft).catch(() => undefined);
+    }
+  }
+
+  /** For file systems without hard links: O_EXCL create, then write (a crash here may leave it empty). */
+  private static async createExclusive(path: string, content: LockContent): Promise<boolean> {
+    let handle;
+    try {
+      handle = await fs.open(path, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+    try {
+      await handle.writeFile(JSON.stringify(content));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return true;
+  }
+
+  /**
+   * Removes a stale lock without removing a fresh one another taker wrote meanwhile: move it aside under
+   * a unique name, and if what was moved is not the stale lock we read, put it back.
+   */
+  private static async removeStale(path: string, staleRaw: string): Promise<void> {
+    const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await fs.rename(path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const moved = await fs.readFile(aside, 'utf8').catch(() => undefined);
+    if (moved !== staleRaw) {
+      // link fails if yet another lock appeared; that one wins and ours is dropped.
+      await fs.link(aside, path).catch(() => undefined);
+    }
+    await fs.unlink(aside).catch(() => undefined);
+  }
+
+  /** Whether `sessionDir` is locked by a live writer (for catalogs; not a guarantee a moment later). */
+  static async isHeld(sessionDir: string): Promise<boolean> {
+    const existing = await readLock(join(sessionDir, LOCK_FILE));
+    if (!existing) return false;
+    const holder = existing.content;
+    if (!holder) return true;
+    return holder.hostname !== hostname() || processIsAlive(holder.pid);
+  }
+
+  /** Removes the lock if it is still ours. Safe to call twice. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    const existing = await readLock(this.path);
+    if (existing?.content?.token === this.content.token) await fs.unlink(this.path).catch(() => undefined);
+  }
+}
