@@ -398,3 +398,31 @@ describe('AnthropicModelClient model facts', () => {
     });
   });
 });
+
+describe('AnthropicModelClient logging', () => {
+  it('logs cuts and retries but never the key, and drops a tool call whose input is not JSON', async () => {
+    const lines: string[] = [];
+    const logger = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+    const badTool = messageEvents(
+      [
+        { type: 'text', chunks: ['Calling.'] },
+        { type: 'tool_use', id: 'toolu_2', name: 'read', jsonChunks: ['{"path": '] },
+      ],
+      { stopReason: 'tool_use' },
+    );
+    const { client, server } = await setup(
+      [
+        { kind: 'json', status: 500, body: apiErrorBody('api_error', `boom ${KEY}`) },
+        { kind: 'sse', events: badTool },
+      ],
+      { logger },
+    );
+    const response = await client.stream(request, { purpose: 'main' });
+    expect(response.incomplete).toBe(true);
+    expect(response.content).toEqual([{ type: 'text', text: 'Calling.' }]);
+    expect(server.requests).toHaveLength(2);
+    expect(lines.some((line) => line.includes('retrying'))).toBe(true);
+    expect(lines.some((line) => line.includes('not valid JSON'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(KEY);
+  });
+});

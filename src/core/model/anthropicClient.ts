@@ -120,24 +120,31 @@ export class AnthropicModelClient implements ModelClient {
     try {
       await stream.done();
     } catch (error) {
-      if (broken) throw broken;
+      if (broken) return this.cutShort(accumulator, broken.message);
       if (signal?.aborted) throw cancelledError(accumulator.contentStarted ? accumulator.finish(true) : undefined);
       if (!accumulator.contentStarted) throw error;
-      const reason = this.toModelError(error, key, signal).message;
-      this.logger.warn(`The model's response was cut part-way (${reason}); keeping what arrived.`);
-      return accumulator.finish(true);
+      return this.cutShort(accumulator, this.toModelError(error, key, signal).message);
     }
-    if (broken) throw broken;
+    if (broken) return this.cutShort(accumulator, broken.message);
     if (!accumulator.complete) {
       if (!accumulator.contentStarted) {
         throw new ModelError('network', 'The connection to the model closed before the response began.', {
           action: 'Check your network connection and try again.',
         });
       }
-      this.logger.warn('The model stream ended without message_stop; keeping what arrived.');
-      return accumulator.finish(true);
+      return this.cutShort(accumulator, 'the stream ended without message_stop');
     }
     return accumulator.finish(false);
+  }
+
+  /**
+   * Content has streamed, so the failure is not retried (the user has seen it, and the model would
+   * not say the same again): what arrived becomes an incomplete response. A block that broke the
+   * stream (tool input that is not JSON) never stopped, so it is left out like any partial tool call.
+   */
+  private cutShort(accumulator: StreamAccumulator, reason: string): ModelResponse {
+    this.logger.warn(`The model's response was cut part-way (${reason.replace(/\.$/, '')}); keeping what arrived.`);
+    return accumulator.finish(true);
   }
 
   private async apiKey(): Promise<string> {

@@ -52,6 +52,20 @@ export class ModelError extends Error {
     if (details.partial !== undefined) this.partial = details.partial;
   }
 
+  /**
+   * For callers holding something a `ModelClient` threw that is not a `ModelError` (a test fake, a
+   * bug): an `AbortError` is a cancel; anything else is reported as an unexpected failure.
+   */
+  static fromUnknown(error: unknown): ModelError {
+    if (error instanceof ModelError) return error;
+    if (error instanceof Error && error.name === 'AbortError') return cancelledError();
+    const message = error instanceof Error ? error.message : String(error);
+    return new ModelError('server', `Unexpected failure while talking to the model: ${message}`, {
+      action: 'Try again; if it keeps happening, report it with the session export.',
+      cause: error,
+    });
+  }
+
   /** Whether another attempt of the same request can succeed without anything changing on our side. */
   get retryable(): boolean {
     return this.kind === 'rate_limited' || this.kind === 'overloaded' || this.kind === 'server' || this.kind === 'network';

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackFacts, ModelFactsCatalog } from './modelFacts';
+
+describe('fallbackFacts', () => {
+  it('knows published models, dated ids and families, and stays safe for unknown ids', () => {
+    expect(fallbackFacts('claude-opus-4-1')).toEqual({ maxInputTokens: 200_000, maxOutputTokens: 32_000 });
+    expect(fallbackFacts('claude-sonnet-4-5-20250929')).toEqual({ maxInputTokens: 200_000, maxOutputTokens: 64_000 });
+    expect(fallbackFacts('claude-sonnet-5-5')).toEqual({ maxInputTokens: 200_000, maxOutputTokens: 64_000 });
+    expect(fallbackFacts('local-llm')).toEqual({ maxInputTokens: 200_000, maxOutputTokens: 8_192 });
+  });
+});
+
+describe('ModelFactsCatalog', () => {
+  it('fills what the API leaves out from the table and logs why', async () => {
+    const warnings: string[] = [];
+    const catalog = new ModelFactsCatalog(async () => ({ max_input_tokens: 400_000, max_tokens: null }), {}, {
+      info() {},
+      warn: (m) => warnings.push(m),
+      error() {},
+    });
+    expect(await catalog.facts('claude-sonnet-5')).toEqual({
+      id: 'claude-sonnet-5',
+      maxInputTokens: 400_000,
+      maxOutputTokens: 64_000,
+      source: 'fallback-table',
+    });
+    expect(warnings.join('\n')).toContain('claude-sonnet-5');
+  });
+
+  it('applies a wildcard override to models without their own, and asks the API once per id', async () => {
+    const asked: string[] = [];
+    const catalog = new ModelFactsCatalog(
+      async (id) => {
+        asked.push(id);
+        return { max_input_tokens: 1_000_000, max_tokens: 128_000 };
+      },
+      { '*': { maxOutputTokens: 16_000 }, 'claude-x': { maxInputTokens: 50_000 } },
+    );
+    expect(await catalog.facts('claude-a')).toMatchObject({ maxInputTokens: 1_000_000, maxOutputTokens: 16_000, source: 'settings' });
+    expect(await catalog.facts('claude-x')).toMatchObject({ maxInputTokens: 50_000, maxOutputTokens: 128_000, source: 'settings' });
+    await catalog.facts('claude-a');
+    expect(asked).toEqual(['claude-a', 'claude-x']);
+  });
+});
