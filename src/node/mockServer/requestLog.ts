@@ -1,0 +1,63 @@
+/**
+ * Every request the server received, in memory and (when a file is given) one JSON line each, so
+ * tests and benchmarks can assert on exactly what a client sent and what it was told.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Fault } from '../scenario/types';
+
+export type LoggedRequestKind = 'main' | 'compaction' | 'count_tokens' | 'models';
+
+export interface LoggedUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly cache_creation_input_tokens: number;
+  readonly cache_read_input_tokens: number;
+}
+
+export interface LoggedRequest {
+  /** 0-based, in the order requests arrived. */
+  readonly index: number;
+  readonly kind: LoggedRequestKind;
+  readonly method: string;
+  readonly path: string;
+  /** The body parsed from JSON, exactly as received (null for GET or unparseable bodies). */
+  readonly body: unknown;
+  readonly rawBody: string;
+  /** HTTP status answered (200 also for a stream later cut). */
+  status: number;
+  /** Usage as reported to the client. */
+  usage?: LoggedUsage;
+  /** What the scenario injected into this request. */
+  fault?: Fault;
+  /** The scenario turn that answered (assistant or summary), when one did. */
+  turnIndex?: number;
+  /** The error message sent, for a 4xx/5xx. */
+  error?: string;
+}
+
+export class RequestLog {
+  private readonly entries: LoggedRequest[] = [];
+
+  constructor(private readonly file?: string) {
+    if (file) mkdirSync(dirname(file), { recursive: true });
+  }
+
+  get requests(): readonly LoggedRequest[] {
+    return this.entries;
+  }
+
+  start(entry: Omit<LoggedRequest, 'index' | 'status'>): LoggedRequest {
+    const logged: LoggedRequest = { ...entry, index: this.entries.length, status: 0 };
+    this.entries.push(logged);
+    return logged;
+  }
+
+  /** Written when the answer is decided, so the line holds the status, usage and fault too. */
+  finish(entry: LoggedRequest): void {
+    if (!this.file) return;
+    const { rawBody: _raw, ...line } = entry;
+    // Synchronous on purpose: the line is on disk before the client sees the answer.
+    appendFileSync(this.file, JSON.stringify(line) + '\n');
+  }
+}

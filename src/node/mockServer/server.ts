@@ -1,0 +1,304 @@
+/**
+ * A local Anthropic-compatible server for tests, demos and benchmarks: the Messages API (streaming
+ * and not), count_tokens and the Models API on 127.0.0.1, answering from a scenario's scripted turns,
+ * with a faithful prompt-cache simulation in the usage it reports and the scenario's faults.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ScenarioPlayer, type RequestPlan } from '../scenario/player';
+import type { FsTurn, Scenario } from '../scenario/types';
+import { ApiError, invalidRequest, promptTooLong } from './apiError';
+import { buildReply, type AssistantReply } from './assistantReply';
+import { pause, readBody, sendError, sendJson } from './httpExchange';
+import { PromptCache, type CacheAccount } from './promptCache';
+import { promptBlocks, totalTokens } from './promptBlocks';
+import { RequestLog, type LoggedRequest, type LoggedRequestKind } from './requestLog';
+import { formatEvent, messageEvents, type ReportedUsage } from './sseEvents';
+import { TokenCounter } from './tokenCounter';
+import { validateRequest } from './validateRequest';
+import type { WireRequest } from './wire';
+
+export type { LoggedRequest } from './requestLog';
+
+/** Model id the Models API lists when the scenario names none. */
+export const DEFAULT_MOCK_MODEL_ID = 'claude-sonnet-4-5';
+
+/** The header that marks a compaction request. */
+export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
+
+export interface MockServerOptions {
+  readonly scenario: Scenario;
+  /** The cursor to answer from; shared with an in-process runner. Default: a new `server`-driven player. */
+  readonly player?: ScenarioPlayer;
+  /** Default 0: a free port. */
+  readonly port?: number;
+  readonly host?: '127.0.0.1';
+  /** One JSON line per request. */
+  readonly logFile?: string;
+  /** Milliseconds; drives cache expiry (inject a fake to advance time in tests). */
+  readonly clock?: () => number;
+  readonly minCacheableTokens?: number;
+  /** Applies `fs` turns met while answering; without it they are logged and skipped. */
+  readonly onFs?: (turn: FsTurn) => Promise<void>;
+}
+
+export interface MockServer {
+  readonly url: string;
+  readonly port: number;
+  readonly requests: readonly LoggedRequest[];
+  /** Script mismatches and skipped turns, in order. */
+  readonly notices: readonly string[];
+  readonly player: ScenarioPlayer;
+  readonly cache: PromptCache;
+  close(): Promise<void>;
+}
+
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const player = options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server' });
+  const cache = new PromptCache(options.clock ?? Date.now, options.minCacheableTokens);
+  const exchange = new MessagesExchange(options, player, cache, new RequestLog(options.logFile));
+  const server = createServer((request, response) => {
+    exchange.handle(request, response).catch((error: unknown) => {
+      player.notice(`internal error: ${(error as Error).stack ?? String(error)}`);
+      if (!response.headersSent) sendError(response, new ApiError(500, `local server error: ${(error as Error).message}`), 'req_mock_error');
+      else response.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    requests: exchange.log.requests,
+    get notices() {
+      return player.notices;
+    },
+    player,
+    cache,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+class MessagesExchange {
+  private readonly counter = new TokenCounter();
+  private requestCount = 0;
+  private messageCount = 0;
+  private toolUseCount = 0;
+
+  constructor(
+    private readonly options: MockServerOptions,
+    private readonly player: ScenarioPlayer,
+    private readonly cache: PromptCache,
+    readonly log: RequestLog,
+  ) {}
+
+  private get model(): Scenario['model'] {
+    return this.options.scenario.model;
+  }
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = `req_mock_${String(++this.requestCount).padStart(6, '0')}`;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname.replace(/\/+$/, '');
+    const method = request.method ?? 'GET';
+    const rawBody = method === 'GET' ? '' : await readBody(request);
+    const kind = routeKind(method, path, request);
+    const text = rawBody === 'too_large' ? '' : rawBody;
+    const parsed = parseJson(text);
+    const entry = this.log.start({ kind: kind ?? 'main', method, path, body: parsed ?? null, rawBody: text });
+    const fail = (error: ApiError): void => {
+      entry.status = error.status;
+      entry.error = error.message;
+      this.log.finish(entry);
+      sendError(response, error, requestId);
+    };
+    if (!kind) return fail(new ApiError(404, `Not found: ${method} ${path}`));
+    if (rawBody === 'too_large') return fail(new ApiError(413));
+    if (!request.headers['x-api-key'] && !request.headers.authorization) return fail(new ApiError(401, 'x-api-key header is required'));
+    if (kind === 'models') return this.answerModels(path, entry, response, requestId, fail);
+    if (parsed === undefined) return fail(invalidRequest('The request body is not valid JSON.'));
+
+    const wire = validateRequest(entry.body, { countTokens: kind === 'count_tokens' });
+    if (wire instanceof ApiError) return fail(wire);
+    const blocks = promptBlocks(wire, this.counter);
+    const inputTokens = totalTokens(blocks);
+    if (kind === 'count_tokens') {
+      entry.status = 200;
+      this.log.finish(entry);
+      return sendJson(response, 200, { input_tokens: inputTokens }, requestId);
+    }
+    // Checked before the script is consumed: the real service refuses these without answering.
+    if (inputTokens > this.model.contextWindow) return fail(promptTooLong(inputTokens, this.model.contextWindow));
+    if ((wire.maxTokens ?? 0) > this.model.maxOutput) {
+      return fail(invalidRequest(`max_tokens: ${wire.maxTokens} > ${this.model.maxOutput}, which is the maximum allowed number of output tokens for ${wire.model}`));
+    }
+
+    this.player.resultIds.observe(wire.messages);
+    const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn));
+    if (plan.fault) entry.fault = plan.fault;
+    if (plan.fault?.type === 'status') return fail(new ApiError(plan.fault.status, plan.fault.message, plan.fault.retryAfterSeconds));
+    if (plan.fault?.type === 'prompt_too_long') {
+      return fail(promptTooLong(Math.max(inputTokens, this.model.contextWindow + 1), this.model.contextWindow));
+    }
+    if (plan.answer?.type === 'assistant' || plan.answer?.type === 'summary') {
+      entry.turnIndex = plan.answer.type === 'assistant' ? plan.answer.turn.index : plan.answer.turnIndex;
+    }
+
+    const account = this.cache.account(blocks);
+    const reply = this.reply(plan, wire);
+    const usage = reportedUsage(account, reply.outputTokens);
+    entry.status = 200;
+    entry.usage = {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+    };
+    this.log.finish(entry);
+    const messageId = `msg_mock_${String(++this.messageCount).padStart(6, '0')}`;
+    if (wire.stream) return this.stream(response, requestId, messageId, wire.model, reply, usage, plan);
+    return this.respondWhole(response, requestId, messageId, wire.model, reply, usage, plan);
+  }
+
+  private reply(plan: RequestPlan, wire: WireRequest): AssistantReply {
+    return buildReply(plan.answer ?? { type: 'no_turn', text: 'The script has no answer here.' }, {
+      request: wire,
+      counter: this.counter,
+      resultIds: this.player.resultIds,
+      nextToolUseId: () => `toolu_${String(++this.toolUseCount).padStart(4, '0')}`,
+      notice: (message) => this.player.notice(message),
+    });
+  }
+
+  private async applyFs(turn: FsTurn): Promise<void> {
+    if (this.options.onFs) return this.options.onFs(turn);
+    this.player.notice(`turn ${turn.index} (fs ${turn.operation.type} ${turn.operation.path}) skipped: no workspace to apply it to`);
+  }
+
+  private async stream(
+    response: ServerResponse,
+    requestId: string,
+    messageId: string,
+    model: string,
+    reply: AssistantReply,
+    usage: ReportedUsage,
+    plan: RequestPlan,
+  ): Promise<void> {
+    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+    response.flushHeaders();
+    const events = messageEvents(messageId, model, reply, usage);
+    const delay = plan.fault?.type === 'delay' ? plan.fault.ms : 0;
+    const cutAfter = plan.fault?.type === 'cut' ? plan.fault.afterEvents : Infinity;
+    for (const [sent, event] of events.entries()) {
+      if (sent >= cutAfter) {
+        // A cut is a broken connection, not a clean end: the client sees the body fail part-way.
+        response.destroy();
+        return;
+      }
+      await pause(delay, response);
+      if (response.destroyed) return;
+      response.write(formatEvent(event));
+    }
+    response.end();
+  }
+
+  private async respondWhole(
+    response: ServerResponse,
+    requestId: string,
+    messageId: string,
+    model: string,
+    reply: AssistantReply,
+    usage: ReportedUsage,
+    plan: RequestPlan,
+  ): Promise<void> {
+    const message = {
+      id: messageId,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: reply.content,
+      stop_reason: reply.stopReason,
+      stop_sequence: null,
+      usage,
+    };
+    if (plan.fault?.type === 'delay') await pause(plan.fault.ms, response);
+    if (plan.fault?.type === 'cut') {
+      const text = JSON.stringify(message);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'request-id': requestId });
+      response.write(text.slice(0, Math.floor(text.length / 2)));
+      response.destroy();
+      return;
+    }
+    sendJson(response, 200, message, requestId);
+  }
+
+  private answerModels(path: string, entry: LoggedRequest, response: ServerResponse, requestId: string, fail: (e: ApiError) => void): void {
+    const info = (id: string): Record<string, unknown> => ({
+      type: 'model',
+      id,
+      display_name: `${id} (local server)`,
+      created_at: '2025-01-01T00:00:00Z',
+      max_input_tokens: this.model.contextWindow,
+      max_tokens: this.model.maxOutput,
+      capabilities: null,
+      deprecated_at: null,
+      lifecycle: 'active',
+      line: null,
+      retires_at: null,
+    });
+    const named = this.model.id;
+    let body: unknown;
+    if (path === '/v1/models') {
+      const id = named ?? DEFAULT_MOCK_MODEL_ID;
+      body = { data: [info(id)], first_id: id, last_id: id, has_more: false };
+    } else {
+      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      // A scenario that names its model knows only that one, as the real service knows only real ids.
+      if (named !== undefined && id !== named) return fail(new ApiError(404, `model: ${id}`));
+      body = info(id);
+    }
+    entry.status = 200;
+    this.log.finish(entry);
+    sendJson(response, 200, body, requestId);
+  }
+}
+
+function routeKind(method: string, path: string, request: IncomingMessage): LoggedRequestKind | undefined {
+  if (method === 'POST' && path === '/v1/messages') {
+    return request.headers[REQUEST_KIND_HEADER] === 'compaction' ? 'compaction' : 'main';
+  }
+  if (method === 'POST' && path === '/v1/messages/count_tokens') return 'count_tokens';
+  if (method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return 'models';
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function reportedUsage(account: CacheAccount, outputTokens: number): ReportedUsage {
+  return {
+    input_tokens: account.uncached,
+    cache_creation_input_tokens: account.cacheCreation,
+    cache_read_input_tokens: account.cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: account.cacheCreation5m, ephemeral_1h_input_tokens: account.cacheCreation1h },
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Checks a Messages API body the way the real service does where it matters to a client: the
+ * required fields, roles that alternate, every `tool_use` answered by its `tool_result` in the next
+ * user message (and no stray results), non-empty contents, and at most 4 `cache_control` blocks.
+ * The messages are the real service's, so clients that match on them behave the same here.
+ */
+import { invalidRequest, type ApiError } from './apiError';
+import type { WireBlock, WireMessage, WireRequest } from './wire';
+
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+export function validateRequest(body: unknown, options: { countTokens: boolean }): WireRequest | ApiError {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return invalidRequest('request body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (typeof b.model !== 'string' || b.model === '') return invalidRequest('model: Field required');
+  let maxTokens: number | undefined;
+  if (!options.countTokens) {
+    if (b.max_tokens === undefined) return invalidRequest('max_tokens: Field required');
+    if (typeof b.max_tokens !== 'number' || !Number.isInteger(b.max_tokens) || b.max_tokens < 1) {
+      return invalidRequest('max_tokens: Input should be a valid integer greater than or equal to 1');
+    }
+    maxTokens = b.max_tokens;
+  }
+  if (b.messages === undefined) return invalidRequest('messages: Field required');
+  if (!Array.isArray(b.messages)) return invalidRequest('messages: Input should be a valid list');
+
+  const system = toBlocks(b.system, 'system');
+  if (typeof system === 'string') return invalidRequest(system);
+  if (b.tools !== undefined && !Array.isArray(b.tools)) return invalidRequest('tools: Input should be a valid list');
+  const tools: WireBlock[] = [];
+  for (const [i, tool] of ((b.tools as unknown[] | undefined) ?? []).entries()) {
+    const t = tool as Record<string, unknown> | null;
+    if (typeof t !== 'object' || t === null || typeof t.name !== 'string') return invalidRequest(`tools.${i}.name: Field required`);
+    // Client tools have no `type`; server tools do. Both are one block of the prefix.
+    tools.push({ ...t, type: typeof t.type === 'string' ? t.type : 'custom' } as WireBlock);
+  }
+
+  const messages: WireMessage[] = [];
+  for (const [i, raw] of (b.messages as unknown[]).entries()) {
+    const m = raw as Record<string, unknown> | null;
+    if (typeof m !== 'object' || m === null) return invalidRequest(`messages.${i}: Input should be a valid dictionary`);
+    if (m.role !== 'user' && m.role !== 'assistant') return invalidRequest(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+    const content = toBlocks(m.content, `messages.${i}.content`);
+    if (typeof content === 'string') return invalidRequest(content);
+    messages.push({ role: m.role, content });
+  }
+  const structural = checkConversation(messages);
+  if (structural) return invalidRequest(structural);
+
+  const marked = [...tools, ...system, ...messages.flatMap((m) => m.content)].filter(
+    (block) => block.cache_control !== undefined && block.cache_control !== null,
+  ).length;
+  if (marked > MAX_CACHE_BREAKPOINTS) {
+    return invalidRequest(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`);
+  }
+
+  return {
+    model: b.model,
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    stream: b.stream === true,
+    system,
+    tools,
+    messages,
+    messageSettings: {
+      ...(b.thinking !== undefined ? { thinking: b.thinking } : {}),
+      ...(b.tool_choice !== undefined ? { tool_choice: b.tool_choice } : {}),
+    },
+  };
+}
+
+/** A string content becomes one text block; returns an error message for anything else malformed. */
+function toBlocks(value: unknown, field: string): WireBlock[] | string {
+  if (value === undefined || value === null) return field === 'system' ? [] : `${field}: Field required`;
+  if (typeof value === 'string') return value === '' && field === 'system' ? [] : [{ type: 'text', text: value }];
+  if (!Array.isArray(value)) return `${field}: Input should be a valid list`;
+  const blocks: WireBlock[] = [];
+  for (const [i, block] of value.entries()) {
+    const b = block as Record<string, unknown> | null;
+    if (typeof b !== 'object' || b === null || typeof b.type !== 'string') return `${field}.${i}.type: Field required`;
+    if (b.type === 'text' && typeof b.text !== 'string') return `${field}.${i}.text: Field required`;
+    if (b.type === 'text' && b.text === '') return `${field}.${i}.text: text content blocks must be non-empty`;
+    blocks.push(b as WireBlock);
+  }
+  return blocks;
+}
+
+function checkConversation(messages: readonly WireMessage[]): string | undefined {
+  if (messages.length === 0) return 'messages: at least one message is required';
+  if (messages[0]!.role !== 'user') return 'messages: first message must use the "user" role';
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    const previous = messages[i - 1];
+    if (previous && previous.role === message.role) {
+      return `messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`;
+    }
+    if (message.content.length === 0 && !(i === messages.length - 1 && message.role === 'assistant')) {
+      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    }
+    if (message.role === 'user') {
+      const expected = new Set(previous ? toolUseIds(previous) : []);
+      for (const [j, block] of message.content.entries()) {
+        if (block.type !== 'tool_result') continue;
+        if (!expected.has(String(block.tool_use_id))) {
+          return (
+            `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. ` +
+            'Each `tool_result` block must have a corresponding `tool_use` block in the previous message.'
+          );
+        }
+      }
+    } else {
+      const ids = toolUseIds(message);
+      const next = messages[i + 1];
+      if (ids.length === 0 || !next) continue;
+      const answered = new Set(next.content.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id)));
+      const missing = ids.filter((id) => !answered.has(id));
+      if (missing.length > 0) {
+        return (
+          `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. ` +
+          'Each `tool_use` block must have a corresponding `tool_result` block in the next message.'
+        );
+      }
+    }
+  }
+  return undefined;
+}
+
+function toolUseIds(message: WireMessage): string[] {
+  return message.content.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
+}

@@ -1,0 +1,159 @@
+/**
+ * One cursor over a scenario's turns, shared by the local server (which answers requests from it)
+ * and, in-process, the headless runner (which feeds user turns, applies fs turns while the loop is
+ * idle, and runs compact turns). Sharing one cursor is what keeps both sides in step.
+ */
+import { ToolResultIds } from './resultRefs';
+import type { AssistantTurn, Fault, FsTurn, Scenario, ScenarioTurn } from './types';
+
+/**
+ * `server`: nobody drives the script but the requests (CLI, editor tests where a person or a test
+ * types), so user and compact turns are skipped. `runner`: the headless runner feeds user turns
+ * and runs compactions itself, so a request that reaches one answers that the script has no
+ * assistant turn there.
+ */
+export type PlayerDriver = 'server' | 'runner';
+
+export type ScriptedRequestKind = 'main' | 'compaction';
+
+export type PlannedAnswer =
+  | { readonly type: 'assistant'; readonly turn: AssistantTurn }
+  | { readonly type: 'summary'; readonly text: string; readonly turnIndex: number }
+  /** No summary turn here: the server builds one from the request so automatic compactions work. */
+  | { readonly type: 'generated_summary' }
+  /** The script has nothing to say here: an `end_turn` with this text. */
+  | { readonly type: 'no_turn'; readonly text: string };
+
+export interface RequestPlan {
+  /** The fault this request gets, from a `fault` turn. */
+  readonly fault?: Fault;
+  readonly faultTurnIndex?: number;
+  /** Absent when the fault replaces the answer (an HTTP error status, prompt too long). */
+  readonly answer?: PlannedAnswer;
+}
+
+export interface PlayerOptions {
+  readonly driver: PlayerDriver;
+  /** Told about every script mismatch (skipped turns, missing turns, unknown `{result:K}`). */
+  readonly onNotice?: (message: string) => void;
+}
+
+export class ScenarioPlayer {
+  readonly driver: PlayerDriver;
+  /** Tool result ids seen in requests this session, for `{result:K}`. */
+  readonly resultIds = new ToolResultIds();
+  private readonly noticeList: string[] = [];
+  private cursor = 0;
+  // Requests are planned one at a time: planning awaits fs callbacks, and two interleaved plans
+  // would consume turns out of order.
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly scenario: Scenario,
+    private readonly options: PlayerOptions,
+  ) {
+    this.driver = options.driver;
+  }
+
+  /** Index of the next turn in `scenario.turns`. */
+  get position(): number {
+    return this.cursor;
+  }
+
+  get done(): boolean {
+    return this.cursor >= this.scenario.turns.length;
+  }
+
+  get notices(): readonly string[] {
+    return this.noticeList;
+  }
+
+  peek(): ScenarioTurn | undefined {
+    return this.scenario.turns[this.cursor];
+  }
+
+  /** Consumes the turn at the cursor and returns it. */
+  advance(): ScenarioTurn | undefined {
+    const turn = this.peek();
+    if (turn) this.cursor++;
+    return turn;
+  }
+
+  notice(message: string): void {
+    this.noticeList.push(message);
+    this.options.onNotice?.(message);
+  }
+
+  /**
+   * What a request gets: applies the fs turns at the cursor (through `applyFs`), takes a fault turn
+   * if one is next, and picks the answer. A request that gets an HTTP error consumes only the fault,
+   * so the retry gets the answer; a cut stream shows the answer without consuming it, so the next
+   * request gets it whole; a slow stream consumes it.
+   */
+  planRequest(kind: ScriptedRequestKind, applyFs: (turn: FsTurn) => Promise<void>): Promise<RequestPlan> {
+    const run = this.queue.then(() => this.plan(kind, applyFs));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async plan(kind: ScriptedRequestKind, applyFs: (turn: FsTurn) => Promise<void>): Promise<RequestPlan> {
+    let fault: { fault: Fault; index: number } | undefined;
+    for (;;) {
+      const turn = this.peek();
+      if (!turn) break;
+      if (turn.kind === 'fs') {
+        this.cursor++;
+        await applyFs(turn);
+        continue;
+      }
+      if (turn.kind === 'fault' && !fault) {
+        this.cursor++;
+        fault = { fault: turn.fault, index: turn.index };
+        if (turn.fault.type === 'status' || turn.fault.type === 'prompt_too_long') {
+          return { fault: turn.fault, faultTurnIndex: turn.index };
+        }
+        continue;
+      }
+      if (this.driver === 'server' && this.skippable(kind, turn)) {
+        this.cursor++;
+        this.notice(`turn ${turn.index} (${turn.kind}) skipped: the server drives this script and a ${kind} request came`);
+        continue;
+      }
+      break;
+    }
+    const answer = this.pickAnswer(kind, fault?.fault);
+    return fault ? { fault: fault.fault, faultTurnIndex: fault.index, answer } : { answer };
+  }
+
+  private skippable(kind: ScriptedRequestKind, turn: ScenarioTurn): boolean {
+    if (kind === 'compaction') return turn.kind === 'compact';
+    return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary';
+  }
+
+  private pickAnswer(kind: ScriptedRequestKind, fault: Fault | undefined): PlannedAnswer {
+    const consume = fault?.type !== 'cut';
+    const turn = this.peek();
+    const wanted = kind === 'main' ? 'assistant' : 'summary';
+    if (turn?.kind === wanted) {
+      if (consume) this.cursor++;
+      return toAnswer(turn);
+    }
+    if (fault && turn?.kind === 'fault') {
+      // Two fault turns in a row: this request shows the coming answer without consuming it.
+      const ahead = this.scenario.turns.slice(this.cursor).find((t) => t.kind !== 'fault' && t.kind !== 'fs');
+      if (ahead?.kind === wanted) return toAnswer(ahead);
+    }
+    if (kind === 'compaction') return { type: 'generated_summary' };
+    const text = turn
+      ? `The script has no assistant turn here: turn ${turn.index} is a ${turn.kind} turn.`
+      : 'The script has no more turns.';
+    this.notice(`main request answered "${text}"`);
+    return { type: 'no_turn', text };
+  }
+}
+
+function toAnswer(turn: ScenarioTurn): PlannedAnswer {
+  if (turn.kind === 'assistant') return { type: 'assistant', turn };
+  if (turn.kind === 'summary') return { type: 'summary', text: turn.text, turnIndex: turn.index };
+  throw new Error(`turn ${turn.index} is a ${turn.kind} turn, not an answer`);
+}

@@ -1,0 +1,293 @@
+/**
+ * Reading scenario files: a validating parser whose errors name the turn and the field, and the
+ * materialisation of a scenario's `workspace` into a folder.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_OUTPUT,
+  type Fault,
+  type FsOperation,
+  type Scenario,
+  type ScenarioModel,
+  type ScenarioTurn,
+  type ScriptedStopReason,
+  type ScriptedToolCall,
+  type WorkspaceFile,
+} from './types';
+
+export class ScenarioError extends Error {
+  constructor(
+    message: string,
+    /** Where in the document, e.g. `turns[3].assistant.tool_calls[0].name`. */
+    readonly field: string,
+    readonly source?: string,
+  ) {
+    super(`${source ? `scenario ${source}: ` : 'scenario: '}${field ? `${field}: ` : ''}${message}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+type JsonObject = Record<string, unknown>;
+
+const TURN_KINDS = ['user', 'assistant', 'fs', 'fault', 'summary', 'compact'] as const;
+const STOP_REASONS: readonly ScriptedStopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'stop_sequence'];
+const TOP_LEVEL_KEYS = ['about', 'model', 'workspace', 'turns'];
+
+/** Parses and validates a scenario; throws `ScenarioError` naming the first bad field. */
+export function parseScenario(json: unknown, source?: string): Scenario {
+  const fail = (field: string, message: string): never => {
+    throw new ScenarioError(message, field, source);
+  };
+  const root = asObject(json, '', fail, 'the scenario must be a JSON object');
+  for (const key of Object.keys(root)) {
+    // `x-` keys are room for tools that annotate scenarios without changing the contract.
+    if (!TOP_LEVEL_KEYS.includes(key) && !key.startsWith('x-')) {
+      fail(key, `unknown field (expected ${TOP_LEVEL_KEYS.join(', ')}, or an x- extension)`);
+    }
+  }
+  const about = root.about === undefined ? undefined : asString(root.about, 'about', fail);
+  const model = parseModel(root.model, fail);
+  const workspace = parseWorkspace(root.workspace, fail);
+  if (!Array.isArray(root.turns)) fail('turns', 'expected an array of turns');
+  const turns = (root.turns as unknown[]).map((turn, index) => parseTurn(turn, index, fail));
+  return { ...(about !== undefined ? { about } : {}), model, workspace, turns, ...(source ? { source } : {}) };
+}
+
+export async function loadScenario(path: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(`cannot read the file (${(error as Error).message})`, '', path);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(`not valid JSON (${(error as Error).message})`, '', path);
+  }
+  return parseScenario(json, path);
+}
+
+/** Writes every workspace file under `dir`, creating folders as needed. */
+export async function writeWorkspaceFiles(workspace: Scenario['workspace'], dir: string): Promise<void> {
+  for (const [path, file] of Object.entries(workspace)) {
+    const target = join(dir, ...checkRelativePath(path).split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, workspaceFileContent(file));
+  }
+}
+
+/** The text a workspace entry stands for. */
+export function workspaceFileContent(file: WorkspaceFile): string {
+  if (typeof file === 'string') return file;
+  let out = '';
+  for (let n = 1; n <= file.lines; n++) out += file.text.replaceAll('{n}', String(n)) + '\n';
+  return out;
+}
+
+/** Refuses paths that would leave the workspace folder; returns the path with `/` separators. */
+export function checkRelativePath(path: string): string {
+  const normal = path.replaceAll('\\', '/');
+  const segments = normal.split('/');
+  if (normal === '' || isAbsolute(path) || normal.startsWith('/') || /^[a-zA-Z]:/.test(normal)) {
+    throw new Error(`"${path}" is not a relative path inside the workspace`);
+  }
+  if (segments.some((s) => s === '..' || s === '')) {
+    throw new Error(`"${path}" must not contain ".." or empty segments`);
+  }
+  return segments.filter((s) => s !== '.').join('/');
+}
+
+type Fail = (field: string, message: string) => never;
+
+function asObject(value: unknown, field: string, fail: Fail, message = 'expected an object'): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(field, message);
+  return value as JsonObject;
+}
+
+function asString(value: unknown, field: string, fail: Fail): string {
+  if (typeof value !== 'string') fail(field, 'expected a string');
+  return value as string;
+}
+
+function asNonEmptyString(value: unknown, field: string, fail: Fail): string {
+  const text = asString(value, field, fail);
+  if (text === '') fail(field, 'expected a non-empty string');
+  return text;
+}
+
+function asPositiveInteger(value: unknown, field: string, fail: Fail, allowZero = false): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    fail(field, `expected ${allowZero ? 'a whole number ≥ 0' : 'a whole number ≥ 1'}`);
+  }
+  return value as number;
+}
+
+function onlyKeys(object: JsonObject, allowed: readonly string[], field: string, fail: Fail): void {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) fail(`${field}.${key}`, `unknown field (expected ${allowed.join(', ')})`);
+  }
+}
+
+function parseModel(value: unknown, fail: Fail): ScenarioModel {
+  if (value === undefined) return { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutput: DEFAULT_MAX_OUTPUT };
+  const model = asObject(value, 'model', fail);
+  onlyKeys(model, ['id', 'context_window', 'max_output'], 'model', fail);
+  const id = model.id === undefined ? undefined : asNonEmptyString(model.id, 'model.id', fail);
+  const contextWindow =
+    model.context_window === undefined ? DEFAULT_CONTEXT_WINDOW : asPositiveInteger(model.context_window, 'model.context_window', fail);
+  const maxOutput = model.max_output === undefined ? DEFAULT_MAX_OUTPUT : asPositiveInteger(model.max_output, 'model.max_output', fail);
+  return { ...(id !== undefined ? { id } : {}), contextWindow, maxOutput };
+}
+
+function parseWorkspace(value: unknown, fail: Fail): Record<string, WorkspaceFile> {
+  if (value === undefined) return {};
+  const entries = asObject(value, 'workspace', fail);
+  const out: Record<string, WorkspaceFile> = {};
+  for (const [path, file] of Object.entries(entries)) {
+    const field = `workspace[${JSON.stringify(path)}]`;
+    let clean = '';
+    try {
+      clean = checkRelativePath(path);
+    } catch (error) {
+      fail(field, (error as Error).message);
+    }
+    if (typeof file === 'string') {
+      out[clean] = file;
+      continue;
+    }
+    const generated = asObject(file, field, fail, 'expected a string or {"lines": N, "text": "line {n}"}');
+    onlyKeys(generated, ['lines', 'text'], field, fail);
+    out[clean] = {
+      lines: asPositiveInteger(generated.lines, `${field}.lines`, fail, true),
+      text: asString(generated.text, `${field}.text`, fail),
+    };
+  }
+  return out;
+}
+
+function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
+  const field = `turns[${index}]`;
+  const turn = asObject(value, field, fail, `expected an object with one of ${TURN_KINDS.join(', ')}`);
+  const keys = Object.keys(turn);
+  const kind = keys[0];
+  if (keys.length !== 1 || kind === undefined || !(TURN_KINDS as readonly string[]).includes(kind)) {
+    fail(field, `expected exactly one of ${TURN_KINDS.join(', ')} (found ${keys.length ? keys.join(', ') : 'nothing'})`);
+  }
+  const body = turn[kind as string];
+  const at = `${field}.${kind}`;
+  switch (kind as (typeof TURN_KINDS)[number]) {
+    case 'user':
+      return { kind: 'user', index, text: asNonEmptyString(body, at, fail) };
+    case 'summary':
+      return { kind: 'summary', index, text: asNonEmptyString(body, at, fail) };
+    case 'compact': {
+      const compact = asObject(body ?? {}, at, fail);
+      onlyKeys(compact, ['instructions'], at, fail);
+      const instructions = compact.instructions === undefined ? undefined : asString(compact.instructions, `${at}.instructions`, fail);
+      return { kind: 'compact', index, ...(instructions !== undefined ? { instructions } : {}) };
+    }
+    case 'assistant':
+      return parseAssistant(body, index, at, fail);
+    case 'fs':
+      return { kind: 'fs', index, operation: parseFs(body, at, fail) };
+    case 'fault':
+      return { kind: 'fault', index, fault: parseFault(body, at, fail) };
+  }
+}
+
+function parseAssistant(value: unknown, index: number, at: string, fail: Fail): ScenarioTurn {
+  const assistant = asObject(value, at, fail);
+  onlyKeys(assistant, ['text', 'thinking', 'tool_calls', 'stop_reason'], at, fail);
+  const text = assistant.text === undefined ? undefined : asString(assistant.text, `${at}.text`, fail);
+  const thinking = assistant.thinking === undefined ? undefined : asNonEmptyString(assistant.thinking, `${at}.thinking`, fail);
+  let toolCalls: ScriptedToolCall[] = [];
+  if (assistant.tool_calls !== undefined) {
+    if (!Array.isArray(assistant.tool_calls)) fail(`${at}.tool_calls`, 'expected an array of {"name", "input"}');
+    toolCalls = (assistant.tool_calls as unknown[]).map((call, i) => {
+      const callField = `${at}.tool_calls[${i}]`;
+      const object = asObject(call, callField, fail);
+      onlyKeys(object, ['name', 'input'], callField, fail);
+      const name = asNonEmptyString(object.name, `${callField}.name`, fail);
+      const input = asObject(object.input ?? {}, `${callField}.input`, fail, 'expected an object (the tool input)');
+      return { name, input };
+    });
+  }
+  if ((text === undefined || text === '') && toolCalls.length === 0) {
+    fail(at, 'needs a non-empty "text" or at least one of "tool_calls"');
+  }
+  let stopReason: ScriptedStopReason | undefined;
+  if (assistant.stop_reason !== undefined) {
+    const reason = asString(assistant.stop_reason, `${at}.stop_reason`, fail);
+    if (!(STOP_REASONS as readonly string[]).includes(reason)) fail(`${at}.stop_reason`, `expected one of ${STOP_REASONS.join(', ')}`);
+    stopReason = reason as ScriptedStopReason;
+  }
+  return {
+    kind: 'assistant',
+    index,
+    ...(text !== undefined && text !== '' ? { text } : {}),
+    ...(thinking !== undefined ? { thinking } : {}),
+    toolCalls,
+    ...(stopReason ? { stopReason } : {}),
+  };
+}
+
+function parseFs(value: unknown, at: string, fail: Fail): FsOperation {
+  const fs = asObject(value, at, fail, 'expected {"write": {...}}, {"append": {...}} or {"delete": PATH}');
+  const keys = Object.keys(fs);
+  if (keys.length !== 1) fail(at, `expected exactly one of write, append, delete (found ${keys.join(', ') || 'nothing'})`);
+  const path = (raw: unknown, field: string): string => {
+    const text = asNonEmptyString(raw, field, fail);
+    try {
+      return checkRelativePath(text);
+    } catch (error) {
+      return fail(field, (error as Error).message);
+    }
+  };
+  if ('delete' in fs) return { type: 'delete', path: path(fs.delete, `${at}.delete`) };
+  const type = 'write' in fs ? 'write' : 'append' in fs ? 'append' : fail(at, `unknown operation "${keys[0]}" (expected write, append or delete)`);
+  const opField = `${at}.${type}`;
+  const op = asObject(fs[type], opField, fail, 'expected {"path": ..., "content": ...}');
+  onlyKeys(op, ['path', 'content'], opField, fail);
+  return { type, path: path(op.path, `${opField}.path`), content: asString(op.content, `${opField}.content`, fail) };
+}
+
+function parseFault(value: unknown, at: string, fail: Fail): Fault {
+  const fault = asObject(value, at, fail);
+  if ('status' in fault) {
+    onlyKeys(fault, ['status', 'retry_after', 'message'], at, fail);
+    const status = fault.status;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+      fail(`${at}.status`, 'expected an HTTP error status (400-599), e.g. 429, 500, 529');
+    }
+    let retryAfterSeconds: number | undefined;
+    if (fault.retry_after !== undefined) {
+      if (typeof fault.retry_after !== 'number' || !(fault.retry_after >= 0)) fail(`${at}.retry_after`, 'expected seconds ≥ 0');
+      retryAfterSeconds = fault.retry_after as number;
+    }
+    const message = fault.message === undefined ? undefined : asString(fault.message, `${at}.message`, fail);
+    return {
+      type: 'status',
+      status: status as number,
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      ...(message !== undefined ? { message } : {}),
+    };
+  }
+  if ('cut_after_events' in fault) {
+    onlyKeys(fault, ['cut_after_events'], at, fail);
+    return { type: 'cut', afterEvents: asPositiveInteger(fault.cut_after_events, `${at}.cut_after_events`, fail, true) };
+  }
+  if ('delay_ms' in fault) {
+    onlyKeys(fault, ['delay_ms'], at, fail);
+    return { type: 'delay', ms: asPositiveInteger(fault.delay_ms, `${at}.delay_ms`, fail, true) };
+  }
+  if ('prompt_too_long' in fault) {
+    onlyKeys(fault, ['prompt_too_long'], at, fail);
+    if (fault.prompt_too_long !== true) fail(`${at}.prompt_too_long`, 'expected true');
+    return { type: 'prompt_too_long' };
+  }
+  return fail(at, 'expected one of {"status": N}, {"cut_after_events": N}, {"delay_ms": N}, {"prompt_too_long": true}');
+}

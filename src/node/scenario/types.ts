@@ -1,0 +1,101 @@
+/**
+ * The scenario format, parsed. The JSON contract (issue 3 §5) is written by people and by other
+ * projects; these are the typed shapes `parseScenario` turns it into. Every turn carries its index
+ * in `turns` so logs and errors can name it.
+ */
+
+export interface ScenarioModel {
+  /** The model the scenario plays; when absent the server answers for any model id. */
+  readonly id?: string;
+  /** Input tokens a request may hold; more is a 400 "prompt is too long". */
+  readonly contextWindow: number;
+  /** Largest `max_tokens` a request may ask for. */
+  readonly maxOutput: number;
+}
+
+/** `{"lines": N, "text": "line {n}"}`: N lines, each `text` with `{n}` the 1-based line number. */
+export interface GeneratedFile {
+  readonly lines: number;
+  readonly text: string;
+}
+
+export type WorkspaceFile = string | GeneratedFile;
+
+export interface ScriptedToolCall {
+  readonly name: string;
+  /** As written; strings may hold `{result:K}` references resolved when the call is sent. */
+  readonly input: unknown;
+}
+
+export type ScriptedStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn' | 'refusal' | 'stop_sequence';
+
+export interface UserTurn {
+  readonly kind: 'user';
+  readonly index: number;
+  readonly text: string;
+}
+
+export interface AssistantTurn {
+  readonly kind: 'assistant';
+  readonly index: number;
+  readonly text?: string;
+  readonly thinking?: string;
+  readonly toolCalls: readonly ScriptedToolCall[];
+  /** Optional override; by default `tool_use` when there are tool calls, else `end_turn`. */
+  readonly stopReason?: ScriptedStopReason;
+}
+
+export type FsOperation =
+  | { readonly type: 'write'; readonly path: string; readonly content: string }
+  | { readonly type: 'append'; readonly path: string; readonly content: string }
+  | { readonly type: 'delete'; readonly path: string };
+
+export interface FsTurn {
+  readonly kind: 'fs';
+  readonly index: number;
+  readonly operation: FsOperation;
+}
+
+/** What a `fault` turn does to the next request. */
+export type Fault =
+  /** An HTTP error in the real error shape; `retryAfterSeconds` becomes the `retry-after` header. */
+  | { readonly type: 'status'; readonly status: number; readonly retryAfterSeconds?: number; readonly message?: string }
+  /** The stream of the next answer is cut (the socket destroyed) after this many SSE events. */
+  | { readonly type: 'cut'; readonly afterEvents: number }
+  /** The next answer is sent slowly: this many milliseconds before each SSE event. */
+  | { readonly type: 'delay'; readonly ms: number }
+  /** A 400 "prompt is too long" whatever the request's size. */
+  | { readonly type: 'prompt_too_long' };
+
+export interface FaultTurn {
+  readonly kind: 'fault';
+  readonly index: number;
+  readonly fault: Fault;
+}
+
+export interface SummaryTurn {
+  readonly kind: 'summary';
+  readonly index: number;
+  readonly text: string;
+}
+
+export interface CompactTurn {
+  readonly kind: 'compact';
+  readonly index: number;
+  readonly instructions?: string;
+}
+
+export type ScenarioTurn = UserTurn | AssistantTurn | FsTurn | FaultTurn | SummaryTurn | CompactTurn;
+
+export interface Scenario {
+  readonly about?: string;
+  readonly model: ScenarioModel;
+  /** Relative `/`-separated paths (checked not to escape the folder) to contents. */
+  readonly workspace: Readonly<Record<string, WorkspaceFile>>;
+  readonly turns: readonly ScenarioTurn[];
+  /** Where the scenario came from (a file path), for messages. */
+  readonly source?: string;
+}
+
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+export const DEFAULT_MAX_OUTPUT = 64_000;
