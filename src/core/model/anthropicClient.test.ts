@@ -125,6 +125,17 @@ describe('AnthropicModelClient streaming', () => {
     }
   });
 
+  it('keeps streaming when a listener throws', async () => {
+    const { client } = await setup([{ kind: 'sse', events: messageEvents([{ type: 'text', chunks: ['a', 'b'] }]) }]);
+    const response = await client.stream(request, {
+      purpose: 'main',
+      onEvent: () => {
+        throw new Error('ui bug');
+      },
+    });
+    expect(response).toMatchObject({ incomplete: false, content: [{ type: 'text', text: 'ab' }] });
+  });
+
   it('marks compaction requests with the request-kind header', async () => {
     const { client, server } = await setup([textReply('Summary.')]);
     await client.stream(request, { purpose: 'compaction' });

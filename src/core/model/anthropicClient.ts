@@ -69,9 +69,10 @@ export class AnthropicModelClient implements ModelClient {
     const key = await this.apiKey();
     if (signal?.aborted) throw cancelledError();
     const client = this.client(key);
+    const guarded = { ...options, onEvent: this.guardListener(options.onEvent) };
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.attempt(client, key, request, options);
+        return await this.attempt(client, key, request, guarded);
       } catch (error) {
         const modelError = this.toModelError(error, key, signal);
         const delayMs = retryDelayMs(modelError, attempt, this.retry, this.random);
@@ -86,10 +87,22 @@ export class AnthropicModelClient implements ModelClient {
         }
         const reason = modelError.message;
         this.logger.warn(`Model request failed (${modelError.kind}); retrying in ${delayMs} ms (attempt ${attempt + 1} of ${this.retry.maxAttempts}).`);
-        options.onEvent?.({ type: 'retrying', attempt: attempt + 1, delayMs, reason });
+        guarded.onEvent?.({ type: 'retrying', attempt: attempt + 1, delayMs, reason });
         await abortableWait(this.sleep, delayMs, signal);
       }
     }
+  }
+
+  /** A listener that throws (a UI bug) is logged, and must not cut the stream it listens to. */
+  private guardListener(listener: StreamOptions['onEvent']): StreamOptions['onEvent'] {
+    if (!listener) return undefined;
+    return (event) => {
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error(`A stream listener failed on "${event.type}": ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
   }
 
   modelFacts(modelId: string): Promise<ModelFacts> {
