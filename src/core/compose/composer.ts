@@ -1,0 +1,313 @@
+import type { Clock } from '../ports';
+import { systemClock } from '../ports';
+import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
+import { resolveBudgets, type SourceBudgets } from './budget';
+import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
+import { CacheBreakDetector } from './cacheBreak';
+import { canonicalBlock, utf8Bytes, withoutMarker } from './canonicalJson';
+import { cloneDecision, type Decision } from './decisions';
+import { ComposeError } from './errors';
+import { messageHash } from './messageHash';
+import { costOf, resolvePrices, type PriceTable } from './prices';
+import type { ProjectContextSource } from './projectContext';
+import { rulesDeltaBlocks, type RulesSource } from './rules';
+import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot, type SourceSnapshot } from './snapshot';
+import { buildStaticPart, type StaticPart } from './staticPart';
+import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
+import { usagePartsOf, type UsageParts } from './usageParts';
+
+export interface ComposerOptions {
+  /** The tool definitions (`TOOL_DEFINITIONS`); the composer sorts them by name. */
+  tools: readonly ToolDefinition[];
+  /** Built once per session by `buildPreamble()`. */
+  preamble: string;
+  rules: RulesSource;
+  projectContext: ProjectContextSource;
+  /** Fixed per session (the loop keeps it in the journal so a resumed session sends the same). */
+  sessionDate: string;
+  estimator?: TokenEstimator;
+  budgets?: Partial<SourceBudgets>;
+  /** Overrides over `DEFAULT_PRICES`. */
+  prices?: PriceTable;
+  clock?: Clock;
+}
+
+export interface ComposeInput {
+  model: string;
+  maxTokens: number;
+  generation: number;
+  /** The current generation's messages, append-only; never mutated here. */
+  conversation: readonly Message[];
+  purpose: RequestPurpose;
+  /** Decisions since the previous request (stubs, caps, same results, compaction choices…). */
+  decisions: readonly Decision[];
+  thinking?: ModelRequest['thinking'];
+}
+
+export interface Composition {
+  /** Send exactly this object. */
+  request: ModelRequest;
+  snapshot: RequestSnapshot;
+}
+
+/** The user-role text that opens the first user message of every generation. */
+export function sessionDateText(sessionDate: string): string {
+  return `The session began on ${sessionDate}.`;
+}
+
+/**
+ * Turns the session's facts into each request, and the same composition into its snapshot.
+ * Order: preamble, rules files and project context (system), tools sorted by name, then the session
+ * date at the start of the first user message, then the conversation. The static part (tools and
+ * system) is built once per generation and is byte-identical in every request of it.
+ */
+export class Composer {
+  private readonly options: ComposerOptions;
+  private readonly budgets: SourceBudgets;
+  private readonly prices: PriceTable;
+  private readonly clock: Clock;
+  private readonly detector = new CacheBreakDetector();
+  readonly estimator: TokenEstimator;
+
+  private staticPart: StaticPart | null = null;
+  private building: Promise<void> | null = null;
+  /** Rules text by path as the model has it (system part plus deltas already reported). */
+  private knownRules = new Map<string, string>();
+  /** Composer decisions waiting for the next request. */
+  private pending: Decision[] = [];
+  private requestCount = 0;
+  private lastGeneration: number | null = null;
+  private lastMainBreakpoint: MessageBlockPosition | null = null;
+  private lastModel: string | null = null;
+
+  constructor(options: ComposerOptions) {
+    this.options = options;
+    // Validated here so a bad setting fails when the session starts, not at the first request.
+    this.budgets = resolveBudgets(options.budgets);
+    this.prices = resolvePrices(options.prices);
+    this.clock = options.clock ?? systemClock;
+    this.estimator = options.estimator ?? new TokenEstimator();
+    if (options.sessionDate.trim().length === 0) {
+      throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
+    }
+  }
+
+  /** Loads the static part once (rules, project context); later calls reuse it until startGeneration(). */
+  prepare(): Promise<void> {
+    if (this.staticPart) return Promise.resolve();
+    this.building ??= this.rebuild().finally(() => {
+      this.building = null;
+    });
+    return this.building;
+  }
+
+  /** Compaction starts a new generation: the static part is rebuilt (new rules text enters it here). */
+  async startGeneration(): Promise<void> {
+    await this.building;
+    await this.rebuild();
+    this.detector.reset();
+    this.lastMainBreakpoint = null;
+    this.lastGeneration = null;
+  }
+
+  private async rebuild(): Promise<void> {
+    const built = await buildStaticPart({
+      preamble: this.options.preamble,
+      tools: this.options.tools,
+      rules: this.options.rules,
+      projectContext: this.options.projectContext,
+      budgets: this.budgets,
+    });
+    this.staticPart = built;
+    this.knownRules = new Map(built.rules);
+    this.pending.push(...built.decisions);
+  }
+
+  /** Breaks found by the detector this session (compaction requests are not compared). */
+  get cacheBreaks(): number {
+    return this.detector.count;
+  }
+
+  /** The static part as the next request will carry it (copies, without markers). */
+  staticPrefix(): { system: TextBlock[]; tools: ToolDefinition[] } {
+    const part = this.requireStatic();
+    return { system: structuredClone(part.system), tools: structuredClone(part.tools) };
+  }
+
+  /**
+   * Blocks to put first in the next user message when a rules file changed since the model was
+   * given it; [] otherwise. What it returns counts as known, so each change is reported once.
+   */
+  async rulesDelta(): Promise<TextBlock[]> {
+    this.requireStatic();
+    const current = await this.options.rules.load();
+    const blocks = rulesDeltaBlocks(this.knownRules, current);
+    if (blocks.length === 0) return [];
+    const changed = describeRulesChanges(this.knownRules, current.map((file) => [file.path, file.text]));
+    this.knownRules = new Map(current.map((file) => [file.path, file.text]));
+    this.pending.push({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
+    return blocks;
+  }
+
+  /** The next request and its snapshot, from the conversation of the current generation. */
+  compose(input: ComposeInput): Composition {
+    const part = this.requireStatic();
+    if (!input.model.trim()) throw new ComposeError('No model is set; choose one in the cairn.model setting.');
+    if (!Number.isInteger(input.maxTokens) || input.maxTokens < 1) {
+      throw new ComposeError(`max_tokens must be a whole number of at least 1, got ${input.maxTokens}.`);
+    }
+    const request: ModelRequest = {
+      model: input.model,
+      max_tokens: input.maxTokens,
+      system: part.system.map((block) => ({ ...block })),
+      tools: structuredClone(part.tools),
+      messages: this.messagesFor(input.conversation),
+    };
+    if (input.thinking) request.thinking = structuredClone(input.thinking);
+
+    const sameGeneration = this.lastGeneration === input.generation;
+    const breakpoints = placeBreakpoints(request, sameGeneration ? this.lastMainBreakpoint : null);
+    const decisions = [...this.pending.splice(0), ...input.decisions.map(cloneDecision)];
+    let cacheBreak = null;
+    if (input.purpose === 'main') {
+      cacheBreak = this.detector.observe(request, input.generation);
+      this.lastMainBreakpoint = newestMessageBreakpoint(breakpoints);
+      this.lastGeneration = input.generation;
+      if (cacheBreak) decisions.push({ kind: 'cache_break', detail: cacheBreak.reason, resultIds: [] });
+    }
+    this.lastModel = input.model;
+
+    const snapshot = this.snapshotOf(request, input, part, decisions);
+    snapshot.breakpoints = structuredClone(breakpoints);
+    snapshot.cacheBreak = cacheBreak;
+    return { request, snapshot };
+  }
+
+  /** After the response: calibrates the estimator for the model and returns a copy of the snapshot with usage, cache-hit share and cost. */
+  observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot {
+    const observed = snapshotUsage(usage);
+    this.estimator.observe(snapshot.model, snapshot.estimate.rawTokens, promptTokens(observed));
+    const copy = cloneSnapshot(snapshot);
+    copy.usage = observed;
+    copy.cacheHitShare = cacheHitShare(observed);
+    copy.cost = costOf(usage, snapshot.model, this.prices);
+    return copy;
+  }
+
+  estimate(request: ModelRequest): TokenEstimate {
+    return this.estimator.estimateRequest(request);
+  }
+
+  /** Usage in three parts that always exist (system, history, summary) plus the window. */
+  usageParts(conversation: readonly Message[], summaryText: string | null, windowTokens: number): UsageParts {
+    const model = this.lastModel ?? '';
+    let systemRaw = 0;
+    if (this.staticPart) {
+      for (const tool of this.staticPart.tools) systemRaw += this.estimator.rawTool(tool);
+      for (const block of this.staticPart.system) systemRaw += this.estimator.rawSystemBlock(block);
+      systemRaw += this.estimator.countText(sessionDateText(this.options.sessionDate));
+    }
+    let historyRaw = 0;
+    for (const message of conversation) historyRaw += this.estimator.rawMessage(message);
+    // The summary opens the generation's first message, so it is counted there and taken out of history.
+    const summaryRaw = summaryText ? this.estimator.countText(summaryText) : 0;
+    historyRaw = Math.max(0, historyRaw - summaryRaw);
+    const scale = (raw: number): number => this.estimator.calibrate(model, raw);
+    return usagePartsOf(scale(systemRaw), scale(historyRaw), scale(summaryRaw), windowTokens);
+  }
+
+  private requireStatic(): StaticPart {
+    if (!this.staticPart) throw new ComposeError('The composer is not prepared: await composer.prepare() before composing a request.');
+    return this.staticPart;
+  }
+
+  /** A copy of the conversation (markers removed) with the session date first in the first user message. */
+  private messagesFor(conversation: readonly Message[]): Message[] {
+    const messages = conversation.map(
+      (message) => ({ role: message.role, content: message.content.map((block) => withoutMarker(structuredClone(block))) }) as Message,
+    );
+    const date: TextBlock = { type: 'text', text: sessionDateText(this.options.sessionDate) };
+    const first = messages[0];
+    if (first && first.role === 'user') first.content.unshift(date);
+    else messages.unshift({ role: 'user', content: [date] });
+    return messages;
+  }
+
+  private snapshotOf(request: ModelRequest, input: ComposeInput, part: StaticPart, decisions: Decision[]): RequestSnapshot {
+    const est = this.estimator;
+    const model = request.model;
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => ({ ...fields, tokens: est.calibrate(model, fields.rawTokens) });
+    const bytesOf = (block: object): number => utf8Bytes(canonicalBlock(block));
+
+    let toolBytes = 0;
+    let toolRaw = 0;
+    for (const tool of request.tools) {
+      toolBytes += bytesOf(tool);
+      toolRaw += est.rawTool(tool);
+    }
+    const systemSources: SourceSnapshot[] = part.sources.map((info) => {
+      const block = info.blockIndex === null ? undefined : request.system[info.blockIndex];
+      return source({
+        source: info.source, label: info.label, zone: 'system',
+        bytes: block ? bytesOf(block) : 0, rawTokens: block ? est.rawSystemBlock(block) : 0,
+        budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
+      });
+    });
+    const [preamble, ...restOfSystem] = systemSources;
+
+    let messageBytes = 0;
+    for (const message of request.messages) for (const block of message.content) messageBytes += bytesOf(block);
+    const dateBlock = request.messages[0]?.content[0];
+    const dateBytes = dateBlock ? bytesOf(dateBlock) : 0;
+    const dateRaw = dateBlock ? est.rawBlock(dateBlock) : 0;
+    const systemBytes = request.system.reduce((sum, block) => sum + bytesOf(block), 0);
+    const systemRaw = systemSources.reduce((sum, s) => sum + s.rawTokens, 0);
+    const totalRaw = est.rawRequest(request);
+    const dateText = sessionDateText(this.options.sessionDate);
+
+    const sources: SourceSnapshot[] = [
+      ...(preamble ? [preamble] : []),
+      source({ source: 'tools', label: `${request.tools.length} tools`, zone: 'tools', bytes: toolBytes, rawTokens: toolRaw, budgetBytes: null, fullBytes: toolBytes, truncated: false, variant: 'full' }),
+      ...restOfSystem,
+      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, budgetBytes: null, fullBytes: utf8Bytes(dateText), truncated: false, variant: 'full' }),
+      source({
+        source: 'conversation', label: `${input.conversation.length} messages`, zone: 'messages',
+        bytes: messageBytes - dateBytes, rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
+        budgetBytes: null, fullBytes: messageBytes - dateBytes, truncated: false, variant: 'full',
+      }),
+    ];
+    return {
+      version: 1,
+      index: this.requestCount++,
+      time: new Date(this.clock.now()).toISOString(),
+      model,
+      generation: input.generation,
+      purpose: input.purpose,
+      maxTokens: request.max_tokens,
+      sources,
+      bytes: { tools: toolBytes, system: systemBytes, messages: messageBytes, total: toolBytes + systemBytes + messageBytes },
+      toolDefinitionBytes: toolBytes,
+      messageCount: request.messages.length,
+      messageHashes: request.messages.map((message) => messageHash(message)),
+      breakpoints: [],
+      estimate: est.fromRaw(model, totalRaw),
+      decisions,
+      cacheBreak: null,
+      usage: null,
+      cacheHitShare: null,
+      cost: null,
+    };
+  }
+}
+
+function describeRulesChanges(known: ReadonlyMap<string, string>, current: ReadonlyArray<readonly [string, string]>): string {
+  const now = new Map(current);
+  const parts: string[] = [];
+  for (const path of known.keys()) if (!now.has(path)) parts.push(`${path} removed`);
+  for (const [path, text] of current) {
+    const before = known.get(path);
+    if (before === undefined) parts.push(`${path} added`);
+    else if (before !== text) parts.push(`${path} changed`);
+  }
+  return parts.join(', ');
+}

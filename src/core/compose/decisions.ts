@@ -1,0 +1,24 @@
+/**
+ * Why the context looks the way it does: each request's snapshot lists the decisions taken since
+ * the previous request, each naming the result ids involved so the report can link them to recall.
+ */
+export type DecisionKind =
+  | 'stub' // an unchanged re-read answered with a stub
+  | 'cap' // long output capped head + tail
+  | 'same_result' // the same search answered "Same result as"
+  | 'diff' // an edit answered with its diff
+  | 'budget_cut' // a source cut or compacted to fit its budget
+  | 'rules_delta' // a changed rules file sent as a delta in a user message
+  | 'compaction' // a compaction choice (stage, model, what was kept)
+  | 'cache_break' // the request does not extend the previous one's cached prefix
+  | 'other';
+
+export interface Decision {
+  kind: DecisionKind;
+  detail: string;
+  resultIds: string[];
+}
+
+export function cloneDecision(decision: Decision): Decision {
+  return { kind: decision.kind, detail: decision.detail, resultIds: [...decision.resultIds] };
+}

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { TextBlock } from '../model/types';
+import { utf8Bytes } from './canonicalJson';
+import { ComposeError } from './errors';
+
+/** One rules file as the model is shown it. */
+export interface RulesFile {
+  /** `global` = the user's `~/.cairn/AGENTS.md`; `project` = a workspace folder's file. */
+  scope: 'global' | 'project';
+  /** Stable display path, also the file's identity across reloads (`~/.cairn/AGENTS.md`, `AGENTS.md`, `app/CLAUDE.md`). */
+  path: string;
+  text: string;
+}
+
+/** Port: reads the rules files in their fixed order (global first, then each folder's AGENTS.md, CLAUDE.md); absent files are left out. */
+export interface RulesSource {
+  load(): Promise<RulesFile[]>;
+}
+
+export const noRules: RulesSource = { load: async () => [] };
+
+/**
+ * Rules files on disk: `<home>/.cairn/AGENTS.md`, then for each workspace folder `AGENTS.md` and
+ * `CLAUDE.md`. A missing file is left out; a file that exists but cannot be read is a `ComposeError`
+ * (silently dropping the user's rules would be worse than stopping).
+ */
+export class FileRulesSource implements RulesSource {
+  constructor(private readonly options: { homeDir: string; roots: readonly string[] }) {}
+
+  async load(): Promise<RulesFile[]> {
+    const files: RulesFile[] = [];
+    const global = await readIfPresent(join(this.options.homeDir, '.cairn', 'AGENTS.md'));
+    if (global !== null) files.push({ scope: 'global', path: '~/.cairn/AGENTS.md', text: global });
+    const many = this.options.roots.length > 1;
+    for (const root of this.options.roots) {
+      for (const name of ['AGENTS.md', 'CLAUDE.md']) {
+        const text = await readIfPresent(join(root, name));
+        if (text !== null) files.push({ scope: 'project', path: many ? `${basename(root)}/${name}` : name, text });
+      }
+    }
+    return files;
+  }
+}
+
+async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new ComposeError(
+      `Cannot read the rules file ${path} (${code ?? String(error)}). Fix its permissions or remove it; Cairn does not start a request without the rules it was given.`,
+    );
+  }
+}
+
+/** The system-part text of one rules file: a heading naming it, then its text unchanged. */
+export function renderRulesFile(file: RulesFile): string {
+  const whose = file.scope === 'global' ? "the user's global rules" : 'rules of this workspace';
+  return `# ${file.path} (${whose})\n\n${file.text}`;
+}
+
+export type RulesChange = 'added' | 'changed' | 'removed';
+
+/**
+ * A rules change as a length-delimited envelope (like the skill envelopes of seed 000): `bytes` is
+ * the UTF-8 length of the body between the opening line's newline and the closing line's newline,
+ * so a body containing something that looks like a closing tag cannot end it early.
+ */
+export function rulesEnvelope(path: string, change: RulesChange, body: string): TextBlock {
+  const text = `<cairn-rules path="${escapeAttribute(path)}" state="${change}" bytes="${utf8Bytes(body)}">\n${body}\n</cairn-rules>`;
+  return { type: 'text', text };
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * Envelopes for what differs between the rules the model already has (`known`, by path) and the
+ * files now on disk (`current`): removals first, then additions and changes in the fixed order.
+ */
+export function rulesDeltaBlocks(known: ReadonlyMap<string, string>, current: readonly RulesFile[]): TextBlock[] {
+  const blocks: TextBlock[] = [];
+  const now = new Map(current.map((file) => [file.path, file.text]));
+  for (const path of known.keys()) if (!now.has(path)) blocks.push(rulesEnvelope(path, 'removed', ''));
+  for (const file of current) {
+    const before = known.get(file.path);
+    if (before === undefined) blocks.push(rulesEnvelope(file.path, 'added', file.text));
+    else if (before !== file.text) blocks.push(rulesEnvelope(file.path, 'changed', file.text));
+  }
+  return blocks;
+}

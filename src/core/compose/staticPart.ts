@@ -1,0 +1,89 @@
+import type { TextBlock, ToolDefinition } from '../model/types';
+import { fitToBudget, type SourceBudgets } from './budget';
+import { utf8Bytes, withoutMarker } from './canonicalJson';
+import type { Decision } from './decisions';
+import { ComposeError } from './errors';
+import { renderProjectContext, type ProjectContextSource } from './projectContext';
+import { renderRulesFile, type RulesSource } from './rules';
+import type { SourceKind } from './snapshot';
+
+/** What the snapshot says about one static source. */
+export interface StaticSourceInfo {
+  source: Extract<SourceKind, 'preamble' | 'rules' | 'project_context'>;
+  label: string;
+  /** Index of its block in `system`; null when it was left out (nothing fit its budget). */
+  blockIndex: number | null;
+  budgetBytes: number | null;
+  fullBytes: number;
+  truncated: boolean;
+  variant: 'full' | 'compact';
+}
+
+/**
+ * The cacheable head of every request of a generation: the system blocks and the sorted tools,
+ * without markers. Built once per generation and copied into each request, so it is byte-stable.
+ */
+export interface StaticPart {
+  system: TextBlock[];
+  tools: ToolDefinition[];
+  sources: StaticSourceInfo[];
+  /** Rules text by path, as the system part holds it: the baseline for rules deltas. */
+  rules: Map<string, string>;
+  /** Budget cuts made while building, reported with the generation's first request. */
+  decisions: Decision[];
+}
+
+/** Tools in name order (code-unit order, locale-independent), deep-copied, markers removed. */
+export function sortedTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) throw new ComposeError(`Two tool definitions are named "${tool.name}"; tool names must be unique.`);
+    seen.add(tool.name);
+  }
+  return [...tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((tool) => withoutMarker(structuredClone(tool)));
+}
+
+export async function buildStaticPart(options: {
+  preamble: string;
+  tools: readonly ToolDefinition[];
+  rules: RulesSource;
+  projectContext: ProjectContextSource;
+  budgets: SourceBudgets;
+}): Promise<StaticPart> {
+  if (options.preamble.trim().length === 0) {
+    throw new ComposeError('The preamble is empty. Build it with buildPreamble() from the files in src/prompts.');
+  }
+  const [rulesFiles, project] = await Promise.all([options.rules.load(), options.projectContext.load()]);
+  const system: TextBlock[] = [{ type: 'text', text: options.preamble }];
+  const sources: StaticSourceInfo[] = [
+    { source: 'preamble', label: 'preamble', blockIndex: 0, budgetBytes: null, fullBytes: utf8Bytes(options.preamble), truncated: false, variant: 'full' },
+  ];
+  const rules = new Map<string, string>();
+  for (const file of rulesFiles) {
+    rules.set(file.path, file.text);
+    sources.push({ source: 'rules', label: file.path, blockIndex: system.length, budgetBytes: null, fullBytes: utf8Bytes(file.text), truncated: false, variant: 'full' });
+    system.push({ type: 'text', text: renderRulesFile(file) });
+  }
+  const decisions: Decision[] = [];
+  const full = renderProjectContext(project, 'full');
+  if (full.length > 0) {
+    const compact = renderProjectContext(project, 'compact');
+    const budget = options.budgets.projectContext;
+    const fitted = fitToBudget(full, compact !== full ? compact : undefined, budget, 'project context');
+    const blockIndex = fitted.text.length > 0 ? system.length : null;
+    if (fitted.text.length > 0) system.push({ type: 'text', text: fitted.text });
+    sources.push({
+      source: 'project_context', label: 'project context', blockIndex, budgetBytes: budget,
+      fullBytes: fitted.fullBytes, truncated: fitted.truncated, variant: fitted.variant,
+    });
+    if (fitted.truncated || fitted.variant === 'compact') {
+      const how = fitted.truncated
+        ? fitted.text.length > 0 ? `cut to ${fitted.bytes} bytes (${fitted.variant} variant)` : 'left out'
+        : `replaced by its compact variant (${fitted.bytes} bytes)`;
+      decisions.push({ kind: 'budget_cut', detail: `project context is ${fitted.fullBytes} bytes, over its ${budget}-byte budget: ${how}`, resultIds: [] });
+    }
+  }
+  return { system, tools: sortedTools(options.tools), sources, rules, decisions };
+}
