@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { ExecOptions, ExecResult } from '../../core/ports';
+import { BoundedOutput } from './boundedOutput';
+
+export interface CommandLimits {
+  /** Most output characters kept in memory; beyond it the middle is dropped and counted. */
+  readonly maxOutputChars: number;
+  /** Time between SIGTERM and SIGKILL when a command is stopped. */
+  readonly killGraceMs: number;
+  /** How long the output may stay open after bash itself has exited (see `runCommand`). */
+  readonly backgroundDrainMs: number;
+}
+
+export const DEFAULT_COMMAND_LIMITS: CommandLimits = {
+  maxOutputChars: 64 * 1024 * 1024,
+  killGraceMs: 2000,
+  backgroundDrainMs: 250,
+};
+
+export interface CommandResult extends ExecResult {
+  /** Characters of output dropped from the middle to keep memory bounded (0 when none). */
+  readonly omittedChars: number;
+}
+
+/**
+ * Runs `bash -c command` in `cwd` as the leader of a new process group.
+ *
+ * - stderr is joined to stdout *inside* the child (`exec bash -c "$1" 2>&1`), so both reach us
+ *   through one pipe in exactly the order they were written; two pipes would only be ordered as
+ *   our event loop happened to read them.
+ * - stdin is /dev/null: a command that waits for input gets end-of-file instead of hanging.
+ * - Timeout and abort signal the whole group: SIGTERM, then SIGKILL after `killGraceMs`, so
+ *   grandchildren (`make` → `cc`, `sleep &`) die with it. `exitCode` is then null.
+ * - A child that backgrounds a grandchild which keeps the output pipe open (`server &`) must not
+ *   hold the result forever: once bash itself has exited we wait `backgroundDrainMs` for the pipe
+ *   to close, then stop reading and resolve. The background process keeps running (a user may
+ *   have started a server on purpose) but its later output is not captured; to keep it, redirect
+ *   it (`server > server.log 2>&1 &`).
+ * - A death by a signal we did not send leaves `exitCode` null as well.
+ */
+export function runCommand(command: string, cwd: string, options: ExecOptions, limits: CommandLimits = DEFAULT_COMMAND_LIMITS): Promise<CommandResult> {
+  const output = new BoundedOutput(limits.maxOutputChars);
+  if (options.signal?.aborted) {
+    return Promise.resolve({ output: '', exitCode: null, timedOut: false, cancelled: true, omittedChars: 0 });
+  }
+
+  return new Promise<CommandResult>((resolve, reject) => {
+    const child = spawn('bash', ['-c', 'exec bash -c "$1" 2>&1', 'bash', command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const pid = child.pid;
+    let timedOut = false;
+    let cancelled = false;
+    let exitCode: number | null = null;
+    let exited = false;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+
+    const emit = (text: string): void => {
+      if (text.length === 0) return;
+      output.append(text);
+      options.onOutput?.(text);
+    };
+    child.stdout.on('data', (chunk: Buffer) => emit(decoders.stdout.write(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => emit(decoders.stderr.write(chunk)));
+
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      if (pid === undefined) return;
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // ESRCH: the whole group is already gone.
+      }
+    };
+    const stop = (): void => {
+      signalGroup('SIGTERM');
+      const kill = setTimeout(() => signalGroup('SIGKILL'), limits.killGraceMs);
+      // The SIGKILL may land after we resolved (a grandchild ignoring SIGTERM); it must not keep Node alive.
+      kill.unref();
+    };
+    const onAbort = (): void => {
+      if (settled || timedOut || cancelled) return;
+      cancelled = true;
+      stop();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        if (settled || cancelled) return;
+        timedOut = true;
+        stop();
+      }, options.timeoutMs),
+    );
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      emit(decoders.stdout.end());
+      emit(decoders.stderr.end());
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({
+        output: output.text(),
+        exitCode: timedOut || cancelled ? null : exitCode,
+        timedOut,
+        cancelled,
+        omittedChars: output.omittedChars,
+      });
+    };
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(new Error(`Could not start bash in ${cwd}: ${error.message}. Check that bash is installed and the folder exists.`));
+    });
+    child.on('exit', (code) => {
+      exited = true;
+      exitCode = code;
+      timers.push(setTimeout(finish, limits.backgroundDrainMs));
+    });
+    child.on('close', () => {
+      if (exited) finish();
+    });
+  });
+}

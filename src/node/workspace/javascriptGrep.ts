@@ -1,0 +1,69 @@
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { GrepMatch } from '../../core/ports';
+import { BINARY_PROBE_BYTES, lineText } from './binaryProbe';
+
+const READ_CHUNK_BYTES = 64 * 1024;
+const FILES_IN_FLIGHT = 8;
+
+/**
+ * The fallback search engine, for machines without ripgrep: reads each file in chunks (never a
+ * whole file at once, so a million-line file costs one chunk of memory plus the matches) and
+ * tests each line with the JavaScript translation of the pattern.
+ */
+export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], regex: RegExp): Promise<GrepMatch[]> {
+  const matches: GrepMatch[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const file = files[next++] as string;
+      await searchFile(absoluteRoot, file, regex, matches);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, worker));
+  return matches;
+}
+
+async function searchFile(absoluteRoot: string, file: string, regex: RegExp, into: GrepMatch[]): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(nodePath.join(absoluteRoot, file), 'r');
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    // A long line arrives over several chunks: its pieces wait here until its newline comes.
+    let pending: Buffer[] = [];
+    let lineNumber = 0;
+    let probed = 0;
+    const found: GrepMatch[] = [];
+    const test = (bytes: Buffer): void => {
+      lineNumber++;
+      const text = bytes.toString('utf8');
+      if (regex.test(text)) found.push({ path: file, line: lineNumber, text: lineText(bytes) });
+    };
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      if (probed < BINARY_PROBE_BYTES) {
+        if (chunk.subarray(0, BINARY_PROBE_BYTES - probed).includes(0)) return;
+        probed += bytesRead;
+      }
+      let start = 0;
+      for (;;) {
+        const newline = chunk.indexOf(10, start);
+        if (newline === -1) break;
+        const piece = chunk.subarray(start, newline);
+        test(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+        pending = [];
+        start = newline + 1;
+      }
+      // Copied: `buffer` is reused by the next read.
+      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
+    }
+    if (pending.length > 0) test(Buffer.concat(pending));
+    for (const match of found) into.push(match);
+  } catch {
+    // Unreadable (permissions, vanished between listing and reading): skipped, as ripgrep does.
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,64 @@
+import * as nodePath from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { FileWatcher } from '../../core/ports';
+import { TEMP_FILE_PATTERN } from './atomicWrite';
+
+/** Folders whose churn nobody asked to hear about: dependencies and git's own store. */
+const IGNORED_FOLDERS = new Set(['node_modules', '.git']);
+
+/**
+ * Changes to files anywhere under the root, from any source (another editor, `git checkout`, a
+ * build), as paths relative to the root with `/`. Added, changed and deleted files are all
+ * reported the same way: the listener's job is to forget what it knew about the path.
+ * Our own temporary files (see `writeFileAtomic`) are not reported; the rename onto the target is.
+ */
+export class NodeFileWatcher implements FileWatcher {
+  readonly root: string;
+  private readonly watcher: FSWatcher;
+  private readonly listeners = new Set<(relativePath: string) => void>();
+  private readonly readyPromise: Promise<void>;
+
+  constructor(root: string) {
+    this.root = nodePath.resolve(root);
+    this.watcher = watch(this.root, {
+      ignoreInitial: true,
+      ignored: (path) => this.isIgnored(path),
+    });
+    this.readyPromise = new Promise<void>((resolve) => this.watcher.once('ready', () => resolve()));
+    this.watcher.on('all', (event, path) => {
+      if (event !== 'add' && event !== 'change' && event !== 'unlink') return;
+      const relative = this.relative(path);
+      if (relative === '' || TEMP_FILE_PATTERN.test(relative)) return;
+      for (const listener of this.listeners) listener(relative);
+    });
+    // A watcher error (a folder vanished mid-scan, too many watches) must not crash the host; the
+    // hash cache still checks size and mtime, so a missed event costs a re-read, not a wrong answer.
+    this.watcher.on('error', () => undefined);
+  }
+
+  /** Resolves once the initial scan is done and changes from then on are reported. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  onDidChange(listener: (relativePath: string) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  dispose(): void {
+    this.listeners.clear();
+    void this.watcher.close();
+  }
+
+  private relative(path: string): string {
+    const relative = nodePath.relative(this.root, nodePath.resolve(this.root, path));
+    return nodePath.sep === '/' ? relative : relative.split(nodePath.sep).join('/');
+  }
+
+  private isIgnored(path: string): boolean {
+    const relative = this.relative(path);
+    if (relative === '' || relative.startsWith('..')) return false;
+    return relative.split('/').some((segment) => IGNORED_FOLDERS.has(segment));
+  }
+}

@@ -1,0 +1,167 @@
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../core/ports';
+import { writeFileAtomic } from './atomicWrite';
+import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
+import { walkFiles } from './fileWalker';
+import { globPathMatcher, grepGlobFilter } from './globMatcher';
+import { compileGrepPattern } from './grepPattern';
+import { grepWithJavascript } from './javascriptGrep';
+import { PathResolver, type PhysicalPath } from './pathResolver';
+import { findRipgrep, grepWithRipgrep } from './ripgrepSearch';
+import { fileError, WorkspaceFileError } from './workspaceErrors';
+
+export interface NodeWorkspaceOptions {
+  /**
+   * The ripgrep executable for grep. Omitted: `rg` on PATH. `null`: never use ripgrep (always the
+   * JavaScript fallback). A path that is not executable also falls back.
+   */
+  readonly ripgrepPath?: string | null;
+  /** Bounds for `exec`; see `runCommand`. */
+  readonly commandLimits?: Partial<CommandLimits>;
+}
+
+export type GrepEngine = 'ripgrep' | 'javascript';
+
+/** The `Workspace` port on real files and processes, confined to one root folder. */
+export class NodeWorkspace implements Workspace {
+  readonly root: string;
+  private readonly paths: PathResolver;
+  private readonly limits: CommandLimits;
+  private readonly ripgrepPath: string | null | undefined;
+  private ripgrep: Promise<string | null> | undefined;
+
+  constructor(root: string, options: NodeWorkspaceOptions = {}) {
+    this.paths = new PathResolver(root);
+    this.root = this.paths.root;
+    this.limits = { ...DEFAULT_COMMAND_LIMITS, ...options.commandLimits };
+    this.ripgrepPath = options.ripgrepPath;
+  }
+
+  async resolve(path: string): Promise<ResolvedPath> {
+    const { relative, absolute } = await this.paths.resolve(path);
+    return { relative, absolute };
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    const resolved = await this.paths.resolve(path);
+    try {
+      const stat = await fs.stat(resolved.absolute);
+      return { kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw fileError(error, path, 'look at');
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const resolved = await this.paths.resolve(path);
+    try {
+      return await fs.readFile(resolved.absolute);
+    } catch (error) {
+      throw fileError(error, path, 'read');
+    }
+  }
+
+  async writeFile(path: string, content: string): Promise<void> {
+    const resolved = await this.paths.resolve(path);
+    refuseRoot(resolved, path, 'write');
+    try {
+      await fs.mkdir(nodePath.dirname(resolved.physical), { recursive: true });
+      await writeFileAtomic(resolved.physical, content);
+    } catch (error) {
+      throw fileError(error, path, 'write');
+    }
+  }
+
+  async deleteFile(path: string): Promise<void> {
+    const resolved = await this.paths.resolve(path);
+    refuseRoot(resolved, path, 'delete');
+    try {
+      // lstat and unlink the name itself: deleting a link removes the link, never its target.
+      const stat = await fs.lstat(resolved.absolute);
+      if (stat.isDirectory()) {
+        throw new WorkspaceFileError('EISDIR', path, `Cannot delete "${path}": it is a folder; only files can be deleted.`);
+      }
+      await fs.unlink(resolved.absolute);
+    } catch (error) {
+      throw error instanceof WorkspaceFileError ? error : fileError(error, path, 'delete');
+    }
+  }
+
+  async listDir(path: string): Promise<DirEntry[]> {
+    const resolved = await this.paths.resolve(path);
+    let entries;
+    try {
+      entries = await fs.readdir(resolved.absolute, { withFileTypes: true });
+    } catch (error) {
+      throw fileError(error, path, 'list');
+    }
+    const listed = await Promise.all(
+      entries.map(async (entry): Promise<DirEntry> => {
+        if (!entry.isSymbolicLink()) return { name: entry.name, kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' };
+        return { name: entry.name, kind: await this.linkKind(resolved.relative === '' ? entry.name : `${resolved.relative}/${entry.name}`) };
+      }),
+    );
+    return listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async glob(pattern: string, under?: string): Promise<string[]> {
+    if (typeof pattern !== 'string' || pattern === '') throw new TypeError('A glob pattern must be a non-empty string, such as "**/*.ts".');
+    const start = under === undefined || under === '' ? '' : (await this.paths.resolve(under)).relative;
+    const matches = globPathMatcher(pattern, start);
+    const found: string[] = [];
+    for await (const file of walkFiles(this.root, start)) if (matches(file)) found.push(file);
+    return found.sort();
+  }
+
+  async grep(query: GrepQuery): Promise<GrepMatch[]> {
+    const compiled = compileGrepPattern(query.pattern, query.ignoreCase ?? false);
+    const start = query.path === undefined || query.path === '' ? '' : (await this.paths.resolve(query.path)).relative;
+    const keep = query.glob ? grepGlobFilter(query.glob) : () => true;
+    const files: string[] = [];
+    for await (const file of walkFiles(this.root, start)) if (keep(file)) files.push(file);
+    if (files.length === 0) return [];
+
+    const ripgrep = await this.findRipgrep();
+    const matches = ripgrep
+      ? await grepWithRipgrep(ripgrep, this.root, files, compiled.rust, compiled.ignoreCase)
+      : await grepWithJavascript(this.root, files, compiled.js);
+    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  }
+
+  exec(command: string, options: ExecOptions): Promise<CommandResult> {
+    return runCommand(command, this.root, options, this.limits);
+  }
+
+  /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */
+  async grepEngine(): Promise<GrepEngine> {
+    return (await this.findRipgrep()) ? 'ripgrep' : 'javascript';
+  }
+
+  private findRipgrep(): Promise<string | null> {
+    this.ripgrep ??= findRipgrep(this.ripgrepPath);
+    return this.ripgrep;
+  }
+
+  /** A link is shown as what it points at when that is inside the root, else as 'other'. */
+  private async linkKind(relative: string): Promise<DirEntry['kind']> {
+    try {
+      const resolved = await this.paths.resolve(relative);
+      return kindOf(await fs.stat(resolved.physical));
+    } catch {
+      return 'other';
+    }
+  }
+}
+
+function kindOf(stat: { isFile(): boolean; isDirectory(): boolean }): FileStat['kind'] {
+  return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+}
+
+function refuseRoot(resolved: PhysicalPath, path: string, action: string): void {
+  if (resolved.relative === '') {
+    throw new WorkspaceFileError('EISDIR', path, `Cannot ${action} "${path}": it is the workspace root folder. Name a file inside it.`);
+  }
+}
