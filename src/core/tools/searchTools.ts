@@ -8,14 +8,16 @@ import { errorOutcome, type ToolOutcome } from './outcome';
 const NO_MATCHES = '(no matches)';
 
 export async function runList(args: ListArgs, workspace: Workspace): Promise<ToolOutcome> {
-  const path = args.path ?? '';
-  const shown = path === '' ? '.' : path;
+  const path = args.path ?? '.';
+  const shown = path;
   try {
     const resolved = await workspace.resolve(path);
-    const stat = await workspace.stat(resolved.relative);
+    // The root is '' once resolved; '.' says the same to any workspace without looking empty.
+    const target = resolved.relative || '.';
+    const stat = await workspace.stat(target);
     if (!stat) return errorOutcome(`${shown} does not exist. List its parent folder to see what is there.`);
     if (stat.kind !== 'directory') return errorOutcome(`${shown} is a file, not a folder. Use read to see its content.`);
-    const entries = await workspace.listDir(resolved.relative);
+    const entries = await workspace.listDir(target);
     const names = entries.map((e) => (e.kind === 'directory' ? `${e.name}/` : e.name)).sort(byCodeUnit);
     return { type: 'text', lines: names.length > 0 ? names : ['(empty folder)'] };
   } catch (error) {
@@ -25,7 +27,7 @@ export async function runList(args: ListArgs, workspace: Workspace): Promise<Too
 
 export async function runGlob(args: GlobArgs, workspace: Workspace): Promise<ToolOutcome> {
   try {
-    const under = args.path === undefined ? undefined : (await workspace.resolve(args.path)).relative;
+    const under = args.path === undefined ? undefined : (await workspace.resolve(args.path)).relative || undefined;
     if (under) {
       const stat = await workspace.stat(under);
       if (!stat) return errorOutcome(`${args.path} does not exist. Use list to find the folder.`);

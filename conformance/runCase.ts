@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { diffLines } from 'diff';
+import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygiene';
+import { compactForConformance } from '../src/core/ledger/compactForConformance';
+import { HashCache } from '../src/core/ledger/hashCache';
+import { IdAllocator, seedFromString } from '../src/core/ledger/ids';
+import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
+import { ResultLedger } from '../src/core/ledger/resultLedger';
+import type { Workspace } from '../src/core/ports';
+import { fileContent, type ConformanceCase, type Expectations, type Step } from './format';
+import { expand, type PlaceholderScope } from './placeholders';
+
+export type WorkspaceFactory = (root: string) => Workspace;
+
+export interface CaseReport {
+  readonly name: string;
+  readonly passed: boolean;
+  /** Why it failed, readable: which step, and a diff of expected and actual. */
+  readonly failures: string[];
+}
+
+const trimNewlines = (text: string) => text.replace(/[\r\n]+$/, '');
+
+function indent(text: string, prefix = '    '): string {
+  return text.split('\n').map((l) => `${prefix}${l}`).join('\n');
+}
+
+/** A line diff of expected against actual: `-` lines were expected, `+` lines came. */
+export function readableDiff(expected: string, actual: string): string {
+  const out: string[] = [];
+  for (const part of diffLines(`${expected}\n`, `${actual}\n`)) {
+    const mark = part.added ? '+ ' : part.removed ? '- ' : '  ';
+    for (const line of part.value.replace(/\n$/, '').split('\n')) out.push(`${mark}${line}`);
+  }
+  return ['(- expected, + actual)', ...out].join('\n');
+}
+
+function check(actualRaw: string, ex: Expectations, scope: PlaceholderScope): string[] {
+  const actual = trimNewlines(actualRaw);
+  const problems: string[] = [];
+  if (ex.expect !== undefined) {
+    const expected = trimNewlines(expand(ex.expect, scope));
+    if (actual !== expected) problems.push(`text differs:\n${indent(readableDiff(expected, actual))}`);
+  }
+  if (ex.expect_prefix !== undefined) {
+    const prefix = trimNewlines(expand(ex.expect_prefix, scope));
+    if (!actual.startsWith(prefix)) problems.push(`does not start with the expected prefix:\n${indent(readableDiff(prefix, actual.slice(0, prefix.length + 200)))}`);
+  }
+  for (const fragment of ex.expect_contains ?? []) {
+    const want = expand(fragment, scope);
+    if (!actual.includes(want)) problems.push(`does not contain:\n${indent(want)}\n  actual:\n${indent(actual)}`);
+  }
+  for (const fragment of ex.expect_not_contains ?? []) {
+    const unwanted = expand(fragment, scope);
+    if (actual.includes(unwanted)) problems.push(`contains what it must not:\n${indent(unwanted)}\n  actual:\n${indent(actual)}`);
+  }
+  if (ex.expect_regex !== undefined) {
+    const source = expand(ex.expect_regex, scope, true);
+    if (!new RegExp(source, 'm').test(actual)) problems.push(`does not match /${source}/m:\n${indent(actual)}`);
+  }
+  return problems;
+}
+
+/**
+ * Arguments may name earlier results (`{"id": "#{r1}"}` for a recall): known labels are replaced in
+ * every string; anything else, braces included, is passed as written, since arguments carry code.
+ */
+function withLabels(value: unknown, labels: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, label: string) => labels.get(label) ?? whole);
+  if (Array.isArray(value)) return value.map((v) => withLabels(v, labels));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withLabels(v, labels)]));
+  }
+  return value;
+}
+
+function describeStep(step: Step): string {
+  switch (step.kind) {
+    case 'call': return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
+    case 'compact': return 'compact';
+    case 'expect-file': return `expect_file ${step.path}`;
+    case 'expect-no-file': return `expect_no_file ${step.path}`;
+    default: return `fs ${step.kind.slice(3)} ${step.path}`;
+  }
+}
+
+/** Runs one case in a fresh temporary workspace through the real tools and ledger. */
+export async function runCase(
+  c: ConformanceCase,
+  fileConfig: Record<string, unknown> | undefined,
+  makeWorkspace: WorkspaceFactory,
+  seedKey: string,
+): Promise<CaseReport> {
+  if (c.invalid) return { name: c.name, passed: false, failures: [`the case is malformed: ${c.invalid}`] };
+  const failures: string[] = [];
+  const root = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
+  try {
+    const config = resolveHygiene(fileConfig as HygieneOverrides | undefined, c.config as HygieneOverrides | undefined);
+    for (const [path, spec] of Object.entries(c.files)) {
+      const absolute = join(root, path);
+      await mkdir(dirname(absolute), { recursive: true });
+      await writeFile(absolute, fileContent(spec));
+    }
+    const ledger = new ResultLedger({
+      workspace: makeWorkspace(root),
+      store: new MemoryResultStore(),
+      config,
+      hashCache: new HashCache(),
+      ids: new IdAllocator({ digits: config['ids.digits'], seed: seedFromString(seedKey) }),
+    });
+    const labels = new Map<string, string>();
+    const seen = new Set<string>();
+    const scope: PlaceholderScope = {
+      labels,
+      sha8: (path) => {
+        const absolute = join(root, path);
+        if (!existsSync(absolute)) throw new Error(`{sha8:${path}}: ${path} does not exist at this step.`);
+        return createHash('sha256').update(readFileSync(absolute)).digest('hex').slice(0, 8);
+      },
+    };
+    const idPattern = new RegExp(`^\\[#([0-9a-f]{${config['ids.digits']},})[\\] ]`);
+    for (const [index, step] of c.steps.entries()) {
+      const where = `step ${index + 1} (${describeStep(step)})`;
+      try {
+        const problems: string[] = [];
+        switch (step.kind) {
+          case 'call': {
+            const result = await ledger.execute({ callId: `call-${index + 1}`, name: step.call, input: withLabels(step.args, labels) });
+            const match = idPattern.exec(result.text);
+            if (!match) problems.push(`result does not start with "[#" and at least ${config['ids.digits']} lowercase hex digits:\n${indent(result.text)}`);
+            else {
+              if (seen.has(match[1]!)) problems.push(`result id #${match[1]} was already given in this case.`);
+              seen.add(match[1]!);
+              if (step.as) labels.set(step.as, match[1]!);
+            }
+            problems.push(...check(result.text, step, scope));
+            break;
+          }
+          case 'compact':
+            problems.push(...check(compactForConformance(ledger, step.summary), step, scope));
+            break;
+          case 'fs-write':
+            await mkdir(dirname(join(root, step.path)), { recursive: true });
+            await writeFile(join(root, step.path), step.content);
+            break;
+          case 'fs-append':
+            await appendFile(join(root, step.path), step.content);
+            break;
+          case 'fs-delete':
+            await rm(join(root, step.path));
+            break;
+          case 'expect-file': {
+            const absolute = join(root, step.path);
+            if (!existsSync(absolute)) problems.push(`${step.path} does not exist.`);
+            else {
+              const actual = trimNewlines(await readFile(absolute, 'utf8'));
+              const expected = trimNewlines(expand(step.content, scope));
+              if (actual !== expected) problems.push(`${step.path} differs:\n${indent(readableDiff(expected, actual))}`);
+            }
+            break;
+          }
+          case 'expect-no-file':
+            if (existsSync(join(root, step.path))) problems.push(`${step.path} exists but should not.`);
+            break;
+        }
+        for (const p of problems) failures.push(`${where}: ${p}`);
+      } catch (error) {
+        failures.push(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  } catch (error) {
+    failures.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { name: c.name, passed: failures.length === 0, failures };
+}
