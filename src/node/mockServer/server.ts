@@ -23,6 +23,8 @@ export type { LoggedRequest } from './requestLog';
 /** Model id the Models API lists when the scenario names none. */
 export const DEFAULT_MOCK_MODEL_ID = 'claude-sonnet-4-5';
 
+const CUT_GRACE_MS = 50;
+
 /** The header that marks a compaction request. */
 export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
 
@@ -202,7 +204,10 @@ class MessagesExchange {
     const cutAfter = plan.fault?.type === 'cut' ? plan.fault.afterEvents : Infinity;
     for (const [sent, event] of events.entries()) {
       if (sent >= cutAfter) {
-        // A cut is a broken connection, not a clean end: the client sees the body fail part-way.
+        // A cut is a broken connection, not a clean end: what was sent arrives (flushed first,
+        // then a moment for the client to read it), then the body fails part-way.
+        await new Promise<void>((resolve) => response.write('', () => resolve()));
+        await pause(CUT_GRACE_MS, response);
         response.destroy();
         return;
       }
