@@ -1,0 +1,110 @@
+/**
+ * The model client, the real SDK and the project's local Anthropic-compatible server
+ * (`src/node/mockServer`) together, over a real socket on 127.0.0.1: what the headless runner
+ * and the integration tests will do.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../node/mockServer/server';
+import { parseScenario } from '../../node/scenario/scenario';
+import { AnthropicModelClient } from './anthropicClient';
+import { modelFailure, TEST_KEY, testRequest } from './scriptedClient';
+import type { ModelStreamEvent } from './types';
+
+const servers: MockServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function against(scenario: unknown) {
+  const server = await startMockServer({ scenario: parseScenario(scenario) });
+  servers.push(server);
+  const waits: number[] = [];
+  const client = new AnthropicModelClient({
+    apiKey: TEST_KEY,
+    baseUrl: server.url,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    random: () => 0.5,
+  });
+  return { server, client, waits };
+}
+
+const answer = 'A scripted answer that is long enough to arrive in several text deltas from the server.';
+
+describe('AnthropicModelClient against the local server', () => {
+  it('streams thinking, text and a tool call, and returns them exactly as the server sent them', async () => {
+    const { client, server } = await against({
+      model: { id: 'claude-sonnet-5-5' },
+      turns: [{ assistant: { thinking: 'Read the file first.', text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } }],
+    });
+    const events: ModelStreamEvent[] = [];
+    const response = await client.stream(testRequest, { purpose: 'main', onEvent: (e) => events.push(e) });
+    expect(response.incomplete).toBe(false);
+    expect(response.stopReason).toBe('tool_use');
+    expect(response.content).toMatchObject([
+      { type: 'thinking', thinking: 'Read the file first.', signature: expect.any(String) },
+      { type: 'text', text: 'Reading.' },
+      { type: 'tool_use', name: 'read', input: { path: 'a.ts' } },
+    ]);
+    expect(response.usage.input_tokens).toBeGreaterThan(0);
+    expect(response.usage.output_tokens).toBeGreaterThan(0);
+    expect(events.some((e) => e.type === 'tool_input_delta')).toBe(true);
+    expect(server.requests[0]).toMatchObject({ kind: 'main', status: 200 });
+    expect(server.requests[0]!.body).toMatchObject({ model: testRequest.model, messages: testRequest.messages, stream: true });
+  });
+
+  it('retries 429 (waiting as retry-after says), 529 and 500, then gets the turn', async () => {
+    const { client, server, waits } = await against({
+      turns: [{ fault: { status: 429, retry_after: 2 } }, { fault: { status: 529 } }, { fault: { status: 500 } }, { assistant: { text: answer } }],
+    });
+    const retries: number[] = [];
+    const response = await client.stream(testRequest, {
+      purpose: 'main',
+      onEvent: (e) => {
+        if (e.type === 'retrying') retries.push(e.attempt);
+      },
+    });
+    expect(response.content).toEqual([{ type: 'text', text: answer }]);
+    expect(waits).toEqual([2000, 1500, 3000]);
+    expect(retries).toEqual([2, 3, 4]);
+    expect(server.requests.map((r) => r.status)).toEqual([429, 529, 500, 200]);
+  });
+
+  it('keeps what arrived before a cut, marked incomplete, without retrying', async () => {
+    const { client, server } = await against({ turns: [{ fault: { cut_after_events: 5 } }, { assistant: { text: answer } }] });
+    const response = await client.stream(testRequest, { purpose: 'main' });
+    expect(response.incomplete).toBe(true);
+    expect(response.content).toHaveLength(1);
+    const partial = (response.content[0] as { text: string }).text;
+    expect(partial.length).toBeGreaterThan(0);
+    expect(answer.startsWith(partial)).toBe(true);
+    expect(partial).not.toBe(answer);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('types a too-long prompt so compaction can answer it', async () => {
+    const { client } = await against({ turns: [{ fault: { prompt_too_long: true } }, { assistant: { text: answer } }] });
+    const error = await modelFailure(client.stream(testRequest, { purpose: 'main' }));
+    expect(error.kind).toBe('prompt_too_long');
+    expect(error.status).toBe(400);
+  });
+
+  it('marks compaction requests so the server answers them with the summary turn', async () => {
+    const { client, server } = await against({ turns: [{ summary: 'The summary.' }] });
+    const response = await client.stream(testRequest, { purpose: 'compaction' });
+    expect(response.content).toEqual([{ type: 'text', text: 'The summary.' }]);
+    expect(server.requests[0]!.kind).toBe('compaction');
+  });
+
+  it('reads model facts from the Models API, and falls back for a model the server does not know', async () => {
+    const { client } = await against({ model: { id: 'claude-sonnet-5-5', context_window: 150_000, max_output: 32_000 }, turns: [] });
+    expect(await client.modelFacts('claude-sonnet-5-5')).toEqual({
+      id: 'claude-sonnet-5-5',
+      maxInputTokens: 150_000,
+      maxOutputTokens: 32_000,
+      source: 'models-api',
+    });
+    expect(await client.modelFacts('claude-opus-4-1')).toMatchObject({ source: 'fallback-table', maxOutputTokens: 32_000 });
+  });
+});
