@@ -1,3 +1,4 @@
+import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult } from '../ledger/types';
 import { ModelError } from '../model/errors';
 import type {
@@ -208,9 +209,11 @@ export class AgentLoop<Snapshot> {
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
+      this.emitSnapshot(index, snapshot);
       return { kind: 'ok', response };
     } catch (error) {
       await deps.recorder.snapshot(composition.snapshot);
+      this.emitSnapshot(index, composition.snapshot);
       const modelError = error instanceof ModelError ? error : ModelError.fromUnknown(error);
       if (modelError.kind === 'cancelled' && streamedText.length > 0) {
         // What the user already saw stays in the conversation, marked as cut.
@@ -271,9 +274,14 @@ export class AgentLoop<Snapshot> {
     return deps.tools.execute(call, { signal });
   }
 
+  private emitSnapshot(requestIndex: number, snapshot: Snapshot): void {
+    this.deps.emit({ type: 'request_finished', requestIndex, snapshot: snapshot as unknown as RequestSnapshot });
+  }
+
   private noteDecision(result: LedgerResult): void {
     const ids = [result.id, ...(result.refersTo ?? [])];
     if (result.kind === 'read-stub') this.addDecision({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
+    else if (result.kind === 'diff') this.addDecision({ kind: 'diff', detail: `${result.bracket} answered with its diff`, resultIds: ids });
     else if (result.kind === 'capped') this.addDecision({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
     else if (result.kind === 'same-result') this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
   }

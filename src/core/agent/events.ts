@@ -1,5 +1,6 @@
 import type { LedgerResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage } from '../model/types';
+import type { RequestSnapshot } from '../compose/snapshot';
 
 export type NoticeLevel = 'info' | 'warning' | 'critical';
 
@@ -14,6 +15,8 @@ export type AgentEvent =
   | { type: 'approval_requested'; callId: string; tool: string; summary: string }
   | { type: 'tool_finished'; callId: string; result: LedgerResult }
   | { type: 'usage'; requestIndex: number; usage: ModelUsage }
+  /** Every request leaves a snapshot: what was sent, from which source, at what cost, and why. */
+  | { type: 'request_finished'; requestIndex: number; snapshot: RequestSnapshot }
   | { type: 'notice'; level: NoticeLevel; kind: string; message: string }
   | { type: 'error'; kind: string; message: string; action?: string }
   | { type: 'done'; reason: DoneReason };

@@ -1,6 +1,7 @@
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
 import type { ConversationEntry } from './conversation';
+import type { Decision } from '../compose/decisions';
 
 /** What the loop needs of the result ledger (`ResultLedger` satisfies it). */
 export interface ToolExecutor {
@@ -9,11 +10,7 @@ export interface ToolExecutor {
 }
 
 /** A choice made between two requests that the context report explains, with the result ids involved. */
-export interface LoopDecision {
-  readonly kind: string;
-  readonly detail: string;
-  readonly resultIds: readonly string[];
-}
+export type LoopDecision = Decision;
 
 /** What the loop needs of the composer (`Composer` satisfies it). */
 export interface RequestComposer<Snapshot> {

@@ -27,7 +27,7 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
                     edits and commands are approved automatically, so point it at a folder you can lose
   --base-url URL    the Messages API to talk to (default ANTHROPIC_BASE_URL or Anthropic's)
   --model ID        the model (default: the newest Sonnet the SDK names)
-  --out DIR         where the journal and the request snapshots go (default DIR/.cairn-run)
+  --out DIR         where the journal and the request snapshots go (default a new folder under /tmp, printed at the end)
   --report          print a table of every request: tokens, cache read/write, decisions
   --quiet           print only the summary line`;
 

@@ -1,0 +1,168 @@
+import type { LedgerResult } from '../ledger/types';
+import type { SessionJournal } from '../session/sessionJournal';
+import { AgentLoop, type AgentLoopSettings, type GenerationRef } from './agentLoop';
+import type { ApprovalSettings, Approver } from './approval';
+import { Conversation } from './conversation';
+import type { AgentEvent, DoneReason } from './events';
+import { JournalRecorder } from './journalRecorder';
+import type { RequestComposer, ToolExecutor } from './ports';
+import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
+
+export interface AgentSessionDeps<Snapshot> {
+  readonly journal: SessionJournal;
+  /** The ledger; after each call its state is checkpointed so ids and dedupe continue after a reopen. */
+  readonly tools: ToolExecutor & { state(): unknown };
+  readonly composer: RequestComposer<Snapshot>;
+  readonly model: ModelClient;
+  readonly approver: Approver;
+  readonly approvals: () => ApprovalSettings;
+  readonly settings: () => AgentLoopSettings;
+  readonly isReadOnlyTool: (tool: string) => boolean;
+  readonly summarizeToolCall: (tool: string, input: unknown) => string;
+}
+
+export type AgentListener = (event: AgentEvent) => void;
+
+export class SessionBusyError extends Error {
+  constructor() {
+    super('Cairn is still working on the previous message. Wait for it to finish, or cancel it first.');
+    this.name = 'SessionBusyError';
+  }
+}
+
+export class SessionReadOnlyError extends Error {
+  constructor() {
+    super('This session is open read-only (its journal is damaged or another window holds it). Start a new session to continue working; this one can still be read and exported.');
+    this.name = 'SessionReadOnlyError';
+  }
+}
+
+/**
+ * One session: its journal, its current generation, and the loop that runs on it. One run at a time;
+ * `cancel()` stops the run wherever it is and leaves the conversation valid for the next message.
+ */
+export class AgentSession<Snapshot> {
+  private current: GenerationRef;
+  private readonly listeners = new Set<AgentListener>();
+  private readonly loop: AgentLoop<Snapshot>;
+  private running: AbortController | undefined;
+  private readonly recorder: JournalRecorder<Snapshot>;
+
+  constructor(
+    private readonly deps: AgentSessionDeps<Snapshot>,
+    start: GenerationRef = { generation: 0, conversation: new Conversation() },
+    hooks: {
+      onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
+      beforeRequest?: (signal: AbortSignal) => Promise<void>;
+    } = {},
+  ) {
+    this.current = start;
+    this.recorder = new JournalRecorder<Snapshot>(deps.journal);
+    deps.journal.useLedgerState(() => deps.tools.state());
+    const tools: ToolExecutor = {
+      execute: async (call, context) => this.checkpoint(await deps.tools.execute(call, context)),
+      answerWithoutRunning: async (call, message) => this.checkpoint(await deps.tools.answerWithoutRunning(call, message)),
+    };
+    this.loop = new AgentLoop<Snapshot>(
+      {
+        model: deps.model,
+        tools,
+        composer: deps.composer,
+        recorder: this.recorder,
+        approver: deps.approver,
+        approvals: deps.approvals,
+        isReadOnlyTool: deps.isReadOnlyTool,
+        summarizeToolCall: deps.summarizeToolCall,
+        emit: (event) => this.emit(event),
+        ...(hooks.onPromptTooLong ? { onPromptTooLong: hooks.onPromptTooLong } : {}),
+        ...(hooks.beforeRequest ? { beforeRequest: hooks.beforeRequest } : {}),
+      },
+      deps.settings,
+      () => this.current,
+    );
+  }
+
+  get journal(): SessionJournal {
+    return this.deps.journal;
+  }
+
+  get generation(): GenerationRef {
+    return this.current;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  get agentLoop(): AgentLoop<Snapshot> {
+    return this.loop;
+  }
+
+  onEvent(listener: AgentListener): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Runs the agent on one user message until it ends its turn, is cancelled, fails, or hits the turn limit. */
+  async send(text: string): Promise<DoneReason> {
+    if (this.running) throw new SessionBusyError();
+    if (this.deps.journal.readOnly) throw new SessionReadOnlyError();
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      return await this.loop.run(text, controller.signal);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  /** Compaction swaps in a new generation between requests. */
+  replaceGeneration(next: GenerationRef): void {
+    this.current = next;
+  }
+
+  /**
+   * After a crash mid-tool the last assistant message has tool calls without results: answer each, so the
+   * next request is valid and the model learns they did not finish.
+   */
+  async answerDangling(toolUses: readonly ToolUseBlock[]): Promise<void> {
+    if (toolUses.length === 0) return;
+    const results: ToolResultBlock[] = [];
+    for (const use of toolUses) {
+      const result = await this.checkpoint(
+        await this.deps.tools.answerWithoutRunning(
+          { callId: use.id, name: use.name, input: use.input },
+          'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
+        ),
+      );
+      results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
+    }
+    const { conversation, generation } = this.current;
+    const entry = conversation.appendUser(results);
+    await this.recorder.conversationEntry(generation, entry, conversation.length - 1);
+  }
+
+  async close(): Promise<void> {
+    this.cancel();
+    await this.deps.journal.close();
+  }
+
+  private async checkpoint(result: LedgerResult): Promise<LedgerResult> {
+    await this.deps.journal.checkpointLedgerState();
+    return result;
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener (a closed view) must never stop the agent.
+      }
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { LoadedRecord } from '../session/records';
+import type { AssistantMessage, ToolUseBlock } from '../model/types';
+import { Conversation, type ConversationEntry } from './conversation';
+
+export interface ReplayedGeneration {
+  readonly generation: number;
+  readonly conversation: Conversation;
+  /** tool_use blocks of the last assistant message that never got a tool_result (a crash mid-tool). */
+  readonly danglingToolUses: readonly ToolUseBlock[];
+}
+
+/**
+ * Rebuilds the active generation's conversation from a reopened journal. A later record for the same
+ * (generation, index) replaces an earlier one: the trailing user message grows until a request carries it.
+ */
+export function replayConversation(records: readonly LoadedRecord[]): ReplayedGeneration {
+  let generation = 0;
+  const undone = new Set<number>();
+  for (const record of records) {
+    if (record.type === 'compaction_undone') undone.add(record.generation);
+  }
+  for (const record of records) {
+    if (record.type === 'generation_started' && !undone.has(record.generation)) generation = Math.max(generation, record.generation);
+  }
+  const byIndex = new Map<number, ConversationEntry>();
+  for (const record of records) {
+    if (record.type !== 'user_message' && record.type !== 'assistant_message') continue;
+    if ((record.generation ?? 0) !== generation || record.index === undefined) continue;
+    if (record.type === 'user_message') {
+      byIndex.set(record.index, { message: record.message, ...(record.synthetic ? { synthetic: true } : {}) });
+    } else {
+      byIndex.set(record.index, { message: record.message, ...(record.incomplete ? { incomplete: true } : {}) });
+    }
+  }
+  const entries: ConversationEntry[] = [];
+  for (let i = 0; byIndex.has(i); i++) entries.push(byIndex.get(i)!);
+  const last = entries[entries.length - 1];
+  // A trailing user message may never have been sent (a crash before the request): let it grow.
+  const sent = last && last.message.role === 'user' ? entries.length - 1 : entries.length;
+  const danglingToolUses =
+    last && last.message.role === 'assistant'
+      ? (last.message as AssistantMessage).content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
+      : [];
+  return { generation, conversation: new Conversation(entries, sent), danglingToolUses };
+}

@@ -1,0 +1,138 @@
+import { Composer } from '../compose/composer';
+import { loadPreamble } from '../compose/preamble';
+import type { ProjectContextSource } from '../compose/projectContext';
+import type { RulesSource } from '../compose/rules';
+import type { RequestSnapshot } from '../compose/snapshot';
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
+import { HashCache } from '../ledger/hashCache';
+import { IdAllocator } from '../ledger/ids';
+import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
+import type { ModelClient } from '../model/types';
+import type { Clock, FileWatcher, Workspace } from '../ports';
+import { systemClock } from '../ports';
+import { SessionJournal, type OpenedSession } from '../session/sessionJournal';
+import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../tools/definitions';
+import type { AgentLoopSettings } from './agentLoop';
+import { AgentSession } from './agentSession';
+import type { ApprovalSettings, Approver } from './approval';
+import { Conversation } from './conversation';
+import { replayConversation } from './replay';
+
+/** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
+export interface SessionPorts {
+  readonly workspace: Workspace;
+  readonly watcher?: FileWatcher;
+  readonly projectContext: ProjectContextSource;
+  readonly rules: RulesSource;
+  readonly model: ModelClient;
+  readonly approver: Approver;
+  readonly approvals: () => ApprovalSettings;
+  readonly settings: () => AgentLoopSettings;
+  /** Folder holding one folder per session. */
+  readonly sessionsDir: string;
+  /** Folder holding preamble.md and context.md. */
+  readonly promptsDir: string;
+  readonly hygiene?: HygieneConfig;
+  readonly clock?: Clock;
+  /** Makes result ids deterministic (tests, benchmarks); random otherwise. */
+  readonly idSeed?: number;
+}
+
+export interface AssembledSession {
+  readonly session: AgentSession<RequestSnapshot>;
+  readonly ledger: ResultLedger;
+  readonly composer: Composer;
+  readonly journal: SessionJournal;
+  readonly hashCache: HashCache;
+  /** Reported when a reopen dropped a line cut short by a crash. */
+  readonly tornTail?: OpenedSession['tornTail'];
+  dispose(): Promise<void>;
+}
+
+/** Starts a new session with its own journal. */
+export async function startSession(ports: SessionPorts): Promise<AssembledSession> {
+  const clock = ports.clock ?? systemClock;
+  const journal = await SessionJournal.create(ports.sessionsDir, {
+    workspace: ports.workspace.root,
+    model: ports.settings().model,
+    clock,
+  });
+  const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
+  const hashCache = new HashCache();
+  const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
+  const ledger = new ResultLedger({ workspace: ports.workspace, store: journal, config: hygiene, hashCache, ids });
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() });
+}
+
+/**
+ * Reopens a session: ids and dedupe continue where they were, the active generation's conversation is
+ * rebuilt, and tool calls a crash left without results are answered. A damaged journal opens read-only
+ * (the error says why): it is never shown as an empty session.
+ */
+export async function resumeSession(ports: SessionPorts, sessionId: string): Promise<AssembledSession> {
+  const opened = await SessionJournal.open(ports.sessionsDir, sessionId, ports.clock ? { clock: ports.clock } : {});
+  const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
+  const hashCache = new HashCache();
+  const options = { workspace: ports.workspace, store: opened.journal, config: hygiene, hashCache };
+  const ledger = opened.ledgerState
+    ? ResultLedger.restore(opened.ledgerState as LedgerState, options)
+    : new ResultLedger(options);
+  const replayed = replayConversation(opened.records);
+  const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
+  const assembled = await assemble(ports, opened.journal, ledger, hashCache, sessionDateOf(created), replayed, opened.tornTail);
+  if (!opened.journal.readOnly) await assembled.session.answerDangling(replayed.danglingToolUses);
+  return assembled;
+}
+
+async function assemble(
+  ports: SessionPorts,
+  journal: SessionJournal,
+  ledger: ResultLedger,
+  hashCache: HashCache,
+  sessionDate: string,
+  start: { generation: number; conversation: Conversation },
+  tornTail?: OpenedSession['tornTail'],
+): Promise<AssembledSession> {
+  const composer = new Composer({
+    tools: TOOL_DEFINITIONS,
+    preamble: await loadPreamble(ports.promptsDir),
+    rules: ports.rules,
+    projectContext: ports.projectContext,
+    sessionDate,
+    ...(ports.clock ? { clock: ports.clock } : {}),
+  });
+  await composer.prepare();
+  const session = new AgentSession<RequestSnapshot>(
+    {
+      journal,
+      tools: ledger,
+      composer,
+      model: ports.model,
+      approver: ports.approver,
+      approvals: ports.approvals,
+      settings: ports.settings,
+      isReadOnlyTool,
+      summarizeToolCall,
+    },
+    start,
+  );
+  // A change from anywhere makes the cached hash untrustworthy; size+mtime checks catch missed events.
+  const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
+  return {
+    session,
+    ledger,
+    composer,
+    journal,
+    hashCache,
+    ...(tornTail ? { tornTail } : {}),
+    async dispose() {
+      subscription?.dispose();
+      await session.close();
+    },
+  };
+}
+
+/** The session's date, fixed at its start so every request of the session sends the same bytes. */
+export function sessionDateOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 10);
+}

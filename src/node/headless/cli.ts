@@ -1,0 +1,46 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadScenario } from '../scenario/scenario';
+import { parseHeadlessArgs, UsageError } from './args';
+import { renderReport } from './report';
+import { runHeadless } from './runner';
+import { transcriptLines } from './transcript';
+
+async function main(): Promise<number> {
+  const args = parseHeadlessArgs(process.argv.slice(2));
+  const scenario = args.scenario ? await loadScenario(args.scenario) : undefined;
+  const transcript: string[] = [];
+  const result = await runHeadless({
+    workspaceDir: args.workspace,
+    ...(scenario ? { scenario } : {}),
+    ...(args.prompt ? { prompt: args.prompt } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.out ? { outDir: args.out } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    onEvent: (event) => {
+      const lines = transcriptLines(event);
+      transcript.push(...lines);
+      if (!args.quiet) for (const line of lines) process.stdout.write(`${line}\n`);
+    },
+    onNotice: (message) => process.stderr.write(`[scenario] ${message}\n`),
+  });
+  await writeFile(join(result.outDir, 'transcript.md'), `${transcript.join('\n')}\n`);
+  if (args.report) process.stdout.write(`\n${renderReport(result.snapshots)}\n`);
+  const failed = result.doneReasons.filter((r) => r === 'error').length;
+  process.stdout.write(
+    `\n${result.snapshots.length} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
+  );
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,174 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../core/agent/agentLoop';
+import { autoApprover } from '../../core/agent/approval';
+import type { AgentEvent, DoneReason } from '../../core/agent/events';
+import { startSession, type AssembledSession } from '../../core/agent/sessionAssembly';
+import { FileRulesSource } from '../../core/compose/rules';
+import type { RequestSnapshot } from '../../core/compose/snapshot';
+import type { HygieneConfig } from '../../core/config/hygiene';
+import { AnthropicModelClient } from '../../core/model/anthropicClient';
+import { defaultModel } from '../../core/model/defaultModel';
+import { startMockServer, type MockServer } from '../mockServer/server';
+import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
+import { ScenarioPlayer } from '../scenario/player';
+import { writeWorkspaceFiles } from '../scenario/scenario';
+import type { Scenario } from '../scenario/types';
+import { NodeProjectContext } from '../projectContext';
+import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
+import { NodeWorkspace } from '../workspace/nodeWorkspace';
+
+/** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
+export const REPO_PROMPTS_DIR = resolve(__dirname, '..', '..', 'prompts');
+
+export interface HeadlessOptions {
+  readonly workspaceDir: string;
+  readonly scenario?: Scenario;
+  readonly prompt?: string;
+  readonly baseUrl?: string;
+  /** Journal, request log and snapshots; default a new folder under the system's temp folder. */
+  readonly outDir?: string;
+  readonly model?: string;
+  readonly apiKey?: string;
+  readonly hygiene?: HygieneConfig;
+  readonly idSeed?: number;
+  readonly loop?: Partial<Omit<AgentLoopSettings, 'model'>>;
+  /** Each event as it happens (the CLI prints the transcript from these). */
+  readonly onEvent?: (event: AgentEvent) => void;
+  /** Script mismatches and skipped turns. */
+  readonly onNotice?: (message: string) => void;
+  /** Home folder for `~/.cairn/AGENTS.md`; tests point it at a temp dir. */
+  readonly homeDir?: string;
+}
+
+export interface HeadlessResult {
+  readonly sessionId: string;
+  readonly sessionDir: string;
+  readonly outDir: string;
+  readonly snapshots: readonly RequestSnapshot[];
+  readonly doneReasons: readonly DoneReason[];
+  readonly events: readonly AgentEvent[];
+  /** The local server's log of every request body, when a scenario ran. */
+  readonly server?: Pick<MockServer, 'requests' | 'notices'>;
+}
+
+export class HeadlessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HeadlessError';
+  }
+}
+
+/**
+ * Runs the real loop, tools, ledger, composer and journal outside VS Code. With a scenario it writes the
+ * scenario's files, serves the script from the local Anthropic-compatible server on a loopback port, and
+ * auto-approves; with a prompt it talks to the configured Messages API.
+ */
+export async function runHeadless(options: HeadlessOptions): Promise<HeadlessResult> {
+  const workspaceDir = resolve(options.workspaceDir);
+  // Outside the workspace by default, so the agent's own searches never find its journal.
+  const outDir = resolve(options.outDir ?? (await mkdtemp(join(tmpdir(), 'cairn-run-'))));
+  await mkdir(workspaceDir, { recursive: true });
+  await mkdir(outDir, { recursive: true });
+  const { scenario } = options;
+  if (!scenario && !options.prompt) throw new HeadlessError('Give a scenario or a prompt.');
+  if (scenario) await writeWorkspaceFiles(scenario.workspace, workspaceDir);
+
+  const player = scenario ? new ScenarioPlayer(scenario, { driver: 'runner', ...(options.onNotice ? { onNotice: options.onNotice } : {}) }) : undefined;
+  const server =
+    scenario && player
+      ? await startMockServer({
+          scenario,
+          player,
+          logFile: join(outDir, 'requests.jsonl'),
+          onFs: (turn) => applyFsOperation(turn.operation, workspaceDir),
+        })
+      : undefined;
+
+  const baseUrl = server?.url ?? options.baseUrl ?? process.env.ANTHROPIC_BASE_URL;
+  const apiKey = server ? 'local-scenario-key' : (options.apiKey ?? process.env.ANTHROPIC_API_KEY);
+  const model = options.model ?? scenario?.model.id ?? defaultModel();
+  const modelClient = new AnthropicModelClient({
+    apiKey: async () => apiKey,
+    ...(baseUrl ? { baseUrl } : {}),
+  });
+  const settings: AgentLoopSettings = { ...DEFAULT_LOOP_SETTINGS, ...options.loop, model };
+  const workspace = new NodeWorkspace(workspaceDir);
+  const watcher = new NodeFileWatcher(workspaceDir);
+  const events: AgentEvent[] = [];
+  const snapshots: RequestSnapshot[] = [];
+  const doneReasons: DoneReason[] = [];
+  let assembled: AssembledSession | undefined;
+  try {
+    assembled = await startSession({
+      workspace,
+      watcher,
+      projectContext: new NodeProjectContext({ folders: [workspaceDir] }),
+      rules: new FileRulesSource({ homeDir: options.homeDir ?? homedir(), roots: [workspaceDir] }),
+      model: modelClient,
+      approver: autoApprover,
+      approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true }),
+      settings: () => settings,
+      sessionsDir: join(outDir, 'sessions'),
+      promptsDir: REPO_PROMPTS_DIR,
+      ...(options.hygiene ? { hygiene: options.hygiene } : {}),
+      ...(options.idSeed !== undefined ? { idSeed: options.idSeed } : {}),
+    });
+    const { session } = assembled;
+    session.onEvent((event) => {
+      events.push(event);
+      if (event.type === 'request_finished') snapshots.push(event.snapshot);
+      options.onEvent?.(event);
+    });
+
+    if (player) {
+      await playScenario(player, assembled, workspaceDir, doneReasons, options.onNotice);
+    } else {
+      doneReasons.push(await session.send(options.prompt!));
+    }
+    await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
+    return {
+      sessionId: assembled.journal.sessionId,
+      sessionDir: assembled.journal.sessionDir,
+      outDir,
+      snapshots,
+      doneReasons,
+      events,
+      ...(server ? { server: { requests: server.requests, notices: server.notices } } : {}),
+    };
+  } finally {
+    await assembled?.dispose();
+    watcher.dispose();
+    await server?.close();
+  }
+}
+
+/** Feeds the script's user turns to the loop, applies fs turns while it is idle, and runs compact turns. */
+async function playScenario(
+  player: ScenarioPlayer,
+  assembled: AssembledSession,
+  workspaceDir: string,
+  doneReasons: DoneReason[],
+  onNotice: ((message: string) => void) | undefined,
+): Promise<void> {
+  while (!player.done) {
+    const turn = player.advance()!;
+    switch (turn.kind) {
+      case 'user':
+        doneReasons.push(await assembled.session.send(turn.text));
+        break;
+      case 'fs':
+        await applyFsOperation(turn.operation, workspaceDir);
+        break;
+      case 'compact':
+        onNotice?.(`turn ${turn.index}: compaction is not available in this build; the compact turn was skipped`);
+        break;
+      default:
+        // An assistant, fault or summary turn the loop never asked for: the script and the run disagree.
+        player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);
+    }
+  }
+}
+
+export { describeFsOperation };

@@ -1,0 +1,31 @@
+import type { AgentEvent } from '../../core/agent/events';
+
+/**
+ * Renders the loop's events as the model saw them: the user's text, the assistant's text and tool calls,
+ * and each tool result exactly as sent (bracket and all).
+ */
+export function transcriptLines(event: AgentEvent): string[] {
+  switch (event.type) {
+    case 'user_message':
+      return ['', '## user', event.text];
+    case 'assistant_message': {
+      const lines = ['', event.incomplete ? '## assistant (interrupted)' : '## assistant'];
+      for (const block of event.message.content) {
+        if (block.type === 'text') lines.push(block.text);
+        else if (block.type === 'thinking') lines.push(`(thinking) ${block.thinking}`);
+        else if (block.type === 'tool_use') lines.push(`→ ${block.name} ${JSON.stringify(block.input)}`);
+      }
+      return lines;
+    }
+    case 'tool_finished':
+      return ['', `## result of ${event.result.tool}`, event.result.text];
+    case 'notice':
+      return [`[${event.level}] ${event.message}`];
+    case 'error':
+      return [`[error: ${event.kind}] ${event.message}${event.action ? ` — ${event.action}` : ''}`];
+    case 'done':
+      return [`[done: ${event.reason}]`];
+    default:
+      return [];
+  }
+}
