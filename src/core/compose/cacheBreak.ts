@@ -1,5 +1,8 @@
-import type { ModelRequest } from '../model/types';
-import { canonicalBlock, canonicalJson } from './canonicalJson';
+import type { RequestEncoding } from './requestEncoding';
+
+interface Fingerprint extends RequestEncoding {
+  generation: number;
+}
 
 /** Where a request stopped extending the previous request's cached prefix, and why. */
 export interface CacheBreak {
@@ -10,29 +13,6 @@ export interface CacheBreak {
   /** Block index inside the message; null outside `messages`. */
   block: number | null;
   reason: string;
-}
-
-interface Fingerprint {
-  generation: number;
-  model: string;
-  thinking: string;
-  tools: string[];
-  system: string[];
-  messages: Array<{ role: string; blocks: string[] }>;
-}
-
-function fingerprint(request: ModelRequest, generation: number): Fingerprint {
-  return {
-    generation,
-    model: request.model,
-    thinking: canonicalJson(request.thinking ?? null),
-    tools: request.tools.map((tool) => canonicalBlock(tool)),
-    system: request.system.map((block) => canonicalBlock(block)),
-    messages: request.messages.map((message) => ({
-      role: message.role,
-      blocks: message.content.map((block) => canonicalBlock(block)),
-    })),
-  };
 }
 
 /** A short account of where two encodings first differ. */
@@ -67,8 +47,8 @@ export class CacheBreakDetector {
   }
 
   /** Compares with the remembered request (null when none or another generation) and remembers this one. */
-  observe(request: ModelRequest, generation: number): CacheBreak | null {
-    const next = fingerprint(request, generation);
+  observe(encoding: RequestEncoding, generation: number): CacheBreak | null {
+    const next: Fingerprint = { ...encoding, generation };
     const found = this.previous && this.previous.generation === generation ? compare(this.previous, next) : null;
     if (found) this.breaks++;
     this.previous = next;
@@ -76,9 +56,9 @@ export class CacheBreakDetector {
   }
 
   /** Compares without remembering or counting (for a compaction request, a deliberate break). */
-  peek(request: ModelRequest, generation: number): CacheBreak | null {
+  peek(encoding: RequestEncoding, generation: number): CacheBreak | null {
     if (!this.previous || this.previous.generation !== generation) return null;
-    return compare(this.previous, fingerprint(request, generation));
+    return compare(this.previous, { ...encoding, generation });
   }
 
   /** Forgets the previous request (a new generation starts from nothing). */

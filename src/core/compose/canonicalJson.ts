@@ -5,22 +5,17 @@
  * sender used, so hashes and byte counts reproduce from logged bodies.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    const encoded = JSON.stringify(value);
-    // JSON.stringify(undefined) is undefined: only reachable for a top-level undefined.
-    return encoded === undefined ? 'null' : encoded;
-  }
-  if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  }
+  // The native serialiser with a key-sorting replacer is several times faster than a recursive
+  // encoder on large conversations, and writes every value exactly as JSON.stringify does.
+  return JSON.stringify(value, sortKeys) ?? 'null';
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const record = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined || typeof member === 'function') continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(member)}`);
-  }
-  return `{${parts.join(',')}}`;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) sorted[key] = record[key];
+  return sorted;
 }
 
 /**

@@ -4,12 +4,12 @@ import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, Tool
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalBlock, utf8Bytes, withoutMarker } from './canonicalJson';
+import { utf8Bytes, withoutMarker } from './canonicalJson';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
-import { messageHash } from './messageHash';
 import { costOf, resolvePrices, type PriceTable } from './prices';
 import type { ProjectContextSource } from './projectContext';
+import { encodeRequest, encodedMessageHash, type RequestEncoding } from './requestEncoding';
 import { rulesDeltaBlocks, type RulesSource } from './rules';
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot, type SourceSnapshot } from './snapshot';
 import { buildStaticPart, type StaticPart } from './staticPart';
@@ -167,17 +167,24 @@ export class Composer {
 
     const sameGeneration = this.lastGeneration === input.generation;
     const breakpoints = placeBreakpoints(request, sameGeneration ? this.lastMainBreakpoint : null);
-    const decisions = [...this.pending.splice(0), ...input.decisions.map(cloneDecision)];
+    // The loop may record the rules delta itself; the composer's entry (naming the files) then stands in for it.
+    const pending = this.pending.splice(0);
+    const fromLoop = input.decisions.map(cloneDecision);
+    const decisions = [
+      ...pending,
+      ...(pending.some((d) => d.kind === 'rules_delta') ? fromLoop.filter((d) => d.kind !== 'rules_delta') : fromLoop),
+    ];
+    const encoding = encodeRequest(request);
     let cacheBreak = null;
     if (input.purpose === 'main') {
-      cacheBreak = this.detector.observe(request, input.generation);
+      cacheBreak = this.detector.observe(encoding, input.generation);
       this.lastMainBreakpoint = newestMessageBreakpoint(breakpoints);
       this.lastGeneration = input.generation;
       if (cacheBreak) decisions.push({ kind: 'cache_break', detail: cacheBreak.reason, resultIds: [] });
     }
     this.lastModel = input.model;
 
-    const snapshot = this.snapshotOf(request, input, part, decisions);
+    const snapshot = this.snapshotOf(request, encoding, input, part, decisions);
     snapshot.breakpoints = structuredClone(breakpoints);
     snapshot.cacheBreak = cacheBreak;
     return { request, snapshot };
@@ -233,35 +240,32 @@ export class Composer {
     return messages;
   }
 
-  private snapshotOf(request: ModelRequest, input: ComposeInput, part: StaticPart, decisions: Decision[]): RequestSnapshot {
+  private snapshotOf(request: ModelRequest, encoding: RequestEncoding, input: ComposeInput, part: StaticPart, decisions: Decision[]): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
     const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => ({ ...fields, tokens: est.calibrate(model, fields.rawTokens) });
-    const bytesOf = (block: object): number => utf8Bytes(canonicalBlock(block));
+    const sum = (encoded: readonly string[]): number => encoded.reduce((total, text) => total + utf8Bytes(text), 0);
 
-    let toolBytes = 0;
+    const toolBytes = sum(encoding.tools);
     let toolRaw = 0;
-    for (const tool of request.tools) {
-      toolBytes += bytesOf(tool);
-      toolRaw += est.rawTool(tool);
-    }
+    for (const tool of request.tools) toolRaw += est.rawTool(tool);
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
       const block = info.blockIndex === null ? undefined : request.system[info.blockIndex];
       return source({
         source: info.source, label: info.label, zone: 'system',
-        bytes: block ? bytesOf(block) : 0, rawTokens: block ? est.rawSystemBlock(block) : 0,
+        bytes: info.blockIndex === null ? 0 : utf8Bytes(encoding.system[info.blockIndex] ?? ''), rawTokens: block ? est.rawSystemBlock(block) : 0,
         budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
       });
     });
     const [preamble, ...restOfSystem] = systemSources;
 
     let messageBytes = 0;
-    for (const message of request.messages) for (const block of message.content) messageBytes += bytesOf(block);
+    for (const message of encoding.messages) messageBytes += sum(message.blocks);
     const dateBlock = request.messages[0]?.content[0];
-    const dateBytes = dateBlock ? bytesOf(dateBlock) : 0;
+    const dateBytes = utf8Bytes(encoding.messages[0]?.blocks[0] ?? '');
     const dateRaw = dateBlock ? est.rawBlock(dateBlock) : 0;
-    const systemBytes = request.system.reduce((sum, block) => sum + bytesOf(block), 0);
-    const systemRaw = systemSources.reduce((sum, s) => sum + s.rawTokens, 0);
+    const systemBytes = sum(encoding.system);
+    const systemRaw = systemSources.reduce((total, s) => total + s.rawTokens, 0);
     const totalRaw = est.rawRequest(request);
     const dateText = sessionDateText(this.options.sessionDate);
 
@@ -288,7 +292,7 @@ export class Composer {
       bytes: { tools: toolBytes, system: systemBytes, messages: messageBytes, total: toolBytes + systemBytes + messageBytes },
       toolDefinitionBytes: toolBytes,
       messageCount: request.messages.length,
-      messageHashes: request.messages.map((message) => messageHash(message)),
+      messageHashes: encoding.messages.map((message) => encodedMessageHash(message)),
       breakpoints: [],
       estimate: est.fromRaw(model, totalRaw),
       decisions,

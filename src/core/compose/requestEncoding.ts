@@ -1,0 +1,39 @@
+import type { ModelRequest } from '../model/types';
+import { canonicalBlock, canonicalJson } from './canonicalJson';
+import { sha256Hex } from './messageHash';
+
+/**
+ * A request's canonical encoding, computed once per composition and shared by the cache-break
+ * detector, the byte counts and the message hashes: each tool definition, system block and message
+ * content block as canonical JSON with its marker removed.
+ */
+export interface RequestEncoding {
+  model: string;
+  thinking: string;
+  tools: string[];
+  system: string[];
+  messages: Array<{ role: string; blocks: string[] }>;
+}
+
+export function encodeRequest(request: ModelRequest): RequestEncoding {
+  return {
+    model: request.model,
+    thinking: canonicalJson(request.thinking ?? null),
+    tools: request.tools.map((tool) => canonicalBlock(tool)),
+    system: request.system.map((block) => canonicalBlock(block)),
+    messages: request.messages.map((message) => ({
+      role: message.role,
+      blocks: message.content.map((block) => canonicalBlock(block)),
+    })),
+  };
+}
+
+/** The same string `canonicalMessage` gives (keys sorted: `content` before `role`), from encoded blocks. */
+export function encodedMessage(message: { role: string; blocks: readonly string[] }): string {
+  return `{"content":[${message.blocks.join(',')}],"role":${JSON.stringify(message.role)}}`;
+}
+
+/** `messageHash` from encoded blocks. */
+export function encodedMessageHash(message: { role: string; blocks: readonly string[] }): string {
+  return sha256Hex(encodedMessage(message)).slice(0, 8);
+}
