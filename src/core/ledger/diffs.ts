@@ -3,9 +3,12 @@ import { splitLines } from './lines';
 
 /**
  * Beyond this many changed lines the diff package gives up and the change is shown as one hunk that
- * replaces the whole file: the worst case stays bounded, and the answer is still a true diff.
+ * replaces the whole file: the worst case stays bounded (about half a second on a slow machine), and
+ * the answer is still a true diff. The edit length keeps the choice deterministic; the timeout is only
+ * a backstop for pathological inputs on a very slow machine.
  */
-export const MAX_EDIT_LENGTH = 4000;
+export const MAX_EDIT_LENGTH = 1000;
+const DIFF_TIMEOUT_MS = 3000;
 
 /**
  * The hunks of the change from `before` to `after`, as the `diff` package writes them: three lines of
@@ -17,6 +20,7 @@ export function diffHunks(before: string, after: string): string[] {
   const patch = structuredPatch('a', 'b', before, after, undefined, undefined, {
     context: 3,
     maxEditLength: MAX_EDIT_LENGTH,
+    timeout: DIFF_TIMEOUT_MS,
   });
   if (!patch) return wholeFileHunk(before, after);
   const text = formatPatch(patch, OMIT_HEADERS);

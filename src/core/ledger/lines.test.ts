@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { cutLine, dominantEol, splitLines } from './lines';
+
+describe('splitLines', () => {
+  it('splits on \\n; a final \\n ends the last line and starts no new one', () => {
+    expect(splitLines('')).toEqual([]);
+    expect(splitLines('a')).toEqual(['a']);
+    expect(splitLines('a\n')).toEqual(['a']);
+    expect(splitLines('a\nb')).toEqual(['a', 'b']);
+    expect(splitLines('a\n\n')).toEqual(['a', '']);
+    expect(splitLines('\n')).toEqual(['']);
+  });
+
+  it('treats \\r\\n as one ending and keeps a lone \\r', () => {
+    expect(splitLines('a\r\nb\r\n')).toEqual(['a', 'b']);
+    expect(splitLines('a\rb\n')).toEqual(['a\rb']);
+  });
+});
+
+describe('cutLine', () => {
+  it('cuts to exactly max characters and marks the cut', () => {
+    expect(cutLine('abcdef', 6)).toBe('abcdef');
+    expect(cutLine('abcdefg', 6)).toBe('abcdef […cut]');
+  });
+});
+
+describe('dominantEol', () => {
+  it('finds the ending a file mostly uses', () => {
+    expect(dominantEol('a\r\nb\r\nc\n')).toBe('\r\n');
+    expect(dominantEol('a\nb\n')).toBe('\n');
+    expect(dominantEol('')).toBe('\n');
+  });
+});
