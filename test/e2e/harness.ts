@@ -1,0 +1,259 @@
+// Drives Cairn inside a real VS Code: code-server (VS Code with a real Node extension host) on a free
+// 127.0.0.1 port with its own user-data and extensions folders, and Debian's Chromium through
+// playwright-core. Start one editor per test file: starting costs several seconds on a 2-core machine.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { OUTPUT_DIR, type ProvisionedEditor } from './environment';
+
+/** Flags that keep Chromium offline and quiet here (from issue 7's recipe). */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** User settings every test editor starts with: no welcome page, no update or telemetry traffic. */
+export const BASE_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'window.commandCenter': false,
+});
+
+export interface StartEditorOptions {
+  editor: ProvisionedEditor;
+  chromium: string;
+  workspaceDir: string;
+  /** .vsix files installed with `--install-extension` before the editor starts (e.g. Cairn, the probe). */
+  extensions: readonly string[];
+  /** Merged over BASE_SETTINGS into the editor's user settings.json (e.g. `cairn.baseUrl`). */
+  settings?: Record<string, unknown>;
+  /** Added to code-server's environment; the extension host inherits it. */
+  env?: Record<string, string>;
+  /** Name used for the log file under test-output/e2e/ (defaults to "editor"). */
+  name?: string;
+  viewport?: { width: number; height: number };
+}
+
+export interface RunningEditor {
+  page: Page;
+  browser: Browser;
+  url: string;
+  userDataDir: string;
+  extensionsDir: string;
+  /** code-server's combined output so far (also written to test-output/e2e/<name>.code-server.log). */
+  serverLog(): string;
+  close(): Promise<void>;
+}
+
+export class EditorStartError extends Error {
+  override name = 'EditorStartError';
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function writeUserSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  const dir = join(userDataDir, 'User');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
+}
+
+function installExtensions(editor: ProvisionedEditor, dirs: { userDataDir: string; extensionsDir: string }, vsixes: readonly string[]): void {
+  if (vsixes.length === 0) return;
+  const args = [editor.codeServerBin, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
+  for (const vsix of vsixes) {
+    if (!existsSync(vsix)) throw new EditorStartError(`extension package ${vsix} does not exist; run node scripts/package-vsix.mjs`);
+    args.push('--install-extension', vsix);
+  }
+  const r = spawnSync(editor.nodeBin, args, { encoding: 'utf8' });
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0 || /failed/i.test(output)) {
+    throw new EditorStartError(`code-server --install-extension failed (exit ${r.status}):\n${output.trim()}`);
+  }
+}
+
+async function waitForHealthy(url: string, child: ChildProcess, log: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new EditorStartError(`code-server exited with ${child.exitCode} before it listened:\n${log().slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new EditorStartError(`code-server did not answer ${url}/healthz within ${timeoutMs} ms:\n${log().slice(-4000)}`);
+}
+
+/** Kills code-server's whole process group (it forks the extension host and file watchers). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export async function startEditor(options: StartEditorOptions): Promise<RunningEditor> {
+  const name = options.name ?? 'editor';
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const root = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  const userDataDir = join(root, 'user-data');
+  const extensionsDir = join(root, 'extensions');
+  mkdirSync(extensionsDir, { recursive: true });
+  writeUserSettings(userDataDir, options.settings ?? {});
+  installExtensions(options.editor, { userDataDir, extensionsDir }, options.extensions);
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logPath = join(OUTPUT_DIR, `${name}.code-server.log`);
+  const logFile = createWriteStream(logPath);
+  let log = '';
+  const child = spawn(
+    options.editor.nodeBin,
+    [
+      options.editor.codeServerBin,
+      // Its own config file, so the user's ~/.config/code-server is neither read nor written.
+      '--config', join(root, 'config.yaml'),
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--user-data-dir', userDataDir,
+      '--extensions-dir', extensionsDir,
+      '--disable-workspace-trust',
+      '--disable-telemetry',
+      '--disable-update-check',
+      options.workspaceDir,
+    ],
+    { env: { ...process.env, ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const onOutput = (chunk: Buffer): void => {
+    log += chunk.toString();
+    logFile.write(chunk);
+  };
+  child.stdout?.on('data', onOutput);
+  child.stderr?.on('data', onOutput);
+  // If the test process dies without close(), the editor must not outlive it.
+  const onExit = (): void => killGroup(child, 'SIGKILL');
+  process.once('exit', onExit);
+
+  let browser: Browser | undefined;
+  const close = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    killGroup(child, 'SIGTERM');
+    await new Promise<void>((r) => {
+      if (child.exitCode !== null) return r();
+      const timer = setTimeout(() => {
+        killGroup(child, 'SIGKILL');
+        r();
+      }, 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        r();
+      });
+    });
+    process.removeListener('exit', onExit);
+    logFile.end();
+    rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealthy(url, child, () => log, 60_000);
+    browser = await chromium.launch({ executablePath: options.chromium, headless: true, args: CHROMIUM_FLAGS });
+    const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    await page.goto(url);
+    await waitForWorkbench(page);
+    return { page, browser, url, userDataDir, extensionsDir, serverLog: () => log, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Waits until the workbench is laid out (status bar and activity bar present). */
+export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<void> {
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Runs a command from the command palette by its full title as the palette shows it
+ * (e.g. "Developer: Show Running Extensions", "Cairn: Compact Context").
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input.input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(`>${title}`);
+  const row = widget
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) })
+    .first();
+  try {
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    const offered = await widget.locator('.monaco-list-row .label-name').allTextContents();
+    await page.keyboard.press('Escape');
+    throw new Error(`command "${title}" is not in the command palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
+  }
+  await row.click();
+  await widget.waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => undefined);
+}
+
+/** The content of Cairn's chat webview (VS Code nests it in two iframes). */
+export function chatFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"]').frameLocator('#active-frame');
+}
+
+/** Saves a screenshot as test output under test-output/e2e/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const path = join(OUTPUT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Polls for a JSON file an extension writes (e.g. the probe's report) and parses it. */
+export async function waitForJsonFile<T>(path: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as T;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${path} was not written within ${timeoutMs} ms`);
+}

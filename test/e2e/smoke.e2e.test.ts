@@ -1,0 +1,84 @@
+// Proves the packaged extension is installed into a real VS Code (code-server) and activates in its
+// extension host, and that the palette and screenshots work for the scenario tests built on this.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from './environment';
+import { runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
+
+const environment = inject('e2eEnvironment');
+
+interface ProbeReport {
+  installed: boolean;
+  version?: string;
+  activeBeforeProbe?: boolean;
+  active?: boolean;
+  error?: string;
+  vscodeVersion: string;
+}
+
+describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)', () => {
+  let editor: RunningEditor | undefined;
+  let scratch = '';
+  let probeFile = '';
+
+  beforeAll(async () => {
+    if (!environment.available) return;
+    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-smoke-'));
+    const workspaceDir = join(scratch, 'workspace');
+    mkdirSync(workspaceDir);
+    writeFileSync(join(workspaceDir, 'hello.ts'), 'export const hello = "world";\n');
+    probeFile = join(scratch, 'probe.json');
+    editor = await startEditor({
+      editor: environment.editor,
+      chromium: environment.chromium,
+      workspaceDir,
+      extensions: [environment.cairnVsix, environment.probeVsix],
+      env: { CAIRN_E2E_PROBE_FILE: probeFile },
+      name: 'smoke',
+    });
+  });
+
+  afterAll(async () => {
+    await editor?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('installs cairn.cairn from the packaged .vsix', () => {
+    const installed = JSON.parse(readFileSync(join(editor!.extensionsDir, 'extensions.json'), 'utf8')) as Array<{
+      identifier: { id: string };
+      version: string;
+      relativeLocation: string;
+    }>;
+    const cairn = installed.find((e) => e.identifier.id === 'cairn.cairn');
+    expect(cairn, `extensions.json lists: ${installed.map((e) => e.identifier.id).join(', ')}`).toBeDefined();
+    expect(existsSync(join(editor!.extensionsDir, cairn!.relativeLocation, 'dist', 'extension.js'))).toBe(true);
+  });
+
+  it("activates Cairn in the editor's extension host", async () => {
+    const report = await waitForJsonFile<ProbeReport>(probeFile, 60_000);
+    expect(report.error).toBeUndefined();
+    expect(report.installed).toBe(true);
+    expect(report.active).toBe(true);
+    expect(report.vscodeVersion).toBe('1.100.3');
+  });
+
+  it('lists Cairn among the running extensions (command palette)', async () => {
+    const page = editor!.page;
+    await runCommand(page, 'Developer: Show Running Extensions');
+    // "Cairn <version>" so the probe's own row ("Cairn e2e probe (test only) 0.0.1") cannot match.
+    const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const cairnRow = new RegExp(`Cairn\\s*${version.replace(/\./g, '\\.')}`);
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: cairnRow }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'smoke-running-extensions');
+    expect(await row.textContent()).toMatch(cairnRow);
+  });
+});
+
+if (!environment.available) {
+  describe('Cairn in a real VS Code (code-server)', () => {
+    it.skip(`cannot run here: ${environment.reason}`, () => {});
+  });
+}
