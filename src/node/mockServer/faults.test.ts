@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
 import { startMockServer, type MockServer } from './server';
@@ -58,7 +58,7 @@ describe('local server: faults from the scenario', () => {
 
   it('429 surfaces as a RateLimitError in the real error shape when not retried', async () => {
     const { client } = await serveWithFault({ status: 429, retry_after: 7 }, { maxRetries: 0 });
-    const error = (await client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as Anthropic.APIError;
+    const error = (await client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     expect(error.headers?.get('retry-after')).toBe('7');
     expect(error.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
@@ -74,7 +74,7 @@ describe('local server: faults from the scenario', () => {
     expect(retried.seen.map((s) => s.status)).toEqual([status, 200]);
 
     const plain = await serveWithFault({ status }, { maxRetries: 0 });
-    const error = (await plain.client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as Anthropic.APIError;
+    const error = (await plain.client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(Anthropic.InternalServerError);
     expect(error.status).toBe(status);
     expect(error.error).toMatchObject({ error: { type } });
@@ -105,7 +105,7 @@ describe('local server: faults from the scenario', () => {
 
   it('prompt_too_long answers the real 400 message; the next request gets the turn', async () => {
     const { client } = await serveWithFault({ prompt_too_long: true });
-    const error = (await client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as Anthropic.APIError;
+    const error = (await client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(error.message).toMatch(/prompt is too long: \d+ tokens > 200000 maximum/);
     expect(error.error).toMatchObject({ error: { type: 'invalid_request_error' } });
@@ -120,7 +120,7 @@ describe('local server: faults from the scenario', () => {
     servers.push(server);
     const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
     const long = [{ role: 'user' as const, content: 'many different words in a row '.repeat(60) }];
-    const error = (await client.messages.create({ model, max_tokens: 100, messages: long }).catch((e: unknown) => e)) as Anthropic.APIError;
+    const error = (await client.messages.create({ model, max_tokens: 100, messages: long }).catch((e: unknown) => e)) as APIError;
     expect(error.status).toBe(400);
     const match = /prompt is too long: (\d+) tokens > 300 maximum/.exec(error.message);
     expect(Number(match?.[1])).toBeGreaterThan(300);

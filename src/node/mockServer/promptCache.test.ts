@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
 import { startMockServer, type MockServer } from './server';
@@ -207,7 +207,7 @@ describe('prompt-cache simulation', () => {
         content: ['a', 'b', 'c', 'd', 'e'].map((text) => ({ type: 'text' as const, text, cache_control: mark })),
       },
     ];
-    const error = (await client.messages.create({ model, max_tokens: 10, messages }).catch((e: unknown) => e)) as Anthropic.APIError;
+    const error = (await client.messages.create({ model, max_tokens: 10, messages }).catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(error.message).toContain('A maximum of 4 blocks with cache_control may be provided. Found 5.');
   });

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,7 +123,7 @@ describe('local server: the Messages API as the real SDK sees it', () => {
     await expect(stray).rejects.toThrow(/unexpected `tool_use_id` found in `tool_result` blocks: toolu_y/);
     const err = await client.messages.create({ model, max_tokens: 10, messages: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((err as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect((err as APIError).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     // Refused requests do not consume the script.
     const ok = await client.messages.create({ model, max_tokens: 10, messages: hello });
     expect(ok.content).toEqual([{ type: 'text', text: 'never sent' }]);

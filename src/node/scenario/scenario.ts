@@ -114,9 +114,8 @@ function asString(value: unknown, field: string, fail: Fail): string {
 }
 
 function asNonEmptyString(value: unknown, field: string, fail: Fail): string {
-  const text = asString(value, field, fail);
-  if (text === '') fail(field, 'expected a non-empty string');
-  return text;
+  if (typeof value !== 'string' || value === '') fail(field, 'expected a non-empty string');
+  return value as string;
 }
 
 function asPositiveInteger(value: unknown, field: string, fail: Fail, allowZero = false): number {

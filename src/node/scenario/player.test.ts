@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { ScenarioPlayer, type PlayerDriver } from './player';
+import { substituteResultRefs, ToolResultIds } from './resultRefs';
+import { parseScenario } from './scenario';
+import type { FsTurn } from './types';
+
+function playerOf(turns: unknown[], driver: PlayerDriver = 'runner') {
+  const applied: FsTurn[] = [];
+  const player = new ScenarioPlayer(parseScenario({ turns }), { driver });
+  const plan = (kind: 'main' | 'compaction' = 'main') =>
+    player.planRequest(kind, async (turn) => {
+      applied.push(turn);
+    });
+  return { player, plan, applied };
+}
+
+describe('ScenarioPlayer', () => {
+  it('answers main requests with the assistant turns in order, applying fs turns met on the way', async () => {
+    const { player, plan, applied } = playerOf([
+      { assistant: { text: 'one' } },
+      { fs: { write: { path: 'a.txt', content: 'x' } } },
+      { assistant: { text: 'two' } },
+    ]);
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'one' } });
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'two' } });
+    expect(applied.map((t) => t.index)).toEqual([1]);
+    expect(player.done).toBe(true);
+    expect((await plan()).answer).toEqual({ type: 'no_turn', text: 'The script has no more turns.' });
+  });
+
+  it('gives an HTTP fault to one request only, so the retry gets the assistant turn', async () => {
+    const { plan } = playerOf([{ fault: { status: 529 } }, { fault: { status: 429, retry_after: 1 } }, { assistant: { text: 'after' } }]);
+    expect(await plan()).toEqual({ fault: { type: 'status', status: 529 }, faultTurnIndex: 0 });
+    expect((await plan()).fault).toEqual({ type: 'status', status: 429, retryAfterSeconds: 1 });
+    expect(await plan()).toMatchObject({ answer: { type: 'assistant', turn: { text: 'after' } } });
+  });
+
+  it('a cut shows the coming turn without consuming it; a delay consumes it', async () => {
+    const { plan } = playerOf([{ fault: { cut_after_events: 3 } }, { fault: { delay_ms: 5 } }, { assistant: { text: 'the turn' } }, { assistant: { text: 'next' } }]);
+    expect(await plan()).toMatchObject({ fault: { type: 'cut' }, answer: { turn: { text: 'the turn' } } });
+    expect(await plan()).toMatchObject({ fault: { type: 'delay' }, answer: { turn: { text: 'the turn' } } });
+    expect(await plan()).toMatchObject({ answer: { turn: { text: 'next' } } });
+  });
+
+  it('runner driver: a request at a user turn is answered "no assistant turn here" and nothing is consumed', async () => {
+    const { player, plan } = playerOf([{ user: 'hello' }, { assistant: { text: 'hi' } }], 'runner');
+    expect((await plan()).answer).toEqual({ type: 'no_turn', text: 'The script has no assistant turn here: turn 0 is a user turn.' });
+    expect(player.notices).toHaveLength(1);
+    expect(player.peek()).toMatchObject({ kind: 'user' });
+    expect(player.advance()).toMatchObject({ kind: 'user', text: 'hello' });
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'hi' } });
+  });
+
+  it('server driver: user and compact turns are skipped', async () => {
+    const { player, plan } = playerOf([{ user: 'hello' }, { compact: {} }, { assistant: { text: 'hi' } }], 'server');
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'hi' } });
+    expect(player.notices).toHaveLength(2);
+  });
+
+  it('compaction requests take the summary turn, or get a generated one when the cursor is not at one', async () => {
+    const { plan } = playerOf([{ compact: {} }, { summary: 'Scripted summary.' }, { assistant: { text: 'go on' } }], 'server');
+    expect((await plan('compaction')).answer).toEqual({ type: 'summary', text: 'Scripted summary.', turnIndex: 1 });
+    expect((await plan('compaction')).answer).toEqual({ type: 'generated_summary' });
+    expect((await plan('main')).answer).toMatchObject({ turn: { text: 'go on' } });
+  });
+
+  it('plans one request at a time even when fs callbacks are slow', async () => {
+    const player = new ScenarioPlayer(parseScenario({ turns: [{ fs: { delete: 'a' } }, { assistant: { text: '1' } }, { assistant: { text: '2' } }] }), {
+      driver: 'runner',
+    });
+    const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+    const [a, b] = await Promise.all([player.planRequest('main', slow), player.planRequest('main', slow)]);
+    expect([a.answer, b.answer]).toMatchObject([{ turn: { text: '1' } }, { turn: { text: '2' } }]);
+  });
+});
+
+describe('{result:K}', () => {
+  const request = (ids: string[]) => [
+    { role: 'user', content: 'go' },
+    ...ids.flatMap((id, i) => [
+      { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'read', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: [{ type: 'text', text: `[${id} a.ts lines 1-2 of 2 sha 1c9e04ab]\n1: x` }] }] },
+    ]),
+  ];
+
+  it('reads result ids from tool_result texts in order, counting each once, and resolves from either end', () => {
+    const ids = new ToolResultIds();
+    ids.observe(request(['#a3f2', '#b710']));
+    ids.observe(request(['#a3f2', '#b710', '#c9d0']));
+    expect(ids.all).toEqual(['#a3f2', '#b710', '#c9d0']);
+    const notes: string[] = [];
+    const input = { id: '{result:1}', also: ['{result:-1}', 'see {result:-2}'], n: 3 };
+    expect(substituteResultRefs(input, ids, (r) => notes.push(r))).toEqual({ id: '#a3f2', also: ['#c9d0', 'see #b710'], n: 3 });
+    expect(notes).toEqual([]);
+  });
+
+  it('leaves a clear marker for an unknown reference and reports it', () => {
+    const ids = new ToolResultIds();
+    ids.observe(request(['#1001']));
+    const notes: string[] = [];
+    expect(substituteResultRefs({ id: '{result:4}' }, ids, (r) => notes.push(r))).toEqual({ id: '{result:4 unknown: 1 results seen}' });
+    expect(notes).toEqual(['{result:4}']);
+  });
+});

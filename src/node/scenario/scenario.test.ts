@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyFsOperation } from './fsOperation';
+import { loadScenario, parseScenario, ScenarioError, writeWorkspaceFiles } from './scenario';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cairn-scenario-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('parseScenario', () => {
+  it('parses every turn kind of the contract into typed turns', () => {
+    const scenario = parseScenario({
+      about: 'all kinds',
+      model: { id: 'claude-x', context_window: 1000, max_output: 500 },
+      workspace: { 'src/a.ts': 'export {};\n', 'big.txt': { lines: 3, text: 'line {n}' } },
+      turns: [
+        { user: 'fix it' },
+        { assistant: { text: 'Reading.', thinking: 'hmm', tool_calls: [{ name: 'read', input: { path: 'src/a.ts' } }] } },
+        { fs: { write: { path: 'src/a.ts', content: 'x' } } },
+        { fs: { append: { path: 'big.txt', content: 'more\n' } } },
+        { fs: { delete: 'big.txt' } },
+        { fault: { status: 429, retry_after: 2 } },
+        { fault: { status: 529 } },
+        { fault: { cut_after_events: 5 } },
+        { fault: { delay_ms: 2000 } },
+        { fault: { prompt_too_long: true } },
+        { summary: 'So far: read a.ts.' },
+        { compact: { instructions: 'keep the plan' } },
+        { compact: {} },
+      ],
+    });
+    expect(scenario.model).toEqual({ id: 'claude-x', contextWindow: 1000, maxOutput: 500 });
+    expect(scenario.turns.map((t) => t.kind)).toEqual([
+      'user', 'assistant', 'fs', 'fs', 'fs', 'fault', 'fault', 'fault', 'fault', 'fault', 'summary', 'compact', 'compact',
+    ]);
+    expect(scenario.turns[1]).toEqual({
+      kind: 'assistant', index: 1, text: 'Reading.', thinking: 'hmm', toolCalls: [{ name: 'read', input: { path: 'src/a.ts' } }],
+    });
+    expect(scenario.turns[4]).toEqual({ kind: 'fs', index: 4, operation: { type: 'delete', path: 'big.txt' } });
+    expect(scenario.turns.slice(5, 10).map((t) => (t.kind === 'fault' ? t.fault : null))).toEqual([
+      { type: 'status', status: 429, retryAfterSeconds: 2 },
+      { type: 'status', status: 529 },
+      { type: 'cut', afterEvents: 5 },
+      { type: 'delay', ms: 2000 },
+      { type: 'prompt_too_long' },
+    ]);
+    expect(scenario.turns[11]).toEqual({ kind: 'compact', index: 11, instructions: 'keep the plan' });
+  });
+
+  it('fills model defaults when the scenario names none', () => {
+    expect(parseScenario({ turns: [] }).model).toEqual({ contextWindow: 200000, maxOutput: 64000 });
+  });
+
+  it.each([
+    [{ turns: [{ usr: 'hi' }] }, /scenario demo\.json: turns\[0\]: expected exactly one of user, assistant/],
+    [{ turns: [{ user: 'a' }, { assistant: { tool_calls: [{ input: {} }] } }] }, /turns\[1\]\.assistant\.tool_calls\[0\]\.name: expected a non-empty string/],
+    [{ turns: [{ assistant: {} }] }, /turns\[0\]\.assistant: needs a non-empty "text" or at least one of "tool_calls"/],
+    [{ turns: [{ assistant: { text: 'x', tools: [] } }] }, /turns\[0\]\.assistant\.tools: unknown field/],
+    [{ turns: [{ fault: { status: 200 } }] }, /turns\[0\]\.fault\.status: expected an HTTP error status/],
+    [{ turns: [{ fault: { slow: true } }] }, /turns\[0\]\.fault: expected one of/],
+    [{ turns: [{ fs: { write: { path: '../x', content: '' } } }] }, /turns\[0\]\.fs\.write\.path: .*must not contain "\.\."/],
+    [{ turns: [{ fs: { move: 'a' } }] }, /turns\[0\]\.fs: unknown operation "move"/],
+    [{ workspace: { '/etc/passwd': 'x' }, turns: [] }, /workspace\["\/etc\/passwd"\]: .*not a relative path/],
+    [{ workspace: { 'a.txt': { lines: -1, text: '' } }, turns: [] }, /workspace\["a\.txt"\]\.lines: expected a whole number/],
+    [{ model: { context_window: '200k' }, turns: [] }, /model\.context_window: expected a whole number/],
+    [{ turn: [] }, /turn: unknown field/],
+    [{}, /turns: expected an array of turns/],
+  ])('refuses %j with an error naming the place', (json, message) => {
+    expect(() => parseScenario(json, 'demo.json')).toThrow(ScenarioError);
+    expect(() => parseScenario(json, 'demo.json')).toThrow(message);
+  });
+
+  it('allows x- extension fields at the top level', () => {
+    expect(parseScenario({ 'x-bench': { strategy: 'cairn' }, turns: [] }).turns).toEqual([]);
+  });
+
+  it('loadScenario names the file when it is not JSON', async () => {
+    const path = join(dir, 'broken.json');
+    await writeFile(path, '{ "turns": [ }');
+    await expect(loadScenario(path)).rejects.toThrow(/scenario .*broken\.json: not valid JSON/);
+  });
+});
+
+describe('workspace files', () => {
+  it('materialises text and generated files, creating folders', async () => {
+    const scenario = parseScenario({ workspace: { 'src/deep/a.ts': 'const a = 1;\n', 'gen.txt': { lines: 3, text: 'line {n} of {n}' } }, turns: [] });
+    await writeWorkspaceFiles(scenario.workspace, dir);
+    expect(await readFile(join(dir, 'src/deep/a.ts'), 'utf8')).toBe('const a = 1;\n');
+    expect(await readFile(join(dir, 'gen.txt'), 'utf8')).toBe('line 1 of 1\nline 2 of 2\nline 3 of 3\n');
+  });
+
+  it('applies fs turns: write, append, delete', async () => {
+    await applyFsOperation({ type: 'write', path: 'n/new.txt', content: 'one\n' }, dir);
+    await applyFsOperation({ type: 'append', path: 'n/new.txt', content: 'two\n' }, dir);
+    expect(await readFile(join(dir, 'n/new.txt'), 'utf8')).toBe('one\ntwo\n');
+    await applyFsOperation({ type: 'delete', path: 'n/new.txt' }, dir);
+    expect(await readdir(join(dir, 'n'))).toEqual([]);
+  });
+});
