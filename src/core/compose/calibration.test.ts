@@ -1,0 +1,78 @@
+/**
+ * Calibration against the local server, which counts with `@anthropic-ai/tokenizer` (a different
+ * tokenizer from the composer's js-tiktoken), over a real socket: the composed request is sent as is
+ * and the usage the server reports (input + cache write + cache read) calibrates the estimator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../node/mockServer/server';
+import { parseScenario } from '../../node/scenario/scenario';
+import type { ModelRequest, ModelUsage } from '../model/types';
+import { TOOL_DEFINITIONS } from '../tools/definitions';
+import { Composer } from './composer';
+import type { ProjectContextSource } from './projectContext';
+import type { RulesSource } from './rules';
+import { ScriptedSession } from './testing/scriptedSession';
+
+const MODEL = 'claude-sonnet-4-5';
+let server: MockServer;
+
+beforeAll(async () => {
+  const turns = Array.from({ length: 40 }, () => ({ assistant: { text: 'ok' } }));
+  server = await startMockServer({ scenario: parseScenario({ about: 'calibration', model: { id: MODEL }, turns }), host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function send(request: ModelRequest): Promise<ModelUsage> {
+  const response = await fetch(`${server.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'test', 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ ...request, stream: false }),
+  });
+  const body = (await response.json()) as { usage?: ModelUsage; error?: { message: string } };
+  if (!response.ok || !body.usage) throw new Error(`server answered ${response.status}: ${body.error?.message ?? 'no usage'}`);
+  return body.usage;
+}
+
+const rules: RulesSource = { load: async () => [{ scope: 'project', path: 'AGENTS.md', text: 'Run the tests before saying done.\nKeep functions small.\n' }] };
+const project: ProjectContextSource = {
+  load: async () => ({
+    folders: [{
+      name: 'app', path: '/work/app', depth: 2, omitted: 0, git: null,
+      tree: ['src/', 'test/', 'package.json', 'README.md'].map((path) => ({ path, depth: 0 })),
+    }],
+  }),
+};
+
+describe('calibration against the local server', () => {
+  it('brings calibrated estimates within 3% of the reported input after five requests, raw beside', async () => {
+    const composer = new Composer({
+      tools: TOOL_DEFINITIONS,
+      preamble: 'You are Cairn, a coding agent.\n\nRead before you edit; check your work with the tests.',
+      rules,
+      projectContext: project,
+      sessionDate: '2026-11-30',
+    });
+    await composer.prepare();
+    const session = new ScriptedSession(23);
+    session.user('The cache misses on every request. Find out why and fix it.');
+    const rows: Array<{ raw: number; calibrated: number; reported: number }> = [];
+    for (let i = 0; i < 12; i++) {
+      session.step();
+      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 1024, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      const usage = await send(request);
+      const reported = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+      rows.push({ raw: snapshot.estimate.rawTokens, calibrated: snapshot.estimate.tokens, reported });
+      const observed = composer.observeUsage(snapshot, usage);
+      expect(observed.usage?.input).toBe(usage.input_tokens);
+      expect(snapshot.estimate.strategy).toBe(i === 0 ? 'tiktoken-o200k' : 'provider_usage');
+    }
+    const error = (value: number, reported: number) => Math.abs(value - reported) / reported;
+    for (const row of rows.slice(5)) expect(error(row.calibrated, row.reported)).toBeLessThan(0.03);
+    // The raw count is a different tokenizer's and is reported as it is, not silently corrected.
+    expect(rows.some((row) => row.raw !== row.calibrated)).toBe(true);
+    expect(composer.estimator.calibration(MODEL).samples).toBe(12);
+  });
+});
