@@ -1,0 +1,95 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../src/core/agent/agentLoop';
+import { autoApprover, type ApprovalSettings, type Approver } from '../../src/core/agent/approval';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
+import { noRules } from '../../src/core/compose/rules';
+import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
+import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { applyFsOperation } from '../../src/node/scenario/fsOperation';
+import { ScenarioPlayer } from '../../src/node/scenario/player';
+import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
+import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
+import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
+
+export interface ScenarioSession {
+  readonly assembled: AssembledSession;
+  readonly server: MockServer;
+  readonly events: AgentEvent[];
+  readonly workspaceDir: string;
+  readonly sleeps: number[];
+  readonly ports: SessionPorts;
+  close(): Promise<void>;
+}
+
+export interface ScenarioSessionOptions {
+  readonly approver?: Approver;
+  readonly approvals?: ApprovalSettings;
+  readonly loop?: Partial<AgentLoopSettings>;
+  /** Real waits for retries (default: recorded and skipped, so tests do not sleep). */
+  readonly realSleep?: boolean;
+}
+
+/**
+ * A real session (ledger, composer, journal, loop, the real SDK) against the local Anthropic-compatible
+ * server playing `scenarioJson`. The server skips the script's user turns: the test sends its own text.
+ */
+export async function startScenarioSession(scenarioJson: unknown, options: ScenarioSessionOptions = {}): Promise<ScenarioSession> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-it-'));
+  const workspaceDir = join(dir, 'workspace');
+  const scenario = parseScenario(scenarioJson, 'test');
+  await mkdir(workspaceDir, { recursive: true });
+  await writeWorkspaceFiles(scenario.workspace, workspaceDir);
+  const player = new ScenarioPlayer(scenario, { driver: 'server' });
+  const server = await startMockServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
+  const sleeps: number[] = [];
+  const model = new AnthropicModelClient({
+    apiKey: async () => 'test-key',
+    baseUrl: server.url,
+    ...(options.realSleep ? {} : { sleep: async (ms: number) => void sleeps.push(ms) }),
+  });
+  const settings: AgentLoopSettings = { ...DEFAULT_LOOP_SETTINGS, model: scenario.model.id ?? 'claude-test', ...options.loop };
+  const ports: SessionPorts = {
+    workspace: new NodeWorkspace(workspaceDir),
+    projectContext: emptyProjectContext,
+    rules: noRules,
+    model,
+    approver: options.approver ?? autoApprover,
+    approvals: () => options.approvals ?? { alwaysAllow: new Set(), workspaceTrusted: true },
+    settings: () => settings,
+    sessionsDir: join(dir, 'sessions'),
+    promptsDir: REPO_PROMPTS_DIR,
+    idSeed: 7,
+  };
+  const assembled = await startSession(ports);
+  const events: AgentEvent[] = [];
+  assembled.session.onEvent((e) => events.push(e));
+  return {
+    assembled,
+    server,
+    events,
+    workspaceDir,
+    sleeps,
+    ports,
+    async close() {
+      await assembled.dispose().catch(() => undefined);
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The tool_result texts of a logged request body, in order. */
+export function toolResultTexts(body: unknown): string[] {
+  const messages = (body as { messages: Array<{ role: string; content: Array<{ type: string; content?: unknown }> }> }).messages;
+  const out: string[] = [];
+  for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') out.push(String(b.content));
+  return out;
+}
+
+export function mainRequests(server: MockServer): unknown[] {
+  return server.requests.filter((r) => r.kind === 'main' && r.status === 200).map((r) => r.body);
+}
