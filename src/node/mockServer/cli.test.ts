@@ -30,7 +30,7 @@ function startCli(args: string[]): Promise<{ url: string; stderr: () => string }
 }
 
 describe('mock-server CLI', () => {
-  it('serves a scenario, prints its URL first, and writes the scenario's files into --workspace', async () => {
+  it('serves a scenario, prints its URL first, and writes the scenario files into --workspace', async () => {
     const workspace = await mkdtemp(join(tmpdir(), 'cairn-mock-cli-'));
     dirs.push(workspace);
     const { url } = await startCli(['--scenario', demo, '--port', '0', '--workspace', workspace]);
