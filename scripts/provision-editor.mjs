@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** code-server 4.100.3 is VS Code 1.100.3; later releases need Node 22 or 24, the machine has Node 20. */
@@ -119,6 +119,64 @@ export function provisionEditor(options = {}) {
   }
 
   checkSystemRequirements();
+  const release = acquireInstallLock(dir, log);
+  try {
+    // Another process may have finished the install while this one waited for the lock.
+    if (!options.force && existsSync(marker) && existsSync(describe(dir, true).codeServerBin)) return describe(dir, true);
+    return install(dir, marker, log);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * One installer at a time per cache folder (a test run and `npm start` may both ask); a lock left by
+ * a process that died is taken over.
+ * @param {string} dir
+ * @param {(line: string) => void} log
+ * @returns {() => void} release
+ */
+function acquireInstallLock(dir, log) {
+  mkdirSync(dirname(dir), { recursive: true });
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + 20 * 60_000;
+  let announced = false;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (err) {
+      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
+    }
+    const holder = Number(readFileSync(lock, 'utf8').trim());
+    if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new ProvisionError(`another provisioning (pid ${holder}) still holds ${lock} after 20 minutes`);
+    if (!announced) log(`waiting for the install running in pid ${holder}`);
+    announced = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+}
+
+/** @param {number} pid */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return /** @type {NodeJS.ErrnoException} */ (err).code === 'EPERM';
+  }
+}
+
+/**
+ * @param {string} dir
+ * @param {string} marker
+ * @param {(line: string) => void} log
+ * @returns {ProvisionedEditor}
+ */
+function install(dir, marker, log) {
   log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (first run takes a few minutes)`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
