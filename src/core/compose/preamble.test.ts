@@ -1,0 +1,38 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ComposeError } from './errors';
+import { buildPreamble, loadPreamble } from './preamble';
+import { rulesEnvelope } from './rules';
+
+const PROMPTS = fileURLToPath(new URL('../../prompts/', import.meta.url));
+
+describe('preamble', () => {
+  it('is the preamble then the context rules, the same bytes every time', async () => {
+    const first = await loadPreamble(PROMPTS);
+    expect(first.startsWith('You are Cairn')).toBe(true);
+    expect(first).toContain('recall');
+    expect(await loadPreamble(PROMPTS)).toBe(first);
+    expect(buildPreamble({ preamble: 'A\r\nB\n', context: '\nC\n' })).toBe('A\nB\n\nC');
+  });
+
+  it('describes the rules envelope exactly as the composer writes it', async () => {
+    const text = await loadPreamble(PROMPTS);
+    const header = rulesEnvelope('AGENTS.md', 'changed', 'x'.repeat(1234)).text.split('\n')[0]!;
+    expect(text).toContain(header);
+    expect(text).toContain('</cairn-rules>');
+  });
+
+  it('names the missing file when a prompt cannot be read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-prompts-'));
+    try {
+      await writeFile(join(dir, 'preamble.md'), 'You are Cairn.');
+      await expect(loadPreamble(dir)).rejects.toThrow(ComposeError);
+      await expect(loadPreamble(dir)).rejects.toThrow(/context\.md \(ENOENT\)/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
