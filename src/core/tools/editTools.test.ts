@@ -51,3 +51,12 @@ describe('write', () => {
     expect(errorOf(await runWrite({ path: '/etc/passwd', content: 'x' }, deps))).toMatch(/outside the workspace root.*Nothing was changed/);
   });
 });
+
+describe('edit hints', () => {
+  it('says to leave out read line numbers copied into old_string', () => {
+    expect(replaceOnce('a\nb\n', { old_string: '1: a\n2: b', new_string: 'x' }, 'f')).toEqual({
+      ok: false,
+      message: 'old_string was not found in f. Leave out the "N: " line numbers a read shows; they are not part of the file.',
+    });
+  });
+});

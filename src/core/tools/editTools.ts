@@ -60,7 +60,10 @@ export function replaceOnce(text: string, edit: EditSpec, path: string): Replace
     count = countOccurrences(text, oldString);
   }
   if (count === 0) {
-    return { ok: false, message: `old_string was not found in ${path}. Read the file again and copy the text exactly, whitespace and indentation included.` };
+    // A common slip: copying a read's `N: ` line prefixes into old_string.
+    const numbered = edit.old_string.split('\n').filter((l) => l !== '').every((l) => /^\s*\d+: /.test(l));
+    const hint = numbered ? ' Leave out the "N: " line numbers a read shows; they are not part of the file.' : ' Read the file again and copy the text exactly, whitespace and indentation included.';
+    return { ok: false, message: `old_string was not found in ${path}.${hint}` };
   }
   if (count > 1 && !edit.replace_all) {
     return { ok: false, message: `old_string occurs ${count} times in ${path}. Include more surrounding lines so it occurs once, or set replace_all to true to replace every occurrence.` };

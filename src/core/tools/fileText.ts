@@ -25,8 +25,8 @@ export function describeError(error: unknown, path: string): string {
     if (code === 'EISDIR') return `${path} is a folder, not a file. Use list to see what it holds.`;
     if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
     if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
-    // The workspace's own file errors already name the path and say what went wrong.
-    if (error.name === 'WorkspaceFileError') return error.message;
+    // The workspace's own errors (files, grep patterns) already name what was wrong and what to do.
+    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.message.includes(path)) return error.message;
     return `${path}: ${error.message}`;
   }
   return `${path}: ${String(error)}`;
