@@ -183,6 +183,19 @@ describe('AnthropicModelClient errors', () => {
     expect(waits).toHaveLength(2);
   });
 
+  it('does not wait longer than the user would, and says how long the server asked for', async () => {
+    const { client, server, waits } = await setup([
+      { kind: 'json', status: 429, body: apiErrorBody('rate_limit_error', 'slow down'), headers: { 'retry-after': '600' } },
+      textReply(),
+    ]);
+    const error = await failure(client.stream(request, { purpose: 'main' }));
+    expect(error.kind).toBe('rate_limited');
+    expect(error.retryAfterMs).toBe(600_000);
+    expect(error.message).toContain('asked to wait 600 s');
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retries a dropped connection and reports network errors when the server is unreachable', async () => {
     const { client, server } = await setup([{ kind: 'hangup' }, textReply('back')]);
     const response = await client.stream(request, { purpose: 'main' });

@@ -76,21 +76,25 @@ export class AnthropicModelClient implements ModelClient {
       } catch (error) {
         const modelError = this.toModelError(error, key, signal);
         const delayMs = retryDelayMs(modelError, attempt, this.retry, this.random);
-        if (delayMs === null) {
-          if (modelError.retryable && attempt > 1) {
-            throw new ModelError(modelError.kind, `${modelError.message} (gave up after ${attempt} attempts)`, {
-              ...detailsOf(modelError),
-              cause: modelError,
-            });
-          }
-          throw modelError;
-        }
+        if (delayMs === null) throw this.givenUp(modelError, attempt);
         const reason = modelError.message;
         this.logger.warn(`Model request failed (${modelError.kind}); retrying in ${delayMs} ms (attempt ${attempt + 1} of ${this.retry.maxAttempts}).`);
         guarded.onEvent?.({ type: 'retrying', attempt: attempt + 1, delayMs, reason });
         await abortableWait(this.sleep, delayMs, signal);
       }
     }
+  }
+
+  /** The error to show once no retry is left, saying why the client stopped trying. */
+  private givenUp(error: ModelError, attempts: number): ModelError {
+    if (!error.retryable) return error;
+    const notes: string[] = [];
+    if (attempts > 1) notes.push(`gave up after ${attempts} attempts`);
+    if (error.retryAfterMs !== undefined && error.retryAfterMs > this.retry.maxRetryAfterMs) {
+      notes.push(`the server asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s`);
+    }
+    if (notes.length === 0) return error;
+    return new ModelError(error.kind, `${error.message.replace(/\.$/, '')} (${notes.join('; ')}).`, { ...detailsOf(error), cause: error });
   }
 
   /** A listener that throws (a UI bug) is logged, and must not cut the stream it listens to. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackFacts, ModelFactsCatalog } from './modelFacts';
+import { FAILED_LOOKUP_RETRY_MS, fallbackFacts, ModelFactsCatalog } from './modelFacts';
 
 describe('fallbackFacts', () => {
   it('knows published models, dated ids and families, and stays safe for unknown ids', () => {
@@ -27,7 +27,7 @@ describe('ModelFactsCatalog', () => {
     expect(warnings.join('\n')).toContain('claude-sonnet-5');
   });
 
-  it('applies a wildcard override to models without their own, and asks the API once per id', async () => {
+  it('applies a wildcard override under per-model ones, field by field, and asks the API once per id', async () => {
     const asked: string[] = [];
     const catalog = new ModelFactsCatalog(
       async (id) => {
@@ -37,8 +37,31 @@ describe('ModelFactsCatalog', () => {
       { '*': { maxOutputTokens: 16_000 }, 'claude-x': { maxInputTokens: 50_000 } },
     );
     expect(await catalog.facts('claude-a')).toMatchObject({ maxInputTokens: 1_000_000, maxOutputTokens: 16_000, source: 'settings' });
-    expect(await catalog.facts('claude-x')).toMatchObject({ maxInputTokens: 50_000, maxOutputTokens: 128_000, source: 'settings' });
+    expect(await catalog.facts('claude-x')).toMatchObject({ maxInputTokens: 50_000, maxOutputTokens: 16_000, source: 'settings' });
     await catalog.facts('claude-a');
     expect(asked).toEqual(['claude-a', 'claude-x']);
+  });
+
+  it('asks again after a failed lookup only once the retry time has passed', async () => {
+    let now = 0;
+    let calls = 0;
+    const catalog = new ModelFactsCatalog(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('offline');
+        return { max_input_tokens: 900_000, max_tokens: 90_000 };
+      },
+      {},
+      undefined,
+      { now: () => now },
+    );
+    expect(await catalog.facts('claude-sonnet-5')).toMatchObject({ source: 'fallback-table' });
+    now += FAILED_LOOKUP_RETRY_MS - 1;
+    expect(await catalog.facts('claude-sonnet-5')).toMatchObject({ source: 'fallback-table' });
+    now += 1;
+    expect(await catalog.facts('claude-sonnet-5')).toMatchObject({ source: 'models-api', maxInputTokens: 900_000 });
+    now += FAILED_LOOKUP_RETRY_MS * 10;
+    await catalog.facts('claude-sonnet-5');
+    expect(calls).toBe(2);
   });
 });

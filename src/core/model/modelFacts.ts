@@ -1,8 +1,8 @@
-import type { Logger } from '../ports';
-import { silentLogger } from '../ports';
+import type { Clock, Logger } from '../ports';
+import { silentLogger, systemClock } from '../ports';
 import type { ModelFacts } from './types';
 
-/** Per-model overrides from settings; the key `*` applies to every model without its own entry. */
+/** Per-model overrides from settings; the key `*` applies to every model, under any per-model entry. */
 export type ModelFactsOverrides = Readonly<Record<string, Partial<Pick<ModelFacts, 'maxInputTokens' | 'maxOutputTokens'>>>>;
 
 /** What the Models API says about a model (`GET /v1/models/{id}`); `null` where it does not say. */
@@ -60,30 +60,46 @@ function positive(value: number | null | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : undefined;
 }
 
+/** How long a failed lookup's fallback is trusted before the Models API is asked again. */
+export const FAILED_LOOKUP_RETRY_MS = 5 * 60_000;
+
+interface CacheEntry {
+  readonly facts: Promise<ModelFacts>;
+  /** Set when the lookup failed: after this time the API is asked again (the key may be set by then). */
+  expiresAt?: number;
+}
+
 /**
- * Model facts from the Models API, looked up once per id (a failure is not retried within the
- * session: the fallback is good enough and one request per turn would slow every turn while
- * offline). Settings win over everything, field by field.
+ * Model facts from the Models API, looked up once per id. A failed lookup falls back to the table
+ * and is retried only after a while: asking on every turn would slow every turn while offline.
+ * Settings win over everything, field by field.
  */
 export class ModelFactsCatalog {
-  private readonly cache = new Map<string, Promise<ModelFacts>>();
+  private readonly cache = new Map<string, CacheEntry>();
 
   constructor(
     private readonly lookup: ModelsApiLookup,
     private readonly overrides: ModelFactsOverrides = {},
     private readonly logger: Logger = silentLogger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   facts(modelId: string): Promise<ModelFacts> {
-    let cached = this.cache.get(modelId);
-    if (!cached) {
-      cached = this.resolve(modelId);
-      this.cache.set(modelId, cached);
-    }
-    return cached;
+    const cached = this.cache.get(modelId);
+    if (cached && (cached.expiresAt === undefined || this.clock.now() < cached.expiresAt)) return cached.facts;
+    const entry: CacheEntry = {
+      // `then` callbacks always run later, so `entry` is assigned by the time this one does.
+      facts: this.resolve(modelId).then(({ facts, lookupFailed }) => {
+        if (lookupFailed) entry.expiresAt = this.clock.now() + FAILED_LOOKUP_RETRY_MS;
+        return facts;
+      }),
+    };
+    this.cache.set(modelId, entry);
+    return entry.facts;
   }
 
-  private async resolve(modelId: string): Promise<ModelFacts> {
+  private async resolve(modelId: string): Promise<{ facts: ModelFacts; lookupFailed: boolean }> {
+    let lookupFailed = false;
     let fromApi: Partial<Window> = {};
     try {
       const answer = await this.lookup(modelId);
@@ -92,11 +108,12 @@ export class ModelFactsCatalog {
         this.logger.warn(`The Models API gave no context window or output limit for ${modelId}; using Cairn's fallback table for what is missing.`);
       }
     } catch (error) {
+      lookupFailed = true;
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.warn(`Could not read model facts for ${modelId} from the Models API (${reason}); using Cairn's fallback table.`);
     }
     const fallback = fallbackFacts(modelId);
-    const override = this.overrides[modelId] ?? this.overrides['*'] ?? {};
+    const override = { ...this.overrides['*'], ...this.overrides[modelId] };
     const maxInputTokens = positive(override.maxInputTokens) ?? fromApi.maxInputTokens ?? fallback.maxInputTokens;
     const maxOutputTokens = positive(override.maxOutputTokens) ?? fromApi.maxOutputTokens ?? fallback.maxOutputTokens;
     const source: ModelFacts['source'] =
@@ -105,6 +122,6 @@ export class ModelFactsCatalog {
         : fromApi.maxInputTokens !== undefined && fromApi.maxOutputTokens !== undefined
           ? 'models-api'
           : 'fallback-table';
-    return { id: modelId, maxInputTokens, maxOutputTokens, source };
+    return { facts: { id: modelId, maxInputTokens, maxOutputTokens, source }, lookupFailed };
   }
 }
