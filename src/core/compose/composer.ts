@@ -243,7 +243,10 @@ export class Composer {
   private snapshotOf(request: ModelRequest, encoding: RequestEncoding, input: ComposeInput, part: StaticPart, decisions: Decision[]): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => ({ ...fields, tokens: est.calibrate(model, fields.rawTokens) });
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => {
+      const { budgetBytes, fullBytes, truncated, variant, ...counts } = fields;
+      return { ...counts, tokens: est.calibrate(model, fields.rawTokens), budgetBytes, fullBytes, truncated, variant };
+    };
     const sum = (encoded: readonly string[]): number => encoded.reduce((total, text) => total + utf8Bytes(text), 0);
 
     const toolBytes = sum(encoding.tools);
