@@ -124,6 +124,17 @@ describe('AnthropicModelClient errors', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('reports a secret store that fails as an auth error', async () => {
+    const { client } = await setup([textReply()], {
+      apiKey: async () => {
+        throw new Error('keyring locked');
+      },
+    });
+    const error = await failure(client.stream(request, { purpose: 'main' }));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toContain('keyring locked');
+  });
+
   it.each([
     [403, 'permission_error', 'not allowed', 'auth'],
     [400, 'invalid_request_error', 'prompt is too long: 208310 tokens > 200000 maximum', 'prompt_too_long'],

@@ -16,7 +16,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
-import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret } from './errors';
+import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ACTION } from './errors';
 import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
@@ -166,7 +166,16 @@ export class AnthropicModelClient implements ModelClient {
 
   private async apiKey(): Promise<string> {
     const source = this.options.apiKey;
-    const key = typeof source === 'function' ? await source() : source;
+    let key: string | undefined;
+    try {
+      key = typeof source === 'function' ? await source() : source;
+    } catch (error) {
+      // The secret store failed (a locked keyring, say): the user must be told, not shown a crash.
+      throw new ModelError('auth', `Cairn could not read the API key: ${error instanceof Error ? error.message : String(error)}.`, {
+        action: SET_KEY_ACTION,
+        cause: error,
+      });
+    }
     const trimmed = key?.trim();
     if (!trimmed) throw missingKeyError();
     return trimmed;
