@@ -22,6 +22,7 @@ import {
   serialiseRecord,
   type GenerationStartedRecord,
   type JournalRecord,
+  type JournalRecordType,
   type LoadedRecord,
   type NewJournalRecord,
   type SessionStartedRecord,
@@ -70,7 +71,12 @@ export function newSessionId(clock: Clock = systemClock): string {
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-function checkSessionId(sessionId: string): void {
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value);
+}
+
+/** Throws a `SessionError` for an id that cannot name a session folder. */
+export function checkSessionId(sessionId: string): void {
   if (!SESSION_ID.test(sessionId)) {
     throw new SessionError(
       `"${sessionId}" is not a valid session id: use letters, digits, ".", "_" or "-" (at most 128, not starting with ".").`,
@@ -413,11 +419,16 @@ export class SessionJournal implements ResultStore {
     return record.snapshot;
   }
 
-  /** Every readable record in full, oldest first, streamed from disk (for export and history). */
-  async *readAll(): AsyncGenerator<JournalRecord> {
+  /**
+   * Every readable record in full, oldest first, streamed from disk (for export and history). With
+   * `types`, other lines are passed over by their first bytes, so large results are not even parsed.
+   */
+  async *readAll(options: { types?: readonly JournalRecordType[] } = {}): AsyncGenerator<JournalRecord> {
     await this.settled();
+    const prefixes = options.types?.map((type) => Buffer.from(`{"type":${JSON.stringify(type)},`));
     for await (const line of journalLines(this.reader, this.size)) {
       if (!line.terminated) continue;
+      if (prefixes && !prefixes.some((p) => line.bytes.subarray(0, p.length).equals(p))) continue;
       try {
         const parsed = parseRecordLine(line.bytes.toString('utf8'));
         if (parsed.known) yield parsed.record;
