@@ -200,6 +200,17 @@ describe('prompt-cache simulation', () => {
     expect((await usageOf({ messages: call({ offset: 1, path: 'a.ts' }) })).read).toBe(0);
   });
 
+  it('a marker on a part of a tool_result marks the tool_result', async () => {
+    const messages: MessageParam[] = [
+      question(prose(600, 'task'), false),
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '[#1001]\nok', cache_control: mark }] }] },
+    ];
+    const first = await usageOf({ messages });
+    expect(first.write).toBe(first.total);
+    expect((await usageOf({ messages })).read).toBe(first.total);
+  });
+
   it('refuses more than 4 cache_control blocks with the real message', async () => {
     const messages: MessageParam[] = [
       {

@@ -5,7 +5,7 @@
  * The messages are the real service's, so clients that match on them behave the same here.
  */
 import { invalidRequest, type ApiError } from './apiError';
-import type { WireBlock, WireMessage, WireRequest } from './wire';
+import { cacheMarkerCount, type WireBlock, type WireMessage, type WireRequest } from './wire';
 
 export const MAX_CACHE_BREAKPOINTS = 4;
 
@@ -47,9 +47,8 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
   const structural = checkConversation(messages);
   if (structural) return invalidRequest(structural);
 
-  const marked = [...tools, ...system, ...messages.flatMap((m) => m.content)].filter(
-    (block) => block.cache_control !== undefined && block.cache_control !== null,
-  ).length;
+  let marked = 0;
+  for (const block of [...tools, ...system, ...messages.flatMap((m) => m.content)]) marked += cacheMarkerCount(block);
   if (marked > MAX_CACHE_BREAKPOINTS) {
     return invalidRequest(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`);
   }
