@@ -107,4 +107,41 @@ describe('AnthropicModelClient against the local server', () => {
     });
     expect(await client.modelFacts('claude-opus-4-1')).toMatchObject({ source: 'fallback-table', maxOutputTokens: 32_000 });
   });
+
+  it('cancels a slow stream part-way, handing back what had arrived', async () => {
+    const { client } = await against({ turns: [{ fault: { delay_ms: 50 } }, { assistant: { text: answer } }] });
+    const controller = new AbortController();
+    const error = await modelFailure(
+      client.stream(testRequest, {
+        purpose: 'main',
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'text_delta') controller.abort();
+        },
+      }),
+    );
+    expect(error.kind).toBe('cancelled');
+    const partial = error.partial?.content[0] as { text: string } | undefined;
+    expect(partial && answer.startsWith(partial.text)).toBe(true);
+    expect(partial?.text).not.toBe(answer);
+  });
+
+  it('cancels during a real retry wait', async () => {
+    const server = await startMockServer({ scenario: parseScenario({ turns: [{ fault: { status: 529 } }, { assistant: { text: answer } }] }) });
+    servers.push(server);
+    // The real sleep, with a first backoff far longer than any test run.
+    const client = new AnthropicModelClient({ apiKey: TEST_KEY, baseUrl: server.url, settings: { retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 } } });
+    const controller = new AbortController();
+    const error = await modelFailure(
+      client.stream(testRequest, {
+        purpose: 'main',
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === 'retrying') setTimeout(() => controller.abort(), 10);
+        },
+      }),
+    );
+    expect(error.kind).toBe('cancelled');
+    expect(server.requests).toHaveLength(1);
+  });
 });
