@@ -189,6 +189,23 @@ describe('Composer', () => {
     expect(await c.rulesDelta()).toEqual([]);
   });
 
+  it('resumes with the journalled static part: same prefix, rules changes since then as a delta', async () => {
+    const first = composer();
+    await first.prepare();
+    const state = JSON.parse(JSON.stringify(first.staticState()));
+    const before = compose(first, [{ role: 'user', content: [{ type: 'text', text: 'Go' }] }]).request;
+
+    await writeFile(join(root, 'AGENTS.md'), 'Changed while Cairn was closed.\n');
+    const resumed = composer({ restoredStatic: state, projectContext: projectSource({ folders: [] }) });
+    await resumed.prepare();
+    const after = compose(resumed, [{ role: 'user', content: [{ type: 'text', text: 'Go' }] }]).request;
+    expect(JSON.stringify(after.system)).toBe(JSON.stringify(before.system));
+    expect(JSON.stringify(after.tools)).toBe(JSON.stringify(before.tools));
+    const delta = await resumed.rulesDelta();
+    expect(delta.map((b) => b.text.split('\n')[0])).toEqual(['<cairn-rules path="AGENTS.md" state="changed" bytes="32">']);
+    await expect(composer({ restoredStatic: { ...state, system: 'nope' } }).prepare()).rejects.toThrow(/damaged/);
+  });
+
   it('marks a project context cut to its budget, preferring the compact variant', async () => {
     const big: ProjectContext = {
       folders: [{

@@ -12,7 +12,7 @@ import type { ProjectContextSource } from './projectContext';
 import { encodeRequest, encodedMessageHash, type RequestEncoding } from './requestEncoding';
 import { rulesDeltaBlocks, type RulesSource } from './rules';
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot, type SourceSnapshot } from './snapshot';
-import { buildStaticPart, type StaticPart } from './staticPart';
+import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
 import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
 import { usagePartsOf, type UsageParts } from './usageParts';
 
@@ -30,6 +30,11 @@ export interface ComposerOptions {
   /** Overrides over `DEFAULT_PRICES`. */
   prices?: PriceTable;
   clock?: Clock;
+  /**
+   * The static part a resumed session was using (`staticState()` journalled at prepare/startGeneration):
+   * `prepare()` takes it instead of reading the files, so the prefix and the rules baseline carry on.
+   */
+  restoredStatic?: StaticState;
 }
 
 export interface ComposeInput {
@@ -95,6 +100,14 @@ export class Composer {
   /** Loads the static part once (rules, project context); later calls reuse it until startGeneration(). */
   prepare(): Promise<void> {
     if (this.staticPart) return Promise.resolve();
+    if (this.options.restoredStatic) {
+      try {
+        this.adopt(restoreStaticPart(this.options.restoredStatic, this.options.tools));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return Promise.resolve();
+    }
     this.building ??= this.rebuild().finally(() => {
       this.building = null;
     });
@@ -118,9 +131,18 @@ export class Composer {
       projectContext: this.options.projectContext,
       budgets: this.budgets,
     });
-    this.staticPart = built;
-    this.knownRules = new Map(built.rules);
-    this.pending.push(...built.decisions);
+    this.adopt(built);
+  }
+
+  private adopt(part: StaticPart): void {
+    this.staticPart = part;
+    this.knownRules = new Map(part.rules);
+    this.pending.push(...part.decisions);
+  }
+
+  /** The static part's file-derived content as JSON, for the journal (see `restoredStatic`). */
+  staticState(): StaticState {
+    return staticStateOf(this.requireStatic());
   }
 
   /** Breaks found by the detector this session (compaction requests are not compared). */

@@ -87,3 +87,38 @@ export async function buildStaticPart(options: {
   }
   return { system, tools: sortedTools(options.tools), sources, rules, decisions };
 }
+
+/**
+ * The parts of a static part that came from files, as JSON: journalled with a session so a resumed
+ * session sends the same prefix (the prompt cache may still hold it) and measures rules deltas
+ * against what the model was actually given, not against the files as they are at resume.
+ */
+export interface StaticState {
+  version: 1;
+  system: TextBlock[];
+  sources: StaticSourceInfo[];
+  rules: Array<[string, string]>;
+}
+
+export function staticStateOf(part: StaticPart): StaticState {
+  return { version: 1, system: structuredClone(part.system), sources: structuredClone(part.sources), rules: [...part.rules] };
+}
+
+/** A static part from a journalled state and the current tools; a state that does not hold together is a `ComposeError`. */
+export function restoreStaticPart(state: StaticState, tools: readonly ToolDefinition[]): StaticPart {
+  const valid =
+    state?.version === 1 &&
+    Array.isArray(state.system) && state.system.every((b) => b?.type === 'text' && typeof b.text === 'string') &&
+    Array.isArray(state.sources) && state.sources.every((s) => s.blockIndex === null || (Number.isInteger(s.blockIndex) && s.blockIndex >= 0 && s.blockIndex < state.system.length)) &&
+    Array.isArray(state.rules) && state.rules.every((r) => Array.isArray(r) && typeof r[0] === 'string' && typeof r[1] === 'string');
+  if (!valid) {
+    throw new ComposeError('The journalled prompt prefix of this session is damaged; start a new generation (compact) or a new session to rebuild it.');
+  }
+  return {
+    system: state.system.map((block) => withoutMarker({ type: 'text' as const, text: block.text })),
+    tools: sortedTools(tools),
+    sources: structuredClone(state.sources),
+    rules: new Map(state.rules),
+    decisions: [],
+  };
+}
