@@ -95,6 +95,12 @@ describe('prompt-cache simulation', () => {
     expect(second.read).toBe(first.total);
     expect(second.write).toBe(second.total - first.total);
     expect(second.input).toBe(0);
+    // The log says where: blocks are system (0), then one per message; read through block 1.
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    expect(mains.map((r) => r.cache && { hit: r.cache.hitBlock, breakpoints: r.cache.breakpoints })).toEqual([
+      { hit: -1, breakpoints: [0, 1] },
+      { hit: 1, breakpoints: [0, 3] },
+    ]);
   });
 
   it('changing an early block misses everything after it; changing a late one keeps the earlier prefix', async () => {

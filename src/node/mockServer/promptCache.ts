@@ -26,6 +26,12 @@ export interface CacheAccount {
   readonly cacheCreation1h: number;
   /** Tokens neither read nor written: `input_tokens` as the API reports it. */
   readonly uncached: number;
+  /** Blocks in the prompt (tools, system, message blocks). */
+  readonly blocks: number;
+  /** Indexes of the blocks with `cache_control`. */
+  readonly breakpoints: readonly number[];
+  /** Index of the last block of the prefix read from the cache; -1 for none. */
+  readonly hitBlock: number;
 }
 
 interface Entry {
@@ -94,6 +100,9 @@ export class PromptCache {
       cacheCreation5m: creation5m,
       cacheCreation1h: creation1h,
       uncached: total - written,
+      blocks: blocks.length,
+      breakpoints,
+      hitBlock: hit,
     };
   }
 

@@ -28,6 +28,8 @@ export interface LoggedRequest {
   status: number;
   /** Usage as reported to the client. */
   usage?: LoggedUsage;
+  /** How the prompt-cache simulation saw this request (main and compaction requests answered). */
+  cache?: { readonly blocks: number; readonly breakpoints: readonly number[]; readonly hitBlock: number; readonly totalTokens: number };
   /** What the scenario injected into this request. */
   fault?: Fault;
   /** The scenario turn that answered (assistant or summary), when one did. */

@@ -161,6 +161,7 @@ class MessagesExchange {
     const reply = this.reply(plan, wire);
     const usage = reportedUsage(account, reply.outputTokens);
     entry.status = 200;
+    entry.cache = { blocks: account.blocks, breakpoints: account.breakpoints, hitBlock: account.hitBlock, totalTokens: account.total };
     entry.usage = {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
