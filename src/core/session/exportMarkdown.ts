@@ -188,8 +188,12 @@ export function renderSessionMarkdown(records: Iterable<JournalRecord>): string 
         break;
       case 'generation': {
         out.push('---', `## Compacted: generation ${item.record.generation} begins`);
-        const detail = item.record.detail as { summary?: unknown } | null | undefined;
-        if (detail && typeof detail.summary === 'string') out.push(collapsible('Summary', detail.summary));
+        // Compaction's detail carries the summary the next generation opens with (see compaction/generation.ts).
+        const detail = item.record.detail as { summary?: unknown; filesTable?: unknown } | null | undefined;
+        if (detail && typeof detail.summary === 'string') {
+          const table = typeof detail.filesTable === 'string' && detail.filesTable !== '' ? `\n\n${detail.filesTable}` : '';
+          out.push(collapsible('Summary', `${detail.summary}${table}`));
+        }
         break;
       }
       case 'undone':

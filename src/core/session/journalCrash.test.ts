@@ -184,3 +184,32 @@ it(`every acknowledged record survives ${KILLS} SIGKILLs`, async () => {
   expect(tally.torn).toBeGreaterThan(0);
   console.info(`journal crash test: ${KILLS} kills, ${tally.acks} acks checked, ${tally.torn} torn tails (${tally.tornFromKills} from real kills), ${tally.early} early kills, ${tally.readOnlyChecks} read-only reopens, parent cpu ${Math.round((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000)} ms`);
 }, 240_000);
+
+it('two processes never write one journal: the second is refused while the first lives', async () => {
+  const dir = join(work, 'two-windows');
+  const first = await SessionJournal.create(dir, { workspace: work, model: 'm', sessionId: 'shared' });
+  const orders = { dir, sessionId: 'shared', seed: 1, runSeed: 1 };
+
+  const second = startChild();
+  expect(await second.nextLine()).toBe('ready');
+  second.send(orders);
+  expect(await second.nextLine()).toMatch(new RegExp(`^error Session shared is open in process ${process.pid} on `));
+  await second.exited;
+
+  await first.close();
+  const third = startChild();
+  expect(await third.nextLine()).toBe('ready');
+  third.send(orders);
+  expect(await third.nextLine()).toBe('opened 1');
+  // While the child holds it, this process is the one refused, and may still read.
+  await expect(SessionJournal.open(dir, 'shared')).rejects.toThrow(/is open in process \d+/);
+  const reader = await SessionJournal.open(dir, 'shared', { readOnly: true });
+  expect(reader.corruption).toBeUndefined();
+  await reader.journal.close();
+  third.kill();
+  await third.exited;
+  // Its lock names a dead process now: taken over.
+  const after = await SessionJournal.open(dir, 'shared');
+  expect(after.journal.readOnly).toBe(false);
+  await after.journal.close();
+});

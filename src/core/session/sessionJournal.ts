@@ -180,13 +180,13 @@ export class SessionJournal implements ResultStore {
     const clock = options.clock ?? systemClock;
     const sessionId = options.sessionId ?? newSessionId(clock);
     checkSessionId(sessionId);
-    await fs.mkdir(dir, { recursive: true });
     const sessionDir = join(dir, sessionId);
     try {
+      await fs.mkdir(dir, { recursive: true });
       await fs.mkdir(sessionDir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SessionExistsError(sessionId, sessionDir);
-      throw error;
+      throw new JournalWriteError(sessionId, sessionDir, error);
     }
     await syncDirectory(dir);
     const lock = await SessionLock.acquire(sessionDir, sessionId);
@@ -237,7 +237,7 @@ export class SessionJournal implements ResultStore {
       });
     } catch (error) {
       await lock.release();
-      throw error;
+      throw error instanceof SessionError ? error : new JournalWriteError(sessionId, join(sessionDir, JOURNAL_FILE), error);
     }
   }
 
