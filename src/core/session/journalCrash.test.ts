@@ -68,7 +68,8 @@ async function turns(n: number): Promise<void> {
 }
 
 it(`every acknowledged record survives ${KILLS} SIGKILLs`, async () => {
-  const random = seededRandom(Number(process.env.CAIRN_CRASH_SEED ?? Date.now() % 0x7fffffff));
+  const seed = Number(process.env.CAIRN_CRASH_SEED ?? Date.now() % 0x7fffffff);
+  const random = seededRandom(seed);
   const dir = join(work, 'sessions');
   let session: SessionUnderTest | undefined;
   let warm = startChild();
@@ -76,7 +77,7 @@ it(`every acknowledged record survives ${KILLS} SIGKILLs`, async () => {
   const tally = { torn: 0, tornFromKills: 0, early: 0, acks: 0, readOnlyChecks: 0 };
 
   for (let round = 0; round < KILLS; round++) {
-    const where = `kill ${round + 1}`;
+    const where = `kill ${round + 1} (replay with CAIRN_CRASH_SEED=${seed})`;
     if (!session || round % KILLS_PER_SESSION === 0) {
       // Only the session under test is kept, so the scratch space stays small.
       if (session) await fs.rm(join(dir, session.id), { recursive: true, force: true });
