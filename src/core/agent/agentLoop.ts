@@ -1,6 +1,7 @@
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult } from '../ledger/types';
 import { ModelError } from '../model/errors';
+import { systemClock, type Clock } from '../ports';
 import type {
   AssistantBlock,
   AssistantMessage,
@@ -48,6 +49,7 @@ export interface AgentLoopDeps<Snapshot> {
   readonly onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
   /** Called before each main request; compaction may start a new generation here (automatic trigger). */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  readonly clock?: Clock;
 }
 
 /** The current generation as the loop sees it: compaction swaps it between requests. */
@@ -66,6 +68,7 @@ export const INTERRUPTED_CONTINUE_PROMPT =
 export class AgentLoop<Snapshot> {
   private pendingDecisions: LoopDecision[] = [];
   private requestIndex = 0;
+  private lastMainAt: number | undefined;
 
   constructor(
     private readonly deps: AgentLoopDeps<Snapshot>,
@@ -80,6 +83,11 @@ export class AgentLoop<Snapshot> {
 
   get requestsMade(): number {
     return this.requestIndex;
+  }
+
+  /** When the main model last answered: its prompt cache is warm for a while after (compaction's fallback reads this). */
+  get lastMainRequestAt(): number | undefined {
+    return this.lastMainAt;
   }
 
   async run(userText: string, signal: AbortSignal): Promise<DoneReason> {
@@ -206,6 +214,7 @@ export class AgentLoop<Snapshot> {
     };
     try {
       const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
+      this.lastMainAt = (deps.clock ?? systemClock).now();
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });

@@ -7,6 +7,7 @@ import type { AgentEvent, DoneReason } from './events';
 import { JournalRecorder } from './journalRecorder';
 import type { RequestComposer, ToolExecutor } from './ports';
 import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
+import type { Clock } from '../ports';
 
 export interface AgentSessionDeps<Snapshot> {
   readonly journal: SessionJournal;
@@ -19,9 +20,18 @@ export interface AgentSessionDeps<Snapshot> {
   readonly settings: () => AgentLoopSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  readonly clock: Clock;
 }
 
 export type AgentListener = (event: AgentEvent) => void;
+
+/** Where compaction plugs into a session: before each run and request, and on a "prompt too long". */
+export interface SessionHooks {
+  readonly beforeRun?: () => void;
+  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
+  /** Returns true when the request may be retried (an emergency compaction made room). */
+  readonly onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
+}
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -47,14 +57,11 @@ export class AgentSession<Snapshot> {
   private readonly loop: AgentLoop<Snapshot>;
   private running: AbortController | undefined;
   private readonly recorder: JournalRecorder<Snapshot>;
+  private hooks: SessionHooks = {};
 
   constructor(
     private readonly deps: AgentSessionDeps<Snapshot>,
     start: GenerationRef = { generation: 0, conversation: new Conversation() },
-    hooks: {
-      onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
-      beforeRequest?: (signal: AbortSignal) => Promise<void>;
-    } = {},
   ) {
     this.current = start;
     this.recorder = new JournalRecorder<Snapshot>(deps.journal);
@@ -74,8 +81,9 @@ export class AgentSession<Snapshot> {
         isReadOnlyTool: deps.isReadOnlyTool,
         summarizeToolCall: deps.summarizeToolCall,
         emit: (event) => this.emit(event),
-        ...(hooks.onPromptTooLong ? { onPromptTooLong: hooks.onPromptTooLong } : {}),
-        ...(hooks.beforeRequest ? { beforeRequest: hooks.beforeRequest } : {}),
+        onPromptTooLong: async (signal) => (this.hooks.onPromptTooLong ? this.hooks.onPromptTooLong(signal) : false),
+        beforeRequest: async (signal) => this.hooks.beforeRequest?.(signal),
+        clock: deps.clock,
       },
       deps.settings,
       () => this.current,
@@ -110,10 +118,26 @@ export class AgentSession<Snapshot> {
     const controller = new AbortController();
     this.running = controller;
     try {
+      this.hooks.beforeRun?.();
       return await this.loop.run(text, controller.signal);
     } finally {
       this.running = undefined;
     }
+  }
+
+  useHooks(hooks: SessionHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** Lets session-level parts (compaction) tell the views what they did. */
+  notify(event: AgentEvent): void {
+    this.emit(event);
+  }
+
+  /** Records a notice in the journal and shows it. */
+  async notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void> {
+    await this.recorder.notice(level, kind, message);
+    this.emit({ type: 'notice', level, kind, message });
   }
 
   cancel(): void {

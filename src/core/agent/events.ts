@@ -19,6 +19,16 @@ export type AgentEvent =
   | { type: 'request_finished'; requestIndex: number; snapshot: RequestSnapshot }
   | { type: 'notice'; level: NoticeLevel; kind: string; message: string }
   | { type: 'error'; kind: string; message: string; action?: string }
+  | {
+      type: 'compacted';
+      generation: number;
+      tokensBefore: number;
+      tokensAfter: number;
+      summary: string;
+      filesTable: string;
+      reason: 'auto' | 'manual' | 'overflow';
+      stage: 'normal' | 'emergency';
+    }
   | { type: 'done'; reason: DoneReason };
 
 export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error';

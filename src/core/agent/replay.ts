@@ -1,5 +1,6 @@
 import type { LoadedRecord } from '../session/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
+import { isGenerationDetail } from '../compaction/generation';
 import { Conversation, type ConversationEntry } from './conversation';
 
 export interface ReplayedGeneration {
@@ -7,6 +8,8 @@ export interface ReplayedGeneration {
   readonly conversation: Conversation;
   /** tool_use blocks of the last assistant message that never got a tool_result (a crash mid-tool). */
   readonly danglingToolUses: readonly ToolUseBlock[];
+  /** The highest generation number ever started (undone ones included): new generations count on from it. */
+  readonly highestGeneration: number;
 }
 
 /**
@@ -19,10 +22,19 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
   for (const record of records) {
     if (record.type === 'compaction_undone') undone.add(record.generation);
   }
+  let highestGeneration = 0;
+  let opening: readonly ConversationEntry[] = [];
   for (const record of records) {
-    if (record.type === 'generation_started' && !undone.has(record.generation)) generation = Math.max(generation, record.generation);
+    if (record.type !== 'generation_started') continue;
+    highestGeneration = Math.max(highestGeneration, record.generation);
+    if (!undone.has(record.generation) && record.generation >= generation) {
+      generation = record.generation;
+      // The compaction's one record holds the new generation's opening entries.
+      opening = isGenerationDetail(record.detail) ? record.detail.entries : [];
+    }
   }
   const byIndex = new Map<number, ConversationEntry>();
+  opening.forEach((entry, index) => byIndex.set(index, entry));
   for (const record of records) {
     if (record.type !== 'user_message' && record.type !== 'assistant_message') continue;
     if ((record.generation ?? 0) !== generation || record.index === undefined) continue;
@@ -41,5 +53,5 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
     last && last.message.role === 'assistant'
       ? (last.message as AssistantMessage).content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
       : [];
-  return { generation, conversation: new Conversation(entries, sent), danglingToolUses };
+  return { generation, conversation: new Conversation(entries, sent), danglingToolUses, highestGeneration };
 }

@@ -10,8 +10,13 @@ import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
 import type { ModelClient } from '../model/types';
 import type { Clock, FileWatcher, Workspace } from '../ports';
 import { systemClock } from '../ports';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { SessionJournal, type OpenedSession } from '../session/sessionJournal';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../tools/definitions';
+import { Compactor } from '../compaction/compactor';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
+import { ModelSummarizer } from '../compaction/summarizer';
 import type { AgentLoopSettings } from './agentLoop';
 import { AgentSession } from './agentSession';
 import type { ApprovalSettings, Approver } from './approval';
@@ -36,6 +41,9 @@ export interface SessionPorts {
   readonly clock?: Clock;
   /** Makes result ids deterministic (tests, benchmarks); random otherwise. */
   readonly idSeed?: number;
+  readonly compaction?: () => CompactionSettings;
+  /** `[Context]` lines and other diagnostics (the host's output channel). */
+  readonly log?: (line: string) => void;
 }
 
 export interface AssembledSession {
@@ -44,6 +52,7 @@ export interface AssembledSession {
   readonly composer: Composer;
   readonly journal: SessionJournal;
   readonly hashCache: HashCache;
+  readonly compactor: Compactor;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -61,7 +70,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
   const ledger = new ResultLedger({ workspace: ports.workspace, store: journal, config: hygiene, hashCache, ids });
-  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() });
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() }, 0);
 }
 
 /**
@@ -79,7 +88,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     : new ResultLedger(options);
   const replayed = replayConversation(opened.records);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
-  const assembled = await assemble(ports, opened.journal, ledger, hashCache, sessionDateOf(created), replayed, opened.tornTail);
+  const assembled = await assemble(ports, opened.journal, ledger, hashCache, sessionDateOf(created), replayed, replayed.highestGeneration, opened.tornTail);
   if (!opened.journal.readOnly) await assembled.session.answerDangling(replayed.danglingToolUses);
   return assembled;
 }
@@ -91,6 +100,7 @@ async function assemble(
   hashCache: HashCache,
   sessionDate: string,
   start: { generation: number; conversation: Conversation },
+  highestGeneration: number,
   tornTail?: OpenedSession['tornTail'],
 ): Promise<AssembledSession> {
   const composer = new Composer({
@@ -113,9 +123,48 @@ async function assemble(
       settings: ports.settings,
       isReadOnlyTool,
       summarizeToolCall,
+      clock: ports.clock ?? systemClock,
     },
     start,
   );
+  const clock = ports.clock ?? systemClock;
+  const log = ports.log ?? (() => undefined);
+  const compactionSettings = ports.compaction ?? (() => DEFAULT_COMPACTION_SETTINGS);
+  const summaryPrompts = {
+    normal: await readFile(join(ports.promptsDir, 'compaction.md'), 'utf8'),
+    emergency: await readFile(join(ports.promptsDir, 'compaction-emergency.md'), 'utf8'),
+  };
+  const summarizer = new ModelSummarizer({
+    model: ports.model,
+    composer,
+    mainModel: () => ports.settings().model,
+    settings: compactionSettings,
+    prompts: summaryPrompts,
+    lastMainRequestAt: () => session.agentLoop.lastMainRequestAt,
+    clock,
+    generation: () => session.generation.generation,
+    onSnapshot: async (snapshot) => {
+      await journal.append({ type: 'snapshot', snapshot });
+      session.notify({ type: 'request_finished', requestIndex: -1, snapshot });
+    },
+    log,
+  });
+  const compactor = new Compactor(
+    {
+      session,
+      ledger,
+      composer,
+      journal,
+      summarizer,
+      settings: compactionSettings,
+      model: () => ports.settings().model,
+      maxTokens: () => ports.settings().maxTokens,
+      windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
+      log,
+    },
+    highestGeneration,
+  );
+  compactor.attach();
   // A change from anywhere makes the cached hash untrustworthy; size+mtime checks catch missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
   return {
@@ -124,6 +173,7 @@ async function assemble(
     composer,
     journal,
     hashCache,
+    compactor,
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();

@@ -1,0 +1,284 @@
+import type { AgentSession } from '../agent/agentSession';
+import { Conversation, type ConversationEntry } from '../agent/conversation';
+import type { GenerationRef } from '../agent/agentLoop';
+import { projectForProvider } from '../agent/projection';
+import type { Composer } from '../compose/composer';
+import type { RequestSnapshot } from '../compose/snapshot';
+import type { ResultLedger } from '../ledger/resultLedger';
+import type { SessionJournal } from '../session/sessionJournal';
+import { generationOpening, type CompactionReason, type GenerationDetail } from './generation';
+import { appendHistory, renderHistory } from './historyArchive';
+import { escalationFor } from './escalation';
+import { softLimitTokens, type CompactionSettings } from './settings';
+import { splitForCompaction, type CompactionSplit } from './split';
+import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
+import { renderTranscript } from './transcript';
+
+export interface CompactorDeps {
+  readonly session: AgentSession<RequestSnapshot>;
+  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe'>;
+  readonly composer: Composer;
+  readonly journal: SessionJournal;
+  readonly summarizer: Summarizer;
+  readonly settings: () => CompactionSettings;
+  readonly model: () => string;
+  readonly maxTokens: () => number;
+  /** The model's input window in tokens (from the Models API, the fallback table or settings). */
+  readonly windowTokens: () => Promise<number>;
+  readonly log: (line: string) => void;
+}
+
+/** A compaction worked out but not yet applied: what a preview shows. */
+export interface CompactionPlan {
+  readonly reason: CompactionReason;
+  readonly split: CompactionSplit;
+  readonly summary: SummaryOutcome;
+  readonly filesTable: string;
+  readonly opening: string;
+  readonly entries: readonly ConversationEntry[];
+  readonly summarized: readonly ConversationEntry[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly previous: GenerationRef;
+}
+
+export type CompactionOutcome =
+  | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number }
+  | { readonly applied: false; readonly reason: string };
+
+/**
+ * Compaction: the one deliberate break of the prompt cache. It summarizes the older part of the current
+ * generation and starts a new generation with the summary, the ledger's files table and the retained
+ * tail. It never blocks or loses the conversation: on any failure the conversation goes on uncompacted
+ * with a notice. The previous generation stays in the journal, and the last compaction can be undone
+ * until a request has used the new generation.
+ */
+export class Compactor {
+  private compactionsThisRun = 0;
+  private undoable: { previous: GenerationRef; generation: number } | undefined;
+  private nextGeneration: number;
+
+  constructor(private readonly deps: CompactorDeps, highestGeneration = deps.session.generation.generation) {
+    this.nextGeneration = highestGeneration + 1;
+  }
+
+  /** Wires the automatic and overflow triggers into the session. */
+  attach(): void {
+    this.deps.session.useHooks({
+      beforeRun: () => {
+        this.compactionsThisRun = 0;
+      },
+      beforeRequest: (signal) => this.beforeRequest(signal),
+      onPromptTooLong: async (signal) => {
+        const outcome = await this.compact({ reason: 'overflow', stage: 'emergency' }, signal);
+        return outcome.applied;
+      },
+    });
+  }
+
+  /** The estimated prompt of the next request in tokens (calibrated). */
+  estimateNext(conversation: Conversation = this.deps.session.generation.conversation): number {
+    const prefix = this.deps.composer.staticPrefix();
+    return this.deps.composer.estimate({
+      model: this.deps.model(),
+      max_tokens: this.deps.maxTokens(),
+      system: prefix.system,
+      tools: prefix.tools,
+      messages: projectForProvider(conversation.all()),
+    }).tokens;
+  }
+
+  /** Whether the next request passes the soft threshold or fails the hard fit. */
+  async needsCompaction(): Promise<{ needed: boolean; why: string; estimate: number; window: number }> {
+    const settings = this.deps.settings();
+    const window = await this.deps.windowTokens();
+    const estimate = this.estimateNext();
+    const soft = softLimitTokens(settings.threshold, window);
+    const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+    if (estimate + reserve + settings.safetyMarginTokens > window) {
+      return { needed: true, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
+    }
+    if (estimate > soft) return { needed: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
+    return { needed: false, why: '', estimate, window };
+  }
+
+  private async beforeRequest(signal: AbortSignal): Promise<void> {
+    // The first request of a new generation makes the compaction final.
+    const { conversation } = this.deps.session.generation;
+    if (this.undoable && conversation.sentCount > 0) this.undoable = undefined;
+    const check = await this.needsCompaction();
+    if (!check.needed) return;
+    this.deps.log(`[Context] automatic compaction: ${check.why}`);
+    await this.compact({ reason: 'auto' }, signal);
+  }
+
+  /**
+   * Plans and applies a compaction: the normal stage first, the emergency stage when normal does not
+   * apply or its result still does not fit. Never throws for a failed summary: it reports and returns.
+   */
+  async compact(options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string }, signal: AbortSignal): Promise<CompactionOutcome> {
+    const plan = await this.plan(options, signal);
+    if (!plan.ok) {
+      await this.reportFailure(plan.reason);
+      return { applied: false, reason: plan.reason };
+    }
+    return this.apply(plan.plan);
+  }
+
+  /** Works out a compaction without applying it (the preview of a manual compaction). */
+  async plan(
+    options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string },
+    signal: AbortSignal,
+  ): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
+    const settings = this.deps.settings();
+    const current = this.deps.session.generation;
+    const entries = current.conversation.all();
+    const stages: Array<'normal' | 'emergency'> = options.stage === 'emergency' ? ['emergency'] : ['normal', 'emergency'];
+    const window = await this.deps.windowTokens().catch(() => Number.POSITIVE_INFINITY);
+    const tokensBefore = this.estimateNext(current.conversation);
+    let lastReason = 'There is nothing to compact yet: the conversation is too short.';
+    for (const stage of stages) {
+      const keep = stage === 'normal' ? settings.normalKeepTurns : settings.emergencyKeepTurns;
+      const split = splitForCompaction(entries, stage, keep);
+      if (!split) continue;
+      const summarized = entries.slice(0, split.tailStart);
+      const tail = entries.slice(split.tailStart);
+      const transcript = renderTranscript(summarized, settings.maxTranscriptChars);
+      let summary: SummaryOutcome;
+      try {
+        summary = await this.deps.summarizer.summarize(
+          { stage, transcript: transcript.text, ...(options.instructions ? { instructions: options.instructions } : {}) },
+          signal,
+        );
+      } catch (error) {
+        if (signal.aborted) return { ok: false, reason: 'Compaction was cancelled; the conversation is unchanged.' };
+        const why = error instanceof Error ? error.message : String(error);
+        return { ok: false, reason: `The summary could not be written (${why}); the conversation continues uncompacted.` };
+      }
+      const filesTable = this.deps.ledger.filesTable();
+      const opening = generationOpening(summary.text, filesTable);
+      const newEntries = openingEntries(opening, tail);
+      const tokensAfter = this.estimateNext(new Conversation(newEntries, 0));
+      const plan: CompactionPlan = {
+        reason: options.reason,
+        split,
+        summary,
+        filesTable,
+        opening,
+        entries: newEntries,
+        summarized,
+        tokensBefore,
+        tokensAfter,
+        previous: current,
+      };
+      const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+      const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
+      if (fits || stage === 'emergency' || stages.length === 1) return { ok: true, plan };
+      lastReason = `The normal stage left ${tokensAfter} tokens, which does not fit the window of ${window}.`;
+      this.deps.log(`[Context] ${lastReason} Trying the emergency stage.`);
+    }
+    return { ok: false, reason: lastReason };
+  }
+
+  /** Applies a plan: one journal record makes it durable, then the session switches generation. */
+  async apply(plan: CompactionPlan): Promise<CompactionOutcome> {
+    const { session, journal, ledger, composer } = this.deps;
+    if (session.generation !== plan.previous) {
+      return { applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' };
+    }
+    const generation = this.nextGeneration++;
+    const detail: GenerationDetail = {
+      kind: 'compaction',
+      previousGeneration: plan.previous.generation,
+      stage: plan.split.stage,
+      reason: plan.reason,
+      summary: plan.summary.text,
+      filesTable: plan.filesTable,
+      entries: plan.entries,
+      summarizedMessages: plan.summarized.length,
+      keptMessages: plan.entries.length - 1,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summaryModel: plan.summary.model,
+      attempts: plan.summary.attempts,
+      ...(plan.summary.fallback ? { fallback: plan.summary.fallback } : {}),
+    };
+    await journal.append({ type: 'generation_started', generation, detail });
+    // No stub may point at content that just left the context.
+    ledger.clearDedupe();
+    await journal.checkpointLedgerState();
+    session.replaceGeneration({ generation, conversation: new Conversation(plan.entries, 0) });
+    await composer.startGeneration();
+    this.undoable = { previous: plan.previous, generation };
+
+    try {
+      await appendHistory(journal.sessionDir, renderHistory(plan.summarized, `Generation ${plan.previous.generation}, summarized into generation ${generation}`));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      await session.notice('warning', 'history_archive', `The summarized history could not be added to history.md (${why}); the journal still has all of it.`);
+    }
+
+    const saved = plan.tokensBefore - plan.tokensAfter;
+    session.agentLoop.addDecision({
+      kind: 'compaction',
+      detail:
+        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.entries.length - 1}` +
+        `${plan.split.anchoredToUser ? ' (kept from the latest user message)' : ''}; about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved); ` +
+        `summary by ${plan.summary.model} in ${plan.summary.attempts} attempt(s)` +
+        `${plan.summary.fallback ? `; fallback ${plan.summary.fallback.status}: ${plan.summary.fallback.reason}` : ''}`,
+      resultIds: [...new Set(plan.opening.match(/#[0-9a-f]{4,}\b/g) ?? [])],
+    });
+    this.deps.log(`[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`);
+    session.notify({
+      type: 'compacted',
+      generation,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summary: plan.summary.text,
+      filesTable: plan.filesTable,
+      reason: plan.reason,
+      stage: plan.split.stage,
+    });
+    this.compactionsThisRun++;
+    const escalation = escalationFor(this.compactionsThisRun);
+    if (escalation) await session.notice(escalation.level, 'compaction_escalation', escalation.message);
+    return { applied: true, plan, generation };
+  }
+
+  /** Whether the last compaction can still be undone: no request has used the new generation yet. */
+  get canUndo(): boolean {
+    const current = this.deps.session.generation;
+    return Boolean(this.undoable && this.undoable.generation === current.generation && current.conversation.sentCount === 0);
+  }
+
+  /** Restores the generation before the last compaction. The dedupe tables stay empty (always safe). */
+  async undo(): Promise<boolean> {
+    if (!this.canUndo || !this.undoable) return false;
+    const { previous, generation } = this.undoable;
+    await this.deps.journal.append({ type: 'compaction_undone', generation });
+    this.deps.session.replaceGeneration(previous);
+    await this.deps.composer.startGeneration();
+    this.undoable = undefined;
+    await this.deps.session.notice('info', 'compaction_undone', `The last compaction was undone; generation ${previous.generation} is active again.`);
+    return true;
+  }
+
+  private async reportFailure(reason: string): Promise<void> {
+    this.deps.log(`[Context] compaction not applied: ${reason}`);
+    await this.deps.session.notice('warning', 'compaction_failed', reason);
+  }
+}
+
+/** The new generation: the opening as its first user message, merged with the tail's first user message if it starts with one. */
+function openingEntries(opening: string, tail: readonly ConversationEntry[]): ConversationEntry[] {
+  const first = tail[0];
+  if (first && first.message.role === 'user') {
+    return [
+      { message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] }, ...(first.synthetic ? { synthetic: true } : {}) },
+      ...tail.slice(1),
+    ];
+  }
+  return [{ message: { role: 'user', content: [{ type: 'text', text: opening }] }, synthetic: true }, ...tail];
+}
+
+export { CompactionError };

@@ -1,0 +1,40 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConversationEntry } from '../agent/conversation';
+
+export const HISTORY_FILE = 'history.md';
+
+/**
+ * The summarized history in readable form, oldest first: user and assistant text and one line per tool
+ * call with its result's bracket. Result bodies stay in the journal (recall shows them); reasoning is left out.
+ */
+export function renderHistory(entries: readonly ConversationEntry[], heading: string): string {
+  const out: string[] = [`## ${heading}`, ''];
+  for (const entry of entries) {
+    const message = entry.message;
+    if (message.role === 'user') {
+      for (const block of message.content) {
+        if (block.type === 'text') out.push(`**${entry.synthetic ? 'Cairn' : 'User'}:** ${block.text}`, '');
+        else out.push(`- result ${firstLine(block.content)}${block.is_error ? ' (error)' : ''}`);
+      }
+    } else {
+      for (const block of message.content) {
+        if (block.type === 'text') out.push(`**Assistant:** ${block.text}`, '');
+        else if (block.type === 'tool_use') out.push(`- call \`${block.name}\` ${JSON.stringify(block.input)}`);
+      }
+      if (entry.incomplete) out.push('_(interrupted)_', '');
+    }
+  }
+  out.push('');
+  return `${out.join('\n')}\n`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+/** Appends to the session's history.md archive (created on the first append). */
+export async function appendHistory(sessionDir: string, markdown: string): Promise<void> {
+  await appendFile(join(sessionDir, HISTORY_FILE), markdown, 'utf8');
+}
