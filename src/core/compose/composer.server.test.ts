@@ -1,7 +1,8 @@
 /**
- * Calibration against the local server, which counts with `@anthropic-ai/tokenizer` (a different
- * tokenizer from the composer's js-tiktoken), over a real socket: the composed request is sent as is
- * and the usage the server reports (input + cache write + cache read) calibrates the estimator.
+ * The composer against the local server over a real socket: composed requests are sent as they are,
+ * checked afterwards from the bodies the server logged, and the usage it reports (counted with
+ * `@anthropic-ai/tokenizer`, a different tokenizer from the composer's js-tiktoken) calibrates the
+ * estimator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../node/mockServer/server';
@@ -9,6 +10,11 @@ import { parseScenario } from '../../node/scenario/scenario';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { Composer } from './composer';
+import { CacheBreakDetector } from './cacheBreak';
+import { canonicalJson } from './canonicalJson';
+import { sha256Hex } from './messageHash';
+import { encodeRequest } from './requestEncoding';
+import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContext';
 import type { RulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
@@ -17,7 +23,7 @@ const MODEL = 'claude-sonnet-4-5';
 let server: MockServer;
 
 beforeAll(async () => {
-  const turns = Array.from({ length: 40 }, () => ({ assistant: { text: 'ok' } }));
+  const turns = Array.from({ length: 200 }, () => ({ assistant: { text: 'ok' } }));
   server = await startMockServer({ scenario: parseScenario({ about: 'calibration', model: { id: MODEL }, turns }), host: '127.0.0.1' });
 });
 
@@ -46,7 +52,7 @@ const project: ProjectContextSource = {
   }),
 };
 
-describe('calibration against the local server', () => {
+describe('the composer against the local server', () => {
   it('brings calibrated estimates within 3% of the reported input after five requests, raw beside', async () => {
     const composer = new Composer({
       tools: TOOL_DEFINITIONS,
@@ -74,5 +80,41 @@ describe('calibration against the local server', () => {
     // The raw count is a different tokenizer's and is reported as it is, not silently corrected.
     expect(rows.some((row) => row.raw !== row.calibrated)).toBe(true);
     expect(composer.estimator.calibration(MODEL).samples).toBe(12);
+  });
+
+  it('keeps the prefix byte-identical and breaks no cache over a long session, checked from the logged bodies', async () => {
+    const composer = new Composer({ tools: TOOL_DEFINITIONS, preamble: 'You are Cairn, a coding agent.', rules, projectContext: project, sessionDate: '2026-11-30' });
+    await composer.prepare();
+    const session = new ScriptedSession(29);
+    const first = server.requests.length;
+    const snapshots: RequestSnapshot[] = [];
+    for (let i = 0; i < 110; i++) {
+      if (i % 12 === 0) session.user(`Task ${i}: keep going.`);
+      session.step();
+      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 512, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      snapshots.push(composer.observeUsage(snapshot, await send(request)));
+      if (i % 12 === 11) session.reply();
+    }
+    expect(composer.cacheBreaks).toBe(0);
+    const logged = server.requests.slice(first).filter((entry) => entry.kind === 'main');
+    expect(logged).toHaveLength(110);
+    const detector = new CacheBreakDetector();
+    const bodies = logged.map((entry) => entry.body as ModelRequest);
+    const prefix = JSON.stringify({ system: bodies[0]!.system, tools: bodies[0]!.tools });
+    bodies.forEach((body, i) => {
+      expect(JSON.stringify({ system: body.system, tools: body.tools })).toBe(prefix);
+      expect(detector.observe(encodeRequest(body), 0)).toBeNull();
+      const hashes = body.messages.map((m) => sha256Hex(canonicalJson({
+        role: m.role,
+        content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
+      })).slice(0, 8));
+      expect(snapshots[i]!.messageHashes).toEqual(hashes);
+      expect((JSON.stringify(body).match(/cache_control/g) ?? []).length).toBeLessThanOrEqual(4);
+      // Every request after the first reads the whole previous request from the cache.
+      if (i > 0) {
+        const before = snapshots[i - 1]!.usage!;
+        expect(logged[i]!.usage!.cache_read_input_tokens).toBeGreaterThanOrEqual(before.input + before.cacheWrite + before.cacheRead);
+      }
+    });
   });
 });
