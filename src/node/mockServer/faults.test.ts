@@ -103,6 +103,17 @@ describe('local server: faults from the scenario', () => {
     expect((next.content[0] as Anthropic.TextBlock).text).toBe('The script has no more turns.');
   });
 
+  it('a client that aborts a slow stream part-way leaves the server serving the next request', async () => {
+    const { client, server } = await serveWithFault({ delay_ms: 30 }, { maxRetries: 0 });
+    const controller = new AbortController();
+    const stream = client.messages.stream({ model, max_tokens: 100, messages: hello }, { signal: controller.signal });
+    stream.on('text', () => controller.abort());
+    await expect(stream.finalMessage()).rejects.toThrow();
+    const next = await client.messages.create({ model, max_tokens: 100, messages: hello });
+    expect((next.content[0] as Anthropic.TextBlock).text).toBe('The script has no more turns.');
+    expect(server.notices.filter((n) => n.startsWith('internal error'))).toEqual([]);
+  });
+
   it('prompt_too_long answers the real 400 message; the next request gets the turn', async () => {
     const { client } = await serveWithFault({ prompt_too_long: true });
     const error = (await client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as APIError;
