@@ -6,6 +6,8 @@ export interface TextTokenCounter {
   /** Names the tokenizer in estimates (`TokenEstimate.strategy` before calibration). */
   readonly name: string;
   count(text: string): number;
+  /** Optional: do one-time loading now. */
+  warmUp?(): Promise<void>;
 }
 
 /**
@@ -30,6 +32,19 @@ export class TiktokenCounter implements TextTokenCounter {
   private get encoder(): Tiktoken {
     TiktokenCounter.shared ??= new Tiktoken(o200kBase);
     return TiktokenCounter.shared;
+  }
+
+  /**
+   * Loads the ranks now, on a later turn of the event loop, so the one-time cost falls in idle time
+   * after a session opens rather than inside the first request.
+   */
+  warmUp(): Promise<void> {
+    return new Promise((resolve) => {
+      setTimeout(() => {
+        void this.encoder;
+        resolve();
+      }, 0);
+    });
   }
 
   count(text: string): number {

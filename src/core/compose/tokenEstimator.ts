@@ -67,6 +67,11 @@ export class TokenEstimator {
     this.maxEntries = options.cacheEntries ?? DEFAULT_CACHE_ENTRIES;
   }
 
+  /** Loads the tokenizer ahead of the first request (about a second for o200k_base). */
+  async warmUp(): Promise<void> {
+    await this.counter.warmUp?.();
+  }
+
   /** Raw tokens of one text, from the cache when the same text was counted before. */
   countText(text: string): number {
     if (text.length === 0) return 0;
