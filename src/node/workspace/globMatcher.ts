@@ -22,7 +22,8 @@ export function globPathMatcher(pattern: string, under: string): (relative: stri
 export function grepGlobFilter(pattern: string): (relative: string) => boolean {
   const negated = pattern.startsWith('!');
   const clean = stripLeading(negated ? pattern.slice(1) : pattern);
-  const matches = picomatch(clean, { dot: true, basename: true });
+  // picomatch's `basename` option also changes patterns that have a `/`, so it is only asked for without one.
+  const matches = picomatch(clean, { dot: true, basename: !clean.includes('/') });
   return negated ? (relative) => !matches(relative) : (relative) => matches(relative);
 }
 

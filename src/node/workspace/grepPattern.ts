@@ -26,12 +26,27 @@ export class GrepPatternError extends Error {
   override readonly name = 'GrepPatternError';
 }
 
+/**
+ * Lines longer than this (minified bundles, data blobs) are searched only for a plain-text
+ * pattern. JavaScript's backtracking engine can take minutes on one such line (`\w+_\d` over
+ * 200,000 word characters is quadratic) where ripgrep's automata take microseconds, and both
+ * engines must give the same answers; so for a regex pattern, neither reports such a line.
+ */
+export const LONG_LINE_CHARS = 10_000;
+
 export interface CompiledGrepPattern {
   /** For the JavaScript fallback: test one line (its `\n` removed, a `\r` kept). */
   readonly js: RegExp;
   /** For ripgrep's `-e`. */
   readonly rust: string;
   readonly ignoreCase: boolean;
+  /** The text to find when the pattern is plain text and case matters (searched on lines of any length). */
+  readonly literal: string | null;
+}
+
+/** Whether a match on a line of `length` characters is reported (see `LONG_LINE_CHARS`). */
+export function reportsLine(pattern: CompiledGrepPattern, length: number): boolean {
+  return length <= LONG_LINE_CHARS || pattern.literal !== null;
 }
 
 const JS_SYNTAX = '^$\\.*+?()[]{}|/';
@@ -47,7 +62,7 @@ export function compileGrepPattern(pattern: string, ignoreCaseOption = false): C
     ignoreCase = true;
     source = source.slice(4);
   }
-  const { js, rust } = new Translator(pattern, source).run();
+  const { js, rust, literal } = new Translator(pattern, source).run();
   let regex: RegExp;
   try {
     regex = new RegExp(js, ignoreCase ? 'sui' : 'su');
@@ -55,23 +70,27 @@ export function compileGrepPattern(pattern: string, ignoreCaseOption = false): C
     const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(error);
     throw new GrepPatternError(`Invalid grep pattern ${JSON.stringify(pattern)}: ${reason}. Escape special characters with \\ to match them literally.`);
   }
-  return { js: regex, rust, ignoreCase };
+  return { js: regex, rust, ignoreCase, literal: ignoreCase || literal === '' ? null : literal };
 }
 
 class Translator {
   private i = 0;
   private js = '';
   private rust = '';
+  /** The pattern as plain text, while every token so far has been a literal character. */
+  private literal: string | null = '';
 
   constructor(
     private readonly original: string,
     private readonly source: string,
   ) {}
 
-  run(): { js: string; rust: string } {
+  run(): { js: string; rust: string; literal: string | null } {
     const s = this.source;
     while (this.i < s.length) {
       const c = s[this.i] as string;
+      const plain = !/[\\[(){}\].^$|*+?\n\r]/.test(c);
+      this.literal = plain && this.literal !== null ? this.literal + c : null;
       if (c === '\n' || c === '\r') this.fail('it contains a line break; grep matches within one line');
       else if (c === '\\') this.escape(false);
       else if (c === '[') this.charClass();
@@ -80,7 +99,7 @@ class Translator {
       else if (c === '}' || c === ']') this.both(`\\${c}`, 1);
       else this.both(c, 1);
     }
-    return { js: this.js, rust: this.rust };
+    return { js: this.js, rust: this.rust, literal: this.literal };
   }
 
   private both(text: string, advance: number, rust = text): void {

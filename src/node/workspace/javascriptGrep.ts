@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GrepMatch } from '../../core/ports';
-import { BINARY_PROBE_BYTES, lineText } from './binaryProbe';
+import { BINARY_PROBE_BYTES } from './binaryProbe';
+import { reportsLine, type CompiledGrepPattern } from './grepPattern';
 
 const READ_CHUNK_BYTES = 64 * 1024;
 const FILES_IN_FLIGHT = 8;
@@ -11,20 +12,20 @@ const FILES_IN_FLIGHT = 8;
  * whole file at once, so a million-line file costs one chunk of memory plus the matches) and
  * tests each line with the JavaScript translation of the pattern.
  */
-export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], regex: RegExp): Promise<GrepMatch[]> {
+export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
   const matches: GrepMatch[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const file = files[next++] as string;
-      await searchFile(absoluteRoot, file, regex, matches);
+      await searchFile(absoluteRoot, file, pattern, matches);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, worker));
   return matches;
 }
 
-async function searchFile(absoluteRoot: string, file: string, regex: RegExp, into: GrepMatch[]): Promise<void> {
+async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, into: GrepMatch[]): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(nodePath.join(absoluteRoot, file), 'r');
@@ -36,8 +37,13 @@ async function searchFile(absoluteRoot: string, file: string, regex: RegExp, int
     const found: GrepMatch[] = [];
     const test = (bytes: Buffer): void => {
       lineNumber++;
+      // Matched with its `\r` (so `x$` does not match `x\r`, as in ripgrep), reported without.
       const text = bytes.toString('utf8');
-      if (regex.test(text)) found.push({ path: file, line: lineNumber, text: lineText(bytes) });
+      const shown = text.endsWith('\r') ? text.slice(0, -1) : text;
+      if (!reportsLine(pattern, shown.length)) return;
+      if (pattern.literal !== null ? text.includes(pattern.literal) : pattern.js.test(text)) {
+        found.push({ path: file, line: lineNumber, text: shown });
+      }
     };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);

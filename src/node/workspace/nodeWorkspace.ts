@@ -126,8 +126,8 @@ export class NodeWorkspace implements Workspace {
 
     const ripgrep = await this.findRipgrep();
     const matches = ripgrep
-      ? await grepWithRipgrep(ripgrep, this.root, files, compiled.rust, compiled.ignoreCase)
-      : await grepWithJavascript(this.root, files, compiled.js);
+      ? await grepWithRipgrep(ripgrep, this.root, files, compiled)
+      : await grepWithJavascript(this.root, files, compiled);
     return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   }
 

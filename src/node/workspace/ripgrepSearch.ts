@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import type { GrepMatch } from '../../core/ports';
 import { looksBinary, lineText } from './binaryProbe';
-import { GrepPatternError } from './grepPattern';
+import { GrepPatternError, reportsLine, type CompiledGrepPattern } from './grepPattern';
 
 /** Command-line bytes per ripgrep run, well under Linux's ARG_MAX (2 MiB) with the environment. */
 const MAX_ARG_BYTES = 128 * 1024;
@@ -39,13 +39,13 @@ export async function grepWithRipgrep(
   ripgrep: string,
   absoluteRoot: string,
   files: readonly string[],
-  rustPattern: string,
-  ignoreCase: boolean,
+  pattern: CompiledGrepPattern,
 ): Promise<GrepMatch[]> {
-  const matches: GrepMatch[] = [];
+  const found: GrepMatch[] = [];
   for (const batch of batches(files)) {
-    await runBatch(ripgrep, absoluteRoot, batch, rustPattern, ignoreCase, matches);
+    await runBatch(ripgrep, absoluteRoot, batch, pattern.rust, pattern.ignoreCase, found);
   }
+  const matches = found.filter((m) => reportsLine(pattern, m.text.length));
   const matchedFiles = [...new Set(matches.map((m) => m.path))];
   const binary = new Set<string>();
   await Promise.all(
