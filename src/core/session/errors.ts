@@ -92,11 +92,13 @@ export class JournalWriteError extends SessionError {
     readonly sessionId: string,
     readonly path: string,
     override readonly cause: unknown,
+    /** What it means for the user; by default, that the last step was not saved. */
+    consequence = 'The last step was not saved',
   ) {
     const detail = cause instanceof Error ? cause.message : String(cause);
     super(
       `Could not write the journal of session ${sessionId} (${detail}). ` +
-        `The last step was not saved; free disk space or check permissions on ${path}, then retry.`,
+        `${consequence}; free disk space or check permissions on ${path}, then retry.`,
     );
   }
 }

@@ -246,3 +246,46 @@ describe('the session lock', () => {
     await expect(fs.stat(join(dir, 's1', 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('a journal cut at any byte', () => {
+  it('reopens with every whole record and reports the cut line as a torn tail', async () => {
+    const journal = await createSession();
+    await journal.append({ type: 'user_message', message: { role: 'user', content: [{ type: 'text', text: 'é ✓ "q"\n' }] } });
+    await journal.put(result('#f001', 'a\nb\nc'));
+    await journal.append({ type: 'notice', level: 'info', kind: 'k', message: 'n' });
+    await journal.put(result('#f002', 'tail'));
+    await journal.close();
+    const full = await fs.readFile(journalPath());
+    const ends: number[] = [];
+    for (let i = 0; i < full.length; i++) if (full[i] === 0x0a) ends.push(i + 1);
+    const cutDir = join(dir, 'cut');
+    for (let cut = ends[0]!; cut <= full.length; cut++) {
+      await fs.mkdir(join(cutDir, 's1'), { recursive: true });
+      await fs.writeFile(join(cutDir, 's1', JOURNAL_FILE), full.subarray(0, cut));
+      const opened = await SessionJournal.open(cutDir, 's1', { readOnly: true });
+      try {
+        const whole = ends.filter((end) => end <= cut);
+        const lastEnd = whole[whole.length - 1]!;
+        expect(opened.corruption, `cut at ${cut}`).toBeUndefined();
+        expect(opened.tornTail?.bytes ?? 0, `cut at ${cut}`).toBe(cut - lastEnd);
+        expect(opened.records.length, `cut at ${cut}`).toBe(whole.length);
+        expect(opened.journal.byteSize).toBe(lastEnd);
+        for (const id of opened.journal.ids()) expect(await opened.journal.readResult(id), `cut at ${cut}`).toBeDefined();
+      } finally {
+        await opened.journal.close();
+      }
+    }
+  });
+
+  it('reads a result whose line spans several read chunks', async () => {
+    const journal = await createSession();
+    const body = Array.from({ length: 40_000 }, (_, i) => `${i} ${'x'.repeat(60)}`).join('\n');
+    await journal.put(result('#f100', body));
+    await journal.put(result('#f101', 'after'));
+    await journal.close();
+    const opened = track(await SessionJournal.open(dir, 's1'));
+    expect(opened.journal.ids()).toEqual(['#f100', '#f101']);
+    expect(await opened.journal.readLines('#f100', 39_999, 5)).toMatchObject({ total: 40_000, lines: [`39998 ${'x'.repeat(60)}`, `39999 ${'x'.repeat(60)}`] });
+    expect(await opened.journal.readLines('#f101', 1, 1)).toMatchObject({ lines: ['after'] });
+  });
+});

@@ -186,7 +186,7 @@ export class SessionJournal implements ResultStore {
       await fs.mkdir(sessionDir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SessionExistsError(sessionId, sessionDir);
-      throw new JournalWriteError(sessionId, sessionDir, error);
+      throw new JournalWriteError(sessionId, sessionDir, error, 'The session was not started');
     }
     await syncDirectory(dir);
     const lock = await SessionLock.acquire(sessionDir, sessionId);
@@ -237,7 +237,9 @@ export class SessionJournal implements ResultStore {
       });
     } catch (error) {
       await lock.release();
-      throw error instanceof SessionError ? error : new JournalWriteError(sessionId, join(sessionDir, JOURNAL_FILE), error);
+      throw error instanceof SessionError
+        ? error
+        : new JournalWriteError(sessionId, join(sessionDir, JOURNAL_FILE), error, 'The session was not started');
     }
   }
 
@@ -257,7 +259,15 @@ export class SessionJournal implements ResultStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(sessionId, path);
       throw error;
     }
-    let lock = options.readOnly ? undefined : await SessionLock.acquire(sessionDir, sessionId);
+    let lock: SessionLock | undefined;
+    if (!options.readOnly) {
+      try {
+        lock = await SessionLock.acquire(sessionDir, sessionId);
+      } catch (error) {
+        // A folder that cannot be written (read-only disk, permissions) says so; it can still be opened read-only.
+        throw error instanceof SessionError ? error : new JournalWriteError(sessionId, sessionDir, error, 'It can still be opened read-only');
+      }
+    }
     let reader: FileHandle | undefined;
     let writer: FileHandle | undefined;
     try {
