@@ -24,6 +24,7 @@ export type { LoggedRequest } from './requestLog';
 export const DEFAULT_MOCK_MODEL_ID = 'claude-sonnet-4-5';
 
 const CUT_GRACE_MS = 50;
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 /** The header that marks a compaction request. */
 export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
@@ -149,7 +150,11 @@ class MessagesExchange {
     this.player.resultIds.observe(wire.messages);
     const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn));
     if (plan.fault) entry.fault = plan.fault;
-    if (plan.fault?.type === 'status') return fail(new ApiError(plan.fault.status, plan.fault.message, plan.fault.retryAfterSeconds));
+    if (plan.fault?.type === 'status') {
+      // The real service always says when to retry a rate-limited request.
+      const retryAfter = plan.fault.retryAfterSeconds ?? (plan.fault.status === 429 ? DEFAULT_RETRY_AFTER_SECONDS : undefined);
+      return fail(new ApiError(plan.fault.status, plan.fault.message, retryAfter));
+    }
     if (plan.fault?.type === 'prompt_too_long') {
       return fail(promptTooLong(Math.max(inputTokens, this.model.contextWindow + 1), this.model.contextWindow));
     }
