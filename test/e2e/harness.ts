@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { OUTPUT_DIR, type ProvisionedEditor } from './environment';
+import { inject } from 'vitest';
+import { OUTPUT_DIR, type E2eEnvironment, type ProvisionedEditor } from './environment';
 
 /** Flags that keep Chromium offline and quiet here (from issue 7's recipe). */
 export const CHROMIUM_FLAGS = [
@@ -37,18 +38,18 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
 });
 
 export interface StartEditorOptions {
-  editor: ProvisionedEditor;
-  chromium: string;
   workspaceDir: string;
-  /** .vsix files installed with `--install-extension` before the editor starts (e.g. Cairn, the probe). */
-  extensions: readonly string[];
   /** Merged over BASE_SETTINGS into the editor's user settings.json (e.g. `cairn.baseUrl`). */
   settings?: Record<string, unknown>;
   /** Added to code-server's environment; the extension host inherits it. */
   env?: Record<string, string>;
+  /** Also install the test-only probe extension (test/e2e/probe-extension), which activates Cairn. */
+  probe?: boolean;
   /** Name used for the log file under test-output/e2e/ (defaults to "editor"). */
   name?: string;
   viewport?: { width: number; height: number };
+  /** What globalSetup prepared; defaults to `inject('e2eEnvironment')`. */
+  environment?: E2eEnvironment;
 }
 
 export interface RunningEditor {
@@ -126,6 +127,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 export async function startEditor(options: StartEditorOptions): Promise<RunningEditor> {
+  const environment = options.environment ?? inject('e2eEnvironment');
+  if (!environment.available) throw new EditorStartError(`the real editor is not available: ${environment.reason}`);
+  const { editor, chromium: chromiumPath } = environment;
+  const extensions = options.probe ? [environment.cairnVsix, environment.probeVsix] : [environment.cairnVsix];
   const name = options.name ?? 'editor';
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
@@ -133,7 +138,7 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const extensionsDir = join(root, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   writeUserSettings(userDataDir, options.settings ?? {});
-  installExtensions(options.editor, { userDataDir, extensionsDir }, options.extensions);
+  installExtensions(editor, { userDataDir, extensionsDir }, extensions);
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -141,9 +146,9 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const logFile = createWriteStream(logPath);
   let log = '';
   const child = spawn(
-    options.editor.nodeBin,
+    editor.nodeBin,
     [
-      options.editor.codeServerBin,
+      editor.codeServerBin,
       // Its own config file, so the user's ~/.config/code-server is neither read nor written.
       '--config', join(root, 'config.yaml'),
       '--auth', 'none',
@@ -189,7 +194,7 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
 
   try {
     await waitForHealthy(url, child, () => log, 60_000);
-    browser = await chromium.launch({ executablePath: options.chromium, headless: true, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 } });
     await page.goto(url);
     await waitForWorkbench(page);
@@ -235,6 +240,28 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
   await widget.waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => undefined);
 }
 
+/** Opens a workspace file with Quick Open (Ctrl+P) and waits for its editor tab to be active. */
+export async function openFile(page: Page, relativePath: string, timeoutMs = 15_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input.input');
+  await page.keyboard.press('Control+P');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(relativePath);
+  const fileName = relativePath.split('/').pop() ?? relativePath;
+  await widget.locator('.monaco-list-row', { hasText: fileName }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/**
+ * Text of the active editor's visible lines. Monaco draws spaces as no-break spaces; they come back
+ * as plain spaces so tests can compare with file content.
+ */
+export async function activeEditorText(page: Page): Promise<string> {
+  const lines = await page.locator('.editor-group-container.active .editor-instance .view-lines .view-line').allTextContents();
+  return lines.map((l) => l.replace(/\u00a0/g, ' ')).join('\n');
+}
+
 /** The content of Cairn's chat webview (VS Code nests it in two iframes). */
 export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"]').frameLocator('#active-frame');
@@ -246,6 +273,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(OUTPUT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/** Reloads the window (Developer: Reload Window) and waits for the workbench to come back. */
+export async function reloadWindow(page: Page): Promise<void> {
+  await runCommand(page, 'Developer: Reload Window');
+  await page.waitForLoadState('domcontentloaded');
+  await waitForWorkbench(page);
 }
 
 /** Polls for a JSON file an extension writes (e.g. the probe's report) and parses it. */

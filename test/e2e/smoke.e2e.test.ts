@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
+import { startScenarioModel, type ScenarioModel } from './model';
+import { activeEditorText, openFile, runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
 
 const environment = inject('e2eEnvironment');
+const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
 
 interface ProbeReport {
   installed: boolean;
@@ -16,25 +18,27 @@ interface ProbeReport {
   active?: boolean;
   error?: string;
   vscodeVersion: string;
+  baseUrl?: string;
+  modelsStatus?: number;
 }
 
 describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)', () => {
   let editor: RunningEditor | undefined;
   let scratch = '';
   let probeFile = '';
+  let model: ScenarioModel | undefined;
 
   beforeAll(async () => {
     if (!environment.available) return;
     scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-smoke-'));
     const workspaceDir = join(scratch, 'workspace');
     mkdirSync(workspaceDir);
-    writeFileSync(join(workspaceDir, 'hello.ts'), 'export const hello = "world";\n');
+    model = await startScenarioModel({ scenarioFile: DEMO_SCENARIO, workspaceDir });
     probeFile = join(scratch, 'probe.json');
     editor = await startEditor({
-      editor: environment.editor,
-      chromium: environment.chromium,
       workspaceDir,
-      extensions: [environment.cairnVsix, environment.probeVsix],
+      settings: { 'cairn.baseUrl': model.url },
+      probe: true,
       env: { CAIRN_E2E_PROBE_FILE: probeFile },
       name: 'smoke',
     });
@@ -42,6 +46,7 @@ describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)',
 
   afterAll(async () => {
     await editor?.close();
+    await model?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -62,6 +67,20 @@ describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)',
     expect(report.installed).toBe(true);
     expect(report.active).toBe(true);
     expect(report.vscodeVersion).toBe('1.100.3');
+  });
+
+  it('gives the extension host the user settings and a reachable local model server', async () => {
+    const report = await waitForJsonFile<ProbeReport>(probeFile, 60_000);
+    expect(report.baseUrl).toBe(model!.url);
+    expect(report.modelsStatus).toBe(200);
+  });
+
+  it("opens the scenario's workspace files in the editor", async () => {
+    const page = editor!.page;
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await openFile(page, 'src/stats.js');
+    await expect.poll(() => activeEditorText(page), { timeout: 15_000 }).toContain('function average(values) {');
+    await screenshot(page, 'smoke-workspace-file');
   });
 
   it('lists Cairn among the running extensions (command palette)', async () => {

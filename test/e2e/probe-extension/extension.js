@@ -18,6 +18,13 @@ async function activate() {
       await cairn.activate();
       report.active = cairn.isActive;
     }
+    // Proves the user settings reach the extension host and that it can reach the local model server.
+    const baseUrl = vscode.workspace.getConfiguration('cairn').get('baseUrl');
+    report.baseUrl = baseUrl;
+    if (typeof baseUrl === 'string' && baseUrl) {
+      const res = await fetch(`${baseUrl}/v1/models`, { headers: { 'x-api-key': 'probe', 'anthropic-version': '2023-06-01' } });
+      report.modelsStatus = res.status;
+    }
   } catch (err) {
     report.error = err && err.stack ? String(err.stack) : String(err);
   }
