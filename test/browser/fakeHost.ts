@@ -1,0 +1,169 @@
+/**
+ * A FAKE VS Code host for the browser tests: it stands in for `acquireVsCodeApi()` and the extension
+ * host behind it, playing a recorded session (fixtures/session.json) to the real webview bundle.
+ * It checks every message the webview sends with the real `parseWebviewMessage`, records them for the
+ * test to assert on, and answers requests from the recording. Bundled by esbuild and injected with
+ * Playwright's addInitScript, so it runs before `dist/webview.js`.
+ */
+import type {
+  CompactionDetails,
+  HostNotification,
+  HostToWebview,
+  InitMessage,
+  TurnView,
+  WebviewKind,
+} from '../../src/shared/protocol';
+import { ProtocolError, parseWebviewMessage } from '../../src/shared/protocolValidation';
+import { THEMES, type ThemeName } from './themes';
+
+export type ScriptStep = HostNotification | { readonly pause: string };
+
+export interface SessionRecording {
+  readonly chatInit: InitMessage;
+  readonly script: readonly ScriptStep[];
+  readonly olderTurns: readonly TurnView[];
+  readonly recalls: Readonly<Record<string, { readonly bracket: string; readonly text: string }>>;
+  readonly compactionDetails: Readonly<Record<string, CompactionDetails>>;
+  readonly reportInit: InitMessage;
+  readonly reportScript: readonly ScriptStep[];
+}
+
+export interface FakeHostSetup {
+  readonly recording: SessionRecording;
+  readonly theme: ThemeName;
+}
+
+declare global {
+  interface Window {
+    __cairnFakeHostSetup: FakeHostSetup;
+    fakeHost: FakeVsCodeHost;
+  }
+}
+
+export interface ViolationRecord {
+  readonly directive: string;
+  readonly blockedURI: string;
+}
+
+export class FakeVsCodeHost {
+  /** Every message the webview posted, as posted. */
+  readonly received: unknown[] = [];
+  /** Messages `parseWebviewMessage` refused (the webview must never send one). */
+  readonly refused: string[] = [];
+  readonly violations: ViolationRecord[] = [];
+  private state: unknown;
+  private cursor = 0;
+  private view: WebviewKind = 'chat';
+
+  constructor(private readonly recording: SessionRecording) {}
+
+  acquire(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void } {
+    return {
+      postMessage: (message) => this.receive(message),
+      getState: () => this.state,
+      setState: (state) => {
+        this.state = structuredClone(state);
+      },
+    };
+  }
+
+  /** Sends one message as the host would (asynchronously, like VS Code's postMessage). */
+  post(message: HostToWebview): void {
+    const data = structuredClone(message);
+    setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data })), 0);
+  }
+
+  /** Plays the recording up to (not including) the pause with this label; returns the steps sent. */
+  playUntil(label: string): number {
+    const script = this.view === 'report' ? this.recording.reportScript : this.recording.script;
+    const end = script.findIndex((step, i) => i >= this.cursor && 'pause' in step && step.pause === label);
+    if (end === -1) throw new Error(`The recording has no pause "${label}" after step ${this.cursor}.`);
+    let sent = 0;
+    for (const step of script.slice(this.cursor, end)) {
+      if ('pause' in step) continue;
+      this.post(step);
+      sent++;
+    }
+    this.cursor = end + 1;
+    return sent;
+  }
+
+  messagesOfType(type: string): unknown[] {
+    return this.received.filter((m) => typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type);
+  }
+
+  private receive(raw: unknown): void {
+    this.received.push(structuredClone(raw));
+    const message = parseWebviewMessage(raw);
+    if (message instanceof ProtocolError) {
+      this.refused.push(message.message);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.view = message.view;
+      this.post(message.view === 'report' ? this.recording.reportInit : this.recording.chatInit);
+      return;
+    }
+    if (message.type !== 'request') return;
+    const { requestId } = message;
+    const fail = (error: string) => this.post({ type: 'response', requestId, ok: false, error });
+    switch (message.method) {
+      case 'recall': {
+        const stored = this.recording.recalls[message.params.resultId];
+        if (!stored) return fail(`No stored result ${message.params.resultId} in this session.`);
+        const lines = stored.text.split('\n');
+        const from = message.params.offset;
+        const shown = lines.slice(from - 1, from - 1 + message.params.limit);
+        this.post({
+          type: 'response',
+          requestId,
+          ok: true,
+          result: { resultId: message.params.resultId, bracket: stored.bracket, from, to: from + shown.length - 1, total: lines.length, lines: shown },
+        });
+        return;
+      }
+      case 'olderTurns': {
+        const older = this.recording.olderTurns.filter((t) => t.index < message.params.beforeTurn);
+        const page = older.slice(-message.params.limit);
+        this.post({ type: 'response', requestId, ok: true, result: { turns: page, hasOlder: older.length > page.length } });
+        return;
+      }
+      case 'compactionDetails': {
+        const details = this.recording.compactionDetails[String(message.params.generation)];
+        if (!details) return fail(`No compaction of generation ${message.params.generation}.`);
+        this.post({ type: 'response', requestId, ok: true, result: details });
+        return;
+      }
+    }
+  }
+}
+
+/** What VS Code does for a webview: theme variables on the root element and a theme class on the body. */
+function applyTheme(name: ThemeName): void {
+  // Init scripts run before the document has elements; VS Code's own variables are there before the
+  // page's script runs, so apply as soon as the root element exists.
+  const apply = () => {
+    const style = document.documentElement.style;
+    for (const [variable, value] of Object.entries(THEMES[name])) style.setProperty(variable, value);
+    document.body?.classList.add(name === 'dark' ? 'vscode-dark' : 'vscode-light');
+  };
+  if (document.documentElement) apply();
+  else {
+    const observer = new MutationObserver(() => {
+      if (!document.documentElement) return;
+      observer.disconnect();
+      apply();
+    });
+    observer.observe(document, { childList: true });
+  }
+  document.addEventListener('DOMContentLoaded', apply);
+}
+
+const setup = window.__cairnFakeHostSetup;
+const host = new FakeVsCodeHost(setup.recording);
+window.fakeHost = host;
+document.addEventListener('securitypolicyviolation', (event) => {
+  host.violations.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI });
+});
+applyTheme(setup.theme);
+(window as unknown as { acquireVsCodeApi: () => unknown }).acquireVsCodeApi = () => host.acquire();

@@ -1,0 +1,63 @@
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import type { ApprovalDecision } from '../../src/shared/protocol';
+
+/** Allow once / always for this tool / deny with a reason, inline under the tool call that asks. */
+export function ApprovalPrompt({ tool, onAnswer }: { tool: string; onAnswer: (decision: ApprovalDecision, reason?: string) => void }) {
+  const denying = useSignal(false);
+  const reason = useSignal('');
+  const firstButton = useRef<HTMLButtonElement>(null);
+  const reasonInput = useRef<HTMLInputElement>(null);
+  // An approval is the one thing that blocks the agent: take focus so a keyboard user can answer at once.
+  useEffect(() => firstButton.current?.focus(), []);
+  useEffect(() => {
+    if (denying.value) reasonInput.current?.focus();
+  }, [denying.value]);
+
+  const deny = () => onAnswer('deny', reason.value.trim() === '' ? undefined : reason.value.trim());
+  return (
+    <div class="approval" role="group" aria-label={`Approve ${tool}`}>
+      <span class="approval-question">Allow this {tool} call?</span>
+      {!denying.value ? (
+        <>
+          <button ref={firstButton} type="button" class="button primary" onClick={() => onAnswer('allow-once')}>
+            Allow once
+          </button>
+          <button type="button" class="button secondary" onClick={() => onAnswer('allow-always')}>
+            Always allow {tool}
+          </button>
+          <button type="button" class="button secondary" onClick={() => (denying.value = true)}>
+            Deny…
+          </button>
+        </>
+      ) : (
+        <>
+          <input
+            ref={reasonInput}
+            class="approval-reason"
+            type="text"
+            placeholder="Why not? (the model sees this)"
+            aria-label="Reason for denying"
+            value={reason.value}
+            onInput={(e) => (reason.value = (e.currentTarget as HTMLInputElement).value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                deny();
+              } else if (e.key === 'Escape') {
+                e.stopPropagation();
+                denying.value = false;
+              }
+            }}
+          />
+          <button type="button" class="button primary" onClick={deny}>
+            Deny
+          </button>
+          <button type="button" class="button secondary" onClick={() => (denying.value = false)}>
+            Back
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { useSignal } from '@preact/signals';
+import type { ApprovalDecision, ResultKind, TranscriptItem } from '../../src/shared/protocol';
+import { useBridge } from '../common/bridgeContext';
+import { formatTokens } from '../common/format';
+import { LinkedText } from '../common/LinkedText';
+import { RecallScope } from '../common/RecallScope';
+import { ApprovalPrompt } from './ApprovalPrompt';
+
+type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;
+
+const KIND_LABEL: Partial<Record<ResultKind, string>> = {
+  'read-stub': 'stub',
+  capped: 'capped',
+  'same-result': 'same result',
+  diff: 'diff',
+  recall: 'recall',
+  error: 'error',
+};
+
+const STATUS_LABEL: Partial<Record<ToolItem['status'], string>> = {
+  running: 'running…',
+  'awaiting-approval': 'needs approval',
+  approved: 'approved',
+  denied: 'denied',
+  cancelled: 'cancelled',
+};
+
+/** A read's bracket names a path and its first line: `[#a3f2 src/app.ts lines 1-200 of 340 sha …]`. */
+function pathInBracket(bracket: string): { path: string; line: number } | undefined {
+  const match = /^\[#[0-9a-f]+ (\S+) lines (\d+)-\d+ of/.exec(bracket);
+  return match ? { path: match[1]!, line: Number(match[2]) } : undefined;
+}
+
+/** One tool call: a collapsed line (tool, key argument, bracket, hygiene mark) that expands to the result. */
+export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId: string, decision: ApprovalDecision, reason?: string) => void }) {
+  const bridge = useBridge();
+  const expanded = useSignal(false);
+  const { result } = item;
+  const kindLabel = result ? KIND_LABEL[result.kind] : undefined;
+  const statusLabel = item.status === 'done' ? undefined : STATUS_LABEL[item.status];
+  const file = result ? pathInBracket(result.bracket) : undefined;
+  return (
+    <RecallScope class={`tool status-${item.status} ${result ? `kind-${result.kind}` : ''}`}>
+      <div class="tool-line">
+        <button
+          type="button"
+          class="tool-toggle"
+          aria-expanded={expanded.value}
+          disabled={!result}
+          title={result ? 'Show what the model saw' : undefined}
+          onClick={() => (expanded.value = !expanded.value)}
+        >
+          <span class="chevron" aria-hidden="true">
+            {expanded.value ? '▾' : '▸'}
+          </span>
+          <span class="tool-name">{item.tool}</span>
+          <span class="tool-summary">{item.summary}</span>
+        </button>
+        {result && (
+          <span class="tool-bracket">
+            <LinkedText text={result.bracket} />
+          </span>
+        )}
+        {kindLabel && (
+          <span class={`kind-badge kind-${result!.kind}`} title={result!.tokensSaved > 0 ? 'Tokens hygiene kept out of the context' : undefined}>
+            {kindLabel}
+            {result!.tokensSaved > 0 && ` · saved ${formatTokens(result!.tokensSaved)}`}
+          </span>
+        )}
+        {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}
+      </div>
+      {item.status === 'awaiting-approval' && <ApprovalPrompt tool={item.tool} onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)} />}
+      {expanded.value && result && (
+        <div class="tool-result">
+          {file && (
+            <button type="button" class="text-button" onClick={() => bridge.notify({ type: 'openFile', path: file.path, line: file.line })}>
+              Open {file.path}
+            </button>
+          )}
+          <pre class="tool-result-text">
+            <LinkedText text={result.text} />
+          </pre>
+        </div>
+      )}
+    </RecallScope>
+  );
+}

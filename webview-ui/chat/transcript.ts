@@ -1,0 +1,179 @@
+/**
+ * The chat transcript as a pure function of the host's notifications: each one yields a new list of
+ * turns, sharing every turn it did not touch (so only the changed turn re-renders).
+ */
+import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnView } from '../../src/shared/protocol';
+
+export type Turns = readonly TurnView[];
+
+type TurnEvent = Extract<
+  HostNotification,
+  {
+    type:
+      | 'turnStarted'
+      | 'textDelta'
+      | 'thinkingDelta'
+      | 'assistantDone'
+      | 'toolStarted'
+      | 'approvalRequested'
+      | 'toolFinished'
+      | 'toolCancelled'
+      | 'notice'
+      | 'error'
+      | 'compacted';
+  }
+>;
+
+const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
+  'turnStarted',
+  'textDelta',
+  'thinkingDelta',
+  'assistantDone',
+  'toolStarted',
+  'approvalRequested',
+  'toolFinished',
+  'toolCancelled',
+  'notice',
+  'error',
+  'compacted',
+]);
+
+export function isTurnEvent(message: HostNotification): message is TurnEvent {
+  return TURN_EVENTS.has(message.type);
+}
+
+/** Replaces the turn numbered `index` (creating it at the end when it is new) with `update(items)`. */
+function updateTurn(turns: Turns, index: number, update: (items: readonly TranscriptItem[]) => readonly TranscriptItem[]): Turns {
+  const position = findTurn(turns, index);
+  if (position === -1) {
+    const lastIndex = turns.at(-1)?.index ?? -1;
+    // A turn older than the loaded window is not on screen; its page will bring the change when asked for.
+    if (index <= lastIndex) return turns;
+    return [...turns, { index, items: update([]) }];
+  }
+  const turn = turns[position]!;
+  const items = update(turn.items);
+  if (items === turn.items) return turns;
+  const next = turns.slice();
+  next[position] = { index, items };
+  return next;
+}
+
+/** Turns are sorted by index; the newest is searched first because that is where streaming happens. */
+function findTurn(turns: Turns, index: number): number {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turnIndex = turns[i]!.index;
+    if (turnIndex === index) return i;
+    if (turnIndex < index) return -1;
+  }
+  return -1;
+}
+
+/** Closes whatever is streaming: text after a tool call is a new block. */
+function closeStreaming(items: readonly TranscriptItem[]): readonly TranscriptItem[] {
+  const last = items.at(-1);
+  if (!last || !((last.type === 'assistant' || last.type === 'thinking') && last.streaming)) return items;
+  return [...items.slice(0, -1), { ...last, streaming: false }];
+}
+
+function appendText(items: readonly TranscriptItem[], type: 'assistant' | 'thinking', text: string): readonly TranscriptItem[] {
+  const last = items.at(-1);
+  if (last && last.type === type && last.streaming) {
+    return [...items.slice(0, -1), { ...last, text: last.text + text }];
+  }
+  return [...closeStreaming(items), { type, text, streaming: true }];
+}
+
+function updateTool(
+  items: readonly TranscriptItem[],
+  callId: string,
+  update: (item: Extract<TranscriptItem, { type: 'tool' }>) => TranscriptItem,
+): readonly TranscriptItem[] {
+  const position = items.findIndex((item) => item.type === 'tool' && item.callId === callId);
+  if (position === -1) return items;
+  const next = items.slice();
+  next[position] = update(items[position] as Extract<TranscriptItem, { type: 'tool' }>);
+  return next;
+}
+
+export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
+  switch (event.type) {
+    case 'turnStarted':
+      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'user', text: event.text }]);
+    case 'textDelta':
+      return updateTurn(turns, event.turn, (items) => appendText(items, 'assistant', event.text));
+    case 'thinkingDelta':
+      return updateTurn(turns, event.turn, (items) => appendText(items, 'thinking', event.text));
+    case 'assistantDone':
+      return updateTurn(turns, event.turn, (items) => {
+        const closed = closeStreaming(items);
+        if (!event.incomplete) return closed;
+        const last = closed.at(-1);
+        return last?.type === 'assistant' ? [...closed.slice(0, -1), { ...last, incomplete: true }] : closed;
+      });
+    case 'toolStarted':
+      return updateTurn(turns, event.turn, (items) => [
+        ...closeStreaming(items),
+        { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'running' },
+      ]);
+    case 'approvalRequested':
+      return updateTurn(turns, event.turn, (items) => {
+        const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
+        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval' }));
+        return [
+          ...closeStreaming(items),
+          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval' },
+        ];
+      });
+    case 'toolFinished':
+      return updateTurn(turns, event.turn, (items) =>
+        updateTool(items, event.callId, (tool) => ({
+          ...tool,
+          // A denied call still gets a result (the refusal the model sees); keep saying it was denied.
+          status: tool.status === 'denied' ? 'denied' : 'done',
+          result: event.result,
+        })),
+      );
+    case 'toolCancelled':
+      return updateTurn(turns, event.turn, (items) => updateTool(items, event.callId, (tool) => ({ ...tool, status: 'cancelled' })));
+    case 'notice':
+      return updateTurn(turns, event.turn, (items) => [...items, { type: 'notice', level: event.level, kind: event.kind, message: event.message }]);
+    case 'error':
+      return updateTurn(turns, event.turn, (items) => [
+        ...closeStreaming(items),
+        event.action
+          ? { type: 'error', kind: event.kind, message: event.message, action: event.action }
+          : { type: 'error', kind: event.kind, message: event.message },
+      ]);
+    case 'compacted':
+      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'compaction', ...event.mark }]);
+  }
+}
+
+/** The user answered an approval prompt: show the answer at once, before the host acts on it. */
+export function answerApproval(turns: Turns, callId: string, decision: ApprovalDecision): Turns {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i]!;
+    const items = updateTool(turn.items, callId, (tool) =>
+      tool.status === 'awaiting-approval' ? { ...tool, status: decision === 'deny' ? 'denied' : 'approved' } : tool,
+    );
+    if (items !== turn.items) {
+      const next = turns.slice();
+      next[i] = { index: turn.index, items };
+      return next;
+    }
+  }
+  return turns;
+}
+
+/** Puts a page of older turns in front of the loaded ones (ignoring any already loaded). */
+export function prependOlder(turns: Turns, page: TurnPage): Turns {
+  const first = turns[0]?.index ?? Number.POSITIVE_INFINITY;
+  const older = page.turns.filter((turn) => turn.index < first).sort((a, b) => a.index - b.index);
+  return older.length === 0 ? turns : [...older, ...turns];
+}
+
+/** Whether any tool call still waits for the user. */
+export function awaitingApproval(turns: Turns): boolean {
+  return turns.some((turn) => turn.items.some((item) => item.type === 'tool' && item.status === 'awaiting-approval'));
+}

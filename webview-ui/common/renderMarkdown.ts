@@ -1,0 +1,51 @@
+/**
+ * Markdown for the model's text, summaries and the files table. Raw HTML is never passed through
+ * (`html: false`), images are off (no remote content), links are only http(s) (no `command:`, `file:`,
+ * `javascript:`), and every result id in text or code becomes a recall link.
+ */
+import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import { escapeHtml, linkifyIdsHtml } from './resultIds';
+
+function createRenderer(): MarkdownIt {
+  const md = markdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+  md.disable(['image']);
+  md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
+
+  /** Ids inside a link's text stay plain: a button inside a link would be two targets in one. */
+  function insideLink(tokens: Token[], idx: number): boolean {
+    let depth = 0;
+    for (let i = 0; i < idx; i++) {
+      const type = tokens[i]?.type;
+      if (type === 'link_open') depth++;
+      else if (type === 'link_close') depth--;
+    }
+    return depth > 0;
+  }
+
+  md.renderer.rules.text = (tokens, idx) => {
+    const content = tokens[idx]?.content ?? '';
+    return insideLink(tokens, idx) ? escapeHtml(content) : linkifyIdsHtml(content);
+  };
+  md.renderer.rules.code_inline = (tokens, idx) => `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '')}</code>`;
+  const block = (tokens: Token[], idx: number) => `<pre class="md-code"><code>${linkifyIdsHtml(tokens[idx]?.content ?? '')}</code></pre>\n`;
+  md.renderer.rules.fence = block;
+  md.renderer.rules.code_block = block;
+  md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
+    const token = tokens[idx];
+    if (token) {
+      const href = token.attrGet('href') ?? '';
+      token.attrSet('class', 'md-link');
+      token.attrSet('title', href);
+    }
+    return self.renderToken(tokens, idx, options);
+  };
+  return md;
+}
+
+let renderer: MarkdownIt | undefined;
+
+/** Markdown to safe HTML with recall links. */
+export function renderMarkdown(source: string): string {
+  renderer ??= createRenderer();
+  return renderer.render(source);
+}

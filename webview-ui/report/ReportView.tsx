@@ -1,0 +1,141 @@
+import type { RequestSnapshotView } from '../../src/shared/protocol';
+import { formatBytes, formatCost, formatShare, formatTime, formatTokens } from '../common/format';
+import { LinkedText } from '../common/LinkedText';
+import { RecallScope } from '../common/RecallScope';
+import type { ReportStore } from './reportStore';
+import { RequestComparison } from './RequestComparison';
+import { SourceBar } from './SourceBar';
+import { totals } from './snapshotMath';
+
+function RequestList({ store }: { store: ReportStore }) {
+  const selected = store.selected.value;
+  return (
+    <nav class="request-list" aria-label="Requests of this session">
+      <ol>
+        {store.snapshots.value.map((s) => {
+          const t = totals(s);
+          return (
+            <li key={s.index}>
+              <button
+                type="button"
+                class={`request-item ${s.index === selected?.index ? 'selected' : ''} ${s.cacheBreak ? 'has-break' : ''}`}
+                aria-current={s.index === selected?.index ? 'true' : undefined}
+                data-request={s.index}
+                onClick={() => store.select(s.index)}
+              >
+                <span class="request-number">#{s.index}</span>
+                <span class="request-time">{formatTime(s.time)}</span>
+                <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
+                {s.purpose === 'compaction' && <span class="tag">compaction</span>}
+                {s.cacheBreak && <span class="tag break-tag">cache break</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <div class="fact">
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; store: ReportStore }) {
+  const t = totals(snapshot);
+  const usage = snapshot.usage;
+  const compared = store.compared.value;
+  return (
+    <article class="request-details" aria-label={`Request ${snapshot.index}`}>
+      <h2>
+        Request #{snapshot.index} <span class="quiet">· {snapshot.model} · generation {snapshot.generation} · {snapshot.purpose}</span>
+      </h2>
+      {snapshot.cacheBreak && (
+        <div class="cache-break" role="alert">
+          <strong>Cache break</strong> at message {snapshot.cacheBreak.index}: {snapshot.cacheBreak.reason}
+          {snapshot.messageHashes[snapshot.cacheBreak.index] && (
+            <span class="quiet"> · first differing block {snapshot.messageHashes[snapshot.cacheBreak.index]}</span>
+          )}
+        </div>
+      )}
+      <h3>Sources</h3>
+      <SourceBar sources={snapshot.sources} />
+      <h3>Estimate and provider</h3>
+      <dl class="facts">
+        <Fact label="Estimate (raw)" value={`${formatTokens(t.tokensRaw)} tokens`} />
+        <Fact label="Estimate (calibrated)" value={`${formatTokens(t.tokensCalibrated)} tokens`} />
+        <Fact label="Provider input" value={t.providerInput === undefined ? 'waiting for the response' : `${formatTokens(t.providerInput)} tokens`} />
+        <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
+        <Fact label="Cache read" value={usage ? formatTokens(usage.cacheRead) : '–'} />
+        <Fact label="Cache write" value={usage ? formatTokens(usage.cacheWrite) : '–'} />
+        <Fact label="Uncached" value={usage ? formatTokens(usage.input) : '–'} />
+        <Fact label="Cache-hit share" value={formatShare(snapshot.cacheHitShare)} />
+        <Fact label="Cost" value={formatCost(snapshot.costUsd)} />
+        <Fact label="Size" value={`${formatBytes(t.bytes)} · tools ${formatBytes(snapshot.toolDefinitionBytes)}`} />
+        <Fact label="Messages" value={`${snapshot.messageCount} · breakpoints at ${snapshot.breakpoints.join(', ') || 'none'}`} />
+        <Fact label="max_tokens" value={String(snapshot.maxTokens)} />
+      </dl>
+      <h3>Decisions</h3>
+      {snapshot.decisions.length === 0 ? (
+        <p class="quiet">No hygiene decisions in this request.</p>
+      ) : (
+        <RecallScope>
+          <ul class="decisions">
+            {snapshot.decisions.map((d, i) => (
+              <li key={i}>
+                <span class={`kind-badge kind-${d.kind}`}>{d.kind}</span> <LinkedText text={d.detail} />
+                {d.resultIds.length > 0 && (
+                  <span class="decision-ids">
+                    {' '}
+                    <LinkedText text={d.resultIds.join(' ')} />
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </RecallScope>
+      )}
+      <h3>Compare</h3>
+      <label class="compare-picker">
+        Compare with{' '}
+        <select
+          value={compared ? String(compared.index) : ''}
+          onChange={(e) => {
+            const value = (e.currentTarget as HTMLSelectElement).value;
+            store.compareWith(value === '' ? undefined : Number(value));
+          }}
+        >
+          <option value="">(none)</option>
+          {store.snapshots.value
+            .filter((s) => s.index !== snapshot.index)
+            .map((s) => (
+              <option key={s.index} value={String(s.index)}>
+                #{s.index} · {formatTime(s.time)}
+              </option>
+            ))}
+        </select>
+      </label>
+      {compared && compared.index !== snapshot.index && <RequestComparison a={compared} b={snapshot} />}
+    </article>
+  );
+}
+
+/** The context report: every request of the session, and for the selected one where its tokens went. */
+export function ReportView({ store }: { store: ReportStore }) {
+  const selected = store.selected.value;
+  return (
+    <div class="report">
+      <RequestList store={store} />
+      {selected ? (
+        <RequestDetails snapshot={selected} store={store} />
+      ) : (
+        <p class="empty quiet">No requests yet. Each request the agent sends appears here with where its tokens went.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/** Sums and comparisons the context report shows, as pure functions of snapshots. */
+import type { RequestSnapshotView } from '../../src/shared/protocol';
+
+export interface SnapshotTotals {
+  readonly bytes: number;
+  readonly tokensRaw: number;
+  readonly tokensCalibrated: number;
+  /** The provider's input as billed: uncached + cache write + cache read; undefined before usage arrives. */
+  readonly providerInput?: number;
+}
+
+export function totals(snapshot: RequestSnapshotView): SnapshotTotals {
+  const sum = (pick: (s: RequestSnapshotView['sources'][number]) => number) => snapshot.sources.reduce((n, s) => n + pick(s), 0);
+  const usage = snapshot.usage;
+  return {
+    bytes: sum((s) => s.bytes),
+    tokensRaw: sum((s) => s.tokensRaw),
+    tokensCalibrated: sum((s) => s.tokensCalibrated),
+    ...(usage ? { providerInput: usage.input + usage.cacheWrite + usage.cacheRead } : {}),
+  };
+}
+
+/** Index of the first message whose hash differs between two requests (the first block a cache cannot reuse). */
+export function firstDifference(a: readonly string[], b: readonly string[]): number | undefined {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? undefined : n;
+}
+
+export interface SourceDelta {
+  readonly name: string;
+  readonly a: number;
+  readonly b: number;
+  readonly delta: number;
+}
+
+/** Calibrated tokens per source of two requests, every source either has, in first-seen order. */
+export function sourceDeltas(a: RequestSnapshotView, b: RequestSnapshotView): SourceDelta[] {
+  const names = [...new Set([...a.sources.map((s) => s.name), ...b.sources.map((s) => s.name)])];
+  const tokens = (snapshot: RequestSnapshotView, name: string) => snapshot.sources.find((s) => s.name === name)?.tokensCalibrated ?? 0;
+  return names.map((name) => {
+    const ta = tokens(a, name);
+    const tb = tokens(b, name);
+    return { name, a: ta, b: tb, delta: tb - ta };
+  });
+}
+
+/** Inserts or replaces a snapshot by index, keeping the list sorted. */
+export function upsertSnapshot(list: readonly RequestSnapshotView[], snapshot: RequestSnapshotView): RequestSnapshotView[] {
+  const next = list.filter((s) => s.index !== snapshot.index);
+  next.push(snapshot);
+  return next.sort((x, y) => x.index - y.index);
+}
