@@ -55,3 +55,14 @@ describe('ReadTable.findCovering', () => {
     expect(t.findCovering('g', sha('1'), 1, 1)).toBeUndefined();
   });
 });
+
+describe('ReadTable size', () => {
+  it('drops older reads of the same content that a newer read wholly shows', () => {
+    const t = new ReadTable();
+    t.add({ id: '#0001', path: 'f', sha: sha('1'), from: 3, to: 5, total: 20, binary: false });
+    t.add({ id: '#0002', path: 'f', sha: sha('1'), from: 10, to: 20, total: 20, binary: false });
+    t.add({ id: '#0003', path: 'f', sha: sha('2'), from: 1, to: 20, total: 20, binary: false });
+    t.add({ id: '#0004', path: 'f', sha: sha('1'), from: 1, to: 10, total: 20, binary: false });
+    expect(t.state().map((e) => e.id)).toEqual(['#0002', '#0003', '#0004']);
+  });
+});

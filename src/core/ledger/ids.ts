@@ -8,8 +8,12 @@ export interface IdAllocatorState {
   readonly digits: number;
   /** The generator's internal 32-bit state. */
   readonly rng: number;
-  /** Every id given so far, without `#`, oldest first. */
-  readonly used: readonly string[];
+  /**
+   * Every id given so far, without `#`, oldest first. Optional: the ledger leaves it out of its own
+   * state (every id it gives is in the result store, which it reads on a reopen), keeping the state it
+   * checkpoints after each call small.
+   */
+  readonly used?: readonly string[];
 }
 
 export interface IdAllocatorOptions {
@@ -41,7 +45,7 @@ export class IdAllocator {
   static restore(state: IdAllocatorState, minDigits: number): IdAllocator {
     const allocator = new IdAllocator({ digits: Math.max(minDigits, 1), seed: state.rng });
     allocator.digits = Math.max(state.digits, minDigits);
-    for (const id of state.used) allocator.markUsed(id);
+    for (const id of state.used ?? []) allocator.markUsed(id);
     return allocator;
   }
 

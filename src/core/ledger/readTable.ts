@@ -32,7 +32,14 @@ export class ReadTable {
   }
 
   add(entry: ReadEntry): void {
-    this.entries.push({ ...entry, path: normalizePath(entry.path) });
+    const added = { ...entry, path: normalizePath(entry.path) };
+    // An older read of the same content whose lines the new one also shows can never be named again
+    // (the newest covering read wins) nor be a table row: dropping it keeps the table, and the state
+    // checkpointed after every call, from growing with repeated reads of one file.
+    this.entries = this.entries.filter(
+      (e) => !(e.path === added.path && e.sha === added.sha && e.binary === added.binary && added.from <= e.from && e.to <= added.to),
+    );
+    this.entries.push(added);
   }
 
   /** The newest full read of the path with this exact content whose lines hold `from`..`to`. */

@@ -26,7 +26,10 @@ export interface ExecuteContext {
   readonly onOutput?: (chunk: string) => void;
 }
 
-/** Everything the ledger must carry across a reopen. JSON-serialisable; holds hashes, never bodies. */
+/**
+ * Everything the ledger must carry across a reopen, together with the store it was given (whose ids
+ * are never given again). JSON-serialisable; holds hashes, never bodies.
+ */
 export interface LedgerState {
   readonly version: 1;
   readonly ids: IdAllocatorState;
@@ -107,8 +110,10 @@ export class ResultLedger {
     this.searches.clear();
   }
 
+  /** Ids travel as the generator's state only: the ids already given are read back from the store on a reopen. */
   state(): LedgerState {
-    return { version: 1, ids: this.ids.state(), reads: this.reads.state(), searches: this.searches.state() };
+    const { digits, rng } = this.ids.state();
+    return { version: 1, ids: { digits, rng }, reads: this.reads.state(), searches: this.searches.state() };
   }
 
   private async answer(id: string, call: ToolCall, context: ExecuteContext): Promise<Answer> {

@@ -103,6 +103,7 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
       if (known) return known;
       const file = await readTextFile(deps.workspace, relative);
       if (file.exists && file.binary) throw new PatchApplyError(`${path} is a binary file and cannot be patched as text.`);
+      if (file.exists && !file.validUtf8) throw new PatchApplyError(`${path} is not valid UTF-8; patching it would damage the bytes that cannot be read. Use bash for this file.`);
       const planned: PlannedFile = { relative, displayPath: path, before: file.exists ? file.text : null, after: file.exists ? file.text : null };
       files.set(relative, planned);
       return planned;

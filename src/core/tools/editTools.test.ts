@@ -60,3 +60,12 @@ describe('edit hints', () => {
     });
   });
 });
+
+describe('files that are not UTF-8', () => {
+  it('are not edited, so bytes that cannot be read are never replaced', async () => {
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n" in Latin-1
+    const { workspace, deps } = setup({ 'l.txt': latin1 });
+    expect(errorOf(await runEdit({ path: 'l.txt', old_string: 'caf', new_string: 'CAF' }, deps))).toMatch(/not valid UTF-8.*Nothing was changed/);
+    expect(workspace.files.get('l.txt')!.bytes).toEqual(latin1);
+  });
+});

@@ -82,6 +82,9 @@ async function applyEdits(path: string, edits: readonly EditSpec[], deps: EditDe
     const file = await readTextFile(deps.workspace, path);
     if (!file.exists) return errorOutcome(`${path} does not exist. ${NOTHING_CHANGED} Use write to create it, or glob to find the right path.`);
     if (file.binary) return errorOutcome(`${path} is a binary file and cannot be edited as text. ${NOTHING_CHANGED}`);
+    if (!file.validUtf8) {
+      return errorOutcome(`${path} is not valid UTF-8, so an edit would damage the bytes it cannot read. ${NOTHING_CHANGED} Use bash (e.g. sed) for this file, or write its whole content.`);
+    }
     let text = file.text;
     for (let i = 0; i < edits.length; i++) {
       const result = replaceOnce(text, edits[i]!, path);

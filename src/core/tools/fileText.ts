@@ -12,8 +12,19 @@ export function isBinary(bytes: Uint8Array): boolean {
 // ignoreBOM keeps a byte-order mark in the text, so an edit writes it back instead of dropping it.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+const strictDecoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+
 export function decodeText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
+}
+
+/** Text only when the bytes are valid UTF-8: an edit must not write replacement characters back over bytes it could not read. */
+export function decodeStrict(bytes: Uint8Array): string | undefined {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An error from the workspace as a sentence for the model: the port's own messages already say what to do. */
@@ -34,7 +45,14 @@ export function describeError(error: unknown, path: string): string {
 
 export type TextFile =
   | { readonly exists: false }
-  | { readonly exists: true; readonly binary: boolean; readonly text: string; readonly relative: string };
+  | {
+      readonly exists: true;
+      readonly binary: boolean;
+      readonly text: string;
+      readonly relative: string;
+      /** False when the bytes are not valid UTF-8 (`text` then holds replacement characters). */
+      readonly validUtf8: boolean;
+    };
 
 /** Reads a file for editing: missing is a normal answer, a folder or a refused path throws. */
 export async function readTextFile(workspace: Workspace, path: string): Promise<TextFile> {
@@ -47,5 +65,6 @@ export async function readTextFile(workspace: Workspace, path: string): Promise<
     throw error;
   }
   const bytes = await workspace.readFile(resolved.relative);
-  return { exists: true, binary: isBinary(bytes), text: decodeText(bytes), relative: resolved.relative };
+  const strict = decodeStrict(bytes);
+  return { exists: true, binary: isBinary(bytes), text: strict ?? decodeText(bytes), relative: resolved.relative, validUtf8: strict !== undefined };
 }

@@ -15,6 +15,9 @@ export interface ReadDeps {
   readonly findStub: (relative: string, sha: string, from: number, to: number) => string | undefined;
 }
 
+/** Reading means hashing the whole file in memory; past this size that would strain the editor's host. */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
 type Range = { ok: true; from: number; to: number } | { ok: false; message: string };
 
 function rangeFor(args: ReadArgs, total: number, config: HygieneConfig, path: string): Range {
@@ -56,6 +59,10 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
       }
     }
 
+    if (stat.size > MAX_READ_BYTES) {
+      const mib = Math.round(stat.size / (1024 * 1024));
+      return errorOutcome(`${args.path} is ${mib} MiB, too large to read. Use grep to find what you need in it, or bash with head, tail or sed for a part.`);
+    }
     const bytes = await workspace.readFile(relative);
     const sha = sha256Hex(bytes);
     const binary = isBinary(bytes);
