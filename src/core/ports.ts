@@ -52,6 +52,11 @@ export interface ExecResult {
   readonly exitCode: number | null;
   readonly timedOut: boolean;
   readonly cancelled: boolean;
+  /**
+   * Characters dropped from the middle of `output` to keep memory bounded (a marker line stands in
+   * their place); absent or 0 when everything was kept. `onOutput` still saw every character.
+   */
+  readonly omittedChars?: number;
 }
 
 /**
