@@ -60,7 +60,7 @@ function check(actualRaw: string, ex: Expectations, scope: PlaceholderScope): st
   }
   if (ex.expect_regex !== undefined) {
     const source = expand(ex.expect_regex, scope, true);
-    if (!new RegExp(source, 'm').test(actual)) problems.push(`does not match /${source}/m:\n${indent(actual)}`);
+    if (!new RegExp(source).test(actual)) problems.push(`does not match /${source}/:\n${indent(actual)}`);
   }
   return problems;
 }
