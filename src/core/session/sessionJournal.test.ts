@@ -240,6 +240,15 @@ describe('the session lock', () => {
     await expect(SessionJournal.open(dir, 's1')).rejects.toThrow(/process 1 on elsewhere/);
   });
 
+  it('clears drafts a crashed writer left behind when it takes over', async () => {
+    const journal = await createSession();
+    await journal.close();
+    await fs.writeFile(join(dir, 's1', 'meta.json.999999.tmp'), '{');
+    const opened = track(await SessionJournal.open(dir, 's1'));
+    expect(opened.journal.readOnly).toBe(false);
+    expect((await fs.readdir(join(dir, 's1'))).sort()).toEqual(['journal.jsonl', 'lock', 'meta.json']);
+  });
+
   it('releases the lock on close', async () => {
     const journal = await createSession();
     await journal.close();

@@ -27,8 +27,8 @@ import {
   type NewJournalRecord,
   type SessionStartedRecord,
 } from './records';
-import { SessionLock } from './sessionLock';
-import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
+import { LOCK_FILE, SessionLock } from './sessionLock';
+import { META_FILE, foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 
@@ -94,6 +94,25 @@ async function syncDirectory(path: string): Promise<void> {
     // Some platforms refuse fsync on a directory; the file's own fsync is what matters most.
   } finally {
     await handle?.close();
+  }
+}
+
+/**
+ * Drafts a crashed writer left behind: its meta drafts (only the lock holder writes those, and that is us
+ * now) and lock drafts old enough that no live taker is still between writing and linking one.
+ */
+async function removeLeftovers(sessionDir: string): Promise<void> {
+  const names = await fs.readdir(sessionDir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.endsWith('.tmp')) continue;
+    const path = join(sessionDir, name);
+    if (name.startsWith(`${META_FILE}.`)) {
+      await fs.unlink(path).catch(() => undefined);
+    } else if (name.startsWith(`${LOCK_FILE}.`)) {
+      const stat = await fs.stat(path).catch(() => undefined);
+      if (stat && now - stat.mtimeMs > 60_000) await fs.unlink(path).catch(() => undefined);
+    }
   }
 }
 
@@ -297,6 +316,7 @@ export class SessionJournal implements ResultStore {
         meta = { ...meta, journalBytes: scan.goodBytes };
         if (writer) await writeMeta(sessionDir, meta).catch(() => undefined);
       }
+      if (writer) await removeLeftovers(sessionDir);
       const journal = new SessionJournal({
         sessionId,
         sessionDir,
