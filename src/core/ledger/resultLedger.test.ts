@@ -4,7 +4,7 @@ import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
 import { HashCache } from './hashCache';
 import { IdAllocator } from './ids';
 import { MemoryResultStore } from './memoryResultStore';
-import { ResultLedger } from './resultLedger';
+import { LedgerStateError, ResultLedger } from './resultLedger';
 import { sha256Hex } from './sha';
 
 const ABC = 'one\ntwo\nthree\n';
@@ -148,6 +148,12 @@ describe('ResultLedger state and compaction hooks', () => {
     const g2 = await reopened.execute(call('glob', { pattern: '*.txt' }));
     expect(g2.refersTo).toEqual([g1.id]);
     expect(new Set([r1.id, g1.id, r2.id, g2.id]).size).toBe(4);
+  });
+
+  it('refuses a damaged or newer state with a typed error', () => {
+    const { workspace, store } = setup();
+    expect(() => ResultLedger.restore({ version: 2 } as never, { workspace, store })).toThrow(/version 2; this Cairn reads version 1/);
+    expect(() => ResultLedger.restore({ version: 1, ids: {}, reads: [], searches: [] } as never, { workspace, store })).toThrow(LedgerStateError);
   });
 
   it('never reuses an id found in the store, even without state', async () => {

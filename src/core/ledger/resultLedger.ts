@@ -73,7 +73,8 @@ export class ResultLedger {
   }
 
   static restore(state: LedgerState, options: ResultLedgerOptions): ResultLedger {
-    if (state.version !== 1) throw new Error(`Cannot restore ledger state version ${String(state.version)}; this Cairn reads version 1.`);
+    const problem = stateProblem(state);
+    if (problem) throw new LedgerStateError(`Cannot restore the result ledger: ${problem}`);
     const config = options.config ?? DEFAULT_HYGIENE;
     const ids = IdAllocator.restore(state.ids, config['ids.digits']);
     const ledger = new ResultLedger({ ...options, ids });
@@ -235,6 +236,21 @@ export class ResultLedger {
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
     };
   }
+}
+
+/** A saved ledger state that cannot be used (from a newer Cairn, or damaged). */
+export class LedgerStateError extends Error {
+  override readonly name = 'LedgerStateError';
+}
+
+function stateProblem(state: unknown): string | undefined {
+  if (typeof state !== 'object' || state === null) return 'the saved state is not an object.';
+  const s = state as Partial<Record<keyof LedgerState, unknown>>;
+  if (s.version !== 1) return `the saved state has version ${JSON.stringify(s.version)}; this Cairn reads version 1. Update Cairn to reopen this session.`;
+  const ids = s.ids as Partial<IdAllocatorState> | undefined;
+  if (!ids || !Number.isInteger(ids.digits) || !Number.isInteger(ids.rng)) return 'the saved id state is damaged.';
+  if (!Array.isArray(s.reads) || !Array.isArray(s.searches)) return 'the saved dedupe tables are damaged.';
+  return undefined;
 }
 
 function errorAnswer(id: string, message: string): Answer {
