@@ -22,6 +22,7 @@ const VSCODE_NATIVE_MODULES = ['node-pty', '@vscode/spdlog', 'native-watchdog', 
 
 /** Programs the install needs from Debian, with the package that brings each. */
 const SYSTEM_REQUIREMENTS = [
+  { program: 'npm', pkg: 'npm', why: 'installing code-server from the npm registry' },
   { program: 'rg', pkg: 'ripgrep', why: "VS Code's search (its npm install step downloads rg, which cannot work offline)" },
   { program: 'krb5-config', pkg: 'libkrb5-dev', why: 'rebuilding the kerberos native module' },
   { program: 'g++', pkg: 'build-essential', why: 'rebuilding native modules' },
@@ -220,7 +221,7 @@ function install(dir, marker, log) {
     marker,
     JSON.stringify({ version: CODE_SERVER_VERSION, node: process.version, at: new Date().toISOString() }, null, 2),
   );
-  log(`ready: ${probe.stdout.split('\n').find((l) => l.includes(CODE_SERVER_VERSION))?.trim()}`);
+  log(`ready: ${probe.stdout.split('\n').find((l) => l.startsWith(`${CODE_SERVER_VERSION} `))?.trim()}`);
   return result;
 }
 

@@ -1,0 +1,22 @@
+// The .vsix that users and the real-editor suite install: only the allowlisted files go in
+// (.vscodeignore), and what the manifest points at is there.
+import { describe, expect, inject, it } from 'vitest';
+import { zipEntries } from './zipEntries';
+
+const environment = inject('e2eEnvironment');
+
+describe.skipIf(!environment.available)('out/cairn.vsix', () => {
+  const entries = environment.available ? zipEntries(environment.cairnVsix) : [];
+
+  it('holds only dist/, media/, package.json, the readme and the licence', () => {
+    const outside = entries
+      .filter((e) => e.startsWith('extension/'))
+      .filter((e) => !/^extension\/(dist\/|media\/|package\.json$|readme\.md$|LICENSE\.txt$)/i.test(e));
+    expect(outside).toEqual([]);
+    expect(entries.some((e) => e.includes('node_modules/') || e.startsWith('extension/src/'))).toBe(false);
+  });
+
+  it('holds the extension bundle the manifest names, the manifest and the MIT licence', () => {
+    expect(entries).toEqual(expect.arrayContaining(['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/LICENSE.txt']));
+  });
+});
