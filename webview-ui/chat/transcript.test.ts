@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { HostNotification, ResultView } from '../../src/shared/protocol';
+import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, prependOlder, type Turns } from './transcript';
+
+function play(turns: Turns, ...events: HostNotification[]): Turns {
+  return events.reduce((acc, event) => (isTurnEvent(event) ? applyTurnEvent(acc, event) : acc), turns);
+}
+
+const stub: ResultView = {
+  id: '#b710',
+  tool: 'read',
+  bracket: '[#b710 src/app.ts lines 50-80 of 340 sha 1c9e04ab]',
+  text: '[#b710 src/app.ts lines 50-80 of 340 sha 1c9e04ab] Unchanged since #a3f2, which already shows lines 1-200.',
+  kind: 'read-stub',
+  fullChars: 1300,
+  tokensSaved: 412,
+  isError: false,
+};
+
+describe('transcript', () => {
+  it('appends streamed text to one block until a tool call closes it', () => {
+    const turns = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'hi' },
+      { type: 'textDelta', turn: 0, text: 'Look' },
+      { type: 'textDelta', turn: 0, text: 'ing' },
+      { type: 'toolStarted', turn: 0, callId: 't1', tool: 'read', summary: 'src/app.ts' },
+      { type: 'textDelta', turn: 0, text: 'Done' },
+      { type: 'assistantDone', turn: 0, incomplete: true },
+    );
+    expect(turns).toEqual([
+      {
+        index: 0,
+        items: [
+          { type: 'user', text: 'hi' },
+          { type: 'assistant', text: 'Looking', streaming: false },
+          { type: 'tool', callId: 't1', tool: 'read', summary: 'src/app.ts', status: 'running' },
+          { type: 'assistant', text: 'Done', streaming: false, incomplete: true },
+        ],
+      },
+    ]);
+  });
+
+  it('keeps thinking apart from text', () => {
+    const turns = play([], { type: 'thinkingDelta', turn: 0, text: 'hmm' }, { type: 'textDelta', turn: 0, text: 'Answer' });
+    expect(turns[0]!.items.map((i) => i.type)).toEqual(['thinking', 'assistant']);
+  });
+
+  it('marks approvals, answers and results on the right call, sharing untouched turns', () => {
+    const before = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'a' },
+      { type: 'turnStarted', turn: 1, text: 'b' },
+      { type: 'approvalRequested', turn: 1, callId: 'bash1', tool: 'bash', summary: 'npm test' },
+    );
+    expect(awaitingApproval(before)).toBe(true);
+    const denied = answerApproval(before, 'bash1', 'deny');
+    expect(denied[0]).toBe(before[0]);
+    expect(awaitingApproval(denied)).toBe(false);
+    const finished = play(denied, { type: 'toolFinished', turn: 1, callId: 'bash1', result: { ...stub, kind: 'error', isError: true } });
+    expect(finished[1]!.items[1]).toMatchObject({ type: 'tool', status: 'denied', result: { kind: 'error' } });
+    const read = play(finished, { type: 'toolStarted', turn: 1, callId: 'r', tool: 'read', summary: 'x' }, { type: 'toolFinished', turn: 1, callId: 'r', result: stub });
+    expect(read[1]!.items[2]).toMatchObject({ status: 'done', result: { id: '#b710', tokensSaved: 412 } });
+  });
+
+  it('ignores events for turns older than the loaded window and an unknown call', () => {
+    const turns = play([], { type: 'turnStarted', turn: 5, text: 'x' });
+    expect(play(turns, { type: 'textDelta', turn: 2, text: 'late' })).toBe(turns);
+    expect(play(turns, { type: 'toolFinished', turn: 5, callId: 'nope', result: stub })).toBe(turns);
+  });
+
+  it('puts older pages in front, once', () => {
+    const turns = play([], { type: 'turnStarted', turn: 5, text: 'x' });
+    const page = { turns: [{ index: 3, items: [] }, { index: 4, items: [] }, { index: 5, items: [] }], hasOlder: true };
+    expect(prependOlder(turns, page).map((t) => t.index)).toEqual([3, 4, 5]);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from './renderMarkdown';
+
+describe('renderMarkdown', () => {
+  it('never passes raw HTML through', () => {
+    const html = renderMarkdown('<img src=x onerror=alert(1)> <script>alert(2)</script>\n\n<iframe src="https://x"></iframe>');
+    expect(html).not.toMatch(/<img|<script|<iframe/);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('makes links only for http(s), and no images at all', () => {
+    const html = renderMarkdown('[a](javascript:alert(1)) [b](command:workbench.action.terminal.new) [c](file:///etc/passwd) [d](vscode://x) [e](https://example.com/) ![f](https://example.com/f.png)');
+    expect(html.match(/<a /g)).toHaveLength(2);
+    expect(html).toContain('<a href="https://example.com/" class="md-link" title="https://example.com/">e</a>');
+    expect(html).toContain('<a href="https://example.com/f.png"');
+    expect(html).not.toMatch(/<img|href="javascript|href="command|href="file|href="vscode/);
+  });
+
+  it('links ids in text, inline code and code blocks, but not inside a link', () => {
+    const html = renderMarkdown('See #a3f2 and `#b710`.\n\n```\nfull output #c9d0\n```\n\n[#dead](https://example.com)');
+    expect(html.match(/data-recall-id="#a3f2"/g)).toHaveLength(1);
+    expect(html).toContain('<code><button type="button" class="recall-link" data-recall-id="#b710"');
+    expect(html).toContain('<pre class="md-code"><code>full output <button type="button" class="recall-link" data-recall-id="#c9d0"');
+    expect(html).not.toContain('data-recall-id="#dead"');
+  });
+
+  it('renders the files table with its ids as links', () => {
+    const html = renderMarkdown('| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-200 of 340 | 1c9e04ab | #a3f2 |');
+    expect(html).toContain('<table>');
+    expect(html).toContain('data-recall-id="#a3f2"');
+  });
+});
