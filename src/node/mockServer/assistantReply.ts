@@ -51,7 +51,7 @@ export function buildReply(answer: PlannedAnswer, context: ReplyContext): Assist
       break;
     }
     case 'summary':
-      blocks.push({ type: 'text', text: answer.text });
+      if (answer.text !== '') blocks.push({ type: 'text', text: answer.text });
       break;
     case 'generated_summary':
       blocks.push({ type: 'text', text: generatedSummary(context.request) });

@@ -137,6 +137,16 @@ describe('local server: the Messages API as the real SDK sees it', () => {
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
 
+  it('streams an empty answer when the script says so ("text": "" or an empty summary)', async () => {
+    const { client } = await serve({ turns: [{ assistant: { text: '' } }, { summary: '' }] });
+    const empty = await client.messages.stream({ model, max_tokens: 100, messages: hello }).finalMessage();
+    expect(empty).toMatchObject({ content: [], stop_reason: 'end_turn' });
+    const summary = await client.messages
+      .stream({ model, max_tokens: 100, messages: hello }, { headers: { 'x-cairn-request-kind': 'compaction' } })
+      .finalMessage();
+    expect(summary.content).toEqual([]);
+  });
+
   it('stops at max_tokens as the real service does', async () => {
     const { client } = await serve({ turns: [{ assistant: { text: 'word '.repeat(200).trim() } }] });
     const message = await client.messages.stream({ model, max_tokens: 20, messages: hello }).finalMessage();

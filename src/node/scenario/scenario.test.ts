@@ -60,7 +60,7 @@ describe('parseScenario', () => {
   it.each([
     [{ turns: [{ usr: 'hi' }] }, /scenario demo\.json: turns\[0\]: expected exactly one of user, assistant/],
     [{ turns: [{ user: 'a' }, { assistant: { tool_calls: [{ input: {} }] } }] }, /turns\[1\]\.assistant\.tool_calls\[0\]\.name: expected a non-empty string/],
-    [{ turns: [{ assistant: {} }] }, /turns\[0\]\.assistant: needs a non-empty "text" or at least one of "tool_calls"/],
+    [{ turns: [{ assistant: {} }] }, /turns\[0\]\.assistant: needs "text" or at least one of "tool_calls"/],
     [{ turns: [{ assistant: { text: 'x', tools: [] } }] }, /turns\[0\]\.assistant\.tools: unknown field/],
     [{ turns: [{ fault: { status: 200 } }] }, /turns\[0\]\.fault\.status: expected an HTTP error status/],
     [{ turns: [{ fault: { slow: true } }] }, /turns\[0\]\.fault: expected one of/],
