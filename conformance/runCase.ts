@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { diffLines } from 'diff';
 import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygiene';
 import { compactForConformance } from '../src/core/ledger/compactForConformance';
@@ -78,6 +78,19 @@ function withLabels(value: unknown, labels: ReadonlyMap<string, string>): unknow
   return value;
 }
 
+/**
+ * A path a case names for the runner itself (files, fs steps, expectations), inside the case's folder.
+ * Cases come from files outside this repository: one must never make the runner touch other files.
+ */
+function inside(root: string, path: string): string {
+  const absolute = join(root, path);
+  const rel = relative(root, absolute);
+  if (isAbsolute(path) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new Error(`path "${path}" is not inside the case's workspace; give a relative path such as "src/a.ts".`);
+  }
+  return absolute;
+}
+
 function describeStep(step: Step): string {
   switch (step.kind) {
     case 'call': return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
@@ -101,7 +114,7 @@ export async function runCase(
   try {
     const config = resolveHygiene(fileConfig as HygieneOverrides | undefined, c.config as HygieneOverrides | undefined);
     for (const [path, spec] of Object.entries(c.files)) {
-      const absolute = join(root, path);
+      const absolute = inside(root, path);
       await mkdir(dirname(absolute), { recursive: true });
       await writeFile(absolute, fileContent(spec));
     }
@@ -117,7 +130,7 @@ export async function runCase(
     const scope: PlaceholderScope = {
       labels,
       sha8: (path) => {
-        const absolute = join(root, path);
+        const absolute = inside(root, path);
         if (!existsSync(absolute)) throw new Error(`{sha8:${path}}: ${path} does not exist at this step.`);
         return createHash('sha256').update(readFileSync(absolute)).digest('hex').slice(0, 8);
       },
@@ -144,17 +157,17 @@ export async function runCase(
             problems.push(...check(compactForConformance(ledger, step.summary), step, scope));
             break;
           case 'fs-write':
-            await mkdir(dirname(join(root, step.path)), { recursive: true });
-            await writeFile(join(root, step.path), step.content);
+            await mkdir(dirname(inside(root, step.path)), { recursive: true });
+            await writeFile(inside(root, step.path), step.content);
             break;
           case 'fs-append':
-            await appendFile(join(root, step.path), step.content);
+            await appendFile(inside(root, step.path), step.content);
             break;
           case 'fs-delete':
-            await rm(join(root, step.path));
+            await rm(inside(root, step.path));
             break;
           case 'expect-file': {
-            const absolute = join(root, step.path);
+            const absolute = inside(root, step.path);
             if (!existsSync(absolute)) problems.push(`${step.path} does not exist.`);
             else {
               const actual = trimNewlines(await readFile(absolute, 'utf8'));
@@ -164,7 +177,7 @@ export async function runCase(
             break;
           }
           case 'expect-no-file':
-            if (existsSync(join(root, step.path))) problems.push(`${step.path} exists but should not.`);
+            if (existsSync(inside(root, step.path))) problems.push(`${step.path} exists but should not.`);
             break;
         }
         for (const p of problems) failures.push(`${where}: ${p}`);

@@ -82,3 +82,14 @@ describe('format helpers', () => {
     expect(() => parseConformanceFile('{"about": "x"}')).toThrow(/needs a "cases" list/);
   });
 });
+
+describe('runner safety', () => {
+  it('refuses case paths outside the case folder', async () => {
+    const result = await run({ cases: [
+      { name: 'escape files', files: { '../evil.txt': 'x' }, steps: [{ call: 'list' }] },
+      { name: 'escape fs', steps: [{ fs: { write: { path: '/tmp/cairn-evil.txt', content: 'x' } } }] },
+    ] });
+    expect(result).toMatchObject({ passed: 0, failed: 2 });
+    expect(result.out).toContain('is not inside the case\'s workspace');
+  });
+});
