@@ -139,6 +139,10 @@ describe('exec', () => {
     expect(result.output).toContain(`[${result.omittedChars} characters of output not kept in memory]`);
   });
 
+  it('treats a timeout beyond what a timer can hold as no practical limit', async () => {
+    expect(await ws.exec('echo ok', { timeoutMs: 1e12 })).toMatchObject({ output: 'ok\n', timedOut: false, exitCode: 0 });
+  });
+
   it('decodes UTF-8 split across chunks', async () => {
     const result = await ws.exec('printf "\\xc3"; sleep 0.1; printf "\\xa9\\n"', { timeoutMs: 10_000 });
     expect(result.output).toBe('é\n');

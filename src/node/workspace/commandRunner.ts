@@ -93,7 +93,7 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
         if (settled || cancelled) return;
         timedOut = true;
         stop();
-      }, options.timeoutMs),
+      }, timerDelay(options.timeoutMs)),
     );
 
     const finish = (): void => {
@@ -130,4 +130,12 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
       if (exited) finish();
     });
   });
+}
+
+/** Longest delay a Node timer takes; a larger one would fire at once, killing the command on start. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function timerDelay(timeoutMs: number): number {
+  if (Number.isNaN(timeoutMs)) return MAX_TIMER_MS;
+  return Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS);
 }

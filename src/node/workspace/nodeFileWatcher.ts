@@ -47,8 +47,13 @@ export class NodeFileWatcher implements FileWatcher {
   }
 
   dispose(): void {
+    void this.close();
+  }
+
+  /** Like `dispose`, for callers that want to know when the watches are gone. */
+  async close(): Promise<void> {
     this.listeners.clear();
-    void this.watcher.close();
+    await this.watcher.close();
   }
 
   private relative(path: string): string {

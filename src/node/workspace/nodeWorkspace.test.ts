@@ -35,6 +35,11 @@ describe('readFile', () => {
     expect(missing).toMatchObject({ code: 'ENOENT', message: 'Cannot read "nope.txt": it does not exist. Use list or glob to find the right path.' });
     await expect(ws.readFile('src')).rejects.toMatchObject({ code: 'EISDIR' });
   });
+
+  it('refuses to read a FIFO instead of blocking forever', async () => {
+    execFileSync('mkfifo', [nodePath.join(tree.root, 'fifo')]);
+    await expect(ws.readFile('fifo')).rejects.toMatchObject({ code: 'EINVAL', message: expect.stringContaining('not a regular file') });
+  });
 });
 
 describe('writeFile', () => {

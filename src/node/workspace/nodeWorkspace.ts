@@ -58,9 +58,14 @@ export class NodeWorkspace implements Workspace {
   async readFile(path: string): Promise<Uint8Array> {
     const resolved = await this.paths.resolve(path);
     try {
+      // Reading a FIFO or a device would block forever or never end: only regular files are read.
+      const stat = await fs.stat(resolved.absolute);
+      if (!stat.isFile() && !stat.isDirectory()) {
+        throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
+      }
       return await fs.readFile(resolved.absolute);
     } catch (error) {
-      throw fileError(error, path, 'read');
+      throw error instanceof WorkspaceFileError ? error : fileError(error, path, 'read');
     }
   }
 
