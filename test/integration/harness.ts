@@ -6,6 +6,8 @@ import { autoApprover, type ApprovalSettings, type Approver } from '../../src/co
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
 import { noRules } from '../../src/core/compose/rules';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
+import type { Clock } from '../../src/core/ports';
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
@@ -22,6 +24,7 @@ export interface ScenarioSession {
   readonly workspaceDir: string;
   readonly sleeps: number[];
   readonly ports: SessionPorts;
+  readonly logLines: string[];
   close(): Promise<void>;
 }
 
@@ -31,6 +34,8 @@ export interface ScenarioSessionOptions {
   readonly loop?: Partial<AgentLoopSettings>;
   /** Real waits for retries (default: recorded and skipped, so tests do not sleep). */
   readonly realSleep?: boolean;
+  readonly compaction?: Partial<CompactionSettings>;
+  readonly clock?: Clock;
 }
 
 /**
@@ -46,6 +51,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   const player = new ScenarioPlayer(scenario, { driver: 'server' });
   const server = await startMockServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
   const sleeps: number[] = [];
+  const logLines: string[] = [];
   const model = new AnthropicModelClient({
     apiKey: async () => 'test-key',
     baseUrl: server.url,
@@ -63,6 +69,9 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     sessionsDir: join(dir, 'sessions'),
     promptsDir: REPO_PROMPTS_DIR,
     idSeed: 7,
+    compaction: () => ({ ...DEFAULT_COMPACTION_SETTINGS, ...options.compaction }),
+    ...(options.clock ? { clock: options.clock } : {}),
+    log: (line) => logLines.push(line),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];
@@ -74,6 +83,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     workspaceDir,
     sleeps,
     ports,
+    logLines,
     async close() {
       await assembled.dispose().catch(() => undefined);
       await server.close();

@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../ports';
 import type {
   AssistantBlock,
   AssistantMessage,
+  Message,
   ModelClient,
   ModelResponse,
   ModelStreamEvent,
@@ -12,7 +13,7 @@ import type {
   ToolUseBlock,
 } from '../model/types';
 import { approvalVerdict, denialMessage, type ApprovalSettings, type Approver } from './approval';
-import type { Conversation } from './conversation';
+import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { projectForProvider } from './projection';
@@ -50,6 +51,11 @@ export interface AgentLoopDeps<Snapshot> {
   /** Called before each main request; compaction may start a new generation here (automatic trigger). */
   readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
   readonly clock?: Clock;
+  /**
+   * How stored entries become the provider's messages. Cairn's projection only adds the interruption
+   * note; benchmarks swap in peers' strategies (which rewrite history) to measure them side by side.
+   */
+  readonly project?: (entries: readonly ConversationEntry[]) => Message[];
 }
 
 /** The current generation as the loop sees it: compaction swaps it between requests. */
@@ -189,7 +195,7 @@ export class AgentLoop<Snapshot> {
       model: settings.model,
       maxTokens: settings.maxTokens,
       generation,
-      conversation: projectForProvider(conversation.all()),
+      conversation: (deps.project ?? projectForProvider)(conversation.all()),
       purpose: 'main',
       decisions,
     });

@@ -1,6 +1,6 @@
 import type { LedgerResult } from '../ledger/types';
 import type { SessionJournal } from '../session/sessionJournal';
-import { AgentLoop, type AgentLoopSettings, type GenerationRef } from './agentLoop';
+import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from './agentLoop';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
@@ -21,6 +21,8 @@ export interface AgentSessionDeps<Snapshot> {
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   readonly clock: Clock;
+  /** See `AgentLoopDeps.project`; benchmarks only. */
+  readonly project?: AgentLoopDeps<Snapshot>['project'];
 }
 
 export type AgentListener = (event: AgentEvent) => void;
@@ -84,6 +86,7 @@ export class AgentSession<Snapshot> {
         onPromptTooLong: async (signal) => (this.hooks.onPromptTooLong ? this.hooks.onPromptTooLong(signal) : false),
         beforeRequest: async (signal) => this.hooks.beforeRequest?.(signal),
         clock: deps.clock,
+        ...(deps.project ? { project: deps.project } : {}),
       },
       deps.settings,
       () => this.current,

@@ -57,6 +57,7 @@ export class Compactor {
   private compactionsThisRun = 0;
   private undoable: { previous: GenerationRef; generation: number } | undefined;
   private nextGeneration: number;
+  private autoBlocked: { generation: number; length: number } | undefined;
 
   constructor(private readonly deps: CompactorDeps, highestGeneration = deps.session.generation.generation) {
     this.nextGeneration = highestGeneration + 1;
@@ -89,37 +90,46 @@ export class Compactor {
   }
 
   /** Whether the next request passes the soft threshold or fails the hard fit. */
-  async needsCompaction(): Promise<{ needed: boolean; why: string; estimate: number; window: number }> {
+  async needsCompaction(): Promise<{ needed: boolean; fits: boolean; why: string; estimate: number; window: number }> {
     const settings = this.deps.settings();
     const window = await this.deps.windowTokens();
     const estimate = this.estimateNext();
     const soft = softLimitTokens(settings.threshold, window);
     const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
     if (estimate + reserve + settings.safetyMarginTokens > window) {
-      return { needed: true, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
+      return { needed: true, fits: false, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
     }
-    if (estimate > soft) return { needed: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
-    return { needed: false, why: '', estimate, window };
+    if (estimate > soft) return { needed: true, fits: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
+    return { needed: false, fits: true, why: '', estimate, window };
   }
 
   private async beforeRequest(signal: AbortSignal): Promise<void> {
     // The first request of a new generation makes the compaction final.
-    const { conversation } = this.deps.session.generation;
+    const { conversation, generation } = this.deps.session.generation;
     if (this.undoable && conversation.sentCount > 0) this.undoable = undefined;
+    // After an attempt that could not help, wait for the conversation to grow before trying again.
+    const blocked = this.autoBlocked;
+    if (blocked && blocked.generation === generation && conversation.length < blocked.length + 2) return;
     const check = await this.needsCompaction();
     if (!check.needed) return;
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
-    await this.compact({ reason: 'auto' }, signal);
+    const outcome = await this.compact({ reason: 'auto', mustFit: !check.fits }, signal);
+    this.autoBlocked = outcome.applied ? undefined : { generation, length: conversation.length };
   }
 
   /**
    * Plans and applies a compaction: the normal stage first, the emergency stage when normal does not
    * apply or its result still does not fit. Never throws for a failed summary: it reports and returns.
    */
-  async compact(options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string }, signal: AbortSignal): Promise<CompactionOutcome> {
+  async compact(
+    options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string; mustFit?: boolean },
+    signal: AbortSignal,
+  ): Promise<CompactionOutcome> {
     const plan = await this.plan(options, signal);
     if (!plan.ok) {
-      await this.reportFailure(plan.reason);
+      // An automatic attempt that finds nothing worth compacting is routine: a log line, not a warning.
+      if (options.reason === 'auto' && !options.mustFit) this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
+      else await this.reportFailure(plan.reason);
       return { applied: false, reason: plan.reason };
     }
     return this.apply(plan.plan);
@@ -143,6 +153,15 @@ export class Compactor {
       if (!split) continue;
       const summarized = entries.slice(0, split.tailStart);
       const tail = entries.slice(split.tailStart);
+      if (options.reason === 'auto') {
+        // Judge before paying for a summary: if the kept tail alone is nearly the whole conversation, this stage cannot help.
+        const fixed = this.estimateNext(new Conversation());
+        const tailOnly = this.estimateNext(new Conversation(openingEntries('', tail), 0));
+        if (tailOnly - fixed >= (tokensBefore - fixed) * 0.9) {
+          lastReason = `The ${stage} stage would keep ${tailOnly} of ${tokensBefore} tokens: the recent messages themselves fill the context.`;
+          continue;
+        }
+      }
       const transcript = renderTranscript(summarized, settings.maxTranscriptChars);
       let summary: SummaryOutcome;
       try {

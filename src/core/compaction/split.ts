@@ -7,6 +7,7 @@ import type { ConversationEntry } from '../agent/conversation';
 export interface CompactionSplit {
   readonly stage: 'normal' | 'emergency';
   readonly tailStart: number;
+  /** Whole turns kept; 0 when one long turn was cut between its exchanges. */
   readonly turnsKept: number;
   /** The normal stage moved the cut back to keep the latest message the user typed. */
   readonly anchoredToUser: boolean;
@@ -25,46 +26,35 @@ function startsTurn(entry: ConversationEntry): boolean {
 }
 
 /**
- * Places where the tail may start. A turn start (a user message without tool results) is preferred; an
- * assistant message is a finer cut used when one turn holds the whole run (a long chain of tool calls
- * after one request), so a long agentic turn can still be compacted. Index 0 is never a cut: something
- * must remain to summarize.
- */
-function cutPoints(entries: readonly ConversationEntry[]): { turns: number[]; exchanges: number[] } {
-  const turns: number[] = [];
-  const exchanges: number[] = [];
-  entries.forEach((entry, index) => {
-    if (index === 0) return;
-    if (startsTurn(entry)) turns.push(index);
-    else if (entry.message.role === 'assistant') exchanges.push(index);
-  });
-  return { turns, exchanges };
-}
-
-/**
- * The normal stage keeps the `keep` most recent turns, moved back to include the latest real user
- * message; the emergency stage keeps `keep` turns without the anchor. When turns are too few, the cut
- * falls before the `keep` most recent assistant exchanges instead. Undefined: nothing to summarize.
+ * The normal stage keeps the `keep` most recent turns (a turn is a user message and everything after it
+ * up to the next), moved back to include the latest real user message; it does not apply when there are
+ * no more turns than that. The emergency stage keeps `keep` turns without the anchor; when the whole
+ * generation is one turn (a long chain of tool calls after one request) it keeps the `keep` newest
+ * exchanges (an assistant message and the results that answer it) instead. Undefined: nothing to summarize
+ * at this stage, or only the previous summary.
  */
 export function splitForCompaction(
   entries: readonly ConversationEntry[],
   stage: 'normal' | 'emergency',
   keep: number,
 ): CompactionSplit | undefined {
-  const { turns, exchanges } = cutPoints(entries);
+  const turnStarts: number[] = [];
+  const exchanges: number[] = [];
+  entries.forEach((entry, index) => {
+    if (startsTurn(entry)) turnStarts.push(index);
+    else if (entry.message.role === 'assistant' && index > 0) exchanges.push(index);
+  });
   let tailStart: number | undefined;
   let turnsKept = 0;
-  if (turns.length >= keep) {
-    tailStart = turns[turns.length - keep];
+  if (turnStarts.length > keep) {
+    tailStart = turnStarts[turnStarts.length - keep];
     turnsKept = keep;
-  } else if (exchanges.length > 0) {
-    // Too few turns: keep the newest exchanges (assistant message + its results) instead.
-    const candidates = exchanges.filter((i) => i > (turns[turns.length - 1] ?? 0));
-    const pool = candidates.length >= keep ? candidates : exchanges;
-    tailStart = pool[Math.max(0, pool.length - keep)];
-    turnsKept = 0;
+  } else if (stage === 'emergency' && exchanges.length > keep) {
+    tailStart = exchanges[exchanges.length - keep];
   }
   if (tailStart === undefined || tailStart <= 0) return undefined;
+  // Summarizing nothing but the previous summary frees nothing and loses detail.
+  if (tailStart === 1 && entries[0]?.synthetic) return undefined;
 
   let anchoredToUser = false;
   if (stage === 'normal') {

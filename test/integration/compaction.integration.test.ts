@@ -1,0 +1,218 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resumeSession } from '../../src/core/agent/sessionAssembly';
+import type { RequestSnapshot } from '../../src/core/compose/snapshot';
+import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
+
+let open: ScenarioSession | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+const SUMMARY = 'Summary: the user asked to inspect big.ts and small.ts. Work so far: big.ts was read in full (#RESULT). '.padEnd(400, '.');
+/** Small window, small reserve: a 300-line file pushes the prompt past half of it. */
+const smallWindow = { id: undefined, context_window: 12000, max_output: 4000 };
+const tight = { completionReserveTokens: 500, safetyMarginTokens: 200 };
+const loop = { maxTokens: 500, model: 'claude-main' };
+
+function bigWorkspace() {
+  return { 'big.ts': { lines: 300, text: 'export const value{n} = "some padding text to make the line longer {n}";' }, 'small.ts': 'export const x = 1;\n' };
+}
+
+function firstUserText(body: unknown): string {
+  const messages = (body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }).messages;
+  return messages[0]!.content.map((b) => b.text ?? '').join('\n');
+}
+
+function compactionSnapshots(s: ScenarioSession): RequestSnapshot[] {
+  return s.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.purpose === 'compaction' ? [e.snapshot] : []));
+}
+
+describe('compaction through the local server', () => {
+  function autoScenario(model: object) {
+    return {
+      model,
+      workspace: bigWorkspace(),
+      turns: [
+        { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }, { name: 'read', input: { path: 'small.ts' } }] } },
+        { assistant: { text: 'I read both.' } },
+        { summary: SUMMARY },
+        { assistant: { tool_calls: [{ name: 'read', input: { path: 'small.ts' } }, { name: 'recall', input: { id: '{result:1}', limit: 2 } }] } },
+        { assistant: { text: 'Still here.' } },
+      ],
+    };
+  }
+
+  it('triggers automatically at a share of the window; the new generation opens with the summary and files table; old ids still recall; a re-read is full', async () => {
+    open = await startScenarioSession(autoScenario(smallWindow), { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop });
+    const { session } = open.assembled;
+    await session.send('read big.ts and small.ts');
+    // The big read is still the current turn: nothing older to summarize, so nothing happens (and no warning).
+    expect(open.events.some((e) => e.type === 'compacted' || e.type === 'notice')).toBe(false);
+    await session.send('now small.ts again');
+    const compacted = open.events.find((e) => e.type === 'compacted');
+    expect(compacted && compacted.type === 'compacted' && compacted.reason).toBe('auto');
+    expect(open.logLines.some((l) => /^\[Context\] automatic compaction: prompt \d+ > threshold 6000 of window 12000$/.test(l))).toBe(true);
+    if (!compacted || compacted.type !== 'compacted') throw new Error('no compaction');
+    expect(compacted.tokensAfter).toBeLessThan(compacted.tokensBefore / 2);
+
+    const last = mainRequests(open.server).at(-1);
+    const opening = firstUserText(last);
+    expect(opening).toContain(SUMMARY.slice(0, 40));
+    expect(opening).toContain('## Files read before this summary');
+    expect(opening).toMatch(/\| big\.ts \| 1-300 of 300 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|\n\| small\.ts \| 1-1 of 1 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|/);
+    expect(opening).toContain('now small.ts again');
+    const results = toolResultTexts(last);
+    // small.ts was read before the compaction; the dedupe table was emptied, so this read is full.
+    expect(results.at(-2)).toMatch(/^\[#[0-9a-f]{4,} small\.ts lines 1-1 of 1 sha [0-9a-f]{8}\]\n1: export const x = 1;$/);
+    expect(results.at(-1)).toMatch(/recall #[0-9a-f]{4,} lines 1-2 of 300\]\n1: export const value1/);
+    // The first request after the compaction says what happened.
+    const mains = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.purpose === 'main' ? [e.snapshot] : []));
+    const after = mains.find((s) => s.generation === 1)!;
+    expect(after.decisions.some((d) => d.kind === 'compaction' && /summarized \d+ messages, kept \d+/.test(d.detail))).toBe(true);
+    const history = await readFile(join(open.assembled.journal.sessionDir, 'history.md'), 'utf8');
+    expect(history).toContain('**User:** read big.ts and small.ts');
+    expect(history).toContain('- call `read` {"path":"big.ts"}');
+    expect(history).not.toContain('value150');
+  });
+
+  it('triggers at an absolute token count', async () => {
+    open = await startScenarioSession(autoScenario({ context_window: 200000, max_output: 4000 }), {
+      compaction: { ...tight, threshold: { kind: 'tokens', value: 5000 } },
+      loop,
+    });
+    await open.assembled.session.send('read big.ts and small.ts');
+    expect(open.events.some((e) => e.type === 'compacted')).toBe(false);
+    await open.assembled.session.send('now small.ts again');
+    expect(open.events.some((e) => e.type === 'compacted')).toBe(true);
+    expect(open.logLines.some((l) => /^\[Context\] automatic compaction: prompt \d+ > threshold 5000 of window 200000$/.test(l))).toBe(true);
+  });
+
+  it('compacts on demand with the user instructions, and undo restores the previous generation', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { assistant: { text: 'three' } },
+          { assistant: { text: 'four' } },
+          { summary: SUMMARY },
+          { assistant: { text: 'five' } },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    for (const t of ['a', 'b', 'c', 'd']) await session.send(t);
+    const before = session.generation;
+    const outcome = await compactor.compact({ reason: 'manual', instructions: 'keep the API names' }, new AbortController().signal);
+    expect(outcome.applied).toBe(true);
+    const request = open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!;
+    expect(JSON.stringify(request.body)).toContain('keep the API names');
+    expect(session.generation.generation).toBe(1);
+    // Normal stage: the last 3 turns are kept, the first summarized.
+    expect(session.generation.conversation.length).toBe(6);
+    expect(compactor.canUndo).toBe(true);
+    expect(await compactor.undo()).toBe(true);
+    expect(session.generation).toBe(before);
+    await session.send('e');
+    const last = mainRequests(open.server).at(-1);
+    expect(firstUserText(last)).not.toContain('Summary:');
+
+    // The undo survives a reopen.
+    const id = open.assembled.journal.sessionId;
+    await open.assembled.dispose();
+    const resumed = await resumeSession(open.ports, id);
+    expect(resumed.session.generation.generation).toBe(0);
+    expect(resumed.session.generation.conversation.length).toBe(10);
+    await resumed.dispose();
+  });
+
+  it('answers "prompt is too long" with an emergency compaction and retries once', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { fault: { prompt_too_long: true } },
+          { summary: SUMMARY },
+          { assistant: { text: 'after the emergency' } },
+        ],
+      },
+      { loop },
+    );
+    const { session } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    expect(await session.send('c')).toBe('end_turn');
+    const compacted = open.events.find((e) => e.type === 'compacted');
+    expect(compacted && compacted.type === 'compacted' && compacted.reason).toBe('overflow');
+    expect(compacted && compacted.type === 'compacted' && compacted.stage).toBe('emergency');
+    expect(open.events.some((e) => e.type === 'error')).toBe(false);
+  });
+
+  it('uses the fallback model when the main cache is cold, not when it is warm', async () => {
+    let now = 1_000_000;
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { summary: SUMMARY },
+          { assistant: { text: 'three' } },
+          { assistant: { text: 'four' } },
+          { summary: SUMMARY },
+        ],
+      },
+      { loop, compaction: { fallbackModel: 'claude-small', fallbackAfterMinutes: 5 }, clock: { now: () => now } },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(compactionSnapshots(open).at(-1)!.model).toBe('claude-main');
+    await session.send('c');
+    await session.send('d');
+    now += 6 * 60_000;
+    await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(compactionSnapshots(open).at(-1)!.model).toBe('claude-small');
+    const decisionText = JSON.stringify(open.events.filter((e) => e.type === 'compacted'));
+    expect(decisionText).toContain('generation');
+  });
+
+  it('a summary that keeps failing leaves the conversation intact, with a notice', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { summary: 'too short' },
+          { summary: 'x' },
+          { summary: 'nope' },
+          { assistant: { text: 'three' } },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    const before = session.generation;
+    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(outcome.applied).toBe(false);
+    expect(session.generation).toBe(before);
+    expect(open.events.some((e) => e.type === 'notice' && e.kind === 'compaction_failed')).toBe(true);
+    expect(open.logLines.filter((l) => l.startsWith('[Context] attempt'))).toHaveLength(3);
+    expect(await session.send('c')).toBe('end_turn');
+  });
+});
