@@ -231,7 +231,7 @@ async function main() {
   say('installing the packaged Cairn into the editor');
   const installed = spawnSync(
     editor.nodeBin,
-    [editor.codeServerBin, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+    [editor.codeServerBin, '--config', join(base, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
     { encoding: 'utf8' },
   );
   if (installed.status !== 0) throw new StartError(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);

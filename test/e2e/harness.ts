@@ -85,14 +85,27 @@ function writeUserSettings(userDataDir: string, settings: Record<string, unknown
   writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...BASE_SETTINGS, ...settings }, null, 2));
 }
 
-function installExtensions(editor: ProvisionedEditor, dirs: { userDataDir: string; extensionsDir: string }, vsixes: readonly string[]): void {
+/**
+ * code-server writes a default config under XDG_CONFIG_HOME and logs and a heartbeat under
+ * XDG_DATA_HOME whatever its --user-data-dir; pointing both into the run's folder leaves no trace in
+ * the home directory.
+ */
+function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_DATA_HOME: join(root, 'xdg-data'), ...extra };
+}
+
+function installExtensions(
+  editor: ProvisionedEditor,
+  dirs: { root: string; userDataDir: string; extensionsDir: string },
+  vsixes: readonly string[],
+): void {
   if (vsixes.length === 0) return;
   const args = [editor.codeServerBin, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir];
   for (const vsix of vsixes) {
     if (!existsSync(vsix)) throw new EditorStartError(`extension package ${vsix} does not exist; run node scripts/package-vsix.mjs`);
     args.push('--install-extension', vsix);
   }
-  const r = spawnSync(editor.nodeBin, args, { encoding: 'utf8' });
+  const r = spawnSync(editor.nodeBin, args, { encoding: 'utf8', env: isolatedEnv(dirs.root) });
   const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status !== 0 || /failed/i.test(output)) {
     throw new EditorStartError(`code-server --install-extension failed (exit ${r.status}):\n${output.trim()}`);
@@ -138,7 +151,7 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const extensionsDir = join(root, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
   writeUserSettings(userDataDir, options.settings ?? {});
-  installExtensions(editor, { userDataDir, extensionsDir }, extensions);
+  installExtensions(editor, { root, userDataDir, extensionsDir }, extensions);
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -160,7 +173,7 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
       '--disable-update-check',
       options.workspaceDir,
     ],
-    { env: { ...process.env, ...options.env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: isolatedEnv(root, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const onOutput = (chunk: Buffer): void => {
     log += chunk.toString();
