@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
@@ -91,6 +91,18 @@ function inside(root: string, path: string): string {
   return absolute;
 }
 
+/** For writes from a case: the folder must still be inside once symlinks (a case can make them with bash) are followed. */
+async function writableInside(root: string, path: string): Promise<string> {
+  const absolute = inside(root, path);
+  await mkdir(dirname(absolute), { recursive: true });
+  const realRoot = realpathSync(root);
+  const realDir = realpathSync(dirname(absolute));
+  if (realDir !== realRoot && !realDir.startsWith(`${realRoot}/`)) {
+    throw new Error(`path "${path}" leads outside the case's workspace through a symlink.`);
+  }
+  return absolute;
+}
+
 function describeStep(step: Step): string {
   switch (step.kind) {
     case 'call': return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
@@ -157,14 +169,13 @@ export async function runCase(
             problems.push(...check(compactForConformance(ledger, step.summary), step, scope));
             break;
           case 'fs-write':
-            await mkdir(dirname(inside(root, step.path)), { recursive: true });
-            await writeFile(inside(root, step.path), step.content);
+            await writeFile(await writableInside(root, step.path), step.content);
             break;
           case 'fs-append':
-            await appendFile(inside(root, step.path), step.content);
+            await appendFile(await writableInside(root, step.path), step.content);
             break;
           case 'fs-delete':
-            await rm(inside(root, step.path));
+            await rm(await writableInside(root, step.path));
             break;
           case 'expect-file': {
             const absolute = inside(root, step.path);

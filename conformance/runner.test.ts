@@ -91,5 +91,10 @@ describe('runner safety', () => {
     ] });
     expect(result).toMatchObject({ passed: 0, failed: 2 });
     expect(result.out).toContain('is not inside the case\'s workspace');
+    const viaLink = await run({ cases: [{ name: 'escape by link', steps: [
+      { call: 'bash', args: { command: `ln -s ${tmpdir()} out` } },
+      { fs: { write: { path: 'out/cairn-evil.txt', content: 'x' } } },
+    ] }] });
+    expect(viaLink.out).toContain('leads outside the case\'s workspace through a symlink');
   });
 });
