@@ -36,7 +36,8 @@ export const CHROMIUM_FLAGS = [
 
 /** Debian's Chromium (or CAIRN_CHROMIUM); undefined when it is not installed. */
 export function findChromium(): string | undefined {
-  const candidates = [process.env.CAIRN_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+  // A path given on purpose is the only one tried, so a wrong one is reported rather than worked around.
+  const candidates = process.env.CAIRN_CHROMIUM ? [process.env.CAIRN_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
   return candidates.find((p) => existsSync(p));
 }
 

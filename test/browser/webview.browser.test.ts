@@ -95,7 +95,10 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     const { page, playUntil } = await openView('chat', 'light');
     await playUntil('partial');
     await playUntil('streamed');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await playUntil('approval');
+    // With nothing focused, the approval prompt (not one of its buttons) takes focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('approval');
     const stub = page.locator('.tool.kind-read-stub');
     await stub.waitFor();
     expect(await stub.locator('.tool-bracket').textContent()).toBe('[#b710 src/app.ts lines 50-80 of 340 sha 1c9e04ab]');
@@ -148,13 +151,21 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     const { page, playUntil, received } = await openView('chat', 'light');
     await playUntil('partial');
     await playUntil('streamed');
+    await page.getByRole('textbox', { name: 'Message to Cairn' }).focus();
     await playUntil('approval');
     const bash = page.locator('.tool.status-awaiting-approval');
     await bash.getByRole('button', { name: 'Allow once' }).waitFor();
     expect(await bash.locator('.tool-summary').textContent()).toBe('npm test');
-    // The prompt takes focus so a keyboard user can answer at once.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
-    await bash.getByRole('button', { name: 'Deny…' }).click();
+    // The prompt does not take focus from someone typing (an Enter meant for the message must not approve)...
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('composer-input');
+    // ...but does when nothing else has it; then Tab reaches the answers.
+    await bash.locator('.approval').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Deny…');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('approval-reason');
     await page.keyboard.type('run the unit tests only');
     await page.keyboard.press('Enter');
     await expect

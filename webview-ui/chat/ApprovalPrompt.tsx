@@ -6,21 +6,27 @@ import type { ApprovalDecision } from '../../src/shared/protocol';
 export function ApprovalPrompt({ tool, onAnswer }: { tool: string; onAnswer: (decision: ApprovalDecision, reason?: string) => void }) {
   const denying = useSignal(false);
   const reason = useSignal('');
-  const firstButton = useRef<HTMLButtonElement>(null);
+  const group = useRef<HTMLDivElement>(null);
   const reasonInput = useRef<HTMLInputElement>(null);
-  // An approval is the one thing that blocks the agent: take focus so a keyboard user can answer at once.
-  useEffect(() => firstButton.current?.focus(), []);
+  // An approval is the one thing that blocks the agent, so bring it to the keyboard user's attention by
+  // focusing the prompt itself (Tab reaches the buttons). Never a button: an Enter meant for something
+  // else must not approve a command. And never while the user is typing.
+  useEffect(() => {
+    const active = document.activeElement;
+    const typing = active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement;
+    if (!typing) group.current?.focus();
+  }, []);
   useEffect(() => {
     if (denying.value) reasonInput.current?.focus();
   }, [denying.value]);
 
   const deny = () => onAnswer('deny', reason.value.trim() === '' ? undefined : reason.value.trim());
   return (
-    <div class="approval" role="group" aria-label={`Approve ${tool}`}>
+    <div ref={group} class="approval" role="group" tabIndex={-1} aria-label={`Approve ${tool}`}>
       <span class="approval-question">Allow this {tool} call?</span>
       {!denying.value ? (
         <>
-          <button ref={firstButton} type="button" class="button primary" onClick={() => onAnswer('allow-once')}>
+          <button type="button" class="button primary" onClick={() => onAnswer('allow-once')}>
             Allow once
           </button>
           <button type="button" class="button secondary" onClick={() => onAnswer('allow-always')}>
