@@ -241,6 +241,8 @@ class MessagesExchange {
       content: reply.content,
       stop_reason: reply.stopReason,
       stop_sequence: null,
+      stop_details: null,
+      container: null,
       usage,
     };
     if (plan.fault?.type === 'delay') await pause(plan.fault.ms, response);

@@ -35,6 +35,8 @@ export function messageEvents(messageId: string, model: string, reply: Assistant
         content: [],
         stop_reason: null,
         stop_sequence: null,
+        stop_details: null,
+        container: null,
         // The real service reports the input side at the start and a token or so of output.
         usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
       },
@@ -50,7 +52,7 @@ export function messageEvents(messageId: string, model: string, reply: Assistant
     event: 'message_delta',
     data: {
       type: 'message_delta',
-      delta: { stop_reason: reply.stopReason, stop_sequence: null },
+      delta: { stop_reason: reply.stopReason, stop_sequence: null, stop_details: null },
       usage: {
         input_tokens: usage.input_tokens,
         cache_creation_input_tokens: usage.cache_creation_input_tokens,
