@@ -18,7 +18,7 @@ import { Compactor } from '../compaction/compactor';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
 import { ModelSummarizer } from '../compaction/summarizer';
 import type { AgentLoopSettings } from './agentLoop';
-import { AgentSession } from './agentSession';
+import { AgentSession, type AgentSessionDeps } from './agentSession';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
 import { replayConversation } from './replay';
@@ -44,6 +44,10 @@ export interface SessionPorts {
   readonly compaction?: () => CompactionSettings;
   /** `[Context]` lines and other diagnostics (the host's output channel). */
   readonly log?: (line: string) => void;
+  /** Benchmarks only: how stored entries become the provider's messages (see `AgentLoopDeps.project`). */
+  readonly project?: AgentSessionDeps<RequestSnapshot>['project'];
+  /** Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is unchanged. */
+  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => AgentSessionDeps<RequestSnapshot>['tools'];
 }
 
 export interface AssembledSession {
@@ -115,7 +119,7 @@ async function assemble(
   const session = new AgentSession<RequestSnapshot>(
     {
       journal,
-      tools: ledger,
+      tools: ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger,
       composer,
       model: ports.model,
       approver: ports.approver,
@@ -124,6 +128,7 @@ async function assemble(
       isReadOnlyTool,
       summarizeToolCall,
       clock: ports.clock ?? systemClock,
+      ...(ports.project ? { project: ports.project } : {}),
     },
     start,
   );

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../core/agent/agentLoop';
 import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
-import { startSession, type AssembledSession } from '../../core/agent/sessionAssembly';
+import { startSession, type AssembledSession, type SessionPorts } from '../../core/agent/sessionAssembly';
+import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../../core/compose/rules';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
@@ -40,6 +41,10 @@ export interface HeadlessOptions {
   readonly onNotice?: (message: string) => void;
   /** Home folder for `~/.cairn/AGENTS.md`; tests point it at a temp dir. */
   readonly homeDir?: string;
+  /** Benchmarks only: a peer's strategy in place of Cairn's (passed to the session as is). */
+  readonly strategy?: Pick<SessionPorts, 'project' | 'wrapTools'>;
+  /** Compaction settings; default the built-in ones. */
+  readonly compaction?: CompactionSettings;
 }
 
 export interface HeadlessResult {
@@ -114,6 +119,9 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       promptsDir: REPO_PROMPTS_DIR,
       ...(options.hygiene ? { hygiene: options.hygiene } : {}),
       ...(options.idSeed !== undefined ? { idSeed: options.idSeed } : {}),
+      ...(options.strategy?.project ? { project: options.strategy.project } : {}),
+      ...(options.strategy?.wrapTools ? { wrapTools: options.strategy.wrapTools } : {}),
+      ...(options.compaction ? { compaction: () => options.compaction! } : {}),
     });
     const { session } = assembled;
     session.onEvent((event) => {
