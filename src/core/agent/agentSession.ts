@@ -1,11 +1,10 @@
-import type { LedgerResult } from '../ledger/types';
 import type { SessionJournal } from '../session/sessionJournal';
 import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from './agentLoop';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import { JournalRecorder } from './journalRecorder';
-import type { RequestComposer, ToolExecutor } from './ports';
+import type { RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { Clock } from '../ports';
 
@@ -67,17 +66,26 @@ export class AgentSession<Snapshot> {
   ) {
     this.current = start;
     this.recorder = new JournalRecorder<Snapshot>(deps.journal);
-    deps.journal.useLedgerState(() => deps.tools.state());
-    const tools: ToolExecutor = {
-      execute: async (call, context) => this.checkpoint(await deps.tools.execute(call, context)),
-      answerWithoutRunning: async (call, message) => this.checkpoint(await deps.tools.answerWithoutRunning(call, message)),
+    // The ledger's dedupe state is checkpointed once per batch of results, just before the message that
+    // carries them: a reopened session then has the tables that match its conversation. (Per result would
+    // write the whole table each time.) Ids are safe without it: the store's ids are never given again.
+    const recorder: SessionRecorder<Snapshot> = {
+      conversationEntry: async (generation, entry, index) => {
+        if (entry.message.role === 'user' && entry.message.content.some((b) => b.type === 'tool_result')) {
+          await deps.journal.checkpointLedgerState(deps.tools.state());
+        }
+        await this.recorder.conversationEntry(generation, entry, index);
+      },
+      snapshot: (snapshot) => this.recorder.snapshot(snapshot),
+      notice: (level, kind, message) => this.recorder.notice(level, kind, message),
     };
+    const tools: ToolExecutor = deps.tools;
     this.loop = new AgentLoop<Snapshot>(
       {
         model: deps.model,
         tools,
         composer: deps.composer,
-        recorder: this.recorder,
+        recorder,
         approver: deps.approver,
         approvals: deps.approvals,
         isReadOnlyTool: deps.isReadOnlyTool,
@@ -160,27 +168,21 @@ export class AgentSession<Snapshot> {
     if (toolUses.length === 0) return;
     const results: ToolResultBlock[] = [];
     for (const use of toolUses) {
-      const result = await this.checkpoint(
-        await this.deps.tools.answerWithoutRunning(
-          { callId: use.id, name: use.name, input: use.input },
-          'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
-        ),
+      const result = await this.deps.tools.answerWithoutRunning(
+        { callId: use.id, name: use.name, input: use.input },
+        'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }
     const { conversation, generation } = this.current;
     const entry = conversation.appendUser(results);
+    await this.deps.journal.checkpointLedgerState(this.deps.tools.state());
     await this.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 
   async close(): Promise<void> {
     this.cancel();
     await this.deps.journal.close();
-  }
-
-  private async checkpoint(result: LedgerResult): Promise<LedgerResult> {
-    await this.deps.journal.checkpointLedgerState();
-    return result;
   }
 
   private emit(event: AgentEvent): void {

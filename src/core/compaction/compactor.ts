@@ -16,7 +16,7 @@ import { renderTranscript } from './transcript';
 
 export interface CompactorDeps {
   readonly session: AgentSession<RequestSnapshot>;
-  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe'>;
+  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state'>;
   readonly composer: Composer;
   readonly journal: SessionJournal;
   readonly summarizer: Summarizer;
@@ -225,7 +225,7 @@ export class Compactor {
     await journal.append({ type: 'generation_started', generation, detail });
     // No stub may point at content that just left the context.
     ledger.clearDedupe();
-    await journal.checkpointLedgerState();
+    await journal.checkpointLedgerState(this.deps.ledger.state());
     session.replaceGeneration({ generation, conversation: new Conversation(plan.entries, 0) });
     await composer.startGeneration();
     this.undoable = { previous: plan.previous, generation };
