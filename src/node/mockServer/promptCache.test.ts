@@ -217,6 +217,22 @@ describe('prompt-cache simulation', () => {
     expect((await usageOf({ messages })).read).toBe(first.total);
   });
 
+  it('a top-level cache_control (automatic caching) marks the last cacheable block', async () => {
+    const auto = async (messages: MessageParam[]) => {
+      const message = await client.messages.create({ model, max_tokens: 50, cache_control: mark, messages });
+      return message.usage;
+    };
+    const first = await auto([question(prose(700, 'auto'), false)]);
+    expect(first.cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(first.input_tokens).toBe(0);
+    const second = await auto([
+      question(prose(700, 'auto'), false),
+      { role: 'assistant', content: [{ type: 'text', text: 'noted' }] },
+      question('and then?', false),
+    ]);
+    expect(second.cache_read_input_tokens).toBe(first.cache_creation_input_tokens);
+  });
+
   it('refuses more than 4 cache_control blocks with the real message', async () => {
     const messages: MessageParam[] = [
       {

@@ -46,6 +46,7 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
   }
   const structural = checkConversation(messages);
   if (structural) return invalidRequest(structural);
+  if (b.cache_control !== undefined && b.cache_control !== null) markLastCacheableBlock(messages, b.cache_control);
 
   let marked = 0;
   for (const block of [...tools, ...system, ...messages.flatMap((m) => m.content)]) marked += cacheMarkerCount(block);
@@ -125,4 +126,24 @@ function checkConversation(messages: readonly WireMessage[]): string | undefined
 
 function toolUseIds(message: WireMessage): string[] {
   return message.content.filter((block) => block.type === 'tool_use').map((block) => String(block.id));
+}
+
+/**
+ * A top-level `cache_control` (automatic caching) puts a marker on the last cacheable block of the
+ * request, unless that block has one; it uses one of the 4 breakpoints like any other.
+ */
+function markLastCacheableBlock(messages: WireMessage[], control: unknown): void {
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const content = messages[m]!.content;
+    for (let i = content.length - 1; i >= 0; i--) {
+      const block = content[i]!;
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') continue;
+      if (block.cache_control === undefined || block.cache_control === null) {
+        const marked = [...content];
+        marked[i] = { ...block, cache_control: control };
+        messages[m] = { ...messages[m]!, content: marked };
+      }
+      return;
+    }
+  }
 }
