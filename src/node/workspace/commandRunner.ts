@@ -82,15 +82,16 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
       // The SIGKILL may land after we resolved (a grandchild ignoring SIGTERM); it must not keep Node alive.
       kill.unref();
     };
+    // Once bash has exited its result stands; a stop during the short drain would mislabel it.
     const onAbort = (): void => {
-      if (settled || timedOut || cancelled) return;
+      if (settled || exited || timedOut || cancelled) return;
       cancelled = true;
       stop();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     timers.push(
       setTimeout(() => {
-        if (settled || cancelled) return;
+        if (settled || exited || cancelled) return;
         timedOut = true;
         stop();
       }, timerDelay(options.timeoutMs)),

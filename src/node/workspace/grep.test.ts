@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrepQuery } from '../../core/ports';
@@ -47,6 +47,19 @@ describe('grep (JavaScript fallback)', () => {
   it('is the engine when ripgrep is turned off or missing', async () => {
     expect(await viaJs.grepEngine()).toBe('javascript');
     expect(await new NodeWorkspace(tree.root, { ripgrepPath: '/nonexistent/rg' }).grepEngine()).toBe('javascript');
+  });
+
+  it('falls back when the ripgrep found cannot be started', async () => {
+    const bin = makeTestTree({ 'not-really-rg': 'not an executable format' });
+    try {
+      const fake = nodePath.join(bin.root, 'not-really-rg');
+      chmodSync(fake, 0o755);
+      const ws = new NodeWorkspace(tree.root, { ripgrepPath: fake });
+      expect(await ws.grep({ pattern: 'hello', path: 'a.txt' })).toEqual(await viaJs.grep({ pattern: 'hello', path: 'a.txt' }));
+      expect(await ws.grepEngine()).toBe('javascript');
+    } finally {
+      bin.remove();
+    }
   });
 
   it('finds lines sorted by path then line, skipping ignored, binary files and FIFOs; keeps dotfiles', async () => {

@@ -5,10 +5,10 @@ import { writeFileAtomic } from './atomicWrite';
 import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
 import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
-import { compileGrepPattern } from './grepPattern';
+import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
 import { grepWithJavascript } from './javascriptGrep';
 import { PathResolver, type PhysicalPath } from './pathResolver';
-import { findRipgrep, grepWithRipgrep } from './ripgrepSearch';
+import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
 import { fileError, WorkspaceFileError } from './workspaceErrors';
 
 export interface NodeWorkspaceOptions {
@@ -129,11 +129,21 @@ export class NodeWorkspace implements Workspace {
     for await (const file of walkFiles(this.root, start)) if (keep(file)) files.push(file);
     if (files.length === 0) return [];
 
-    const ripgrep = await this.findRipgrep();
-    const matches = ripgrep
-      ? await grepWithRipgrep(ripgrep, this.root, files, compiled)
-      : await grepWithJavascript(this.root, files, compiled);
+    const matches = await this.search(files, compiled);
     return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  }
+
+  private async search(files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
+    const ripgrep = await this.findRipgrep();
+    if (!ripgrep) return grepWithJavascript(this.root, files, pattern);
+    try {
+      return await grepWithRipgrep(ripgrep, this.root, files, pattern);
+    } catch (error) {
+      if (!(error instanceof RipgrepStartError)) throw error;
+      // Found but unusable: the fallback gives the same answers, so use it from now on.
+      this.ripgrep = Promise.resolve(null);
+      return grepWithJavascript(this.root, files, pattern);
+    }
   }
 
   exec(command: string, options: ExecOptions): Promise<CommandResult> {

@@ -69,6 +69,20 @@ describe('paths inside the root', () => {
     expect(new TextDecoder().decode(await ws.readFile('src/app-link.ts'))).toBe('app\n');
   });
 
+  it('works for a root reached through a symlink, and takes absolute paths in either spelling', async () => {
+    const linkedRoot = `${tree.root}-link`;
+    symlinkSync(tree.root, linkedRoot);
+    try {
+      const linked = new NodeWorkspace(linkedRoot);
+      expect(await linked.resolve('src/app.ts')).toEqual({ relative: 'src/app.ts', absolute: nodePath.join(linkedRoot, 'src/app.ts') });
+      expect((await linked.resolve(nodePath.join(tree.root, 'src/app.ts'))).relative).toBe('src/app.ts');
+      expect((await linked.resolve(nodePath.join(linkedRoot, 'new.ts'))).relative).toBe('new.ts');
+      await expect(linked.resolve('../x')).rejects.toBeInstanceOf(WorkspacePathError);
+    } finally {
+      rmSync(linkedRoot, { force: true });
+    }
+  });
+
   it('keeps names that differ only in case apart (no case folding)', async () => {
     tree.write({ 'Case.txt': 'upper\n', 'case.txt': 'lower\n' });
     expect((await ws.resolve('Case.txt')).relative).toBe('Case.txt');

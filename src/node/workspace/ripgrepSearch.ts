@@ -6,6 +6,11 @@ import type { GrepMatch } from '../../core/ports';
 import { looksBinary, lineText } from './binaryProbe';
 import { GrepPatternError, reportsLine, type CompiledGrepPattern } from './grepPattern';
 
+/** ripgrep is there but cannot be started (wrong architecture, permissions); grep falls back. */
+export class RipgrepStartError extends Error {
+  override readonly name = 'RipgrepStartError';
+}
+
 /** Command-line bytes per ripgrep run, well under Linux's ARG_MAX (2 MiB) with the environment. */
 const MAX_ARG_BYTES = 128 * 1024;
 
@@ -131,7 +136,7 @@ function runBatch(
       into.push({ path, line: data.line_number, text: lineText(bytes) });
       seen++;
     });
-    child.on('error', (error) => reject(new Error(`Could not run ripgrep at ${ripgrep}: ${error.message}`)));
+    child.on('error', (error) => reject(new RipgrepStartError(`Could not run ripgrep at ${ripgrep}: ${error.message}`)));
     child.on('close', (code) => {
       // 0: matches, 1: none, 2: an error. A file that vanished or cannot be read also gives 2 but
       // the other files' matches stand (the fallback skips such files too); a bad pattern does not.
@@ -140,7 +145,8 @@ function runBatch(
         return;
       }
       if (code !== 0 && code !== 1 && code !== 2) {
-        reject(new Error(`ripgrep stopped unexpectedly (exit ${String(code)}): ${stderr.trim()}`));
+        // 126/127 from a shell, a signal: this ripgrep does not run here. The fallback can answer.
+        reject(new RipgrepStartError(`ripgrep stopped unexpectedly (exit ${String(code)}): ${stderr.trim()}`));
         return;
       }
       resolve();
