@@ -34,9 +34,10 @@ export interface CommandResult extends ExecResult {
  *   grandchildren (`make` → `cc`, `sleep &`) die with it. `exitCode` is then null.
  * - A child that backgrounds a grandchild which keeps the output pipe open (`server &`) must not
  *   hold the result forever: once bash itself has exited we wait `backgroundDrainMs` for the pipe
- *   to close, then stop reading and resolve. The background process keeps running (a user may
- *   have started a server on purpose) but its later output is not captured; to keep it, redirect
- *   it (`server > server.log 2>&1 &`).
+ *   to close, then stop reading and resolve. The background process is not killed (a user may
+ *   have started a server on purpose), but its later output is not captured and a write to the
+ *   closed pipe may end it (SIGPIPE); to keep one running, redirect its output
+ *   (`server > server.log 2>&1 &`).
  * - A death by a signal we did not send leaves `exitCode` null as well.
  */
 export function runCommand(command: string, cwd: string, options: ExecOptions, limits: CommandLimits = DEFAULT_COMMAND_LIMITS): Promise<CommandResult> {
