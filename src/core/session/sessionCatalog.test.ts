@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../ports';
@@ -110,12 +110,18 @@ describe('SessionCatalog', () => {
     expect(await new SessionCatalog(join(dir, 'missing')).list()).toEqual([]);
   });
 
-  it('marks a session another writer holds, and refuses to delete it', async () => {
+  it('marks a session another live process holds, and refuses to delete an open one', async () => {
     const journal = await SessionJournal.create(dir, { workspace: '/ws', model: 'm', sessionId: 's' });
     const catalog = new SessionCatalog(dir);
-    expect((await catalog.list())[0]?.inUse).toBe(true);
+    // Open in this process: not "in use" elsewhere, but still not deletable from under the writer.
+    expect((await catalog.list())[0]?.inUse).toBe(false);
     await expect(catalog.delete('s')).rejects.toBeInstanceOf(SessionLockedError);
     await journal.close();
+    // Pid 1 is always alive: as if another window on this machine held it.
+    await fs.writeFile(join(dir, 's', 'lock'), JSON.stringify({ pid: 1, hostname: hostname(), token: 't', created: '' }));
+    expect((await catalog.list())[0]?.inUse).toBe(true);
+    await expect(catalog.delete('s')).rejects.toBeInstanceOf(SessionLockedError);
+    await fs.rm(join(dir, 's', 'lock'));
     await catalog.delete('s');
     expect(await catalog.list()).toEqual([]);
     await expect(catalog.delete('s')).rejects.toBeInstanceOf(SessionNotFoundError);

@@ -20,7 +20,7 @@ export interface SessionSummary {
   readonly workspace: string;
   readonly model: string;
   readonly bytes: number;
-  /** A live process (another window) is writing it now. */
+  /** Another live process (another window) is writing it now; this process's own sessions are not "in use". */
   readonly inUse: boolean;
   /** Why it could not be summarised: it is listed anyway, never hidden or shown as empty. */
   readonly problem?: string;
@@ -97,7 +97,7 @@ export class SessionCatalog {
       throw error;
     }
     const updated = new Date(stat.mtimeMs).toISOString();
-    const inUse = await SessionLock.isHeld(sessionDir);
+    const inUse = await SessionLock.isHeldElsewhere(sessionDir);
     let meta = await readMeta(sessionDir);
     if (!meta || meta.sessionId !== sessionId || meta.journalBytes !== stat.size) {
       try {

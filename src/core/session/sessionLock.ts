@@ -158,13 +158,17 @@ export class SessionLock {
     await fs.unlink(aside).catch(() => undefined);
   }
 
-  /** Whether `sessionDir` is locked by a live writer (for catalogs; not a guarantee a moment later). */
-  static async isHeld(sessionDir: string): Promise<boolean> {
+  /**
+   * Whether another live process (another window) holds `sessionDir`'s lock; this process's own locks do
+   * not count. For catalogs: not a guarantee a moment later.
+   */
+  static async isHeldElsewhere(sessionDir: string): Promise<boolean> {
     const existing = await readLock(join(sessionDir, LOCK_FILE));
     if (!existing) return false;
     const holder = existing.content;
     if (!holder) return true;
-    return holder.hostname !== hostname() || processIsAlive(holder.pid);
+    if (holder.hostname !== hostname()) return true;
+    return holder.pid !== process.pid && processIsAlive(holder.pid);
   }
 
   /** Removes the lock if it is still ours. Safe to call twice. */
