@@ -1,6 +1,132 @@
-import type * as vscode from 'vscode';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SessionPorts } from './core/agent/sessionAssembly';
+import { FileRulesSource } from './core/compose/rules';
+import { NodeProjectContext } from './node/projectContext';
+import { NodeWorkspace } from './node/workspace/nodeWorkspace';
+import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
+import { registerCommands } from './host/commands';
+import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
+import { OutputLog } from './host/outputLog';
+import { ReportPanel } from './host/reportPanel';
+import { NoSessionError, SessionController, type SessionSource } from './host/sessionController';
+import { FileSessionSource } from './host/sessionSource';
+import { readCairnSettings, type CairnSettings } from './host/settingsReader';
+import { SettingsModelClient } from './host/settingsModelClient';
+import { ContextStatusBar } from './host/statusBar';
+import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
+import { WebviewApprover } from './host/webviewApprover';
+
+/** Tools the user allowed with "always for this tool", per workspace. */
+const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
+
+let controller: SessionController | undefined;
+
+/** VS Code's own ripgrep, when this build ships it (the extension host is Node: NodeWorkspace runs it). */
+function bundledRipgrep(): string | undefined {
+  const rg = join(vscode.env.appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', process.platform === 'win32' ? 'rg.exe' : 'rg');
+  return existsSync(rg) ? rg : undefined;
+}
 
 /** Composition root: builds the services and registers views and commands. */
-export function activate(_context: vscode.ExtensionContext): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  const channel = vscode.window.createOutputChannel('Cairn', { log: true });
+  const log = new OutputLog(channel);
+  context.subscriptions.push(channel);
 
-export function deactivate(): void {}
+  let settings: CairnSettings = readSettings(log);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('cairn')) settings = readSettings(log);
+    }),
+  );
+
+  const secrets = new VsCodeSecrets(context.secrets);
+  const model = new SettingsModelClient(secrets, () => settings.baseUrl, log, process.env, (key) => log.hide(key));
+  const approver = new WebviewApprover((tool) => {
+    const allowed = new Set(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? []);
+    allowed.add(tool);
+    void context.workspaceState.update(ALWAYS_ALLOW_KEY, [...allowed]);
+  });
+
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const root = folders[0];
+  let sessions: SessionSource & { list?: FileSessionSource['list'] };
+  let workspace: Pick<NodeWorkspace, 'resolve'>;
+  if (root) {
+    const ripgrepPath = bundledRipgrep();
+    const nodeWorkspace = new NodeWorkspace(root, ripgrepPath ? { ripgrepPath } : {});
+    const watcher = new VsCodeFileWatcher(root);
+    context.subscriptions.push(watcher);
+    const ports: SessionPorts = {
+      workspace: nodeWorkspace,
+      watcher,
+      projectContext: new NodeProjectContext({ folders }),
+      rules: new FileRulesSource({ homeDir: homedir(), roots: folders }),
+      model,
+      approver,
+      approvals: () => ({
+        alwaysAllow: new Set([...settings.alwaysAllow, ...(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? [])]),
+        // Read at each call: trust granted mid-session applies from the next tool call.
+        workspaceTrusted: vscode.workspace.isTrusted,
+      }),
+      settings: () => settings.loop,
+      compaction: () => settings.compaction,
+      sessionsDir: join(context.globalStorageUri.fsPath, 'sessions'),
+      promptsDir: join(context.extensionPath, 'dist', 'prompts'),
+      log: (line) => log.info(line),
+    };
+    sessions = new FileSessionSource(() => ports, context.workspaceState);
+    workspace = nodeWorkspace;
+  } else {
+    const noFolder = (): never => {
+      throw new NoSessionError('Cairn works in a folder: open one (File › Open Folder…) to start a session.');
+    };
+    sessions = { start: async () => noFolder(), resume: async () => noFolder(), lastSessionId: async () => undefined, remember: async () => undefined };
+    workspace = { resolve: async () => noFolder() };
+  }
+
+  const documents = new ResultDocuments();
+  const statusBar = new ContextStatusBar('cairn.showReport');
+  context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
+  const current = new SessionController({
+    sessions,
+    editor: new VsCodeEditorActions(documents, () => root),
+    approver,
+    log,
+    workspace,
+    hasApiKey: async () => (await model.apiKey()) !== undefined,
+    windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
+    onMeter: (meter) => statusBar.update(meter),
+  });
+  controller = current;
+  const report = new ReportPanel(context.extensionUri, current);
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {
+      webviewOptions: { retainContextWhenHidden: true },
+    }),
+    { dispose: () => report.dispose() },
+    ...registerCommands({
+      controller: current,
+      listSessions: async () => (sessions.list ? sessions.list() : []),
+      showReport: () => report.show(),
+      secrets,
+      log,
+    }),
+  );
+  // Resume the workspace's last session now, so the status bar and a reload pick it up with its ids.
+  if (root) void current.session().catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+function readSettings(log: OutputLog): CairnSettings {
+  const read = readCairnSettings((key) => vscode.workspace.getConfiguration('cairn').get(key));
+  for (const problem of read.problems) log.warn(problem);
+  return read;
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.dispose();
+  controller = undefined;
+}

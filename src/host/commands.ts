@@ -1,0 +1,160 @@
+/**
+ * The palette commands, all under the "Cairn" category. Each catches its own failure and shows it as an
+ * error message the user can act on; nothing a command does can take the extension down.
+ */
+import * as vscode from 'vscode';
+import { API_KEY_SECRET } from '../core/model/apiKey';
+import type { Secrets } from '../core/ports';
+import { exportSessionMarkdown } from '../core/session/exportMarkdown';
+import type { SessionSummary } from '../core/session/sessionCatalog';
+import { CHAT_VIEW_ID } from './chatViewProvider';
+import { describe, type HostLog, type SessionController } from './sessionController';
+
+export const COMMANDS = {
+  newSession: 'cairn.newSession',
+  openSession: 'cairn.openSession',
+  compact: 'cairn.compact',
+  showReport: 'cairn.showReport',
+  recallResult: 'cairn.recallResult',
+  setApiKey: 'cairn.setApiKey',
+  exportSession: 'cairn.exportSession',
+  cancel: 'cairn.cancel',
+  focusChat: 'cairn.focusChat',
+  openSettings: 'cairn.openSettings',
+} as const;
+
+export interface CommandDeps {
+  readonly controller: SessionController;
+  readonly listSessions: () => Promise<SessionSummary[]>;
+  readonly showReport: () => void;
+  readonly secrets: Secrets;
+  readonly log: HostLog & { hide(secret: string | undefined): void };
+}
+
+const RESULT_ID = /^#?[0-9a-f]{4,32}$/;
+
+function options<T extends object>(value: unknown): Partial<T> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Partial<T>) : {};
+}
+
+async function focusChat(controller: SessionController): Promise<void> {
+  await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+  controller.focusInput();
+}
+
+/** Registers every command; the returned disposables unregister them. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { controller, log } = deps;
+  const guarded =
+    (name: string, run: (...args: unknown[]) => Promise<void> | void) =>
+    async (...args: unknown[]): Promise<void> => {
+      try {
+        await run(...args);
+      } catch (error) {
+        const message = describe(error);
+        log.error(`${name} failed: ${message}`);
+        void vscode.window.showErrorMessage(`Cairn: ${message}`);
+      }
+    };
+
+  const handlers: Record<(typeof COMMANDS)[keyof typeof COMMANDS], (...args: unknown[]) => Promise<void> | void> = {
+    [COMMANDS.newSession]: async () => {
+      await controller.newSession();
+      await focusChat(controller);
+    },
+    [COMMANDS.openSession]: async (arg) => {
+      const given = options<{ sessionId: string }>(arg).sessionId;
+      let sessionId = typeof given === 'string' ? given : undefined;
+      if (!sessionId) {
+        const sessions = await deps.listSessions();
+        if (sessions.length === 0) {
+          void vscode.window.showInformationMessage('Cairn: this workspace has no sessions yet.');
+          return;
+        }
+        const picked = await vscode.window.showQuickPick(
+          sessions.map((s) => ({
+            label: s.title || '(no message yet)',
+            description: `${s.messageCount} messages · ${s.updated.slice(0, 16).replace('T', ' ')}`,
+            detail: s.problem ?? (s.inUse ? 'Open in another window (read-only here)' : s.id),
+            sessionId: s.id,
+          })),
+          { title: 'Cairn: Open Session', placeHolder: 'Pick a session of this workspace', matchOnDescription: true },
+        );
+        sessionId = picked?.sessionId;
+      }
+      if (!sessionId) return;
+      await controller.openSession(sessionId);
+      await focusChat(controller);
+    },
+    [COMMANDS.compact]: async (arg) => {
+      const given = options<{ instructions: string; preview: boolean }>(arg);
+      let instructions = typeof given.instructions === 'string' ? given.instructions : undefined;
+      if (arg === undefined) {
+        instructions = await vscode.window.showInputBox({
+          title: 'Cairn: Compact Context',
+          prompt: 'Optional: what the summary should keep (press Enter for none)',
+          placeHolder: 'e.g. keep the failing test names and the plan',
+        });
+        if (instructions === undefined) return;
+      }
+      await controller.compact(instructions?.trim() || undefined, given.preview === true);
+    },
+    [COMMANDS.showReport]: () => deps.showReport(),
+    [COMMANDS.recallResult]: async (arg) => {
+      let id = typeof arg === 'string' ? arg : options<{ resultId: string }>(arg).resultId;
+      if (typeof id !== 'string') {
+        id = await vscode.window.showInputBox({
+          title: 'Cairn: Recall Result',
+          prompt: 'The result id, e.g. #a3f2',
+          validateInput: (value) => (RESULT_ID.test(value.trim()) ? undefined : 'A result id is # and 4 or more lowercase hex digits.'),
+        });
+      }
+      if (id === undefined) return;
+      const trimmed = id.trim();
+      if (!RESULT_ID.test(trimmed)) throw new Error(`"${trimmed.slice(0, 40)}" is not a result id (# and 4 or more lowercase hex digits).`);
+      const resultId = trimmed.startsWith('#') ? trimmed : `#${trimmed}`;
+      await focusChat(controller);
+      controller.showRecall(resultId);
+    },
+    [COMMANDS.setApiKey]: async () => {
+      const key = await vscode.window.showInputBox({
+        title: 'Cairn: Set API Key',
+        prompt: 'Your Anthropic API key. It is kept in VS Code’s secret storage, never in settings or logs.',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim().length >= 8 ? undefined : 'Paste the whole key.'),
+      });
+      if (key === undefined) return;
+      const trimmed = key.trim();
+      log.hide(trimmed);
+      await deps.secrets.set(API_KEY_SECRET, trimmed);
+      log.info('The API key was saved in secret storage.');
+      controller.postNotice('api_key', 'API key saved. Cairn is ready.');
+    },
+    [COMMANDS.exportSession]: async (arg) => {
+      const assembled = await controller.session();
+      const given = options<{ outDir: string }>(arg).outDir;
+      let outDir = typeof given === 'string' ? given : undefined;
+      if (!outDir) {
+        const picked = await vscode.window.showOpenDialog({
+          title: 'Cairn: Export Session',
+          openLabel: 'Export here',
+          canSelectFiles: false,
+          canSelectFolders: true,
+          canSelectMany: false,
+        });
+        outDir = picked?.[0]?.fsPath;
+      }
+      if (!outDir) return;
+      const exported = await exportSessionMarkdown(assembled.journal, outDir);
+      log.info(`Session ${assembled.journal.sessionId} exported to ${exported.markdownPath}`);
+      await vscode.window.showTextDocument(vscode.Uri.file(exported.markdownPath), { preview: true });
+    },
+    [COMMANDS.cancel]: () => controller.cancel(),
+    [COMMANDS.focusChat]: () => focusChat(controller),
+    [COMMANDS.openSettings]: async () => {
+      await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:cairn.cairn');
+    },
+  };
+  return Object.entries(handlers).map(([name, run]) => vscode.commands.registerCommand(name, guarded(name, run)));
+}

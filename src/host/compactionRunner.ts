@@ -1,0 +1,137 @@
+/**
+ * Manual compaction as the user sees it: progress while the summary is written, the notice above the input
+ * (running → preview → done / failed), apply or discard a preview, and undo until a request has used the
+ * new generation. One compaction at a time, and never while the agent runs (both change the conversation).
+ */
+import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { CompactionPlan } from '../core/compaction/compactor';
+import type { CompactionStateView } from '../shared/protocol';
+
+export interface CompactionRunnerDeps {
+  session(): Promise<AssembledSession>;
+  isBusy(): boolean;
+  progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  publish(state: CompactionStateView | null): void;
+  log: { info(line: string): void; warn(line: string): void };
+  afterChange(): Promise<void>;
+}
+
+export class CompactionBusyError extends Error {
+  override readonly name = 'CompactionBusyError';
+}
+
+export class CompactionRunner {
+  private current: CompactionStateView | null = null;
+  private pending: CompactionPlan | undefined;
+  private running: AbortController | undefined;
+
+  constructor(private readonly deps: CompactionRunnerDeps) {}
+
+  get state(): CompactionStateView | null {
+    return this.current;
+  }
+
+  /** A new session was opened: nothing pending, no notice. */
+  reset(): void {
+    this.running?.abort();
+    this.running = undefined;
+    this.pending = undefined;
+    this.current = null;
+  }
+
+  cancel(): void {
+    this.running?.abort();
+  }
+
+  async run(instructions: string | undefined, preview: boolean): Promise<void> {
+    if (this.running) throw new CompactionBusyError('A compaction is already running.');
+    if (this.deps.isBusy()) throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
+    const assembled = await this.deps.session();
+    const { compactor, session } = assembled;
+    const generation = session.generation.generation;
+    const tokensBefore = compactor.estimateNext();
+    this.pending = undefined;
+    this.set({ status: 'running', generation, tokensBefore, hasDetails: false, canUndo: false });
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      const options = { reason: 'manual' as const, ...(instructions ? { instructions } : {}) };
+      const planned = await this.deps.progress('Cairn: compacting the conversation…', async (signal) => {
+        signal.addEventListener('abort', () => controller.abort(), { once: true });
+        return compactor.plan(options, controller.signal);
+      });
+      if (!planned.ok) {
+        this.deps.log.warn(`[Context] compaction not applied: ${planned.reason}`);
+        this.set({ status: 'failed', generation, tokensBefore, message: planned.reason, hasDetails: false, canUndo: false });
+        return;
+      }
+      if (preview) {
+        this.pending = planned.plan;
+        this.set({
+          status: 'preview',
+          generation,
+          tokensBefore: planned.plan.tokensBefore,
+          tokensAfter: planned.plan.tokensAfter,
+          message: `Summarizes ${planned.plan.summarized.length} messages and keeps ${planned.plan.entries.length - 1}.`,
+          hasDetails: false,
+          canUndo: false,
+        });
+        return;
+      }
+      await this.applyPlan(planned.plan);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** The webview's apply / discard / undo buttons. */
+  async act(action: 'apply' | 'discard' | 'undo'): Promise<void> {
+    const assembled = await this.deps.session();
+    if (action === 'discard') {
+      if (!this.pending) return;
+      this.pending = undefined;
+      this.set(null);
+      return;
+    }
+    if (action === 'apply') {
+      const plan = this.pending;
+      if (!plan) {
+        this.deps.log.warn('Apply was asked for, but no compaction preview is waiting; ignored.');
+        return;
+      }
+      this.pending = undefined;
+      await this.applyPlan(plan);
+      return;
+    }
+    if (!(await assembled.compactor.undo())) {
+      this.deps.log.warn('Undo was asked for, but the last compaction can no longer be undone (a request has used it).');
+      if (this.current) this.set({ ...this.current, canUndo: false });
+      return;
+    }
+    this.set(null);
+    await this.deps.afterChange();
+  }
+
+  private async applyPlan(plan: CompactionPlan): Promise<void> {
+    const assembled = await this.deps.session();
+    const outcome = await assembled.compactor.apply(plan);
+    if (!outcome.applied) {
+      this.set({ status: 'failed', generation: plan.previous.generation, tokensBefore: plan.tokensBefore, message: outcome.reason, hasDetails: false, canUndo: false });
+      return;
+    }
+    this.set({
+      status: 'done',
+      generation: outcome.generation,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      hasDetails: true,
+      canUndo: assembled.compactor.canUndo,
+    });
+    await this.deps.afterChange();
+  }
+
+  private set(state: CompactionStateView | null): void {
+    this.current = state;
+    this.deps.publish(state);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * What the chat asks of the editor, on VS Code's APIs: open a file at a line, show a stored result in a
+ * read-only tab (an edit in the diff view), copy, open a link, run an error's button, show progress.
+ */
+import * as vscode from 'vscode';
+import type { HostAction } from '../shared/protocol';
+import { beforeTextOf, editedPath } from './editDiff';
+import type { EditorActions } from './sessionController';
+
+export const RESULT_SCHEME = 'cairn-result';
+
+/** Read-only documents for stored results and the "before" side of edit diffs, kept while the window lives. */
+export class ResultDocuments implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+
+  put(name: string, text: string): vscode.Uri {
+    this.texts.set(name, text);
+    return vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${name}` });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.path.replace(/^\//, '')) ?? 'This result is no longer held by this window; recall it by id in the chat.';
+  }
+}
+
+/** The command each error button runs. */
+export const ACTION_COMMANDS: Record<Exclude<HostAction, 'retry'>, string> = {
+  setApiKey: 'cairn.setApiKey',
+  newSession: 'cairn.newSession',
+  compact: 'cairn.compact',
+  showReport: 'cairn.showReport',
+  openSettings: 'cairn.openSettings',
+};
+
+export class VsCodeEditorActions implements EditorActions {
+  constructor(
+    private readonly documents: ResultDocuments,
+    private readonly workspaceRoot: () => string | undefined,
+  ) {}
+
+  async openFile(absolutePath: string, line: number | undefined): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(absolutePath));
+    const at = line === undefined ? undefined : new vscode.Position(Math.max(0, Math.min(line - 1, document.lineCount - 1)), 0);
+    await vscode.window.showTextDocument(document, {
+      preview: true,
+      ...(at ? { selection: new vscode.Range(at, at) } : {}),
+    });
+  }
+
+  async openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void> {
+    const name = result.id.replace(/^#/, '');
+    const path = result.kind === 'diff' ? editedPath(result.tool, result.input) : undefined;
+    const root = this.workspaceRoot();
+    if (path && root) {
+      const fileUri = vscode.Uri.joinPath(vscode.Uri.file(root), path);
+      try {
+        const current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));
+        const before = beforeTextOf(current, result.body);
+        if (before !== undefined) {
+          const left = this.documents.put(`${name}-before/${path}`, before);
+          await vscode.commands.executeCommand('vscode.diff', left, fileUri, `${path} (${result.id}: before ↔ now)`);
+          return;
+        }
+      } catch {
+        // The file is gone or unreadable: show the stored diff text instead.
+      }
+    }
+    const uri = this.documents.put(`${name}.${result.kind === 'diff' ? 'diff' : 'txt'}`, `${result.bracket}\n${result.body}`);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  async copyText(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+  }
+
+  async openExternal(url: string): Promise<void> {
+    await vscode.env.openExternal(vscode.Uri.parse(url));
+  }
+
+  async runAction(action: Exclude<HostAction, 'retry'>): Promise<void> {
+    await vscode.commands.executeCommand(ACTION_COMMANDS[action]);
+  }
+
+  withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return Promise.resolve(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return task(controller.signal);
+      }),
+    );
+  }
+}

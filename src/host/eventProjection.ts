@@ -1,0 +1,86 @@
+/**
+ * Turns the session's AgentEvents into the chat's notifications. Stateful only in the turn number: turns
+ * are counted from the journal at attach (`nextTurn`), then one per user message, so the numbers a live
+ * session sends match the ones `olderTurns` pages rebuild from the journal after a reload.
+ */
+import type { AgentEvent } from '../core/agent/events';
+import type { HostAction, HostNotification } from '../shared/protocol';
+import { resultViewOf } from './resultView';
+
+/** Which button an error carries, from the error kinds of `ModelError` and the loop. */
+export function actionForError(kind: string): HostAction | undefined {
+  switch (kind) {
+    case 'auth':
+      return 'setApiKey';
+    case 'prompt_too_long':
+      return 'compact';
+    case 'rate_limited':
+    case 'overloaded':
+    case 'server':
+    case 'network':
+      return 'retry';
+    case 'not_found':
+    case 'bad_request':
+      return 'openSettings';
+    default:
+      return undefined;
+  }
+}
+
+/** The message and what to do about it, as one text (the loop gives them apart). */
+export function errorText(message: string, action: string | undefined): string {
+  return action && !message.includes(action) ? `${message} ${action}` : message;
+}
+
+export class EventProjection {
+  private turn: number;
+
+  /** `nextTurn`: the number the next user message gets (the count of turns already in the journal). */
+  constructor(nextTurn: number) {
+    this.turn = nextTurn - 1;
+  }
+
+  /** The turn events are attached to now (-1 before the first user message). */
+  get currentTurn(): number {
+    return this.turn;
+  }
+
+  /** The notifications one event makes; events the chat does not show make none. */
+  project(event: AgentEvent): HostNotification[] {
+    const turn = Math.max(this.turn, 0);
+    switch (event.type) {
+      case 'user_message':
+        this.turn++;
+        return [{ type: 'turnStarted', turn: this.turn, text: event.text }];
+      case 'text_delta':
+        return [{ type: 'textDelta', turn, text: event.text }];
+      case 'thinking_delta':
+        return [{ type: 'thinkingDelta', turn, text: event.text }];
+      case 'assistant_message':
+        return [{ type: 'assistantDone', turn, incomplete: event.incomplete }];
+      case 'tool_started':
+        return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+      case 'approval_requested':
+        return [{ type: 'approvalRequested', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+      case 'tool_finished':
+        return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
+      case 'notice':
+        return [{ type: 'notice', turn, level: event.level, kind: event.kind, message: event.message }];
+      case 'error': {
+        const action = actionForError(event.kind);
+        return [{ type: 'error', turn, kind: event.kind, message: errorText(event.message, event.action), ...(action ? { action } : {}) }];
+      }
+      case 'compacted':
+        return [
+          {
+            type: 'compacted',
+            turn,
+            mark: { generation: event.generation, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, hasDetails: true },
+          },
+        ];
+      default:
+        // request_started, usage, request_finished and done are the controller's (meter, report, busy).
+        return [];
+    }
+  }
+}

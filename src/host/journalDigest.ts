@@ -1,0 +1,177 @@
+/**
+ * What the views need from a session's journal, read in one pass: the turns as the chat shows them (for
+ * `init` and `olderTurns` pages after a reload), the snapshots for the report, the compaction details and
+ * the running totals of the usage meter. Result bodies are never kept: a long session stays small.
+ */
+import { isGenerationDetail } from '../core/compaction/generation';
+import type { ResultKind } from '../core/ledger/types';
+import type { AssistantMessage, UserMessage } from '../core/model/types';
+import type { JournalRecord } from '../core/session/records';
+import { summarizeToolCall } from '../core/tools/definitions';
+import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
+import { tokensSavedBy } from './resultView';
+import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
+
+export interface JournalDigest {
+  readonly turns: readonly TurnView[];
+  readonly snapshots: readonly RequestSnapshotView[];
+  readonly compactions: ReadonlyMap<number, CompactionDetails>;
+  /** The summary the active generation opens with; null before any compaction (or after its undo). */
+  readonly activeSummary: string | null;
+  readonly sessionCostUsd: number;
+  readonly tokensSaved: number;
+  /** The cache-hit share of the last main request that has usage. */
+  readonly lastCacheHitShare: number | null;
+  /** The first typed user message on one line, at most 80 characters. */
+  readonly title: string;
+}
+
+interface ResultHead {
+  readonly id: string;
+  readonly tool: string;
+  readonly bracket: string;
+  readonly kind: ResultKind;
+  readonly fullChars: number;
+}
+
+type MutableTool = Extract<TranscriptItem, { type: 'tool' }>;
+
+/** Builds the digest; `records` in journal order (e.g. `journal.readAll()`). */
+export async function digestJournal(records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>): Promise<JournalDigest> {
+  const turns: { index: number; items: TranscriptItem[] }[] = [];
+  const snapshots = new Map<number, RequestSnapshotView>();
+  const compactions = new Map<number, CompactionDetails>();
+  const summaries = new Map<number, { summary: string; previous: number }>();
+  const heads = new Map<string, ResultHead>();
+  const places = new Set<string>();
+  let activeGeneration = 0;
+  let tokensSaved = 0;
+  let title = '';
+  let lastToolCalls: string[] = [];
+
+  const currentItems = (): TranscriptItem[] => {
+    if (turns.length === 0) turns.push({ index: 0, items: [] });
+    return turns[turns.length - 1]!.items;
+  };
+  const firstTimeAt = (record: { generation?: number; index?: number }): boolean => {
+    if (record.generation === undefined || record.index === undefined) return true;
+    const key = `${record.generation}:${record.index}`;
+    if (places.has(key)) return false;
+    places.add(key);
+    return true;
+  };
+
+  const onUser = (message: UserMessage): void => {
+    const results = message.content.filter((b) => b.type === 'tool_result');
+    if (results.length === 0) {
+      const texts = message.content.filter((b) => b.type === 'text');
+      const text = texts.at(-1)?.text ?? '';
+      if (!title) title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+      turns.push({ index: turns.length, items: [{ type: 'user', text }] });
+      return;
+    }
+    const items = currentItems();
+    for (const block of results) {
+      const position = items.findIndex((i) => i.type === 'tool' && i.callId === block.tool_use_id);
+      if (position === -1) continue;
+      const tool = items[position] as MutableTool;
+      const head = heads.get(block.tool_use_id);
+      const kind: ResultKind = head?.kind ?? (block.is_error ? 'error' : 'full');
+      const fullChars = head?.fullChars ?? block.content.length;
+      const saved = tokensSavedBy(kind, fullChars, block.content.length);
+      tokensSaved += saved;
+      items[position] = {
+        ...tool,
+        status: 'done',
+        ...(head
+          ? {
+              result: {
+                id: head.id,
+                tool: head.tool,
+                bracket: head.bracket,
+                text: block.content,
+                kind,
+                fullChars,
+                tokensSaved: saved,
+                isError: block.is_error === true,
+              },
+            }
+          : {}),
+      };
+    }
+  };
+
+  const onAssistant = (message: AssistantMessage, incomplete: boolean): void => {
+    const items = currentItems();
+    lastToolCalls = [];
+    for (const block of message.content) {
+      if (block.type === 'text') items.push({ type: 'assistant', text: block.text, ...(incomplete ? { incomplete: true } : {}) });
+      else if (block.type === 'thinking') items.push({ type: 'thinking', text: block.thinking });
+      else if (block.type === 'tool_use') {
+        lastToolCalls.push(block.id);
+        items.push({ type: 'tool', callId: block.id, tool: block.name, summary: summarizeToolCall(block.name, block.input), status: 'running' });
+      }
+    }
+  };
+
+  for await (const record of records) {
+    switch (record.type) {
+      case 'user_message':
+        if (!firstTimeAt(record) || record.synthetic) break;
+        onUser(record.message);
+        break;
+      case 'assistant_message':
+        if (!firstTimeAt(record)) break;
+        onAssistant(record.message, record.incomplete === true);
+        break;
+      case 'tool_result': {
+        const r = record.result;
+        const callId = record.callId ?? r.callId;
+        if (callId) heads.set(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length });
+        break;
+      }
+      case 'notice':
+        currentItems().push({ type: 'notice', level: record.level, kind: record.kind, message: record.message });
+        break;
+      case 'snapshot':
+        if (isRequestSnapshot(record.snapshot)) {
+          const view = snapshotViewOf(record.snapshot);
+          snapshots.set(view.index, view);
+        }
+        break;
+      case 'generation_started':
+        if (isGenerationDetail(record.detail)) {
+          const d = record.detail;
+          compactions.set(record.generation, { generation: record.generation, summary: d.summary, filesTable: d.filesTable });
+          summaries.set(record.generation, { summary: d.summary, previous: d.previousGeneration });
+          currentItems().push({ type: 'compaction', generation: record.generation, tokensBefore: d.tokensBefore, tokensAfter: d.tokensAfter, hasDetails: true });
+        }
+        activeGeneration = record.generation;
+        break;
+      case 'compaction_undone':
+        activeGeneration = summaries.get(record.generation)?.previous ?? 0;
+        break;
+      default:
+        break;
+    }
+  }
+
+  // A call with no result that is not the newest was cut off by a crash or a cancel.
+  for (const turn of turns) {
+    turn.items = turn.items.map((item) =>
+      item.type === 'tool' && item.status === 'running' && !lastToolCalls.includes(item.callId) ? { ...item, status: 'cancelled' } : item,
+    );
+  }
+  const ordered = [...snapshots.values()].sort((a, b) => a.index - b.index);
+  const withUsage = ordered.filter((s) => s.purpose === 'main' && s.cacheHitShare !== undefined);
+  return {
+    turns,
+    snapshots: ordered,
+    compactions,
+    activeSummary: summaries.get(activeGeneration)?.summary ?? null,
+    sessionCostUsd: ordered.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
+    tokensSaved,
+    lastCacheHitShare: withUsage.at(-1)?.cacheHitShare ?? null,
+    title,
+  };
+}

@@ -1,0 +1,449 @@
+/**
+ * The host's side of a session: holds the open session, maps its AgentEvents to the views'
+ * notifications, and acts on the views' messages, each validated by `parseWebviewMessage` first (a
+ * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
+ * the host tests drive it with the real session and fake views.
+ */
+import type { AgentEvent } from '../core/agent/events';
+import { projectForProvider } from '../core/agent/projection';
+import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { Workspace } from '../core/ports';
+import type {
+  CompactionStateView,
+  HostAction,
+  HostToWebview,
+  InitMessage,
+  RequestSnapshotView,
+  UsageMeterView,
+  WebviewKind,
+  WebviewNotification,
+  WebviewRequest,
+} from '../shared/protocol';
+import { parseWebviewMessage, PROTOCOL_VERSION, ProtocolError } from '../shared/protocol';
+import { EventProjection } from './eventProjection';
+import { digestJournal, type JournalDigest } from './journalDigest';
+import { resultViewOf } from './resultView';
+import { snapshotViewOf } from './snapshotView';
+import { CompactionRunner } from './compactionRunner';
+import type { WebviewApprover } from './webviewApprover';
+import { answerRequest } from './webviewRequests';
+
+/** Newest turns sent with `init`; older ones come page by page. */
+export const INIT_TURNS = 30;
+
+export interface ViewSink {
+  post(message: HostToWebview): unknown;
+}
+
+/** What the controller asks of the editor (VS Code in the extension, fakes in tests). */
+export interface EditorActions {
+  openFile(absolutePath: string, line: number | undefined): Promise<void>;
+  /** Shows a stored result read-only in an editor tab (a diff result in the diff view when it can). */
+  openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void>;
+  copyText(text: string): Promise<void>;
+  openExternal(url: string): Promise<void>;
+  /** The buttons errors carry: run the matching command. */
+  runAction(action: Exclude<HostAction, 'retry'>): Promise<void>;
+  withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+}
+
+export interface HostLog {
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+/** Where sessions come from: started, resumed, and which one this workspace last used. */
+export interface SessionSource {
+  start(): Promise<AssembledSession>;
+  resume(sessionId: string): Promise<AssembledSession>;
+  lastSessionId(): Promise<string | undefined>;
+  remember(sessionId: string): Promise<void>;
+}
+
+export interface SessionControllerDeps {
+  readonly sessions: SessionSource;
+  readonly editor: EditorActions;
+  readonly approver: WebviewApprover;
+  readonly log: HostLog;
+  /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
+  readonly workspace: Pick<Workspace, 'resolve'>;
+  readonly hasApiKey: () => Promise<boolean>;
+  /** The model's input window in tokens. */
+  readonly windowTokens: () => Promise<number>;
+  /** Told whenever the meter changes (the status bar). */
+  readonly onMeter?: (meter: UsageMeterView) => void;
+}
+
+export class NoSessionError extends Error {
+  override readonly name = 'NoSessionError';
+  constructor(why = 'No Cairn session is open. Open a folder, then run “Cairn: New Session”.') {
+    super(why);
+  }
+}
+
+export class SessionController {
+  private assembled: AssembledSession | undefined;
+  private subscription: { dispose(): void } | undefined;
+  private projection = new EventProjection(0);
+  private readonly views = new Map<ViewSink, WebviewKind>();
+  private digestCache: { seq: number; digest: JournalDigest } | undefined;
+  private snapshots: RequestSnapshotView[] = [];
+  private totals = { cost: 0, saved: 0, cacheHit: null as number | null, summary: null as string | null };
+  private meterView: UsageMeterView | undefined;
+  private busy = false;
+  private lastUserText: string | undefined;
+  private opening: Promise<AssembledSession> | undefined;
+  private readonly compaction: CompactionRunner;
+
+  constructor(private readonly deps: SessionControllerDeps) {
+    this.compaction = new CompactionRunner({
+      session: () => this.session(),
+      isBusy: () => this.busy,
+      progress: (title, task) => deps.editor.withProgress(title, task),
+      publish: (state) => this.broadcast({ type: 'compactionState', state }),
+      log: deps.log,
+      afterChange: () => this.refreshMeter(),
+    });
+  }
+
+  /** The open session, opening the workspace's last one (or a new one) on first use. */
+  async session(): Promise<AssembledSession> {
+    if (this.assembled) return this.assembled;
+    this.opening ??= this.openInitial().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  get current(): AssembledSession | undefined {
+    return this.assembled;
+  }
+
+  get meter(): UsageMeterView | undefined {
+    return this.meterView;
+  }
+
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  get compactionState(): CompactionStateView | null {
+    return this.compaction.state;
+  }
+
+  /** Starts another session and shows it. */
+  async newSession(): Promise<AssembledSession> {
+    await this.closeCurrent();
+    return this.attach(await this.deps.sessions.start());
+  }
+
+  /** Opens a past session and shows it. */
+  async openSession(sessionId: string): Promise<AssembledSession> {
+    if (this.assembled?.journal.sessionId === sessionId) return this.assembled;
+    await this.closeCurrent();
+    return this.attach(await this.deps.sessions.resume(sessionId));
+  }
+
+  /** A view to keep informed; it gets `init` when it says `ready`. */
+  addView(sink: ViewSink, kind: WebviewKind): { dispose(): void } {
+    this.views.set(sink, kind);
+    return { dispose: () => this.views.delete(sink) };
+  }
+
+  /** Every message a webview posts comes here. Never throws, whatever `raw` is. */
+  async receive(sink: ViewSink, raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (message instanceof ProtocolError) {
+      this.deps.log.warn(message.message);
+      return;
+    }
+    try {
+      if (message.type === 'request') await this.answer(sink, message);
+      else await this.handle(sink, message);
+    } catch (error) {
+      this.deps.log.error(`Handling a "${message.type}" message failed: ${describe(error)}`);
+    }
+  }
+
+  /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
+  async send(text: string): Promise<void> {
+    if (this.busy) {
+      this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
+      return;
+    }
+    if (!(await this.deps.hasApiKey())) {
+      this.postError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.', 'setApiKey');
+      return;
+    }
+    const { session } = await this.session();
+    this.lastUserText = text;
+    this.setBusy(true);
+    try {
+      await session.send(text);
+    } catch (error) {
+      this.postError('session', describe(error));
+    } finally {
+      this.setBusy(false);
+      await this.refreshMeter();
+    }
+  }
+
+  cancel(): void {
+    this.assembled?.session.cancel();
+    this.compaction.cancel();
+  }
+
+  /** `Cairn: Compact Context`: compacts with progress; `preview` stops before applying. */
+  compact(instructions: string | undefined, preview = false): Promise<void> {
+    return this.compaction.run(instructions, preview);
+  }
+
+  /** `Cairn: Recall Result…`: the chat shows the id inline. */
+  showRecall(resultId: string): void {
+    this.broadcast({ type: 'showRecall', resultId }, 'chat');
+  }
+
+  focusInput(): void {
+    this.broadcast({ type: 'focusInput' }, 'chat');
+  }
+
+  /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
+  postNotice(kind: string, message: string): void {
+    this.broadcast({ type: 'notice', turn: Math.max(this.projection.currentTurn, 0), level: 'info', kind, message }, 'chat');
+  }
+
+  postError(kind: string, message: string, action?: HostAction): void {
+    this.broadcast({ type: 'error', turn: Math.max(this.projection.currentTurn, 0), kind, message, ...(action ? { action } : {}) }, 'chat');
+  }
+
+  /** Closes the session (window closing). */
+  async dispose(): Promise<void> {
+    await this.closeCurrent();
+    this.views.clear();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async openInitial(): Promise<AssembledSession> {
+    const last = await this.deps.sessions.lastSessionId();
+    if (last) {
+      try {
+        return this.attach(await this.deps.sessions.resume(last));
+      } catch (error) {
+        this.deps.log.warn(`The last session ${last} could not be reopened (${describe(error)}); starting a new one.`);
+      }
+    }
+    return this.attach(await this.deps.sessions.start());
+  }
+
+  private async attach(assembled: AssembledSession): Promise<AssembledSession> {
+    this.assembled = assembled;
+    this.digestCache = undefined;
+    const digest = await this.digest();
+    this.projection = new EventProjection(digest.turns.length);
+    this.snapshots = [...digest.snapshots];
+    this.totals = { cost: digest.sessionCostUsd, saved: digest.tokensSaved, cacheHit: digest.lastCacheHitShare, summary: digest.activeSummary };
+    this.compaction.reset();
+    this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
+    await this.deps.sessions.remember(assembled.journal.sessionId);
+    if (assembled.tornTail) this.deps.log.warn(`The session's journal ended with a line cut short by a crash; it was dropped.`);
+    if (assembled.journal.readOnly) this.deps.log.warn(`Session ${assembled.journal.sessionId} is open read-only.`);
+    this.deps.log.info(`Session ${assembled.journal.sessionId} open (${digest.turns.length} turns).`);
+    await this.refreshMeter();
+    for (const [sink, kind] of this.views) await this.sendInit(sink, kind);
+    return assembled;
+  }
+
+  private async closeCurrent(): Promise<void> {
+    const current = this.assembled;
+    if (!current) {
+      // A session may be opening (activation); wait so it is not left open behind the new one.
+      if (this.opening) await this.opening.catch(() => undefined);
+      if (!this.assembled) return;
+      return this.closeCurrent();
+    }
+    this.deps.approver.denyAll('The session was closed.');
+    this.subscription?.dispose();
+    this.subscription = undefined;
+    this.assembled = undefined;
+    current.session.cancel();
+    await current.dispose();
+  }
+
+  private async digest(): Promise<JournalDigest> {
+    const journal = this.assembled?.journal;
+    if (!journal) throw new NoSessionError();
+    const seq = journal.lastSeq;
+    if (this.digestCache?.seq === seq) return this.digestCache.digest;
+    const digest = await digestJournal(journal.readAll());
+    this.digestCache = { seq, digest };
+    return digest;
+  }
+
+  private onEvent(event: AgentEvent): void {
+    for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
+    switch (event.type) {
+      case 'tool_finished':
+        this.totals.saved += resultViewOf(event.result).tokensSaved;
+        break;
+      case 'request_finished': {
+        const view = snapshotViewOf(event.snapshot);
+        const at = this.snapshots.findIndex((s) => s.index === view.index);
+        if (at === -1) this.snapshots.push(view);
+        else this.snapshots[at] = view;
+        this.totals.cost += view.costUsd ?? 0;
+        if (view.purpose === 'main' && view.cacheHitShare !== undefined) this.totals.cacheHit = view.cacheHitShare;
+        this.broadcast({ type: 'snapshot', snapshot: view });
+        void this.refreshMeter();
+        break;
+      }
+      case 'compacted':
+        this.totals.summary = event.summary;
+        void this.refreshMeter();
+        break;
+      case 'notice':
+        if (event.kind === 'compaction_undone') {
+          // The summary of the restored generation is in the journal; the digest knows it.
+          this.digestCache = undefined;
+          void this.digest().then((d) => {
+            this.totals.summary = d.activeSummary;
+            return this.refreshMeter();
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private async handle(sink: ViewSink, message: WebviewNotification): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        this.views.set(sink, message.view);
+        await this.session().catch((error: unknown) => this.deps.log.error(`No session: ${describe(error)}`));
+        await this.sendInit(sink, message.view);
+        if (message.view === 'chat' && !(await this.deps.hasApiKey())) {
+          this.postError('auth', 'No Anthropic API key is set. Set one to start working with Cairn.', 'setApiKey');
+        }
+        return;
+      case 'send':
+        await this.send(message.text);
+        return;
+      case 'cancel':
+        this.cancel();
+        return;
+      case 'approval':
+        if (!this.deps.approver.answer(message.callId, message.decision, message.reason)) {
+          this.deps.log.warn(`An approval for ${message.callId} arrived, but no tool call is waiting for one; it was ignored.`);
+        }
+        return;
+      case 'action':
+        if (message.action === 'retry') {
+          if (this.lastUserText !== undefined) await this.send(this.lastUserText);
+          return;
+        }
+        await this.deps.editor.runAction(message.action);
+        return;
+      case 'openResult':
+      case 'copyResult': {
+        const stored = await (await this.session()).journal.readResult(message.resultId);
+        if (!stored) {
+          this.deps.log.warn(`The webview asked for ${message.resultId}, which this session does not have.`);
+          return;
+        }
+        if (message.type === 'copyResult') await this.deps.editor.copyText(stored.body);
+        else await this.deps.editor.openResult(stored);
+        return;
+      }
+      case 'openFile': {
+        // The workspace refuses paths that leave it: the webview cannot open arbitrary files.
+        const resolved = await this.deps.workspace.resolve(message.path);
+        await this.deps.editor.openFile(resolved.absolute, message.line);
+        return;
+      }
+      case 'openLink':
+        await this.deps.editor.openExternal(message.url);
+        return;
+      case 'compaction':
+        await this.compaction.act(message.action);
+        return;
+    }
+  }
+
+  private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
+    try {
+      const assembled = await this.session();
+      const result = await answerRequest({ readResult: (id) => assembled.journal.readResult(id), digest: () => this.digest() }, request);
+      this.post(sink, { type: 'response', requestId: request.requestId, ok: true, result });
+    } catch (error) {
+      this.post(sink, { type: 'response', requestId: request.requestId, ok: false, error: describe(error) });
+    }
+  }
+
+  private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {
+    const assembled = this.assembled;
+    const digest = assembled ? await this.digest() : undefined;
+    const turns = digest?.turns ?? [];
+    const init: InitMessage = {
+      type: 'init',
+      protocolVersion: PROTOCOL_VERSION,
+      view,
+      sessionTitle: digest?.title || (assembled ? 'New session' : 'No session'),
+      turns: turns.slice(Math.max(0, turns.length - INIT_TURNS)),
+      hasOlderTurns: turns.length > INIT_TURNS,
+      busy: this.busy,
+      ...(this.meterView ? { meter: this.meterView } : {}),
+      ...(this.compaction.state ? { compaction: this.compaction.state } : {}),
+      ...(view === 'report' ? { snapshots: this.snapshots } : {}),
+    };
+    this.post(sink, init);
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.broadcast({ type: 'busy', busy });
+  }
+
+  private async refreshMeter(): Promise<void> {
+    const assembled = this.assembled;
+    if (!assembled) return;
+    try {
+      const window = await this.deps.windowTokens();
+      const messages = projectForProvider(assembled.session.generation.conversation.all());
+      const parts = assembled.composer.usageParts(messages, this.totals.summary, window);
+      const meter: UsageMeterView = {
+        windowTokens: parts.window,
+        systemTokens: parts.system,
+        historyTokens: parts.history,
+        summaryTokens: parts.summary,
+        cacheHitShare: this.totals.cacheHit,
+        sessionCostUsd: this.totals.cost,
+        tokensSavedByHygiene: this.totals.saved,
+      };
+      this.meterView = meter;
+      this.broadcast({ type: 'usage', meter });
+      this.deps.onMeter?.(meter);
+    } catch (error) {
+      this.deps.log.warn(`The usage meter could not be updated: ${describe(error)}`);
+    }
+  }
+
+  private broadcast(message: HostToWebview, only?: WebviewKind): void {
+    for (const [sink, kind] of this.views) if (!only || kind === only) this.post(sink, message);
+  }
+
+  private post(sink: ViewSink, message: HostToWebview): void {
+    try {
+      const posted = sink.post(message);
+      // A disposed webview rejects; the view is gone and will send `ready` again if it comes back.
+      if (posted && typeof (posted as Promise<unknown>).then === 'function') (posted as Promise<unknown>).then(undefined, () => undefined);
+    } catch {
+      this.views.delete(sink);
+    }
+  }
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,47 @@
+/**
+ * The model client the sessions use: the real Anthropic client, rebuilt when `cairn.baseUrl` changes so a
+ * new server is used from the next request without reopening the session. The key is looked up before
+ * every request (SecretStorage, then ANTHROPIC_API_KEY), so a key set later works at once.
+ */
+import { AnthropicModelClient } from '../core/model/anthropicClient';
+import { findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
+import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
+import type { Logger, Secrets } from '../core/ports';
+
+export class SettingsModelClient implements ModelClient {
+  private client: { baseUrl: string | undefined; client: AnthropicModelClient } | undefined;
+
+  constructor(
+    private readonly secrets: Secrets,
+    private readonly baseUrlSetting: () => string | undefined,
+    private readonly logger: Logger,
+    private readonly env: Environment = process.env,
+    /** Told each key read, so the log can hide it. */
+    private readonly onKey: (key: string | undefined) => void = () => undefined,
+  ) {}
+
+  stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+    return this.current().stream(request, options);
+  }
+
+  modelFacts(modelId: string): Promise<ModelFacts> {
+    return this.current().modelFacts(modelId);
+  }
+
+  async apiKey(): Promise<string | undefined> {
+    const key = await findApiKey(this.secrets, this.env);
+    this.onKey(key);
+    return key;
+  }
+
+  private current(): AnthropicModelClient {
+    const baseUrl = resolveBaseUrl(this.baseUrlSetting(), this.env);
+    if (!this.client || this.client.baseUrl !== baseUrl) {
+      this.client = {
+        baseUrl,
+        client: new AnthropicModelClient({ apiKey: () => this.apiKey(), ...(baseUrl ? { baseUrl } : {}), logger: this.logger }),
+      };
+    }
+    return this.client.client;
+  }
+}

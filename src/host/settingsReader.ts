@@ -1,0 +1,141 @@
+/**
+ * Reads the `cairn.*` settings into the typed values core wants. Takes a plain `get(key)` so it runs (and
+ * is tested) without VS Code; the host passes `workspace.getConfiguration('cairn').get`. A setting with a
+ * wrong value never stops Cairn: the default is used and the problem is reported once per value, so the
+ * user can fix it in Settings.
+ */
+import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
+import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } from '../core/compaction/settings';
+import type { ModelPrice, PriceTable } from '../core/compose/prices';
+import { defaultModel } from '../core/model/defaultModel';
+
+export type SettingGetter = (key: string) => unknown;
+
+export interface CairnSettings {
+  readonly loop: AgentLoopSettings;
+  /** `cairn.baseUrl`, trimmed; undefined means ANTHROPIC_BASE_URL or the SDK's default. */
+  readonly baseUrl: string | undefined;
+  readonly compaction: CompactionSettings;
+  /** Tools the user allowed in settings (`"cairn.approvals": { "bash": "allow" }`). */
+  readonly alwaysAllow: ReadonlySet<string>;
+  /** Overrides over the built-in price table. */
+  readonly prices: PriceTable;
+  /** What was wrong with the settings as read (each a sentence naming the setting). */
+  readonly problems: readonly string[];
+}
+
+/** Tool names the approvals setting may name: the tools that ask before they run. */
+export const APPROVABLE_TOOLS: readonly string[] = ['apply_patch', 'bash', 'edit', 'multiedit', 'write'];
+
+function positiveInteger(get: SettingGetter, key: string, fallback: number, problems: string[], min = 1): number {
+  const value = get(key);
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min) return value;
+  problems.push(`cairn.${key} must be a whole number of at least ${min}; using ${fallback}.`);
+  return fallback;
+}
+
+function optionalText(get: SettingGetter, key: string, problems: string[]): string | undefined {
+  const value = get(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    problems.push(`cairn.${key} must be text; it is ignored.`);
+    return undefined;
+  }
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function baseUrlOf(get: SettingGetter, problems: string[]): string | undefined {
+  const value = optionalText(get, 'baseUrl', problems);
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  problems.push(`cairn.baseUrl "${value}" is not an http(s) URL; using the default server.`);
+  return undefined;
+}
+
+function approvalsOf(get: SettingGetter, problems: string[]): Set<string> {
+  const value = get('approvals');
+  const allowed = new Set<string>();
+  if (value === undefined || value === null) return allowed;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('cairn.approvals must be an object such as { "bash": "allow" }; every tool asks.');
+    return allowed;
+  }
+  for (const [tool, mode] of Object.entries(value as Record<string, unknown>)) {
+    if (!APPROVABLE_TOOLS.includes(tool)) {
+      problems.push(`cairn.approvals names "${tool}", which is not a tool that asks (${APPROVABLE_TOOLS.join(', ')}).`);
+      continue;
+    }
+    if (mode === 'allow') allowed.add(tool);
+    else if (mode !== 'ask') problems.push(`cairn.approvals.${tool} must be "allow" or "ask"; it asks.`);
+  }
+  return allowed;
+}
+
+function priceOf(value: unknown): ModelPrice | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const numbers = ['input', 'output'].map((k) => record[k]);
+  if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0)) return undefined;
+  const input = record.input as number;
+  const cacheWrite = typeof record.cacheWrite === 'number' ? record.cacheWrite : input * 1.25;
+  const cacheRead = typeof record.cacheRead === 'number' ? record.cacheRead : input * 0.1;
+  return { input, output: record.output as number, cacheWrite, cacheRead };
+}
+
+function pricesOf(get: SettingGetter, problems: string[]): PriceTable {
+  const value = get('prices');
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('cairn.prices must be an object of model id prefix → { "input": n, "output": n } in US$ per million tokens.');
+    return {};
+  }
+  const table: Record<string, ModelPrice> = {};
+  for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
+    const price = priceOf(entry);
+    if (price) table[model] = price;
+    else problems.push(`cairn.prices["${model}"] needs "input" and "output" (US$ per million tokens); it is ignored.`);
+  }
+  return table;
+}
+
+function compactionOf(get: SettingGetter, problems: string[]): CompactionSettings {
+  let threshold = DEFAULT_COMPACTION_SETTINGS.threshold;
+  const raw = get('compaction.threshold');
+  if (raw !== undefined && raw !== null && raw !== '') {
+    try {
+      threshold = parseThreshold(raw);
+    } catch (error) {
+      problems.push(`${error instanceof Error ? error.message : String(error)} Using 80%.`);
+    }
+  }
+  const fallbackModel = optionalText(get, 'compaction.fallbackModel', problems);
+  const fallbackAfterMinutes = positiveInteger(get, 'compaction.fallbackAfterMinutes', DEFAULT_COMPACTION_SETTINGS.fallbackAfterMinutes, problems, 0);
+  return { ...DEFAULT_COMPACTION_SETTINGS, threshold, fallbackAfterMinutes, ...(fallbackModel ? { fallbackModel } : {}) };
+}
+
+/** Every `cairn.*` setting, typed, with defaults for what is unset or wrong. */
+export function readCairnSettings(get: SettingGetter): CairnSettings {
+  const problems: string[] = [];
+  const model = optionalText(get, 'model', problems) ?? defaultModel();
+  const loop: AgentLoopSettings = {
+    ...DEFAULT_LOOP_SETTINGS,
+    model,
+    maxTurns: positiveInteger(get, 'maxTurns', DEFAULT_LOOP_SETTINGS.maxTurns, problems),
+    maxTokens: positiveInteger(get, 'maxTokens', DEFAULT_LOOP_SETTINGS.maxTokens, problems),
+  };
+  return {
+    loop,
+    baseUrl: baseUrlOf(get, problems),
+    compaction: compactionOf(get, problems),
+    alwaysAllow: approvalsOf(get, problems),
+    prices: pricesOf(get, problems),
+    problems,
+  };
+}

@@ -1,0 +1,46 @@
+import type { RequestSnapshot } from '../core/compose/snapshot';
+import type { RequestSnapshotView } from '../shared/protocol';
+
+/** A composer snapshot shaped for the context report (plain JSON, only what the report shows). */
+export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
+  const time = Date.parse(snapshot.time);
+  const breakpoints = snapshot.breakpoints.flatMap((b) => (b.zone === 'messages' ? [b.index] : []));
+  return {
+    index: snapshot.index,
+    time: Number.isFinite(time) ? time : 0,
+    model: snapshot.model,
+    generation: snapshot.generation,
+    purpose: snapshot.purpose,
+    sources: snapshot.sources.map((s) => ({
+      name: s.label ? `${s.source}: ${s.label}` : s.source,
+      bytes: s.bytes,
+      tokensRaw: s.rawTokens,
+      tokensCalibrated: s.tokens,
+    })),
+    toolDefinitionBytes: snapshot.toolDefinitionBytes,
+    messageCount: snapshot.messageCount,
+    messageHashes: [...snapshot.messageHashes],
+    breakpoints: [...new Set(breakpoints)],
+    maxTokens: snapshot.maxTokens,
+    decisions: snapshot.decisions.map((d) => ({ kind: d.kind, detail: d.detail, resultIds: [...d.resultIds] })),
+    ...(snapshot.usage ? { usage: { ...snapshot.usage } } : {}),
+    ...(snapshot.cacheHitShare !== null ? { cacheHitShare: snapshot.cacheHitShare } : {}),
+    ...(snapshot.cost ? { costUsd: snapshot.cost.usd } : {}),
+    ...(snapshot.cacheBreak
+      ? {
+          cacheBreak: {
+            // A break before the messages (tools, system) is shown at message 0 with the zone in the reason.
+            index: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.index : 0,
+            reason: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Whether a journal blob looks like a composer snapshot (the journal stores them as opaque JSON). */
+export function isRequestSnapshot(value: unknown): value is RequestSnapshot {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as Partial<RequestSnapshot>;
+  return s.version === 1 && typeof s.index === 'number' && Array.isArray(s.sources) && Array.isArray(s.messageHashes) && Array.isArray(s.decisions);
+}

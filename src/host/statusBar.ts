@@ -1,0 +1,54 @@
+/** The status bar item: window usage and the last request's cache hits; the tooltip has the three parts. */
+import * as vscode from 'vscode';
+import type { UsageMeterView } from '../shared/protocol';
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+function tokens(count: number): string {
+  return count >= 10_000 ? `${Math.round(count / 1000)}k` : count.toLocaleString('en-US');
+}
+
+/** What the item shows for a meter (undefined before a session is open). */
+export function statusBarContent(meter: UsageMeterView | undefined): { text: string; tooltip: string } {
+  if (!meter) return { text: '$(layers) Cairn', tooltip: 'Cairn: no session yet. Click for the context report.' };
+  const used = meter.systemTokens + meter.historyTokens + meter.summaryTokens;
+  const share = meter.windowTokens > 0 ? used / meter.windowTokens : 0;
+  const cache = meter.cacheHitShare === null ? '' : ` · cache ${percent(meter.cacheHitShare)}`;
+  const tooltip = [
+    `Context: ${tokens(used)} of ${tokens(meter.windowTokens)} tokens (${percent(share)})`,
+    `System: ${tokens(meter.systemTokens)} · History: ${tokens(meter.historyTokens)} · Summary: ${tokens(meter.summaryTokens)}`,
+    meter.cacheHitShare === null ? 'Cache: no request yet' : `Cache hits in the last request: ${percent(meter.cacheHitShare)}`,
+    `Session cost: $${meter.sessionCostUsd.toFixed(4)} · saved by hygiene: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
+    'Click to open the context report.',
+  ].join('\n');
+  return { text: `$(layers) ${percent(share)}${cache}`, tooltip };
+}
+
+export class ContextStatusBar implements vscode.Disposable {
+  private readonly item: vscode.StatusBarItem;
+
+  constructor(showReportCommand: string) {
+    this.item = vscode.window.createStatusBarItem('cairn.context', vscode.StatusBarAlignment.Right, 100);
+    this.item.name = 'Cairn Context';
+    this.item.command = showReportCommand;
+    this.update(undefined);
+    this.item.show();
+  }
+
+  update(meter: UsageMeterView | undefined): void {
+    const { text, tooltip } = statusBarContent(meter);
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+  }
+
+  /** For tests and the e2e probe: what the user sees. */
+  get shown(): { text: string; tooltip: string } {
+    return { text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '' };
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Answers the webview's requests (recall pages, older turns, compaction details) from the journal and its
+ * digest. Each answer is built from checked parameters; an unknown id or generation is an error the
+ * webview shows, never an exception.
+ */
+import { splitLines } from '../core/ledger/lines';
+import type { StoredResult } from '../core/ledger/types';
+import type { CompactionDetails, RecallPage, TurnPage, TurnView, WebviewRequest } from '../shared/protocol';
+import type { JournalDigest } from './journalDigest';
+
+export class WebviewRequestError extends Error {
+  override readonly name = 'WebviewRequestError';
+}
+
+export interface RequestSources {
+  readResult(id: string): Promise<StoredResult | undefined>;
+  digest(): Promise<JournalDigest>;
+}
+
+export type RequestAnswer = RecallPage | TurnPage | CompactionDetails;
+
+/** Lines `offset`..`offset+limit-1` of a stored result. */
+export async function recallPage(sources: RequestSources, resultId: string, offset: number, limit: number): Promise<RecallPage> {
+  const stored = await sources.readResult(resultId);
+  if (!stored) throw new WebviewRequestError(`No result ${resultId} in this session.`);
+  const lines = splitLines(stored.body);
+  const from = Math.max(1, offset);
+  const slice = lines.slice(from - 1, from - 1 + limit);
+  return { resultId, bracket: stored.bracket, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
+}
+
+/** The `limit` turns before `beforeTurn`, oldest first. */
+export function olderTurnsPage(turns: readonly TurnView[], beforeTurn: number, limit: number): TurnPage {
+  const older = turns.filter((t) => t.index < beforeTurn);
+  const page = older.slice(Math.max(0, older.length - limit));
+  return { turns: page, hasOlder: older.length > page.length };
+}
+
+export async function answerRequest(sources: RequestSources, request: WebviewRequest): Promise<RequestAnswer> {
+  switch (request.method) {
+    case 'recall':
+      return recallPage(sources, request.params.resultId, request.params.offset, request.params.limit);
+    case 'olderTurns': {
+      const digest = await sources.digest();
+      return olderTurnsPage(digest.turns, request.params.beforeTurn, request.params.limit);
+    }
+    case 'compactionDetails': {
+      const digest = await sources.digest();
+      const details = digest.compactions.get(request.params.generation);
+      if (!details) throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
+      return details;
+    }
+  }
+}
