@@ -8,12 +8,15 @@
 //   npm start -- --dev         launch an Extension Development Host in your own VS Code (`code` on PATH)
 //   npm start -- --port N      listen on port N (default 8765, or a free one when that is taken)
 //   npm start -- --fresh       recreate the sample workspace from scripts/sample-workspace/
+//   npm start -- --no-build    reuse out/cairn.vsix as it is (quick restart)
+// Its state (editor settings, extensions, workspaces, logs) lives in ~/.cache/cairn-test/start, or
+// in CAIRN_START_DIR when that is set.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageVsix, REPO_ROOT } from './package-vsix.mjs';
+import { DEFAULT_VSIX, packageVsix, REPO_ROOT } from './package-vsix.mjs';
 import { cacheRoot, provisionEditor } from './provision-editor.mjs';
 
 const DEFAULT_PORT = 8765;
@@ -34,11 +37,12 @@ function parse() {
       dev: { type: 'boolean', default: false },
       port: { type: 'string' },
       fresh: { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
-    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).slice(0, 11);
+    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).slice(0, 14);
     console.log(header.map((l) => l.slice(3)).join('\n'));
     process.exit(0);
   }
@@ -46,7 +50,11 @@ function parse() {
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
     throw new StartError(`--port must be a port number, not "${values.port}"`);
   }
-  return { demo: values.demo, dev: values.dev, port, fresh: values.fresh };
+  return { demo: values.demo, dev: values.dev, port, fresh: values.fresh, build: !values['no-build'] };
+}
+
+function startDir() {
+  return process.env.CAIRN_START_DIR || join(cacheRoot(), 'start');
 }
 
 /** @param {string} program */
@@ -181,7 +189,7 @@ async function startDevelopmentHost(options) {
   }
   say('npm run build');
   if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new StartError('npm run build failed');
-  const base = join(cacheRoot(), 'start');
+  const base = startDir();
   const workspace = join(base, options.demo ? 'demo-workspace' : 'workspace');
   mkdirSync(base, { recursive: true });
   prepareWorkspace(workspace, options);
@@ -219,9 +227,10 @@ async function main() {
   const options = parse();
   if (options.dev) return startDevelopmentHost(options);
 
-  const vsix = packageVsix({ log: say });
+  const vsix = options.build ? packageVsix({ log: say }) : DEFAULT_VSIX;
+  if (!existsSync(vsix)) throw new StartError(`${vsix} does not exist; run without --no-build`);
   const editor = provisionEditor({ log: say });
-  const base = join(cacheRoot(), 'start');
+  const base = startDir();
   const userDataDir = join(base, 'user-data');
   const extensionsDir = join(base, 'extensions');
   const workspace = join(base, options.demo ? 'demo-workspace' : 'workspace');
