@@ -1,6 +1,6 @@
 // Builds the extension host bundle (Node, cjs, vscode external) and the webview bundle (browser).
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -36,6 +36,15 @@ if (existsSync('webview-ui/main.tsx')) {
     logLevel: 'info',
   });
 }
+
+// Everything the model is told lives in src/prompts/*.md; the extension reads them from dist/prompts.
+function copyPrompts() {
+  mkdirSync('dist/prompts', { recursive: true });
+  for (const name of readdirSync('src/prompts').filter((n) => n.endsWith('.md'))) {
+    copyFileSync(`src/prompts/${name}`, `dist/prompts/${name}`);
+  }
+}
+copyPrompts();
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
