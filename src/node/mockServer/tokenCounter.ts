@@ -23,7 +23,7 @@ export class TokenCounter {
 
   count(text: string): number {
     if (text === '') return 0;
-    const key = text.length < 64 ? text : createHash('sha1').update(text).digest('base64');
+    const key = text.length < 64 ? `t:${text}` : `h:${createHash('sha1').update(text).digest('base64')}`;
     const known = this.memo.get(key);
     if (known !== undefined) return known;
     const tokens = countUncached(text);
