@@ -5,7 +5,7 @@ import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../src/core/ag
 import { autoApprover, type ApprovalSettings, type Approver } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
-import { noRules } from '../../src/core/compose/rules';
+import { FileRulesSource, noRules } from '../../src/core/compose/rules';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { Clock } from '../../src/core/ports';
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
@@ -36,6 +36,8 @@ export interface ScenarioSessionOptions {
   readonly realSleep?: boolean;
   readonly compaction?: Partial<CompactionSettings>;
   readonly clock?: Clock;
+  /** Read AGENTS.md/CLAUDE.md from the workspace (home: an empty temp folder). Default: no rules. */
+  readonly workspaceRules?: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   const ports: SessionPorts = {
     workspace: new NodeWorkspace(workspaceDir),
     projectContext: emptyProjectContext,
-    rules: noRules,
+    rules: options.workspaceRules ? new FileRulesSource({ homeDir: join(dir, 'home'), roots: [workspaceDir] }) : noRules,
     model,
     approver: options.approver ?? autoApprover,
     approvals: () => options.approvals ?? { alwaysAllow: new Set(), workspaceTrusted: true },

@@ -193,7 +193,7 @@ export class AgentLoop<Snapshot> {
     this.pendingDecisions = [];
     const composition = deps.composer.compose({
       model: settings.model,
-      maxTokens: settings.maxTokens,
+      maxTokens: await this.maxTokensFor(settings),
       generation,
       conversation: (deps.project ?? projectForProvider)(conversation.all()),
       purpose: 'main',
@@ -287,6 +287,16 @@ export class AgentLoop<Snapshot> {
       if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
     }
     return deps.tools.execute(call, { signal });
+  }
+
+  /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */
+  private async maxTokensFor(settings: AgentLoopSettings): Promise<number> {
+    try {
+      const facts = await this.deps.model.modelFacts(settings.model);
+      return Math.max(1, Math.min(settings.maxTokens, facts.maxOutputTokens));
+    } catch {
+      return settings.maxTokens;
+    }
   }
 
   private emitSnapshot(requestIndex: number, snapshot: Snapshot): void {
