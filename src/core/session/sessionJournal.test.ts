@@ -233,6 +233,20 @@ describe('the session lock', () => {
     expect(lock.pid).toBe(process.pid);
   });
 
+  it('takes over a lock whose pid now belongs to another process', async () => {
+    const journal = await createSession();
+    await journal.close();
+    const initStat = await fs.readFile('/proc/1/stat', 'utf8').catch(() => undefined);
+    if (initStat === undefined) return; // no /proc here: pid reuse cannot be told apart
+    const lock = (procStart: string) => JSON.stringify({ pid: 1, hostname: hostname(), token: 't', created: '', procStart });
+    const realStart = initStat.slice(initStat.lastIndexOf(')') + 2).split(' ')[19]!;
+    await fs.writeFile(join(dir, 's1', 'lock'), lock(realStart));
+    await expect(SessionJournal.open(dir, 's1')).rejects.toBeInstanceOf(SessionLockedError);
+    await fs.writeFile(join(dir, 's1', 'lock'), lock(`${realStart}1`));
+    const opened = track(await SessionJournal.open(dir, 's1'));
+    expect(opened.journal.readOnly).toBe(false);
+  });
+
   it('respects a lock held on another host', async () => {
     const journal = await createSession();
     await journal.close();

@@ -16,6 +16,8 @@ interface LockContent {
   /** Tells this holder's lock from a later one by the same pid (another journal in this process). */
   readonly token: string;
   readonly created: string;
+  /** Linux: the process's start time in ticks since boot, so a pid reused after a crash is not taken for the writer. */
+  readonly procStart?: string;
 }
 
 export const LOCK_FILE = 'lock';
@@ -24,6 +26,26 @@ function isLockContent(value: unknown): value is LockContent {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return Number.isSafeInteger(v.pid) && typeof v.hostname === 'string' && typeof v.token === 'string';
+}
+
+/** Field 22 of `/proc/<pid>/stat` (start time since boot), or undefined where there is no /proc. */
+async function processStart(pid: number | 'self'): Promise<string | undefined> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses; fields after its closing ')' are plain.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock's writer is still running: its pid is alive and, where it can be told, is the same process. */
+async function holderIsAlive(holder: LockContent): Promise<boolean> {
+  if (!processIsAlive(holder.pid)) return false;
+  if (holder.procStart === undefined) return true;
+  const now = await processStart(holder.pid);
+  return now === undefined || now === holder.procStart;
 }
 
 function processIsAlive(pid: number): boolean {
@@ -63,11 +85,13 @@ export class SessionLock {
   /** Takes the lock of the session folder `sessionDir`, or throws `SessionLockedError`. */
   static async acquire(sessionDir: string, sessionId: string): Promise<SessionLock> {
     const path = join(sessionDir, LOCK_FILE);
+    const procStart = await processStart('self');
     const content: LockContent = {
       pid: process.pid,
       hostname: hostname(),
       token: randomBytes(8).toString('hex'),
       created: new Date().toISOString(),
+      ...(procStart !== undefined ? { procStart } : {}),
     };
     // A few rounds: each lost race against another taker re-reads the lock it lost to.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -81,7 +105,7 @@ export class SessionLock {
         if (stat && Date.now() - stat.mtimeMs < 10_000) {
           throw new SessionLockedError(sessionId, path, undefined);
         }
-      } else if (holder.hostname !== content.hostname || processIsAlive(holder.pid)) {
+      } else if (holder.hostname !== content.hostname || (await holderIsAlive(holder))) {
         throw new SessionLockedError(sessionId, path, { pid: holder.pid, hostname: holder.hostname });
       }
       await SessionLock.removeStale(path, existing.raw);
@@ -168,7 +192,7 @@ export class SessionLock {
     const holder = existing.content;
     if (!holder) return true;
     if (holder.hostname !== hostname()) return true;
-    return holder.pid !== process.pid && processIsAlive(holder.pid);
+    return holder.pid !== process.pid && (await holderIsAlive(holder));
   }
 
   /** Removes the lock if it is still ours. Safe to call twice. */
