@@ -9,6 +9,15 @@
  *
  * The webview renders only: every fact it shows comes from the host. The host never trusts a message from
  * the webview: `parseWebviewMessage` (protocolValidation.ts) checks every field before anything acts on it.
+ *
+ * How the loop's `AgentEvent`s map (the host numbers turns from 0; a turn starts with a user message):
+ *   user_message -> turnStarted · text_delta -> textDelta · thinking_delta -> thinkingDelta ·
+ *   assistant_message -> assistantDone (incomplete as given) · tool_started -> toolStarted ·
+ *   approval_requested -> approvalRequested · tool_finished -> toolFinished (ResultView from the
+ *   LedgerResult, tokensSaved estimated from fullChars minus the text shown) · usage -> usage (meter) and
+ *   snapshot · notice -> notice · error -> error (action 'setApiKey' for a missing key) ·
+ *   request_started / done -> busy.
+ * A webview that is hidden and shown again reloads and sends `ready` again: answer with a fresh `init`.
  */
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
@@ -282,6 +291,19 @@ export type HostNotification =
   | { readonly type: 'focusInput' };
 
 export type HostToWebview = HostNotification | ResponseMessage;
+
+/** The host's answer to a request, typed by the request's method. */
+export function responseTo<M extends WebviewRequestMethod>(
+  request: Extract<WebviewRequest, { method: M }>,
+  result: RequestResult<M>,
+): ResponseMessage {
+  return { type: 'response', requestId: request.requestId, ok: true, result };
+}
+
+/** A request the host could not answer; `error` is shown to the user as it is, so say what to do. */
+export function errorResponseTo(request: WebviewRequest, error: string): ResponseMessage {
+  return { type: 'response', requestId: request.requestId, ok: false, error };
+}
 
 /** Matches a result id anywhere in text: `#` and 4+ lowercase hex, not inside a longer word. */
 export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/g;

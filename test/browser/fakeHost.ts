@@ -13,6 +13,7 @@ import type {
   TurnView,
   WebviewKind,
 } from '../../src/shared/protocol';
+import { errorResponseTo, responseTo } from '../../src/shared/protocol';
 import { ProtocolError, parseWebviewMessage } from '../../src/shared/protocolValidation';
 import { THEMES, type ThemeName } from './themes';
 
@@ -105,8 +106,7 @@ export class FakeVsCodeHost {
       return;
     }
     if (message.type !== 'request') return;
-    const { requestId } = message;
-    const fail = (error: string) => this.post({ type: 'response', requestId, ok: false, error });
+    const fail = (error: string) => this.post(errorResponseTo(message, error));
     switch (message.method) {
       case 'recall': {
         const stored = this.recording.recalls[message.params.resultId];
@@ -114,24 +114,21 @@ export class FakeVsCodeHost {
         const lines = stored.text.split('\n');
         const from = message.params.offset;
         const shown = lines.slice(from - 1, from - 1 + message.params.limit);
-        this.post({
-          type: 'response',
-          requestId,
-          ok: true,
-          result: { resultId: message.params.resultId, bracket: stored.bracket, from, to: from + shown.length - 1, total: lines.length, lines: shown },
-        });
+        this.post(
+          responseTo(message, { resultId: message.params.resultId, bracket: stored.bracket, from, to: from + shown.length - 1, total: lines.length, lines: shown }),
+        );
         return;
       }
       case 'olderTurns': {
         const older = this.recording.olderTurns.filter((t) => t.index < message.params.beforeTurn);
         const page = older.slice(-message.params.limit);
-        this.post({ type: 'response', requestId, ok: true, result: { turns: page, hasOlder: older.length > page.length } });
+        this.post(responseTo(message, { turns: page, hasOlder: older.length > page.length }));
         return;
       }
       case 'compactionDetails': {
         const details = this.recording.compactionDetails[String(message.params.generation)];
         if (!details) return fail(`No compaction of generation ${message.params.generation}.`);
-        this.post({ type: 'response', requestId, ok: true, result: details });
+        this.post(responseTo(message, details));
         return;
       }
     }
