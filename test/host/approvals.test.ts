@@ -1,0 +1,120 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostNotification, ResultView } from '../../src/shared/protocol';
+import { startHost, waitFor, type HostRun } from './hostHarness';
+
+type Finished = Extract<HostNotification, { type: 'toolFinished' }>;
+type Asked = Extract<HostNotification, { type: 'approvalRequested' }>;
+
+function writeAndRun(): unknown {
+  return {
+    workspace: { 'README.md': 'hello\n' },
+    turns: [
+      { user: 'make the notes file and run the script' },
+      {
+        assistant: {
+          text: 'Writing it, then running it.',
+          tool_calls: [
+            { name: 'write', input: { path: 'notes.txt', content: 'written by the model\n' } },
+            { name: 'bash', input: { command: 'echo ran > ran.txt' } },
+          ],
+        },
+      },
+      { assistant: { text: 'Done.' } },
+    ],
+  };
+}
+
+let host: HostRun | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+function results(run: HostRun): ResultView[] {
+  return run.posted<Finished>('toolFinished').map((m) => m.result);
+}
+
+describe('approvals through the chat', () => {
+  it('asks before writing or running; a forged answer is ignored; allow once and deny with a reason act', async () => {
+    host = await startHost({ scenario: writeAndRun(), apiKey: 'test-key-approvals' });
+    const run = host;
+    await run.send('make the notes file and run the script', async () => {
+      await waitFor(() => run.posted('approvalRequested').length === 1, 'the first approval prompt');
+      const first = run.posted<Asked>('approvalRequested')[0]!;
+      expect(first.tool).toBe('write');
+      // An answer for a call that is not waiting approves nothing.
+      await run.chat.fromPage({ type: 'approval', callId: 'toolu_forged', decision: 'allow-always' });
+      expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(false);
+      await run.chat.fromPage({ type: 'approval', callId: first.callId, decision: 'allow-once' });
+      await waitFor(() => run.posted('approvalRequested').length === 2, 'the second approval prompt');
+      const second = run.posted<Asked>('approvalRequested')[1]!;
+      expect(second.tool).toBe('bash');
+      await run.chat.fromPage({ type: 'approval', callId: second.callId, decision: 'deny', reason: 'not on my machine' });
+    });
+    expect(await readFile(join(run.workspaceDir, 'notes.txt'), 'utf8')).toBe('written by the model\n');
+    expect(existsSync(join(run.workspaceDir, 'ran.txt'))).toBe(false);
+    const [write, bash] = results(run);
+    expect(write?.isError).toBe(false);
+    expect(bash?.text).toContain('not on my machine');
+    // "Always" was never chosen, so nothing was remembered.
+    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+  });
+
+  it('"always for this tool" is remembered for the workspace and the next call of that tool does not ask', async () => {
+    host = await startHost({
+      scenario: {
+        turns: [
+          { user: 'one' },
+          { assistant: { tool_calls: [{ name: 'bash', input: { command: 'echo 1 > one.txt' } }] } },
+          { assistant: { tool_calls: [{ name: 'bash', input: { command: 'echo 2 > two.txt' } }] } },
+          { assistant: { text: 'Both ran.' } },
+        ],
+      },
+      apiKey: 'test-key-always',
+    });
+    const run = host;
+    await run.send('one', async () => {
+      await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
+      await run.chat.fromPage({ type: 'approval', callId: run.posted<Asked>('approvalRequested')[0]!.callId, decision: 'allow-always' });
+    });
+    expect(run.posted('approvalRequested')).toHaveLength(1);
+    expect(existsSync(join(run.workspaceDir, 'one.txt'))).toBe(true);
+    expect(existsSync(join(run.workspaceDir, 'two.txt'))).toBe(true);
+    expect(run.workspaceState.get('cairn.alwaysAllow')).toEqual(['bash']);
+  });
+});
+
+describe('untrusted workspace', () => {
+  it('never writes or runs, even when settings allow the tools and the model asks', async () => {
+    host = await startHost({
+      scenario: writeAndRun(),
+      apiKey: 'test-key-untrusted',
+      trusted: false,
+      settings: { 'cairn.approvals': { write: 'allow', bash: 'allow' } },
+    });
+    await host.send('make the notes file and run the script');
+    expect(existsSync(join(host.workspaceDir, 'notes.txt'))).toBe(false);
+    expect(existsSync(join(host.workspaceDir, 'ran.txt'))).toBe(false);
+    // No prompt either: there is nothing the user could approve.
+    expect(host.posted('approvalRequested')).toHaveLength(0);
+    const shown = results(host);
+    expect(shown).toHaveLength(2);
+    for (const result of shown) expect(result.text).toMatch(/not trusted/);
+  });
+
+  it('an approval message cannot make an untrusted workspace run a command', async () => {
+    host = await startHost({ scenario: writeAndRun(), apiKey: 'test-key-untrusted-2', trusted: false });
+    const run = host;
+    await run.send('make the notes file and run the script', async () => {
+      for (const callId of ['toolu_0001', 'toolu_0002', 'toolu_0003']) {
+        await run.chat.fromPage({ type: 'approval', callId, decision: 'allow-always' });
+      }
+    });
+    expect(existsSync(join(run.workspaceDir, 'ran.txt'))).toBe(false);
+    expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(false);
+    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Activates the real extension (`src/extension.ts`) against the vscode shim: a real workspace folder on
+ * disk, real sessions under a temp global storage, the real Anthropic client talking to the local
+ * Anthropic-compatible server on 127.0.0.1, and the chat view resolved with a fake webview the test
+ * posts to and reads from.
+ */
+import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type * as vscode from 'vscode';
+import { activate, deactivate } from '../../src/extension';
+import { API_KEY_SECRET } from '../../src/core/model/apiKey';
+import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { applyFsOperation } from '../../src/node/scenario/fsOperation';
+import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
+import { FakeWebview, shim, Uri } from './vscodeShim';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+
+export interface HostOptions {
+  /** The scenario JSON (the local server's format). */
+  readonly scenario: unknown;
+  readonly apiKey?: string;
+  readonly trusted?: boolean;
+  /** `cairn.*` settings by full key, e.g. `cairn.approvals`. */
+  readonly settings?: Record<string, unknown>;
+}
+
+export interface HostRun {
+  readonly chat: FakeWebview;
+  readonly server: MockServer;
+  readonly workspaceDir: string;
+  readonly storageDir: string;
+  readonly baseDir: string;
+  readonly secrets: Map<string, string>;
+  readonly workspaceState: Map<string, unknown>;
+  /** Chat messages of one type posted so far. */
+  posted<T extends { type: string }>(type: string): T[];
+  /** Sends a message as the user and waits for the run to end. */
+  send(text: string, whileRunning?: (run: HostRun) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Every file under `dir`, as text (for leak scans). */
+export async function readTree(dir: string): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await readTree(path)));
+    else if (entry.isFile()) out.push({ path, text: await readFile(path, 'utf8') });
+  }
+  return out;
+}
+
+export async function startHost(options: HostOptions): Promise<HostRun> {
+  shim.reset();
+  const savedKey = process.env.ANTHROPIC_API_KEY;
+  const savedUrl = process.env.ANTHROPIC_BASE_URL;
+  delete process.env.ANTHROPIC_API_KEY;
+  delete process.env.ANTHROPIC_BASE_URL;
+
+  const baseDir = await mkdtemp(join(tmpdir(), 'cairn-host-'));
+  const workspaceDir = join(baseDir, 'workspace');
+  const storageDir = join(baseDir, 'global-storage');
+  const extensionDir = join(baseDir, 'extension');
+  await mkdir(workspaceDir, { recursive: true });
+  await cp(join(REPO_ROOT, 'src', 'prompts'), join(extensionDir, 'dist', 'prompts'), { recursive: true });
+
+  const scenario = parseScenario(options.scenario, 'host test');
+  await writeWorkspaceFiles(scenario.workspace, workspaceDir);
+  const server = await startMockServer({ scenario, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
+
+  shim.folders = [workspaceDir];
+  shim.trusted = options.trusted ?? true;
+  shim.settings.set('cairn.baseUrl', server.url);
+  for (const [key, value] of Object.entries(options.settings ?? {})) shim.settings.set(key, value);
+
+  const secrets = new Map<string, string>();
+  if (options.apiKey !== undefined) secrets.set(API_KEY_SECRET, options.apiKey);
+  const workspaceState = new Map<string, unknown>();
+  const subscriptions: { dispose(): unknown }[] = [];
+  const context = {
+    subscriptions,
+    secrets: {
+      get: async (key: string) => secrets.get(key),
+      store: async (key: string, value: string) => void secrets.set(key, value),
+      delete: async (key: string) => void secrets.delete(key),
+      keys: async () => [...secrets.keys()],
+      onDidChange: () => ({ dispose: () => undefined }),
+    },
+    workspaceState: {
+      get: <T>(key: string, fallback?: T) => (workspaceState.has(key) ? (workspaceState.get(key) as T) : fallback),
+      update: async (key: string, value: unknown) => void workspaceState.set(key, value),
+      keys: () => [...workspaceState.keys()],
+    },
+    globalStorageUri: Uri.file(storageDir),
+    extensionPath: extensionDir,
+    extensionUri: Uri.file(extensionDir),
+  } satisfies Partial<Record<keyof vscode.ExtensionContext, unknown>>;
+  activate(context as unknown as vscode.ExtensionContext);
+
+  const chat = new FakeWebview();
+  const provider = shim.viewProviders.get('cairn.chat');
+  if (!provider) throw new Error('The chat view provider was not registered.');
+  const view = { webview: chat, visible: true, onDidDispose: () => ({ dispose: () => undefined }) };
+  await provider.resolveWebviewView(view as unknown as vscode.WebviewView, { state: undefined }, {} as vscode.CancellationToken);
+  await chat.fromPage({ type: 'ready', view: 'chat' });
+  await waitFor(() => chat.posted.some((m) => (m as { type: string }).type === 'init'), 'init');
+
+  const run: HostRun = {
+    chat,
+    server,
+    workspaceDir,
+    storageDir,
+    baseDir,
+    secrets,
+    workspaceState,
+    posted: <T extends { type: string }>(type: string) => chat.posted.filter((m) => (m as { type: string }).type === type) as T[],
+    async send(text, whileRunning) {
+      const before = run.posted('busy').length;
+      await chat.fromPage({ type: 'send', text });
+      if (whileRunning) await whileRunning(run);
+      await waitFor(() => run.posted<{ type: 'busy'; busy: boolean }>('busy').slice(before).some((m) => !m.busy), `the run of "${text}" to end`);
+    },
+    async close() {
+      await deactivate();
+      for (const s of subscriptions.splice(0)) s.dispose();
+      await server.close();
+      if (savedKey !== undefined) process.env.ANTHROPIC_API_KEY = savedKey;
+      if (savedUrl !== undefined) process.env.ANTHROPIC_BASE_URL = savedUrl;
+      await rm(baseDir, { recursive: true, force: true });
+    },
+  };
+  return run;
+}

@@ -1,0 +1,369 @@
+/**
+ * A fake of the parts of the `vscode` module Cairn's host uses, for tests under plain Node. Each namespace
+ * is checked with `satisfies Pick<typeof vscode.X, ...>` against the real API's types (@types/vscode),
+ * so a renamed or re-shaped API fails the type check. Overloaded members (quick picks, messages,
+ * executeCommand) are checked by name only: TypeScript cannot match one implementation to every overload.
+ *
+ * `shim` holds what the tests steer (answers to input boxes, settings, trust) and what they read back
+ * (registered commands, status bar items, log lines, posted webview messages).
+ */
+import type * as vscode from 'vscode';
+
+type Listener<T> = (value: T) => unknown;
+
+class Emitter<T> {
+  private readonly listeners = new Set<Listener<T>>();
+  readonly event = (listener: Listener<T>): vscode.Disposable => {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  };
+  fire(value: T): void {
+    for (const l of [...this.listeners]) l(value);
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
+  get fsPath(): string {
+    return this.path;
+  }
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  static from(parts: { scheme: string; path?: string }): Uri {
+    return new Uri(parts.scheme, parts.path ?? '');
+  }
+  static parse(value: string): Uri {
+    const url = new URL(value);
+    return new Uri(url.protocol.replace(/:$/, ''), value);
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, [base.path.replace(/\/$/, ''), ...segments].join('/'));
+  }
+  toString(): string {
+    return this.scheme === 'file' ? `file://${this.path}` : `${this.scheme}:${this.path}`;
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+
+export class RelativePattern {
+  constructor(
+    readonly base: unknown,
+    readonly pattern: string,
+  ) {}
+}
+
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+export interface FakeStatusBarItem {
+  id: string;
+  name: string | undefined;
+  text: string;
+  tooltip: string | undefined;
+  command: string | undefined;
+  visible: boolean;
+  show(): void;
+  hide(): void;
+  dispose(): void;
+}
+
+/** A webview (of a view or a panel) whose posted messages the test reads and to which it can post. */
+export class FakeWebview {
+  html = '';
+  options: unknown = {};
+  readonly cspSource = 'https://fake.vscode-cdn.net';
+  readonly posted: unknown[] = [];
+  private readonly received = new Emitter<unknown>();
+  readonly onDidReceiveMessage = this.received.event;
+  asWebviewUri(uri: Uri): Uri {
+    return Uri.from({ scheme: 'https', path: `fake.vscode-cdn.net${uri.path}` });
+  }
+  async postMessage(message: unknown): Promise<boolean> {
+    // What a real webview gets: a structured clone, never the host's object.
+    this.posted.push(structuredClone(message));
+    return true;
+  }
+  /** As if the page's script had called `vscode.postMessage(message)`; resolves when the host handled it. */
+  async fromPage(message: unknown): Promise<void> {
+    this.received.fire(message);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+export const shim = {
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  executed: [] as { command: string; args: unknown[] }[],
+  statusBarItems: [] as FakeStatusBarItem[],
+  logLines: [] as string[],
+  errorMessages: [] as string[],
+  infoMessages: [] as string[],
+  /** Answers for the next input boxes, in order (undefined: the user pressed Escape). */
+  inputBoxAnswers: [] as (string | undefined)[],
+  inputBoxOptions: [] as vscode.InputBoxOptions[],
+  quickPickAnswers: [] as number[],
+  openDialogAnswers: [] as (string | undefined)[],
+  clipboard: '',
+  openedExternal: [] as string[],
+  shownDocuments: [] as string[],
+  progressTitles: [] as string[],
+  settings: new Map<string, unknown>(),
+  /** Every settings write (Cairn should make none). */
+  settingsWrites: [] as { key: string; value: unknown }[],
+  trusted: true,
+  folders: [] as string[],
+  appRoot: '/nonexistent-vscode-app-root',
+  viewProviders: new Map<string, vscode.WebviewViewProvider>(),
+  panels: [] as FakeWebview[],
+  contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
+  configurationChanged: new Emitter<vscode.ConfigurationChangeEvent>(),
+  reset(): void {
+    this.commands.clear();
+    this.executed.length = 0;
+    this.statusBarItems.length = 0;
+    this.logLines.length = 0;
+    this.errorMessages.length = 0;
+    this.infoMessages.length = 0;
+    this.inputBoxAnswers.length = 0;
+    this.inputBoxOptions.length = 0;
+    this.quickPickAnswers.length = 0;
+    this.openDialogAnswers.length = 0;
+    this.clipboard = '';
+    this.openedExternal.length = 0;
+    this.shownDocuments.length = 0;
+    this.progressTitles.length = 0;
+    this.settings.clear();
+    this.settingsWrites.length = 0;
+    this.trusted = true;
+    this.folders = [];
+    this.viewProviders.clear();
+    this.panels.length = 0;
+    this.contentProviders.clear();
+  },
+};
+
+const disposable = (run: () => void = () => undefined): vscode.Disposable => ({ dispose: run });
+
+function logger(name: string) {
+  const line = (level: string) => (message: string) => {
+    shim.logLines.push(`[${name}] ${level} ${message}`);
+  };
+  return {
+    name,
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    debug: line('debug'),
+    trace: line('trace'),
+    append: line('append'),
+    appendLine: line('append'),
+    show: () => undefined,
+    dispose: () => undefined,
+  };
+}
+
+function documentFor(uri: Uri): vscode.TextDocument {
+  return { uri, lineCount: 1000 } as unknown as vscode.TextDocument;
+}
+
+export const window = {
+  // Overloaded (OutputChannel / LogOutputChannel): checked by name.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  createOutputChannel: ((name: string) => logger(name)) as (...args: unknown[]) => any,
+  createStatusBarItem: ((id?: unknown) => {
+    const item: FakeStatusBarItem = {
+      id: typeof id === 'string' ? id : 'item',
+      name: undefined,
+      text: '',
+      tooltip: undefined,
+      command: undefined,
+      visible: false,
+      show() {
+        this.visible = true;
+      },
+      hide() {
+        this.visible = false;
+      },
+      dispose() {
+        this.visible = false;
+      },
+    };
+    shim.statusBarItems.push(item);
+    return item;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  }) as (...args: unknown[]) => any,
+  showInputBox: async (options?: vscode.InputBoxOptions): Promise<string | undefined> => {
+    if (options) shim.inputBoxOptions.push(options);
+    return shim.inputBoxAnswers.shift();
+  },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  showQuickPick: (async (items: unknown) => {
+    const list = await items;
+    const at = shim.quickPickAnswers.shift();
+    return at === undefined || !Array.isArray(list) ? undefined : list[at];
+  }) as (...args: unknown[]) => Promise<any>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  showErrorMessage: (async (message: string) => {
+    shim.errorMessages.push(message);
+    return undefined;
+  }) as (...args: unknown[]) => Promise<any>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  showInformationMessage: (async (message: string) => {
+    shim.infoMessages.push(message);
+    return undefined;
+  }) as (...args: unknown[]) => Promise<any>,
+  showOpenDialog: async (): Promise<vscode.Uri[] | undefined> => {
+    const path = shim.openDialogAnswers.shift();
+    return path === undefined ? undefined : [Uri.file(path) as unknown as vscode.Uri];
+  },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  showTextDocument: (async (document: { uri?: Uri } | Uri) => {
+    const uri = document instanceof Uri ? document : document.uri;
+    shim.shownDocuments.push(uri ? uri.toString() : 'unknown');
+    return {};
+  }) as (...args: unknown[]) => Promise<any>,
+  withProgress: async <R>(
+    options: vscode.ProgressOptions,
+    task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+  ): Promise<R> => {
+    shim.progressTitles.push(options.title ?? '');
+    const token = { isCancellationRequested: false, onCancellationRequested: () => disposable() } as unknown as vscode.CancellationToken;
+    return task({ report: () => undefined }, token);
+  },
+  registerWebviewViewProvider: (viewId: string, provider: vscode.WebviewViewProvider): vscode.Disposable => {
+    shim.viewProviders.set(viewId, provider);
+    return disposable(() => shim.viewProviders.delete(viewId));
+  },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  createWebviewPanel: ((_type: string, title: string) => {
+    const webview = new FakeWebview();
+    shim.panels.push(webview);
+    const disposed = new Emitter<void>();
+    return { title, webview, reveal: () => undefined, onDidDispose: disposed.event, dispose: () => disposed.fire() };
+  }) as (...args: unknown[]) => any,
+} satisfies Pick<
+  typeof vscode.window,
+  | 'createOutputChannel'
+  | 'createStatusBarItem'
+  | 'showInputBox'
+  | 'showQuickPick'
+  | 'showErrorMessage'
+  | 'showInformationMessage'
+  | 'showOpenDialog'
+  | 'showTextDocument'
+  | 'withProgress'
+  | 'registerWebviewViewProvider'
+  | 'createWebviewPanel'
+>;
+
+export const commands = {
+  registerCommand: (command: string, callback: (...args: unknown[]) => unknown): vscode.Disposable => {
+    if (shim.commands.has(command)) throw new Error(`command '${command}' already exists`);
+    shim.commands.set(command, callback);
+    return disposable(() => shim.commands.delete(command));
+  },
+  // Generic in the real API: checked by name.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  executeCommand: (async (command: string, ...args: unknown[]) => {
+    shim.executed.push({ command, args });
+    const run = shim.commands.get(command);
+    return run ? run(...args) : undefined;
+  }) as (...args: unknown[]) => Promise<any>,
+} satisfies Pick<typeof vscode.commands, 'registerCommand' | 'executeCommand'>;
+
+export const workspace = {
+  getConfiguration: (section?: string): vscode.WorkspaceConfiguration =>
+    ({
+      get: (key: string, fallback?: unknown) => shim.settings.get(section ? `${section}.${key}` : key) ?? fallback,
+      has: (key: string) => shim.settings.has(section ? `${section}.${key}` : key),
+      inspect: () => undefined,
+      update: async (key: string, value: unknown) => {
+        shim.settingsWrites.push({ key, value });
+      },
+    }) as vscode.WorkspaceConfiguration,
+  onDidChangeConfiguration: shim.configurationChanged.event,
+  get workspaceFolders(): readonly vscode.WorkspaceFolder[] | undefined {
+    return shim.folders.map((path, index) => ({ uri: Uri.file(path) as unknown as vscode.Uri, name: path.split('/').pop() ?? path, index }));
+  },
+  get isTrusted(): boolean {
+    return shim.trusted;
+  },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  createFileSystemWatcher: (() => {
+    const event = new Emitter<unknown>().event;
+    return { onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined };
+  }) as (...args: unknown[]) => any,
+  onDidSaveTextDocument: new Emitter<vscode.TextDocument>().event,
+  registerTextDocumentContentProvider: (scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable => {
+    shim.contentProviders.set(scheme, provider);
+    return disposable(() => shim.contentProviders.delete(scheme));
+  },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  openTextDocument: (async (uri: Uri) => documentFor(uri)) as (...args: unknown[]) => Promise<any>,
+  fs: {
+    readFile: async (uri: vscode.Uri): Promise<Uint8Array> => {
+      const { readFile } = await import('node:fs/promises');
+      return readFile(uri.fsPath);
+    },
+  } as unknown as vscode.FileSystem,
+} satisfies Pick<
+  typeof vscode.workspace,
+  | 'getConfiguration'
+  | 'onDidChangeConfiguration'
+  | 'workspaceFolders'
+  | 'isTrusted'
+  | 'createFileSystemWatcher'
+  | 'onDidSaveTextDocument'
+  | 'registerTextDocumentContentProvider'
+  | 'openTextDocument'
+  | 'fs'
+>;
+
+export const env = {
+  get appRoot(): string {
+    return shim.appRoot;
+  },
+  clipboard: {
+    readText: async () => shim.clipboard,
+    writeText: async (value: string) => {
+      shim.clipboard = value;
+    },
+  },
+  openExternal: async (target: vscode.Uri): Promise<boolean> => {
+    shim.openedExternal.push(target.toString());
+    return true;
+  },
+} satisfies Pick<typeof vscode.env, 'appRoot' | 'clipboard' | 'openExternal'>;
+
+/** The module's shape, for `import * as vscode from 'vscode'` in the code under test. */
+export default { window, commands, workspace, env, Uri, Position, Range, RelativePattern, StatusBarAlignment, ViewColumn, ProgressLocation };
