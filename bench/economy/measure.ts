@@ -1,0 +1,90 @@
+/**
+ * What one run cost, read from the local server's request log: the server's prompt-cache simulation
+ * decided what was read, written or sent uncached, exactly as the real service reports usage.
+ */
+import { CacheBreakDetector } from '../../src/core/compose/cacheBreak';
+import { encodeRequest } from '../../src/core/compose/requestEncoding';
+import type { ModelRequest } from '../../src/core/model/types';
+import type { LoggedRequest } from '../../src/node/mockServer/server';
+
+/** Cache writes cost 1.25× input, cache reads 0.1× (Anthropic's 5-minute cache prices). */
+export const WRITE_FACTOR = 1.25;
+export const READ_FACTOR = 0.1;
+
+export interface RunFigures {
+  /** Main (agent) requests answered. */
+  readonly requests: number;
+  /** Compaction requests answered. */
+  readonly compactions: number;
+  /** Prompt tokens of every answered request (main and compaction): uncached + write + read. */
+  readonly inputTokens: number;
+  readonly uncached: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  /** uncached + 1.25 × cache write + 0.1 × cache read. */
+  readonly billed: number;
+  /**
+   * Cache read / prompt tokens over main requests that could have read: not the first request of the
+   * session nor the first after a compaction (whose prefix changed on purpose).
+   */
+  readonly cacheHitShare: number;
+  /** Main requests that did not extend the previous request of their generation. */
+  readonly cacheBreaks: number;
+  /** Where the first break happened, for the report. */
+  readonly firstBreak?: string;
+  /** Largest prompt of a main request, in tokens. */
+  readonly peakContext: number;
+}
+
+export function billedOf(u: { uncached: number; cacheWrite: number; cacheRead: number }): number {
+  return u.uncached + WRITE_FACTOR * u.cacheWrite + READ_FACTOR * u.cacheRead;
+}
+
+/** Requests that reached the model and were answered (faults and refusals consumed nothing). */
+export function answeredPromptRequests(requests: readonly LoggedRequest[]): LoggedRequest[] {
+  return requests.filter((r) => (r.kind === 'main' || r.kind === 'compaction') && r.status === 200 && r.usage !== undefined);
+}
+
+export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
+  const answered = answeredPromptRequests(requests);
+  const detector = new CacheBreakDetector();
+  let generation = 0;
+  let firstOfGeneration = true;
+  let uncached = 0, cacheWrite = 0, cacheRead = 0, shareRead = 0, shareTotal = 0, peak = 0, main = 0, compactions = 0;
+  let firstBreak: string | undefined;
+  for (const request of answered) {
+    const usage = request.usage!;
+    const total = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+    uncached += usage.input_tokens;
+    cacheWrite += usage.cache_creation_input_tokens;
+    cacheRead += usage.cache_read_input_tokens;
+    if (request.kind === 'compaction') {
+      compactions++;
+      generation++;
+      firstOfGeneration = true;
+      continue;
+    }
+    main++;
+    peak = Math.max(peak, total);
+    if (!firstOfGeneration) {
+      shareRead += usage.cache_read_input_tokens;
+      shareTotal += total;
+    }
+    firstOfGeneration = false;
+    const found = detector.observe(encodeRequest(request.body as ModelRequest), generation);
+    if (found && firstBreak === undefined) firstBreak = `request ${request.index}: ${found.zone}[${found.index}] ${found.reason}`;
+  }
+  return {
+    requests: main,
+    compactions,
+    inputTokens: uncached + cacheWrite + cacheRead,
+    uncached,
+    cacheWrite,
+    cacheRead,
+    billed: billedOf({ uncached, cacheWrite, cacheRead }),
+    cacheHitShare: shareTotal > 0 ? shareRead / shareTotal : 0,
+    cacheBreaks: detector.count,
+    ...(firstBreak !== undefined ? { firstBreak } : {}),
+    peakContext: peak,
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Runs one scenario once per strategy through the real loop, tools, composer, journal and the local
+ * server's prompt-cache simulation, and measures each run from the server's request log.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
+import { runHeadless } from '../../src/node/headless/runner';
+import { prepareWorkspace, type BenchScenario } from './benchScenario';
+import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
+import { measureRun, type RunFigures } from './measure';
+import { hooksFor, STRATEGIES, type StrategyName } from './strategies';
+
+export interface StrategyRun extends RunFigures {
+  readonly strategy: StrategyName;
+  /** Script mismatches the local server or runner reported (a scenario that no longer fits the code). */
+  readonly notices: readonly string[];
+}
+
+export interface EconomyResult {
+  readonly scenario: string;
+  readonly about?: string;
+  readonly runs: readonly StrategyRun[];
+  readonly floor: FloorFigures;
+  readonly ratios: { readonly cairnToNaive: number; readonly cairnToRewrite: number; readonly cairnToFloor: number };
+}
+
+export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
+  const runs: StrategyRun[] = [];
+  let floor: FloorFigures | undefined;
+  for (const strategy of STRATEGIES) {
+    const { figures, notices, floorFigures } = await runStrategy(bench, strategy);
+    runs.push({ strategy, ...figures, notices });
+    if (floorFigures) floor = floorFigures;
+  }
+  const by = (name: StrategyName): StrategyRun => runs.find((r) => r.strategy === name)!;
+  const cairn = by('cairn').billed;
+  return {
+    scenario: bench.name,
+    ...(bench.scenario.about ? { about: bench.scenario.about } : {}),
+    runs,
+    floor: floor!,
+    ratios: {
+      cairnToNaive: cairn / by('naive').billed,
+      cairnToRewrite: cairn / by('rewrite').billed,
+      cairnToFloor: cairn / floor!.billed,
+    },
+  };
+}
+
+async function runStrategy(bench: BenchScenario, strategy: StrategyName): Promise<{ figures: RunFigures; notices: string[]; floorFigures?: FloorFigures }> {
+  const root = await mkdtemp(join(tmpdir(), `cairn-bench-${bench.name}-${strategy}-`));
+  const workspaceDir = join(root, 'workspace');
+  try {
+    await prepareWorkspace(bench, workspaceDir);
+    const notices: string[] = [];
+    const compaction: CompactionSettings =
+      bench.compactionShare !== undefined
+        ? { ...DEFAULT_COMPACTION_SETTINGS, threshold: { kind: 'share', value: bench.compactionShare } }
+        : DEFAULT_COMPACTION_SETTINGS;
+    const result = await runHeadless({
+      workspaceDir,
+      scenario: bench.scenario,
+      outDir: join(root, 'out'),
+      homeDir: join(root, 'home'),
+      idSeed: 0xca1,
+      strategy: hooksFor(strategy, workspaceDir),
+      compaction,
+      onNotice: (message) => notices.push(message),
+    });
+    const requests = result.server?.requests ?? [];
+    notices.push(...(result.server?.notices ?? []));
+    const figures = measureRun(requests);
+    return strategy === 'cairn' ? { figures, notices, floorFigures: floorOf(floorRequestsFromLog(requests)) } : { figures, notices };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,2 @@
+export interface HotFigure { readonly name: string }
+export async function runHot(_options: { heavy: boolean; progress: ((line: string) => void) | undefined }): Promise<HotFigure[]> { return []; }

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench -- economy [--scenario FILE]... [--json]` and `npm run bench -- hot [--json] [--heavy]`.
+ * Benchmarks report ratios measured side by side in one run; they never fail on a time. The exit code is
+ * non-zero only when a benchmark could not run (a broken scenario, a missing build).
+ */
+import { readdir } from 'node:fs/promises';
+import { arch, cpus, platform, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadBenchScenario, SCENARIOS_DIR } from './economy/benchScenario';
+import { economyMarkdown } from './economy/report';
+import { runEconomy, type EconomyResult } from './economy/runEconomy';
+import { hotMarkdown } from './hot/report';
+import { runHot } from './hot/runHot';
+
+function machine(): string {
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${arch()}, Node ${process.version}`;
+}
+
+async function scenarioFiles(given: readonly string[]): Promise<string[]> {
+  if (given.length > 0) return given.map((f) => resolve(f));
+  const names = (await readdir(SCENARIOS_DIR)).filter((n) => n.endsWith('.json')).sort();
+  return names.map((n) => join(SCENARIOS_DIR, n));
+}
+
+async function economy(args: readonly string[], json: boolean): Promise<void> {
+  const given: string[] = [];
+  for (let i = 0; i < args.length; i++) if (args[i] === '--scenario' && args[i + 1]) given.push(args[++i]!);
+  const results: EconomyResult[] = [];
+  for (const file of await scenarioFiles(given)) {
+    const bench = await loadBenchScenario(file);
+    if (!json) process.stderr.write(`economy: ${bench.name} …\n`);
+    results.push(await runEconomy(bench));
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), economy: results }, null, 2)}\n`);
+  else process.stdout.write(`# Token economy — ${new Date().toISOString()}\n\n${machine()}\n\n${economyMarkdown(results)}`);
+}
+
+async function hot(args: readonly string[], json: boolean): Promise<void> {
+  const results = await runHot({ heavy: args.includes('--heavy'), progress: json ? undefined : (line) => process.stderr.write(`${line}\n`) });
+  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), hot: results }, null, 2)}\n`);
+  else process.stdout.write(`# Hot paths — ${new Date().toISOString()}\n\n${machine()}\n\n${hotMarkdown(results)}`);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const json = rest.includes('--json');
+  if (command === 'economy') await economy(rest, json);
+  else if (command === 'hot') await hot(rest, json);
+  else {
+    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--json]\n');
+    return 2;
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
