@@ -144,7 +144,6 @@ describe.skipIf(!ripgrepInstalled)('grep via ripgrep gives the same answers as t
     { pattern: 'café' },
     { pattern: 'CRÈME', ignoreCase: true },
     { pattern: '\\bword\\b' },
-    { pattern: '\\Bor' },
     { pattern: 'id_\\d+' },
     { pattern: '\\w+_\\d' },
     { pattern: 'hello lon.' },

@@ -53,6 +53,7 @@ describe('compileGrepPattern', () => {
     ['[a&&b]', /set operation/],
     ['[\\D]', /negated class/],
     ['\\q', /not a supported escape/],
+    ['a\\B', /\\B is not supported/],
     ['abc\\', /lone \\/],
     ['[abc', /no closing \]/],
     ['x{', /repetition/],

@@ -9,14 +9,15 @@
  *   `(?<n>...)` / `(?P<n>...)`, quantifiers `* + ? {n} {n,} {n,m}` and their lazy forms,
  *   classes `[...]` `[^...]` with ranges.
  * - `\d \w \s` and their negations are ASCII in both (`[0-9]`, `[0-9A-Za-z_]`, `[\t\n\v\f\r ]`);
- *   `\b \B` are ASCII word boundaries. (Rust's are Unicode by default, JavaScript's ASCII.)
+ *   `\b` is an ASCII word boundary. (Rust's are Unicode by default, JavaScript's ASCII.)
  * - `\t \r \f \v \xHH \x{H..} \uHHHH \u{H..} \p{..} \P{..}`, escaped punctuation, `\A` `\z`.
  * - `(?i)` at the very start means ignore case.
  * - `.` matches any character but the line end in both (JavaScript gets the `s` flag so that `\r`
  *   and U+2028 match, as in Rust).
  *
  * Refused with a message, because one engine lacks them or reads them differently: lookaround,
- * backreferences, inline flags elsewhere, `\n` (matches are within one line), nested classes and
+ * backreferences, `\B` (ripgrep's ASCII form matches inside a multi-byte character), inline flags
+ * elsewhere, `\n` (matches are within one line), nested classes and
  * POSIX `[:alpha:]` classes, class set operations `&& -- ~~`, unknown escapes.
  * Known remaining difference: a byte that is not valid UTF-8 is matched by `.` in JavaScript (it
  * becomes U+FFFD) but not by ripgrep.
@@ -142,7 +143,6 @@ class Translator {
           s: [`[${ASCII_SPACE}]`, `[${ASCII_SPACE}]`],
           S: [`[^${ASCII_SPACE}]`, `[^${ASCII_SPACE}]`],
           b: ['\\b', '(?-u:\\b)'],
-          B: ['\\B', '(?-u:\\B)'],
           A: ['^', '^'],
           z: ['$', '$'],
         };
@@ -153,6 +153,8 @@ class Translator {
     if (e === 'x' || e === 'u') return this.hexEscape(e);
     if (e === 'p' || e === 'P') return this.propertyEscape(e);
     if (/[1-9]/.test(e) || e === 'k') this.fail('backreferences are not supported (ripgrep cannot run them)');
+    // ripgrep's ASCII \B also matches between the bytes of one non-ASCII character.
+    if (e === 'B' && !inClass) this.fail('\\B is not supported (the engines disagree next to non-ASCII text); match the characters around it instead');
     if ('DWS'.includes(e)) this.fail(`\\${e} is not supported inside [...]; write a negated class such as [^0-9] instead`);
     if (/[A-Za-z0-9]/.test(e)) this.fail(`\\${e} is not a supported escape`);
     // Punctuation and other characters: a literal. Each engine gets the escape only where its
