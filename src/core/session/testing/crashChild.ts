@@ -9,9 +9,14 @@ import type { CrashOrders } from './crashWriter';
  * far faster than through a TypeScript loader), and drives one child per kill over stdin/stdout lines.
  */
 export async function buildCrashWriter(outDir: string): Promise<string> {
-  const outfile = join(outDir, 'crashWriter.mjs');
+  return buildTestChild('crashWriter', outDir);
+}
+
+/** Bundles `testing/<name>.ts` into `<outDir>/<name>.mjs` for a child process to run. */
+export async function buildTestChild(name: string, outDir: string): Promise<string> {
+  const outfile = join(outDir, `${name}.mjs`);
   await build({
-    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), 'crashWriter.ts')],
+    entryPoints: [join(dirname(fileURLToPath(import.meta.url)), `${name}.ts`)],
     outfile,
     bundle: true,
     platform: 'node',
