@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_KEY_SECRET } from '../../src/core/model/apiKey';
+import type { HostNotification, InitMessage } from '../../src/shared/protocol';
+import { REPO_ROOT, startHost, waitFor, type HostRun } from './hostHarness';
+import { shim } from './vscodeShim';
+
+const scenario = {
+  workspace: { 'src/app.ts': 'export const answer = 42;\n' },
+  turns: [
+    { user: 'read the app' },
+    { assistant: { text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }] } },
+    { assistant: { text: 'It exports `answer`.' } },
+  ],
+};
+
+let host: HostRun | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+async function manifestCommands(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes: { commands: { command: string; category: string }[] };
+  };
+  for (const c of manifest.contributes.commands) expect(c.category, c.command).toBe('Cairn');
+  return manifest.contributes.commands.map((c) => c.command);
+}
+
+describe('commands', () => {
+  it('registers every command of the manifest, and each one runs', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-commands' });
+    const run = host;
+    const declared = await manifestCommands();
+    expect([...shim.commands.keys()].sort()).toEqual([...declared].sort());
+
+    await run.send('read the app');
+    const firstSession = run.workspaceState.get('cairn.lastSessionId');
+    expect(firstSession).toBeTypeOf('string');
+    const resultId = run.posted<Extract<HostNotification, { type: 'toolFinished' }>>('toolFinished')[0]!.result.id;
+
+    // Show Context Report: a panel whose `ready` gets the session's snapshots.
+    await shim.commands.get('cairn.showReport')!();
+    const panel = shim.panels[0]!;
+    await panel.fromPage({ type: 'ready', view: 'report' });
+    await waitFor(() => panel.posted.some((m) => (m as InitMessage).type === 'init'), 'the report init');
+    const reportInit = panel.posted.find((m) => (m as InitMessage).type === 'init') as InitMessage;
+    expect(reportInit.snapshots?.length).toBe(2);
+
+    // Recall Result…: asked in an input box, shown inline in the chat.
+    shim.inputBoxAnswers.push(resultId);
+    await shim.commands.get('cairn.recallResult')!();
+    expect(run.posted<Extract<HostNotification, { type: 'showRecall' }>>('showRecall').at(-1)?.resultId).toBe(resultId);
+
+    // Compact Context: progress, the notice with tokens before → after, details by request, then undo.
+    shim.inputBoxAnswers.push('');
+    await shim.commands.get('cairn.compact')!();
+    expect(shim.progressTitles.some((t) => /compact/i.test(t))).toBe(true);
+    const states = () => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState');
+    const done = states().at(-1)?.state;
+    expect(done?.status).toBe('done');
+    expect(done?.canUndo).toBe(true);
+    expect(done?.tokensAfter).toBeTypeOf('number');
+    const mark = run.posted<Extract<HostNotification, { type: 'compacted' }>>('compacted').at(-1)!.mark;
+    await run.chat.fromPage({ type: 'request', requestId: 7, method: 'compactionDetails', params: { generation: mark.generation } });
+    await waitFor(() => run.posted('response').length > 0, 'the compaction details');
+    const details = run.posted<{ type: 'response'; requestId: number; ok: boolean; result: { summary: string } }>('response').at(-1)!;
+    expect(details.requestId).toBe(7);
+    expect(details.ok).toBe(true);
+    expect(details.result.summary.length).toBeGreaterThan(0);
+    await run.chat.fromPage({ type: 'compaction', action: 'undo' });
+    await waitFor(() => states().at(-1)?.state === null, 'the undo');
+
+    // Export Session: Markdown and raw JSONL in the chosen folder, the Markdown opened.
+    const exportDir = join(run.baseDir, 'export');
+    shim.openDialogAnswers.push(exportDir);
+    await shim.commands.get('cairn.exportSession')!();
+    expect(existsSync(join(exportDir, `${String(firstSession)}.md`))).toBe(true);
+    expect(existsSync(join(exportDir, `${String(firstSession)}.jsonl`))).toBe(true);
+
+    // Set API Key: a password box, stored in secret storage.
+    shim.inputBoxAnswers.push('  sk-new-key-123456  ');
+    await shim.commands.get('cairn.setApiKey')!();
+    expect(shim.inputBoxOptions.at(-1)?.password).toBe(true);
+    expect(run.secrets.get(API_KEY_SECRET)).toBe('sk-new-key-123456');
+
+    await shim.commands.get('cairn.cancel')!();
+    await shim.commands.get('cairn.focusChat')!();
+    expect(shim.executed.some((e) => e.command === 'cairn.chat.focus')).toBe(true);
+    expect(run.posted('focusInput').length).toBeGreaterThan(0);
+    await shim.commands.get('cairn.openSettings')!();
+    expect(shim.executed.some((e) => e.command === 'workbench.action.openSettings')).toBe(true);
+
+    // New Session, then Open Session… back to the first one: its turns come back with their ids.
+    await shim.commands.get('cairn.newSession')!();
+    expect(run.workspaceState.get('cairn.lastSessionId')).not.toBe(firstSession);
+    const inits = () => run.posted<InitMessage>('init');
+    expect(inits().at(-1)?.turns).toHaveLength(0);
+    const pickIndex = 1; // newest first: the new (empty) session, then the first one
+    shim.quickPickAnswers.push(pickIndex);
+    await shim.commands.get('cairn.openSession')!();
+    expect(run.workspaceState.get('cairn.lastSessionId')).toBe(firstSession);
+    const reopened = inits().at(-1)!;
+    expect(reopened.turns).toHaveLength(1);
+    const tool = reopened.turns[0]!.items.find((i) => i.type === 'tool');
+    expect(tool?.type === 'tool' && tool.result?.id).toBe(resultId);
+
+    expect(shim.errorMessages).toEqual([]);
+  });
+
+  it('a command that fails shows an error message instead of throwing', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-commands-2' });
+    await shim.commands.get('cairn.recallResult')!('not an id');
+    expect(shim.errorMessages.at(-1)).toMatch(/is not a result id/);
+  });
+});
+
+describe('status bar', () => {
+  it('shows window usage and the cache-hit share, with the three usage parts in the tooltip; a click opens the report', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-status' });
+    const item = shim.statusBarItems.find((i) => i.id === 'cairn.context')!;
+    expect(item.visible).toBe(true);
+    expect(item.command).toBe('cairn.showReport');
+    await host.send('read the app');
+    await waitFor(() => /cache \d+%/.test(item.text), 'the cache share in the status bar');
+    expect(item.text).toMatch(/^\$\(layers\) \d+% · cache \d+%$/);
+    expect(item.tooltip).toMatch(/System: [\d,k]+ · History: [\d,k]+ · Summary: 0/);
+    expect(item.tooltip).toMatch(/Cache hits in the last request: \d+%/);
+  });
+});
+
+describe('no key', () => {
+  it('the chat shows an error with a Set API Key button, and a message is not sent', async () => {
+    host = await startHost({ scenario, apiKey: undefined });
+    const errors = () => host!.posted<Extract<HostNotification, { type: 'error' }>>('error');
+    expect(errors().at(-1)?.action).toBe('setApiKey');
+    await host.chat.fromPage({ type: 'send', text: 'read the app' });
+    await waitFor(() => errors().length === 2, 'the second no-key error');
+    expect(errors().at(-1)?.action).toBe('setApiKey');
+    expect(host.server.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(0);
+  });
+});
