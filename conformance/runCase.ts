@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { diffLines } from 'diff';
 import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygiene';
-import { compactForConformance } from '../src/core/ledger/compactForConformance';
+import { CaseCompaction } from './compactionStep';
 import { HashCache } from '../src/core/ledger/hashCache';
 import { IdAllocator, seedFromString } from '../src/core/ledger/ids';
 import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
@@ -122,6 +122,7 @@ export async function runCase(
 ): Promise<CaseReport> {
   if (c.invalid) return { name: c.name, passed: false, failures: [`the case is malformed: ${c.invalid}`] };
   const failures: string[] = [];
+  const disposers: Array<() => Promise<void>> = [];
   const root = mkdtempSync(join(tmpdir(), 'cairn-conformance-'));
   try {
     const config = resolveHygiene(fileConfig as HygieneOverrides | undefined, c.config as HygieneOverrides | undefined);
@@ -137,6 +138,8 @@ export async function runCase(
       hashCache: new HashCache(),
       ids: new IdAllocator({ digits: config['ids.digits'], seed: seedFromString(seedKey) }),
     });
+    const compaction = await CaseCompaction.create(root, ledger);
+    disposers.push(() => compaction.dispose());
     const labels = new Map<string, string>();
     const seen = new Set<string>();
     const scope: PlaceholderScope = {
@@ -154,7 +157,9 @@ export async function runCase(
         const problems: string[] = [];
         switch (step.kind) {
           case 'call': {
-            const result = await ledger.execute({ callId: `call-${index + 1}`, name: step.call, input: withLabels(step.args, labels) });
+            const call = { callId: `call-${index + 1}`, name: step.call, input: withLabels(step.args, labels) };
+            const result = await ledger.execute(call);
+            compaction.recordCall(index + 1, call, result);
             const match = idPattern.exec(result.text);
             if (!match) problems.push(`result does not start with "[#" and at least ${config['ids.digits']} lowercase hex digits:\n${indent(result.text)}`);
             else {
@@ -166,7 +171,7 @@ export async function runCase(
             break;
           }
           case 'compact':
-            problems.push(...check(compactForConformance(ledger, step.summary), step, scope));
+            problems.push(...check(await compaction.compact(step.summary), step, scope));
             break;
           case 'fs-write':
             await writeFile(await writableInside(root, step.path), step.content);
@@ -199,6 +204,7 @@ export async function runCase(
   } catch (error) {
     failures.push(error instanceof Error ? error.message : String(error));
   } finally {
+    for (const dispose of disposers) await dispose().catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
   }
   return { name: c.name, passed: failures.length === 0, failures };

@@ -7,6 +7,7 @@ import { JournalRecorder } from './journalRecorder';
 import type { RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { Clock } from '../ports';
+import type { Decision } from '../compose/decisions';
 
 export interface AgentSessionDeps<Snapshot> {
   readonly journal: SessionJournal;
@@ -134,6 +135,11 @@ export class AgentSession<Snapshot> {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** A decision made outside the loop (a compaction) for the next request's snapshot. */
+  addDecision(decision: Decision): void {
+    this.loop.addDecision(decision);
   }
 
   useHooks(hooks: SessionHooks): void {

@@ -14,11 +14,14 @@ import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
 import { renderTranscript } from './transcript';
 
+/** The session as compaction sees it: the current generation, and where to tell what happened. */
+export type CompactionHost = Pick<AgentSession<RequestSnapshot>, 'generation' | 'replaceGeneration' | 'notify' | 'notice' | 'useHooks' | 'addDecision'>;
+
 export interface CompactorDeps {
-  readonly session: AgentSession<RequestSnapshot>;
+  readonly session: CompactionHost;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state'>;
-  readonly composer: Composer;
-  readonly journal: SessionJournal;
+  readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration'>;
+  readonly journal: Pick<SessionJournal, 'append' | 'checkpointLedgerState' | 'sessionDir'>;
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
@@ -40,6 +43,15 @@ export interface CompactionPlan {
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly previous: GenerationRef;
+}
+
+export interface CompactionRequest {
+  readonly reason: CompactionReason;
+  readonly stage?: 'normal' | 'emergency';
+  /** The user's words for what the summary should keep. */
+  readonly instructions?: string;
+  /** Summarize everything and keep no tail (the conformance suite's compact step). */
+  readonly keepNothing?: boolean;
 }
 
 export type CompactionOutcome =
@@ -122,7 +134,7 @@ export class Compactor {
    * apply or its result still does not fit. Never throws for a failed summary: it reports and returns.
    */
   async compact(
-    options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string; mustFit?: boolean },
+    options: CompactionRequest & { mustFit?: boolean },
     signal: AbortSignal,
   ): Promise<CompactionOutcome> {
     const plan = await this.plan(options, signal);
@@ -137,19 +149,21 @@ export class Compactor {
 
   /** Works out a compaction without applying it (the preview of a manual compaction). */
   async plan(
-    options: { reason: CompactionReason; stage?: 'normal' | 'emergency'; instructions?: string },
+    options: CompactionRequest,
     signal: AbortSignal,
   ): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
     const settings = this.deps.settings();
     const current = this.deps.session.generation;
     const entries = current.conversation.all();
-    const stages: Array<'normal' | 'emergency'> = options.stage === 'emergency' ? ['emergency'] : ['normal', 'emergency'];
+    const stages: Array<'normal' | 'emergency'> = options.stage === 'emergency' || options.keepNothing ? ['emergency'] : ['normal', 'emergency'];
     const window = await this.deps.windowTokens().catch(() => Number.POSITIVE_INFINITY);
     const tokensBefore = this.estimateNext(current.conversation);
     let lastReason = 'There is nothing to compact yet: the conversation is too short.';
     for (const stage of stages) {
       const keep = stage === 'normal' ? settings.normalKeepTurns : settings.emergencyKeepTurns;
-      const split = splitForCompaction(entries, stage, keep);
+      const split: CompactionSplit | undefined = options.keepNothing
+        ? { stage, tailStart: entries.length, turnsKept: 0, anchoredToUser: false }
+        : splitForCompaction(entries, stage, keep);
       if (!split) continue;
       const summarized = entries.slice(0, split.tailStart);
       const tail = entries.slice(split.tailStart);
@@ -238,7 +252,7 @@ export class Compactor {
     }
 
     const saved = plan.tokensBefore - plan.tokensAfter;
-    session.agentLoop.addDecision({
+    session.addDecision({
       kind: 'compaction',
       detail:
         `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.entries.length - 1}` +

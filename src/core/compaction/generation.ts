@@ -32,6 +32,5 @@ export function isGenerationDetail(value: unknown): value is GenerationDetail {
 
 /** The new generation's first user message: the summary, then the files table (none when nothing was read). */
 export function generationOpening(summary: string, filesTable: string): string {
-  const intro = 'This conversation was compacted. A summary of the earlier part follows; the recent messages come after it unchanged.';
-  return filesTable ? `${intro}\n\n${summary}\n\n${filesTable}` : `${intro}\n\n${summary}`;
+  return filesTable ? `${summary}\n\n${filesTable}` : summary;
 }

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GenerationRef } from '../src/core/agent/agentLoop';
+import type { SessionHooks } from '../src/core/agent/agentSession';
+import { Conversation } from '../src/core/agent/conversation';
+import type { AgentEvent } from '../src/core/agent/events';
+import { Compactor, type CompactionHost } from '../src/core/compaction/compactor';
+import { DEFAULT_COMPACTION_SETTINGS } from '../src/core/compaction/settings';
+import type { Summarizer } from '../src/core/compaction/summarizer';
+import { Composer } from '../src/core/compose/composer';
+import type { Decision } from '../src/core/compose/decisions';
+import { emptyProjectContext } from '../src/core/compose/projectContext';
+import { noRules } from '../src/core/compose/rules';
+import type { ResultLedger } from '../src/core/ledger/resultLedger';
+import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
+import { SessionJournal } from '../src/core/session/sessionJournal';
+import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
+
+/** The conversation a case builds as it calls tools, as the compactor sees a session. */
+class CaseConversation implements CompactionHost {
+  generation: GenerationRef = { generation: 0, conversation: new Conversation() };
+  readonly notices: string[] = [];
+  replaceGeneration(next: GenerationRef): void {
+    this.generation = next;
+  }
+  notify(_event: AgentEvent): void {}
+  async notice(_level: string, _kind: string, message: string): Promise<void> {
+    this.notices.push(message);
+  }
+  useHooks(_hooks: SessionHooks): void {}
+  addDecision(_decision: Decision): void {}
+}
+
+/** Answers every summary request with the case's text: the conformance step's "summarizer that returns TEXT". */
+class CaseSummarizer implements Summarizer {
+  text = '';
+  async summarize() {
+    return { text: this.text, model: 'conformance', attempts: 1 };
+  }
+}
+
+/**
+ * A case's `compact` step through the real compaction machinery: each call is a turn of a conversation
+ * (the user's step, the tool call, its result), and the step runs the `Compactor` (plan, one journal
+ * record, files table, dedupe reset, new generation) with a summarizer that returns the case's text,
+ * keeping no tail. The step's text is what the new generation starts with.
+ */
+export class CaseCompaction {
+  private constructor(
+    private readonly host: CaseConversation,
+    private readonly summarizer: CaseSummarizer,
+    private readonly compactor: Compactor,
+    private readonly journal: SessionJournal,
+    private readonly scratch: string,
+  ) {}
+
+  static async create(root: string, ledger: ResultLedger): Promise<CaseCompaction> {
+    const scratch = mkdtempSync(join(tmpdir(), 'cairn-conformance-session-'));
+    const journal = await SessionJournal.create(scratch, { workspace: root, model: 'conformance' });
+    const composer = new Composer({
+      tools: TOOL_DEFINITIONS,
+      preamble: 'Conformance run.',
+      rules: noRules,
+      projectContext: emptyProjectContext,
+      sessionDate: '2026-01-01',
+    });
+    await composer.prepare();
+    const host = new CaseConversation();
+    const summarizer = new CaseSummarizer();
+    return new CaseCompaction(
+      host,
+      summarizer,
+      new Compactor({
+        session: host,
+        ledger,
+        composer,
+        journal,
+        summarizer,
+        settings: () => ({ ...DEFAULT_COMPACTION_SETTINGS, minSummaryChars: 0 }),
+        model: () => 'conformance',
+        maxTokens: () => 1000,
+        windowTokens: async () => 1_000_000,
+        log: () => undefined,
+      }),
+      journal,
+      scratch,
+    );
+  }
+
+  recordCall(step: number, call: ToolCall, result: LedgerResult): void {
+    const { conversation } = this.host.generation;
+    conversation.appendUser([{ type: 'text', text: `step ${step}` }]);
+    conversation.markSent();
+    conversation.appendAssistant({ role: 'assistant', content: [{ type: 'tool_use', id: call.callId, name: call.name, input: call.input }] });
+    conversation.appendUser([{ type: 'tool_result', tool_use_id: call.callId, content: result.text }]);
+    conversation.markSent();
+  }
+
+  async compact(summary: string): Promise<string> {
+    this.summarizer.text = summary;
+    const outcome = await this.compactor.compact({ reason: 'manual', keepNothing: true }, new AbortController().signal);
+    if (!outcome.applied) throw new Error(`compaction was not applied: ${outcome.reason}`);
+    return outcome.plan.opening;
+  }
+
+  async dispose(): Promise<void> {
+    await this.journal.close();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}
