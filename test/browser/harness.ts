@@ -88,8 +88,13 @@ export interface HarnessServer {
   close(): Promise<void>;
 }
 
-/** Serves the webview page for each view, the bundle and the stylesheet; nothing else. */
+/**
+ * Serves the webview page for each view, the bundle and the stylesheet; nothing else. The bundle and
+ * stylesheet are read once, at start: others may rebuild dist/ while the tests run.
+ */
 export async function startHarnessServer(): Promise<HarnessServer> {
+  const bundle = readFileSync(BUNDLE);
+  const stylesheet = readFileSync(STYLESHEET);
   let origin = '';
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
@@ -109,9 +114,9 @@ export async function startHarnessServer(): Promise<HarnessServer> {
     } else if (path === '/favicon.ico') {
       send(204, 'image/x-icon', '');
     } else if (path === '/dist/webview.js') {
-      send(200, 'text/javascript; charset=utf-8', readFileSync(BUNDLE));
+      send(200, 'text/javascript; charset=utf-8', bundle);
     } else if (path === '/media/webview.css') {
-      send(200, 'text/css; charset=utf-8', readFileSync(STYLESHEET));
+      send(200, 'text/css; charset=utf-8', stylesheet);
     } else {
       send(404, 'text/plain', 'not found');
     }

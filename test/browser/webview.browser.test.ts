@@ -32,6 +32,8 @@ interface OpenedView {
   readonly page: Page;
   /** Every URL the page asked for, from Playwright's request events. */
   readonly requests: string[];
+  /** Uncaught errors in the page. */
+  readonly errors: string[];
   playUntil(label: string): Promise<void>;
   received(type?: string): Promise<unknown[]>;
 }
@@ -60,13 +62,21 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     await page.setViewportSize(viewport);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
     const setup: FakeHostSetup = { recording, theme };
     await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}` });
     await page.goto(`${server.origin}/${view}.html`);
-    await page.locator(view === 'chat' ? '.chat' : '.report').waitFor();
+    await page
+      .locator(view === 'chat' ? '.chat' : '.report')
+      .waitFor({ timeout: 15_000 })
+      .catch((error: Error) => {
+        throw new Error(`The ${view} view did not render. Errors in the page: ${errors.join(' | ') || 'none'}. ${error.message}`);
+      });
     const result: OpenedView = {
       page,
       requests,
+      errors,
       playUntil: async (label) => {
         await page.evaluate((l) => window.fakeHost.playUntil(l), label);
       },
@@ -325,13 +335,14 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     }
   });
 
-  it('sent only valid protocol messages, made no request outside its origin, and broke no CSP rule', async () => {
+  it('sent only valid protocol messages, threw nothing, made no request outside its origin, and broke no CSP rule', async () => {
     expect(opened.length).toBeGreaterThan(5);
     for (const view of opened) {
       const refused = await view.page.evaluate(() => window.fakeHost.refused);
       expect(refused).toEqual([]);
       const violations: ViolationRecord[] = await view.page.evaluate(() => window.fakeHost.violations);
       expect(violations).toEqual([]);
+      expect(view.errors).toEqual([]);
       expect(view.requests.length).toBeGreaterThan(0);
       for (const url of view.requests) expect(new URL(url).origin).toBe(server.origin);
     }
