@@ -253,8 +253,15 @@ function stateProblem(state: unknown): string | undefined {
   return undefined;
 }
 
+/** Longest first line of an error shown beside its bracket. */
+const ERROR_SENTENCE_CHARS = 2000;
+
 function errorAnswer(id: string, message: string): Answer {
   // The first line sits beside the bracket like every one-line answer; the rest (a hunk that did not fit) follows.
   const [first = '', ...rest] = message.split('\n');
-  return { bracket: `[${id}]`, sentence: first, body: rest, kind: 'error', isError: true, stored: message.split('\n'), cappable: true };
+  // The sentence is never capped, so a message that echoes a huge argument (a 200 KB glob pattern) is cut
+  // here; the store keeps it whole for recall.
+  const end = /[\ud800-\udbff]/.test(first.charAt(ERROR_SENTENCE_CHARS - 1)) ? ERROR_SENTENCE_CHARS - 1 : ERROR_SENTENCE_CHARS;
+  const sentence = first.length > ERROR_SENTENCE_CHARS ? `${first.slice(0, end)} […cut]` : first;
+  return { bracket: `[${id}]`, sentence, body: rest, kind: 'error', isError: true, stored: message.split('\n'), cappable: true };
 }

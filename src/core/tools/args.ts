@@ -76,7 +76,16 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${shortJson(value)}`;
+}
+
+/** Echoes what the model sent, but never all of it: a wrong 100 KB argument must not come back as a 100 KB error. */
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= 120) return text;
+  // Never end on half of a surrogate pair: a lone surrogate is not valid text for the API.
+  const end = /[\ud800-\udbff]/.test(text.charAt(99)) ? 99 : 100;
+  return `${text.slice(0, end)}…" (${text.length} characters)`;
 }
 
 function checkField(tool: ToolName, name: string, field: Field, value: unknown): string | undefined {
@@ -108,7 +117,7 @@ function checkObject(tool: ToolName, input: unknown, fields: Record<string, Fiel
   }
   const record = input as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(key in fields)) return `Unknown argument "${key}" in ${where}.`;
+    if (!Object.prototype.hasOwnProperty.call(fields, key)) return `Unknown argument ${shortJson(key)} in ${where}.`;
   }
   for (const [name, field] of Object.entries(fields)) {
     const value = record[name];
@@ -125,7 +134,7 @@ function checkObject(tool: ToolName, input: unknown, fields: Record<string, Fiel
 /** Validates a call's input; the message names the problem and the tool's arguments. */
 export function checkArgs(name: string, input: unknown): ArgsCheck {
   if (!isToolName(name)) {
-    return { ok: false, message: `Unknown tool "${name}". The tools are: ${TOOL_NAMES.join(', ')}.` };
+    return { ok: false, message: `Unknown tool ${shortJson(name)}. The tools are: ${TOOL_NAMES.join(', ')}.` };
   }
   const problem = checkObject(name, input ?? {}, TOOL_FIELDS[name] as Record<string, Field>, 'the arguments');
   if (problem) return { ok: false, message: `Bad arguments for ${name}: ${problem} (${usage(name)}.)` };
