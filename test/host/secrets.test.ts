@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostNotification } from '../../src/shared/protocol';
+import { readTree, startHost, waitFor, type HostRun } from './hostHarness';
+import { shim } from './vscodeShim';
+
+const CANARY = 'sk-ant-canary-7f3e9a1c5b2d4e6f8a0b';
+const TYPED_CANARY = 'sk-ant-typed-canary-0a9b8c7d6e5f';
+
+let host: HostRun | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('the API key', () => {
+  it('never reaches settings, logs, webview messages, the journal or an export, through a failure and a key change', async () => {
+    host = await startHost({
+      apiKey: CANARY,
+      scenario: {
+        workspace: { 'src/app.ts': 'export const a = 1;\n' },
+        turns: [
+          { user: 'first' },
+          { fault: { status: 400, message: `the server echoes your key ${CANARY} back` } },
+          { user: 'second' },
+          { assistant: { text: 'Reading.', tool_calls: [{ name: 'bash', input: { command: 'env | grep -i anthropic || true' } }] } },
+          { assistant: { text: 'Done.' } },
+        ],
+      },
+      settings: { 'cairn.approvals': { bash: 'allow' } },
+    });
+    const run = host;
+    await run.send('first');
+    const errors = run.posted<Extract<HostNotification, { type: 'error' }>>('error');
+    expect(errors.length).toBeGreaterThan(0);
+    // (A second message in the same session after a failed request is refused by the server today: the
+    // failed turn leaves two user messages in a row. That is the loop's to fix; a new session avoids it.)
+    await shim.commands.get('cairn.newSession')!();
+    await run.send('second');
+    expect(run.posted('toolFinished')).toHaveLength(1);
+
+    // A key typed later is hidden from then on too.
+    shim.inputBoxAnswers.push(TYPED_CANARY);
+    await shim.commands.get('cairn.setApiKey')!();
+    run.chat.posted.push({ html: 'the page', text: run.chat.html });
+
+    const exportDir = join(run.baseDir, 'export');
+    await shim.commands.get('cairn.exportSession')!({ outDir: exportDir });
+    await shim.commands.get('cairn.showReport')!();
+    await shim.panels[0]!.fromPage({ type: 'ready', view: 'report' });
+    await waitFor(() => shim.panels[0]!.posted.length > 0, 'the report init');
+
+    const places: { where: string; text: string }[] = [
+      { where: 'log', text: shim.logLines.join('\n') },
+      { where: 'chat webview', text: JSON.stringify(run.chat.posted) },
+      { where: 'report webview', text: JSON.stringify(shim.panels[0]!.posted) + shim.panels[0]!.html },
+      { where: 'settings', text: JSON.stringify([...shim.settings, ...shim.settingsWrites]) },
+      { where: 'workspace state', text: JSON.stringify([...run.workspaceState]) },
+      { where: 'messages', text: JSON.stringify([shim.errorMessages, shim.infoMessages]) },
+      ...(await readTree(run.storageDir)).map((f) => ({ where: f.path, text: f.text })),
+      ...(await readTree(exportDir)).map((f) => ({ where: f.path, text: f.text })),
+      ...(await readTree(run.workspaceDir)).map((f) => ({ where: f.path, text: f.text })),
+    ];
+    expect(places.some((p) => p.where.endsWith('.md'))).toBe(true);
+    expect(places.some((p) => p.where.endsWith('journal.jsonl'))).toBe(true);
+    for (const place of places) {
+      expect(place.text.includes(CANARY), `the key leaked into ${place.where}`).toBe(false);
+      expect(place.text.includes(TYPED_CANARY), `the typed key leaked into ${place.where}`).toBe(false);
+    }
+    expect(shim.settingsWrites).toEqual([]);
+  });
+});
