@@ -1,11 +1,10 @@
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { splitLines } from '../ledger/lines';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 import { crashBody, crashResultId, seededRandom } from './testing/crashBodies';
-import { CrashChild, buildCrashWriter } from './testing/crashChild';
+import { CrashChild, buildCrashWriter, scratchRoot } from './testing/crashChild';
 
 /**
  * Issue 3's crash test: a child appends records and acknowledges each only after `append` resolved; the
@@ -21,20 +20,6 @@ const KILLS_PER_SESSION = 10;
 let work: string;
 let script: string;
 const children: CrashChild[] = [];
-
-/**
- * A SIGKILL loses the process, not the page cache, so this test is about process crashes and fsync is
- * not what it measures: on a RAM file system when there is room, so disk flushes stay off the clock.
- */
-async function scratchRoot(): Promise<string> {
-  try {
-    const stats = await fs.statfs('/dev/shm');
-    if (stats.bavail * stats.bsize > 256 * 1024 * 1024) return '/dev/shm';
-  } catch {
-    // No /dev/shm here.
-  }
-  return tmpdir();
-}
 
 beforeAll(async () => {
   work = await fs.mkdtemp(join(await scratchRoot(), 'cairn-crash-'));

@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SessionJournal } from './sessionJournal';
-import { buildTestChild } from './testing/crashChild';
+import { buildTestChild, scratchRoot } from './testing/crashChild';
 
 /**
  * "A session with gigabytes of output keeps a small heap": a reader whose heap is capped far below the
@@ -20,7 +19,7 @@ const HEAP_MB = 48;
 let work: string;
 
 beforeAll(async () => {
-  work = await fs.mkdtemp(join(tmpdir(), 'cairn-heap-'));
+  work = await fs.mkdtemp(join(await scratchRoot(), 'cairn-heap-'));
 });
 
 afterAll(async () => {

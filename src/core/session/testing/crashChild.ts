@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { build } from 'esbuild';
+import { promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CrashOrders } from './crashWriter';
@@ -80,4 +82,19 @@ export class CrashChild {
   kill(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
+}
+
+/**
+ * Where process-crash and heap tests keep their files: a RAM file system when there is room. A SIGKILL
+ * loses the process, not the page cache, so these tests are about process crashes, and fsync is not what
+ * they measure; on tmpfs disk flushes stay off the clock.
+ */
+export async function scratchRoot(): Promise<string> {
+  try {
+    const stats = await fs.statfs('/dev/shm');
+    if (stats.bavail * stats.bsize > 512 * 1024 * 1024) return '/dev/shm';
+  } catch {
+    // No /dev/shm here.
+  }
+  return tmpdir();
 }
