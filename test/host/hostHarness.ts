@@ -36,6 +36,8 @@ export interface HostRun {
   readonly workspaceState: Map<string, unknown>;
   /** Chat messages of one type posted so far. */
   posted<T extends { type: string }>(type: string): T[];
+  /** Reloads the window: deactivates, activates again on the same storage and opens a new chat view. */
+  reload(): Promise<void>;
   /** Sends a message as the user and waits for the run to end. */
   send(text: string, whileRunning?: (run: HostRun) => Promise<void>): Promise<void>;
   close(): Promise<void>;
@@ -111,28 +113,36 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
     extensionPath: extensionDir,
     extensionUri: Uri.file(extensionDir),
   } satisfies Partial<Record<keyof vscode.ExtensionContext, unknown>>;
-  activate(context as unknown as vscode.ExtensionContext);
-
-  const chat = new FakeWebview();
-  const provider = shim.viewProviders.get('cairn.chat');
-  if (!provider) throw new Error('The chat view provider was not registered.');
-  const view = { webview: chat, visible: true, onDidDispose: () => ({ dispose: () => undefined }) };
-  await provider.resolveWebviewView(view as unknown as vscode.WebviewView, { state: undefined }, {} as vscode.CancellationToken);
-  await chat.fromPage({ type: 'ready', view: 'chat' });
-  await waitFor(() => chat.posted.some((m) => (m as { type: string }).type === 'init'), 'init');
+  const openChat = async (): Promise<FakeWebview> => {
+    activate(context as unknown as vscode.ExtensionContext);
+    const webview = new FakeWebview();
+    const provider = shim.viewProviders.get('cairn.chat');
+    if (!provider) throw new Error('The chat view provider was not registered.');
+    const view = { webview, visible: true, onDidDispose: () => ({ dispose: () => undefined }) };
+    await provider.resolveWebviewView(view as unknown as vscode.WebviewView, { state: undefined }, {} as vscode.CancellationToken);
+    await webview.fromPage({ type: 'ready', view: 'chat' });
+    await waitFor(() => webview.posted.some((m) => (m as { type: string }).type === 'init'), 'init');
+    return webview;
+  };
+  const chat = await openChat();
 
   const run: HostRun = {
     chat,
+    async reload() {
+      await deactivate();
+      for (const s of subscriptions.splice(0)) s.dispose();
+      (run as { chat: FakeWebview }).chat = await openChat();
+    },
     server,
     workspaceDir,
     storageDir,
     baseDir,
     secrets,
     workspaceState,
-    posted: <T extends { type: string }>(type: string) => chat.posted.filter((m) => (m as { type: string }).type === type) as T[],
+    posted: <T extends { type: string }>(type: string) => run.chat.posted.filter((m) => (m as { type: string }).type === type) as T[],
     async send(text, whileRunning) {
       const before = run.posted('busy').length;
-      await chat.fromPage({ type: 'send', text });
+      await run.chat.fromPage({ type: 'send', text });
       if (whileRunning) await whileRunning(run);
       await waitFor(() => run.posted<{ type: 'busy'; busy: boolean }>('busy').slice(before).some((m) => !m.busy), `the run of "${text}" to end`);
     },
