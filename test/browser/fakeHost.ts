@@ -52,7 +52,8 @@ export class FakeVsCodeHost {
   /** Messages `parseWebviewMessage` refused (the webview must never send one). */
   readonly refused: string[] = [];
   readonly violations: ViolationRecord[] = [];
-  private state: unknown;
+  /** What the webview keeps with setState (VS Code persists it); it must hold nothing the session said. */
+  state: unknown;
   private cursor = 0;
   private view: WebviewKind = 'chat';
 

@@ -343,6 +343,9 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       const violations: ViolationRecord[] = await view.page.evaluate(() => window.fakeHost.violations);
       expect(violations).toEqual([]);
       expect(view.errors).toEqual([]);
+      // Webview state is persisted by VS Code: only view indexes, never text, ids or anything secret.
+      const state: unknown = await view.page.evaluate(() => window.fakeHost.state);
+      if (state !== undefined) expect(Object.values(state as object).every((v) => v === undefined || typeof v === 'number')).toBe(true);
       expect(view.requests.length).toBeGreaterThan(0);
       for (const url of view.requests) expect(new URL(url).origin).toBe(server.origin);
     }
