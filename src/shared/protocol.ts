@@ -305,7 +305,10 @@ export function errorResponseTo(request: WebviewRequest, error: string): Respons
   return { type: 'response', requestId: request.requestId, ok: false, error };
 }
 
-/** Matches a result id anywhere in text: `#` and 4+ lowercase hex, not inside a longer word. */
-export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/g;
+/**
+ * Matches a result id in text: `#` and 4+ lowercase hex, not inside a longer word. Not global, so it is
+ * safe to share; to find every id use `new RegExp(RESULT_ID_PATTERN.source, 'g')`.
+ */
+export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/;
 
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';

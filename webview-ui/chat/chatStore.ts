@@ -2,7 +2,7 @@
 import { batch, signal } from '@preact/signals';
 import type { ApprovalDecision, CompactionStateView, HostNotification, UsageMeterView } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
-import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, type Turns } from './transcript';
+import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from './transcript';
 
 /** Turns asked for per page when scrolling up. */
 export const OLDER_TURNS_PAGE = 20;
@@ -42,7 +42,10 @@ export class ChatStore {
         });
         return;
       case 'busy':
-        this.busy.value = message.busy;
+        batch(() => {
+          this.busy.value = message.busy;
+          if (!message.busy) this.turns.value = settleUnfinished(this.turns.value);
+        });
         return;
       case 'usage':
         this.meter.value = message.meter;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostNotification, ResultView } from '../../src/shared/protocol';
-import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, prependOlder, type Turns } from './transcript';
+import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, prependOlder, settleUnfinished, type Turns } from './transcript';
 
 function play(turns: Turns, ...events: HostNotification[]): Turns {
   return events.reduce((acc, event) => (isTurnEvent(event) ? applyTurnEvent(acc, event) : acc), turns);
@@ -73,5 +73,23 @@ describe('transcript', () => {
     const turns = play([], { type: 'turnStarted', turn: 5, text: 'x' });
     const page = { turns: [{ index: 3, items: [] }, { index: 4, items: [] }, { index: 5, items: [] }], hasOlder: true };
     expect(prependOlder(turns, page).map((t) => t.index)).toEqual([3, 4, 5]);
+  });
+
+  it('shows calls left running or waiting as cancelled once the agent stops', () => {
+    const turns = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'a' },
+      { type: 'toolStarted', turn: 0, callId: 'done', tool: 'read', summary: 'x' },
+      { type: 'toolFinished', turn: 0, callId: 'done', result: stub },
+      { type: 'toolStarted', turn: 0, callId: 'slow', tool: 'bash', summary: 'sleep 100' },
+      { type: 'approvalRequested', turn: 0, callId: 'ask', tool: 'bash', summary: 'rm -rf build' },
+    );
+    const settled = settleUnfinished(turns);
+    expect(settled[0]!.items.flatMap((i) => (i.type === 'tool' ? [[i.callId, i.status]] : []))).toEqual([
+      ['done', 'done'],
+      ['slow', 'cancelled'],
+      ['ask', 'cancelled'],
+    ]);
+    expect(settleUnfinished(settled)).toBe(settled);
   });
 });

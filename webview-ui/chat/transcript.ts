@@ -177,3 +177,16 @@ export function prependOlder(turns: Turns, page: TurnPage): Turns {
 export function awaitingApproval(turns: Turns): boolean {
   return turns.some((turn) => turn.items.some((item) => item.type === 'tool' && item.status === 'awaiting-approval'));
 }
+
+/**
+ * The agent stopped: a call still shown as running or waiting for approval will get no result now
+ * (the host may not say so for each one), so show it as cancelled rather than spinning forever.
+ */
+export function settleUnfinished(turns: Turns): Turns {
+  const last = turns.at(-1);
+  if (!last) return turns;
+  const open = (item: TranscriptItem) => item.type === 'tool' && (item.status === 'running' || item.status === 'awaiting-approval' || item.status === 'approved');
+  if (!last.items.some(open)) return turns;
+  const items = closeStreaming(last.items).map((item) => (item.type === 'tool' && open(item) ? { ...item, status: 'cancelled' as const } : item));
+  return [...turns.slice(0, -1), { index: last.index, items }];
+}
