@@ -60,8 +60,16 @@ export interface RunningEditor {
   extensionsDir: string;
   /** code-server's combined output so far (also written to test-output/e2e/<name>.code-server.log). */
   serverLog(): string;
+  /**
+   * Errors the workbench logged in the browser console, where VS Code reports what an extension's
+   * view threw (also written to test-output/e2e/<name>.browser.log).
+   */
+  consoleErrors(): readonly string[];
   close(): Promise<void>;
 }
+
+/** Console errors per page, so helpers given only a page can explain a failure. */
+const pages = new WeakMap<Page, readonly string[]>();
 
 export class EditorStartError extends Error {
   override name = 'EditorStartError';
@@ -209,9 +217,21 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
     await waitForHealthy(url, child, () => log, 60_000);
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_FLAGS });
     const page = await browser.newPage({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    const browserLog = createWriteStream(join(OUTPUT_DIR, `${name}.browser.log`));
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      browserLog.write(`[${message.type()}] ${message.text()}\n`);
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => {
+      browserLog.write(`[pageerror] ${error.stack ?? error.message}\n`);
+      consoleErrors.push(error.message);
+    });
+    page.once('close', () => browserLog.end());
     await page.goto(url);
     await waitForWorkbench(page);
-    return { page, browser, url, userDataDir, extensionsDir, serverLog: () => log, close };
+    pages.set(page, consoleErrors);
+    return { page, browser, url, userDataDir, extensionsDir, serverLog: () => log, consoleErrors: () => consoleErrors, close };
   } catch (err) {
     await close();
     throw err;
@@ -278,6 +298,32 @@ export async function activeEditorText(page: Page): Promise<string> {
 /** The content of Cairn's chat webview (VS Code nests it in two iframes). */
 export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"]').frameLocator('#active-frame');
+}
+
+/**
+ * Opens Cairn's chat view (its activity bar container) and waits until the webview has drawn
+ * something; returns the frame to drive it with.
+ */
+export async function openCairnView(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
+  const icon = page.locator('.part.activitybar .action-item a[aria-label^="Cairn"]').first();
+  await icon.waitFor({ state: 'visible', timeout: timeoutMs });
+  // A click on an already open container would close it.
+  const expanded = await icon.locator('xpath=..').getAttribute('aria-expanded').catch(() => null);
+  if (expanded !== 'true') await icon.click();
+  const frame = chatFrame(page);
+  try {
+    await frame.locator('body *').first().waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch (err) {
+    // VS Code shows "An error occurred while loading view" and logs the extension's exception in the
+    // console; both make the failure actionable.
+    const pane = await page.locator('.part.sidebar .pane-body').first().innerText().catch(() => '');
+    const errors = (pages.get(page) ?? []).slice(-5).map((e) => `  ${e.split('\n').slice(0, 4).join('\n  ')}`);
+    throw new Error(
+      `Cairn's chat view did not render within ${timeoutMs} ms.\nView says: ${pane.trim() || '(nothing)'}\n` +
+        `Last console errors:\n${errors.join('\n') || '  (none)'}\n(${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    );
+  }
+  return frame;
 }
 
 /** Saves a screenshot as test output under test-output/e2e/<name>.png and returns its path. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
 import { startScenarioModel, type ScenarioModel } from './model';
-import { activeEditorText, openFile, runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
+import { activeEditorText, openCairnView, openFile, runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
 
 const environment = inject('e2eEnvironment');
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
@@ -81,6 +81,12 @@ describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)',
     await openFile(page, 'src/stats.js');
     await expect.poll(() => activeEditorText(page), { timeout: 15_000 }).toContain('function average(values) {');
     await screenshot(page, 'smoke-workspace-file');
+  });
+
+  it("shows Cairn's chat view from the activity bar", async () => {
+    const frame = await openCairnView(editor!.page);
+    expect((await frame.locator('body').innerText()).trim().length).toBeGreaterThan(0);
+    await screenshot(editor!.page, 'smoke-cairn-view');
   });
 
   it('lists Cairn among the running extensions (command palette)', async () => {
