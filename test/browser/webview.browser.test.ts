@@ -313,6 +313,10 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       'history',
     ]);
     expect(await received('request')).toEqual([{ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#c9d0', offset: 1, limit: 200 } }]);
+    // Back to following the newest request.
+    await page.locator('[data-request="2"]').click();
+    await page.getByRole('button', { name: 'Follow newest' }).click();
+    await details.locator('h2').getByText('Request #5').waitFor();
   });
 
   it('saves screenshots of the chat and the report in light and dark', async () => {

@@ -11,6 +11,11 @@ function RequestList({ store }: { store: ReportStore }) {
   const selected = store.selected.value;
   return (
     <nav class="request-list" aria-label="Requests of this session">
+      {store.selectedIndex.value !== undefined && (
+        <button type="button" class="text-button follow-newest" onClick={() => store.select(undefined)} title="Select each new request as it arrives">
+          Follow newest
+        </button>
+      )}
       <ol>
         {store.snapshots.value.map((s) => {
           const t = totals(s);
