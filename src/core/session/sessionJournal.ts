@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import {
   SessionExistsError,
   SessionNotFoundError,
 } from './errors';
+import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
 import { generationsOf, scanJournal, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
 import {
@@ -27,13 +27,11 @@ import {
   type NewJournalRecord,
   type SessionStartedRecord,
 } from './records';
-import { LOCK_FILE, SessionLock } from './sessionLock';
-import { META_FILE, foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
+import { JOURNAL_FILE, checkSessionId, newSessionId, removeLeftovers, syncDirectory } from './sessionFolder';
+import { SessionLock } from './sessionLock';
+import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
 
-export const JOURNAL_FILE = 'journal.jsonl';
-
-/** Session ids name folders: letters, digits, `.`, `_`, `-`, not starting with a dot. */
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export { JOURNAL_FILE, checkSessionId, isSessionId, newSessionId } from './sessionFolder';
 
 export interface CreateSessionOptions {
   readonly workspace: string;
@@ -64,56 +62,6 @@ export interface OpenedSession {
   readonly tornTail: TornTail | undefined;
   /** Set when the journal is damaged: the journal is then read-only, and this says where and why. */
   readonly corruption: JournalCorruptError | undefined;
-}
-
-export function newSessionId(clock: Clock = systemClock): string {
-  const stamp = new Date(clock.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
-}
-
-export function isSessionId(value: string): boolean {
-  return SESSION_ID.test(value);
-}
-
-/** Throws a `SessionError` for an id that cannot name a session folder. */
-export function checkSessionId(sessionId: string): void {
-  if (!SESSION_ID.test(sessionId)) {
-    throw new SessionError(
-      `"${sessionId}" is not a valid session id: use letters, digits, ".", "_" or "-" (at most 128, not starting with ".").`,
-    );
-  }
-}
-
-/** Makes a new or renamed directory entry durable (a no-op where directories cannot be synced). */
-async function syncDirectory(path: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await fs.open(path, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms refuse fsync on a directory; the file's own fsync is what matters most.
-  } finally {
-    await handle?.close();
-  }
-}
-
-/**
- * Drafts a crashed writer left behind: its meta drafts (only the lock holder writes those, and that is us
- * now) and lock drafts old enough that no live taker is still between writing and linking one.
- */
-async function removeLeftovers(sessionDir: string): Promise<void> {
-  const names = await fs.readdir(sessionDir).catch(() => [] as string[]);
-  const now = Date.now();
-  for (const name of names) {
-    if (!name.endsWith('.tmp')) continue;
-    const path = join(sessionDir, name);
-    if (name.startsWith(`${META_FILE}.`)) {
-      await fs.unlink(path).catch(() => undefined);
-    } else if (name.startsWith(`${LOCK_FILE}.`)) {
-      const stat = await fs.stat(path).catch(() => undefined);
-      if (stat && now - stat.mtimeMs > 60_000) await fs.unlink(path).catch(() => undefined);
-    }
-  }
 }
 
 function metaOf(header: SessionStartedRecord): SessionMeta {
@@ -156,22 +104,20 @@ export class SessionJournal implements ResultStore {
   readonly path: string;
 
   private readonly reader: FileHandle;
-  private readonly writer: FileHandle | undefined;
+  /** Undefined when read-only. */
+  private readonly appender: JournalAppender | undefined;
   private readonly lock: SessionLock | undefined;
-  private readonly clock: Clock;
   private readonly readOnlyReason: string | undefined;
   /** No new appends; pending ones still finish. */
   private closing = false;
   private closed = false;
-  private size: number;
-  private seq: number;
+  /** Size and last seq as read, for a journal that is not written. */
+  private readonly scannedSize: number;
+  private readonly scannedSeq: number;
   private readonly results: Map<string, RecordLocation>;
   private readonly order: string[];
   private readonly snapshots: Map<number, RecordLocation>;
   private readonly pendingIds = new Set<string>();
-  private queue: Promise<unknown> = Promise.resolve();
-  /** Set when a failed write could not be rolled back: the file's end is unknown, so stop writing. */
-  private broken: unknown;
   private meta: SessionMeta | undefined;
   private ledgerStateSource: (() => unknown) | undefined;
   private lastLedgerStateJson: string | undefined;
@@ -181,12 +127,13 @@ export class SessionJournal implements ResultStore {
     this.sessionDir = parts.sessionDir;
     this.path = join(parts.sessionDir, JOURNAL_FILE);
     this.reader = parts.reader;
-    this.writer = parts.writer;
+    this.appender = parts.writer
+      ? new JournalAppender(parts.writer, parts.size, parts.lastSeq, parts.clock, { sessionId: parts.sessionId, path: this.path })
+      : undefined;
     this.lock = parts.lock;
-    this.clock = parts.clock;
     this.readOnlyReason = parts.readOnlyReason;
-    this.size = parts.size;
-    this.seq = parts.lastSeq;
+    this.scannedSize = parts.size;
+    this.scannedSeq = parts.lastSeq;
     this.results = parts.results;
     this.order = [...parts.results.keys()];
     this.snapshots = parts.snapshots;
@@ -357,12 +304,12 @@ export class SessionJournal implements ResultStore {
 
   /** The seq of the newest record. */
   get lastSeq(): number {
-    return this.seq;
+    return this.appender?.lastSeq ?? this.scannedSeq;
   }
 
   /** Bytes of whole records in the journal. */
   get byteSize(): number {
-    return this.size;
+    return this.appender?.byteSize ?? this.scannedSize;
   }
 
   /**
@@ -375,11 +322,7 @@ export class SessionJournal implements ResultStore {
 
   /** Appends one record, durably; resolves with its seq once it is written and fsynced. */
   append(record: NewJournalRecord): Promise<number> {
-    this.assertWritable();
-    const run = (): Promise<number> => this.write(record);
-    const written = this.queue.then(run, run);
-    this.queue = written.catch(() => undefined);
-    return written;
+    return this.assertWritable().append(record, (appended) => this.appended(appended));
   }
 
   /** Stores a tool result in full (ResultStore). Durable before it resolves. */
@@ -456,7 +399,7 @@ export class SessionJournal implements ResultStore {
   async *readAll(options: { types?: readonly JournalRecordType[] } = {}): AsyncGenerator<JournalRecord> {
     await this.settled();
     const prefixes = options.types?.map((type) => Buffer.from(`{"type":${JSON.stringify(type)},`));
-    for await (const line of journalLines(this.reader, this.size)) {
+    for await (const line of journalLines(this.reader, this.byteSize)) {
       if (!line.terminated) continue;
       if (prefixes && !prefixes.some((p) => line.bytes.subarray(0, p.length).equals(p))) continue;
       try {
@@ -471,7 +414,7 @@ export class SessionJournal implements ResultStore {
   /** Copies the journal's whole records to `target` (the raw JSONL of an export). */
   async copyTo(target: string): Promise<void> {
     await this.settled();
-    const size = this.size;
+    const size = this.byteSize;
     await fs.copyFile(this.path, target);
     await fs.truncate(target, size);
   }
@@ -480,23 +423,24 @@ export class SessionJournal implements ResultStore {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    await this.queue;
+    await this.settled();
     this.closed = true;
-    if (this.writer && this.meta && this.broken === undefined) await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
-    await this.writer?.close().catch(() => undefined);
+    if (this.appender?.healthy && this.meta) await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
+    await this.appender?.close();
     await this.reader.close().catch(() => undefined);
     await this.lock?.release();
   }
 
   private async settled(): Promise<void> {
-    await this.queue;
+    await this.appender?.settled();
   }
 
-  private assertWritable(): void {
+  private assertWritable(): JournalAppender {
     if (this.closing) throw new JournalReadOnlyError(this.sessionId, 'it is closed');
-    if (this.readOnlyReason !== undefined || !this.writer) {
+    if (this.readOnlyReason !== undefined || !this.appender) {
       throw new JournalReadOnlyError(this.sessionId, this.readOnlyReason ?? 'it was opened read-only');
     }
+    return this.appender;
   }
 
   private changedLedgerState(state: unknown): { value: unknown; json: string } | undefined {
@@ -505,39 +449,8 @@ export class SessionJournal implements ResultStore {
     return json === this.lastLedgerStateJson ? undefined : { value: state, json };
   }
 
-  private async write(input: NewJournalRecord): Promise<number> {
-    const writer = this.writer;
-    if (!writer || this.readOnlyReason !== undefined) {
-      throw new JournalReadOnlyError(this.sessionId, this.readOnlyReason ?? 'it was opened read-only');
-    }
-    if (this.broken !== undefined) throw new JournalWriteError(this.sessionId, this.path, this.broken);
-    const record = { ...input, seq: this.seq + 1, at: this.clock.now() } as JournalRecord;
-    let bytes: Buffer;
-    try {
-      bytes = Buffer.from(`${serialiseRecord(record)}\n`, 'utf8');
-    } catch (error) {
-      throw new JournalRecordError(`A ${input.type} record cannot be stored as JSON: ${(error as Error).message}`);
-    }
-    try {
-      let written = 0;
-      while (written < bytes.length) {
-        const { bytesWritten } = await writer.write(bytes, written, bytes.length - written);
-        written += bytesWritten;
-      }
-      await writer.datasync();
-    } catch (error) {
-      // Take back a partial line so the next record does not land after half of this one.
-      try {
-        await writer.truncate(this.size);
-        await writer.datasync();
-      } catch {
-        this.broken = error;
-      }
-      throw new JournalWriteError(this.sessionId, this.path, error);
-    }
-    const location = { offset: this.size, length: bytes.length - 1 };
-    this.size += bytes.length;
-    this.seq = record.seq;
+  /** Runs in the append queue once a record is durable: indexes and the catalog cache follow the file. */
+  private async appended({ record, location, end }: AppendedRecord): Promise<void> {
     if (record.type === 'tool_result') {
       this.results.set(record.result.id, location);
       this.order.push(record.result.id);
@@ -545,11 +458,10 @@ export class SessionJournal implements ResultStore {
       this.snapshots.set(record.seq, location);
     }
     if (this.meta) {
-      this.meta = foldMeta(this.meta, record, this.size);
+      this.meta = foldMeta(this.meta, record, end);
       // Only a cache for catalogs: a failure here costs a slower listing, never a record.
       await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
     }
-    return record.seq;
   }
 
   private async readAt(location: RecordLocation): Promise<JournalRecord> {
