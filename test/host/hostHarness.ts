@@ -43,7 +43,7 @@ export interface HostRun {
   close(): Promise<void>;
 }
 
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 90_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);

@@ -20,7 +20,7 @@ function turnsScenario(count: number): unknown {
 
 describe('window reload', () => {
   it('resumes the session with its ids; older turns load page by page; recall reads a stored result', async () => {
-    const count = 33;
+    const count = 31;
     host = await startHost({ scenario: turnsScenario(count), apiKey: 'test-key-reload' });
     for (let i = 0; i < count; i++) await host.send(`question ${i}`);
     const ids = host.posted<Extract<HostNotification, { type: 'toolFinished' }>>('toolFinished').map((m) => m.result.id);
@@ -44,7 +44,7 @@ describe('window reload', () => {
     await host.chat.fromPage({ type: 'request', requestId: 1, method: 'olderTurns', params: { beforeTurn: init.turns[0]!.index, limit: 20 } });
     await waitFor(() => host!.posted('response').length === 1, 'the older page');
     const page = host.posted<{ type: 'response'; ok: true; result: TurnPage }>('response')[0]!.result;
-    expect(page.turns.map((t) => t.index)).toEqual([0, 1, 2]);
+    expect(page.turns.map((t) => t.index)).toEqual([0]);
     expect(page.hasOlder).toBe(false);
 
     await host.chat.fromPage({ type: 'request', requestId: 2, method: 'recall', params: { resultId: ids[0]!, offset: 2, limit: 1 } });

@@ -9,8 +9,8 @@ export default defineConfig({
   resolve: { alias: { vscode: fileURLToPath(new URL('./vscodeShim.ts', import.meta.url)) } },
   test: {
     include: ['test/host/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
   },
 });

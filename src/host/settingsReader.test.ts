@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MODEL } from '../core/model/defaultModel';
+import { readCairnSettings } from './settingsReader';
+
+const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
+
+describe('readCairnSettings', () => {
+  it('gives the defaults when nothing is set', () => {
+    const s = from({});
+    expect(s.loop.model).toBe(DEFAULT_MODEL);
+    expect(s.loop.maxTurns).toBe(50);
+    expect(s.baseUrl).toBeUndefined();
+    expect(s.compaction.threshold).toEqual({ kind: 'share', value: 0.8 });
+    expect([...s.alwaysAllow]).toEqual([]);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('reads every setting', () => {
+    const s = from({
+      model: ' claude-haiku-4-5 ',
+      baseUrl: 'http://127.0.0.1:4000',
+      maxTurns: 7,
+      maxTokens: 2048,
+      'compaction.threshold': '60%',
+      'compaction.fallbackModel': 'claude-haiku-4-5',
+      'compaction.fallbackAfterMinutes': 0,
+      approvals: { bash: 'allow', edit: 'ask' },
+      prices: { 'my-model': { input: 2, output: 8 } },
+    });
+    expect(s.loop).toMatchObject({ model: 'claude-haiku-4-5', maxTurns: 7, maxTokens: 2048 });
+    expect(s.baseUrl).toBe('http://127.0.0.1:4000');
+    expect(s.compaction).toMatchObject({ threshold: { kind: 'share', value: 0.6 }, fallbackModel: 'claude-haiku-4-5', fallbackAfterMinutes: 0 });
+    expect([...s.alwaysAllow]).toEqual(['bash']);
+    expect(s.prices['my-model']).toEqual({ input: 2, output: 8, cacheWrite: 2.5, cacheRead: 0.2 });
+    expect(s.problems).toEqual([]);
+  });
+
+  it('takes a token count as the threshold', () => {
+    expect(from({ 'compaction.threshold': 150000 }).compaction.threshold).toEqual({ kind: 'tokens', value: 150000 });
+  });
+
+  it('reports wrong values by name and keeps the defaults', () => {
+    const s = from({
+      maxTurns: 0,
+      baseUrl: 'file:///etc/passwd',
+      'compaction.threshold': 'lots',
+      approvals: { read: 'allow', bash: 'yes' },
+      prices: { x: { input: 'free' } },
+    });
+    expect(s.loop.maxTurns).toBe(50);
+    expect(s.baseUrl).toBeUndefined();
+    expect(s.compaction.threshold).toEqual({ kind: 'share', value: 0.8 });
+    expect([...s.alwaysAllow]).toEqual([]);
+    expect(s.prices).toEqual({});
+    const text = s.problems.join('\n');
+    for (const name of ['cairn.maxTurns', 'cairn.baseUrl', 'cairn.compaction.threshold', 'cairn.approvals names "read"', 'cairn.approvals.bash', 'cairn.prices["x"]']) {
+      expect(text).toContain(name);
+    }
+  });
+});
