@@ -28,12 +28,16 @@ export interface FloorFigures {
   readonly read: number;
   readonly uncached: number;
   readonly billed: number;
+  /** Cache read / prompt tokens over the same requests `measureRun` counts: what a perfect cache reaches on this session. */
+  readonly cacheHitShare: number;
 }
 
 export interface FloorRequest {
   /** A compaction starts a new generation: content the summary dropped is needed again after it. */
   readonly generation: number;
   readonly blocks: readonly FloorBlock[];
+  /** A main request that is not the first of its generation (counted in the cache-hit share). */
+  readonly countsForShare?: boolean;
 }
 
 export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
@@ -42,8 +46,8 @@ export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
   // later requests is not a repeat, the same content in another place is.
   let firstSeen = new Map<string, string>();
   let generation = requests[0]?.generation ?? 0;
-  let written = 0, read = 0, uncached = 0, inputTokens = 0;
-  requests.forEach(({ generation: g, blocks }, r) => {
+  let written = 0, read = 0, uncached = 0, inputTokens = 0, shareRead = 0, shareTotal = 0;
+  requests.forEach(({ generation: g, blocks, countsForShare }, r) => {
     if (g !== generation) {
       generation = g;
       firstSeen = new Map();
@@ -58,8 +62,10 @@ export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
         if (first === undefined) firstSeen.set(body, block.prefixHash);
         else if (first !== block.prefixHash) tokens = Math.min(tokens, block.result!.headTokens);
       }
+      if (countsForShare) shareTotal += tokens;
       if (cached && seenPrefixes.has(block.prefixHash)) {
         read += tokens;
+        if (countsForShare) shareRead += tokens;
       } else {
         cached = false;
         if (last) uncached += tokens;
@@ -69,17 +75,28 @@ export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
     }
     for (const block of blocks) seenPrefixes.add(block.prefixHash);
   });
-  return { inputTokens, written, read, uncached, billed: uncached + WRITE_FACTOR * written + READ_FACTOR * read };
+  return {
+    inputTokens, written, read, uncached,
+    billed: uncached + WRITE_FACTOR * written + READ_FACTOR * read,
+    cacheHitShare: shareTotal > 0 ? shareRead / shareTotal : 0,
+  };
 }
 
 /** The floor's blocks from a run's request log, counted with the local server's tokenizer. */
 export function floorRequestsFromLog(requests: readonly LoggedRequest[], counter = new TokenCounter()): FloorRequest[] {
   const out: FloorRequest[] = [];
   let generation = 0;
+  let firstOfGeneration = true;
   for (const logged of answeredPromptRequests(requests)) {
     const thisGeneration = generation;
+    const countsForShare = logged.kind === 'main' && !firstOfGeneration;
     // The request after a compaction request belongs to the new generation (as `measureRun` counts).
-    if (logged.kind === 'compaction') generation++;
+    if (logged.kind === 'compaction') {
+      generation++;
+      firstOfGeneration = true;
+    } else {
+      firstOfGeneration = false;
+    }
     const wire = validateRequest(logged.body, { countTokens: false });
     if (!('messages' in wire)) continue;
     const blocks = promptBlocks(wire, counter);
@@ -87,6 +104,7 @@ export function floorRequestsFromLog(requests: readonly LoggedRequest[], counter
     const messageBlocks = wire.messages.flatMap((m) => m.content);
     out.push({
       generation: thisGeneration,
+      countsForShare,
       blocks: blocks.map((block, i) => {
         const source = i >= leading ? messageBlocks[i - leading] : undefined;
         if (source?.type !== 'tool_result') return { prefixHash: block.prefixHash, tokens: block.tokens };
