@@ -176,7 +176,13 @@ export class SessionController {
       this.postError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.', 'setApiKey');
       return;
     }
-    const { session } = await this.session();
+    let session;
+    try {
+      ({ session } = await this.session());
+    } catch (error) {
+      this.postError('no_session', describe(error), error instanceof NoSessionError ? undefined : 'newSession');
+      return;
+    }
     this.lastUserText = text;
     this.setBusy(true);
     try {
@@ -321,8 +327,16 @@ export class SessionController {
     switch (message.type) {
       case 'ready':
         this.views.set(sink, message.view);
-        await this.session().catch((error: unknown) => this.deps.log.error(`No session: ${describe(error)}`));
+        let failure: unknown;
+        await this.session().catch((error: unknown) => {
+          failure = error;
+          this.deps.log.error(`No session: ${describe(error)}`);
+        });
         await this.sendInit(sink, message.view);
+        if (failure !== undefined && message.view === 'chat') {
+          this.post(sink, { type: 'error', turn: 0, kind: 'no_session', message: describe(failure), ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }) });
+          return;
+        }
         if (message.view === 'chat' && !(await this.deps.hasApiKey())) {
           this.postError('auth', 'No Anthropic API key is set. Set one to start working with Cairn.', 'setApiKey');
         }

@@ -118,6 +118,41 @@ describe('commands', () => {
   });
 });
 
+describe('compaction preview', () => {
+  it('stops at a preview that Discard drops and Apply applies', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-preview' });
+    const run = host;
+    await run.send('read the app');
+    const states = () => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').map((m) => m.state);
+    await shim.commands.get('cairn.compact')!({ preview: true });
+    expect(states().at(-1)?.status).toBe('preview');
+    await run.chat.fromPage({ type: 'compaction', action: 'discard' });
+    expect(states().at(-1)).toBeNull();
+    expect(run.posted('compacted')).toHaveLength(0);
+    // Apply after a discard has nothing to apply.
+    await run.chat.fromPage({ type: 'compaction', action: 'apply' });
+    expect(run.posted('compacted')).toHaveLength(0);
+
+    await shim.commands.get('cairn.compact')!({ preview: true, instructions: 'keep the file name' });
+    expect(states().at(-1)?.status).toBe('preview');
+    await run.chat.fromPage({ type: 'compaction', action: 'apply' });
+    await waitFor(() => states().at(-1)?.status === 'done', 'the applied compaction');
+    expect(run.posted('compacted')).toHaveLength(1);
+  });
+});
+
+describe('no folder', () => {
+  it('the chat says to open a folder, and a message is not sent', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-no-folder', noFolder: true });
+    const errors = () => host!.posted<Extract<HostNotification, { type: 'error' }>>('error');
+    expect(errors().at(-1)?.message).toMatch(/open one/);
+    await host.chat.fromPage({ type: 'send', text: 'read the app' });
+    await waitFor(() => errors().length === 2, 'the second error');
+    expect(host.server.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(0);
+    expect(shim.errorMessages).toEqual([]);
+  });
+});
+
 describe('status bar', () => {
   it('shows window usage and the cache-hit share, with the three usage parts in the tooltip; a click opens the report', async () => {
     host = await startHost({ scenario, apiKey: 'test-key-status' });

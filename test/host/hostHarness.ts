@@ -24,6 +24,8 @@ export interface HostOptions {
   readonly trusted?: boolean;
   /** `cairn.*` settings by full key, e.g. `cairn.approvals`. */
   readonly settings?: Record<string, unknown>;
+  /** A window with no folder open. */
+  readonly noFolder?: boolean;
 }
 
 export interface HostRun {
@@ -86,7 +88,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
   const server = await startMockServer({ scenario, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
 
-  shim.folders = [workspaceDir];
+  shim.folders = options.noFolder ? [] : [workspaceDir];
   shim.trusted = options.trusted ?? true;
   shim.settings.set('cairn.baseUrl', server.url);
   for (const [key, value] of Object.entries(options.settings ?? {})) shim.settings.set(key, value);
