@@ -100,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): void {
     hasApiKey: async () => (await model.apiKey()) !== undefined,
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
+    onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
   });
   controller = current;
   const report = new ReportPanel(context.extensionUri, current);

@@ -73,6 +73,8 @@ export interface SessionControllerDeps {
   readonly windowTokens: () => Promise<number>;
   /** Told whenever the meter changes (the status bar). */
   readonly onMeter?: (meter: UsageMeterView) => void;
+  /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
+  readonly onBusy?: (busy: boolean) => void;
 }
 
 export class NoSessionError extends Error {
@@ -417,6 +419,7 @@ export class SessionController {
   private setBusy(busy: boolean): void {
     this.busy = busy;
     this.broadcast({ type: 'busy', busy });
+    this.deps.onBusy?.(busy);
   }
 
   private async refreshMeter(): Promise<void> {
