@@ -152,7 +152,9 @@ export class AgentLoop<Snapshot> {
           deps.emit({ type: 'error', kind: 'network', message: 'The connection kept dropping mid-response. Check the network and send a message to continue.' });
           return this.finish('error');
         }
-        await this.appendUser([{ type: 'text', text: INTERRUPTED_CONTINUE_PROMPT }], true);
+        // Nothing arrived (cut before the first block): the same request again. Asking to continue would put
+        // a second user message after one already sent, which the API refuses (roles must alternate).
+        if (response.content.length > 0) await this.appendUser([{ type: 'text', text: INTERRUPTED_CONTINUE_PROMPT }], true);
         continue;
       }
       interruptedInARow = 0;
