@@ -12,12 +12,22 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   };
 }
 
+/**
+ * `renderWebviewHtml` takes one origin, but VS Code (and code-server) give `webview.cspSource` as several
+ * tokens, e.g. `'self' https://*.vscode-cdn.net`. The resources `asWebviewUri` makes are served from the
+ * https origin, so that one token is enough; `'self'` (the webview's own document origin) is not needed.
+ */
+export function resourceOrigin(cspSource: string): string {
+  const tokens = cspSource.split(/\s+/).filter((t) => t !== '' && !t.startsWith("'"));
+  return tokens.find((t) => t.startsWith('https:')) ?? tokens[0] ?? cspSource;
+}
+
 export function setWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, view: WebviewKind): void {
   webview.options = webviewOptions(extensionUri);
   webview.html = renderWebviewHtml({
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
-    cspSource: webview.cspSource,
+    cspSource: resourceOrigin(webview.cspSource),
     nonce: randomBytes(16).toString('base64'),
     view,
   });
