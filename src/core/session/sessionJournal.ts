@@ -3,23 +3,12 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { splitLines } from '../ledger/lines';
 import type { ResultStore, StoredResult, StoredSlice } from '../ledger/types';
-import { systemClock, type Clock } from '../ports';
-import {
-  JournalCorruptError,
-  JournalReadOnlyError,
-  JournalRecordError,
-  JournalWriteError,
-  SessionError,
-  SessionExistsError,
-  SessionNotFoundError,
-} from './errors';
+import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from './errors';
 import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
-import { generationsOf, scanJournal, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
+import { generationsOf, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
 import {
-  JOURNAL_FORMAT,
   parseRecordLine,
-  serialiseRecord,
   type GenerationStartedRecord,
   type JournalRecord,
   type JournalRecordType,
@@ -27,25 +16,19 @@ import {
   type NewJournalRecord,
   type SessionStartedRecord,
 } from './records';
-import { JOURNAL_FILE, checkSessionId, newSessionId, removeLeftovers, syncDirectory } from './sessionFolder';
-import { SessionLock } from './sessionLock';
+import {
+  createSessionFiles,
+  openSessionFiles,
+  type CreateSessionOptions,
+  type JournalParts,
+  type OpenSessionOptions,
+} from './sessionFiles';
+import { JOURNAL_FILE } from './sessionFolder';
+import type { SessionLock } from './sessionLock';
 import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
 
+export type { CreateSessionOptions, OpenSessionOptions } from './sessionFiles';
 export { JOURNAL_FILE, checkSessionId, isSessionId, newSessionId } from './sessionFolder';
-
-export interface CreateSessionOptions {
-  readonly workspace: string;
-  readonly model: string;
-  /** Default: a new sortable id (`20261130T084809Z-1a2b3c`). */
-  readonly sessionId?: string;
-  readonly clock?: Clock;
-}
-
-export interface OpenSessionOptions {
-  /** Read without the lock and never write; for a session another window holds, or for viewing. */
-  readonly readOnly?: boolean;
-  readonly clock?: Clock;
-}
 
 /** What a reopen returns: everything the loop needs to continue, result bodies left on disk. */
 export interface OpenedSession {
@@ -62,34 +45,6 @@ export interface OpenedSession {
   readonly tornTail: TornTail | undefined;
   /** Set when the journal is damaged: the journal is then read-only, and this says where and why. */
   readonly corruption: JournalCorruptError | undefined;
-}
-
-function metaOf(header: SessionStartedRecord): SessionMeta {
-  return {
-    sessionId: header.sessionId,
-    created: header.created,
-    workspace: header.workspace,
-    model: header.model,
-    title: '',
-    messageCount: 0,
-    journalBytes: 0,
-  };
-}
-
-interface JournalParts {
-  readonly sessionId: string;
-  readonly sessionDir: string;
-  readonly reader: FileHandle;
-  readonly writer: FileHandle | undefined;
-  readonly lock: SessionLock | undefined;
-  readonly readOnlyReason: string | undefined;
-  readonly size: number;
-  readonly lastSeq: number;
-  readonly results: Map<string, RecordLocation>;
-  readonly snapshots: Map<number, RecordLocation>;
-  readonly ledgerState: unknown;
-  readonly meta: SessionMeta | undefined;
-  readonly clock: Clock;
 }
 
 /**
@@ -143,70 +98,7 @@ export class SessionJournal implements ResultStore {
 
   /** Starts a new session: its folder, its lock, and a journal whose header is on disk before this resolves. */
   static async create(dir: string, options: CreateSessionOptions): Promise<SessionJournal> {
-    const clock = options.clock ?? systemClock;
-    const sessionId = options.sessionId ?? newSessionId(clock);
-    checkSessionId(sessionId);
-    const sessionDir = join(dir, sessionId);
-    try {
-      await fs.mkdir(dir, { recursive: true });
-      await fs.mkdir(sessionDir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SessionExistsError(sessionId, sessionDir);
-      throw new JournalWriteError(sessionId, sessionDir, error, 'The session was not started');
-    }
-    await syncDirectory(dir);
-    const lock = await SessionLock.acquire(sessionDir, sessionId);
-    try {
-      const now = clock.now();
-      const header: SessionStartedRecord = {
-        type: 'session_started',
-        seq: 1,
-        at: now,
-        format: JOURNAL_FORMAT,
-        sessionId,
-        created: new Date(now).toISOString(),
-        workspace: options.workspace,
-        model: options.model,
-      };
-      const line = `${serialiseRecord(header)}\n`;
-      // The header appears whole or not at all: written under another name, synced, then renamed.
-      const draft = join(sessionDir, `${JOURNAL_FILE}.tmp`);
-      const draftHandle = await fs.open(draft, 'w');
-      try {
-        await draftHandle.writeFile(line);
-        await draftHandle.sync();
-      } finally {
-        await draftHandle.close();
-      }
-      await fs.rename(draft, join(sessionDir, JOURNAL_FILE));
-      await syncDirectory(sessionDir);
-      const path = join(sessionDir, JOURNAL_FILE);
-      const writer = await fs.open(path, 'a');
-      const reader = await fs.open(path, 'r');
-      const size = Buffer.byteLength(line);
-      const meta = foldMeta(metaOf(header), header, size);
-      await writeMeta(sessionDir, meta).catch(() => undefined);
-      return new SessionJournal({
-        sessionId,
-        sessionDir,
-        reader,
-        writer,
-        lock,
-        readOnlyReason: undefined,
-        size,
-        lastSeq: 1,
-        results: new Map(),
-        snapshots: new Map(),
-        ledgerState: undefined,
-        meta,
-        clock,
-      });
-    } catch (error) {
-      await lock.release();
-      throw error instanceof SessionError
-        ? error
-        : new JournalWriteError(sessionId, join(sessionDir, JOURNAL_FILE), error, 'The session was not started');
-    }
+    return new SessionJournal(await createSessionFiles(dir, options));
   }
 
   /**
@@ -215,86 +107,17 @@ export class SessionJournal implements ResultStore {
    * `corruption` set; a session that cannot be read at all throws, it is never returned empty.
    */
   static async open(dir: string, sessionId: string, options: OpenSessionOptions = {}): Promise<OpenedSession> {
-    checkSessionId(sessionId);
-    const clock = options.clock ?? systemClock;
-    const sessionDir = join(dir, sessionId);
-    const path = join(sessionDir, JOURNAL_FILE);
-    try {
-      await fs.stat(path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(sessionId, path);
-      throw error;
-    }
-    let lock: SessionLock | undefined;
-    if (!options.readOnly) {
-      try {
-        lock = await SessionLock.acquire(sessionDir, sessionId);
-      } catch (error) {
-        // A folder that cannot be written (read-only disk, permissions) says so; it can still be opened read-only.
-        throw error instanceof SessionError ? error : new JournalWriteError(sessionId, sessionDir, error, 'It can still be opened read-only');
-      }
-    }
-    let reader: FileHandle | undefined;
-    let writer: FileHandle | undefined;
-    try {
-      reader = await fs.open(path, 'r');
-      const fileSize = (await reader.stat()).size;
-      const scan = await scanJournal(reader, sessionId);
-      const corruption = scan.damage
-        ? new JournalCorruptError(sessionId, path, scan.damage, scan.badLines)
-        : undefined;
-      let readOnlyReason: string | undefined;
-      if (corruption) readOnlyReason = 'its journal is damaged, so it was opened read-only';
-      else if (options.readOnly) readOnlyReason = 'it was opened read-only';
-      if (readOnlyReason === undefined) {
-        writer = await fs.open(path, 'a');
-        if (scan.tornTail) {
-          await writer.truncate(scan.goodBytes);
-          await writer.datasync();
-        }
-      } else {
-        await lock?.release();
-        lock = undefined;
-      }
-      let meta: SessionMeta | undefined;
-      if (scan.header && !corruption) {
-        meta = metaOf(scan.header);
-        for (const record of scan.records) meta = foldMeta(meta, record as JournalRecord, scan.goodBytes);
-        meta = { ...meta, journalBytes: scan.goodBytes };
-        if (writer) await writeMeta(sessionDir, meta).catch(() => undefined);
-      }
-      if (writer) await removeLeftovers(sessionDir);
-      const journal = new SessionJournal({
-        sessionId,
-        sessionDir,
-        reader,
-        writer,
-        lock,
-        readOnlyReason,
-        size: corruption ? fileSize : scan.goodBytes,
-        lastSeq: scan.lastSeq,
-        results: scan.results,
-        snapshots: scan.snapshots,
-        ledgerState: scan.ledgerState,
-        meta,
-        clock,
-      });
-      return {
-        journal,
-        header: scan.header,
-        records: scan.records,
-        ledgerState: scan.ledgerState,
-        generations: generationsOf(scan.records),
-        skipped: scan.skipped,
-        tornTail: scan.tornTail,
-        corruption,
-      };
-    } catch (error) {
-      await writer?.close();
-      await reader?.close();
-      await lock?.release();
-      throw error;
-    }
+    const { parts, scan, corruption } = await openSessionFiles(dir, sessionId, options);
+    return {
+      journal: new SessionJournal(parts),
+      header: scan.header,
+      records: scan.records,
+      ledgerState: scan.ledgerState,
+      generations: generationsOf(scan.records),
+      skipped: scan.skipped,
+      tornTail: scan.tornTail,
+      corruption,
+    };
   }
 
   /** Whether appends are refused (opened read-only, damaged, or closed). */
