@@ -55,4 +55,14 @@ describe('floorOf', () => {
     expect(figures.read).toBe(10);
     expect(figures.written).toBe(20 + 20);
   });
+
+  it('reports the cache-hit share a perfect cache reaches over the requests that count for it', () => {
+    const figures = floorOf([
+      { generation: 0, blocks: [block('a', 100)] },
+      { generation: 0, blocks: [block('a', 100), block('b', 100)], countsForShare: true },
+      { generation: 0, blocks: [block('a', 100), block('b', 100), block('c', 200)], countsForShare: true },
+    ]);
+    // Counted: request 2 reads 100 of 200, request 3 reads 200 of 400.
+    expect(figures.cacheHitShare).toBeCloseTo(300 / 600);
+  });
 });

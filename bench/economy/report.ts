@@ -49,6 +49,7 @@ export function economyMarkdown(results: readonly EconomyResult[]): string {
     out.push('');
     out.push('| goal | value | met |', '|---|---:|:---:|');
     for (const check of goalChecks(result)) out.push(`| ${check.goal} | ${check.value} | ${check.met ? 'yes' : '**no**'} |`);
+    out.push('', `Prompt tokens processed (no cache pricing): cairn / naive ${ratio(result.ratios.inputCairnToNaive)}, cairn / rewrite ${ratio(result.ratios.inputCairnToRewrite)}.`);
     const breaks = result.runs.filter((r) => r.firstBreak).map((r) => `${r.strategy}: ${r.firstBreak}`);
     if (breaks.length > 0) out.push('', 'First cache break per strategy:', ...breaks.map((b) => `- ${b}`));
     const notices = result.runs.flatMap((r) => r.notices.map((n) => `${r.strategy}: ${n}`));

@@ -23,7 +23,14 @@ export interface EconomyResult {
   readonly about?: string;
   readonly runs: readonly StrategyRun[];
   readonly floor: FloorFigures;
-  readonly ratios: { readonly cairnToNaive: number; readonly cairnToRewrite: number; readonly cairnToFloor: number };
+  /** Billed-input equivalent ratios (the goals), and the same for prompt tokens processed (what a model without a cache pays). */
+  readonly ratios: {
+    readonly cairnToNaive: number;
+    readonly cairnToRewrite: number;
+    readonly cairnToFloor: number;
+    readonly inputCairnToNaive: number;
+    readonly inputCairnToRewrite: number;
+  };
 }
 
 export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
@@ -45,6 +52,8 @@ export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
       cairnToNaive: cairn / by('naive').billed,
       cairnToRewrite: cairn / by('rewrite').billed,
       cairnToFloor: cairn / floor!.billed,
+      inputCairnToNaive: by('cairn').inputTokens / by('naive').inputTokens,
+      inputCairnToRewrite: by('cairn').inputTokens / by('rewrite').inputTokens,
     },
   };
 }

@@ -90,9 +90,18 @@ export async function unchangedReread(rounds: number, bytes = 10 * 2 ** 20): Pro
     // An mtime well in the past: a file hashed right after it was written is "racily clean" and not trusted.
     const past = new Date(Date.now() - 60_000);
     await utimes(path, past, past);
-    const ledger = new ResultLedger({ workspace: new NodeWorkspace(dir), store: new MemoryResultStore(), ids: new IdAllocator({ digits: 4, seed: 2 }) });
+    const workspace = new NodeWorkspace(dir);
+    // Counts what reaches the disk: the claim is that an unchanged re-read never reads the file.
+    let fileReads = 0;
+    const readFileOnDisk = workspace.readFile.bind(workspace);
+    workspace.readFile = async (path) => {
+      fileReads++;
+      return readFileOnDisk(path);
+    };
+    const ledger = new ResultLedger({ workspace, store: new MemoryResultStore(), ids: new IdAllocator({ digits: 4, seed: 2 }) });
     const first = await ledger.execute(call('read', { path: 'big.log' }));
     let stubs = 0;
+    fileReads = 0;
     const timing = await paired(
       rounds,
       async () => {
@@ -101,7 +110,9 @@ export async function unchangedReread(rounds: number, bytes = 10 * 2 ** 20): Pro
       },
       async () => sha256(await readFile(path)),
     );
-    const note = `${stubs} of ${rounds + 1} re-reads answered with a stub of ${first.id}`;
+    const note =
+      `${stubs} of ${rounds + 1} re-reads answered with a stub of ${first.id}, ${fileReads} file reads; what remains is copying the ` +
+      `${first.text.split('\n').length - 1}-line window the stub stands for into its stored body (the spec stores a stub as the text it stands for)`;
     return figure(GROUP_LEDGER, 'unchanged re-read of a 10 MB file (cached hash valid)', timing, 'cold read + SHA-256 of the file', { text: '≤ 0.01×', max: 0.01 }, note);
   });
 }
