@@ -51,8 +51,13 @@ export function provisionEditor(): ProvisionedEditor {
 
 /** Builds and packages Cairn, and packages the test-only probe extension. */
 export function packageExtensions(): { cairnVsix: string; probeVsix: string } {
-  const cairn = runNode(join(REPO_ROOT, 'scripts', 'package-vsix.mjs'), ['--out', CAIRN_VSIX]);
-  if (cairn.status !== 0) throw new E2eSetupError(`packaging Cairn failed:\n${tail(cairn.stderr)}`);
+  // CAIRN_E2E_VSIX runs the suite against a .vsix built elsewhere (a release candidate, a patched build).
+  const given = process.env.CAIRN_E2E_VSIX;
+  if (given && !existsSync(given)) throw new E2eSetupError(`CAIRN_E2E_VSIX=${given} does not exist`);
+  if (!given) {
+    const cairn = runNode(join(REPO_ROOT, 'scripts', 'package-vsix.mjs'), ['--out', CAIRN_VSIX]);
+    if (cairn.status !== 0) throw new E2eSetupError(`packaging Cairn failed:\n${tail(cairn.stderr)}`);
+  }
   const vsce = join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const probe = runNode(
     vsce,
@@ -60,7 +65,7 @@ export function packageExtensions(): { cairnVsix: string; probeVsix: string } {
     PROBE_DIR,
   );
   if (probe.status !== 0) throw new E2eSetupError(`packaging the e2e probe failed:\n${tail(probe.stdout + probe.stderr)}`);
-  return { cairnVsix: CAIRN_VSIX, probeVsix: PROBE_VSIX };
+  return { cairnVsix: given ? resolve(given) : CAIRN_VSIX, probeVsix: PROBE_VSIX };
 }
 
 /** Everything the suite needs, or the reason it cannot run here. Does the slow work once per run. */

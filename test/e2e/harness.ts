@@ -99,7 +99,11 @@ function writeUserSettings(userDataDir: string, settings: Record<string, unknown
  * the home directory.
  */
 function isolatedEnv(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_DATA_HOME: join(root, 'xdg-data'), ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config'), XDG_DATA_HOME: join(root, 'xdg-data') };
+  // A key or server address from the machine would make a test depend on where it runs; a test that
+  // wants them passes them in `env`.
+  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN']) delete env[name];
+  return { ...env, ...extra };
 }
 
 function installExtensions(

@@ -1,6 +1,8 @@
 // The model for real-editor scenarios: the local Anthropic-compatible server playing a scenario file,
 // its starting files written into the editor's workspace and its `fs` turns applied there, exactly as
 // `npm run mock-server -- --workspace DIR` does. Point the editor at it with `cairn.baseUrl: url`.
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
@@ -24,4 +26,47 @@ export async function startScenarioModel(options: { scenarioFile: string; worksp
     onFs: (turn) => applyFsOperation(turn.operation, options.workspaceDir),
   });
   return { url: server.url, server, close: () => server.close() };
+}
+
+/**
+ * A pass-through in front of the local server that remembers the API key each request carried, so a
+ * test can prove which key the editor really sent (the local server accepts any).
+ */
+export interface KeyRecordingProxy {
+  url: string;
+  keys: readonly string[];
+  close(): Promise<void>;
+}
+
+export async function startKeyRecordingProxy(targetUrl: string): Promise<KeyRecordingProxy> {
+  const target = new URL(targetUrl);
+  const keys: string[] = [];
+  const server = createServer((req, res) => {
+    // The SDK sends a key as `x-api-key` or as `Authorization: Bearer …` depending on its version.
+    const key = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer\s+/i, '');
+    if (typeof key === 'string') keys.push(key);
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => {
+      res.writeHead(502);
+      res.end(String(err));
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    keys,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
