@@ -36,6 +36,9 @@ describe('commands', () => {
     const run = host;
     const declared = await manifestCommands();
     expect([...shim.commands.keys()].sort()).toEqual([...declared].sort());
+    // The chat page: strict CSP with the webview's resource origin and one nonce'd script.
+    expect(run.chat.html).toContain('style-src https://*.vscode-cdn.net;');
+    expect(run.chat.html).toMatch(/script-src 'nonce-[A-Za-z0-9+/=]+'/);
 
     await run.send('read the app');
     const firstSession = run.workspaceState.get('cairn.lastSessionId');

@@ -102,7 +102,8 @@ export interface FakeStatusBarItem {
 export class FakeWebview {
   html = '';
   options: unknown = {};
-  readonly cspSource = 'https://fake.vscode-cdn.net';
+  // As VS Code and code-server give it: several tokens.
+  readonly cspSource = "'self' https://*.vscode-cdn.net";
   readonly posted: unknown[] = [];
   private readonly received = new Emitter<unknown>();
   readonly onDidReceiveMessage = this.received.event;
