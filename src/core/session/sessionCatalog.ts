@@ -26,6 +26,8 @@ export interface SessionSummary {
   readonly problem?: string;
 }
 
+const LIST_CONCURRENCY = 16;
+
 const MESSAGE_PREFIXES = ['{"type":"user_message"', '{"type":"assistant_message"'].map((p) => Buffer.from(p));
 
 /**
@@ -75,9 +77,12 @@ export class SessionCatalog {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const summaries = await Promise.all(
-      entries.filter((e) => e.isDirectory() && isSessionId(e.name)).map((e) => this.summary(e.name)),
-    );
+    const ids = entries.filter((e) => e.isDirectory() && isSessionId(e.name)).map((e) => e.name);
+    // A few at a time: thousands of sessions must not open thousands of files at once.
+    const summaries: Array<SessionSummary | undefined> = [];
+    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
+      summaries.push(...(await Promise.all(ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.summary(id)))));
+    }
     return summaries
       .filter((s): s is SessionSummary => s !== undefined)
       .filter((s) => options.workspace === undefined || s.problem !== undefined || s.workspace === options.workspace)
