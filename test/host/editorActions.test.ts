@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type * as vscode from 'vscode';
+import type { HostNotification } from '../../src/shared/protocol';
+import { startHost, waitFor, type HostRun } from './hostHarness';
+import { shim } from './vscodeShim';
+
+const before = 'export function sum(values) {\n  return values.reduce((a, b) => a + b);\n}\n\nexport const name = "stats";\n';
+
+let host: HostRun | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+type Finished = Extract<HostNotification, { type: 'toolFinished' }>;
+
+describe('results in the editor', () => {
+  it('an edit opens in the diff view with the text before it; paths open at their line; results copy in full', async () => {
+    host = await startHost({
+      apiKey: 'test-key-editor',
+      settings: { 'cairn.approvals': { edit: 'allow' } },
+      scenario: {
+        workspace: { 'src/stats.js': before },
+        turns: [
+          { user: 'fix sum of an empty list' },
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'read', input: { path: 'src/stats.js' } },
+                { name: 'edit', input: { path: 'src/stats.js', old_string: '(a, b) => a + b)', new_string: '(a, b) => a + b, 0)' } },
+              ],
+            },
+          },
+          { assistant: { text: 'Fixed.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('fix sum of an empty list');
+    const [read, edit] = run.posted<Finished>('toolFinished').map((m) => m.result);
+    expect(edit?.kind).toBe('diff');
+
+    await run.chat.fromPage({ type: 'openResult', resultId: edit!.id });
+    await waitFor(() => shim.executed.some((e) => e.command === 'vscode.diff'), 'the diff view');
+    const [left, right] = shim.executed.find((e) => e.command === 'vscode.diff')!.args as [vscode.Uri, vscode.Uri];
+    expect(right.fsPath).toBe(`${run.workspaceDir}/src/stats.js`);
+    const provider = shim.contentProviders.get('cairn-result')!;
+    expect(await provider.provideTextDocumentContent(left, {} as vscode.CancellationToken)).toBe(before);
+
+    await run.chat.fromPage({ type: 'copyResult', resultId: read!.id });
+    await waitFor(() => shim.clipboard.includes('export const name = "stats";'), 'the copied result');
+
+    await run.chat.fromPage({ type: 'openFile', path: 'src/stats.js', line: 2 });
+    await waitFor(() => shim.shownDocuments.some((d) => d.endsWith('/src/stats.js')), 'the file opened');
+
+    await run.chat.fromPage({ type: 'openResult', resultId: read!.id });
+    await waitFor(() => shim.shownDocuments.some((d) => d.startsWith('cairn-result:')), 'the stored result opened');
+  });
+});
