@@ -48,7 +48,7 @@ export class SessionLockedError extends SessionError {
 
 /** Where in the journal the damage is. */
 export interface JournalDamage {
-  /** 1-based line number. */
+  /** 1-based line number; 0 when only the byte offset is known (a record read by its offset). */
   readonly line: number;
   /** Byte offset of the start of that line. */
   readonly byteOffset: number;
@@ -66,12 +66,13 @@ export class JournalCorruptError extends SessionError {
     readonly damage: JournalDamage,
     /** How many lines in all could not be read. */
     readonly badLines: number,
+    advice = 'The session was opened read-only so nothing is lost; export it or start a new session',
   ) {
     const more = badLines > 1 ? ` (${badLines} unreadable lines in all)` : '';
+    const where = damage.line > 0 ? `line ${damage.line} (byte ${damage.byteOffset})` : `byte ${damage.byteOffset}`;
     super(
-      `The journal of session ${sessionId} is damaged at line ${damage.line} (byte ${damage.byteOffset}): ` +
-        `${damage.reason}${more}. The session was opened read-only so nothing is lost; ` +
-        `export it or start a new session. File: ${path}`,
+      `The journal of session ${sessionId} is damaged at ${where}: ` +
+        `${damage.reason}${more}. ${advice}. File: ${path}`,
     );
   }
 }

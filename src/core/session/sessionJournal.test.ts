@@ -112,6 +112,15 @@ describe('SessionJournal', () => {
     expect(await reopened.journal.readSnapshot(seq)).toEqual({ requestIndex: 0, parts: [1, 2, 3] });
   });
 
+  it('says so when a stored result changed under it', async () => {
+    const journal = await createSession();
+    await journal.put(result('#9001', 'original'));
+    const text = await fs.readFile(journalPath(), 'utf8');
+    // Same length, so the index still points at the line, but the line no longer parses.
+    await fs.writeFile(journalPath(), text.replace('"original"', '"original '));
+    await expect(journal.readLines('#9001', 1, 1)).rejects.toThrow(/damaged at byte \d+: the journal changed under Cairn .*reopen the session/);
+  });
+
   it('throws SessionNotFoundError for a missing session', async () => {
     await expect(SessionJournal.open(dir, 'nope')).rejects.toBeInstanceOf(SessionNotFoundError);
   });

@@ -310,6 +310,7 @@ export class SessionJournal implements ResultStore {
       this.path,
       { line: 0, byteOffset: location.offset, reason: `the journal changed under Cairn (${reason})` },
       1,
+      'Another program may have changed the file; reopen the session to read what it holds now',
     );
   }
 }
