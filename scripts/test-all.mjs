@@ -12,6 +12,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'cairn-test-all-'));
 const suites = [
   { name: 'type check', command: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'], counts: 'exit' },
   { name: 'unit + integration', command: ['npx', 'vitest', 'run'], counts: 'vitest' },
+  { name: 'host (vscode shim)', command: ['npx', 'vitest', 'run', '-c', 'test/host/vitest.config.ts'], counts: 'vitest' },
   { name: 'conformance', command: ['node', '--import', 'tsx', 'conformance/run.ts'], counts: 'conformance' },
   { name: 'build', command: ['node', 'esbuild.mjs'], counts: 'exit' },
   { name: 'browser', command: ['npx', 'vitest', 'run', '-c', 'test/browser/vitest.config.ts'], counts: 'vitest' },
