@@ -5,7 +5,6 @@
  * the host tests drive it with the real session and fake views.
  */
 import type { AgentEvent } from '../core/agent/events';
-import { projectForProvider } from '../core/agent/projection';
 import type { AssembledSession } from '../core/agent/sessionAssembly';
 import type { Workspace } from '../core/ports';
 import type {
@@ -27,39 +26,13 @@ import { snapshotViewOf } from './snapshotView';
 import { CompactionRunner } from './compactionRunner';
 import type { WebviewApprover } from './webviewApprover';
 import { answerRequest } from './webviewRequests';
+import { UsageMeter } from './usageMeter';
+import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
+
+export type { EditorActions, HostLog, SessionSource, ViewSink };
 
 /** Newest turns sent with `init`; older ones come page by page. */
 export const INIT_TURNS = 30;
-
-export interface ViewSink {
-  post(message: HostToWebview): unknown;
-}
-
-/** What the controller asks of the editor (VS Code in the extension, fakes in tests). */
-export interface EditorActions {
-  openFile(absolutePath: string, line: number | undefined): Promise<void>;
-  /** Shows a stored result read-only in an editor tab (a diff result in the diff view when it can). */
-  openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void>;
-  copyText(text: string): Promise<void>;
-  openExternal(url: string): Promise<void>;
-  /** The buttons errors carry: run the matching command. */
-  runAction(action: Exclude<HostAction, 'retry'>): Promise<void>;
-  withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
-}
-
-export interface HostLog {
-  info(line: string): void;
-  warn(line: string): void;
-  error(line: string): void;
-}
-
-/** Where sessions come from: started, resumed, and which one this workspace last used. */
-export interface SessionSource {
-  start(): Promise<AssembledSession>;
-  resume(sessionId: string): Promise<AssembledSession>;
-  lastSessionId(): Promise<string | undefined>;
-  remember(sessionId: string): Promise<void>;
-}
 
 export interface SessionControllerDeps {
   readonly sessions: SessionSource;
@@ -91,7 +64,7 @@ export class SessionController {
   private readonly views = new Map<ViewSink, WebviewKind>();
   private digestCache: { seq: number; digest: JournalDigest } | undefined;
   private snapshots: RequestSnapshotView[] = [];
-  private totals = { cost: 0, saved: 0, cacheHit: null as number | null, summary: null as string | null };
+  private readonly usage = new UsageMeter();
   private meterView: UsageMeterView | undefined;
   private busy = false;
   private lastUserText: string | undefined;
@@ -251,7 +224,7 @@ export class SessionController {
     const digest = await this.digest();
     this.projection = new EventProjection(digest.turns.length);
     this.snapshots = [...digest.snapshots];
-    this.totals = { cost: digest.sessionCostUsd, saved: digest.tokensSaved, cacheHit: digest.lastCacheHitShare, summary: digest.activeSummary };
+    this.usage.reset(digest);
     this.compaction.reset();
     this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
     await this.deps.sessions.remember(assembled.journal.sessionId);
@@ -293,21 +266,20 @@ export class SessionController {
     for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
     switch (event.type) {
       case 'tool_finished':
-        this.totals.saved += resultViewOf(event.result).tokensSaved;
+        this.usage.addSaved(resultViewOf(event.result).tokensSaved);
         break;
       case 'request_finished': {
         const view = snapshotViewOf(event.snapshot);
         const at = this.snapshots.findIndex((s) => s.index === view.index);
         if (at === -1) this.snapshots.push(view);
         else this.snapshots[at] = view;
-        this.totals.cost += view.costUsd ?? 0;
-        if (view.purpose === 'main' && view.cacheHitShare !== undefined) this.totals.cacheHit = view.cacheHitShare;
+        this.usage.addSnapshot(view);
         this.broadcast({ type: 'snapshot', snapshot: view });
         void this.refreshMeter();
         break;
       }
       case 'compacted':
-        this.totals.summary = event.summary;
+        this.usage.setSummary(event.summary);
         void this.refreshMeter();
         break;
       case 'notice':
@@ -315,7 +287,7 @@ export class SessionController {
           // The summary of the restored generation is in the journal; the digest knows it.
           this.digestCache = undefined;
           void this.digest().then((d) => {
-            this.totals.summary = d.activeSummary;
+            this.usage.setSummary(d.activeSummary);
             return this.refreshMeter();
           });
         }
@@ -426,18 +398,7 @@ export class SessionController {
     const assembled = this.assembled;
     if (!assembled) return;
     try {
-      const window = await this.deps.windowTokens();
-      const messages = projectForProvider(assembled.session.generation.conversation.all());
-      const parts = assembled.composer.usageParts(messages, this.totals.summary, window);
-      const meter: UsageMeterView = {
-        windowTokens: parts.window,
-        systemTokens: parts.system,
-        historyTokens: parts.history,
-        summaryTokens: parts.summary,
-        cacheHitShare: this.totals.cacheHit,
-        sessionCostUsd: this.totals.cost,
-        tokensSavedByHygiene: this.totals.saved,
-      };
+      const meter = this.usage.view(assembled, await this.deps.windowTokens());
       this.meterView = meter;
       this.broadcast({ type: 'usage', meter });
       this.deps.onMeter?.(meter);

@@ -1,0 +1,36 @@
+/**
+ * The small interfaces the session controller works through, so it runs with VS Code in the extension and
+ * with fakes or the real session in tests.
+ */
+import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { HostAction, HostToWebview } from '../shared/protocol';
+
+export interface ViewSink {
+  post(message: HostToWebview): unknown;
+}
+
+/** What the controller asks of the editor (VS Code in the extension, fakes in tests). */
+export interface EditorActions {
+  openFile(absolutePath: string, line: number | undefined): Promise<void>;
+  /** Shows a stored result read-only in an editor tab (a diff result in the diff view when it can). */
+  openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void>;
+  copyText(text: string): Promise<void>;
+  openExternal(url: string): Promise<void>;
+  /** The buttons errors carry: run the matching command. */
+  runAction(action: Exclude<HostAction, 'retry'>): Promise<void>;
+  withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+}
+
+export interface HostLog {
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+/** Where sessions come from: started, resumed, and which one this workspace last used. */
+export interface SessionSource {
+  start(): Promise<AssembledSession>;
+  resume(sessionId: string): Promise<AssembledSession>;
+  lastSessionId(): Promise<string | undefined>;
+  remember(sessionId: string): Promise<void>;
+}
