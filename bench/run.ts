@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- economy [--scenario FILE]... [--json]` and `npm run bench -- hot [--json] [--heavy]`.
+ * `npm run bench -- economy [--scenario FILE]... [--json]` and `npm run bench -- hot [--heavy] [--only GROUP,...] [--json]`.
  * Benchmarks report ratios measured side by side in one run; they never fail on a time. The exit code is
  * non-zero only when a benchmark could not run (a broken scenario, a missing build).
  */
@@ -37,7 +37,13 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
 }
 
 async function hot(args: readonly string[], json: boolean): Promise<void> {
-  const results = await runHot({ heavy: args.includes('--heavy'), progress: json ? undefined : (line) => process.stderr.write(`${line}\n`) });
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt >= 0 && args[onlyAt + 1] ? new Set(args[onlyAt + 1]!.split(',')) : undefined;
+  const results = await runHot({
+    heavy: args.includes('--heavy'),
+    progress: (line) => process.stderr.write(`${line}\n`),
+    ...(only ? { only } : {}),
+  });
   if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), hot: results }, null, 2)}\n`);
   else process.stdout.write(`# Hot paths — ${new Date().toISOString()}\n\n${machine()}\n\n${hotMarkdown(results)}`);
 }
@@ -48,7 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
   else {
-    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--json]\n');
+    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n');
     return 2;
   }
   return 0;
