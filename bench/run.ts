@@ -8,7 +8,8 @@ import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadBenchScenario, SCENARIOS_DIR } from './economy/benchScenario';
 import { economyMarkdown } from './economy/report';
-import { runEconomy, type EconomyResult } from './economy/runEconomy';
+import { runEconomy, traceStrategy, type EconomyResult } from './economy/runEconomy';
+import { STRATEGIES, type StrategyName } from './economy/strategies';
 import { hotMarkdown } from './hot/report';
 import { runHot } from './hot/runHot';
 
@@ -36,6 +37,16 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
   else process.stdout.write(`# Token economy — ${new Date().toISOString()}\n\n${machine()}\n\n${economyMarkdown(results)}`);
 }
 
+/** `trace --scenario FILE [--strategy naive|rewrite|cairn]`: per-request cache figures, to see where a goal is missed. */
+async function trace(args: readonly string[]): Promise<void> {
+  const at = (flag: string) => (args.indexOf(flag) >= 0 ? args[args.indexOf(flag) + 1] : undefined);
+  const file = at('--scenario');
+  const strategy = (at('--strategy') ?? 'cairn') as StrategyName;
+  if (!file || !STRATEGIES.includes(strategy)) throw new Error(`trace needs --scenario FILE and --strategy ${STRATEGIES.join('|')}.`);
+  const lines = await traceStrategy(await loadBenchScenario(resolve(file)), strategy);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function hot(args: readonly string[], json: boolean): Promise<void> {
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 && args[onlyAt + 1] ? new Set(args[onlyAt + 1]!.split(',')) : undefined;
@@ -53,8 +64,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const json = rest.includes('--json');
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
+  else if (command === 'trace') await trace(rest);
   else {
-    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n');
+    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n');
     return 2;
   }
   return 0;

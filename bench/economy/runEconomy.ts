@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import { runHeadless } from '../../src/node/headless/runner';
+import type { LoggedRequest } from '../../src/node/mockServer/server';
 import { prepareWorkspace, type BenchScenario } from './benchScenario';
 import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
 import { measureRun, type RunFigures } from './measure';
@@ -58,7 +59,25 @@ export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
   };
 }
 
-async function runStrategy(bench: BenchScenario, strategy: StrategyName): Promise<{ figures: RunFigures; notices: string[]; floorFigures?: FloorFigures }> {
+/** One line per request the local server answered: what the cache read, wrote and left uncached. */
+export function requestTrace(requests: readonly LoggedRequest[]): string[] {
+  return requests.map((r) => {
+    if (!r.usage) return `${r.index} ${r.kind} status ${r.status}`;
+    const u = r.usage;
+    const total = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+    return `${r.index} ${r.kind} total ${total} read ${u.cache_read_input_tokens} write ${u.cache_creation_input_tokens} uncached ${u.input_tokens} breakpoints ${JSON.stringify(r.cache?.breakpoints ?? [])} hit block ${r.cache?.hitBlock ?? -1} of ${r.cache?.blocks ?? 0}`;
+  });
+}
+
+export async function traceStrategy(bench: BenchScenario, strategy: StrategyName): Promise<string[]> {
+  const { trace } = await runStrategy(bench, strategy);
+  return trace;
+}
+
+async function runStrategy(
+  bench: BenchScenario,
+  strategy: StrategyName,
+): Promise<{ figures: RunFigures; notices: string[]; trace: string[]; floorFigures?: FloorFigures }> {
   const root = await mkdtemp(join(tmpdir(), `cairn-bench-${bench.name}-${strategy}-`));
   const workspaceDir = join(root, 'workspace');
   try {
@@ -81,7 +100,8 @@ async function runStrategy(bench: BenchScenario, strategy: StrategyName): Promis
     const requests = result.server?.requests ?? [];
     notices.push(...(result.server?.notices ?? []));
     const figures = measureRun(requests);
-    return strategy === 'cairn' ? { figures, notices, floorFigures: floorOf(floorRequestsFromLog(requests)) } : { figures, notices };
+    const trace = requestTrace(requests);
+    return strategy === 'cairn' ? { figures, notices, trace, floorFigures: floorOf(floorRequestsFromLog(requests)) } : { figures, notices, trace };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
