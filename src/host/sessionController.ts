@@ -372,7 +372,14 @@ export class SessionController {
   private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {
     const assembled = this.assembled;
     const digest = assembled ? await this.digest() : undefined;
-    const turns = digest?.turns ?? [];
+    // A view opened while a prompt waits (a reload of the webview) must show the prompt again, or the
+    // run would wait for an answer nobody can give.
+    const waiting = this.deps.approver.pendingCallIds();
+    const turns = (digest?.turns ?? []).map((turn) =>
+      turn.items.some((i) => i.type === 'tool' && waiting.has(i.callId))
+        ? { ...turn, items: turn.items.map((i) => (i.type === 'tool' && waiting.has(i.callId) ? { ...i, status: 'awaiting-approval' as const } : i)) }
+        : turn,
+    );
     const init: InitMessage = {
       type: 'init',
       protocolVersion: PROTOCOL_VERSION,

@@ -45,6 +45,13 @@ describe('approvals through the chat', () => {
       await waitFor(() => run.posted('approvalRequested').length === 1, 'the first approval prompt');
       const first = run.posted<Asked>('approvalRequested')[0]!;
       expect(first.tool).toBe('write');
+      // The webview reloads while the prompt waits: its init shows the prompt again.
+      const inits = run.posted('init').length;
+      await run.chat.fromPage({ type: 'ready', view: 'chat' });
+      await waitFor(() => run.posted('init').length > inits, 'the new init');
+      const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
+      const waiting = init.turns.flatMap((t) => t.items).find((i) => i.type === 'tool' && i.callId === first.callId);
+      expect(waiting?.type === 'tool' && waiting.status).toBe('awaiting-approval');
       // An answer for a call that is not waiting approves nothing.
       await run.chat.fromPage({ type: 'approval', callId: 'toolu_forged', decision: 'allow-always' });
       expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(false);
