@@ -6,6 +6,8 @@ import {
   RecordShapeError,
   headOf,
   parseRecordLine,
+  parseToolResultHead,
+  type ParsedLine,
   type GenerationStartedRecord,
   type LoadedRecord,
   type SessionStartedRecord,
@@ -80,9 +82,11 @@ class ScanState {
 
   take(line: JournalLine): void {
     this.settleSuspect();
-    let parsed;
+    let parsed: ParsedLine;
     try {
-      parsed = parseRecordLine(line.bytes.toString('utf8'));
+      // A large result is read without its body; the body stays on disk until it is recalled.
+      const head = parseToolResultHead(line.bytes);
+      parsed = head ? { known: true, record: head } : parseRecordLine(line.bytes.toString('utf8'));
     } catch (error) {
       const reason = error instanceof RecordShapeError ? error.message : String(error);
       if (line.number === 1) this.hurt(1, 0, `the session header is unreadable: ${reason}`);

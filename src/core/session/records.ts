@@ -63,6 +63,8 @@ export interface ToolResultRecord extends Envelope {
   readonly result: StoredResult;
   /** The ledger's `state()` as JSON, when it changed since the last record that carried one. */
   readonly ledgerState?: unknown;
+  /** The body's length, written before it so a reopen can skip the body (see `parseToolResultHead`). */
+  readonly bodyChars?: number;
 }
 
 /** The ledger's state on its own, e.g. after a call whose dedupe bookkeeping followed its `put`. */
@@ -180,6 +182,11 @@ export function parseRecordLine(text: string): ParsedLine {
   } catch (error) {
     throw new RecordShapeError(`not valid JSON (${(error as Error).message})`);
   }
+  return recordFromValue(value);
+}
+
+/** Checks a parsed line's envelope and, for a known type, its shape. */
+function recordFromValue(value: unknown): ParsedLine {
   need(isObject(value), 'not a JSON object');
   const record = value as Record<string, unknown>;
   need(typeof record.type === 'string' && record.type !== '', 'no record type');
@@ -244,7 +251,7 @@ export function headOf(record: Exclude<JournalRecord, LedgerStateRecord>): Loade
       seq: record.seq,
       at: record.at,
       ...(record.callId !== undefined ? { callId: record.callId } : {}),
-      result: { ...rest, bodyChars: body.length },
+      result: { ...rest, bodyChars: record.bodyChars ?? body.length },
     };
     return head;
   }
@@ -252,8 +259,51 @@ export function headOf(record: Exclude<JournalRecord, LedgerStateRecord>): Loade
   return record;
 }
 
-/** Serialises a record with `type`, `seq`, `at` first (see the file comment). */
+/**
+ * Serialises a record with `type`, `seq`, `at` first (see the file comment). A tool result's body goes
+ * last on its line, after its length, so a reopen can read everything else without parsing the body.
+ */
 export function serialiseRecord(record: JournalRecord): string {
+  if (record.type === 'tool_result') {
+    const { type, seq, at, result, bodyChars: _given, ...rest } = record;
+    const { body, ...head } = result;
+    return JSON.stringify({ type, seq, at, ...rest, bodyChars: body.length, result: { ...head, body } });
+  }
   const { type, seq, at, ...rest } = record;
   return JSON.stringify({ type, seq, at, ...rest });
+}
+
+/** Below this a line is simply parsed whole. */
+export const HEAD_PARSE_MIN_BYTES = 64 * 1024;
+const TOOL_RESULT_START = Buffer.from('{"type":"tool_result",');
+const BODY_KEY = Buffer.from(',"body":"');
+const TOOL_RESULT_END = Buffer.from('"}}');
+
+/**
+ * A large tool_result line as `serialiseRecord` wrote it, read without decoding or parsing its body: the
+ * body is the line's last value, and a JSON string holds no unescaped quote, so the last `,"body":"` on the
+ * line is where it starts. Returns the record with an empty body (its length in `bodyChars`), or undefined
+ * when the line is not of that shape (then it is parsed whole). A body damaged in the middle is found when
+ * it is read, not here; a crash cannot do that (it cuts the end of the file, which is a torn tail).
+ */
+export function parseToolResultHead(bytes: Buffer): ToolResultRecord | undefined {
+  if (bytes.length < HEAD_PARSE_MIN_BYTES) return undefined;
+  if (!bytes.subarray(0, TOOL_RESULT_START.length).equals(TOOL_RESULT_START)) return undefined;
+  if (!bytes.subarray(bytes.length - TOOL_RESULT_END.length).equals(TOOL_RESULT_END)) return undefined;
+  const bodyAt = bytes.lastIndexOf(BODY_KEY);
+  if (bodyAt < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(`${bytes.toString('utf8', 0, bodyAt)}}}`);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || !Number.isSafeInteger(value.bodyChars)) return undefined;
+  const record = { ...value, result: isObject(value.result) ? { ...value.result, body: '' } : value.result };
+  try {
+    const parsed = recordFromValue(record);
+    return parsed.known && parsed.record.type === 'tool_result' ? parsed.record : undefined;
+  } catch {
+    return undefined;
+  }
 }
