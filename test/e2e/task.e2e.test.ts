@@ -1,0 +1,124 @@
+// Scenarios 2 and 3 of issue 7 on the demo scenario: a task that greps, reads, runs a command behind
+// an approval and edits a file, streamed into the chat with each tool line's bracket; the edit is on
+// disk; a re-read is answered by a stub; clicking an id recalls the full result inline, and so does
+// "Cairn: Recall Result…" from the palette.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { REPO_ROOT } from './environment';
+import { openCairnView, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
+import { startScenarioModel, type ScenarioModel } from './model';
+
+const environment = inject('e2eEnvironment');
+const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
+const FIRST_TASK = '`average([])` returns NaN instead of 0. Please fix it and make sure the tests pass.';
+const SECOND_TASK = 'Thanks. Could you also add a `median` helper with a couple of tests?';
+
+/** Answers every approval with "Allow once" until `done` shows; returns how many it answered. */
+async function allowUntil(frame: FrameLocator, done: string, timeoutMs = 90_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let answered = 0;
+  const allow = frame.getByRole('button', { name: 'Allow once' });
+  while (Date.now() < deadline) {
+    if (await frame.getByText(done).first().isVisible()) return answered;
+    if (await allow.first().isVisible()) {
+      await allow.first().click();
+      answered++;
+    } else {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`"${done}" did not appear within ${timeoutMs} ms; the chat shows:\n${await frame.locator('body').innerText()}`);
+}
+
+async function send(frame: FrameLocator, text: string): Promise<void> {
+  const input = frame.locator('textarea');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+describe.skipIf(!environment.available)('a task in the chat (scenarios 2 and 3)', () => {
+  let editor: RunningEditor | undefined;
+  let model: ScenarioModel | undefined;
+  let scratch = '';
+  let workspaceDir = '';
+  let page: Page;
+  let frame: FrameLocator;
+
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-task-'));
+    workspaceDir = join(scratch, 'workspace');
+    mkdirSync(workspaceDir);
+    model = await startScenarioModel({ scenarioFile: DEMO_SCENARIO, workspaceDir });
+    editor = await startEditor({
+      workspaceDir,
+      settings: { 'cairn.baseUrl': model.url },
+      env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-task' },
+      name: 'task',
+    });
+    page = editor.page;
+    frame = await openCairnView(page);
+  });
+
+  afterAll(async () => {
+    await editor?.close();
+    await model?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('streams the answer and the tool lines with their brackets, asking before running a command', async () => {
+    await send(frame, FIRST_TASK);
+    await frame.getByText("I'll start by finding where").waitFor({ state: 'visible', timeout: 60_000 });
+    const answered = await allowUntil(frame, 'Fixed: ');
+    expect(answered).toBeGreaterThan(0);
+    const chat = await frame.locator('body').innerText();
+    expect(chat).toMatch(/\[#[0-9a-f]{4,} src\/stats\.js lines 1-11 of 11 sha [0-9a-f]{8}\]/);
+    expect(chat).toMatch(/\bgrep\b/);
+    expect(chat).toMatch(/\bbash\b/);
+    await screenshot(page, 'task-1-fixed');
+  });
+
+  it('changed the file on disk', () => {
+    const stats = readFileSync(join(workspaceDir, 'src', 'stats.js'), 'utf8');
+    expect(stats).toContain('values.length === 0');
+  });
+
+  it('answers a re-read of an unchanged file with a stub', async () => {
+    await send(frame, SECOND_TASK);
+    // Markdown: the code span's backticks are not in the text.
+    await allowUntil(frame, 'Added median');
+    const chat = await frame.locator('body').innerText();
+    expect(chat).toMatch(/\[#[0-9a-f]{4,} test\/stats\.test\.js lines 1-4 of 9 sha [0-9a-f]{8}\]\s*stub/);
+    await screenshot(page, 'task-2-stub');
+  });
+
+  it('recalls a result inline when its id is clicked', async () => {
+    // The grep result: its full text names the lines that mention `average`.
+    const link = frame.locator('button.recall-link').first();
+    const id = (await link.getAttribute('data-recall-id')) ?? '';
+    expect(id).toMatch(/^#[0-9a-f]{4,}$/);
+    await link.click();
+    const body = frame.locator(`section.recall-panel[data-recall-panel="${id}"] .recall-body`).first();
+    await body.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await body.innerText()).toMatch(/function average/);
+    await screenshot(page, 'task-3-recall-click');
+    await frame.getByRole('button', { name: `Close ${id}` }).first().click();
+  });
+
+  it('recalls a result from the palette (Cairn: Recall Result…)', async () => {
+    const id = (await frame.locator('button.recall-link').nth(1).getAttribute('data-recall-id')) ?? '';
+    await runCommand(page, 'Cairn: Recall Result…');
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(id);
+    await input.press('Enter');
+    const body = frame.locator(`section.recall-panel[data-recall-panel="${id}"] .recall-body`).first();
+    await body.waitFor({ state: 'visible', timeout: 30_000 });
+    // The second id is the read of src/stats.js: the file as it was read, numbered.
+    expect(await body.innerText()).toMatch(/function sum\(values\)/);
+    await screenshot(page, 'task-4-recall-palette');
+  });
+});
