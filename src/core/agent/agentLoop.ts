@@ -202,6 +202,7 @@ export class AgentLoop<Snapshot> {
       decisions,
     });
     const index = this.requestIndex++;
+    const sentBefore = conversation.sentCount;
     conversation.markSent();
     deps.emit({ type: 'request_started', requestIndex: index, generation });
     const streamedText: string[] = [];
@@ -235,6 +236,9 @@ export class AgentLoop<Snapshot> {
       if (modelError.kind === 'cancelled' && streamedText.length > 0) {
         // What the user already saw stays in the conversation, marked as cut.
         await this.appendAssistantIfAny([{ type: 'text', text: streamedText.join('') }], true);
+      } else {
+        // No answer to follow the messages this request carried: the next user text must join them.
+        conversation.unmarkSent(sentBefore);
       }
       return { kind: 'error', error: modelError };
     }

@@ -76,6 +76,16 @@ export class Conversation {
   markSent(): void {
     this.sent = this.entries.length;
   }
+
+  /**
+   * A request that failed before any answer (an error status after retries, a cancel before the first
+   * token) left nothing the provider keeps: the messages it carried count as unsent again, so the next
+   * user text joins the trailing user message instead of following it (two user messages in a row are
+   * refused by the API).
+   */
+  unmarkSent(count: number): void {
+    this.sent = Math.min(this.sent, count);
+  }
 }
 
 function freezeEntry(entry: ConversationEntry): ConversationEntry {
