@@ -160,3 +160,21 @@ it('a stream cut before anything arrived, right after tool results, is asked aga
     await regression.close();
   }
 });
+
+it('after a run ends in a provider error, the next message is accepted (found by the secrets suite: it was a 400 "roles must alternate" forever)', async () => {
+  const regression = await startScenarioSession({
+    model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
+    workspace: {},
+    turns: [{ fault: { status: 500 } }, { fault: { status: 500 } }, { fault: { status: 500 } }, { fault: { status: 500 } }, { assistant: { text: 'back' } }],
+  });
+  try {
+    expect(await regression.assembled.session.send('first')).toBe('error');
+    expect(await regression.assembled.session.send('second')).toBe('end_turn');
+    const last = mainRequests(regression.server).at(-1) as Body;
+    expect(last.messages.map((m) => m.role)).toEqual(['user']);
+    expect(JSON.stringify(last.messages[0])).toContain('first');
+    expect(JSON.stringify(last.messages[0])).toContain('second');
+  } finally {
+    await regression.close();
+  }
+});

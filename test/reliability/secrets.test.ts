@@ -1,0 +1,159 @@
+import { promises as fs } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { DEFAULT_LOOP_SETTINGS } from '../../src/core/agent/agentLoop';
+import { autoApprover } from '../../src/core/agent/approval';
+import type { AgentEvent } from '../../src/core/agent/events';
+import { startSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
+import { DEFAULT_COMPACTION_SETTINGS } from '../../src/core/compaction/settings';
+import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { noRules } from '../../src/core/compose/rules';
+import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
+import { exportSessionMarkdown } from '../../src/core/session/exportMarkdown';
+import { SessionJournal } from '../../src/core/session/sessionJournal';
+import { EventProjection } from '../../src/host/eventProjection';
+import { digestJournal } from '../../src/host/journalDigest';
+import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
+import { startMockServer } from '../../src/node/mockServer/server';
+import { ScenarioPlayer } from '../../src/node/scenario/player';
+import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
+import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
+
+/**
+ * Issue 9, secrets: a full session run with a canary key — tool calls, a provider failure that ends a run,
+ * a recovery, a compaction (history archive), an export — then every file written (journal, snapshots,
+ * history.md, the export), every log line, every event and everything the host would post to the webview
+ * is searched for the key. The key is also in this process's environment, as it is for a headless run.
+ */
+
+const CANARY = `sk-ant-canary-${'7'.repeat(8)}-DO-NOT-LEAK-${process.pid}`;
+let dir: string | undefined;
+const savedEnv = process.env.ANTHROPIC_API_KEY;
+afterAll(async () => {
+  if (savedEnv === undefined) delete process.env.ANTHROPIC_API_KEY;
+  else process.env.ANTHROPIC_API_KEY = savedEnv;
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function filesContaining(root: string, needle: string): Promise<{ files: number; hits: string[] }> {
+  let files = 0;
+  const hits: string[] = [];
+  async function walk(d: string): Promise<void> {
+    for (const entry of await fs.readdir(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) {
+        files++;
+        if ((await fs.readFile(path)).includes(needle)) hits.push(path);
+      }
+    }
+  }
+  await walk(root);
+  return { files, hits };
+}
+
+it('the API key appears nowhere: not on disk, not in logs, not in events or webview messages', async () => {
+  process.env.ANTHROPIC_API_KEY = CANARY;
+  dir = await mkdtemp(join(tmpdir(), 'cairn-rel-secret-'));
+  const workspaceDir = join(dir, 'workspace');
+  const sessionsDir = join(dir, 'sessions');
+  const exportDir = join(dir, 'export');
+  const failures = Array.from({ length: 4 }, () => ({ fault: { status: 500, message: 'overloaded upstream' } }));
+  const scenario = parseScenario(
+    {
+      model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
+      workspace: { 'src/app.ts': { lines: 20, text: 'export const x{n} = {n};' } },
+      turns: [
+        { user: 'one' },
+        { assistant: { text: 'Looking.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }, { name: 'bash', input: { command: 'echo hello; ls' } }] } },
+        { assistant: { tool_calls: [{ name: 'edit', input: { path: 'src/app.ts', old_string: 'x1 = 1', new_string: 'x1 = 100' } }] } },
+        { assistant: { text: 'Edited.' } },
+        { user: 'two' },
+        ...failures,
+        { user: 'three' },
+        { assistant: { text: 'Back again.' } },
+        { summary: 'Summary: src/app.ts was read and x1 set to 100. '.padEnd(300, '.') },
+        { user: 'four' },
+        { assistant: { text: 'After the compaction.' } },
+      ],
+    },
+    'secrets',
+  );
+  await mkdir(workspaceDir, { recursive: true });
+  await writeWorkspaceFiles(scenario.workspace, workspaceDir);
+  const server = await startMockServer({ scenario, player: new ScenarioPlayer(scenario, { driver: 'server' }) });
+  const logLines: string[] = [];
+  const settings = { ...DEFAULT_LOOP_SETTINGS, model: 'claude-test-model' };
+  const ports: SessionPorts = {
+    workspace: new NodeWorkspace(workspaceDir),
+    projectContext: emptyProjectContext,
+    rules: noRules,
+    model: new AnthropicModelClient({ apiKey: async () => CANARY, baseUrl: server.url, sleep: async () => undefined }),
+    approver: autoApprover,
+    approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true }),
+    settings: () => settings,
+    sessionsDir,
+    promptsDir: REPO_PROMPTS_DIR,
+    compaction: () => DEFAULT_COMPACTION_SETTINGS,
+    log: (line) => logLines.push(line),
+  };
+  const events: AgentEvent[] = [];
+  const posted: unknown[] = [];
+  const projection = new EventProjection(0);
+  let sessionId = '';
+  try {
+    const assembled = await startSession(ports);
+    sessionId = assembled.journal.sessionId;
+    assembled.session.onEvent((e) => {
+      events.push(e);
+      posted.push(...projection.project(e));
+    });
+    expect(await assembled.session.send('one'), JSON.stringify(events.filter((e) => e.type === 'error'))).toBe('end_turn');
+    // The key really went out: the server saw it on every request (so the searches below mean something).
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect(await assembled.session.send('two')).toBe('error');
+    const failure = events.find((e) => e.type === 'error');
+    expect(failure).toBeDefined();
+    expect(await assembled.session.send('three'), JSON.stringify(server.requests.map((r) => r.status))).toBe('end_turn');
+    const compacted = await assembled.compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(compacted.applied).toBe(true);
+    expect(await assembled.session.send('four')).toBe('end_turn');
+    await exportSessionMarkdown(assembled.journal, exportDir);
+    await assembled.dispose();
+  } finally {
+    await server.close();
+  }
+
+  const reopened = await SessionJournal.open(sessionsDir, sessionId, { readOnly: true });
+  const digest = await digestJournal(reopened.journal.readAll());
+  await reopened.journal.close();
+
+  const onDisk = await filesContaining(dir, CANARY);
+  expect(onDisk.hits, 'files holding the key').toEqual([]);
+  expect(await fs.readdir(join(sessionsDir, sessionId))).toEqual(expect.arrayContaining(['history.md']));
+  expect(logLines.filter((l) => l.includes(CANARY))).toEqual([]);
+  expect(JSON.stringify(events).includes(CANARY), 'events').toBe(false);
+  expect(JSON.stringify(posted).includes(CANARY), 'webview messages').toBe(false);
+  expect(JSON.stringify(digest).includes(CANARY), 'journal digest (webview pages)').toBe(false);
+  console.info(`secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`);
+}, 120_000);
+
+/**
+ * KNOWN LEAK (reported, not fixed here: it is a policy choice for the workspace's owner). Commands the
+ * agent runs inherit Cairn's environment, so when the key is in ANTHROPIC_API_KEY (a headless run, or an
+ * editor started from a shell that exports it) a command such as `env` prints it into a tool result: it
+ * reaches the model, the journal and the export. `it.fails` keeps the suite green while the leak exists
+ * and turns red the day the runner stops passing the key on, so this test can then become a plain `it`.
+ */
+it.fails('KNOWN LEAK: a command the agent runs does not see ANTHROPIC_API_KEY', async () => {
+  process.env.ANTHROPIC_API_KEY = CANARY;
+  const scratch = await mkdtemp(join(tmpdir(), 'cairn-rel-env-'));
+  try {
+    const result = await new NodeWorkspace(scratch).exec('env', { timeoutMs: 10_000 });
+    expect(result.output).not.toContain(CANARY);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+});
