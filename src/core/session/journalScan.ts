@@ -11,6 +11,7 @@ import {
   type GenerationStartedRecord,
   type LoadedRecord,
   type SessionStartedRecord,
+  type ToolResultRecord,
 } from './records';
 
 /** Where one record sits in the file (its line, without the newline). */
@@ -65,6 +66,11 @@ class ScanState {
   badLines = 0;
   /** A bad terminated line that is torn only if nothing follows it. */
   suspect: { line: JournalLine; reason: string } | undefined;
+  /**
+   * A large result read by its head only. If it turns out to be the last line it is parsed whole first:
+   * the last line is the one a crash can leave half-made, so it is never taken on its head alone.
+   */
+  pendingHead: { line: JournalLine; record: ToolResultRecord } | undefined;
 
   constructor(private readonly expectedId: string) {}
 
@@ -80,19 +86,36 @@ class ScanState {
     this.suspect = undefined;
   }
 
+  /** A line follows the pending head, so it was not the last line: take it as read. */
+  settlePendingHead(): void {
+    const pending = this.pendingHead;
+    if (!pending) return;
+    this.pendingHead = undefined;
+    this.commit(pending.line, { known: true, record: pending.record });
+  }
+
   take(line: JournalLine): void {
     this.settleSuspect();
+    this.settlePendingHead();
+    // A large result is read without its body; the body stays on disk until it is recalled.
+    const head = parseToolResultHead(line.bytes);
+    if (head) {
+      this.pendingHead = { line, record: head };
+      return;
+    }
     let parsed: ParsedLine;
     try {
-      // A large result is read without its body; the body stays on disk until it is recalled.
-      const head = parseToolResultHead(line.bytes);
-      parsed = head ? { known: true, record: head } : parseRecordLine(line.bytes.toString('utf8'));
+      parsed = parseRecordLine(line.bytes.toString('utf8'));
     } catch (error) {
       const reason = error instanceof RecordShapeError ? error.message : String(error);
       if (line.number === 1) this.hurt(1, 0, `the session header is unreadable: ${reason}`);
       else this.suspect = { line, reason };
       return;
     }
+    this.commit(line, parsed);
+  }
+
+  commit(line: JournalLine, parsed: ParsedLine): void {
     const end = line.offset + line.bytes.length + 1;
     const seq = parsed.known ? parsed.record.seq : parsed.seq;
     if (line.number === 1) {
@@ -143,11 +166,23 @@ class ScanState {
   finish(remainder: JournalLine | undefined): TornTail | undefined {
     if (remainder) {
       this.settleSuspect();
+      this.settlePendingHead();
       if (remainder.number === 1) {
         this.hurt(1, 0, 'the session header was never completed');
         return undefined;
       }
       return { bytes: remainder.bytes.length, reason: 'the last record has no line ending (a write was cut short)' };
+    }
+    if (this.pendingHead) {
+      const { line } = this.pendingHead;
+      this.pendingHead = undefined;
+      try {
+        this.commit(line, parseRecordLine(line.bytes.toString('utf8')));
+      } catch (error) {
+        const reason = error instanceof RecordShapeError ? error.message : String(error);
+        return { bytes: line.bytes.length + 1, reason: `the last record is unreadable (${reason})` };
+      }
+      return undefined;
     }
     if (this.suspect) {
       const { line, reason } = this.suspect;

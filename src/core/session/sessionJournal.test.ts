@@ -168,6 +168,35 @@ describe('reopening a damaged journal', () => {
     expect(() => opened.journal.append({ type: 'notice', level: 'info', kind: 'k', message: 'm' })).toThrow(JournalReadOnlyError);
   });
 
+  it('parses a large last result whole, so a half-made one is a torn tail even if its end looks right', async () => {
+    const journal = await createSession();
+    await journal.put(result('#e001', 'first'));
+    await journal.put(result('#e002', 'z'.repeat(100_000)));
+    await journal.close();
+    const text = await fs.readFile(journalPath(), 'utf8');
+    // Same length, so only the body's middle is wrong: what a lost page leaves after a power cut.
+    const middle = text.lastIndexOf('zzz', text.length - 50_000);
+    await fs.writeFile(journalPath(), `${text.slice(0, middle)}\0"\0${text.slice(middle + 3)}`);
+    const opened = track(await SessionJournal.open(dir, 's1', { readOnly: true }));
+    expect(opened.corruption).toBeUndefined();
+    expect(opened.tornTail?.reason).toMatch(/last record is unreadable/);
+    expect(opened.journal.ids()).toEqual(['#e001']);
+  });
+
+  it('finds a large result damaged in the middle of the file when it is read', async () => {
+    const journal = await createSession();
+    await journal.put(result('#e002', 'z'.repeat(100_000)));
+    await journal.put(result('#e003', 'last'));
+    await journal.close();
+    const text = await fs.readFile(journalPath(), 'utf8');
+    const middle = text.indexOf('zzz') + 50_000;
+    await fs.writeFile(journalPath(), `${text.slice(0, middle)}\0"\0${text.slice(middle + 3)}`);
+    const opened = track(await SessionJournal.open(dir, 's1', { readOnly: true }));
+    expect(opened.journal.ids()).toEqual(['#e002', '#e003']);
+    await expect(opened.journal.readLines('#e002', 1, 1)).rejects.toBeInstanceOf(JournalCorruptError);
+    expect(await opened.journal.readLines('#e003', 1, 1)).toMatchObject({ lines: ['last'] });
+  });
+
   it('opens a journal with a bad line in the middle read-only, with everything readable still there', async () => {
     await sessionWithResults();
     const text = await fs.readFile(journalPath(), 'utf8');
