@@ -74,6 +74,10 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
       settings: () => settings.loop,
       compaction: () => settings.compaction,
+      // Read when a session is built: a changed setting applies to the next session.
+      get prices() {
+        return settings.prices;
+      },
       sessionsDir: join(context.globalStorageUri.fsPath, 'sessions'),
       promptsDir: join(context.extensionPath, 'dist', 'prompts'),
       log: (line) => log.info(line),

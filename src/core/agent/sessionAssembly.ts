@@ -2,6 +2,7 @@ import { Composer } from '../compose/composer';
 import { loadPreamble } from '../compose/preamble';
 import type { ProjectContextSource } from '../compose/projectContext';
 import type { RulesSource } from '../compose/rules';
+import type { PriceTable } from '../compose/prices';
 import type { RequestSnapshot } from '../compose/snapshot';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import { HashCache } from '../ledger/hashCache';
@@ -42,6 +43,8 @@ export interface SessionPorts {
   /** Makes result ids deterministic (tests, benchmarks); random otherwise. */
   readonly idSeed?: number;
   readonly compaction?: () => CompactionSettings;
+  /** Prices per model over the built-in table (`cairn.prices`). */
+  readonly prices?: PriceTable;
   /** `[Context]` lines and other diagnostics (the host's output channel). */
   readonly log?: (line: string) => void;
   /** Benchmarks only: how stored entries become the provider's messages (see `AgentLoopDeps.project`). */
@@ -114,6 +117,7 @@ async function assemble(
     projectContext: ports.projectContext,
     sessionDate,
     ...(ports.clock ? { clock: ports.clock } : {}),
+    ...(ports.prices ? { prices: ports.prices } : {}),
   });
   await composer.prepare();
   const session = new AgentSession<RequestSnapshot>(
