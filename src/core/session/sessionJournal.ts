@@ -63,8 +63,8 @@ export class SessionJournal implements ResultStore {
   private readonly appender: JournalAppender | undefined;
   private readonly lock: SessionLock | undefined;
   private readonly readOnlyReason: string | undefined;
-  /** No new appends; pending ones still finish. */
-  private closing = false;
+  /** Set by `close()`: no new appends; pending ones still finish. */
+  private closing: Promise<void> | undefined;
   private closed = false;
   /** Size and last seq as read, for a journal that is not written. */
   private readonly scannedSize: number;
@@ -122,7 +122,7 @@ export class SessionJournal implements ResultStore {
 
   /** Whether appends are refused (opened read-only, damaged, or closed). */
   get readOnly(): boolean {
-    return this.readOnlyReason !== undefined || this.closing;
+    return this.readOnlyReason !== undefined || this.closing !== undefined;
   }
 
   /** The seq of the newest record. */
@@ -243,9 +243,12 @@ export class SessionJournal implements ResultStore {
   }
 
   /** Waits for pending appends, then closes the files and releases the lock. Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     await this.settled();
     this.closed = true;
     if (this.appender?.healthy && this.meta) await writeMeta(this.sessionDir, this.meta).catch(() => undefined);
