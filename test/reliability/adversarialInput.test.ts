@@ -49,7 +49,7 @@ describe('apply_patch with adversarial patches', () => {
   );
   const patchArb = fc.oneof(
     { weight: 8, arbitrary: fc.record({ ops: fc.array(opArb, { maxLength: 4 }), begin: fc.constantFrom('*** Begin Patch', '*** Begin Patch ', '*** begin patch', ''), end: fc.constantFrom('*** End Patch', '', '*** End Patch\n*** End Patch'), crlf: fc.boolean() }).map(({ ops, begin, end, crlf }) => {
-      const lines = [begin];
+      const lines: string[] = [begin];
       for (const op of ops) {
         lines.push(op.h + op.p);
         if ('move' in op && op.move !== null && op.move !== undefined) lines.push(`*** Move to: ${op.move}`);
