@@ -1,5 +1,6 @@
 import { Composer } from '../compose/composer';
 import { loadPreamble } from '../compose/preamble';
+import type { StaticState } from '../compose/staticPart';
 import type { ProjectContextSource } from '../compose/projectContext';
 import type { RulesSource } from '../compose/rules';
 import type { PriceTable } from '../compose/prices';
@@ -95,7 +96,21 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     : new ResultLedger(options);
   const replayed = replayConversation(opened.records);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
-  const assembled = await assemble(ports, opened.journal, ledger, hashCache, sessionDateOf(created), replayed, replayed.highestGeneration, opened.tornTail);
+  let restoredStatic: StaticState | undefined;
+  for (const record of opened.records) {
+    if (record.type === 'static_context' && record.generation === replayed.generation) restoredStatic = record.state as StaticState;
+  }
+  const assembled = await assemble(
+    ports,
+    opened.journal,
+    ledger,
+    hashCache,
+    sessionDateOf(created),
+    replayed,
+    replayed.highestGeneration,
+    opened.tornTail,
+    restoredStatic,
+  );
   if (!opened.journal.readOnly) await assembled.session.answerDangling(replayed.danglingToolUses);
   return assembled;
 }
@@ -109,6 +124,7 @@ async function assemble(
   start: { generation: number; conversation: Conversation },
   highestGeneration: number,
   tornTail?: OpenedSession['tornTail'],
+  restoredStatic?: StaticState,
 ): Promise<AssembledSession> {
   const composer = new Composer({
     tools: TOOL_DEFINITIONS,
@@ -118,8 +134,15 @@ async function assemble(
     sessionDate,
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.prices ? { prices: ports.prices } : {}),
+    ...(restoredStatic ? { restoredStatic } : {}),
   });
   await composer.prepare();
+  // The static part a generation starts with is journalled, so a reopen sends the same prefix.
+  if (!restoredStatic && !journal.readOnly) {
+    await journal.append({ type: 'static_context', generation: start.generation, state: composer.staticState() });
+  }
+  // The tokenizer loads in a second or two; start it now rather than on the first request.
+  void Promise.resolve().then(() => composer.estimator.warmUp());
   const session = new AgentSession<RequestSnapshot>(
     {
       journal,

@@ -20,7 +20,7 @@ export type CompactionHost = Pick<AgentSession<RequestSnapshot>, 'generation' | 
 export interface CompactorDeps {
   readonly session: CompactionHost;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state'>;
-  readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration'>;
+  readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
   readonly journal: Pick<SessionJournal, 'append' | 'checkpointLedgerState' | 'sessionDir'>;
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
@@ -241,7 +241,9 @@ export class Compactor {
     ledger.clearDedupe();
     await journal.checkpointLedgerState(this.deps.ledger.state());
     session.replaceGeneration({ generation, conversation: new Conversation(plan.entries, 0) });
+    // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();
+    await journal.append({ type: 'static_context', generation, state: composer.staticState() });
     this.undoable = { previous: plan.previous, generation };
 
     try {
@@ -291,6 +293,7 @@ export class Compactor {
     await this.deps.journal.append({ type: 'compaction_undone', generation });
     this.deps.session.replaceGeneration(previous);
     await this.deps.composer.startGeneration();
+    await this.deps.journal.append({ type: 'static_context', generation: previous.generation, state: this.deps.composer.staticState() });
     this.undoable = undefined;
     await this.deps.session.notice('info', 'compaction_undone', `The last compaction was undone; generation ${previous.generation} is active again.`);
     return true;

@@ -106,6 +106,17 @@ export interface CompactionUndoneRecord extends Envelope {
   readonly detail?: unknown;
 }
 
+/**
+ * The composer's static part (rules text, project context) as a generation started with it, so a reopened
+ * session sends the same prefix (and keeps the provider's cache) instead of rebuilding it from files that
+ * may have changed; the composer's own shape.
+ */
+export interface StaticContextRecord extends Envelope {
+  readonly type: 'static_context';
+  readonly generation: number;
+  readonly state: unknown;
+}
+
 export type JournalRecord =
   | SessionStartedRecord
   | UserMessageRecord
@@ -116,7 +127,8 @@ export type JournalRecord =
   | NoticeRecord
   | GenerationStartedRecord
   | SnapshotRecord
-  | CompactionUndoneRecord;
+  | CompactionUndoneRecord
+  | StaticContextRecord;
 
 export type JournalRecordType = JournalRecord['type'];
 
@@ -161,6 +173,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'generation_started',
   'snapshot',
   'compaction_undone',
+  'static_context',
 ]);
 
 /** Why a line is not a record, in words for a corruption message. */
@@ -238,6 +251,9 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
       return;
     case 'compaction_undone':
       need(Number.isSafeInteger(r.generation), 'compaction_undone without a generation number');
+      return;
+    case 'static_context':
+      need(Number.isSafeInteger(r.generation) && 'state' in r, 'static_context without a generation or state');
       return;
   }
 }
