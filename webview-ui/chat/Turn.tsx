@@ -52,7 +52,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
     case 'assistant':
       return (
         <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`}>
-          <Markdown source={item.text} />
+          <Markdown source={item.text} streaming={item.streaming === true} />
           {item.incomplete && <p class="quiet">The response was cut off here.</p>}
         </RecallScope>
       );

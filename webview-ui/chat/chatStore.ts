@@ -2,6 +2,7 @@
 import { batch, signal } from '@preact/signals';
 import type { ApprovalDecision, CompactionStateView, HostNotification, UsageMeterView } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
+import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
 import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from './transcript';
 
 /** Turns asked for per page when scrolling up. */
@@ -21,11 +22,25 @@ export class ChatStore {
   readonly focusRequest = signal(0);
   readonly olderError = signal<string | undefined>(undefined);
 
-  constructor(readonly bridge: HostBridge) {
+  /** Streamed text waiting for the next frame (see `DeltaBatch`). */
+  private readonly deltas: DeltaBatch;
+
+  constructor(
+    readonly bridge: HostBridge,
+    scheduleFrame: FrameScheduler = nextFrame,
+  ) {
+    this.deltas = new DeltaBatch((deltas) => {
+      this.turns.value = deltas.reduce(applyTurnEvent, this.turns.value);
+    }, scheduleFrame);
     bridge.onNotification((message) => this.apply(message));
   }
 
   apply(message: HostNotification): void {
+    if (isStreamDelta(message)) {
+      this.deltas.add(message);
+      return;
+    }
+    this.deltas.flush();
     if (isTurnEvent(message)) {
       this.turns.value = applyTurnEvent(this.turns.value, message);
       return;

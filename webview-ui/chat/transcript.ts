@@ -6,7 +6,7 @@ import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, Turn
 
 export type Turns = readonly TurnView[];
 
-type TurnEvent = Extract<
+export type TurnEvent = Extract<
   HostNotification,
   {
     type:

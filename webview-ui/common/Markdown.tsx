@@ -1,14 +1,59 @@
-import { useMemo } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { useBridge } from './bridgeContext';
+import { splitMarkdownBlocks } from './markdownBlocks';
 import { renderMarkdown } from './renderMarkdown';
+
+/** One rendered piece of a streaming message and the DOM nodes it became. */
+interface RenderedPiece {
+  readonly source: string;
+  readonly nodes: readonly ChildNode[];
+}
+
+/**
+ * While a message streams, its text grows at the end many times a second. Rendering all of it again on
+ * every change made frames late, so the text is cut into pieces that render alone exactly as together
+ * (`splitMarkdownBlocks`), and only pieces whose text changed (in practice the last) are rendered and
+ * put in the DOM; the rest keep their nodes. The element's children are the same as one full render's.
+ */
+function useStreamingPieces(host: { current: HTMLDivElement | null }, source: string, streaming: boolean): void {
+  const shown = useRef<RenderedPiece[]>([]);
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!streaming || !element) {
+      // Preact owns the children again (dangerouslySetInnerHTML); a later stream starts from scratch.
+      shown.current = [];
+      return;
+    }
+    const pieces = splitMarkdownBlocks(source);
+    const previous = shown.current;
+    if (previous.length === 0) element.textContent = '';
+    let kept = 0;
+    while (kept < previous.length && kept < pieces.length && previous[kept]!.source === pieces[kept]) kept++;
+    for (const stale of previous.slice(kept)) for (const node of stale.nodes) node.remove();
+    const next = previous.slice(0, kept);
+    const parser = element.ownerDocument.createElement('div');
+    for (const piece of pieces.slice(kept)) {
+      // Parsed in a detached div: the same context as the element's own innerHTML.
+      parser.innerHTML = renderMarkdown(piece);
+      const nodes = Array.from(parser.childNodes);
+      element.append(...nodes);
+      next.push({ source: piece, nodes });
+    }
+    shown.current = next;
+  }, [source, streaming]);
+}
 
 /**
  * Rendered Markdown. The HTML comes from markdown-it with raw HTML off, so it carries no scripts,
  * handlers or remote content; links are opened by the host (http(s) only), never by the page.
+ * `streaming` renders piece by piece (see `useStreamingPieces`); when it ends the whole text is
+ * rendered once, as for any finished message.
  */
-export function Markdown({ source, class: className }: { source: string; class?: string }) {
+export function Markdown({ source, class: className, streaming = false }: { source: string; class?: string; streaming?: boolean }) {
   const bridge = useBridge();
-  const html = useMemo(() => renderMarkdown(source), [source]);
+  const element = useRef<HTMLDivElement>(null);
+  const html = useMemo(() => (streaming ? '' : renderMarkdown(source)), [source, streaming]);
+  useStreamingPieces(element, source, streaming);
   const onClick = (event: MouseEvent) => {
     const link = (event.target as Element | null)?.closest?.('a[href]');
     if (!link) return;
@@ -16,5 +61,6 @@ export function Markdown({ source, class: className }: { source: string; class?:
     const url = link.getAttribute('href') ?? '';
     if (/^https?:\/\//i.test(url)) bridge.notify({ type: 'openLink', url });
   };
-  return <div class={`markdown ${className ?? ''}`} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  const cls = `markdown ${className ?? ''}`;
+  return streaming ? <div ref={element} class={cls} onClick={onClick} /> : <div ref={element} class={cls} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { HostNotification } from '../../src/shared/protocol';
+import { HostBridge, type VsCodeApi } from '../common/hostBridge';
+import { ChatStore } from './chatStore';
+import { applyTurnEvent, isTurnEvent, type Turns } from './transcript';
+
+/** A FAKE webview: the messages the page would receive, and a frame the test triggers by hand. */
+function fakePage() {
+  let receive: ((event: MessageEvent<unknown>) => void) | undefined;
+  const api: VsCodeApi = { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+  const target = { addEventListener: (_type: string, listener: (event: MessageEvent<unknown>) => void) => (receive = listener) };
+  const frames: (() => void)[] = [];
+  const store = new ChatStore(new HostBridge(api, target as unknown as Pick<Window, 'addEventListener'>), (flush) => frames.push(flush));
+  return {
+    store,
+    post: (...messages: HostNotification[]) => messages.forEach((data) => receive?.({ data } as MessageEvent<unknown>)),
+    frame: () => frames.splice(0).forEach((flush) => flush()),
+    pendingFrames: () => frames.length,
+  };
+}
+
+function play(events: readonly HostNotification[]): Turns {
+  return events.reduce<Turns>((acc, event) => (isTurnEvent(event) ? applyTurnEvent(acc, event) : acc), []);
+}
+
+describe('ChatStore streaming', () => {
+  it('applies the deltas of one frame together, once, at the frame', () => {
+    const page = fakePage();
+    page.post({ type: 'turnStarted', turn: 0, text: 'hi' });
+    const before = page.store.turns.value;
+    page.post({ type: 'textDelta', turn: 0, text: 'Hel' }, { type: 'textDelta', turn: 0, text: 'lo ' }, { type: 'textDelta', turn: 0, text: 'there' });
+    expect(page.store.turns.value).toBe(before);
+    expect(page.pendingFrames()).toBe(1);
+    page.frame();
+    expect(page.store.turns.value[0]?.items.at(-1)).toEqual({ type: 'assistant', text: 'Hello there', streaming: true });
+  });
+
+  it('ends with the same transcript as applying every event in turn, whatever falls between frames', () => {
+    const events: HostNotification[] = [
+      { type: 'turnStarted', turn: 3, text: 'go' },
+      { type: 'thinkingDelta', turn: 3, text: 'hm' },
+      { type: 'thinkingDelta', turn: 3, text: 'm' },
+      { type: 'textDelta', turn: 3, text: 'Reading ' },
+      { type: 'textDelta', turn: 3, text: 'the file.' },
+      { type: 'toolStarted', turn: 3, callId: 'c1', tool: 'read', summary: 'a.ts' },
+      { type: 'textDelta', turn: 3, text: 'Done' },
+      { type: 'usage', meter: { inputTokens: 1, outputTokens: 1, contextTokens: 1, contextWindow: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, tokensSaved: 0 } } as unknown as HostNotification,
+      { type: 'textDelta', turn: 3, text: ', all of it.' },
+      { type: 'assistantDone', turn: 3, incomplete: false },
+    ];
+    for (const frameEvery of [1, 2, 3, 100]) {
+      const page = fakePage();
+      events.forEach((event, i) => {
+        page.post(event);
+        if ((i + 1) % frameEvery === 0) page.frame();
+      });
+      page.frame();
+      expect(page.store.turns.value, `a frame every ${frameEvery} events`).toEqual(play(events));
+    }
+  });
+
+  it('applies waiting text before any other event, so a tool call never overtakes it', () => {
+    const page = fakePage();
+    page.post({ type: 'turnStarted', turn: 0, text: 'hi' }, { type: 'textDelta', turn: 0, text: 'First' });
+    page.post({ type: 'toolStarted', turn: 0, callId: 'c1', tool: 'bash', summary: 'ls' });
+    expect(page.store.turns.value[0]?.items.map((item) => item.type)).toEqual(['user', 'assistant', 'tool']);
+    page.frame(); // the frame finds nothing left to apply
+    expect(page.store.turns.value[0]?.items).toHaveLength(3);
+  });
+});

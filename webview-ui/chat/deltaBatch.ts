@@ -1,0 +1,62 @@
+/**
+ * Text and thinking deltas arrive far faster than the screen can show them (a provider streams tens to
+ * hundreds a second). Each one applied alone re-renders the transcript, so they are collected and
+ * applied together once per frame; anything else the host sends first applies what is collected, so the
+ * order of events is never changed.
+ */
+import type { TurnEvent } from './transcript';
+
+export type StreamDelta = Extract<TurnEvent, { type: 'textDelta' | 'thinkingDelta' }>;
+
+/** Calls `flush` once, soon: at the next frame in the page. */
+export type FrameScheduler = (flush: () => void) => void;
+
+/**
+ * The next animation frame, or after 100 ms if no frame comes first: a hidden webview gets no frames,
+ * and its transcript must still be current when it is shown again.
+ */
+export const nextFrame: FrameScheduler = (flush) => {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    flush();
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once);
+  setTimeout(once, 100);
+};
+
+export function isStreamDelta(message: { type: string }): message is StreamDelta {
+  return message.type === 'textDelta' || message.type === 'thinkingDelta';
+}
+
+export class DeltaBatch {
+  private pending: StreamDelta[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly apply: (deltas: readonly StreamDelta[]) => void,
+    private readonly schedule: FrameScheduler = nextFrame,
+  ) {}
+
+  add(delta: StreamDelta): void {
+    const last = this.pending.at(-1);
+    // Consecutive deltas of one stream become one: appending their joined text is the same as each in turn.
+    if (last && last.type === delta.type && last.turn === delta.turn) this.pending[this.pending.length - 1] = { ...last, text: last.text + delta.text };
+    else this.pending.push(delta);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  /** Applies what is collected now (before any other event, and at each frame). */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const deltas = this.pending;
+    this.pending = [];
+    this.apply(deltas);
+  }
+}
