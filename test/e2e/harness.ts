@@ -299,9 +299,19 @@ export async function activeEditorText(page: Page): Promise<string> {
   return lines.map((l) => l.replace(/\u00a0/g, ' ')).join('\n');
 }
 
-/** The content of Cairn's chat webview (VS Code nests it in two iframes). */
+/**
+ * The content of Cairn's chat webview (VS Code nests it in two iframes). `purpose=webviewView` tells
+ * the chat view from Cairn's editor panels such as the context report.
+ */
 export function chatFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"]').frameLocator('#active-frame');
+  return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"][src*="purpose=webviewView"]').frameLocator('#active-frame');
+}
+
+/** The content of Cairn's context report panel (a webview panel in the editor area). */
+export function reportFrame(page: Page): FrameLocator {
+  return page
+    .frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"]:not([src*="purpose=webviewView"])')
+    .frameLocator('#active-frame');
 }
 
 /**
@@ -311,15 +321,26 @@ export function chatFrame(page: Page): FrameLocator {
 export async function openCairnView(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
   const icon = page.locator('.part.activitybar .action-item a[aria-label^="Cairn"]').first();
   await icon.waitFor({ state: 'visible', timeout: timeoutMs });
-  // A click on an already open container would close it.
-  const expanded = await icon.locator('xpath=..').getAttribute('aria-expanded').catch(() => null);
-  if (expanded !== 'true') await icon.click();
+  // VS Code's own "View: Show Cairn" opens the container and never toggles it closed, which a click
+  // on the icon does when the container is open (or is being restored after a reload).
+  // Right after a reload the command can be missing until the extensions are registered again.
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await runCommand(page, 'View: Show Cairn', 5_000);
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
   const frame = chatFrame(page);
   try {
     await frame.locator('body *').first().waitFor({ state: 'visible', timeout: timeoutMs });
   } catch (err) {
     // VS Code shows "An error occurred while loading view" and logs the extension's exception in the
     // console; both make the failure actionable.
+    await screenshot(page, 'open-cairn-view-failed').catch(() => undefined);
     const pane = await page.locator('.part.sidebar .pane-body').first().innerText().catch(() => '');
     const errors = (pages.get(page) ?? []).slice(-5).map((e) => `  ${e.split('\n').slice(0, 4).join('\n  ')}`);
     throw new Error(
@@ -339,10 +360,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /** Reloads the window (Developer: Reload Window) and waits for the workbench to come back. */
-export async function reloadWindow(page: Page): Promise<void> {
+export async function reloadWindow(page: Page, timeoutMs = 60_000): Promise<void> {
+  // Wait for the new document: the old workbench stays in the DOM for a moment after the command.
+  const reloaded = page.waitForEvent('load', { timeout: timeoutMs });
   await runCommand(page, 'Developer: Reload Window');
-  await page.waitForLoadState('domcontentloaded');
-  await waitForWorkbench(page);
+  await reloaded;
+  await waitForWorkbench(page, timeoutMs);
 }
 
 /** Polls for a JSON file an extension writes (e.g. the probe's report) and parses it. */

@@ -1,14 +1,16 @@
-// Scenarios 2 and 3 of issue 7 on the demo scenario: a task that greps, reads, runs a command behind
-// an approval and edits a file, streamed into the chat with each tool line's bracket; the edit is on
-// disk; a re-read is answered by a stub; clicking an id recalls the full result inline, and so does
-// "Cairn: Recall Result…" from the palette.
+// Scenarios 2, 3, 7, 4 and 5 of issue 7 on the demo scenario, in one editor (each start costs tens of
+// seconds): a task that greps, reads, runs a command behind an approval and edits a file, streamed
+// with each tool line's bracket; the edit is on disk; a re-read is answered by a stub; an id recalls
+// its full result when clicked and from the palette; a window reload resumes the session with its
+// ids; "Cairn: Compact Context" reports tokens before → after with the files table, and old ids still
+// recall; the context report lists the requests with sources and cache numbers and updates live.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { openCairnView, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
+import { openCairnView, reloadWindow, reportFrame, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
 import { startScenarioModel, type ScenarioModel } from './model';
 
 const environment = inject('e2eEnvironment');
@@ -33,6 +35,11 @@ async function allowUntil(frame: FrameLocator, done: string, timeoutMs = 90_000)
   throw new Error(`"${done}" did not appear within ${timeoutMs} ms; the chat shows:\n${await frame.locator('body').innerText()}`);
 }
 
+async function recallIds(frame: FrameLocator): Promise<string[]> {
+  const ids = await frame.locator('button.recall-link').evaluateAll((links) => links.map((l) => l.getAttribute('data-recall-id') ?? ''));
+  return [...new Set(ids)];
+}
+
 async function send(frame: FrameLocator, text: string): Promise<void> {
   const input = frame.locator('textarea');
   await input.waitFor({ state: 'visible', timeout: 30_000 });
@@ -40,7 +47,7 @@ async function send(frame: FrameLocator, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-describe.skipIf(!environment.available)('a task in the chat (scenarios 2 and 3)', () => {
+describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 4, 5)', () => {
   let editor: RunningEditor | undefined;
   let model: ScenarioModel | undefined;
   let scratch = '';
@@ -120,5 +127,54 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2 and 3)'
     // The second id is the read of src/stats.js: the file as it was read, numbered.
     expect(await body.innerText()).toMatch(/function sum\(values\)/);
     await screenshot(page, 'task-4-recall-palette');
+  });
+
+  it('resumes the session with its ids after a window reload (scenario 7)', async () => {
+    const before = await recallIds(frame);
+    expect(before.length).toBeGreaterThan(5);
+    await reloadWindow(page);
+    frame = await openCairnView(page);
+    await expect.poll(() => recallIds(frame), { timeout: 60_000 }).toEqual(expect.arrayContaining(before));
+    await screenshot(page, 'task-5-after-reload');
+  });
+
+  it('compacts from the palette: tokens before → after, the files table, old ids still recall (scenario 4)', async () => {
+    const oldId = (await recallIds(frame))[0] ?? '';
+    await runCommand(page, 'Cairn: Compact Context');
+    const instructions = page.locator('.quick-input-widget input.input');
+    await instructions.waitFor({ state: 'visible', timeout: 15_000 });
+    await instructions.press('Enter');
+    const mark = frame.getByText(/Context compacted · [\d.]+k? → [\d.]+k? tokens/).first();
+    await mark.waitFor({ state: 'visible', timeout: 60_000 });
+    await screenshot(page, 'task-6-compacted');
+    await frame.getByText('Show summary and files').first().click();
+    await expect.poll(async () => frame.locator('body').innerText(), { timeout: 15_000 }).toMatch(/src\/stats\.js/);
+    await screenshot(page, 'task-7-summary-and-files');
+    await frame.locator(`button.recall-link[data-recall-id="${oldId}"]`).first().click();
+    const body = frame.locator(`section.recall-panel[data-recall-panel="${oldId}"] .recall-body`).first();
+    await body.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await body.innerText()).toMatch(/function average/);
+  });
+
+  it('shows the context report: requests, sources, cache numbers, updating live (scenario 5)', async () => {
+    await runCommand(page, 'Cairn: Show Context Report');
+    const report = reportFrame(page);
+    await report.getByText('Sources').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await report.locator('body').innerText();
+    expect(text).toMatch(/preamble/);
+    expect(text).toMatch(/Cache read/);
+    expect(text).toMatch(/Cache-hit share/);
+    // Rows read "#N hh:mm:ss size"; a new request shows as a row not seen before.
+    const rows = async (): Promise<string[]> => (await report.locator('body').innerText()).match(/#\d+\s+\d\d:\d\d:\d\d/g) ?? [];
+    const before = await rows();
+    expect(before.length).toBeGreaterThan(5);
+    await screenshot(page, 'task-8-report');
+    // One more request (the script has no turn left, so the local server ends it at once).
+    await send(frame, 'One more thing: anything else to tidy?');
+    try {
+      await expect.poll(async () => (await rows()).filter((row) => !before.includes(row)).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    } finally {
+      await screenshot(page, 'task-9-report-live');
+    }
   });
 });
