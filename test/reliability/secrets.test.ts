@@ -141,13 +141,12 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
 }, 120_000);
 
 /**
- * KNOWN LEAK (reported, not fixed here: it is a policy choice for the workspace's owner). Commands the
- * agent runs inherit Cairn's environment, so when the key is in ANTHROPIC_API_KEY (a headless run, or an
- * editor started from a shell that exports it) a command such as `env` prints it into a tool result: it
- * reaches the model, the journal and the export. `it.fails` keeps the suite green while the leak exists
- * and turns red the day the runner stops passing the key on, so this test can then become a plain `it`.
+ * Commands the agent runs would inherit Cairn's environment, so with the key in ANTHROPIC_API_KEY (a
+ * headless run, or an editor started from a shell that exports it) `env` would print it into a tool
+ * result that the model, the journal and an export keep. The command runner withholds Cairn's own
+ * credentials (found by this suite; fixed in src/node/workspace/commandRunner.ts).
  */
-it.fails('KNOWN LEAK: a command the agent runs does not see ANTHROPIC_API_KEY', async () => {
+it('a command the agent runs does not see ANTHROPIC_API_KEY', async () => {
   process.env.ANTHROPIC_API_KEY = CANARY;
   const scratch = await mkdtemp(join(tmpdir(), 'cairn-rel-env-'));
   try {

@@ -40,6 +40,18 @@ export interface CommandResult extends ExecResult {
  *   (`server > server.log 2>&1 &`).
  * - A death by a signal we did not send leaves `exitCode` null as well.
  */
+/**
+ * Cairn's own credentials never reach the commands the model runs: a command such as `env` would print
+ * them into a tool result, which the model, the journal and an export all keep. Everything else passes.
+ */
+export const WITHHELD_FROM_COMMANDS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
+export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of WITHHELD_FROM_COMMANDS) delete copy[name];
+  return copy;
+}
+
 export function runCommand(command: string, cwd: string, options: ExecOptions, limits: CommandLimits = DEFAULT_COMMAND_LIMITS): Promise<CommandResult> {
   const output = new BoundedOutput(limits.maxOutputChars);
   if (options.signal?.aborted) {
@@ -49,6 +61,7 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
   return new Promise<CommandResult>((resolve, reject) => {
     const child = spawn('bash', ['-c', 'exec bash -c "$1" 2>&1', 'bash', command], {
       cwd,
+      env: commandEnvironment(process.env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
