@@ -103,6 +103,8 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
     if (old.role !== now.role) {
       return { zone: 'messages', index, block: 0, reason: `message ${index} changed role from ${old.role} to ${now.role}` };
     }
+    // The composer reuses a message's encoded blocks while the message is unchanged: nothing to compare.
+    if (old.blocks === now.blocks) continue;
     for (let block = 0; block < old.blocks.length; block++) {
       const was = old.blocks[block] ?? '';
       const is = now.blocks[block];

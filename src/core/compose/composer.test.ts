@@ -7,7 +7,8 @@ import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { Composer, sessionDateText } from './composer';
 import { ComposeError } from './errors';
-import { sha256Hex } from './messageHash';
+import { messageHash, sha256Hex } from './messageHash';
+import { encodeRequest } from './requestEncoding';
 import type { ProjectContext, ProjectContextSource } from './projectContext';
 import { FileRulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
@@ -290,6 +291,33 @@ describe('Composer', () => {
     expect(compose(c, [{ role: 'user', content: [{ type: 'text', text: 'Summary' }] }], 1).snapshot.cacheBreak).toBeNull();
   });
 
+  it('gives a stored (deep-frozen) conversation the same bytes, hashes and estimates as encoding it afresh', async () => {
+    const c = composer();
+    await c.prepare();
+    const session = new ScriptedSession(23);
+    session.user('Go');
+    const stored: Message[] = [];
+    for (let round = 0; round < 4; round++) {
+      session.step();
+      // The loop's conversation stores each message frozen and hands the same objects back every time.
+      while (stored.length < session.messages.length) stored.push(deepFreeze(structuredClone(session.messages[stored.length]!)));
+      const { request, snapshot } = compose(c, stored);
+      const encoding = encodeRequest(request);
+      const bytes = (list: readonly string[]) => list.reduce((total, json) => total + utf8Bytes(json), 0);
+      expect(snapshot.messageHashes).toEqual(request.messages.map((message) => messageHash(message)));
+      expect(snapshot.bytes.messages).toBe(encoding.messages.reduce((total, message) => total + bytes(message.blocks), 0));
+      expect(snapshot.bytes.tools).toBe(bytes(encoding.tools));
+      expect(snapshot.bytes.system).toBe(bytes(encoding.system));
+      expect(snapshot.estimate.rawTokens).toBe(c.estimator.rawRequest(request));
+      expect(snapshot.cacheBreak).toBeNull();
+      // The request is the stored conversation with the date first, markers only where placed.
+      const unmarked = JSON.parse(JSON.stringify(request.messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as Message[];
+      expect(unmarked.slice(1)).toEqual(JSON.parse(JSON.stringify(stored.slice(1))));
+      expect(unmarked[0]!.content.slice(1)).toEqual(JSON.parse(JSON.stringify(stored[0]!.content)));
+      expect(Object.isFrozen(request.messages.at(-1)!.content.at(-1))).toBe(false);
+    }
+  });
+
   it('makes snapshots that later changes to the conversation cannot reach', async () => {
     const c = composer();
     await c.prepare();
@@ -340,3 +368,11 @@ describe('Composer', () => {
     expect(parts.total).toBe(parts.system + parts.history + parts.summary);
   });
 });
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

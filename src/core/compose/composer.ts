@@ -1,15 +1,16 @@
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
-import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
+import type { ContentBlock, Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { utf8Bytes, withoutMarker } from './canonicalJson';
+import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
 import type { ProjectContextSource } from './projectContext';
-import { encodeRequest, encodedMessageHash, type RequestEncoding } from './requestEncoding';
+import { EncodingMemo, type EncodedBlock, type EncodedMessage } from './encodingMemo';
+import type { RequestEncoding } from './requestEncoding';
 import { rulesDeltaBlocks, type RulesSource } from './rules';
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot, type SourceSnapshot } from './snapshot';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
@@ -84,6 +85,12 @@ export class Composer {
   private lastGeneration: number | null = null;
   private lastMainBreakpoint: MessageBlockPosition | null = null;
   private lastModel: string | null = null;
+  /** Encodings by object identity, so each request re-encodes only what it has not seen. */
+  private readonly memo: EncodingMemo;
+  /** The static part's encodings and a frozen copy of its tools, made at the first request after adopt(). */
+  private staticEncoding: StaticEncoding | null = null;
+  /** The session date block; one object, so its encoding is remembered. */
+  private readonly dateBlock: TextBlock;
 
   constructor(options: ComposerOptions) {
     this.options = options;
@@ -92,6 +99,8 @@ export class Composer {
     this.prices = resolvePrices(options.prices);
     this.clock = options.clock ?? systemClock;
     this.estimator = options.estimator ?? new TokenEstimator();
+    this.memo = new EncodingMemo(this.estimator);
+    this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     if (options.sessionDate.trim().length === 0) {
       throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
     }
@@ -136,6 +145,7 @@ export class Composer {
 
   private adopt(part: StaticPart): void {
     this.staticPart = part;
+    this.staticEncoding = null;
     this.knownRules = new Map(part.rules);
     this.pending.push(...part.decisions);
   }
@@ -178,12 +188,15 @@ export class Composer {
     if (!Number.isInteger(input.maxTokens) || input.maxTokens < 1) {
       throw new ComposeError(`max_tokens must be a whole number of at least 1, got ${input.maxTokens}.`);
     }
+    const fixed = this.staticEncodingOf(part);
+    const { messages, encoded } = this.messagesFor(input.conversation);
     const request: ModelRequest = {
       model: input.model,
       max_tokens: input.maxTokens,
       system: part.system.map((block) => ({ ...block })),
-      tools: structuredClone(part.tools),
-      messages: this.messagesFor(input.conversation),
+      // Shallow copies: the definitions inside are a frozen copy, only the top level takes a marker.
+      tools: fixed.tools.map((tool) => ({ ...tool })),
+      messages,
     };
     if (input.thinking) request.thinking = structuredClone(input.thinking);
 
@@ -196,7 +209,14 @@ export class Composer {
       ...pending,
       ...(pending.some((d) => d.kind === 'rules_delta') ? fromLoop.filter((d) => d.kind !== 'rules_delta') : fromLoop),
     ];
-    const encoding = encodeRequest(request);
+    // The same strings `encodeRequest(request)` gives, from the remembered encodings.
+    const encoding: RequestEncoding = {
+      model: request.model,
+      thinking: canonicalJson(request.thinking ?? null),
+      tools: fixed.toolJsons,
+      system: fixed.systemJsons,
+      messages: encoded.map((message) => ({ role: message.role, blocks: message.jsons as string[] })),
+    };
     let cacheBreak = null;
     if (input.purpose === 'main') {
       cacheBreak = this.detector.observe(encoding, input.generation);
@@ -206,7 +226,7 @@ export class Composer {
     }
     this.lastModel = input.model;
 
-    const snapshot = this.snapshotOf(request, encoding, input, part, decisions);
+    const snapshot = this.snapshotOf(request, fixed, encoded, input, part, decisions);
     snapshot.breakpoints = structuredClone(breakpoints);
     snapshot.cacheBreak = cacheBreak;
     return { request, snapshot };
@@ -237,7 +257,7 @@ export class Composer {
       systemRaw += this.estimator.countText(sessionDateText(this.options.sessionDate));
     }
     let historyRaw = 0;
-    for (const message of conversation) historyRaw += this.estimator.rawMessage(message);
+    for (const message of conversation) historyRaw += this.memo.message(message).rawTokens;
     // The summary opens the generation's first message, so it is counted there and taken out of history.
     const summaryRaw = summaryText ? this.estimator.countText(summaryText) : 0;
     historyRaw = Math.max(0, historyRaw - summaryRaw);
@@ -250,48 +270,82 @@ export class Composer {
     return this.staticPart;
   }
 
-  /** A copy of the conversation (markers removed) with the session date first in the first user message. */
-  private messagesFor(conversation: readonly Message[]): Message[] {
-    const messages = conversation.map(
-      (message) => ({ role: message.role, content: message.content.map((block) => withoutMarker(structuredClone(block))) }) as Message,
-    );
-    const date: TextBlock = { type: 'text', text: sessionDateText(this.options.sessionDate) };
-    const first = messages[0];
-    if (first && first.role === 'user') first.content.unshift(date);
-    else messages.unshift({ role: 'user', content: [date] });
-    return messages;
+  /**
+   * A copy of the conversation (markers removed) with the session date first in the first user
+   * message, and each request message's encoding.
+   */
+  private messagesFor(conversation: readonly Message[]): { messages: Message[]; encoded: EncodedMessage[] } {
+    const messages: Message[] = [];
+    const encoded: EncodedMessage[] = [];
+    const date = this.dateBlock;
+    const opensWithUser = conversation[0]?.role === 'user';
+    if (!opensWithUser) {
+      const opening = this.memo.withLead(date, { role: 'user', content: [] });
+      messages.push({ role: 'user', content: opening.blocks.map((block) => ({ ...block.sendable })) } as Message);
+      encoded.push(opening);
+    }
+    conversation.forEach((message, index) => {
+      const encodedMessage = index === 0 && opensWithUser ? this.memo.withLead(date, message) : this.memo.message(message);
+      encoded.push(encodedMessage);
+      // Shallow copies of the remembered frozen blocks: the request may take markers on top, nothing deeper can change.
+      messages.push({ role: message.role, content: encodedMessage.blocks.map((block) => ({ ...block.sendable })) } as Message);
+    });
+    return { messages, encoded };
   }
 
-  private snapshotOf(request: ModelRequest, encoding: RequestEncoding, input: ComposeInput, part: StaticPart, decisions: Decision[]): RequestSnapshot {
+  private staticEncodingOf(part: StaticPart): StaticEncoding {
+    if (this.staticEncoding) return this.staticEncoding;
+    // The part is the composer's own and never changed after adopt(), so this holds until the next adopt().
+    const tools = deepFreeze(structuredClone(part.tools));
+    const toolBlocks = tools.map((tool) => this.memo.tool(tool));
+    const systemBlocks = part.system.map((block) => this.memo.systemBlock(block));
+    this.staticEncoding = {
+      tools,
+      toolBlocks,
+      systemBlocks,
+      toolJsons: toolBlocks.map((block) => block.json),
+      systemJsons: systemBlocks.map((block) => block.json),
+    };
+    return this.staticEncoding;
+  }
+
+  private snapshotOf(
+    request: ModelRequest, fixed: StaticEncoding, encoded: readonly EncodedMessage[], input: ComposeInput, part: StaticPart, decisions: Decision[],
+  ): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
     const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => {
       const { budgetBytes, fullBytes, truncated, variant, ...counts } = fields;
       return { ...counts, tokens: est.calibrate(model, fields.rawTokens), budgetBytes, fullBytes, truncated, variant };
     };
-    const sum = (encoded: readonly string[]): number => encoded.reduce((total, text) => total + utf8Bytes(text), 0);
+    const sum = (blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number => blocks.reduce((total, block) => total + block[field], 0);
 
-    const toolBytes = sum(encoding.tools);
-    let toolRaw = 0;
-    for (const tool of request.tools) toolRaw += est.rawTool(tool);
+    const toolBytes = sum(fixed.toolBlocks, 'bytes');
+    const toolRaw = sum(fixed.toolBlocks, 'rawTokens');
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
-      const block = info.blockIndex === null ? undefined : request.system[info.blockIndex];
+      const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
       return source({
         source: info.source, label: info.label, zone: 'system',
-        bytes: info.blockIndex === null ? 0 : utf8Bytes(encoding.system[info.blockIndex] ?? ''), rawTokens: block ? est.rawSystemBlock(block) : 0,
+        bytes: block?.bytes ?? 0, rawTokens: block?.rawTokens ?? 0,
         budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
       });
     });
     const [preamble, ...restOfSystem] = systemSources;
 
     let messageBytes = 0;
-    for (const message of encoding.messages) messageBytes += sum(message.blocks);
-    const dateBlock = request.messages[0]?.content[0];
-    const dateBytes = utf8Bytes(encoding.messages[0]?.blocks[0] ?? '');
-    const dateRaw = dateBlock ? est.rawBlock(dateBlock) : 0;
-    const systemBytes = sum(encoding.system);
+    let messageRaw = 0;
+    for (const message of encoded) {
+      messageBytes += message.bytes;
+      messageRaw += message.rawTokens;
+    }
+    // messagesFor always puts the date first in the first message.
+    const dateBlock = encoded[0]?.blocks[0];
+    const dateBytes = dateBlock?.bytes ?? 0;
+    const dateRaw = dateBlock?.rawTokens ?? 0;
+    const systemBytes = sum(fixed.systemBlocks, 'bytes');
     const systemRaw = systemSources.reduce((total, s) => total + s.rawTokens, 0);
-    const totalRaw = est.rawRequest(request);
+    // What `est.rawRequest(request)` counts: every tool, every system block, every message with its framing.
+    const totalRaw = toolRaw + sum(fixed.systemBlocks, 'rawTokens') + messageRaw;
     const dateText = sessionDateText(this.options.sessionDate);
 
     const sources: SourceSnapshot[] = [
@@ -317,7 +371,7 @@ export class Composer {
       bytes: { tools: toolBytes, system: systemBytes, messages: messageBytes, total: toolBytes + systemBytes + messageBytes },
       toolDefinitionBytes: toolBytes,
       messageCount: request.messages.length,
-      messageHashes: encoding.messages.map((message) => encodedMessageHash(message)),
+      messageHashes: encoded.map((message) => message.hash),
       breakpoints: [],
       estimate: est.fromRaw(model, totalRaw),
       decisions,
@@ -327,6 +381,23 @@ export class Composer {
       cost: null,
     };
   }
+}
+
+interface StaticEncoding {
+  /** A deep-frozen copy of the part's tools: requests take shallow copies (the marker goes on the top level). */
+  tools: readonly ToolDefinition[];
+  toolBlocks: readonly EncodedBlock[];
+  systemBlocks: readonly EncodedBlock[];
+  toolJsons: string[];
+  systemJsons: string[];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
+  }
+  return value;
 }
 
 function describeRulesChanges(known: ReadonlyMap<string, string>, current: ReadonlyArray<readonly [string, string]>): string {

@@ -24,7 +24,7 @@ export interface Calibration {
 }
 
 /** Per-message framing the tokenizer cannot see (role markers); calibration absorbs the rest. */
-const MESSAGE_OVERHEAD_TOKENS = 4;
+export const MESSAGE_OVERHEAD_TOKENS = 4;
 /**
  * Weight of the newest sample. A session's requests share a growing prefix, so the newest ratio is
  * the best predictor of the next; half-weighting still damps one odd request.

@@ -1,0 +1,184 @@
+import type { ContentBlock, Message } from '../model/types';
+import { canonicalJson, utf8Bytes } from './canonicalJson';
+import { sha256Hex } from './messageHash';
+import { encodedMessage } from './requestEncoding';
+import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from './tokenEstimator';
+
+/** One block's canonical JSON (marker removed), its UTF-8 length and its raw token count. */
+export interface EncodedBlock {
+  readonly json: string;
+  readonly bytes: number;
+  readonly rawTokens: number;
+  /**
+   * The block as it is sent, without its marker, deep-frozen: a request takes a shallow copy (its top
+   * level may get a marker) and shares the rest, which nothing can change.
+   */
+  readonly sendable: object;
+}
+
+/** One message's encoded blocks and what the snapshot needs of it. */
+export interface EncodedMessage {
+  readonly role: string;
+  readonly blocks: readonly EncodedBlock[];
+  /** The blocks' JSON, in order (shared with the cache-break detector: never mutated). */
+  readonly jsons: readonly string[];
+  /** `messageHash` of the message. */
+  readonly hash: string;
+  /** Message framing plus its blocks, as `TokenEstimator.rawMessage` counts it. */
+  readonly rawTokens: number;
+  readonly bytes: number;
+}
+
+interface BlockEntry {
+  /** The block was deep-frozen when encoded: its identity alone vouches for its content. */
+  frozen: boolean;
+  keys: string[];
+  values: unknown[];
+  /** Canonical JSON of each object-valued member that was not deep-frozen (null for the others). */
+  members: Array<string | null>;
+  result: EncodedBlock;
+}
+
+interface MessageEntry {
+  role: string;
+  blocks: EncodedBlock[];
+  result: EncodedMessage;
+}
+
+interface LeadEntry {
+  lead: EncodedBlock;
+  inner: EncodedMessage;
+  result: EncodedMessage;
+}
+
+const MARKER = 'cache_control';
+
+/**
+ * Per-block and per-message encodings remembered by object identity, so a request re-encodes,
+ * re-hashes and re-counts only the blocks it has not seen. The loop's conversation entries are
+ * deep-frozen and the projection returns them as they are, so for them identity is enough. Other
+ * callers (tests, tools, the bench) pass plain objects that may be changed in place between
+ * requests: those are reused only when every member is still the same value (strings and
+ * primitives compared directly, unfrozen object members by their canonical JSON), so a change is
+ * always seen. Keys are weak: entries go when the conversation drops the messages.
+ */
+export class EncodingMemo {
+  private readonly blocks = new WeakMap<object, BlockEntry>();
+  private readonly messages = new WeakMap<object, MessageEntry>();
+  private readonly leads = new WeakMap<object, LeadEntry>();
+  /** Objects found deep-frozen; a frozen object's members cannot change, so this never goes stale. */
+  private readonly deepFrozen = new WeakSet<object>();
+
+  constructor(private readonly estimator: TokenEstimator) {}
+
+  /** A content block of a message. */
+  block(block: ContentBlock): EncodedBlock {
+    return this.encode(block, () => blockCountText(block));
+  }
+
+  /** A system block: the tokenizer sees its text. */
+  systemBlock(block: { type: 'text'; text: string }): EncodedBlock {
+    return this.encode(block, () => block.text);
+  }
+
+  /** A tool definition: the tokenizer sees its canonical JSON. */
+  tool(tool: object): EncodedBlock {
+    return this.encode(tool, (json) => json);
+  }
+
+  message(message: Message): EncodedMessage {
+    const known = this.messages.get(message);
+    if (known && this.isDeepFrozen(message)) return known.result;
+    const content = message.content as readonly ContentBlock[];
+    const blocks = content.map((block) => this.block(block));
+    if (known && known.role === message.role && sameBlocks(known.blocks, blocks)) return known.result;
+    const result = messageOf(message.role, blocks);
+    this.messages.set(message, { role: message.role, blocks, result });
+    return result;
+  }
+
+  /** `message` with `lead` put first (the session date opening the first user message). */
+  withLead(lead: ContentBlock, message: Message): EncodedMessage {
+    const leadEncoded = this.block(lead);
+    const inner = this.message(message);
+    const known = this.leads.get(message);
+    if (known && known.lead === leadEncoded && known.inner === inner) return known.result;
+    const result = messageOf(message.role, [leadEncoded, ...inner.blocks]);
+    this.leads.set(message, { lead: leadEncoded, inner, result });
+    return result;
+  }
+
+  /** True when nothing reachable from `value` can change (strings and primitives, or frozen all the way down). */
+  isDeepFrozen(value: unknown): boolean {
+    if (value === null || typeof value !== 'object') return true;
+    if (this.deepFrozen.has(value)) return true;
+    if (!Object.isFrozen(value)) return false;
+    for (const inner of Object.values(value)) if (!this.isDeepFrozen(inner)) return false;
+    this.deepFrozen.add(value);
+    return true;
+  }
+
+  private encode(value: object, countText: (json: string) => string): EncodedBlock {
+    const known = this.blocks.get(value);
+    if (known && (known.frozen || this.stillMatches(known, value))) return known.result;
+    const frozen = this.isDeepFrozen(value);
+    const bare = withoutMarkerMember(value);
+    const json = canonicalJson(bare);
+    // A clone of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
+    const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : deepFreeze(structuredClone(bare));
+    const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: this.estimator.countText(countText(json)), sendable };
+    const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
+    const values = keys.map((key) => (value as Record<string, unknown>)[key]);
+    const members = values.map((member) => (this.isDeepFrozen(member) ? null : canonicalJson(member)));
+    this.blocks.set(value, { frozen, keys, values, members, result });
+    return result;
+  }
+
+  private stillMatches(entry: BlockEntry, value: object): boolean {
+    const record = value as Record<string, unknown>;
+    let count = 0;
+    for (const key in record) {
+      if (!Object.hasOwn(record, key) || key === MARKER) continue;
+      const at = count++;
+      if (entry.keys[at] !== key) return false;
+      const member = record[key];
+      if (member !== entry.values[at]) return false;
+      const json = entry.members[at];
+      // Same object, but it may have been changed inside: compare what it encodes to.
+      if (json !== null && json !== undefined && canonicalJson(member) !== json) return false;
+    }
+    return count === entry.keys.length;
+  }
+}
+
+function withoutMarkerMember(value: object): object {
+  if (!Object.hasOwn(value, MARKER)) return value;
+  const { [MARKER]: _marker, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function sameBlocks(before: readonly EncodedBlock[], now: readonly EncodedBlock[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let i = 0; i < before.length; i++) if (before[i] !== now[i]) return false;
+  return true;
+}
+
+function messageOf(role: string, blocks: readonly EncodedBlock[]): EncodedMessage {
+  const jsons = blocks.map((block) => block.json);
+  let rawTokens = MESSAGE_OVERHEAD_TOKENS;
+  let bytes = 0;
+  for (const block of blocks) {
+    rawTokens += block.rawTokens;
+    bytes += block.bytes;
+  }
+  const hash = sha256Hex(encodedMessage({ role, blocks: jsons })).slice(0, 8);
+  return { role, blocks, jsons, hash, rawTokens, bytes };
+}
