@@ -51,6 +51,20 @@ describe('splitMarkdownBlocks', () => {
     expect(splitMarkdownBlocks('- a\n\n- b')).toEqual(['- a\n\n- b']);
   });
 
+  it('renders generated documents the same in pieces as whole (seeded, lists, fences at every indent, tables, quotes)', () => {
+    const LINES = ['', '', '', 'text here', 'more *em* text', '- item', '  - nested', '1. one', '   continued', '```', '```js', '   ```', '  ```', '~~~', '    code', '> quote', '---', '| a | b |', '|---|---|', '# Head', 'x', '`#a3f2`', '* star', '+ plus', '\tTab'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    let split = 0;
+    for (let n = 0; n < 3000; n++) {
+      const doc = Array.from({ length: 3 + Math.floor(next() * 14) }, () => LINES[Math.floor(next() * LINES.length)]).join('\n');
+      const pieces = splitMarkdownBlocks(doc);
+      if (pieces.length > 1) split++;
+      expect(pieces.map(renderMarkdown).join(''), JSON.stringify(doc)).toBe(renderMarkdown(doc));
+    }
+    expect(split).toBeGreaterThan(1000);
+  });
+
   it('keeps text with a link reference definition whole', () => {
     expect(splitMarkdownBlocks('[x][r]\n\n[r]: https://example.com')).toHaveLength(1);
   });

@@ -49,3 +49,14 @@ export function renderMarkdown(source: string): string {
   renderer ??= createRenderer();
   return renderer.render(source);
 }
+
+/**
+ * The 0-based lines where markdown-it's block parser starts a top-level block (no inline parsing, so
+ * cheap enough to run on every frame of a streaming message).
+ */
+export function topLevelBlockLines(source: string): number[] {
+  renderer ??= createRenderer();
+  const tokens: Token[] = [];
+  renderer.block.parse(source, renderer, {}, tokens);
+  return tokens.filter((token) => token.level === 0 && token.nesting !== -1 && token.map).map((token) => token.map![0]);
+}
