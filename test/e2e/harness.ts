@@ -259,22 +259,33 @@ function escapeRegExp(text: string): string {
 export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input.input');
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
   const row = widget
     .locator('.monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) })
     .first();
-  try {
-    await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  } catch {
-    const offered = await widget.locator('.monaco-list-row .label-name').allTextContents();
-    await page.keyboard.press('Escape');
-    throw new Error(`command "${title}" is not in the command palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  // A webview that takes focus back as it renders closes the palette; then the palette is opened again.
+  for (let attempt = 0; attempt < 3 && Date.now() < deadline; attempt++) {
+    const left = (): number => Math.max(1_000, deadline - Date.now());
+    try {
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: left() });
+      await input.fill(`>${title}`);
+      await row.waitFor({ state: 'visible', timeout: left() });
+      await row.click({ timeout: Math.min(5_000, left()) });
+      await widget.waitFor({ state: 'hidden', timeout: left() }).catch(() => undefined);
+      return;
+    } catch (err) {
+      lastError = err;
+      await page.keyboard.press('Escape').catch(() => undefined);
+    }
   }
-  await row.click();
-  await widget.waitFor({ state: 'hidden', timeout: timeoutMs }).catch(() => undefined);
+  const offered = await widget.locator('.monaco-list-row .label-name').allTextContents().catch(() => [] as string[]);
+  throw new Error(
+    `command "${title}" could not be run from the command palette; it offered: ${JSON.stringify(offered.slice(0, 10))} ` +
+      `(${lastError instanceof Error ? lastError.message.split('\n')[0] : String(lastError)})`,
+  );
 }
 
 /** Opens a workspace file with Quick Open (Ctrl+P) and waits for its editor tab to be active. */

@@ -85,7 +85,7 @@ describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)',
 
   it("shows Cairn's chat view from the activity bar", async () => {
     const frame = await openCairnView(editor!.page);
-    expect((await frame.locator('body').innerText()).trim().length).toBeGreaterThan(0);
+    await expect.poll(async () => (await frame.locator('body').innerText()).trim().length, { timeout: 30_000 }).toBeGreaterThan(0);
     await screenshot(editor!.page, 'smoke-cairn-view');
   });
 
