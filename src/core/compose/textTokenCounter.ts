@@ -19,6 +19,16 @@ export interface TextTokenCounter {
 const LONG_RUN = 128;
 const LONG_RUN_PATTERN = new RegExp(`\\S{${LONG_RUN},}`, 'g');
 const SLICE_MEMO_LIMIT = 4096;
+/**
+ * o200k_base splits text into pieces (words with their leading space, number groups, punctuation
+ * runs, whitespace) by this pattern and encodes each piece on its own, so a text's count is the sum
+ * of its pieces' counts. Code and prose repeat a small vocabulary of pieces, so counting them once
+ * and remembering the count makes a new block several times cheaper than encoding it whole.
+ */
+const PIECE_PATTERN = new RegExp(o200kBase.pat_str, 'gu');
+const PIECE_MEMO_LIMIT = 50_000;
+/** Longer pieces (long whitespace runs, long words) rarely repeat: counted, not remembered. */
+const PIECE_MEMO_MAX_LENGTH = 64;
 
 /**
  * `o200k_base` from the ranks bundled with js-tiktoken (no network). Loading the ranks takes about a
@@ -28,6 +38,7 @@ export class TiktokenCounter implements TextTokenCounter {
   readonly name = 'tiktoken-o200k';
   private static shared: Tiktoken | undefined;
   private readonly sliceMemo = new Map<string, number>();
+  private readonly pieceMemo = new Map<string, number>();
 
   private get encoder(): Tiktoken {
     TiktokenCounter.shared ??= new Tiktoken(o200kBase);
@@ -62,8 +73,21 @@ export class TiktokenCounter implements TextTokenCounter {
   }
 
   private encode(text: string): number {
+    let total = 0;
+    for (const match of text.matchAll(PIECE_PATTERN)) total += this.piece(match[0]);
+    return total;
+  }
+
+  private piece(piece: string): number {
+    const known = this.pieceMemo.get(piece);
+    if (known !== undefined) return known;
     // Special-token strings in user content are plain text: neither allowed nor disallowed.
-    return text.length === 0 ? 0 : this.encoder.encode(text, [], []).length;
+    const tokens = this.encoder.encode(piece, [], []).length;
+    if (piece.length <= PIECE_MEMO_MAX_LENGTH) {
+      if (this.pieceMemo.size >= PIECE_MEMO_LIMIT) this.pieceMemo.clear();
+      this.pieceMemo.set(piece, tokens);
+    }
+    return tokens;
   }
 
   private slice(piece: string): number {

@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types';
 import type { TextTokenCounter } from './textTokenCounter';
@@ -69,4 +73,28 @@ describe('TiktokenCounter', () => {
     // 40,000 characters without a space: counted in memoised slices, not one quadratic piece.
     expect(counter.count('a'.repeat(40_000))).toBe(counter.count('a'.repeat(128)) * (40_000 / 128 | 0) + counter.count('a'.repeat(40_000 % 128)));
   });
+
+  it('counts piece by piece (remembering pieces) exactly as encoding the whole text does', () => {
+    const whole = new Tiktoken(o200kBase);
+    const counter = new TiktokenCounter();
+    const samples = [
+      "It's what we'd've DONE, isn't it? They'LL see.  Two  spaces,\ttabs\t\tand trailing   \n\n  indented\r\nlines",
+      'const x = 12345678 + 0.25e-7; // numbers 1,000,000 and 2026-11-30T10:00:00Z',
+      'Unicode: café naïve Ωmega 東京都の天気 한국어 🙂👍🏽 e\u0301 ÄÖÜ ß',
+      '<|endoftext|> and <|im_start|> are text here, {"json": [1, 2, {"k": null}]}',
+      '    \n\n\n   x   \n \t \n',
+      '[#1001 src/f1.ts lines 1-30 of 30 sha 0123abcd]\n1: import { a } from "./a";\n2: export const b = a?.c ?? [];',
+    ];
+    // Real text too: this folder's sources (no runs of 128+ non-space characters, which are sliced by design).
+    const dir = import.meta.dirname;
+    for (const name of readdirSync(dir).filter((file) => file.endsWith('.ts')).slice(0, 8)) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      if (!/\S{128,}/.test(text)) samples.push(text);
+    }
+    expect(samples.length).toBeGreaterThan(8);
+    for (let round = 0; round < 2; round++) {
+      for (const text of samples) expect(counter.count(text)).toBe(whole.encode(text, [], []).length);
+    }
+  });
 });
+
