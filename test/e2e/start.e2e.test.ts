@@ -31,7 +31,8 @@ describe.skipIf(!environment.available)('npm start -- --demo', () => {
     // --no-build: globalSetup has just built and packaged out/cairn.vsix.
     child = spawn(process.execPath, ['scripts/start.mjs', '--demo', '--no-build', '--port', String(port)], {
       cwd: REPO_ROOT,
-      env: { ...process.env, CAIRN_START_DIR: stateDir },
+      // XDG_DATA_HOME: code-server's own logs and heartbeat go with the rest of this run's state.
+      env: { ...process.env, CAIRN_START_DIR: stateDir, XDG_DATA_HOME: join(stateDir, 'xdg-data') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
