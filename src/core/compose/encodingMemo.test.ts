@@ -75,6 +75,16 @@ describe('EncodingMemo', () => {
     const second = memo.message(assistant!);
     expect(second.hash).not.toBe(first.hash);
     expect(second.hash).toBe(messageHash(assistant!));
+    // A member added deep inside, then an array grown in place.
+    const input = call.input as { range: Record<string, unknown>; tags?: string[] };
+    input.range.step = 2;
+    const third = memo.message(assistant!);
+    expect(third.hash).not.toBe(second.hash);
+    input.tags = ['a'];
+    const fourth = memo.message(assistant!);
+    input.tags.push('b');
+    expect(memo.message(assistant!).hash).not.toBe(fourth.hash);
+    expect(memo.message(assistant!).hash).toBe(messageHash(assistant!));
 
     // A string replaced, a member added, a block appended.
     const result = user!.content[0]!;

@@ -34,8 +34,8 @@ interface BlockEntry {
   frozen: boolean;
   keys: string[];
   values: unknown[];
-  /** Canonical JSON of each object-valued member that was not deep-frozen (null for the others). */
-  members: Array<string | null>;
+  /** Per member: it is an object that was not deep-frozen, so its content must be compared, not its identity. */
+  mutable: boolean[];
   result: EncodedBlock;
 }
 
@@ -129,8 +129,8 @@ export class EncodingMemo {
     const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: this.estimator.countText(countText(json)), sendable };
     const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
     const values = keys.map((key) => (value as Record<string, unknown>)[key]);
-    const members = values.map((member) => (this.isDeepFrozen(member) ? null : canonicalJson(member)));
-    this.blocks.set(value, { frozen, keys, values, members, result });
+    const mutable = values.map((member) => !this.isDeepFrozen(member));
+    this.blocks.set(value, { frozen, keys, values, mutable, result });
     return result;
   }
 
@@ -143,9 +143,8 @@ export class EncodingMemo {
       if (entry.keys[at] !== key) return false;
       const member = record[key];
       if (member !== entry.values[at]) return false;
-      const json = entry.members[at];
-      // Same object, but it may have been changed inside: compare what it encodes to.
-      if (json !== null && json !== undefined && canonicalJson(member) !== json) return false;
+      // Same object, but it may have been changed inside: compare it with the frozen copy taken when it was encoded.
+      if (entry.mutable[at] && !sameJsonContent(member, (entry.result.sendable as Record<string, unknown>)[key])) return false;
     }
     return count === entry.keys.length;
   }
@@ -163,6 +162,34 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
   }
   return value;
+}
+
+/**
+ * True when `now` is plain JSON data (objects, arrays, primitives) equal to `then` member by member,
+ * so both encode to the same canonical JSON. Anything else (class instances, a member present on one
+ * side only, NaN) answers false, which only costs a re-encoding.
+ */
+function sameJsonContent(now: unknown, then: unknown): boolean {
+  if (now === then) return true;
+  if (now === null || then === null || typeof now !== 'object' || typeof then !== 'object') return false;
+  if (Array.isArray(now)) {
+    if (!Array.isArray(then) || now.length !== then.length) return false;
+    for (let i = 0; i < now.length; i++) if (!sameJsonContent(now[i], then[i])) return false;
+    return true;
+  }
+  if (Array.isArray(then) || !isPlainObject(now) || !isPlainObject(then)) return false;
+  const keys = Object.keys(now);
+  if (keys.length !== Object.keys(then).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(then, key)) return false;
+    if (!sameJsonContent((now as Record<string, unknown>)[key], (then as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 function sameBlocks(before: readonly EncodedBlock[], now: readonly EncodedBlock[]): boolean {
