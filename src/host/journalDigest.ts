@@ -39,7 +39,8 @@ type MutableTool = Extract<TranscriptItem, { type: 'tool' }>;
 /** Builds the digest; `records` in journal order (e.g. `journal.readAll()`). */
 export async function digestJournal(records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>): Promise<JournalDigest> {
   const turns: { index: number; items: TranscriptItem[] }[] = [];
-  const snapshots = new Map<number, RequestSnapshotView>();
+  // Numbered in journal order: the composer's own count starts again after a reopen.
+  const snapshots: RequestSnapshotView[] = [];
   const compactions = new Map<number, CompactionDetails>();
   const summaries = new Map<number, { summary: string; previous: number }>();
   const heads = new Map<string, ResultHead>();
@@ -141,8 +142,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       case 'snapshot':
         if (isRequestSnapshot(record.snapshot)) {
-          const view = snapshotViewOf(record.snapshot);
-          snapshots.set(view.index, view);
+          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length });
         }
         break;
       case 'generation_started':
@@ -168,14 +168,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       item.type === 'tool' && item.status === 'running' && !lastToolCalls.includes(item.callId) ? { ...item, status: 'cancelled' } : item,
     );
   }
-  const ordered = [...snapshots.values()].sort((a, b) => a.index - b.index);
-  const withUsage = ordered.filter((s) => s.purpose === 'main' && s.cacheHitShare !== undefined);
+  const withUsage = snapshots.filter((s) => s.purpose === 'main' && s.cacheHitShare !== undefined);
   return {
     turns,
-    snapshots: ordered,
+    snapshots,
     compactions,
     activeSummary: summaries.get(activeGeneration)?.summary ?? null,
-    sessionCostUsd: ordered.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
+    sessionCostUsd: snapshots.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
     tokensSaved,
     lastCacheHitShare: withUsage.at(-1)?.cacheHitShare ?? null,
     title,

@@ -269,10 +269,10 @@ export class SessionController {
         this.usage.addSaved(resultViewOf(event.result).tokensSaved);
         break;
       case 'request_finished': {
-        const view = snapshotViewOf(event.snapshot);
-        const at = this.snapshots.findIndex((s) => s.index === view.index);
-        if (at === -1) this.snapshots.push(view);
-        else this.snapshots[at] = view;
+        // Numbered by their place in the session (the journal's order), not by the composer's count, which
+        // starts again when a reopened session builds a new composer.
+        const view = { ...snapshotViewOf(event.snapshot), index: this.snapshots.length };
+        this.snapshots.push(view);
         this.usage.addSnapshot(view);
         this.broadcast({ type: 'snapshot', snapshot: view });
         void this.refreshMeter();
