@@ -93,3 +93,11 @@ describe('transcript', () => {
     expect(settleUnfinished(settled)).toBe(settled);
   });
 });
+
+describe('a key set after the "no key" error', () => {
+  it('removes the error card and shows the notice', () => {
+    const withError = applyTurnEvent([], { type: 'error', turn: 0, kind: 'auth', message: 'No Anthropic API key is set.', action: 'setApiKey' });
+    const after = applyTurnEvent(withError, { type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'API key saved. Cairn is ready.' });
+    expect(after[0]!.items.map((i) => i.type)).toEqual(['notice']);
+  });
+});

@@ -137,7 +137,11 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
     case 'toolCancelled':
       return updateTurn(turns, event.turn, (items) => updateTool(items, event.callId, (tool) => ({ ...tool, status: 'cancelled' })));
     case 'notice':
-      return updateTurn(turns, event.turn, (items) => [...items, { type: 'notice', level: event.level, kind: event.kind, message: event.message }]);
+      return updateTurn(turns, event.turn, (items) => [
+        // A key was set: the "no key" card has been answered, so it leaves rather than contradicting the notice.
+        ...(event.kind === 'api_key' ? items.filter((item) => !(item.type === 'error' && item.kind === 'auth')) : items),
+        { type: 'notice', level: event.level, kind: event.kind, message: event.message },
+      ]);
     case 'error':
       return updateTurn(turns, event.turn, (items) => [
         ...closeStreaming(items),
