@@ -13,7 +13,9 @@ export interface CommandLimits {
 }
 
 export const DEFAULT_COMMAND_LIMITS: CommandLimits = {
-  maxOutputChars: 64 * 1024 * 1024,
+  // 16 Mi characters is far more than any log a person reads and keeps a runaway command's memory small;
+  // the model sees the capped head and tail, and recall shows what was kept.
+  maxOutputChars: 16 * 1024 * 1024,
   killGraceMs: 2000,
   backgroundDrainMs: 250,
 };
