@@ -23,16 +23,9 @@ export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-output/browser');
 const BUNDLE = join(REPO_ROOT, 'dist/webview.js');
 const STYLESHEET = join(REPO_ROOT, 'media/webview.css');
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_FLAGS } from '../support/chromium';
+
+export { CHROMIUM_FLAGS };
 
 /** Debian's Chromium (or CAIRN_CHROMIUM); undefined when it is not installed. */
 export function findChromium(): string | undefined {

@@ -10,17 +10,9 @@ import { chromium, type Browser, type FrameLocator, type Page } from 'playwright
 import { inject } from 'vitest';
 import { OUTPUT_DIR, type E2eEnvironment, type ProvisionedEditor } from './environment';
 
-/** Flags that keep Chromium offline and quiet here (from issue 7's recipe). */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_FLAGS } from '../support/chromium';
+
+export { CHROMIUM_FLAGS };
 
 /** User settings every test editor starts with: no welcome page, no update or telemetry traffic. */
 export const BASE_SETTINGS: Readonly<Record<string, unknown>> = Object.freeze({
