@@ -15,6 +15,7 @@ import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario } from '../../src/node/scenario/scenario';
+import { seededRandom } from '../../src/core/testing/seededRandom';
 import { crashScenarioJson } from './support/crashScenario';
 import { bundleChild, LineChild, snapshotChild } from './support/lineChild';
 
@@ -42,17 +43,6 @@ let work: string;
 let script: string;
 let server: MockServer;
 const children: LineChild[] = [];
-
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function scratchRoot(): Promise<string> {
   // SIGKILL loses the process, not the page cache: a RAM disk keeps fsyncs off the clock when there is room.

@@ -4,18 +4,8 @@
  * lines, diffs, capped output, stubs, same-result answers). Append-only, like the loop's.
  */
 import type { AssistantMessage, Message, UserMessage } from '../../model/types';
+import { seededRandom } from '../../testing/seededRandom';
 
-/** Small seeded PRNG (mulberry32) so every run builds the same session. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['config', 'result', 'ledger', 'request', 'stream', 'window', 'budget', 'session', 'model', 'token', 'cache', 'entry', 'value', 'path', 'index', 'buffer', 'reader', 'writer', 'options', 'error'];
 const FILES = ['src/app.ts', 'src/server/routes.ts', 'src/lib/cache.ts', 'src/lib/tokens.ts', 'test/app.test.ts', 'README.md', 'package.json', 'src/ui/panel.tsx'];
@@ -27,7 +17,8 @@ export class ScriptedSession {
   private resultCounter = 0x1000;
 
   constructor(seed = 7) {
-    this.next = random(seed);
+    // Seeded so every run builds the same session.
+    this.next = seededRandom(seed);
   }
 
   private pick<T>(items: readonly T[]): T {

@@ -4,17 +4,9 @@
  * with some large ones, so kills land both between records and in the middle of long writes.
  */
 
-/** mulberry32: tiny, fast, good enough to pick sizes and letters. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
-  };
-}
+import { seededRandom } from '../../testing/seededRandom';
+
+export { seededRandom };
 
 /** The id of the `index`-th result of a crash-test session: `#` and five or more hex digits. */
 export function crashResultId(index: number): string {
