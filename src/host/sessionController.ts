@@ -84,11 +84,21 @@ export class SessionController {
 
   /** The open session, opening the workspace's last one (or a new one) on first use. */
   async session(): Promise<AssembledSession> {
+    // While a session is being attached it is already `assembled` but its views have not had their
+    // init yet; a caller served then would post into a chat that the attach's init is about to wipe.
+    if (this.opening) return this.opening;
     if (this.assembled) return this.assembled;
-    this.opening ??= this.openInitial().finally(() => {
-      this.opening = undefined;
+    return this.switchTo(() => this.openInitial());
+  }
+
+  /** Runs one change of session at a time; `session()` callers wait for it to finish. */
+  private async switchTo(open: () => Promise<AssembledSession>): Promise<AssembledSession> {
+    while (this.opening) await this.opening.catch(() => undefined);
+    const opening = open().finally(() => {
+      if (this.opening === opening) this.opening = undefined;
     });
-    return this.opening;
+    this.opening = opening;
+    return opening;
   }
 
   get current(): AssembledSession | undefined {
@@ -109,15 +119,19 @@ export class SessionController {
 
   /** Starts another session and shows it. */
   async newSession(): Promise<AssembledSession> {
-    await this.closeCurrent();
-    return this.attach(await this.deps.sessions.start());
+    return this.switchTo(async () => {
+      await this.closeCurrent();
+      return this.attach(await this.deps.sessions.start());
+    });
   }
 
   /** Opens a past session and shows it. */
   async openSession(sessionId: string): Promise<AssembledSession> {
-    if (this.assembled?.journal.sessionId === sessionId) return this.assembled;
-    await this.closeCurrent();
-    return this.attach(await this.deps.sessions.resume(sessionId));
+    return this.switchTo(async () => {
+      if (this.assembled?.journal.sessionId === sessionId) return this.assembled;
+      await this.closeCurrent();
+      return this.attach(await this.deps.sessions.resume(sessionId));
+    });
   }
 
   /** A view to keep informed; it gets `init` when it says `ready`. */
@@ -200,6 +214,8 @@ export class SessionController {
 
   /** Closes the session (window closing). */
   async dispose(): Promise<void> {
+    // A session may be opening (activation); wait so it is not left open behind the close.
+    while (this.opening) await this.opening.catch(() => undefined);
     await this.closeCurrent();
     this.views.clear();
   }
@@ -238,12 +254,7 @@ export class SessionController {
 
   private async closeCurrent(): Promise<void> {
     const current = this.assembled;
-    if (!current) {
-      // A session may be opening (activation); wait so it is not left open behind the new one.
-      if (this.opening) await this.opening.catch(() => undefined);
-      if (!this.assembled) return;
-      return this.closeCurrent();
-    }
+    if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
     this.subscription?.dispose();
     this.subscription = undefined;

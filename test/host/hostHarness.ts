@@ -26,6 +26,11 @@ export interface HostOptions {
   readonly settings?: Record<string, unknown>;
   /** A window with no folder open. */
   readonly noFolder?: boolean;
+  /**
+   * Sends the first chat view's `ready` while the session is being attached: once the attach writes
+   * workspace state (the session's "remember me"), the write is held until 50 ms after that message.
+   */
+  readonly readyDuringAttach?: boolean;
 }
 
 export interface HostRun {
@@ -96,6 +101,10 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   const secrets = new Map<string, string>();
   if (options.apiKey !== undefined) secrets.set(API_KEY_SECRET, options.apiKey);
   const workspaceState = new Map<string, unknown>();
+  let markChatReady = (): void => undefined;
+  const chatReady = new Promise<void>((resolve) => (markChatReady = () => setTimeout(resolve, 50)));
+  let markAttaching = (): void => undefined;
+  const attaching = new Promise<void>((resolve) => (markAttaching = resolve));
   const subscriptions: { dispose(): unknown }[] = [];
   const context = {
     subscriptions,
@@ -108,7 +117,13 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
     },
     workspaceState: {
       get: <T>(key: string, fallback?: T) => (workspaceState.has(key) ? (workspaceState.get(key) as T) : fallback),
-      update: async (key: string, value: unknown) => void workspaceState.set(key, value),
+      update: async (key: string, value: unknown) => {
+        if (options.readyDuringAttach) {
+          markAttaching();
+          await chatReady;
+        }
+        workspaceState.set(key, value);
+      },
       keys: () => [...workspaceState.keys()],
     },
     globalStorageUri: Uri.file(storageDir),
@@ -122,7 +137,9 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
     if (!provider) throw new Error('The chat view provider was not registered.');
     const view = { webview, visible: true, onDidDispose: () => ({ dispose: () => undefined }) };
     await provider.resolveWebviewView(view as unknown as vscode.WebviewView, { state: undefined }, {} as vscode.CancellationToken);
+    if (options.readyDuringAttach) await attaching;
     await webview.fromPage({ type: 'ready', view: 'chat' });
+    markChatReady();
     await waitFor(() => webview.posted.some((m) => (m as { type: string }).type === 'init'), 'init');
     return webview;
   };
