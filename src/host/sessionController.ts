@@ -27,6 +27,7 @@ import { CompactionRunner } from './compactionRunner';
 import type { WebviewApprover } from './webviewApprover';
 import { answerRequest } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
+import { LiveTurn } from './liveTurn';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
@@ -65,6 +66,7 @@ export class SessionController {
   private digestCache: { seq: number; digest: JournalDigest } | undefined;
   private snapshots: RequestSnapshotView[] = [];
   private readonly usage = new UsageMeter();
+  private readonly liveTurn = new LiveTurn();
   private meterView: UsageMeterView | undefined;
   private busy = false;
   private lastUserText: string | undefined;
@@ -386,7 +388,7 @@ export class SessionController {
     // A view opened while a prompt waits (a reload of the webview) must show the prompt again, or the
     // run would wait for an answer nobody can give.
     const waiting = this.deps.approver.pendingCallIds();
-    const turns = (digest?.turns ?? []).map((turn) =>
+    const turns = (this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : digest?.turns ?? []).map((turn) =>
       turn.items.some((i) => i.type === 'tool' && waiting.has(i.callId))
         ? { ...turn, items: turn.items.map((i) => (i.type === 'tool' && waiting.has(i.callId) ? { ...i, status: 'awaiting-approval' as const } : i)) }
         : turn,
@@ -408,6 +410,7 @@ export class SessionController {
 
   private setBusy(busy: boolean): void {
     this.busy = busy;
+    if (!busy) this.liveTurn.clear();
     this.broadcast({ type: 'busy', busy });
     this.deps.onBusy?.(busy);
   }
@@ -426,6 +429,7 @@ export class SessionController {
   }
 
   private broadcast(message: HostToWebview, only?: WebviewKind): void {
+    if (message.type !== 'response') this.liveTurn.observe(message);
     for (const [sink, kind] of this.views) if (!only || kind === only) this.post(sink, message);
   }
 

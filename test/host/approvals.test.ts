@@ -52,6 +52,10 @@ describe('approvals through the chat', () => {
       const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
       const waiting = init.turns.flatMap((t) => t.items).find((i) => i.type === 'tool' && i.callId === first.callId);
       expect(waiting?.type === 'tool' && waiting.status).toBe('awaiting-approval');
+      // ... and what the turn streamed so far, which the journal does not hold yet.
+      const running = init.turns.at(-1)!.items;
+      expect(running.find((i) => i.type === 'user')).toMatchObject({ text: 'make the notes file and run the script' });
+      expect(running.find((i) => i.type === 'assistant')).toMatchObject({ text: 'Writing it, then running it.' });
       // An answer for a call that is not waiting approves nothing.
       await run.chat.fromPage({ type: 'approval', callId: 'toolu_forged', decision: 'allow-always' });
       expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(false);

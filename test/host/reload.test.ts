@@ -60,3 +60,34 @@ describe('window reload', () => {
     expect(started.at(-1)?.turn).toBe(count);
   });
 });
+
+describe('a chat view opened while a turn runs', () => {
+  it('shows what the turn has streamed so far, then keeps streaming into it', async () => {
+    const answer = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of a long answer.`).join(' ');
+    host = await startHost({
+      apiKey: 'test-key-live-turn',
+      scenario: { turns: [{ user: 'explain' }, { fault: { delay_ms: 40 } }, { assistant: { text: answer } }] },
+    });
+    const run = host;
+    await run.send('explain', async () => {
+      await waitFor(() => run.posted('textDelta').length >= 2, 'the answer to start streaming');
+      const inits = run.posted('init').length;
+      await run.chat.fromPage({ type: 'ready', view: 'chat' });
+      await waitFor(() => run.posted('init').length > inits, 'the new init');
+      const init = run.posted<InitMessage>('init').at(-1)!;
+      const turn = init.turns.at(-1)!;
+      expect(turn.items[0]).toMatchObject({ type: 'user', text: 'explain' });
+      const streamed = turn.items.find((i) => i.type === 'assistant');
+      expect(streamed).toMatchObject({ streaming: true });
+      expect(streamed?.type === 'assistant' && streamed.text.length).toBeGreaterThan(0);
+      expect(answer.startsWith(streamed?.type === 'assistant' ? streamed.text : '')).toBe(true);
+    });
+    // Once the run ends the journal holds the turn, and a new init is built from it alone.
+    const inits = run.posted('init').length;
+    await run.chat.fromPage({ type: 'ready', view: 'chat' });
+    await waitFor(() => run.posted('init').length > inits, 'the init after the run');
+    const done = run.posted<InitMessage>('init').at(-1)!.turns.at(-1)!.items.find((i) => i.type === 'assistant');
+    expect(done).toMatchObject({ text: answer });
+    expect(done).not.toHaveProperty('streaming', true);
+  });
+});

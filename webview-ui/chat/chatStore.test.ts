@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HostNotification } from '../../src/shared/protocol';
 import { HostBridge, type VsCodeApi } from '../common/hostBridge';
 import { ChatStore } from './chatStore';
-import { applyTurnEvent, isTurnEvent, type Turns } from './transcript';
+import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transcript';
 
 /** A FAKE webview: the messages the page would receive, and a frame the test triggers by hand. */
 function fakePage() {

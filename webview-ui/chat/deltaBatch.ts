@@ -4,7 +4,7 @@
  * applied together once per frame; anything else the host sends first applies what is collected, so the
  * order of events is never changed.
  */
-import type { TurnEvent } from './transcript';
+import type { TurnEvent } from '../../src/shared/transcript';
 
 export type StreamDelta = Extract<TurnEvent, { type: 'textDelta' | 'thinkingDelta' }>;
 

@@ -2,7 +2,7 @@
  * The chat transcript as a pure function of the host's notifications: each one yields a new list of
  * turns, sharing every turn it did not touch (so only the changed turn re-renders).
  */
-import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnView } from '../../src/shared/protocol';
+import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnView } from './protocol';
 
 export type Turns = readonly TurnView[];
 

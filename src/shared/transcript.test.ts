@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostNotification, ResultView } from '../../src/shared/protocol';
+import type { HostNotification, ResultView } from './protocol';
 import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, prependOlder, settleUnfinished, type Turns } from './transcript';
 
 function play(turns: Turns, ...events: HostNotification[]): Turns {
