@@ -71,6 +71,10 @@ describe('compaction through the local server', () => {
     // The first request after the compaction says what happened.
     const mains = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.purpose === 'main' ? [e.snapshot] : []));
     const after = mains.find((s) => s.generation === 1)!;
+    // Main and summary requests share one count: every request_finished names a distinct request.
+    const indexes = open.events.flatMap((e) => (e.type === 'request_finished' ? [e.requestIndex] : []));
+    expect(indexes.every((i) => i >= 0)).toBe(true);
+    expect(new Set(indexes).size).toBe(indexes.length);
     expect(after.decisions.some((d) => d.kind === 'compaction' && /summarized \d+ messages, kept \d+/.test(d.detail))).toBe(true);
     const history = await readFile(join(open.assembled.journal.sessionDir, 'history.md'), 'utf8');
     expect(history).toContain('**User:** read big.ts and small.ts');

@@ -87,8 +87,12 @@ export class AgentLoop<Snapshot> {
     this.pendingDecisions.push(decision);
   }
 
-  get requestsMade(): number {
-    return this.requestIndex;
+  /**
+   * Numbers one request to the model. The loop's own requests and compaction's summary requests share
+   * this count, so every `request_started`/`request_finished` event names a request of this run.
+   */
+  takeRequestIndex(): number {
+    return this.requestIndex++;
   }
 
   /** When the main model last answered: its prompt cache is warm for a while after (compaction's fallback reads this). */
@@ -201,7 +205,7 @@ export class AgentLoop<Snapshot> {
       purpose: 'main',
       decisions,
     });
-    const index = this.requestIndex++;
+    const index = this.takeRequestIndex();
     const sentBefore = conversation.sentCount;
     conversation.markSent();
     deps.emit({ type: 'request_started', requestIndex: index, generation });

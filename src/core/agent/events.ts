@@ -15,7 +15,10 @@ export type AgentEvent =
   | { type: 'approval_requested'; callId: string; tool: string; summary: string }
   | { type: 'tool_finished'; callId: string; result: LedgerResult }
   | { type: 'usage'; requestIndex: number; usage: ModelUsage }
-  /** Every request leaves a snapshot: what was sent, from which source, at what cost, and why. */
+  /**
+   * Every request leaves a snapshot: what was sent, from which source, at what cost, and why.
+   * `requestIndex` counts the run's requests, compaction's summary requests included.
+   */
   | { type: 'request_finished'; requestIndex: number; snapshot: RequestSnapshot }
   | { type: 'notice'; level: NoticeLevel; kind: string; message: string }
   | { type: 'error'; kind: string; message: string; action?: string }

@@ -177,7 +177,7 @@ async function assemble(
     generation: () => session.generation.generation,
     onSnapshot: async (snapshot) => {
       await journal.append({ type: 'snapshot', snapshot });
-      session.notify({ type: 'request_finished', requestIndex: -1, snapshot });
+      session.notify({ type: 'request_finished', requestIndex: session.agentLoop.takeRequestIndex(), snapshot });
     },
     log,
   });
