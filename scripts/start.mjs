@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_VSIX, packageVsix, REPO_ROOT } from './package-vsix.mjs';
 import { cacheRoot, provisionEditor } from './provision-editor.mjs';
+import { codeServerServeArgs } from './code-server-args.mjs';
 
 const DEFAULT_PORT = 8765;
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
@@ -260,18 +261,7 @@ async function main() {
   const logPath = join(base, 'code-server.log');
   const child = spawn(
     editor.nodeBin,
-    [
-      editor.codeServerBin,
-      '--config', join(base, 'config.yaml'),
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
-      '--disable-workspace-trust',
-      '--disable-telemetry',
-      '--disable-update-check',
-      workspace,
-    ],
+    codeServerServeArgs({ codeServerBin: editor.codeServerBin, configDir: base, port, userDataDir, extensionsDir, workspace }),
     {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import { chromium, type Browser, type FrameLocator, type Page } from 'playwright
 import { inject } from 'vitest';
 import { OUTPUT_DIR, type E2eEnvironment, type ProvisionedEditor } from './environment';
 
+import { codeServerServeArgs } from '../../scripts/code-server-args.mjs';
 import { CHROMIUM_FLAGS } from '../support/chromium';
 
 export { CHROMIUM_FLAGS };
@@ -164,19 +165,7 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   let log = '';
   const child = spawn(
     editor.nodeBin,
-    [
-      editor.codeServerBin,
-      // Its own config file, so the user's ~/.config/code-server is neither read nor written.
-      '--config', join(root, 'config.yaml'),
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
-      '--disable-workspace-trust',
-      '--disable-telemetry',
-      '--disable-update-check',
-      options.workspaceDir,
-    ],
+    codeServerServeArgs({ codeServerBin: editor.codeServerBin, configDir: root, port, userDataDir, extensionsDir, workspace: options.workspaceDir }),
     { env: isolatedEnv(root, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const onOutput = (chunk: Buffer): void => {
