@@ -57,7 +57,7 @@ describe('bench scenarios', () => {
   });
 
   it('applies the shipped scenarios\' patches to the installed packages', async () => {
-    for (const name of ['bug-hunt', 'test-debugging']) {
+    for (const name of ['bug-hunt', 'test-debugging', 'long-session']) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       await prepareWorkspace(bench, join(await tempDir(), 'ws'));
     }
