@@ -33,11 +33,11 @@ export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
   maxInterruptedContinues: 2,
 };
 
-export interface AgentLoopDeps<Snapshot> {
+export interface AgentLoopDeps {
   readonly model: ModelClient;
   readonly tools: ToolExecutor;
-  readonly composer: RequestComposer<Snapshot>;
-  readonly recorder: SessionRecorder<Snapshot>;
+  readonly composer: RequestComposer;
+  readonly recorder: SessionRecorder;
   readonly approver: Approver;
   readonly approvals: () => ApprovalSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
@@ -71,13 +71,13 @@ export const INTERRUPTED_CONTINUE_PROMPT =
  * One run of the agent: request → stream → tool calls (approval → ledger) → tool results → next request,
  * until the model ends its turn, the user cancels, an error stops it, or the turn limit is reached.
  */
-export class AgentLoop<Snapshot> {
+export class AgentLoop {
   private pendingDecisions: LoopDecision[] = [];
   private requestIndex = 0;
   private lastMainAt: number | undefined;
 
   constructor(
-    private readonly deps: AgentLoopDeps<Snapshot>,
+    private readonly deps: AgentLoopDeps,
     private readonly settings: () => AgentLoopSettings,
     private readonly current: () => GenerationRef,
   ) {}
@@ -309,8 +309,8 @@ export class AgentLoop<Snapshot> {
     }
   }
 
-  private emitSnapshot(requestIndex: number, snapshot: Snapshot): void {
-    this.deps.emit({ type: 'request_finished', requestIndex, snapshot: snapshot as unknown as RequestSnapshot });
+  private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {
+    this.deps.emit({ type: 'request_finished', requestIndex, snapshot });
   }
 
   private noteDecision(result: LedgerResult): void {

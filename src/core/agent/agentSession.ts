@@ -9,11 +9,11 @@ import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types'
 import type { Clock } from '../ports';
 import type { Decision } from '../compose/decisions';
 
-export interface AgentSessionDeps<Snapshot> {
+export interface AgentSessionDeps {
   readonly journal: SessionJournal;
   /** The ledger; after each call its state is checkpointed so ids and dedupe continue after a reopen. */
   readonly tools: ToolExecutor & { state(): unknown };
-  readonly composer: RequestComposer<Snapshot>;
+  readonly composer: RequestComposer;
   readonly model: ModelClient;
   readonly approver: Approver;
   readonly approvals: () => ApprovalSettings;
@@ -22,7 +22,7 @@ export interface AgentSessionDeps<Snapshot> {
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   readonly clock: Clock;
   /** See `AgentLoopDeps.project`; benchmarks only. */
-  readonly project?: AgentLoopDeps<Snapshot>['project'];
+  readonly project?: AgentLoopDeps['project'];
 }
 
 export type AgentListener = (event: AgentEvent) => void;
@@ -53,24 +53,24 @@ export class SessionReadOnlyError extends Error {
  * One session: its journal, its current generation, and the loop that runs on it. One run at a time;
  * `cancel()` stops the run wherever it is and leaves the conversation valid for the next message.
  */
-export class AgentSession<Snapshot> {
+export class AgentSession {
   private current: GenerationRef;
   private readonly listeners = new Set<AgentListener>();
-  private readonly loop: AgentLoop<Snapshot>;
+  private readonly loop: AgentLoop;
   private running: AbortController | undefined;
-  private readonly recorder: JournalRecorder<Snapshot>;
+  private readonly recorder: JournalRecorder;
   private hooks: SessionHooks = {};
 
   constructor(
-    private readonly deps: AgentSessionDeps<Snapshot>,
+    private readonly deps: AgentSessionDeps,
     start: GenerationRef = { generation: 0, conversation: new Conversation() },
   ) {
     this.current = start;
-    this.recorder = new JournalRecorder<Snapshot>(deps.journal);
+    this.recorder = new JournalRecorder(deps.journal);
     // The ledger's dedupe state is checkpointed once per batch of results, just before the message that
     // carries them: a reopened session then has the tables that match its conversation. (Per result would
     // write the whole table each time.) Ids are safe without it: the store's ids are never given again.
-    const recorder: SessionRecorder<Snapshot> = {
+    const recorder: SessionRecorder = {
       conversationEntry: async (generation, entry, index) => {
         if (entry.message.role === 'user' && entry.message.content.some((b) => b.type === 'tool_result')) {
           await deps.journal.checkpointLedgerState(deps.tools.state());
@@ -81,7 +81,7 @@ export class AgentSession<Snapshot> {
       notice: (level, kind, message) => this.recorder.notice(level, kind, message),
     };
     const tools: ToolExecutor = deps.tools;
-    this.loop = new AgentLoop<Snapshot>(
+    this.loop = new AgentLoop(
       {
         model: deps.model,
         tools,
@@ -114,7 +114,7 @@ export class AgentSession<Snapshot> {
     return this.running !== undefined;
   }
 
-  get agentLoop(): AgentLoop<Snapshot> {
+  get agentLoop(): AgentLoop {
     return this.loop;
   }
 

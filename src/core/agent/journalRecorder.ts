@@ -1,9 +1,10 @@
+import type { RequestSnapshot } from '../compose/snapshot';
 import type { SessionJournal } from '../session/sessionJournal';
 import type { ConversationEntry } from './conversation';
 import type { SessionRecorder } from './ports';
 
 /** Writes what the loop did into the session journal; each record is on disk before the loop goes on. */
-export class JournalRecorder<Snapshot> implements SessionRecorder<Snapshot> {
+export class JournalRecorder implements SessionRecorder {
   constructor(private readonly journal: SessionJournal) {}
 
   async conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void> {
@@ -26,7 +27,7 @@ export class JournalRecorder<Snapshot> implements SessionRecorder<Snapshot> {
     }
   }
 
-  async snapshot(snapshot: Snapshot): Promise<void> {
+  async snapshot(snapshot: RequestSnapshot): Promise<void> {
     await this.journal.append({ type: 'snapshot', snapshot });
   }
 

@@ -1,3 +1,4 @@
+import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
 import type { ConversationEntry } from './conversation';
@@ -13,7 +14,7 @@ export interface ToolExecutor {
 export type LoopDecision = Decision;
 
 /** What the loop needs of the composer (`Composer` satisfies it). */
-export interface RequestComposer<Snapshot> {
+export interface RequestComposer {
   compose(input: {
     model: string;
     maxTokens: number;
@@ -21,14 +22,14 @@ export interface RequestComposer<Snapshot> {
     conversation: readonly Message[];
     purpose: RequestPurpose;
     decisions: readonly LoopDecision[];
-  }): { request: ModelRequest; snapshot: Snapshot };
-  observeUsage(snapshot: Snapshot, usage: ModelUsage): Snapshot;
+  }): { request: ModelRequest; snapshot: RequestSnapshot };
+  observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot;
   rulesDelta(): Promise<TextBlock[]>;
 }
 
 /** Where the loop writes what happened, before the model is shown it (the session journal). */
-export interface SessionRecorder<Snapshot> {
+export interface SessionRecorder {
   conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void>;
-  snapshot(snapshot: Snapshot): Promise<void>;
+  snapshot(snapshot: RequestSnapshot): Promise<void>;
   notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void>;
 }

@@ -49,13 +49,13 @@ export interface SessionPorts {
   /** `[Context]` lines and other diagnostics (the host's output channel). */
   readonly log?: (line: string) => void;
   /** Benchmarks only: how stored entries become the provider's messages (see `AgentLoopDeps.project`). */
-  readonly project?: AgentSessionDeps<RequestSnapshot>['project'];
+  readonly project?: AgentSessionDeps['project'];
   /** Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is unchanged. */
-  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => AgentSessionDeps<RequestSnapshot>['tools'];
+  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => AgentSessionDeps['tools'];
 }
 
 export interface AssembledSession {
-  readonly session: AgentSession<RequestSnapshot>;
+  readonly session: AgentSession;
   readonly ledger: ResultLedger;
   readonly composer: Composer;
   readonly journal: SessionJournal;
@@ -143,7 +143,7 @@ async function assemble(
   }
   // The tokenizer loads in a second or two; start it now rather than on the first request.
   void Promise.resolve().then(() => composer.estimator.warmUp());
-  const session = new AgentSession<RequestSnapshot>(
+  const session = new AgentSession(
     {
       journal,
       tools: ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger,

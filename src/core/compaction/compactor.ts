@@ -15,7 +15,7 @@ import { CompactionError, type Summarizer, type SummaryOutcome } from './summari
 import { renderTranscript } from './transcript';
 
 /** The session as compaction sees it: the current generation, and where to tell what happened. */
-export type CompactionHost = Pick<AgentSession<RequestSnapshot>, 'generation' | 'replaceGeneration' | 'notify' | 'notice' | 'useHooks' | 'addDecision'>;
+export type CompactionHost = Pick<AgentSession, 'generation' | 'replaceGeneration' | 'notify' | 'notice' | 'useHooks' | 'addDecision'>;
 
 export interface CompactorDeps {
   readonly session: CompactionHost;
