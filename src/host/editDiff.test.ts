@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffHunks } from '../core/ledger/diffs';
-import { beforeTextOf, editedPath, hunksOf } from './editDiff';
+import { beforeTextOf, editedPath, hunksOf, patchedFiles } from './editDiff';
 
 const before = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n';
 const after = 'one\ntwo\nTHREE\nfour\nfive\nsix\nseven\neight\nnine\n';
@@ -28,5 +28,25 @@ describe('editedPath', () => {
     expect(editedPath('write', { path: '' })).toBeUndefined();
     expect(editedPath('bash', { path: 'src/a.ts' })).toBeUndefined();
     expect(editedPath('apply_patch', { patch: '' })).toBeUndefined();
+  });
+});
+
+describe('patchedFiles', () => {
+  it('reads a one-file patch answered like an edit', () => {
+    const files = patchedFiles('[#a1b2 a.txt sha 0123abcd]', '@@ -1,3 +1,3 @@\n one\n-two\n+2\n three');
+    expect(files).toEqual([{ path: 'a.txt', hunks: '@@ -1,3 +1,3 @@\n one\n-two\n+2\n three', change: 'updated' }]);
+  });
+
+  it('reads each file of a patch over several, with created and deleted ones', () => {
+    const body = '[src/a.ts sha 1234abcd]\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n export { a };\n[docs/new.md sha 9876fedc] Created, 2 lines.\n[old.md deleted]';
+    expect(patchedFiles('[#a1b2]', body)).toEqual([
+      { path: 'src/a.ts', hunks: '@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n export { a };', change: 'updated' },
+      { path: 'docs/new.md', hunks: '', change: 'created' },
+      { path: 'old.md', hunks: '', change: 'deleted' },
+    ]);
+  });
+
+  it('finds nothing in a failed patch', () => {
+    expect(patchedFiles('[#a1b2]', 'The patch was not applied: Hunk 1 of c.txt did not match.')).toEqual([]);
   });
 });

@@ -38,3 +38,45 @@ export function editedPath(tool: string, input: unknown): string | undefined {
   const path = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).path : undefined;
   return typeof path === 'string' && path.trim() !== '' ? path : undefined;
 }
+
+/** One file of an `apply_patch` answer: its hunks, or that it was created or deleted. */
+export interface PatchedFile {
+  readonly path: string;
+  /** The file's `@@` hunks (empty for a created or deleted file). */
+  readonly hunks: string;
+  readonly change: 'updated' | 'created' | 'deleted';
+}
+
+/**
+ * The files an `apply_patch` answer covers, in its order. A patch over one file answers like an edit
+ * (`[#id path sha …]` then hunks); over several, the id's bracket stands alone and each file has its own
+ * `[path sha …]` line (hunks follow, or "Created, N lines."), or `[path deleted]`.
+ */
+export function patchedFiles(bracket: string, body: string): PatchedFile[] {
+  const single = /^\[#[0-9a-f]+ (\S+) sha [0-9a-f]+\]/.exec(bracket);
+  if (single) {
+    const hunks = hunksOf(body);
+    return hunks ? [{ path: single[1]!, hunks, change: 'updated' }] : [];
+  }
+  const files: PatchedFile[] = [];
+  let current: { path: string; lines: string[]; created: boolean } | undefined;
+  const flush = (): void => {
+    if (current) files.push({ path: current.path, hunks: current.created ? '' : hunksOf(current.lines.join('\n')), change: current.created ? 'created' : 'updated' });
+    current = undefined;
+  };
+  for (const line of body.split('\n')) {
+    const deleted = /^\[(\S+) deleted\]$/.exec(line);
+    const header = /^\[(\S+) sha [0-9a-f]+\](.*)$/.exec(line);
+    if (deleted) {
+      flush();
+      files.push({ path: deleted[1]!, hunks: '', change: 'deleted' });
+    } else if (header) {
+      flush();
+      current = { path: header[1]!, lines: [], created: /^\s*Created\b/.test(header[2]!) };
+    } else {
+      current?.lines.push(line);
+    }
+  }
+  flush();
+  return files;
+}

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostAction } from '../shared/protocol';
-import { beforeTextOf, editedPath } from './editDiff';
+import { beforeTextOf, editedPath, patchedFiles } from './editDiff';
 import type { EditorActions } from './sessionController';
 
 export const RESULT_SCHEME = 'cairn-result';
@@ -65,9 +65,40 @@ export class VsCodeEditorActions implements EditorActions {
         // The file is gone or unreadable: show the stored diff text instead.
       }
     }
+    if (result.tool === 'apply_patch' && root && (await this.openPatchChanges(name, result, root))) return;
     const uri = this.documents.put(`${name}.${result.kind === 'diff' ? 'diff' : 'txt'}`, `${result.bracket}\n${result.body}`);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  /**
+   * A patch's files in VS Code's diff views: one file in the diff editor, several in the multi-file diff
+   * editor (`vscode.changes`). A file changed since, or deleted by the patch, has no "before ↔ now" to
+   * show and is left out; false when no file is left (the stored text is shown instead).
+   */
+  private async openPatchChanges(name: string, result: { id: string; bracket: string; body: string }, root: string): Promise<boolean> {
+    const changes: { path: string; resources: [vscode.Uri, vscode.Uri, vscode.Uri] }[] = [];
+    for (const file of patchedFiles(result.bracket, result.body)) {
+      if (file.change === 'deleted') continue;
+      const fileUri = vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
+      let current: string;
+      try {
+        current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));
+      } catch {
+        continue;
+      }
+      const before = file.change === 'created' ? '' : beforeTextOf(current, file.hunks);
+      if (before === undefined) continue;
+      changes.push({ path: file.path, resources: [fileUri, this.documents.put(`${name}-before/${file.path}`, before), fileUri] });
+    }
+    const [only] = changes;
+    if (!only) return false;
+    if (changes.length === 1) {
+      await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${result.id}: before ↔ now)`);
+    } else {
+      await vscode.commands.executeCommand('vscode.changes', `${result.id}: ${changes.length} files, before ↔ now`, changes.map((c) => c.resources));
+    }
+    return true;
   }
 
   async copyText(text: string): Promise<void> {

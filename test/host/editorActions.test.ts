@@ -56,4 +56,38 @@ describe('results in the editor', () => {
     await run.chat.fromPage({ type: 'openResult', resultId: read!.id });
     await waitFor(() => shim.shownDocuments.some((d) => d.startsWith('cairn-result:')), 'the stored result opened');
   });
+
+  it('a patch over several files opens in the multi-file diff view, each file against its text before', async () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: src/stats.js',
+      '@@',
+      '-  return values.reduce((a, b) => a + b);',
+      '+  return values.reduce((a, b) => a + b, 0);',
+      '*** Add File: src/empty.test.js',
+      "+import { sum } from './stats.js';",
+      '+console.assert(sum([]) === 0);',
+      '*** End Patch',
+    ].join('\n');
+    host = await startHost({
+      apiKey: 'test-key-editor-patch',
+      settings: { 'cairn.approvals': { apply_patch: 'allow' } },
+      scenario: {
+        workspace: { 'src/stats.js': before },
+        turns: [{ user: 'fix it and add a test' }, { assistant: { tool_calls: [{ name: 'apply_patch', input: { patch } }] } }, { assistant: { text: 'Done.' } }],
+      },
+    });
+    const run = host;
+    await run.send('fix it and add a test');
+    const [result] = run.posted<Finished>('toolFinished').map((m) => m.result);
+    expect(result?.isError).toBe(false);
+    await run.chat.fromPage({ type: 'openResult', resultId: result!.id });
+    await waitFor(() => shim.executed.some((e) => e.command === 'vscode.changes'), 'the multi-file diff view');
+    const [title, resources] = shim.executed.find((e) => e.command === 'vscode.changes')!.args as [string, [vscode.Uri, vscode.Uri, vscode.Uri][]];
+    expect(title).toContain(result!.id);
+    expect(resources.map(([label]) => label.fsPath)).toEqual([`${run.workspaceDir}/src/stats.js`, `${run.workspaceDir}/src/empty.test.js`]);
+    const provider = shim.contentProviders.get('cairn-result')!;
+    const lefts = await Promise.all(resources.map(([, left]) => provider.provideTextDocumentContent(left, {} as vscode.CancellationToken)));
+    expect(lefts).toEqual([before, '']);
+  });
 });
