@@ -110,9 +110,21 @@ export async function unchangedReread(rounds: number, bytes = 10 * 2 ** 20): Pro
       },
       async () => sha256(await readFile(path)),
     );
+    // What every read pays before the ledger can answer: the path check (realpath) and the stat the hash
+    // cache is checked against, as the read tool does them (resolve, then stat, which resolves again).
+    const pathWork: number[] = [];
+    for (let i = 0; i <= rounds; i++) {
+      const start = performance.now();
+      const resolved = await workspace.resolve('big.log');
+      await workspace.stat(resolved.relative);
+      if (i > 0) pathWork.push(performance.now() - start);
+    }
+    pathWork.sort((a, b) => a - b);
+    const pathMs = pathWork[pathWork.length >> 1]!;
     const note =
-      `${stubs} of ${rounds + 1} re-reads answered with a stub of ${first.id}, ${fileReads} file reads; what remains is copying the ` +
-      `${first.text.split('\n').length - 1}-line window the stub stands for into its stored body (the spec stores a stub as the text it stands for)`;
+      `${stubs} of ${rounds + 1} re-reads answered with a stub of ${first.id}, ${fileReads} file reads; the stub is stored as a reference to ` +
+      `${first.id}'s ${first.text.split('\n').length - 1} lines, not a copy. Of the time, ~${Math.round(pathMs * 1000)} µs (median, measured after) is the ` +
+      `workspace's path check and stat (resolve + stat)`;
     return figure(GROUP_LEDGER, 'unchanged re-read of a 10 MB file (cached hash valid)', timing, 'cold read + SHA-256 of the file', { text: '≤ 0.01×', max: 0.01 }, note);
   });
 }

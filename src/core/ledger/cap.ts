@@ -61,3 +61,59 @@ export function bodyChars(lines: readonly string[]): number {
   for (const line of lines) total += line.length;
   return total;
 }
+
+/**
+ * `capBody(text.split('\n'), …)` for a body kept as one string (a command's output): the same decision
+ * and the same lines, found by scanning line endings, so a 10 MB output is never split into lines. Only
+ * the head and tail it keeps become strings. When the body is within the cap, `lines` is undefined: the
+ * caller shows the text as it is.
+ */
+export function capText(text: string, resultId: string, limits: CapLimits): { readonly lines: readonly string[] | undefined; readonly capped: boolean; readonly elided: number } {
+  const total = countLines(text);
+  if (total <= limits['cap.max_lines'] && text.length <= limits['cap.max_chars']) return { lines: undefined, capped: false, elided: 0 };
+  const head: string[] = [];
+  let headChars = 0;
+  let start = 0;
+  while (start <= text.length && head.length < limits['cap.head_lines']) {
+    const end = lineEnd(text, start);
+    const cost = end - start + 1;
+    if (headChars + cost > limits['cap.head_chars']) break;
+    head.push(text.slice(start, end));
+    headChars += cost;
+    start = end + 1;
+  }
+  let headCount = head.length;
+  if (headCount === 0 && limits['cap.head_lines'] > 0) {
+    // A first line longer than the whole head budget is cut rather than dropped (as in capBody).
+    head.push(`${text.slice(0, Math.min(lineEnd(text, 0), limits['cap.head_chars']))} […cut]`);
+    headCount = 1;
+  }
+  const tail: string[] = [];
+  let tailChars = 0;
+  // `stop` is one past the end of the line before the tail: the tail never reaches into the head.
+  let stop = text.length;
+  for (let i = total - 1; i >= headCount; i--) {
+    if (tail.length >= limits['cap.tail_lines']) break;
+    const begin = stop === 0 ? 0 : text.lastIndexOf('\n', stop - 1) + 1;
+    const cost = stop - begin + 1;
+    if (tailChars + cost > limits['cap.tail_chars']) break;
+    tail.push(text.slice(begin, stop));
+    tailChars += cost;
+    stop = begin - 1;
+  }
+  tail.reverse();
+  const elided = total - headCount - tail.length;
+  return { lines: [...head, `[${elided} lines elided, full output ${resultId}]`, ...tail], capped: true, elided };
+}
+
+/** Lines of `text` as `split('\n')` would give them. */
+function countLines(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end === -1 ? text.length : end;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLine, dominantEol, splitLines } from './lines';
+import { cutLine, dominantEol, joinedLines, splitLines } from './lines';
 
 describe('splitLines', () => {
   it('splits on \\n; a final \\n ends the last line and starts no new one', () => {
@@ -29,5 +29,12 @@ describe('dominantEol', () => {
     expect(dominantEol('a\r\nb\r\nc\n')).toBe('\r\n');
     expect(dominantEol('a\nb\n')).toBe('\n');
     expect(dominantEol('')).toBe('\n');
+  });
+});
+
+describe('joinedLines', () => {
+  it('is splitLines joined by \\n, without splitting', () => {
+    const samples = ['', 'a', 'a\n', 'a\n\n', '\n', '\r', '\r\n', 'a\r', 'a\r\r\n', 'a\rb\r\nc\r\n', '\r\r\n\r', 'x\r\ny\nz\r\n\r\n'];
+    for (const text of samples) expect(joinedLines(text), JSON.stringify(text)).toBe(splitLines(text).join('\n'));
   });
 });

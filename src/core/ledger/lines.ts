@@ -14,6 +14,19 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * `splitLines(text).join('\n')` without building the lines: the text in the form results are stored in
+ * (`\r\n` as `\n`, no final ending). A command's 10 MB output is normalised in one pass, not split into
+ * 100,000 strings and joined again.
+ */
+export function joinedLines(text: string): string {
+  let body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  if (body.indexOf('\r') === -1) return body;
+  // Only the \r right before an ending belongs to it; a lone \r (or the second of \r\r\n) is text.
+  body = body.replace(/\r\n/g, '\n');
+  return body.endsWith('\r') ? body.slice(0, -1) : body;
+}
+
 /** The line ending a file mostly uses, so edits keep it. */
 export function dominantEol(text: string): '\n' | '\r\n' {
   const crlf = text.split('\r\n').length - 1;

@@ -1,33 +1,58 @@
-import type { ResultStore, StoredResult, StoredSlice } from './types';
+import { DanglingReferenceError, referencedText } from './bodyReference';
 import { splitLines } from './lines';
+import type { ResultStore, StoredResult, StoredSlice } from './types';
+
+interface Entry {
+  readonly result: StoredResult;
+  /** Split on the first `readLines`, not on `put`: storing a 10 MB output must not cut it into lines. */
+  lines?: readonly string[];
+}
 
 /** Keeps every result in memory: for tests, conformance and headless runs without a journal. */
 export class MemoryResultStore implements ResultStore {
-  private readonly results = new Map<string, { result: StoredResult; lines: string[] }>();
+  private readonly results = new Map<string, Entry>();
 
   async put(result: StoredResult): Promise<void> {
     if (this.results.has(result.id)) throw new Error(`Result ${result.id} is already stored; ids are never reused.`);
-    this.results.set(result.id, { result, lines: splitLines(result.body) });
+    if (result.bodyRef && !this.results.has(result.bodyRef.id)) throw new DanglingReferenceError(result.id, result.bodyRef.id);
+    this.results.set(result.id, { result });
   }
 
   has(id: string): boolean {
     return this.results.has(id);
   }
 
+  /** The stored result with its text (a reference resolved), as it was stored before references existed. */
   get(id: string): StoredResult | undefined {
-    return this.results.get(id)?.result;
+    const entry = this.results.get(id);
+    if (!entry) return undefined;
+    const { bodyRef, ...result } = entry.result;
+    return bodyRef ? { ...result, body: this.text(entry) } : entry.result;
   }
 
   async readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
     const entry = this.results.get(id);
     if (!entry) return undefined;
-    const total = entry.lines.length;
+    const lines = this.lines(entry);
+    const total = lines.length;
     const from = Math.max(1, offset);
-    const slice = entry.lines.slice(from - 1, from - 1 + Math.max(0, limit));
+    const slice = lines.slice(from - 1, from - 1 + Math.max(0, limit));
     return { id, from, to: from - 1 + slice.length, total, lines: slice };
   }
 
   ids(): readonly string[] {
     return [...this.results.keys()];
+  }
+
+  private text(entry: Entry): string {
+    const ref = entry.result.bodyRef;
+    if (!ref) return entry.result.body;
+    // The target was stored first (put checks), so a chain of references ends at a real body.
+    return referencedText(this.lines(this.results.get(ref.id)!), ref);
+  }
+
+  private lines(entry: Entry): readonly string[] {
+    entry.lines ??= splitLines(this.text(entry));
+    return entry.lines;
   }
 }

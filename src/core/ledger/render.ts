@@ -8,8 +8,10 @@ export interface Rendered {
   readonly body: readonly string[];
 }
 
-export function resultText(r: { bracket: string; sentence?: string | undefined; body: readonly string[] }): string {
+/** `body` as lines, or as one string already joined by `\n` (a command's output; it is at least one line). */
+export function resultText(r: { bracket: string; sentence?: string | undefined; body: readonly string[] | string }): string {
   const head = r.sentence === undefined ? r.bracket : `${r.bracket} ${r.sentence}`;
+  if (typeof r.body === 'string') return `${head}\n${r.body}`;
   return r.body.length > 0 ? `${head}\n${r.body.join('\n')}` : head;
 }
 

@@ -3,7 +3,8 @@ import type { Workspace } from '../ports';
 import { checkArgs, type RecallArgs } from '../tools/args';
 import { runTool } from '../tools/dispatch';
 import type { ReadFacts, ToolOutcome } from '../tools/outcome';
-import { capBody } from './cap';
+import { referenceTo } from './bodyReference';
+import { capBody, capText } from './cap';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from './hashCache';
 import { IdAllocator, type IdAllocatorState } from './ids';
@@ -11,7 +12,7 @@ import { ReadTable, type ReadEntry } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
 import { SearchTable, type SearchEntry } from './searchTable';
 import { sha256Hex, shortSha } from './sha';
-import type { LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
+import type { BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
   readonly workspace: Workspace;
@@ -37,12 +38,19 @@ export interface LedgerState {
   readonly searches: ReadonlyArray<{ readonly key: string; readonly results: readonly SearchEntry[] }>;
 }
 
+/**
+ * The full body kept in the store (before any cap): its lines, one string (a command's output, never
+ * split), or a window of an earlier result (a stub, a recall), stored as a reference rather than a copy.
+ */
+type StoredBody = { readonly lines: readonly string[] } | { readonly text: string } | { readonly ref: BodyReference };
+
 /** What a finished call becomes before it is stored and shown. */
-interface Answer extends Rendered {
+interface Answer extends Omit<Rendered, 'body'> {
+  /** Lines, or one string joined by `\n` (see `resultText`). */
+  readonly body: readonly string[] | string;
   readonly kind: ResultKind;
   readonly isError: boolean;
-  /** The full body kept in the store (before any cap; for a stub, what it stands for). */
-  readonly stored: readonly string[];
+  readonly stored: StoredBody;
   /** Whether the cap may shorten the body on the way to the model. */
   readonly cappable: boolean;
   readonly refersTo?: readonly string[];
@@ -140,23 +148,30 @@ export class ResultLedger {
         const rendered = renderChanges(id, outcome.changes, this.config.sha_digits);
         const stored = rendered.sentence !== undefined && rendered.body.length === 0 ? [rendered.sentence] : rendered.body;
         const changed = outcome.changes.some((c) => c.kind !== 'unchanged');
-        return { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored, cappable: true };
+        return { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored: { lines: stored }, cappable: true };
       }
-      case 'text': {
-        if (this.config['dedupe.by_result'].includes(tool)) {
-          const key = SearchTable.keyOf(tool, args);
-          const sha = sha256Hex(outcome.lines.join('\n'));
-          const same = this.searches.findSame(key, sha);
-          if (same) {
-            return { bracket: `[${id}]`, sentence: `Same result as ${same.id}.`, body: [], kind: 'same-result', isError: false, stored: outcome.lines, cappable: false, refersTo: [same.id] };
-          }
-          this.searches.add(key, { id, sha });
-        }
-        return { bracket: `[${id}]`, body: outcome.lines, kind: 'full', isError: false, stored: outcome.lines, cappable: true };
-      }
+      case 'text':
+        return this.textAnswer(id, tool, args, outcome.lines, { lines: outcome.lines });
+      case 'output':
+        // One string from end to end: capped by scanning its line endings, stored as it is.
+        return this.textAnswer(id, tool, args, outcome.text, { text: outcome.text });
       case 'read':
         return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
     }
+  }
+
+  /** A listing, a search or a command's output: in full (capped on the way), or "same as" an earlier identical result. */
+  private textAnswer(id: string, tool: string, args: unknown, body: readonly string[] | string, stored: StoredBody): Answer {
+    if (this.config['dedupe.by_result'].includes(tool)) {
+      const key = SearchTable.keyOf(tool, args);
+      const sha = sha256Hex(typeof body === 'string' ? body : body.join('\n'));
+      const same = this.searches.findSame(key, sha);
+      if (same) {
+        return { bracket: `[${id}]`, sentence: `Same result as ${same.id}.`, body: [], kind: 'same-result', isError: false, stored, cappable: false, refersTo: [same.id] };
+      }
+      this.searches.add(key, { id, sha });
+    }
+    return { bracket: `[${id}]`, body, kind: 'full', isError: false, stored, cappable: true };
   }
 
   private async readAnswer(id: string, facts: ReadFacts, body: readonly string[] | undefined, stubOf: string | undefined): Promise<Answer> {
@@ -164,18 +179,19 @@ export class ResultLedger {
     const base = { isError: false, cappable: false };
     if (facts.binary) {
       this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: true });
-      return { ...base, bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`, body: [], kind: 'full', stored: [] };
+      return { ...base, bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`, body: [], kind: 'full', stored: { lines: [] } };
     }
     if (facts.totalLines === 0) {
       this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: false });
-      return { ...base, bracket: `[${id} ${facts.displayPath} empty sha ${sha}]`, body: [], kind: 'full', stored: [] };
+      return { ...base, bracket: `[${id} ${facts.displayPath} empty sha ${sha}]`, body: [], kind: 'full', stored: { lines: [] } };
     }
     const bracket = `[${id} ${facts.displayPath} lines ${facts.from}-${facts.to} of ${facts.totalLines} sha ${sha}]`;
     if (stubOf) {
       const earlier = this.reads.findCovering(facts.relative, facts.sha, facts.from, facts.to);
       if (earlier && earlier.id === stubOf) {
-        // The stub is stored as the body a full read would have shown; the earlier read's stored body already holds those lines.
-        const stored = body ?? (await this.store.readLines(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1))?.lines;
+        // The stub is stored as the body a full read would have shown. The earlier read's stored body already
+        // holds those lines, so it is stored as a reference to them: no copy, whatever the window's size.
+        const stored: StoredBody | undefined = body ? { lines: body } : await this.windowOf(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1);
         if (stored) {
           return { ...base, bracket, sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`, body: [], kind: 'read-stub', stored, refersTo: [earlier.id] };
         }
@@ -189,7 +205,13 @@ export class ResultLedger {
       }
     }
     this.reads.add({ id, path: facts.relative, sha: facts.sha, from: facts.from, to: facts.to, total: facts.totalLines, binary: false });
-    return { ...base, bracket, body: body ?? [], kind: 'full', stored: body ?? [] };
+    return { ...base, bracket, body: body ?? [], kind: 'full', stored: { lines: body ?? [] } };
+  }
+
+  /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
+  private async windowOf(id: string, offset: number, limit: number): Promise<StoredBody | undefined> {
+    const slice = await this.store.readLines(id, offset, limit);
+    return slice ? { ref: referenceTo(id, slice.from, slice.lines) } : undefined;
   }
 
   private async recall(id: string, args: RecallArgs): Promise<Answer> {
@@ -201,14 +223,15 @@ export class ResultLedger {
     const slice = await this.store.readLines(target, offset, args.limit ?? this.config['recall.window']);
     if (!slice) return errorAnswer(id, missing);
     if (slice.total === 0) {
-      return { bracket: `[${id} recall ${target} empty]`, body: [], kind: 'recall', isError: false, stored: [], cappable: false, refersTo: [target] };
+      return { bracket: `[${id} recall ${target} empty]`, body: [], kind: 'recall', isError: false, stored: { lines: [] }, cappable: false, refersTo: [target] };
     }
     if (offset > slice.total) {
       return errorAnswer(id, `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`);
     }
     return {
       bracket: `[${id} recall ${target} lines ${slice.from}-${slice.to} of ${slice.total}]`,
-      body: slice.lines, kind: 'recall', isError: false, stored: slice.lines, cappable: false, refersTo: [target],
+      // Stored as a reference to the lines it shows (which may themselves be a reference: a recall of a stub).
+      body: slice.lines, kind: 'recall', isError: false, stored: { ref: referenceTo(target, slice.from, slice.lines) }, cappable: false, refersTo: [target],
     };
   }
 
@@ -217,21 +240,26 @@ export class ResultLedger {
     let shown = answer.body;
     let kind = answer.kind;
     if (answer.cappable) {
-      const capped = capBody(answer.body, id, this.config);
-      if (capped.capped) {
+      const capped = typeof answer.body === 'string' ? capText(answer.body, id, this.config) : capBody(answer.body, id, this.config);
+      if (capped.capped && capped.lines) {
         shown = capped.lines;
         if (kind === 'full') kind = 'capped';
       }
     }
-    const storedBody = answer.stored.join('\n');
-    await this.store.put({ id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind });
+    const stored = answer.stored;
+    const storedBody = 'lines' in stored ? stored.lines.join('\n') : 'text' in stored ? stored.text : '';
+    const fullChars = 'ref' in stored ? stored.ref.chars : storedBody.length;
+    await this.store.put({
+      id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
+      ...('ref' in stored ? { bodyRef: stored.ref } : {}),
+    });
     return {
       id,
       tool: call.name,
       bracket: answer.bracket,
       text: resultText({ bracket: answer.bracket, sentence: answer.sentence, body: shown }),
       kind,
-      fullChars: storedBody.length,
+      fullChars,
       isError: answer.isError,
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
     };
@@ -263,5 +291,5 @@ function errorAnswer(id: string, message: string): Answer {
   // here; the store keeps it whole for recall.
   const end = /[\ud800-\udbff]/.test(first.charAt(ERROR_SENTENCE_CHARS - 1)) ? ERROR_SENTENCE_CHARS - 1 : ERROR_SENTENCE_CHARS;
   const sentence = first.length > ERROR_SENTENCE_CHARS ? `${first.slice(0, end)} […cut]` : first;
-  return { bracket: `[${id}]`, sentence, body: rest, kind: 'error', isError: true, stored: message.split('\n'), cappable: true };
+  return { bracket: `[${id}]`, sentence, body: rest, kind: 'error', isError: true, stored: { lines: message.split('\n') }, cappable: true };
 }

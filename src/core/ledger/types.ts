@@ -46,8 +46,27 @@ export interface StoredResult {
   readonly tool: string;
   readonly input: unknown;
   readonly bracket: string;
+  /** The text it stands for; `''` in what a store is given when `bodyRef` is set (readers always get the text). */
   readonly body: string;
   readonly kind: ResultKind;
+  /**
+   * Set only on what the ledger hands to `put`: the body is a window of an earlier stored result (a stub's
+   * lines, a recall), kept as a reference instead of a copy. The store resolves it, so every reader
+   * (`readLines`, a journal's `readResult`, exports) sees exactly the text it stands for.
+   */
+  readonly bodyRef?: BodyReference;
+}
+
+/**
+ * Lines `from`..`to` (1-based, as `readLines` numbers them) of result `id`'s stored body, joined by `\n`.
+ * `id` is always stored before the result that refers to it (it may itself be a reference).
+ */
+export interface BodyReference {
+  readonly id: string;
+  readonly from: number;
+  readonly to: number;
+  /** Length of the text it stands for, so sizes are known without resolving it. */
+  readonly chars: number;
 }
 
 export interface StoredSlice {

@@ -153,6 +153,11 @@ class ScanState {
           this.hurt(line.number, line.offset, `result ${record.result.id} is stored twice`);
           return;
         }
+        if (record.result.bodyRef && !this.results.has(record.result.bodyRef.id)) {
+          // References only ever name an earlier result; one that does not could never be read.
+          this.hurt(line.number, line.offset, `result ${record.result.id} refers to ${record.result.bodyRef.id}, which is not stored before it`);
+          return;
+        }
         this.results.set(record.result.id, location);
         if (record.ledgerState !== undefined) this.ledgerState = record.ledgerState;
         break;

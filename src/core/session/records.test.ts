@@ -40,3 +40,25 @@ describe('tool_result lines', () => {
     expect(parseToolResultHead(Buffer.from(big.replace('"seq":7', '"seq":"7"')))).toBeUndefined();
   });
 });
+
+describe('tool results stored as references', () => {
+  const stub: ToolResultRecord = {
+    type: 'tool_result',
+    seq: 3,
+    at: 1,
+    result: { id: '#ab02', tool: 'read', input: {}, bracket: '[#ab02]', body: '', kind: 'read-stub', bodyRef: { id: '#ab01', from: 2, to: 9, chars: 77 } },
+  };
+
+  it('writes the length of the text a reference stands for, and heads carry that length without the reference', () => {
+    const line = serialiseRecord(stub);
+    expect(JSON.parse(line)).toMatchObject({ bodyChars: 77, result: { body: '', bodyRef: { id: '#ab01', from: 2, to: 9, chars: 77 } } });
+    const parsed = parseRecordLine(line);
+    expect(parsed.known && headOf(parsed.record as ToolResultRecord)).toEqual({ type: 'tool_result', seq: 3, at: 1, result: { id: '#ab02', tool: 'read', input: {}, bracket: '[#ab02]', kind: 'read-stub', bodyChars: 77 } });
+  });
+
+  it('refuses a damaged reference', () => {
+    const line = serialiseRecord(stub);
+    expect(() => parseRecordLine(line.replace('"from":2', '"from":-1'))).toThrow(/no valid line range/);
+    expect(() => parseRecordLine(line.replace('"id":"#ab01"', '"id":"ab01"'))).toThrow(/names no result id/);
+  });
+});

@@ -1,3 +1,4 @@
+import { referenceProblem } from '../ledger/bodyReference';
 import type { StoredResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
 
@@ -11,8 +12,15 @@ import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
  * parts (the ledger's state, the composer's snapshots, compaction's generations).
  */
 
-/** Bumped only for a change older readers must not misread; new record types do not bump it. */
-export const JOURNAL_FORMAT = 1;
+/**
+ * Bumped only for a change older readers must not misread; new record types do not bump it.
+ * 2: a tool result's body may be a reference to lines of an earlier result (`result.bodyRef`, `body` empty),
+ * which format-1 readers would show as empty. Format-1 journals (every body written out) read as before.
+ */
+export const JOURNAL_FORMAT = 2;
+
+/** The first format whose tool results may be stored as references. */
+export const FIRST_FORMAT_WITH_REFERENCES = 2;
 
 interface Envelope {
   readonly seq: number;
@@ -59,7 +67,10 @@ export interface ToolResultRecord extends Envelope {
   readonly type: 'tool_result';
   /** The provider's tool_use id, when the ledger passes it on. */
   readonly callId?: string;
-  /** In full, before any cap. */
+  /**
+   * In full, before any cap. A stub or recall is written with `bodyRef` and an empty `body`; the journal's
+   * readers (`readResult`, `readLines`, `readAll`) resolve it, so they always return the text.
+   */
   readonly result: StoredResult;
   /** The ledger's `state()` as JSON, when it changed since the last record that carried one. */
   readonly ledgerState?: unknown;
@@ -232,6 +243,10 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
         'tool_result without a stored result',
       );
       need(typeof (res as Record<string, unknown>).body === 'string', 'tool_result without a body');
+      if ((res as Record<string, unknown>).bodyRef !== undefined) {
+        const problem = referenceProblem((res as Record<string, unknown>).bodyRef);
+        need(problem === undefined, `tool_result whose ${problem ?? ''}`);
+      }
       return;
     }
     case 'ledger_state':
@@ -261,13 +276,14 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
 /** The in-memory form of a record after a reopen (see `LoadedRecord`). */
 export function headOf(record: Exclude<JournalRecord, LedgerStateRecord>): LoadedRecord {
   if (record.type === 'tool_result') {
-    const { body, ...rest } = record.result;
+    // A reference is the journal's way of storing a body, not part of the result: heads look the same either way.
+    const { body, bodyRef, ...rest } = record.result;
     const head: ToolResultHead = {
       type: 'tool_result',
       seq: record.seq,
       at: record.at,
       ...(record.callId !== undefined ? { callId: record.callId } : {}),
-      result: { ...rest, bodyChars: record.bodyChars ?? body.length },
+      result: { ...rest, bodyChars: record.bodyChars ?? bodyRef?.chars ?? body.length },
     };
     return head;
   }
@@ -283,7 +299,8 @@ export function serialiseRecord(record: JournalRecord): string {
   if (record.type === 'tool_result') {
     const { type, seq, at, result, bodyChars: _given, ...rest } = record;
     const { body, ...head } = result;
-    return JSON.stringify({ type, seq, at, ...rest, bodyChars: body.length, result: { ...head, body } });
+    // For a reference, the length of the text it stands for: what a reader of the result will get.
+    return JSON.stringify({ type, seq, at, ...rest, bodyChars: result.bodyRef?.chars ?? body.length, result: { ...head, body } });
   }
   const { type, seq, at, ...rest } = record;
   return JSON.stringify({ type, seq, at, ...rest });

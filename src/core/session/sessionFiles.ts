@@ -55,6 +55,8 @@ export interface JournalParts {
   readonly ledgerState: unknown;
   readonly meta: SessionMeta | undefined;
   readonly clock: Clock;
+  /** The header's journal format (what this file's readers expect); `JOURNAL_FORMAT` for a new session. */
+  readonly format: number;
 }
 
 /** Creates the folder, takes the lock, and puts the header on disk whole (draft, sync, rename). */
@@ -116,6 +118,7 @@ export async function createSessionFiles(dir: string, options: CreateSessionOpti
       ledgerState: undefined,
       meta,
       clock,
+      format: JOURNAL_FORMAT,
     };
   } catch (error) {
     await lock.release();
@@ -194,6 +197,7 @@ export async function openSessionFiles(
       ledgerState: scan.ledgerState,
       meta,
       clock,
+      format: scan.header?.format ?? JOURNAL_FORMAT,
     };
     return { parts, scan, corruption };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DanglingReferenceError, referencedText } from '../ledger/bodyReference';
 import { splitLines } from '../ledger/lines';
 import type { ResultStore, StoredResult, StoredSlice } from '../ledger/types';
 import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from './errors';
@@ -8,6 +9,7 @@ import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
 import { generationsOf, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
 import {
+  FIRST_FORMAT_WITH_REFERENCES,
   parseRecordLine,
   type GenerationStartedRecord,
   type JournalRecord,
@@ -69,6 +71,8 @@ export class SessionJournal implements ResultStore {
   /** Size and last seq as read, for a journal that is not written. */
   private readonly scannedSize: number;
   private readonly scannedSeq: number;
+  /** The header's format: a session begun before references existed gets every body written out. */
+  private readonly format: number;
   private readonly results: Map<string, RecordLocation>;
   private readonly order: string[];
   private readonly snapshots: Map<number, RecordLocation>;
@@ -89,6 +93,7 @@ export class SessionJournal implements ResultStore {
     this.readOnlyReason = parts.readOnlyReason;
     this.scannedSize = parts.size;
     this.scannedSeq = parts.lastSeq;
+    this.format = parts.format;
     this.results = parts.results;
     this.order = [...parts.results.keys()];
     this.snapshots = parts.snapshots;
@@ -154,13 +159,19 @@ export class SessionJournal implements ResultStore {
     if (this.results.has(result.id) || this.pendingIds.has(result.id)) {
       throw new JournalRecordError(`Result ${result.id} is already stored in session ${this.sessionId}; ids are never reused.`);
     }
+    const ref = result.bodyRef;
+    // A reference names a result already stored (or queued before it: appends keep their order).
+    if (ref && !this.results.has(ref.id) && !this.pendingIds.has(ref.id)) throw new DanglingReferenceError(result.id, ref.id);
     this.pendingIds.add(result.id);
     try {
+      // Readers of an older format would show a reference as an empty body: a session begun by an older
+      // Cairn gets the text written out, as it always had.
+      const written = ref && this.format < FIRST_FORMAT_WITH_REFERENCES ? await this.withText(result) : result;
       const state = this.changedLedgerState(this.ledgerStateSource?.());
       await this.append({
         type: 'tool_result',
         ...(result.callId !== undefined ? { callId: result.callId } : {}),
-        result,
+        result: written,
         ...(state ? { ledgerState: state.value } : {}),
       });
       if (state) this.lastLedgerStateJson = state.json;
@@ -195,7 +206,10 @@ export class SessionJournal implements ResultStore {
     return { id, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
   }
 
-  /** One stored result in full, or undefined for an id this session never stored. */
+  /**
+   * One stored result in full, or undefined for an id this session never stored. A body stored as a
+   * reference (a stub, a recall) comes back as the text it stands for, exactly as if it had been copied.
+   */
   async readResult(id: string): Promise<StoredResult | undefined> {
     const location = this.results.get(id);
     if (!location) return undefined;
@@ -203,7 +217,19 @@ export class SessionJournal implements ResultStore {
     if (record.type !== 'tool_result' || record.result.id !== id) {
       throw this.changedUnderUs(location, `expected result ${id}`);
     }
-    return record.result;
+    return this.withText(record.result);
+  }
+
+  /** The result with its reference (if any) resolved; references only name earlier results, so chains end. */
+  private async withText(result: StoredResult): Promise<StoredResult> {
+    const { bodyRef, ...rest } = result;
+    if (!bodyRef) return result;
+    const target = await this.readResult(bodyRef.id);
+    if (!target) {
+      const location = this.results.get(result.id) ?? { offset: this.byteSize, length: 0 };
+      throw this.changedUnderUs(location, `result ${result.id} refers to ${bodyRef.id}, which the journal does not hold`);
+    }
+    return { ...rest, body: referencedText(splitLines(target.body), bodyRef) };
   }
 
   /** The payload of a snapshot record by its seq (reopens keep only its head). */
@@ -225,12 +251,18 @@ export class SessionJournal implements ResultStore {
     for await (const line of journalLines(this.reader, this.byteSize)) {
       if (!line.terminated) continue;
       if (prefixes && !prefixes.some((p) => line.bytes.subarray(0, p.length).equals(p))) continue;
+      let record: JournalRecord;
       try {
         const parsed = parseRecordLine(line.bytes.toString('utf8'));
-        if (parsed.known) yield parsed.record;
+        if (!parsed.known) continue;
+        record = parsed.record;
+        // Exports and digests see a stub's or recall's text, as they did when it was copied.
+        if (record.type === 'tool_result' && record.result.bodyRef) record = { ...record, result: await this.withText(record.result) };
       } catch {
-        // A damaged line: the reopen reported it; the rest is still worth reading.
+        // A damaged line (or a reference to one): the reopen reported it; the rest is still worth reading.
+        continue;
       }
+      yield record;
     }
   }
 

@@ -1,4 +1,4 @@
-import { splitLines } from '../ledger/lines';
+import { joinedLines } from '../ledger/lines';
 import type { Workspace } from '../ports';
 import type { BashArgs } from './args';
 import { errorOutcome, type ToolOutcome } from './outcome';
@@ -18,13 +18,14 @@ export async function runBash(args: BashArgs, workspace: Workspace, context: Bas
       ...(context.signal ? { signal: context.signal } : {}),
       ...(context.onOutput ? { onOutput: context.onOutput } : {}),
     });
-    const lines = splitLines(result.output);
-    if (lines.length === 0) lines.push('(no output)');
-    if (result.timedOut) lines.push(`[timed out after ${timeoutMs} ms]`);
-    else if (result.cancelled) lines.push('[cancelled]');
-    else if (result.exitCode === null) lines.push('[ended by a signal]');
-    else if (result.exitCode !== 0) lines.push(`[exit code ${result.exitCode}]`);
-    return { type: 'text', lines };
+    // The same text as splitting the output into lines, adding these and joining them, without the split.
+    const body = result.output === '' ? '(no output)' : joinedLines(result.output);
+    let last: string | undefined;
+    if (result.timedOut) last = `[timed out after ${timeoutMs} ms]`;
+    else if (result.cancelled) last = '[cancelled]';
+    else if (result.exitCode === null) last = '[ended by a signal]';
+    else if (result.exitCode !== 0) last = `[exit code ${result.exitCode}]`;
+    return { type: 'output', text: last === undefined ? body : `${body}\n${last}` };
   } catch (error) {
     return errorOutcome(`The command could not be started: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -32,6 +32,11 @@ export interface ReadFacts {
 
 export type ToolOutcome =
   | { readonly type: 'text'; readonly lines: readonly string[] }
+  /**
+   * A command's output kept as one string, already as results are stored (`\n` endings, no final one):
+   * its lines are `text.split('\n')`. A 10 MB output is never cut into lines just to be capped and stored.
+   */
+  | { readonly type: 'output'; readonly text: string }
   | { readonly type: 'files'; readonly changes: readonly FileChange[] }
   /** `body` is the formatted `N: text` lines; absent when `stubOf` lets the ledger answer without reading. */
   | { readonly type: 'read'; readonly facts: ReadFacts; readonly body?: readonly string[]; readonly stubOf?: string }
