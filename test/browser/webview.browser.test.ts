@@ -264,6 +264,33 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     await expect.poll(() => page.locator('.turn').count()).toBeLessThan(60);
   });
 
+  it('folds the middle of a turn with hundreds of steps, and shows it on request', async () => {
+    const { page } = await openView('chat', 'light');
+    const items = [
+      { type: 'user', text: 'Rename the helper everywhere.' },
+      ...Array.from({ length: 300 }, (_, i) => ({
+        type: 'tool',
+        callId: `toolu_long_${i}`,
+        tool: 'read',
+        summary: `src/file${i}.ts`,
+        status: 'done',
+      })),
+      { type: 'assistant', text: 'Renamed in 300 files.' },
+    ];
+    await page.evaluate((t) => window.fakeHost.post({ ...window.__cairnFakeHostSetup.recording.chatInit, turns: t, hasOlderTurns: false }), [{ index: 0, items }]);
+    const turn = page.locator('.turn[data-turn="0"]');
+    await turn.getByText('Renamed in 300 files.').waitFor();
+    await turn.getByText('Rename the helper everywhere.').waitFor();
+    // 301 steps after the user's message; the newest 50 (tools 251-299 and the answer) are shown.
+    const fold = turn.getByRole('button', { name: 'Show 251 earlier steps of this turn' });
+    await fold.waitFor();
+    expect(await turn.getByText('src/file251.ts', { exact: true }).count()).toBe(1);
+    expect(await turn.getByText('src/file250.ts', { exact: true }).count()).toBe(0);
+    await fold.click();
+    await turn.getByText('src/file0.ts', { exact: true }).waitFor();
+    expect(await turn.getByRole('button', { name: /earlier steps/ }).count()).toBe(0);
+  });
+
   it('shows the context report: requests, a request\'s sources, estimates beside usage, decisions, a cache break, a comparison, live updates', async () => {
     const { page, playUntil, received } = await openView('report', 'light');
     expect(await page.locator('.request-item').count()).toBe(5);

@@ -83,18 +83,39 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
   }
 }
 
-/** One turn. Re-renders only when its own turn object changes (the transcript shares untouched turns). */
-export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }> {
-  override shouldComponentUpdate(next: { turn: TurnView }): boolean {
-    return next.turn !== this.props.turn;
+/** A turn with more items than this shows its first item (the user's message) and the newest ones. */
+export const LONG_TURN_ITEMS = 80;
+/** How many of a long turn's newest items are shown while the earlier ones are folded. */
+export const LONG_TURN_TAIL = 50;
+
+/**
+ * One turn. Re-renders only when its own turn object changes (the transcript shares untouched turns) or
+ * when its fold is opened. An agent can make hundreds of tool calls in one turn; windowing is per turn,
+ * so a long one folds its middle behind a button instead of making hundreds of DOM rows at once.
+ */
+export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfolded: boolean }> {
+  override state = { unfolded: false };
+  override shouldComponentUpdate(next: { turn: TurnView }, nextState: { unfolded: boolean }): boolean {
+    return next.turn !== this.props.turn || nextState.unfolded !== this.state.unfolded;
   }
   override render() {
     const { turn, onAnswer } = this.props;
+    const items = turn.items;
+    const folded = !this.state.unfolded && items.length > LONG_TURN_ITEMS ? items.length - 1 - LONG_TURN_TAIL : 0;
+    const item = (entry: TranscriptItem, i: number) => <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} />;
     return (
       <div class="turn" data-turn={turn.index}>
-        {turn.items.map((item, i) => (
-          <Item key={item.type === 'tool' ? item.callId : i} item={item} onAnswer={onAnswer} />
-        ))}
+        {folded === 0 ? (
+          items.map(item)
+        ) : (
+          <>
+            {item(items[0]!, 0)}
+            <button type="button" class="text-button fold-button" onClick={() => this.setState({ unfolded: true })}>
+              Show {folded} earlier steps of this turn
+            </button>
+            {items.slice(items.length - LONG_TURN_TAIL).map((entry, i) => item(entry, items.length - LONG_TURN_TAIL + i))}
+          </>
+        )}
       </div>
     );
   }
