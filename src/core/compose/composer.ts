@@ -91,6 +91,7 @@ export class Composer {
   private staticEncoding: StaticEncoding | null = null;
   /** The session date block; one object, so its encoding is remembered. */
   private readonly dateBlock: TextBlock;
+  private readonly dateTextBytes: number;
 
   constructor(options: ComposerOptions) {
     this.options = options;
@@ -101,6 +102,7 @@ export class Composer {
     this.estimator = options.estimator ?? new TokenEstimator();
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
+    this.dateTextBytes = utf8Bytes(this.dateBlock.text);
     if (options.sessionDate.trim().length === 0) {
       throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
     }
@@ -227,7 +229,8 @@ export class Composer {
     this.lastModel = input.model;
 
     const snapshot = this.snapshotOf(request, fixed, encoded, input, part, decisions);
-    snapshot.breakpoints = structuredClone(breakpoints);
+    // placeBreakpoints made these objects for this request alone: the snapshot can own them.
+    snapshot.breakpoints = breakpoints;
     snapshot.cacheBreak = cacheBreak;
     return { request, snapshot };
   }
@@ -305,6 +308,10 @@ export class Composer {
       systemBlocks,
       toolJsons: toolBlocks.map((block) => block.json),
       systemJsons: systemBlocks.map((block) => block.json),
+      toolBytes: sumOf(toolBlocks, 'bytes'),
+      toolRaw: sumOf(toolBlocks, 'rawTokens'),
+      systemBytes: sumOf(systemBlocks, 'bytes'),
+      systemBlocksRaw: sumOf(systemBlocks, 'rawTokens'),
     };
     return this.staticEncoding;
   }
@@ -314,14 +321,9 @@ export class Composer {
   ): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => {
-      const { budgetBytes, fullBytes, truncated, variant, ...counts } = fields;
-      return { ...counts, tokens: est.calibrate(model, fields.rawTokens), budgetBytes, fullBytes, truncated, variant };
-    };
-    const sum = (blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number => blocks.reduce((total, block) => total + block[field], 0);
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => withTokens(fields, est.calibrate(model, fields.rawTokens));
 
-    const toolBytes = sum(fixed.toolBlocks, 'bytes');
-    const toolRaw = sum(fixed.toolBlocks, 'rawTokens');
+    const { toolBytes, toolRaw, systemBytes } = fixed;
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
       const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
       return source({
@@ -330,7 +332,8 @@ export class Composer {
         budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
       });
     });
-    const [preamble, ...restOfSystem] = systemSources;
+    const preamble = systemSources[0];
+    const restOfSystem = systemSources.slice(1);
 
     let messageBytes = 0;
     let messageRaw = 0;
@@ -342,17 +345,16 @@ export class Composer {
     const dateBlock = encoded[0]?.blocks[0];
     const dateBytes = dateBlock?.bytes ?? 0;
     const dateRaw = dateBlock?.rawTokens ?? 0;
-    const systemBytes = sum(fixed.systemBlocks, 'bytes');
-    const systemRaw = systemSources.reduce((total, s) => total + s.rawTokens, 0);
+    let systemRaw = 0;
+    for (const s of systemSources) systemRaw += s.rawTokens;
     // What `est.rawRequest(request)` counts: every tool, every system block, every message with its framing.
-    const totalRaw = toolRaw + sum(fixed.systemBlocks, 'rawTokens') + messageRaw;
-    const dateText = sessionDateText(this.options.sessionDate);
+    const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
 
     const sources: SourceSnapshot[] = [
       ...(preamble ? [preamble] : []),
       source({ source: 'tools', label: `${request.tools.length} tools`, zone: 'tools', bytes: toolBytes, rawTokens: toolRaw, budgetBytes: null, fullBytes: toolBytes, truncated: false, variant: 'full' }),
       ...restOfSystem,
-      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, budgetBytes: null, fullBytes: utf8Bytes(dateText), truncated: false, variant: 'full' }),
+      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, budgetBytes: null, fullBytes: this.dateTextBytes, truncated: false, variant: 'full' }),
       source({
         source: 'conversation', label: `${input.conversation.length} messages`, zone: 'messages',
         bytes: messageBytes - dateBytes, rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
@@ -390,6 +392,25 @@ interface StaticEncoding {
   systemBlocks: readonly EncodedBlock[];
   toolJsons: string[];
   systemJsons: string[];
+  /** Sums over the blocks above, made once with them (the snapshot of every request needs them). */
+  toolBytes: number;
+  toolRaw: number;
+  systemBytes: number;
+  systemBlocksRaw: number;
+}
+
+function sumOf(blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number {
+  let total = 0;
+  for (const block of blocks) total += block[field];
+  return total;
+}
+
+/** The source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on this path). */
+function withTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
+  return {
+    source: fields.source, label: fields.label, zone: fields.zone, bytes: fields.bytes, rawTokens: fields.rawTokens, tokens,
+    budgetBytes: fields.budgetBytes, fullBytes: fields.fullBytes, truncated: fields.truncated, variant: fields.variant,
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -119,4 +119,17 @@ describe('EncodingMemo', () => {
     expect(sendable.input).toEqual({ path: 'src/a.ts', range: { from: 1, to: 30 } });
     expect(Object.isFrozen(sendable.input)).toBe(true);
   });
+
+  it('copies plain input member for member: arrays, nulls, nested objects and a parsed __proto__ member', () => {
+    const { memo } = setup();
+    const input = JSON.parse('{"list":[1,{"deep":[null,"x"]}],"__proto__":{"kept":true},"empty":{}}') as Record<string, unknown>;
+    const block: ToolUseBlock = { type: 'tool_use', id: 'toolu_2', name: 'run', input };
+    const encoded = memo.block(block);
+    const sent = (encoded.sendable as ToolUseBlock).input as Record<string, unknown>;
+    expect(sent).not.toBe(input);
+    expect(JSON.stringify(sent)).toBe(JSON.stringify(input));
+    expect(Object.hasOwn(sent, '__proto__')).toBe(true);
+    expect(Object.isFrozen((sent.list as unknown[])[1])).toBe(true);
+    expect(encoded.json).toBe(canonicalBlock(block));
+  });
 });

@@ -73,24 +73,25 @@ export class EncodingMemo {
 
   /** A content block of a message. */
   block(block: ContentBlock): EncodedBlock {
-    return this.encode(block, () => blockCountText(block));
+    return this.encode(block, 'block');
   }
 
   /** A system block: the tokenizer sees its text. */
   systemBlock(block: { type: 'text'; text: string }): EncodedBlock {
-    return this.encode(block, () => block.text);
+    return this.encode(block, 'system');
   }
 
   /** A tool definition: the tokenizer sees its canonical JSON. */
   tool(tool: object): EncodedBlock {
-    return this.encode(tool, (json) => json);
+    return this.encode(tool, 'json');
   }
 
   message(message: Message): EncodedMessage {
     const known = this.messages.get(message);
     if (known && this.isDeepFrozen(message)) return known.result;
     const content = message.content as readonly ContentBlock[];
-    const blocks = content.map((block) => this.block(block));
+    const blocks: EncodedBlock[] = [];
+    for (const block of content) blocks.push(this.encode(block, 'block'));
     if (known && known.role === message.role && sameBlocks(known.blocks, blocks)) return known.result;
     const result = messageOf(message.role, blocks);
     this.messages.set(message, { role: message.role, blocks, result });
@@ -118,15 +119,17 @@ export class EncodingMemo {
     return true;
   }
 
-  private encode(value: object, countText: (json: string) => string): EncodedBlock {
+  private encode(value: object, countedAs: CountedAs): EncodedBlock {
     const known = this.blocks.get(value);
     if (known && (known.frozen || this.stillMatches(known, value))) return known.result;
     const frozen = this.isDeepFrozen(value);
     const bare = withoutMarkerMember(value);
     const json = canonicalJson(bare);
-    // A clone of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
-    const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : deepFreeze(structuredClone(bare));
-    const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: this.estimator.countText(countText(json)), sendable };
+    // A copy of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
+    const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
+    const counted = countedAs === 'block' ? blockCountText(value as ContentBlock)
+      : countedAs === 'system' ? (value as { text: string }).text : json;
+    const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: this.estimator.countText(counted), sendable };
     const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
     const values = keys.map((key) => (value as Record<string, unknown>)[key]);
     const mutable = values.map((member) => !this.isDeepFrozen(member));
@@ -154,6 +157,36 @@ function withoutMarkerMember(value: object): object {
   if (!Object.hasOwn(value, MARKER)) return value;
   const { [MARKER]: _marker, ...rest } = value as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * What the tokenizer sees of an encoded value: a message's content block its `blockCountText`, a
+ * system block its text, a tool definition its canonical JSON. (A tag rather than a closure made
+ * per call: this runs for every block of every request.)
+ */
+type CountedAs = 'block' | 'system' | 'json';
+
+/**
+ * A deep-frozen copy of JSON data (plain objects, arrays, primitives), made and frozen in one pass;
+ * anything else (class instances, typed arrays…) is copied by `structuredClone` as before.
+ */
+function frozenCopy<T>(value: T): T {
+  // structuredClone throws on these, as the copy did before; keep that answer.
+  if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = frozenCopy(value[i]);
+    return Object.freeze(copy) as T;
+  }
+  if (!isPlainObject(value)) return deepFreeze(structuredClone(value));
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // A JSON-parsed own `__proto__` member must stay a member, not become the copy's prototype.
+    if (key === '__proto__') return deepFreeze(structuredClone(value));
+    copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  }
+  return Object.freeze(copy) as T;
 }
 
 function deepFreeze<T>(value: T): T {

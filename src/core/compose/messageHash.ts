@@ -1,3 +1,4 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Message } from '../model/types';
 import { canonicalMessage } from './canonicalJson';
@@ -16,6 +17,13 @@ export function messageHash(message: Message): string {
   return sha256Hex(canonicalMessage(message)).slice(0, 8);
 }
 
+/**
+ * `crypto.hash` (Node 20.12+, 21.7+) does the same in one native call, about twice as fast as a Hash
+ * object on the short texts hashed per block; older runtimes use the Hash object.
+ */
+const oneShotHash: ((algorithm: string, data: string, encoding: 'hex') => string) | undefined =
+  typeof nodeCrypto.hash === 'function' ? nodeCrypto.hash : undefined;
+
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return oneShotHash ? oneShotHash('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -143,7 +143,9 @@ export class TokenEstimator {
 
   /** Scales a raw count by the model's ratio (identity before any usage). */
   calibrate(model: string, rawTokens: number): number {
-    return this.fromRaw(model, rawTokens).tokens;
+    // fromRaw(model, rawTokens).tokens without the estimate object (called per source of every request).
+    const calibration = this.calibrations.get(model);
+    return !calibration || calibration.samples === 0 ? rawTokens : Math.round(rawTokens * calibration.ratio);
   }
 
   /**
