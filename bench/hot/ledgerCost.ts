@@ -119,12 +119,20 @@ export async function unchangedReread(rounds: number, bytes = 10 * 2 ** 20): Pro
       await workspace.stat(resolved.relative);
       if (i > 0) pathWork.push(performance.now() - start);
     }
-    pathWork.sort((a, b) => a - b);
-    const pathMs = pathWork[pathWork.length >> 1]!;
+    // The same re-read back to back, with no 10 MB baseline in between: in the paired timing the collection
+    // of the baseline's buffer tends to land in the next timed call, which is often the re-read.
+    const backToBack: number[] = [];
+    for (let i = 0; i <= rounds; i++) {
+      const start = performance.now();
+      await ledger.execute(call('read', { path: 'big.log' }));
+      if (i > 0) backToBack.push(performance.now() - start);
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    const µs = (ms: number) => `${Math.round(ms * 1000)} µs`;
     const note =
       `${stubs} of ${rounds + 1} re-reads answered with a stub of ${first.id}, ${fileReads} file reads; the stub is stored as a reference to ` +
-      `${first.id}'s ${first.text.split('\n').length - 1} lines, not a copy. Of the time, ~${Math.round(pathMs * 1000)} µs (median, measured after) is the ` +
-      `workspace's path check and stat (resolve + stat)`;
+      `${first.id}'s ${first.text.split('\n').length - 1} lines, not a copy. Measured after (medians): the workspace's path check and stat ` +
+      `(resolve + stat) ${µs(median(pathWork))}; the whole re-read back to back, without the baseline's 10 MB in between, ${µs(median(backToBack))}`;
     return figure(GROUP_LEDGER, 'unchanged re-read of a 10 MB file (cached hash valid)', timing, 'cold read + SHA-256 of the file', { text: '≤ 0.01×', max: 0.01 }, note);
   });
 }
