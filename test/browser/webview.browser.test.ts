@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TurnView } from '../../src/shared/protocol';
+import type { TranscriptItem, TurnView } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording, ViolationRecord } from './fakeHost';
 import {
   CHROMIUM_MISSING,
@@ -266,9 +266,9 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
 
   it('folds the middle of a turn with hundreds of steps, and shows it on request', async () => {
     const { page } = await openView('chat', 'light');
-    const items = [
+    const items: TranscriptItem[] = [
       { type: 'user', text: 'Rename the helper everywhere.' },
-      ...Array.from({ length: 300 }, (_, i) => ({
+      ...Array.from({ length: 300 }, (_, i): TranscriptItem => ({
         type: 'tool',
         callId: `toolu_long_${i}`,
         tool: 'read',
