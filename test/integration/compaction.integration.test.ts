@@ -2,7 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resumeSession } from '../../src/core/agent/sessionAssembly';
+import type { ConversationEntry } from '../../src/core/agent/conversation';
+import { projectForProvider } from '../../src/core/agent/projection';
 import type { RequestSnapshot } from '../../src/core/compose/snapshot';
+import type { Message } from '../../src/core/model/types';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
 let open: ScenarioSession | undefined;
@@ -44,6 +47,33 @@ describe('compaction through the local server', () => {
       ],
     };
   }
+
+  it('judges the threshold on the messages a projection hook sends, not on the stored history', async () => {
+    // A benchmark strategy that sends every tool result as one short line: its prompts stay far below the
+    // threshold although the stored reads of big.ts alone pass it.
+    const short = (entries: readonly ConversationEntry[]): Message[] =>
+      projectForProvider(entries).map((m) =>
+        m.role === 'user' ? { ...m, content: m.content.map((b) => (b.type === 'tool_result' ? { ...b, content: 'a result' } : b)) } : m,
+      );
+    open = await startScenarioSession(
+      {
+        model: smallWindow,
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }] } },
+          { assistant: { text: 'Read it.' } },
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'small.ts' } }] } },
+          { assistant: { text: 'Read that too.' } },
+        ],
+      },
+      { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop, project: short },
+    );
+    await open.assembled.session.send('read big.ts');
+    await open.assembled.session.send('now small.ts');
+    expect(open.events.some((e) => e.type === 'compacted')).toBe(false);
+    expect(open.logLines.some((l) => l.includes('automatic compaction'))).toBe(false);
+    expect(toolResultTexts(mainRequests(open.server).at(-1))).toEqual(['a result', 'a result']);
+  });
 
   it('triggers automatically at a share of the window; the new generation opens with the summary and files table; old ids still recall; a re-read is full', async () => {
     open = await startScenarioSession(autoScenario(smallWindow), { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop });

@@ -38,6 +38,8 @@ export interface ScenarioSessionOptions {
   readonly clock?: Clock;
   /** Read AGENTS.md/CLAUDE.md from the workspace (home: an empty temp folder). Default: no rules. */
   readonly workspaceRules?: boolean;
+  /** Benchmarks' hook: how stored entries become the provider's messages (`SessionPorts.project`). */
+  readonly project?: SessionPorts['project'];
 }
 
 /**
@@ -74,6 +76,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     compaction: () => ({ ...DEFAULT_COMPACTION_SETTINGS, ...options.compaction }),
     ...(options.clock ? { clock: options.clock } : {}),
     log: (line) => logLines.push(line),
+    ...(options.project ? { project: options.project } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];

@@ -193,6 +193,7 @@ async function assemble(
       maxTokens: () => ports.settings().maxTokens,
       windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
       log,
+      ...(ports.project ? { project: ports.project } : {}),
     },
     highestGeneration,
   );

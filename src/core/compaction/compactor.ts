@@ -1,4 +1,4 @@
-import type { AgentSession } from '../agent/agentSession';
+import type { AgentSession, AgentSessionDeps } from '../agent/agentSession';
 import { Conversation, type ConversationEntry } from '../agent/conversation';
 import type { GenerationRef } from '../agent/agentLoop';
 import { projectForProvider } from '../agent/projection';
@@ -29,6 +29,11 @@ export interface CompactorDeps {
   /** The model's input window in tokens (from the Models API, the fallback table or settings). */
   readonly windowTokens: () => Promise<number>;
   readonly log: (line: string) => void;
+  /**
+   * Benchmarks only: how stored entries become the provider's messages, the same hook the loop is given
+   * (`AgentLoopDeps.project`), so the threshold is judged on what would really be sent.
+   */
+  readonly project?: AgentSessionDeps['project'];
 }
 
 /** A compaction worked out but not yet applied: what a preview shows. */
@@ -97,7 +102,7 @@ export class Compactor {
       max_tokens: this.deps.maxTokens(),
       system: prefix.system,
       tools: prefix.tools,
-      messages: projectForProvider(conversation.all()),
+      messages: (this.deps.project ?? projectForProvider)(conversation.all()),
     }).tokens;
   }
 
