@@ -1,6 +1,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { BytePairCounter } from './bytePairCount';
+import { PieceMemo } from './pieceMemo';
 import { pieceEnd } from './pieceScanner';
 
 /** Counts the tokens of a piece of text with some tokenizer. */
@@ -56,7 +57,7 @@ export class TiktokenCounter implements TextTokenCounter {
   /** null: this js-tiktoken has no rank table to merge over, so pieces go through `encode`. */
   private static sharedPairs: BytePairCounter | null | undefined;
   private readonly sliceMemo = new Map<string, number>();
-  private readonly pieceMemo = new Map<string, number>();
+  private readonly pieceMemo = new PieceMemo(PIECE_MEMO_LIMIT);
 
   private get encoder(): Tiktoken {
     TiktokenCounter.shared ??= new Tiktoken(o200kBase);
@@ -117,23 +118,24 @@ export class TiktokenCounter implements TextTokenCounter {
     let at = 0;
     while (at < length) {
       const end = pieceEnd(text, at);
-      // One ASCII character is one byte, and every byte is a token of its own.
-      total += end === at + 1 && text.charCodeAt(at) < 128 ? 1 : this.piece(text.slice(at, end));
+      if (end === at + 1 && text.charCodeAt(at) < 128) {
+        // One ASCII character is one byte, and every byte is a token of its own.
+        total += 1;
+      } else {
+        const known = this.pieceMemo.get(text, at, end);
+        total += known >= 0 ? known : this.newPiece(text.slice(at, end));
+      }
       at = end;
     }
     return total;
   }
 
-  private piece(piece: string): number {
-    const known = this.pieceMemo.get(piece);
-    if (known !== undefined) return known;
+  /** Counts a piece not in the memo, and remembers it if it is short enough to come again. */
+  private newPiece(piece: string): number {
     if (TiktokenCounter.sharedPairs === undefined) TiktokenCounter.sharedPairs = BytePairCounter.over(this.encoder);
     // Special-token strings in user content are plain text: neither allowed nor disallowed.
     const tokens = TiktokenCounter.sharedPairs ? TiktokenCounter.sharedPairs.count(piece) : this.encoder.encode(piece, [], []).length;
-    if (piece.length <= PIECE_MEMO_MAX_LENGTH) {
-      if (this.pieceMemo.size >= PIECE_MEMO_LIMIT) this.pieceMemo.clear();
-      this.pieceMemo.set(piece, tokens);
-    }
+    if (piece.length <= PIECE_MEMO_MAX_LENGTH) this.pieceMemo.set(piece, tokens);
     return tokens;
   }
 

@@ -4,8 +4,9 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types';
+import { seededRandom } from '../testing/seededRandom';
 import type { TextTokenCounter } from './textTokenCounter';
-import { TiktokenCounter } from './textTokenCounter';
+import { hasLongRun, isRegexSpace, TiktokenCounter } from './textTokenCounter';
 import { TokenEstimator } from './tokenEstimator';
 
 /** Counts words, and how often it was asked: isolates the estimator's cache from the tokenizer. */
@@ -96,5 +97,30 @@ describe('TiktokenCounter', () => {
       for (const text of samples) expect(counter.count(text)).toBe(whole.encode(text, [], []).length);
     }
   });
-});
 
+  it('finds runs of 128 non-space characters as \\S{128,} does, and counts texts with them in slices as before', () => {
+    for (let code = 0; code < 0x10000; code++) expect(isRegexSpace(code), code.toString(16)).toBe(/\s/.test(String.fromCharCode(code)));
+    const random = seededRandom(0x128);
+    const spaces = [' ', '\n', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff'];
+    const whole = new Tiktoken(o200kBase);
+    const counter = new TiktokenCounter();
+    for (let sample = 0; sample < 200; sample++) {
+      let text = '';
+      while (text.length < 600) {
+        const run = random() < 0.3 ? 100 + Math.floor(random() * 60) : Math.floor(random() * 12);
+        text += 'ab1.'.repeat(40).slice(0, run) + spaces[Math.floor(random() * spaces.length)];
+      }
+      expect(hasLongRun(text), JSON.stringify(text)).toBe(/\S{128,}/.test(text));
+      // The slicing rule, spelt out with the regex: text between runs whole, each run in 128-character slices.
+      let expected = 0;
+      let from = 0;
+      for (const match of text.matchAll(/\S{128,}/g)) {
+        expected += whole.encode(text.slice(from, match.index), [], []).length;
+        for (let i = 0; i < match[0].length; i += 128) expected += whole.encode(match[0].slice(i, i + 128), [], []).length;
+        from = match.index + match[0].length;
+      }
+      expected += whole.encode(text.slice(from), [], []).length;
+      expect(counter.count(text)).toBe(expected);
+    }
+  });
+});
