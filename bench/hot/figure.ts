@@ -56,6 +56,34 @@ export async function paired(
   return { measured: median(a), baseline: median(b) };
 }
 
+/**
+ * Like `paired`, but alternates blocks of `perBlock` calls of each side (the first call of each block
+ * untimed) instead of single calls. For measured work thousands of times smaller than its baseline: with
+ * single calls the baseline's garbage (a 10 MB buffer) is often collected inside the next measured call
+ * and the figure times V8's collector, not the work. Blocks still interleave, so a machine that slows down
+ * slows both sides.
+ */
+export async function inBlocks(
+  blocks: number,
+  perBlock: number,
+  measured: () => Promise<unknown> | unknown,
+  baseline: () => Promise<unknown> | unknown,
+): Promise<Paired> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let block = 0; block < blocks; block++) {
+    for (const [run, into] of block % 2 === 0 ? ([[measured, a], [baseline, b]] as const) : ([[baseline, b], [measured, a]] as const)) {
+      for (let i = -1; i < perBlock; i++) {
+        const start = performance.now();
+        await run();
+        const elapsed = performance.now() - start;
+        if (i >= 0) into.push(elapsed);
+      }
+    }
+  }
+  return { measured: median(a), baseline: median(b) };
+}
+
 export function figure(
   group: string,
   name: string,

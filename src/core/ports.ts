@@ -15,6 +15,11 @@ export interface FileStat {
   readonly kind: 'file' | 'directory' | 'other';
   readonly size: number;
   readonly mtimeMs: number;
+  /**
+   * The path relative to the root as `resolve` spells it. A workspace that resolved the path to look at
+   * it says so, sparing the caller a second resolve (a realpath walk) on the hot path of a re-read.
+   */
+  readonly relative?: string;
 }
 
 export interface DirEntry {

@@ -39,11 +39,10 @@ function rangeFor(args: ReadArgs, total: number, config: HygieneConfig, path: st
 export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutcome> {
   const { workspace, hashCache, config } = deps;
   try {
-    const resolved = await workspace.resolve(args.path);
-    const stat = await workspace.stat(resolved.relative);
+    const stat = await workspace.stat(args.path);
     if (!stat) return errorOutcome(`${args.path} does not exist. Use list or glob to find the right path.`);
     if (stat.kind === 'directory') return errorOutcome(`${args.path} is a folder, not a file. Use list to see what it holds.`);
-    const relative = resolved.relative;
+    const relative = stat.relative ?? (await workspace.resolve(args.path)).relative;
 
     const cached = hashCache.lookup(relative, stat);
     if (cached && !cached.binary && cached.lineCount > 0) {

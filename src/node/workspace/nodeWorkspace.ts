@@ -47,7 +47,7 @@ export class NodeWorkspace implements Workspace {
     const resolved = await this.paths.resolve(path);
     try {
       const stat = await fs.stat(resolved.absolute);
-      return { kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs };
+      return { kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs, relative: resolved.relative };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;

@@ -68,8 +68,8 @@ export class FakeWorkspace implements Workspace {
   async stat(path: string): Promise<FileStat | null> {
     const rel = (await this.resolve(path)).relative;
     const file = this.files.get(rel);
-    if (file) return { kind: 'file', size: file.bytes.length, mtimeMs: file.mtimeMs };
-    return this.isDir(rel) ? { kind: 'directory', size: 0, mtimeMs: 0 } : null;
+    if (file) return { kind: 'file', size: file.bytes.length, mtimeMs: file.mtimeMs, relative: rel };
+    return this.isDir(rel) ? { kind: 'directory', size: 0, mtimeMs: 0, relative: rel } : null;
   }
 
   async readFile(path: string): Promise<Uint8Array> {
