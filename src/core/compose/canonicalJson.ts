@@ -5,9 +5,37 @@
  * sender used, so hashes and byte counts reproduce from logged bodies.
  */
 export function canonicalJson(value: unknown): string {
+  const flat = flatObjectJson(value);
+  if (flat !== null) return flat;
   // The native serialiser with a key-sorting replacer is several times faster than a recursive
   // encoder on large conversations, and writes every value exactly as JSON.stringify does.
   return JSON.stringify(value, sortKeys) ?? 'null';
+}
+
+/**
+ * Canonical JSON of a plain object whose members are all strings, finite or not numbers, booleans
+ * or null (a text block, a tool result with text content), written directly: each member is one
+ * native `JSON.stringify` of a primitive, without the replacer's call per member and sorted copy.
+ * null for anything else.
+ */
+function flatObjectJson(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return null;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    // Index-like keys (which a rebuilt object puts first) and an own `__proto__` take the replacer's path, byte for byte.
+    const first = key.charCodeAt(0);
+    if ((first >= 48 && first <= 57) || key === '__proto__') return null;
+    const member = record[key];
+    const kind = typeof member;
+    if (member === undefined) continue;
+    if (member !== null && kind !== 'string' && kind !== 'number' && kind !== 'boolean') return null;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(member)}`;
+  }
+  return `${out}}`;
 }
 
 function sortKeys(_key: string, value: unknown): unknown {
