@@ -14,8 +14,11 @@ describe('BytePairCounter', () => {
     expect(pairs).not.toBeNull();
   });
 
-  it('counts every ASCII character as one token (the counter relies on it for one-character pieces)', () => {
+  it('counts every ASCII character, and every string of one to three ASCII digits, as one token (the counter relies on both)', () => {
     for (let code = 0; code < 128; code++) expect(encoder.encode(String.fromCharCode(code), [], []).length).toBe(1);
+    for (let digits = 1; digits <= 3; digits++) {
+      for (let n = 0; n < 10 ** digits; n++) expect(encoder.encode(String(n).padStart(digits, '0'), [], []).length).toBe(1);
+    }
   });
 
   it('counts each piece as encode does: words, numbers, code, Unicode, special-token text, long and unknown words', () => {

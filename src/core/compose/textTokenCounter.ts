@@ -121,6 +121,9 @@ export class TiktokenCounter implements TextTokenCounter {
       if (end === at + 1 && text.charCodeAt(at) < 128) {
         // One ASCII character is one byte, and every byte is a token of its own.
         total += 1;
+      } else if (isAsciiNumber(text, at, end)) {
+        // o200k has a token for every string of one to three ASCII digits (a test checks all 1,110).
+        total += 1;
       } else {
         const known = this.pieceMemo.get(text, at, end);
         total += known >= 0 ? known : this.newPiece(text.slice(at, end));
@@ -147,6 +150,16 @@ export class TiktokenCounter implements TextTokenCounter {
     this.sliceMemo.set(piece, tokens);
     return tokens;
   }
+}
+
+/** True when text[from, to) is one to three ASCII digits (a number piece; longer ones are split by the pattern). */
+function isAsciiNumber(text: string, from: number, to: number): boolean {
+  if (to - from > 3) return false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 /**
