@@ -5,12 +5,13 @@ import { PieceMemo } from './pieceMemo';
 describe('PieceMemo', () => {
   it('answers for a range of any text exactly what a Map of the sliced pieces answers', () => {
     const random = seededRandom(0x9ec3);
-    const memo = new PieceMemo(1000);
+    // Past 512 pieces the table doubles and re-places them: the answers must not change.
+    const memo = new PieceMemo(5000);
     const reference = new Map<string, number>();
     const alphabet = ['a', 'b', ' ', '1', '.', 'é', '東', '🙂'];
     const word = (): string => Array.from({ length: 1 + Math.floor(random() * 4) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-    for (let i = 0; i < 400; i++) {
-      const piece = word();
+    for (let i = 0; i < 3000; i++) {
+      const piece = i % 2 === 0 ? word() : `${word()}${i}`;
       if (!reference.has(piece)) {
         reference.set(piece, i);
         memo.set(piece, i);
@@ -22,6 +23,7 @@ describe('PieceMemo', () => {
       const from = text.indexOf(piece);
       expect(memo.get(text, from, from + piece.length)).toBe(reference.get(piece) ?? -1);
     }
+    for (const [piece, count] of reference) expect(memo.get(`<${piece}>`, 1, piece.length + 1)).toBe(count);
     expect(memo.size).toBe(reference.size);
   });
 

@@ -4,22 +4,18 @@
  * new block, which was a third of counting a tool result. This table hashes the characters where
  * they are and compares them in place, so a piece seen before costs no allocation.
  *
- * Open addressing with linear probing over a power-of-two slot array, at most half full; when it
- * holds `limit` pieces it is emptied and starts again (as the `Map` it replaces was).
+ * Open addressing with linear probing over a power-of-two slot array, at most half full (it doubles
+ * as pieces come, so a short session does not hold a table sized for a long one); when it holds
+ * `limit` pieces it is emptied and starts again (as the `Map` it replaces was).
  */
 export class PieceMemo {
   private pieces: string[] = [];
   private counts: number[] = [];
   /** Per slot: 0 when empty, else the index of its piece + 1. */
-  private slots: Int32Array;
-  private readonly mask: number;
+  private slots = new Int32Array(INITIAL_SLOTS);
+  private mask = INITIAL_SLOTS - 1;
 
-  constructor(private readonly limit: number) {
-    let size = 16;
-    while (size < limit * 2) size *= 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-  }
+  constructor(private readonly limit: number) {}
 
   get size(): number {
     return this.pieces.length;
@@ -41,19 +37,34 @@ export class PieceMemo {
   /** Remembers `count` for `piece` (which must not be in the table). */
   set(piece: string, count: number): void {
     if (this.pieces.length >= this.limit) this.clear();
-    let slot = rangeHash(piece, 0, piece.length) & this.mask;
-    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
     this.pieces.push(piece);
     this.counts.push(count);
-    this.slots[slot] = this.pieces.length;
+    if (this.pieces.length * 2 > this.slots.length) this.resize(this.slots.length * 2);
+    else this.place(this.pieces.length - 1);
   }
 
   clear(): void {
     this.pieces = [];
     this.counts = [];
-    this.slots.fill(0);
+    this.slots = new Int32Array(INITIAL_SLOTS);
+    this.mask = INITIAL_SLOTS - 1;
+  }
+
+  private resize(size: number): void {
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    for (let index = 0; index < this.pieces.length; index++) this.place(index);
+  }
+
+  private place(index: number): void {
+    const piece = this.pieces[index]!;
+    let slot = rangeHash(piece, 0, piece.length) & this.mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+    this.slots[slot] = index + 1;
   }
 }
+
+const INITIAL_SLOTS = 1024;
 
 /** FNV-1a over UTF-16 code units, then mixed so that low bits (the slot) depend on every unit. */
 function rangeHash(text: string, from: number, to: number): number {
