@@ -12,7 +12,7 @@ import type { ProjectContextSource } from './projectContext';
 import { EncodingMemo, type EncodedBlock, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';
 import { rulesDeltaBlocks, type RulesSource } from './rules';
-import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot, type SourceSnapshot } from './snapshot';
+import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, sourceWithTokens, type RequestSnapshot, type SourceSnapshot } from './snapshot';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
 import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
 import { usagePartsOf, type UsageParts } from './usageParts';
@@ -321,7 +321,7 @@ export class Composer {
   ): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => withTokens(fields, est.calibrate(model, fields.rawTokens));
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => sourceWithTokens(fields, est.calibrate(model, fields.rawTokens));
 
     const { toolBytes, toolRaw, systemBytes } = fixed;
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
@@ -403,14 +403,6 @@ function sumOf(blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): n
   let total = 0;
   for (const block of blocks) total += block[field];
   return total;
-}
-
-/** The source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on this path). */
-function withTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
-  return {
-    source: fields.source, label: fields.label, zone: fields.zone, bytes: fields.bytes, rawTokens: fields.rawTokens, tokens,
-    budgetBytes: fields.budgetBytes, fullBytes: fields.fullBytes, truncated: fields.truncated, variant: fields.variant,
-  };
 }
 
 function deepFreeze<T>(value: T): T {
