@@ -128,7 +128,7 @@ async function assemble(
 ): Promise<AssembledSession> {
   const composer = new Composer({
     tools: TOOL_DEFINITIONS,
-    preamble: await loadPreamble(ports.promptsDir),
+    preamble: await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE),
     rules: ports.rules,
     projectContext: ports.projectContext,
     sessionDate,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_HYGIENE } from '../config/hygiene';
 import { ComposeError } from './errors';
 import { buildPreamble, loadPreamble } from './preamble';
 import { rulesEnvelope } from './rules';
@@ -34,5 +35,21 @@ describe('preamble', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('tells the model the hygiene numbers the session applies', async () => {
+    const defaults = await loadPreamble(PROMPTS);
+    expect(defaults).toContain('Output over 400 lines or 40,000 characters keeps');
+    expect(defaults).toContain('A line longer than 2000 characters is cut');
+    expect(defaults).not.toContain('{{');
+    const changed = await loadPreamble(PROMPTS, { ...DEFAULT_HYGIENE, 'cap.max_lines': 250, 'cap.max_chars': 25_000, 'read.window': 500, 'recall.window': 800 });
+    expect(changed).toContain('Output over 250 lines or 25,000 characters keeps');
+    expect(changed).toContain('they show up to 500 lines from `offset`');
+    expect(changed).toContain('up to 800 lines from `offset`');
+    expect(changed).toContain('[#d004 recall #c9d0 lines 1-800 of 3400]');
+  });
+
+  it('refuses a prompt that names a number the settings do not have', () => {
+    expect(() => buildPreamble({ preamble: 'A', context: 'up to {{read.windw}} lines' })).toThrow(/\{\{read\.windw\}\}.*Fix the prompt file/);
   });
 });
