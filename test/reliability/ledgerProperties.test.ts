@@ -46,15 +46,9 @@ function scriptedExec(real: NodeWorkspace, next: { output: string }): Workspace 
   });
 }
 
-/**
- * The lines the store gives back for a command's output. A body is stored as its lines joined by `\n`
- * and split again, and a final `\n` closes the last line, so a body whose last line is empty reads back
- * one line shorter (output "a\n\n": the model sees lines `a` and ``, recall shows `a`, "lines 1-1 of 1";
- * output "\n": recall says `empty`). Reported in RELIABILITY.md; the text differs only by that newline.
- */
+/** The lines of a command's output as the model sees them, which the store gives back exactly. */
 function storedLines(output: string): string[] {
-  const lines = output === '' ? ['(no output)'] : splitLines(output);
-  return splitLines(lines.join('\n'));
+  return output === '' ? ['(no output)'] : splitLines(output);
 }
 
 function hasLoneSurrogate(text: string): boolean {
@@ -73,7 +67,7 @@ describe('ledger properties', () => {
           const r = await rig.ledger.execute({ callId: 'b', name: 'bash', input: { command: 'x' } });
           const stored = await rig.store.readLines(r.id, 1, Number.MAX_SAFE_INTEGER);
           const full = output === '' ? ['(no output)'] : splitLines(output);
-          // The store holds every line, unchanged (but see storedLines for a body ending in an empty line).
+          // The store holds every line, unchanged (an empty last line included).
           expect(stored!.lines).toEqual(storedLines(output));
           const [bracket, ...shown] = r.text.split('\n');
           expect(bracket).toBe(`[${r.id}]`);

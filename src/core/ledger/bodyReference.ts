@@ -1,3 +1,4 @@
+import { storedText } from './lines';
 import type { BodyReference } from './types';
 
 /**
@@ -8,13 +9,14 @@ import type { BodyReference } from './types';
 
 /** The text a reference stands for, given the lines of the result it names (as `readLines` sees them). */
 export function referencedText(targetLines: readonly string[], ref: BodyReference): string {
-  return targetLines.slice(Math.max(0, ref.from - 1), Math.max(0, ref.to)).join('\n');
+  return storedText(targetLines.slice(Math.max(0, ref.from - 1), Math.max(0, ref.to)));
 }
 
-/** A reference to a window of `lines` (lines `from`..`to` of result `id`). */
+/** A reference to a window of `lines` (lines `from`..`to` of result `id`); `chars` is its stored text's length. */
 export function referenceTo(id: string, from: number, lines: readonly string[]): BodyReference {
   let chars = lines.length > 0 ? lines.length - 1 : 0;
   for (const line of lines) chars += line.length;
+  if (lines.length > 0 && lines[lines.length - 1] === '') chars += 1;
   return { id, from, to: from - 1 + lines.length, chars };
 }
 

@@ -15,6 +15,24 @@ export function splitLines(text: string): string[] {
 }
 
 /**
+ * Lines as a result's body is stored: joined by `\n`, plus one more `\n` when the last line is empty.
+ * `splitLines` reads a final `\n` as the end of the last line, so without it a body whose last line is
+ * empty (a file ending in a blank line) would be recalled a line short. `splitLines` of this is `lines`.
+ */
+export function storedText(lines: readonly string[]): string {
+  const joined = lines.join('\n');
+  return lines.length > 0 && lines[lines.length - 1] === '' ? `${joined}\n` : joined;
+}
+
+/**
+ * `storedText` of lines already joined, whose lines are `joined.split('\n')` (a command's output as the bash
+ * tool hands it over): the empty text is one empty line, and a final `\n` means an empty last line.
+ */
+export function storedTextOfJoined(joined: string): string {
+  return joined === '' || joined.endsWith('\n') ? `${joined}\n` : joined;
+}
+
+/**
  * `splitLines(text).join('\n')` without building the lines: the text in the form results are stored in
  * (`\r\n` as `\n`, no final ending). A command's 10 MB output is normalised in one pass, not split into
  * 100,000 strings and joined again.

@@ -8,6 +8,7 @@ import { capBody, capText } from './cap';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from './hashCache';
 import { IdAllocator, type IdAllocatorState } from './ids';
+import { storedText, storedTextOfJoined } from './lines';
 import { ReadTable, type ReadEntry } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
 import { SearchTable, type SearchEntry } from './searchTable';
@@ -247,7 +248,7 @@ export class ResultLedger {
       }
     }
     const stored = answer.stored;
-    const storedBody = 'lines' in stored ? stored.lines.join('\n') : 'text' in stored ? stored.text : '';
+    const storedBody = 'lines' in stored ? storedText(stored.lines) : 'text' in stored ? storedTextOfJoined(stored.text) : '';
     const fullChars = 'ref' in stored ? stored.ref.chars : storedBody.length;
     await this.store.put({
       id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
