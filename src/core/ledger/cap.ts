@@ -16,44 +16,14 @@ export interface CapOutcome {
  * Keeps the head and tail of a body that is over the cap, with one line naming the result that holds
  * it all. Measured on the body only: the bracket line is always kept and never counts. "Chars" is the
  * JavaScript length of the body joined with `\n`; in head and tail each line counts with its newline.
+ * The cut itself is `capText`'s, on the joined lines: one rule for bodies of lines and for output.
  */
 export function capBody(lines: readonly string[], resultId: string, limits: CapLimits): CapOutcome {
-  const chars = bodyChars(lines);
-  if (lines.length <= limits['cap.max_lines'] && chars <= limits['cap.max_chars']) {
+  if (lines.length <= limits['cap.max_lines'] && bodyChars(lines) <= limits['cap.max_chars']) {
     return { lines, capped: false, elided: 0 };
   }
-  const head: string[] = [];
-  let headChars = 0;
-  for (const line of lines) {
-    if (head.length >= limits['cap.head_lines']) break;
-    const cost = line.length + 1;
-    if (headChars + cost > limits['cap.head_chars']) break;
-    head.push(line);
-    headChars += cost;
-  }
-  let headCount = head.length;
-  if (headCount === 0 && lines.length > 0 && limits['cap.head_lines'] > 0) {
-    // A first line longer than the whole head budget is cut rather than dropped, so the model sees how the output starts.
-    head.push(`${lines[0]!.slice(0, limits['cap.head_chars'])} […cut]`);
-    headCount = 1;
-  }
-  const tail: string[] = [];
-  let tailChars = 0;
-  for (let i = lines.length - 1; i >= headCount; i--) {
-    if (tail.length >= limits['cap.tail_lines']) break;
-    const line = lines[i]!;
-    const cost = line.length + 1;
-    if (tailChars + cost > limits['cap.tail_chars']) break;
-    tail.push(line);
-    tailChars += cost;
-  }
-  tail.reverse();
-  const elided = lines.length - headCount - tail.length;
-  return {
-    lines: [...head, `[${elided} lines elided, full output ${resultId}]`, ...tail],
-    capped: true,
-    elided,
-  };
+  const cut = capText(lines.join('\n'), resultId, limits);
+  return { lines: cut.lines ?? lines, capped: cut.capped, elided: cut.elided };
 }
 
 export function bodyChars(lines: readonly string[]): number {
@@ -63,10 +33,11 @@ export function bodyChars(lines: readonly string[]): number {
 }
 
 /**
- * `capBody(text.split('\n'), …)` for a body kept as one string (a command's output): the same decision
- * and the same lines, found by scanning line endings, so a 10 MB output is never split into lines. Only
- * the head and tail it keeps become strings. When the body is within the cap, `lines` is undefined: the
- * caller shows the text as it is.
+ * The cap on a body kept as one string whose lines are `text.split('\n')` (a command's output). Head and
+ * tail are found by scanning line endings, so a 10 MB output is never split into lines: only the lines it
+ * keeps become strings. A first line longer than the whole head budget is cut rather than dropped, so
+ * the model sees how the output starts; the tail never reaches into the head. When the body is within the
+ * cap, `lines` is undefined: the caller shows the text as it is.
  */
 export function capText(text: string, resultId: string, limits: CapLimits): { readonly lines: readonly string[] | undefined; readonly capped: boolean; readonly elided: number } {
   const total = countLines(text);
@@ -84,7 +55,7 @@ export function capText(text: string, resultId: string, limits: CapLimits): { re
   }
   let headCount = head.length;
   if (headCount === 0 && limits['cap.head_lines'] > 0) {
-    // A first line longer than the whole head budget is cut rather than dropped (as in capBody).
+    // A first line longer than the whole head budget is cut rather than dropped.
     head.push(`${text.slice(0, Math.min(lineEnd(text, 0), limits['cap.head_chars']))} […cut]`);
     headCount = 1;
   }
