@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffHunks } from '../core/ledger/diffs';
-import { beforeTextOf, editedPath, hunksOf, patchedFiles } from './editDiff';
+import { beforeTextOf, changedFiles, editedPath, hunksOf, patchedFiles } from './editDiff';
 
 const before = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n';
 const after = 'one\ntwo\nTHREE\nfour\nfive\nsix\nseven\neight\nnine\n';
@@ -50,3 +50,21 @@ describe('patchedFiles', () => {
     expect(patchedFiles('[#a1b2]', 'The patch was not applied: Hunk 1 of c.txt did not match.')).toEqual([]);
   });
 });
+
+describe('changedFiles', () => {
+  const hunks = '@@ -1,3 +1,3 @@\n one\n-two\n+2\n three';
+  it('names an edit\'s one file with its hunks, and nothing for results that changed no file', () => {
+    expect(changedFiles({ tool: 'edit', kind: 'diff', input: { path: 'a.txt' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks })).toEqual([
+      { path: 'a.txt', hunks, change: 'updated' },
+    ]);
+    expect(changedFiles({ tool: 'write', kind: 'diff', input: { path: 'new.txt' }, bracket: '[#a1b2 new.txt sha 0123abcd]', body: 'Created, 2 lines.' })).toEqual([]);
+    expect(changedFiles({ tool: 'read', kind: 'full', input: { path: 'a.txt' }, bracket: '[#a1b2 a.txt lines 1-3 of 3 sha 0123abcd]', body: '1: one' })).toEqual([]);
+  });
+
+  it('reads a patch through patchedFiles', () => {
+    expect(changedFiles({ tool: 'apply_patch', kind: 'diff', input: { patch: '' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks })).toEqual([
+      { path: 'a.txt', hunks, change: 'updated' },
+    ]);
+  });
+});
+

@@ -80,3 +80,11 @@ export function patchedFiles(bracket: string, body: string): PatchedFile[] {
   flush();
   return files;
 }
+
+/** The files a stored result changed, each with its hunks: an edit's one file, or a patch's files. */
+export function changedFiles(result: { tool: string; kind: string; input: unknown; bracket: string; body: string }): PatchedFile[] {
+  if (result.tool === 'apply_patch') return patchedFiles(result.bracket, result.body);
+  const path = result.kind === 'diff' ? editedPath(result.tool, result.input) : undefined;
+  const hunks = path ? hunksOf(result.body) : '';
+  return path && hunks ? [{ path, hunks, change: 'updated' }] : [];
+}

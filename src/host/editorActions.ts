@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostAction } from '../shared/protocol';
-import { beforeTextOf, editedPath, patchedFiles } from './editDiff';
+import { beforeTextOf, changedFiles, type PatchedFile } from './editDiff';
 import type { EditorActions } from './sessionController';
 
 export const RESULT_SCHEME = 'cairn-result';
@@ -49,36 +49,22 @@ export class VsCodeEditorActions implements EditorActions {
 
   async openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void> {
     const name = result.id.replace(/^#/, '');
-    const path = result.kind === 'diff' ? editedPath(result.tool, result.input) : undefined;
     const root = this.workspaceRoot();
-    if (path && root) {
-      const fileUri = vscode.Uri.joinPath(vscode.Uri.file(root), path);
-      try {
-        const current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));
-        const before = beforeTextOf(current, result.body);
-        if (before !== undefined) {
-          const left = this.documents.put(`${name}-before/${path}`, before);
-          await vscode.commands.executeCommand('vscode.diff', left, fileUri, `${path} (${result.id}: before ↔ now)`);
-          return;
-        }
-      } catch {
-        // The file is gone or unreadable: show the stored diff text instead.
-      }
-    }
-    if (result.tool === 'apply_patch' && root && (await this.openPatchChanges(name, result, root))) return;
+    if (root && (await this.openChanges(name, result.id, changedFiles(result), root))) return;
     const uri = this.documents.put(`${name}.${result.kind === 'diff' ? 'diff' : 'txt'}`, `${result.bracket}\n${result.body}`);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: true });
   }
 
   /**
-   * A patch's files in VS Code's diff views: one file in the diff editor, several in the multi-file diff
-   * editor (`vscode.changes`). A file changed since, or deleted by the patch, has no "before ↔ now" to
-   * show and is left out; false when no file is left (the stored text is shown instead).
+   * The files a result changed in VS Code's diff views, each against its text before (worked out from the
+   * hunks): one file in the diff editor, several in the multi-file diff editor (`vscode.changes`). A file
+   * that is gone, changed since, or deleted by the patch has no honest "before ↔ now" and is left out;
+   * false when no file is left (the stored text is shown instead).
    */
-  private async openPatchChanges(name: string, result: { id: string; bracket: string; body: string }, root: string): Promise<boolean> {
+  private async openChanges(name: string, id: string, files: readonly PatchedFile[], root: string): Promise<boolean> {
     const changes: { path: string; resources: [vscode.Uri, vscode.Uri, vscode.Uri] }[] = [];
-    for (const file of patchedFiles(result.bracket, result.body)) {
+    for (const file of files) {
       if (file.change === 'deleted') continue;
       const fileUri = vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
       let current: string;
@@ -94,9 +80,9 @@ export class VsCodeEditorActions implements EditorActions {
     const [only] = changes;
     if (!only) return false;
     if (changes.length === 1) {
-      await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${result.id}: before ↔ now)`);
+      await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${id}: before ↔ now)`);
     } else {
-      await vscode.commands.executeCommand('vscode.changes', `${result.id}: ${changes.length} files, before ↔ now`, changes.map((c) => c.resources));
+      await vscode.commands.executeCommand('vscode.changes', `${id}: ${changes.length} files, before ↔ now`, changes.map((c) => c.resources));
     }
     return true;
   }
