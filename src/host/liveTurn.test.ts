@@ -29,4 +29,18 @@ describe('LiveTurn', () => {
     live.clear();
     expect(live.mergeInto(journalled)).toEqual(journalled);
   });
+
+  it('shows a waiting prompt, and once answered the answer, as the webview does', () => {
+    const live = new LiveTurn();
+    live.observe({ type: 'turnStarted', turn: 1, text: 'second' });
+    live.observe({ type: 'approvalRequested', turn: 1, callId: 'toolu_1', tool: 'bash', summary: 'npm test' });
+    const status = () => {
+      const item = live.mergeInto(journalled)[1]!.items.find((i) => i.type === 'tool');
+      return item?.type === 'tool' ? item.status : undefined;
+    };
+    expect(status()).toBe('awaiting-approval');
+    live.answer('toolu_1', 'allow-once');
+    expect(status()).toBe('approved');
+  });
 });
+

@@ -4,8 +4,8 @@
  * results, so an `init` built from it alone would drop the text being streamed and every notice of the
  * turn until the run ends; this applies the same notifications the webview applies, with the same reducer.
  */
-import type { HostNotification, TurnView } from '../shared/protocol';
-import { applyTurnEvent, isTurnEvent, type Turns } from '../shared/transcript';
+import type { ApprovalDecision, HostNotification, TurnView } from '../shared/protocol';
+import { answerApproval, applyTurnEvent, isTurnEvent, type Turns } from '../shared/transcript';
 
 export class LiveTurn {
   private turns: Turns = [];
@@ -19,6 +19,11 @@ export class LiveTurn {
     }
     const current = this.turns[0];
     if (current && message.turn === current.index) this.turns = applyTurnEvent(this.turns, message);
+  }
+
+  /** An approval prompt was answered (the webview shows the answer itself, before any event comes). */
+  answer(callId: string, decision: ApprovalDecision): void {
+    this.turns = answerApproval(this.turns, callId, decision);
   }
 
   /** The run ended: the journal now holds the turn. */

@@ -95,12 +95,17 @@ export class SessionController {
 
   /** Runs one change of session at a time; `session()` callers wait for it to finish. */
   private async switchTo(open: () => Promise<AssembledSession>): Promise<AssembledSession> {
-    while (this.opening) await this.opening.catch(() => undefined);
+    await this.settled();
     const opening = open().finally(() => {
       if (this.opening === opening) this.opening = undefined;
     });
     this.opening = opening;
     return opening;
+  }
+
+  /** Resolves once no session change is in progress (whether it succeeded or not). */
+  private async settled(): Promise<void> {
+    while (this.opening) await this.opening.catch(() => undefined);
   }
 
   get current(): AssembledSession | undefined {
@@ -217,7 +222,7 @@ export class SessionController {
   /** Closes the session (window closing). */
   async dispose(): Promise<void> {
     // A session may be opening (activation); wait so it is not left open behind the close.
-    while (this.opening) await this.opening.catch(() => undefined);
+    await this.settled();
     await this.closeCurrent();
     this.views.clear();
   }
@@ -337,7 +342,10 @@ export class SessionController {
       case 'approval':
         if (!this.deps.approver.answer(message.callId, message.decision, message.reason)) {
           this.deps.log.warn(`An approval for ${message.callId} arrived, but no tool call is waiting for one; it was ignored.`);
+          return;
         }
+        // The view that answered shows the answer at once; a view opened later must too.
+        this.liveTurn.answer(message.callId, message.decision);
         return;
       case 'action':
         if (message.action === 'retry') {
@@ -385,14 +393,9 @@ export class SessionController {
   private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {
     const assembled = this.assembled;
     const digest = assembled ? await this.digest() : undefined;
-    // A view opened while a prompt waits (a reload of the webview) must show the prompt again, or the
-    // run would wait for an answer nobody can give.
-    const waiting = this.deps.approver.pendingCallIds();
-    const turns = (this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : digest?.turns ?? []).map((turn) =>
-      turn.items.some((i) => i.type === 'tool' && waiting.has(i.callId))
-        ? { ...turn, items: turn.items.map((i) => (i.type === 'tool' && waiting.has(i.callId) ? { ...i, status: 'awaiting-approval' as const } : i)) }
-        : turn,
-    );
+    // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
+    // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
+    const turns = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
     const init: InitMessage = {
       type: 'init',
       protocolVersion: PROTOCOL_VERSION,

@@ -37,11 +37,6 @@ export class WebviewApprover implements Approver {
     return this.pending.has(callId);
   }
 
-  /** Calls waiting for an answer (a view opened mid-run shows their prompts again). */
-  pendingCallIds(): ReadonlySet<string> {
-    return new Set(this.pending.keys());
-  }
-
   get pendingCount(): number {
     return this.pending.size;
   }
