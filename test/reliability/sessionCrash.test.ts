@@ -17,7 +17,7 @@ import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario } from '../../src/node/scenario/scenario';
 import { seededRandom } from '../../src/core/testing/seededRandom';
 import { crashScenarioJson } from './support/crashScenario';
-import { bundleChild, LineChild, snapshotChild } from './support/lineChild';
+import { bundleChild, LineChild, snapshotChild } from '../../src/core/testing/lineChild';
 
 /**
  * Issue 9, crashes: a child process runs a real session (real SDK against a local server, real files, the

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { splitLines } from '../ledger/lines';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 import { crashBody, crashResultId, seededRandom } from './testing/crashBodies';
-import { CrashChild, buildCrashWriter, scratchRoot } from './testing/crashChild';
+import { LineChild } from '../testing/lineChild';
+import { buildCrashWriter, scratchRoot } from './testing/crashChild';
 
 /**
  * Issue 3's crash test: a child appends records and acknowledges each only after `append` resolved; the
@@ -19,7 +20,7 @@ const KILLS_PER_SESSION = 10;
 
 let work: string;
 let script: string;
-const children: CrashChild[] = [];
+const children: LineChild[] = [];
 
 beforeAll(async () => {
   work = await fs.mkdtemp(join(await scratchRoot(), 'cairn-crash-'));
@@ -32,8 +33,8 @@ afterAll(async () => {
   await fs.rm(work, { recursive: true, force: true });
 });
 
-function startChild(): CrashChild {
-  const child = new CrashChild(script);
+function startChild(): LineChild {
+  const child = new LineChild(script);
   children.push(child);
   return child;
 }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { build } from 'esbuild';
 
-
 /** Bundles one TypeScript entry into a single .mjs a child Node starts quickly (no TypeScript loader). */
 export async function bundleChild(entry: string, outfile: string): Promise<string> {
   await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'iife', target: 'node20', logLevel: 'error' });
@@ -22,7 +21,7 @@ export async function snapshotChild(bundle: string, blob: string): Promise<strin
   return blob;
 }
 
-/** A child process spoken to in JSON lines on stdin and read line by line on stdout, with timeouts. */
+/** A test's child process (crash and kill suites) spoken to in JSON lines on stdin and read line by line on stdout, with timeouts. */
 export class LineChild {
   private readonly lines: string[] = [];
   private waiting: (() => void) | undefined;
