@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_VSIX, packageVsix, REPO_ROOT } from './package-vsix.mjs';
 import { cacheRoot, provisionEditor } from './provision-editor.mjs';
 import { codeServerServeArgs } from './code-server-args.mjs';
+import { freeLoopbackPort } from './free-port.mjs';
 
 const DEFAULT_PORT = 8765;
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
@@ -69,19 +70,6 @@ function portIsFree(port) {
     const server = createServer();
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** @returns {Promise<number>} */
-function anyFreePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
   });
 }
 
@@ -256,7 +244,7 @@ async function main() {
   }
   writeUserSettings(userDataDir, baseUrl);
 
-  const port = options.port ?? ((await portIsFree(DEFAULT_PORT)) ? DEFAULT_PORT : await anyFreePort());
+  const port = options.port ?? ((await portIsFree(DEFAULT_PORT)) ? DEFAULT_PORT : await freeLoopbackPort());
   const url = `http://127.0.0.1:${port}`;
   const logPath = join(base, 'code-server.log');
   const child = spawn(

@@ -3,7 +3,6 @@
 // playwright-core. Start one editor per test file: starting costs several seconds on a 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
@@ -11,6 +10,7 @@ import { inject } from 'vitest';
 import { OUTPUT_DIR, type E2eEnvironment, type ProvisionedEditor } from './environment';
 
 import { codeServerServeArgs } from '../../scripts/code-server-args.mjs';
+import { freeLoopbackPort } from '../../scripts/free-port.mjs';
 import { CHROMIUM_FLAGS } from '../support/chromium';
 
 export { CHROMIUM_FLAGS };
@@ -68,17 +68,8 @@ export class EditorStartError extends Error {
   override name = 'EditorStartError';
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
+/** A free port on 127.0.0.1 (the one `npm start` uses too). */
+export const freePort = freeLoopbackPort;
 
 function writeUserSettings(userDataDir: string, settings: Record<string, unknown>): void {
   const dir = join(userDataDir, 'User');
