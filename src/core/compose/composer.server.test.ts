@@ -12,7 +12,7 @@ import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { Composer } from './composer';
 import { CacheBreakDetector } from './cacheBreak';
 import { canonicalJson } from './canonicalJson';
-import { sha256Hex } from './messageHash';
+import { sha256Hex } from '../ledger/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContext';

@@ -1,5 +1,4 @@
-import * as nodeCrypto from 'node:crypto';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../ledger/sha';
 import type { Message } from '../model/types';
 import { canonicalMessage } from './canonicalJson';
 
@@ -15,15 +14,4 @@ import { canonicalMessage } from './canonicalJson';
  */
 export function messageHash(message: Message): string {
   return sha256Hex(canonicalMessage(message)).slice(0, 8);
-}
-
-/**
- * `crypto.hash` (Node 20.12+, 21.7+) does the same in one native call, about twice as fast as a Hash
- * object on the short texts hashed per block; older runtimes use the Hash object.
- */
-const oneShotHash: ((algorithm: string, data: string, encoding: 'hex') => string) | undefined =
-  typeof nodeCrypto.hash === 'function' ? nodeCrypto.hash : undefined;
-
-export function sha256Hex(text: string): string {
-  return oneShotHash ? oneShotHash('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
 }
