@@ -198,7 +198,7 @@ async function assemble(
     highestGeneration,
   );
   compactor.attach();
-  // A change from anywhere makes the cached hash untrustworthy; size+mtime checks catch missed events.
+  // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
   return {
     session,

@@ -32,7 +32,7 @@ export class NodeFileWatcher implements FileWatcher {
       for (const listener of this.listeners) listener(relative);
     });
     // A watcher error (a folder vanished mid-scan, too many watches) must not crash the host; the
-    // hash cache still checks size and mtime, so a missed event costs a re-read, not a wrong answer.
+    // hash cache still checks size, mtime and identity, so a missed event costs nothing.
     this.watcher.on('error', () => undefined);
   }
 

@@ -46,8 +46,16 @@ export class NodeWorkspace implements Workspace {
   async stat(path: string): Promise<FileStat | null> {
     const resolved = await this.paths.resolve(path);
     try {
-      const stat = await fs.stat(resolved.absolute);
-      return { kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs, relative: resolved.relative };
+      // In ns: a same-size rewrite within one millisecond with the mtime put back still moves ctimeNs.
+      const stat = await fs.stat(resolved.absolute, { bigint: true });
+      return {
+        kind: kindOf(stat),
+        size: Number(stat.size),
+        mtimeMs: Number(stat.mtimeNs) / 1e6,
+        identity: `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}`,
+        ctimeMs: Number(stat.ctimeNs) / 1e6,
+        relative: resolved.relative,
+      };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
