@@ -7,9 +7,13 @@ import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
 import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
 import { grepWithJavascript } from './javascriptGrep';
-import { PathResolver, type PhysicalPath } from './pathResolver';
+import { openedPath, openForReading } from './confinedOpen';
+import { isInside, PathResolver, type PhysicalPath } from './pathResolver';
 import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
-import { fileError, WorkspaceFileError } from './workspaceErrors';
+import { fileError, WorkspaceFileError, WorkspacePathError } from './workspaceErrors';
+
+/** Path checks and opens tried before a file that keeps moving under us is refused. */
+const OPEN_ATTEMPTS = 3;
 
 export interface NodeWorkspaceOptions {
   /**
@@ -64,17 +68,48 @@ export class NodeWorkspace implements Workspace {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const resolved = await this.paths.resolve(path);
-    try {
-      // Reading a FIFO or a device would block forever or never end: only regular files are read.
-      const stat = await fs.stat(resolved.absolute);
-      if (!stat.isFile() && !stat.isDirectory()) {
-        throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
+    // The path check and the open are two steps; a link swapped in between must not be followed out
+    // of the root. The check's own answer is opened (`physical`, links already followed) with
+    // O_NOFOLLOW, and the descriptor's real location must be that same file before a byte is read.
+    // A mismatch is a race, or a legitimate replacement: check again, a few times.
+    for (let attempt = 1; ; attempt++) {
+      const resolved = await this.paths.resolve(path);
+      let handle: fs.FileHandle | undefined;
+      try {
+        handle = await openForReading(resolved.physical).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ELOOP' && attempt < OPEN_ATTEMPTS) return undefined; // became a link: check again
+          throw error;
+        });
+        if (!handle) continue;
+        const opened = await openedPath(handle);
+        if (opened !== undefined && opened !== resolved.physical) {
+          if (attempt < OPEN_ATTEMPTS) continue;
+          throw await this.movedWhileOpening(path, opened);
+        }
+        // Reading a FIFO or a device would block forever or never end: only regular files are read.
+        const stat = await handle.stat();
+        if (!stat.isFile() && !stat.isDirectory()) {
+          throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
+        }
+        return await handle.readFile();
+      } catch (error) {
+        throw error instanceof WorkspaceFileError || error instanceof WorkspacePathError ? error : fileError(error, path, 'read');
+      } finally {
+        await handle?.close();
       }
-      return await fs.readFile(resolved.absolute);
-    } catch (error) {
-      throw error instanceof WorkspaceFileError ? error : fileError(error, path, 'read');
     }
+  }
+
+  private async movedWhileOpening(path: string, opened: string): Promise<Error> {
+    if (isInside(await this.paths.getRealRoot(), opened)) {
+      return new WorkspaceFileError('EAGAIN', path, `Cannot read "${path}": it kept being replaced while it was opened. Try again.`);
+    }
+    return new WorkspacePathError(
+      'symlink-outside-root',
+      path,
+      `Path "${path}" was switched to lead to ${opened}, outside the workspace root ${this.root}, while it was being opened. ` +
+        'Only files whose real location is inside the root can be read.',
+    );
   }
 
   async writeFile(path: string, content: string): Promise<void> {
@@ -143,14 +178,14 @@ export class NodeWorkspace implements Workspace {
 
   private async search(files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
     const ripgrep = await this.findRipgrep();
-    if (!ripgrep) return grepWithJavascript(this.root, files, pattern);
+    if (!ripgrep) return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
     try {
       return await grepWithRipgrep(ripgrep, this.root, files, pattern);
     } catch (error) {
       if (!(error instanceof RipgrepStartError)) throw error;
       // Found but unusable: the fallback gives the same answers, so use it from now on.
       this.ripgrep = Promise.resolve(null);
-      return grepWithJavascript(this.root, files, pattern);
+      return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
     }
   }
 
