@@ -81,13 +81,13 @@ export class NodeWorkspace implements Workspace {
           throw error;
         });
         if (!handle) continue;
+        const stat = await handle.stat();
         const opened = await openedPath(handle);
-        if (opened !== undefined && opened !== resolved.physical) {
+        if (opened !== undefined && !(await this.isApprovedFile(opened, stat, resolved.physical))) {
           if (attempt < OPEN_ATTEMPTS) continue;
           throw await this.movedWhileOpening(path, opened);
         }
         // Reading a FIFO or a device would block forever or never end: only regular files are read.
-        const stat = await handle.stat();
         if (!stat.isFile() && !stat.isDirectory()) {
           throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
         }
@@ -98,6 +98,18 @@ export class NodeWorkspace implements Workspace {
         await handle?.close();
       }
     }
+  }
+
+  /**
+   * Whether the descriptor the kernel places at `opened` is the file the path check approved: the
+   * same path, or (a file system whose kernel spells names differently from realpath) a path inside
+   * the root that is still the same inode as the approved one.
+   */
+  private async isApprovedFile(opened: string, stat: { dev: number; ino: number }, physical: string): Promise<boolean> {
+    if (opened === physical) return true;
+    if (!isInside(await this.paths.getRealRoot(), opened)) return false;
+    const approved = await fs.stat(physical).catch(() => undefined);
+    return approved !== undefined && approved.dev === stat.dev && approved.ino === stat.ino;
   }
 
   private async movedWhileOpening(path: string, opened: string): Promise<Error> {
