@@ -17,6 +17,7 @@ import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { projectForProvider } from './projection';
+import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -75,6 +76,8 @@ export class AgentLoop {
   private pendingDecisions: LoopDecision[] = [];
   private requestIndex = 0;
   private lastMainAt: number | undefined;
+  /** Tool-use ids seen in this run, across compactions (a new generation no longer holds the older ones). */
+  private readonly usedToolUseIds = new Set<string>();
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -143,12 +146,13 @@ export class AgentLoop {
         return this.finish('error');
       }
       promptTooLongRetried = false;
-      const response = outcome.response;
+      const { content, duplicates } = this.withUniqueToolUseIds(outcome.response.content);
+      const response = { ...outcome.response, content };
 
       if (response.incomplete) {
         interruptedInARow++;
         await this.appendAssistantIfAny(response.content, true);
-        await this.answerToolUses(response.content, signal, 'interrupted');
+        await this.answerToolUses(response.content, signal, 'interrupted', duplicates);
         const message = 'The response was cut off part-way; what arrived is kept and marked as interrupted.';
         deps.emit({ type: 'notice', level: 'warning', kind: 'stream_interrupted', message });
         await deps.recorder.notice('warning', 'stream_interrupted', message);
@@ -168,7 +172,7 @@ export class AgentLoop {
 
       if (toolUses.length > 0) {
         // max_tokens can cut a tool call's input: it is still answered (the ledger reports the bad input).
-        const cancelled = await this.answerToolUses(response.content, signal, 'run');
+        const cancelled = await this.answerToolUses(response.content, signal, 'run', duplicates);
         if (cancelled) return this.finish('cancelled');
         continue;
       }
@@ -253,7 +257,12 @@ export class AgentLoop {
    * valid whatever happens: run (with approval), or declared cancelled/interrupted without running.
    * Returns true when the user cancelled part-way.
    */
-  private async answerToolUses(content: readonly AssistantBlock[], signal: AbortSignal, mode: 'run' | 'interrupted'): Promise<boolean> {
+  private async answerToolUses(
+    content: readonly AssistantBlock[],
+    signal: AbortSignal,
+    mode: 'run' | 'interrupted',
+    duplicates: ReadonlyMap<string, string>,
+  ): Promise<boolean> {
     const { deps } = this;
     const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (toolUses.length === 0) return false;
@@ -264,7 +273,10 @@ export class AgentLoop {
       const summary = deps.summarizeToolCall(use.name, use.input);
       deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
       let result: LedgerResult;
-      if (mode === 'interrupted') {
+      const reusedId = duplicates.get(use.id);
+      if (reusedId !== undefined) {
+        result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
+      } else if (mode === 'interrupted') {
         result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
       } else if (cancelled || signal.aborted) {
         cancelled = true;
@@ -297,6 +309,15 @@ export class AgentLoop {
       if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
     }
     return deps.tools.execute(call, { signal });
+  }
+
+  /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
+  private withUniqueToolUseIds(content: readonly AssistantBlock[]): { content: AssistantBlock[]; duplicates: ReadonlyMap<string, string> } {
+    const used = toolUseIdsIn(this.current().conversation.messages());
+    for (const id of this.usedToolUseIds) used.add(id);
+    const unique = uniqueToolUseIds(content, used);
+    for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
+    return unique;
   }
 
   /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */
