@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import markdownIt from 'markdown-it';
 import { renderMarkdown } from './renderMarkdown';
 
 describe('renderMarkdown', () => {
@@ -28,5 +29,45 @@ describe('renderMarkdown', () => {
     const html = renderMarkdown('| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-200 of 340 | 1c9e04ab | #a3f2 |');
     expect(html).toContain('<table>');
     expect(html).toContain('data-recall-id="#a3f2"');
+  });
+});
+
+describe('renderMarkdown work', () => {
+  /**
+   * Counts reads of `token.type` during a render (an accessor on markdown-it's Token prototype): a measure
+   * of work that does not depend on the machine's speed. Linked text once rescanned every earlier token
+   * for each text token, so 4x the text cost 16x the work.
+   */
+  function typeReads(source: string): number {
+    const md = markdownIt();
+    const state = new md.core.State('', md, {}) as unknown as { Token: { prototype: object } };
+    const TokenProto = state.Token.prototype;
+    const values = new WeakMap<object, unknown>();
+    let reads = 0;
+    Object.defineProperty(TokenProto, 'type', {
+      configurable: true,
+      get(this: object) {
+        reads++;
+        return values.get(this);
+      },
+      set(this: object, value: unknown) {
+        values.set(this, value);
+      },
+    });
+    try {
+      renderMarkdown(source);
+    } finally {
+      delete (TokenProto as { type?: unknown }).type;
+    }
+    return reads;
+  }
+
+  it('is linear in the length of one paragraph of linked text', () => {
+    const paragraph = (n: number) => 'see [the docs](https://example.com/a) and #a3f2 then '.repeat(n);
+    const small = typeReads(paragraph(400));
+    const large = typeReads(paragraph(1600));
+    expect(small).toBeGreaterThan(0);
+    // Linear work grows 4x; the quadratic scan grew about 16x.
+    expect(large / small).toBeLessThan(6);
   });
 });
