@@ -118,11 +118,12 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
       ]);
     case 'approvalRequested':
       return updateTurn(turns, event.turn, (items) => {
+        const approval = event.detail ? { approval: event.detail } : {};
         const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval' }));
+        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval }));
         return [
           ...closeStreaming(items),
-          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval' },
+          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval },
         ];
       });
     case 'toolFinished':

@@ -207,6 +207,10 @@ describe('the agent loop against the local server, with the real SDK and real fi
     expect(await open.assembled.session.send('go')).toBe('end_turn');
     // Only the first call was asked about and run.
     expect(asked).toEqual([{ callId: 'toolu_same', input: { command: 'echo first' } }]);
+    // The prompt carries the whole command, not only the cut summary.
+    expect(open.events.filter((e) => e.type === 'approval_requested').map((e) => e.type === 'approval_requested' && e.detail)).toEqual([
+      { command: 'echo first' },
+    ]);
     await expect(readFile(join(open.workspaceDir, 'SECOND_RAN'), 'utf8')).rejects.toThrow();
     await expect(readFile(join(open.workspaceDir, 'THIRD_RAN'), 'utf8')).rejects.toThrow();
     // Every request was valid for the API (unique ids, one result per call), and the model was told why.

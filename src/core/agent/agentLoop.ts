@@ -12,7 +12,7 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
-import { approvalVerdict, denialMessage, type ApprovalSettings, type Approver } from './approval';
+import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver } from './approval';
 import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
@@ -43,6 +43,8 @@ export interface AgentLoopDeps {
   readonly approvals: () => ApprovalSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
+  readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
   readonly emit: (event: AgentEvent) => void;
   /**
    * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
@@ -298,10 +300,11 @@ export class AgentLoop {
     const verdict = approvalVerdict(call.name, deps.isReadOnlyTool(call.name), deps.approvals());
     if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
     if (verdict.kind === 'ask') {
-      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary });
+      const detail = deps.describeForApproval?.(call.name, call.input);
+      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...(detail ? { detail } : {}) });
       let decision;
       try {
-        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary }, signal);
+        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...(detail ? { detail } : {}) }, signal);
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }
