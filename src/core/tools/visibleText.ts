@@ -50,5 +50,6 @@ export function hiddenCharProblem(path: string): string | undefined {
   const match = PATH_HIDDEN_CHAR.exec(path);
   if (!match) return undefined;
   const shown = path.replace(new RegExp(PATH_HIDDEN_CHAR.source, 'g'), visibleCodePoint);
-  return `The path "${shown}" contains ${visibleCodePoint(match[0])}, a control, line-separator, bidi or zero-width character. Cairn does not write paths with such characters (their names do not read as what they are); use a plain name.`;
+  const what = match[0] === '\0' ? 'a NUL byte (⟨U+0000⟩)' : visibleCodePoint(match[0]);
+  return `The path "${shown}" contains ${what}, a control, line-separator, bidi or zero-width character. Cairn does not write paths with such characters (their names do not read as what they are); use a plain name.`;
 }
