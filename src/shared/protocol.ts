@@ -256,6 +256,11 @@ export interface InitMessage {
   /** The newest turns; older ones are asked for with `olderTurns`. */
   readonly turns: readonly TurnView[];
   readonly hasOlderTurns: boolean;
+  /**
+   * Every result id the session has given; later ones come with `toolFinished`. The webview links only
+   * these: an id-shaped word in a file's text or the model's prose names no result.
+   */
+  readonly resultIds: readonly string[];
   readonly busy: boolean;
   readonly meter?: UsageMeterView;
   readonly compaction?: CompactionStateView;
