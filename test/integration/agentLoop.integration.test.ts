@@ -230,4 +230,35 @@ describe('the agent loop against the local server, with the real SDK and real fi
     expect(tools[0]!.result?.isError).toBe(false);
     expect(tools[1]!.result?.isError).toBe(true);
   });
+
+  it('a write to a path with a hidden character, or a patch that hides one in a header, is refused without asking', async () => {
+    const asked: string[] = [];
+    const approver: Approver = { request: async (r) => (asked.push(r.tool), { kind: 'allow' }) };
+    const patch = ['*** Begin Patch', '*** Add File: README.md', '+hi', '*** Add File: \u2028.git/hooks/pre-commit', '+#!/bin/sh', '*** End Patch'].join('\n');
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: {},
+        turns: [
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'write', input: { path: 'run\u202ehs.txt', content: 'x' } },
+                { name: 'apply_patch', input: { patch } },
+              ],
+            },
+          },
+          { assistant: { text: 'ok' } },
+        ],
+      },
+      { approver },
+    );
+    expect(await open.assembled.session.send('go')).toBe('end_turn');
+    expect(asked).toEqual([]);
+    const results = lastToolResults(open);
+    expect(results[0]).toContain('The path "run⟨U+202E⟩hs.txt" contains ⟨U+202E⟩');
+    expect(results[1]).toContain('contains ⟨U+2028⟩');
+    expect(results[1]).toContain('Nothing was changed.');
+    await expect(readFile(join(open.workspaceDir, 'README.md'), 'utf8')).rejects.toThrow();
+  });
 });

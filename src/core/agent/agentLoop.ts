@@ -301,6 +301,9 @@ export class AgentLoop {
     if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
     if (verdict.kind === 'ask') {
       const detail = deps.describeForApproval?.(call.name, call.input);
+      // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
+      // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
+      if (detail?.problem !== undefined) return deps.tools.answerWithoutRunning(call, detail.problem);
       deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...(detail ? { detail } : {}) });
       let decision;
       try {

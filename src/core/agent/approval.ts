@@ -30,7 +30,10 @@ export interface ApprovalFile {
 export interface ApprovalDetail {
   readonly command?: string;
   readonly files?: readonly ApprovalFile[];
-  /** The input will be refused without changing anything (a patch that does not parse, a hidden character). */
+  /**
+   * The tool would refuse the input without changing anything (a patch that does not parse, a path with a
+   * hidden character): the loop answers with this and does not ask.
+   */
   readonly problem?: string;
 }
 

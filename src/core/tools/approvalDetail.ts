@@ -32,7 +32,7 @@ export function describeForApproval(tool: string, input: unknown): ApprovalDetai
       const path = stringField(input, 'path');
       if (path === undefined) return {};
       const problem = hiddenCharProblem(path);
-      return { files: [{ change: tool === 'write' ? 'write' : 'edit', path }], ...(problem ? { problem } : {}) };
+      return { files: [{ change: tool === 'write' ? 'write' : 'edit', path }], ...(problem ? { problem: `${problem} Nothing was changed.` } : {}) };
     }
     case 'apply_patch': {
       const patch = stringField(input, 'patch');
@@ -41,7 +41,7 @@ export function describeForApproval(tool: string, input: unknown): ApprovalDetai
         return { files: patchFiles(patch) };
       } catch (error) {
         const message = error instanceof PatchParseError ? error.message : String(error);
-        return { problem: `The patch cannot be applied and will change nothing: ${message}` };
+        return { problem: `The patch could not be read: ${message} Nothing was changed.` };
       }
     }
     default:
