@@ -61,7 +61,9 @@ export class EventProjection {
       case 'tool_started':
         return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
       case 'approval_requested':
-        return [{ type: 'approvalRequested', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+        return [
+          { type: 'approvalRequested', turn, callId: event.callId, tool: event.tool, summary: event.summary, ...(event.detail ? { detail: event.detail } : {}) },
+        ];
       case 'tool_finished':
         return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
       case 'notice':

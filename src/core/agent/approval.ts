@@ -10,6 +10,31 @@ export interface ApprovalRequest {
   readonly tool: string;
   readonly input: unknown;
   readonly summary: string;
+  /** What the call will do, in full (the summary is one cut line). */
+  readonly detail?: ApprovalDetail;
+}
+
+/** One path a call writes, as the tool that applies it reads the input. */
+export interface ApprovalFile {
+  readonly change: 'write' | 'edit' | 'add' | 'update' | 'delete';
+  readonly path: string;
+  /** A patch's `*** Move to:`: the file is written here and its old path removed. */
+  readonly moveTo?: string;
+}
+
+/**
+ * What the person approving a call is shown in full: a command's whole text, every path a write or a
+ * patch touches (from the same parser that applies the patch), or why the input cannot run at all.
+ * Hidden characters are left in; the chat shows each as `⟨U+XXXX⟩`.
+ */
+export interface ApprovalDetail {
+  readonly command?: string;
+  readonly files?: readonly ApprovalFile[];
+  /**
+   * The tool would refuse the input without changing anything (a patch that does not parse, a path with a
+   * hidden character): the loop answers with this and does not ask.
+   */
+  readonly problem?: string;
 }
 
 /** The user's side of an approval: the chat panel's inline prompt, or a policy in the headless runner. */

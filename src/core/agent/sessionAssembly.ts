@@ -15,6 +15,7 @@ import { systemClock } from '../ports';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionJournal, type OpenedSession } from '../session/sessionJournal';
+import { describeForApproval } from '../tools/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../tools/definitions';
 import { Compactor } from '../compaction/compactor';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
@@ -154,6 +155,7 @@ async function assemble(
       settings: ports.settings,
       isReadOnlyTool,
       summarizeToolCall,
+      describeForApproval,
       clock: ports.clock ?? systemClock,
       ...(ports.project ? { project: ports.project } : {}),
     },
