@@ -63,7 +63,8 @@ export function activate(context: vscode.ExtensionContext): void {
     const ports: SessionPorts = {
       workspace: nodeWorkspace,
       watcher,
-      projectContext: new NodeProjectContext({ folders }),
+      // git reads the repository's own config: nothing of it runs before the user trusts the folder.
+      projectContext: new NodeProjectContext({ folders, runGit: () => vscode.workspace.isTrusted }),
       rules: new FileRulesSource({ homeDir: homedir(), roots: folders }),
       model,
       approver,
