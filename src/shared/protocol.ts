@@ -82,6 +82,8 @@ export type TranscriptItem =
       readonly summary: string;
       readonly status: ToolCallStatus;
       readonly result?: ResultView;
+      /** Shown with the approval prompt: why this call must be approved explicitly. */
+      readonly approvalReason?: string;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -273,7 +275,15 @@ export type HostNotification =
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
   | { readonly type: 'assistantDone'; readonly turn: number; readonly incomplete: boolean }
   | { readonly type: 'toolStarted'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
-  | { readonly type: 'approvalRequested'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  | {
+      readonly type: 'approvalRequested';
+      readonly turn: number;
+      readonly callId: string;
+      readonly tool: string;
+      readonly summary: string;
+      /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
+      readonly reason?: string;
+    }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
   | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }

@@ -119,10 +119,11 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
     case 'approvalRequested':
       return updateTurn(turns, event.turn, (items) => {
         const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval' }));
+        const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
+        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...reason }));
         return [
           ...closeStreaming(items),
-          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval' },
+          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...reason },
         ];
       });
     case 'toolFinished':

@@ -42,6 +42,8 @@ export interface AgentLoopDeps {
   readonly approvals: () => ApprovalSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
+  readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;
   /**
    * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
@@ -283,13 +285,16 @@ export class AgentLoop {
 
   private async runWithApproval(call: { callId: string; name: string; input: unknown }, summary: string, signal: AbortSignal): Promise<LedgerResult> {
     const { deps } = this;
-    const verdict = approvalVerdict(call.name, deps.isReadOnlyTool(call.name), deps.approvals());
+    const readOnly = deps.isReadOnlyTool(call.name);
+    const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
+    const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
     if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
     if (verdict.kind === 'ask') {
-      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary });
+      const reason = verdict.reason !== undefined ? { reason: verdict.reason } : {};
+      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...reason });
       let decision;
       try {
-        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary }, signal);
+        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...reason }, signal);
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }

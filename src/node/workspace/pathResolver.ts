@@ -86,6 +86,11 @@ export class PathResolver {
     return { relative: toSlashes(lexicalRelative), absolute: lexical, physical };
   }
 
+  /** A physical path from `resolve`, relative to the root's real location, `/`-separated. */
+  async realRelative(physical: string): Promise<string> {
+    return toSlashes(nodePath.relative(await this.getRealRoot(), physical));
+  }
+
   private getRealRoot(): Promise<string> {
     this.realRoot ??= fs.realpath(this.root).catch((error: NodeJS.ErrnoException) => {
       this.realRoot = undefined;
