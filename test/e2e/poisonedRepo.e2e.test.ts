@@ -116,8 +116,12 @@ describe.skipIf(!environment.available)('a poisoned repository, untrusted then t
   it('opens in Restricted Mode: nothing is written or run, and nothing asks', async () => {
     await send(frame, 'Set the project up.');
     await frame.getByText('Nothing could run in the untrusted folder.').waitFor({ state: 'visible', timeout: 90_000 });
-    const chat = await frame.locator('body').innerText();
-    expect(chat).toContain('not trusted');
+    // The model was told why (the results are collapsed in the chat).
+    const sent = model!.server.requests.map((r) => r.rawBody).join('\n');
+    expect(sent).toContain('The workspace is not trusted');
+    expect(sent).toMatch(/not trusted.*writes into \.git\//);
+    // The project context ran no git in the untrusted folder.
+    expect(sent).not.toContain('Git: branch main');
     expect(await frame.getByRole('button', { name: 'Allow once' }).count()).toBe(0);
     expect(existsSync(join(workspaceDir, 'ran-untrusted.txt'))).toBe(false);
     expect(existsSync(join(workspaceDir, '.git', 'hooks', 'post-merge'))).toBe(false);
@@ -147,6 +151,10 @@ describe.skipIf(!environment.available)('a poisoned repository, untrusted then t
     await frame.getByText('Both were declined, so I stopped.').waitFor({ state: 'visible', timeout: 90_000 });
     expect(existsSync(join(workspaceDir, 'ran-trusted.txt'))).toBe(false);
     expect(existsSync(join(workspaceDir, '.git', 'hooks', 'post-rewrite'))).toBe(false);
+    // The new session's project context did run git status in the trusted folder (hardened).
+    const trustedRequests = model!.server.requests.filter((r) => r.rawBody.includes('Try again now.'));
+    expect(trustedRequests.length).toBeGreaterThan(0);
+    expect(trustedRequests[0]!.rawBody).toContain('Git: branch main');
   });
 
   it('ran no program of the repository, and sent the key to the configured server only', () => {
