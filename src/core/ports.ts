@@ -9,6 +9,11 @@ export interface ResolvedPath {
   readonly relative: string;
   /** Absolute path on the host's file system. */
   readonly absolute: string;
+  /**
+   * Where the path really lands, relative to the root's real location, when a symbolic link takes it
+   * somewhere other than `relative` (absent otherwise, or when the workspace cannot tell).
+   */
+  readonly realRelative?: string;
 }
 
 export interface FileStat {

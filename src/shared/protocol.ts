@@ -85,6 +85,8 @@ export type TranscriptItem =
       readonly result?: ResultView;
       /** What the approval prompt shows in full: the whole command, every path written (absent: none asked). */
       readonly approval?: ApprovalDetail;
+      /** Shown with the approval prompt: why this call must be approved explicitly. */
+      readonly approvalReason?: string;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -289,6 +291,8 @@ export type HostNotification =
       readonly summary: string;
       /** The whole command, every path written; hidden characters left in for the chat to show. */
       readonly detail?: ApprovalDetail;
+      /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
+      readonly reason?: string;
     }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }

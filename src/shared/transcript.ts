@@ -122,10 +122,11 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
       return updateTurn(turns, event.turn, (items) => {
         const approval = event.detail ? { approval: event.detail } : {};
         const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval }));
+        const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
+        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
         return [
           ...closeStreaming(items),
-          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval },
+          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval, ...reason },
         ];
       });
     case 'toolFinished':

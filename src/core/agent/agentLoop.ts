@@ -45,6 +45,8 @@ export interface AgentLoopDeps {
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
   readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
+  /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
+  readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;
   /**
    * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
@@ -297,17 +299,20 @@ export class AgentLoop {
 
   private async runWithApproval(call: { callId: string; name: string; input: unknown }, summary: string, signal: AbortSignal): Promise<LedgerResult> {
     const { deps } = this;
-    const verdict = approvalVerdict(call.name, deps.isReadOnlyTool(call.name), deps.approvals());
+    const readOnly = deps.isReadOnlyTool(call.name);
+    const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
+    const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
     if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
     if (verdict.kind === 'ask') {
       const detail = deps.describeForApproval?.(call.name, call.input);
       // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
       // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
       if (detail?.problem !== undefined) return deps.tools.answerWithoutRunning(call, detail.problem);
-      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...(detail ? { detail } : {}) });
+      const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
+      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
       let decision;
       try {
-        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...(detail ? { detail } : {}) }, signal);
+        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...shown }, signal);
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }

@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   readonly summary: string;
   /** What the call will do, in full (the summary is one cut line). */
   readonly detail?: ApprovalDetail;
+  /** Why this call asks even if the tool may run without asking (a protected path); shown in the prompt. */
+  readonly reason?: string;
 }
 
 /** One path a call writes, as the tool that applies it reads the input. */
@@ -51,17 +53,23 @@ export interface ApprovalSettings {
 
 export type ApprovalVerdict =
   | { readonly kind: 'run' }
-  | { readonly kind: 'ask' }
+  | { readonly kind: 'ask'; readonly reason?: string }
   | { readonly kind: 'refuse'; readonly reason: string };
 
-export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings): ApprovalVerdict {
+/**
+ * `protectedReason` (from `protectedWriteReason`) names a protected path the call writes: such a call
+ * asks every time, whatever the settings or an earlier "always" say, and is refused when untrusted.
+ */
+export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings, protectedReason?: string): ApprovalVerdict {
   if (readOnly) return { kind: 'run' };
   if (!settings.workspaceTrusted) {
+    const why = protectedReason ? ` (It ${protectedReason}.)` : '';
     return {
       kind: 'refuse',
-      reason: `The workspace is not trusted, so Cairn may read it but not run "${tool}". The user can trust the workspace (Workspaces: Manage Workspace Trust) to allow edits and commands.`,
+      reason: `The workspace is not trusted, so Cairn may read it but not run "${tool}".${why} The user can trust the workspace (Workspaces: Manage Workspace Trust) to allow edits and commands.`,
     };
   }
+  if (protectedReason) return { kind: 'ask', reason: protectedReason };
   if (settings.alwaysAllow.has(tool)) return { kind: 'run' };
   return { kind: 'ask' };
 }

@@ -24,6 +24,7 @@ import type { AgentLoopSettings } from './agentLoop';
 import { AgentSession, type AgentSessionDeps } from './agentSession';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
+import { protectedWriteReason } from './protectedPaths';
 import { replayConversation } from './replay';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
@@ -156,6 +157,7 @@ async function assemble(
       isReadOnlyTool,
       summarizeToolCall,
       describeForApproval,
+      protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
       clock: ports.clock ?? systemClock,
       ...(ports.project ? { project: ports.project } : {}),
     },

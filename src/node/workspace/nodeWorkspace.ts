@@ -43,8 +43,9 @@ export class NodeWorkspace implements Workspace {
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
-    const { relative, absolute } = await this.paths.resolve(path);
-    return { relative, absolute };
+    const { relative, absolute, physical } = await this.paths.resolve(path);
+    const real = await this.paths.realRelative(physical);
+    return real === relative ? { relative, absolute } : { relative, absolute, realRelative: real };
   }
 
   async stat(path: string): Promise<FileStat | null> {

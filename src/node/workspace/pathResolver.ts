@@ -87,6 +87,11 @@ export class PathResolver {
     return { relative: toSlashes(lexicalRelative), absolute: lexical, physical };
   }
 
+  /** A physical path from `resolve`, relative to the root's real location, `/`-separated. */
+  async realRelative(physical: string): Promise<string> {
+    return toSlashes(nodePath.relative(await this.getRealRoot(), physical));
+  }
+
   /** The root with every symlink followed: where every opened file must really be. */
   getRealRoot(): Promise<string> {
     this.realRoot ??= fs.realpath(this.root).catch((error: NodeJS.ErrnoException) => {
