@@ -59,7 +59,7 @@ export function describeError(error: unknown, path: string): string {
     if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
     if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
     // The workspace's own errors (files, grep patterns) already name what was wrong and what to do.
-    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.name === 'FileTooLargeError' || error.message.includes(path)) return error.message;
+    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.name === 'GlobPatternError' || error.name === 'FileTooLargeError' || error.message.includes(path)) return error.message;
     return `${path}: ${error.message}`;
   }
   return `${path}: ${String(error)}`;
