@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/core/ports';
+import type { GrepQuery, Workspace } from '../../src/core/ports';
 import type { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startLedgerRig, type LedgerRig } from './support/ledgerRig';
 
@@ -54,5 +54,32 @@ describe('a 2 GiB file under edit, write, multiedit and apply_patch (item 11)', 
     }
     expect(reads).toEqual([]);
     expect((await fs.stat(join(rig.root, 'huge.log'))).size).toBe(2 * 1024 ** 3);
+  });
+});
+
+describe('grep over a file that could not be searched (item 10)', () => {
+  it('names the file under the matches (or under "(no matches)") instead of leaving it out silently', async () => {
+    // The engines' own reporting is tested in src/node/workspace/grep.test.ts; here, what the model is shown.
+    rig = await startLedgerRig({
+      files: { 'a.txt': 'hello\n' },
+      wrap: (real) =>
+        new Proxy(real, {
+          get(target, key, receiver) {
+            if (key === 'grep') {
+              return async (query: GrepQuery) => {
+                const found = await target.grep(query);
+                query.onUnsearched?.('locked.txt', 'EACCES: permission denied');
+                return found;
+              };
+            }
+            const value: unknown = Reflect.get(target, key, receiver);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+    });
+    const hit = await rig.ledger.execute({ callId: 'g1', name: 'grep', input: { pattern: 'hello' } });
+    expect(hit.text).toMatch(/a\.txt:1: hello\n\(not searched: locked\.txt: EACCES: permission denied\)/);
+    const none = await rig.ledger.execute({ callId: 'g2', name: 'grep', input: { pattern: 'absent' } });
+    expect(none.text).toMatch(/\(no matches\)\n\(not searched: locked\.txt: EACCES: permission denied\)/);
   });
 });

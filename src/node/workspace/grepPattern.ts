@@ -35,6 +35,15 @@ export class GrepPatternError extends Error {
  */
 export const LONG_LINE_CHARS = 10_000;
 
+/**
+ * The most bytes of one line either engine holds or returns. A line can be any size (a 560 MB
+ * one-line file crashed ripgrep's reader and silently emptied the fallback's answer), so past this
+ * a line is streamed: a plain-text pattern is still searched through all of it, and a match shows
+ * the line's first bytes (`longLineText`). Four bytes per character at most, so a longer line
+ * certainly has over `LONG_LINE_CHARS` characters and a regex pattern does not report it anyway.
+ */
+export const MAX_LINE_BYTES = 4 * (LONG_LINE_CHARS + 2);
+
 export interface CompiledGrepPattern {
   /** For the JavaScript fallback: test one line (its `\n` removed, a `\r` kept). */
   readonly js: RegExp;
