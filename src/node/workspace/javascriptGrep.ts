@@ -68,7 +68,7 @@ async function searchFile(absoluteRoot: string, file: string, pattern: CompiledG
       const text = bytes.toString('utf8');
       const shown = text.endsWith('\r') ? text.slice(0, -1) : text;
       if (!reportsLine(pattern, shown.length)) return;
-      if (pattern.literal !== null ? text.includes(pattern.literal) : pattern.js.test(text)) {
+      if (pattern.literal !== null ? text.includes(pattern.literal) : pattern.linear.test(text)) {
         found.push({ path: file, line: lineNumber, text: shown });
       }
     };
