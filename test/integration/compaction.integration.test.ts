@@ -112,6 +112,23 @@ describe('compaction through the local server', () => {
     expect(history).not.toContain('value150');
   });
 
+  it('the hard fit reserves the max_tokens the request really sends (the output limit), not the setting', async () => {
+    // A 20,000-token window and a 2,000-token output limit; cairn.maxTokens stays at its default 16,000.
+    open = await startScenarioSession(
+      {
+        model: { context_window: 20000, max_output: 2000 },
+        workspace: bigWorkspace(),
+        turns: [{ assistant: { text: 'one' } }, { assistant: { text: 'two' } }, { assistant: { text: 'three' } }],
+      },
+      { loop: { model: 'claude-main' } },
+    );
+    const { session } = open.assembled;
+    for (const text of ['a', 'b', 'c']) expect(await session.send(text)).toBe('end_turn');
+    expect(open.logLines.filter((l) => l.includes('compaction'))).toEqual([]);
+    expect(open.events.some((e) => e.type === 'notice' || e.type === 'compacted')).toBe(false);
+    expect(mainRequests(open.server).map((b) => (b as { max_tokens: number }).max_tokens)).toEqual([2000, 2000, 2000]);
+  });
+
   it('triggers at an absolute token count', async () => {
     open = await startScenarioSession(autoScenario({ context_window: 200000, max_output: 4000 }), {
       compaction: { ...tight, threshold: { kind: 'tokens', value: 5000 } },

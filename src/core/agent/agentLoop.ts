@@ -16,6 +16,7 @@ import { approvalVerdict, denialMessage, type ApprovalSettings, type Approver } 
 import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import { effectiveMaxTokens } from './maxTokens';
 import { projectForProvider } from './projection';
 
 export interface AgentLoopSettings {
@@ -299,14 +300,9 @@ export class AgentLoop {
     return deps.tools.execute(call, { signal });
   }
 
-  /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */
-  private async maxTokensFor(settings: AgentLoopSettings): Promise<number> {
-    try {
-      const facts = await this.deps.model.modelFacts(settings.model);
-      return Math.max(1, Math.min(settings.maxTokens, facts.maxOutputTokens));
-    } catch {
-      return settings.maxTokens;
-    }
+  /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */
+  private maxTokensFor(settings: AgentLoopSettings): Promise<number> {
+    return effectiveMaxTokens(this.deps.model, settings.model, settings.maxTokens);
   }
 
   private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {

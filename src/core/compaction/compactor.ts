@@ -25,7 +25,8 @@ export interface CompactorDeps {
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
-  readonly maxTokens: () => number;
+  /** The max_tokens the next main request sends (`effectiveMaxTokens`): the hard fit keeps room for that answer. */
+  readonly maxTokens: () => number | Promise<number>;
   /** The model's input window in tokens (from the Models API, the fallback table or settings). */
   readonly windowTokens: () => Promise<number>;
   readonly log: (line: string) => void;
@@ -99,7 +100,8 @@ export class Compactor {
     const prefix = this.deps.composer.staticPrefix();
     return this.deps.composer.estimate({
       model: this.deps.model(),
-      max_tokens: this.deps.maxTokens(),
+      // Not counted: the estimate is of the prompt alone.
+      max_tokens: 1,
       system: prefix.system,
       tools: prefix.tools,
       messages: (this.deps.project ?? projectForProvider)(conversation.all()),
@@ -112,12 +114,17 @@ export class Compactor {
     const window = await this.deps.windowTokens();
     const estimate = this.estimateNext();
     const soft = softLimitTokens(settings.threshold, window);
-    const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+    const reserve = await this.completionReserve();
     if (estimate + reserve + settings.safetyMarginTokens > window) {
       return { needed: true, fits: false, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
     }
     if (estimate > soft) return { needed: true, fits: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
     return { needed: false, fits: true, why: '', estimate, window };
+  }
+
+  /** Room kept for the answer: the request's real max_tokens, at most `completionReserveTokens`. */
+  private async completionReserve(): Promise<number> {
+    return Math.min(this.deps.settings().completionReserveTokens, await this.deps.maxTokens());
   }
 
   private async beforeRequest(signal: AbortSignal): Promise<void> {
@@ -209,7 +216,7 @@ export class Compactor {
         tokensAfter,
         previous: current,
       };
-      const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+      const reserve = await this.completionReserve();
       const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
       if (fits || stage === 'emergency' || stages.length === 1) return { ok: true, plan };
       lastReason = `The normal stage left ${tokensAfter} tokens, which does not fit the window of ${window}.`;
