@@ -72,7 +72,7 @@ export class CompactionRunner {
           generation,
           tokensBefore: planned.plan.tokensBefore,
           tokensAfter: planned.plan.tokensAfter,
-          message: `Summarizes ${planned.plan.summarized.length} messages and keeps ${planned.plan.entries.length - 1}.`,
+          message: `Summarizes ${planned.plan.summarized.length} messages and keeps ${planned.plan.keptMessages}.`,
           hasDetails: false,
           canUndo: false,
         });

@@ -183,6 +183,54 @@ describe('compaction through the local server', () => {
     await resumed.dispose();
   });
 
+  it('counts the kept messages right when the summary joins the first kept user message, and never calls the summary "User"', async () => {
+    const SECOND = 'Second summary: the user asked a, b, c, d, e, f and g; nothing else happened worth keeping. '.padEnd(400, '.');
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { assistant: { text: 'three' } },
+          { assistant: { text: 'four' } },
+          { summary: SUMMARY },
+          { assistant: { text: 'five' } },
+          { assistant: { text: 'six' } },
+          { assistant: { text: 'seven' } },
+          { summary: SECOND },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    const signal = new AbortController().signal;
+    for (const t of ['a', 'b', 'c', 'd']) await session.send(t);
+    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    // [a, one] summarized; [b, two, c, three, d, four] kept, the summary merged into "b".
+    expect(session.generation.conversation.length).toBe(6);
+    for (const t of ['e', 'f', 'g']) await session.send(t);
+    const decisions = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.generation === 1 ? e.snapshot.decisions : []));
+    expect(decisions.find((d) => d.kind === 'compaction')?.detail).toContain('summarized 2 messages, kept 6');
+
+    // The second compaction summarizes the first summary (merged into "b"): it is Cairn's text, not the user's.
+    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    const transcript = JSON.stringify(open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!.body);
+    expect(transcript).toContain(`Cairn: ${SUMMARY.slice(0, 30)}`);
+    expect(transcript).toContain('User: b');
+    expect(transcript).not.toContain('User: Summary');
+    const history = await readFile(join(open.assembled.journal.sessionDir, 'history.md'), 'utf8');
+    expect(history).toContain(`**Cairn:** ${SUMMARY.slice(0, 30)}`);
+    expect(history).toContain('**User:** b');
+    expect(history).not.toContain('**User:** Summary');
+    // The mark survives a reopen: the journal's opening entries carry it.
+    const id = open.assembled.journal.sessionId;
+    await open.assembled.dispose();
+    const resumed = await resumeSession(open.ports, id);
+    expect(resumed.session.generation.conversation.all()[0]!.syntheticBlocks).toEqual([0]);
+    await resumed.dispose();
+  });
+
   it('answers "prompt is too long" with an emergency compaction and retries once', async () => {
     open = await startScenarioSession(
       {

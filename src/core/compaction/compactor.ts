@@ -46,6 +46,10 @@ export interface CompactionPlan {
   readonly opening: string;
   readonly entries: readonly ConversationEntry[];
   readonly summarized: readonly ConversationEntry[];
+  /** Messages of the old generation kept verbatim (the opening may be merged into the first of them). */
+  readonly keptMessages: number;
+  /** The old generation's length when planned: a plan is stale once the conversation has grown. */
+  readonly conversationLength: number;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly previous: GenerationRef;
@@ -212,6 +216,8 @@ export class Compactor {
         opening,
         entries: newEntries,
         summarized,
+        keptMessages: tail.length,
+        conversationLength: entries.length,
         tokensBefore,
         tokensAfter,
         previous: current,
@@ -228,7 +234,7 @@ export class Compactor {
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */
   async apply(plan: CompactionPlan): Promise<CompactionOutcome> {
     const { session, journal, ledger, composer } = this.deps;
-    if (session.generation !== plan.previous) {
+    if (session.generation !== plan.previous || plan.previous.conversation.length !== plan.conversationLength) {
       return { applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' };
     }
     const generation = this.nextGeneration++;
@@ -241,7 +247,7 @@ export class Compactor {
       filesTable: plan.filesTable,
       entries: plan.entries,
       summarizedMessages: plan.summarized.length,
-      keptMessages: plan.entries.length - 1,
+      keptMessages: plan.keptMessages,
       tokensBefore: plan.tokensBefore,
       tokensAfter: plan.tokensAfter,
       summaryModel: plan.summary.model,
@@ -269,7 +275,7 @@ export class Compactor {
     session.addDecision({
       kind: 'compaction',
       detail:
-        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.entries.length - 1}` +
+        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.keptMessages}` +
         `${plan.split.anchoredToUser ? ' (kept from the latest user message)' : ''}; about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved); ` +
         `summary by ${plan.summary.model} in ${plan.summary.attempts} attempt(s)` +
         `${plan.summary.fallback ? `; fallback ${plan.summary.fallback.status}: ${plan.summary.fallback.reason}` : ''}`,
@@ -322,7 +328,11 @@ function openingEntries(opening: string, tail: readonly ConversationEntry[]): Co
   const first = tail[0];
   if (first && first.message.role === 'user') {
     return [
-      { message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] }, ...(first.synthetic ? { synthetic: true } : {}) },
+      {
+        message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] },
+        // The opening is Cairn's text, not the user's: marked so no transcript or history says "User" for it.
+        ...(first.synthetic ? { synthetic: true } : { syntheticBlocks: [0, ...(first.syntheticBlocks ?? []).map((i) => i + 1)] }),
+      },
       ...tail.slice(1),
     ];
   }
