@@ -287,6 +287,35 @@ describe('compaction through the local server', () => {
     expect(decisionText).toContain('generation');
   });
 
+  it('a refused compaction request leaves its snapshot, as main requests do; the fault is for the compaction only', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { fault: { status: 400, message: 'summary refused', for: 'compaction' } },
+          { assistant: { text: 'three' } },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(outcome.applied).toBe(false);
+    expect(open.server.requests.filter((r) => r.kind === 'compaction').map((r) => r.status)).toEqual([400]);
+    const snapshots = compactionSnapshots(open);
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]!.usage).toBeNull();
+    const journalled: RequestSnapshot[] = [];
+    for await (const record of open.assembled.journal.readAll()) if (record.type === 'snapshot') journalled.push(record.snapshot as RequestSnapshot);
+    expect(journalled.filter((s) => s.purpose === 'compaction')).toHaveLength(1);
+    expect(await session.send('c')).toBe('end_turn');
+  });
+
   it('a summary that keeps failing leaves the conversation intact, with a notice', async () => {
     open = await startScenarioSession(
       {
