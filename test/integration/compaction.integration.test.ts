@@ -129,6 +129,32 @@ describe('compaction through the local server', () => {
     expect(mainRequests(open.server).map((b) => (b as { max_tokens: number }).max_tokens)).toEqual([2000, 2000, 2000]);
   });
 
+  it('an automatic compaction does not take a fault written for the next main request', async () => {
+    open = await startScenarioSession(
+      {
+        model: smallWindow,
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }, { name: 'read', input: { path: 'small.ts' } }] } },
+          { assistant: { text: 'I read both.' } },
+          { fault: { delay_ms: 1 } },
+          { summary: SUMMARY },
+          { assistant: { text: 'After the compaction.' } },
+        ],
+      },
+      { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop },
+    );
+    const { session } = open.assembled;
+    await session.send('read big.ts and small.ts');
+    expect(await session.send('now small.ts again')).toBe('end_turn');
+    expect(open.events.find((e) => e.type === 'compacted')).toMatchObject({ reason: 'auto' });
+    const answered = open.server.requests.filter((r) => r.kind !== 'count_tokens' && r.kind !== 'models');
+    const summary = answered.find((r) => r.kind === 'compaction')!;
+    expect(summary.fault).toBeUndefined();
+    expect(summary.turnIndex).toBe(3);
+    expect(answered.at(-1)).toMatchObject({ kind: 'main', fault: { type: 'delay', ms: 1 }, turnIndex: 4 });
+  });
+
   it('triggers at an absolute token count', async () => {
     open = await startScenarioSession(autoScenario({ context_window: 200000, max_output: 4000 }), {
       compaction: { ...tight, threshold: { kind: 'tokens', value: 5000 } },
