@@ -257,6 +257,27 @@ describe('compaction through the local server', () => {
     await resumed.dispose();
   });
 
+  it('a preview applied after the conversation moved on is refused, so no message is lost', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [{ assistant: { text: 'one' } }, { assistant: { text: 'two' } }, { summary: SUMMARY }, { assistant: { text: 'three' } }],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    const planned = await compactor.plan({ reason: 'manual' }, new AbortController().signal);
+    if (!planned.ok) throw new Error(planned.reason);
+    await session.send('c');
+    const outcome = await compactor.apply(planned.plan);
+    expect(outcome).toEqual({ applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' });
+    expect(session.generation.generation).toBe(0);
+    expect(session.generation.conversation.length).toBe(6);
+  });
+
   it('answers "prompt is too long" with an emergency compaction and retries once', async () => {
     open = await startScenarioSession(
       {
