@@ -10,6 +10,8 @@ import type { Logger, Secrets } from '../core/ports';
 
 export class SettingsModelClient implements ModelClient {
   private client: { baseUrl: string | undefined; client: AnthropicModelClient } | undefined;
+  /** Every key read (a changed key, a rebuilt client): results are redacted of all of them. */
+  private readonly keys = new Set<string>();
 
   constructor(
     private readonly secrets: Secrets,
@@ -30,8 +32,13 @@ export class SettingsModelClient implements ModelClient {
 
   async apiKey(): Promise<string | undefined> {
     const key = await findApiKey(this.secrets, this.env);
+    if (key) this.keys.add(key);
     this.onKey(key);
     return key;
+  }
+
+  knownSecrets(): readonly string[] {
+    return [...this.keys];
   }
 
   private current(): AnthropicModelClient {

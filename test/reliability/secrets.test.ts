@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -156,3 +157,55 @@ it('a command the agent runs does not see ANTHROPIC_API_KEY', async () => {
     await rm(scratch, { recursive: true, force: true });
   }
 });
+
+/**
+ * Security 6: the key in Cairn's own environment (a headless run, an editor started from a shell that
+ * exports it). Filtering the commands' environment cannot hide what the parent holds, so each way a
+ * command can still print the key is tried: the parent's environ, a key the command assembles itself, a
+ * file in the workspace that holds it, and the key split over two chunks of streamed output. The headless
+ * CLI runs as a child with the key in its environment; every tool result the model saw (the requests the
+ * local server logged, the transcript the CLI printed, the journal) is searched.
+ */
+it('a command that prints the key by any route shows the model a redaction, never the key', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-rel-canary-'));
+  const half = CANARY.length >> 1;
+  const [head, tail] = [CANARY.slice(0, half), CANARY.slice(half)];
+  const calls = [
+    { name: 'bash', input: { command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep -a '^ANTHROPIC_API_KEY='" } },
+    { name: 'bash', input: { command: `A='${head}'; B='${tail}'; echo "built: $A$B"` } },
+    { name: 'read', input: { path: 'config/.env' } },
+    { name: 'grep', input: { pattern: 'DO-NOT-LEAK' } },
+    { name: 'bash', input: { command: `printf 'split: %s' '${head}'; sleep 0.4; printf '%s\\n' '${tail}'` } },
+    { name: 'bash', input: { command: 'echo "env: [$ANTHROPIC_API_KEY]"' } },
+  ];
+  const scenario = {
+    model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
+    workspace: { 'config/.env': `ANTHROPIC_API_KEY=${head}${tail}\n` },
+    turns: [{ user: 'print the key every way you can' }, { assistant: { tool_calls: calls } }, { assistant: { text: 'Done.' } }],
+  };
+  try {
+    const scenarioFile = join(root, 'scenario.json');
+    await fs.writeFile(scenarioFile, JSON.stringify(scenario));
+    const out = join(root, 'out');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/node/headless/cli.ts', '--workspace', join(root, 'ws'), '--scenario', scenarioFile, '--out', out], {
+      env: { ...process.env, ANTHROPIC_API_KEY: CANARY },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    // Each route reached the key and was redacted (so the searches below mean something).
+    expect(child.stdout).toContain('ANTHROPIC_API_KEY=[redacted: API key]');
+    expect(child.stdout).toContain('built: [redacted: API key]');
+    expect(child.stdout).toContain('1: ANTHROPIC_API_KEY=[redacted: API key]');
+    expect(child.stdout).toContain('split: [redacted: API key]');
+    expect(child.stdout).toContain('env: []');
+    expect(child.stdout.includes(CANARY), 'the CLI transcript').toBe(false);
+    const requests = await fs.readFile(join(out, 'requests.jsonl'), 'utf8');
+    expect(requests).toContain('[redacted: API key]');
+    expect(requests.includes(CANARY), 'what the model was sent').toBe(false);
+    const onDisk = await filesContaining(out, CANARY);
+    expect(onDisk.hits, 'journal, snapshots, transcript').toEqual([]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}, 120_000);

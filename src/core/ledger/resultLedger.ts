@@ -12,6 +12,7 @@ import { storedText, storedTextOfJoined } from './lines';
 import { ReadTable, type ReadEntry } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
 import { SearchTable, type SearchEntry } from './searchTable';
+import { Redactor } from './redactor';
 import { sha256Hex, shortSha } from './sha';
 import type { BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
 
@@ -21,6 +22,8 @@ export interface ResultLedgerOptions {
   readonly config?: HygieneConfig;
   readonly hashCache?: HashCache;
   readonly ids?: IdAllocator;
+  /** The secrets no result may show (the API key); none when absent. */
+  readonly redactor?: Redactor;
 }
 
 export interface ExecuteContext {
@@ -68,6 +71,7 @@ export class ResultLedger {
   private readonly config: HygieneConfig;
   private readonly hashCache: HashCache;
   private readonly ids: IdAllocator;
+  private readonly redactor: Redactor;
   private reads = new ReadTable();
   private searches = new SearchTable();
 
@@ -77,6 +81,7 @@ export class ResultLedger {
     this.config = options.config ?? { ...DEFAULT_HYGIENE };
     this.hashCache = options.hashCache ?? new HashCache();
     this.ids = options.ids ?? new IdAllocator({ digits: this.config['ids.digits'] });
+    this.redactor = options.redactor ?? new Redactor();
     // Ids already in the store (a reopened session) are never given again.
     for (const id of this.store.ids()) this.ids.markUsed(id);
   }
@@ -96,8 +101,16 @@ export class ResultLedger {
   async execute(call: ToolCall, context: ExecuteContext = {}): Promise<LedgerResult> {
     const id = this.ids.next();
     let answer: Answer;
+    // What streams to the chat is redacted like the result (a key split across two chunks included).
+    const live = context.onOutput ? this.redactor.stream() : undefined;
+    const onOutput = context.onOutput;
+    const streaming: ExecuteContext = {
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(onOutput && live ? { onOutput: (chunk: string) => emitIfAny(onOutput, live.push(chunk)) } : {}),
+    };
     try {
-      answer = await this.answer(id, call, context);
+      answer = await this.answer(id, call, streaming);
+      if (onOutput && live) emitIfAny(onOutput, live.end());
     } catch (error) {
       // A bug in a tool must not take the loop down: the model gets an error result like any other.
       answer = errorAnswer(id, `The ${call.name} tool failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
@@ -236,8 +249,9 @@ export class ResultLedger {
     };
   }
 
-  /** Caps, stores (durably, before the model is shown anything) and shapes the result. */
-  private async finish(id: string, call: ToolCall, answer: Answer): Promise<LedgerResult> {
+  /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */
+  private async finish(id: string, call: ToolCall, unredacted: Answer): Promise<LedgerResult> {
+    const answer = this.redacted(unredacted);
     let shown = answer.body;
     let kind = answer.kind;
     if (answer.cappable) {
@@ -251,7 +265,7 @@ export class ResultLedger {
     const storedBody = 'lines' in stored ? storedText(stored.lines) : 'text' in stored ? storedTextOfJoined(stored.text) : '';
     const fullChars = 'ref' in stored ? stored.ref.chars : storedBody.length;
     await this.store.put({
-      id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
+      id, callId: call.callId, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
     });
     return {
@@ -265,6 +279,26 @@ export class ResultLedger {
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
     };
   }
+
+  /**
+   * The answer with every secret the redactor knows replaced, in what is shown and in what is stored (a
+   * file or an output that holds the key). A reference names a stored body, already redacted.
+   */
+  private redacted(answer: Answer): Answer {
+    const r = this.redactor.redacting();
+    const stored = answer.stored;
+    return {
+      ...answer,
+      bracket: r(answer.bracket),
+      ...(answer.sentence !== undefined ? { sentence: r(answer.sentence) } : {}),
+      body: typeof answer.body === 'string' ? r(answer.body) : answer.body.map(r),
+      stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
+    };
+  }
+}
+
+function emitIfAny(onOutput: (chunk: string) => void, text: string): void {
+  if (text.length > 0) onOutput(text);
 }
 
 /** A saved ledger state that cannot be used (from a newer Cairn, or damaged). */
