@@ -104,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     workspace,
     hasApiKey: async () => (await model.apiKey()) !== undefined,
+    apiKeySource: () => model.apiKeySource(),
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),

@@ -4,7 +4,7 @@
  * every request (SecretStorage, then ANTHROPIC_API_KEY), so a key set later works at once.
  */
 import { AnthropicModelClient } from '../core/model/anthropicClient';
-import { findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
+import { API_KEY_SECRET, findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
 import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
 import type { Logger, Secrets } from '../core/ports';
 
@@ -35,6 +35,12 @@ export class SettingsModelClient implements ModelClient {
     if (key) this.keys.add(key);
     this.onKey(key);
     return key;
+  }
+
+  /** Where `apiKey` finds the key: SecretStorage wins over the environment. */
+  async apiKeySource(): Promise<'secret-storage' | 'environment' | undefined> {
+    if ((await this.secrets.get(API_KEY_SECRET))?.trim()) return 'secret-storage';
+    return this.env['ANTHROPIC_API_KEY']?.trim() ? 'environment' : undefined;
   }
 
   knownSecrets(): readonly string[] {
