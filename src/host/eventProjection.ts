@@ -62,6 +62,8 @@ export class EventProjection {
         return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
       case 'approval_requested':
         return [{ type: 'approvalRequested', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+      case 'tool_output':
+        return [{ type: 'toolOutput', turn, callId: event.callId, text: event.text }];
       case 'tool_finished':
         return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
       case 'notice':

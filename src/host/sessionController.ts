@@ -28,6 +28,7 @@ import type { WebviewApprover } from './webviewApprover';
 import { answerRequest } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
+import { OutputThrottle } from './outputThrottle';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
@@ -77,6 +78,10 @@ export class SessionController {
   private snapshots: RequestSnapshotView[] = [];
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
+  /** A running command's output, throttled on its way to the chat. */
+  private readonly liveOutput = new OutputThrottle((callId, text) => {
+    for (const notification of this.projection.project({ type: 'tool_output', callId, text })) this.broadcast(notification, 'chat');
+  });
   private meterView: UsageMeterView | undefined;
   /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
   private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
@@ -237,6 +242,7 @@ export class SessionController {
     // A session may be opening (activation); wait so it is not left open behind the close.
     await this.settled();
     await this.closeCurrent();
+    this.liveOutput.dispose();
     this.views.clear();
   }
 
@@ -294,6 +300,13 @@ export class SessionController {
   }
 
   private onEvent(event: AgentEvent): void {
+    if (event.type === 'tool_output') {
+      this.liveOutput.add(event.callId, event.text);
+      return;
+    }
+    // Pending output goes first, so the chat sees everything in order; a finished call's result replaces it.
+    if (event.type === 'tool_finished') this.liveOutput.drop(event.callId);
+    this.liveOutput.flush();
     for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
     if (event.type === 'user_message' && this.envKeyWarning === 'due') {
       this.envKeyWarning = 'shown';

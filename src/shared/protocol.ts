@@ -82,6 +82,8 @@ export type TranscriptItem =
       readonly summary: string;
       readonly status: ToolCallStatus;
       readonly result?: ResultView;
+      /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
+      readonly liveOutput?: string;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -274,6 +276,8 @@ export type HostNotification =
   | { readonly type: 'assistantDone'; readonly turn: number; readonly incomplete: boolean }
   | { readonly type: 'toolStarted'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
   | { readonly type: 'approvalRequested'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  /** More output of a running command, to append (the host sends it at most every 100 ms). */
+  | { readonly type: 'toolOutput'; readonly turn: number; readonly callId: string; readonly text: string }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
   | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }

@@ -69,6 +69,8 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
       turns: [
         { user: 'one' },
         { assistant: { text: 'Looking.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }, { name: 'bash', input: { command: 'echo hello; ls' } }] } },
+        // The key the model client sends, printed by a command that assembles it, split over two chunks.
+        { assistant: { tool_calls: [{ name: 'bash', input: { command: `printf 'key: %s' '${CANARY.slice(0, 20)}'; sleep 0.4; printf '%s\\n' '${CANARY.slice(20)}'` } }] } },
         { assistant: { tool_calls: [{ name: 'edit', input: { path: 'src/app.ts', old_string: 'x1 = 1', new_string: 'x1 = 100' } }] } },
         { assistant: { text: 'Edited.' } },
         { user: 'two' },
@@ -136,6 +138,10 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   expect(await fs.readdir(join(sessionsDir, sessionId))).toEqual(expect.arrayContaining(['history.md']));
   expect(logLines.filter((l) => l.includes(CANARY))).toEqual([]);
   expect(JSON.stringify(events).includes(CANARY), 'events').toBe(false);
+  // The command's output streamed to the chat in more than one chunk, each redacted.
+  const streamed = events.filter((e): e is Extract<AgentEvent, { type: 'tool_output' }> => e.type === 'tool_output');
+  expect(streamed.length).toBeGreaterThan(1);
+  expect(streamed.map((e) => e.text).join('')).toContain('key: [redacted: API key]');
   expect(JSON.stringify(posted).includes(CANARY), 'webview messages').toBe(false);
   expect(JSON.stringify(digest).includes(CANARY), 'journal digest (webview pages)').toBe(false);
   console.info(`secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`);

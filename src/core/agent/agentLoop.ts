@@ -296,7 +296,8 @@ export class AgentLoop {
       if (signal.aborted) return deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
       if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
     }
-    return deps.tools.execute(call, { signal });
+    // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
+    return deps.tools.execute(call, { signal, onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }) });
   }
 
   /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */
