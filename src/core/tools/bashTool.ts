@@ -8,7 +8,7 @@ export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 
 export interface BashContext {
   readonly signal?: AbortSignal;
-  readonly onOutput?: (chunk: string) => void;
+  readonly onOutput?: (chunk: string) => void | Promise<void>;
 }
 
 export async function runBash(args: BashArgs, workspace: Workspace, context: BashContext = {}): Promise<ToolOutcome> {
@@ -23,7 +23,7 @@ export async function runBash(args: BashArgs, workspace: Workspace, context: Bas
       ...(context.signal ? { signal: context.signal } : {}),
       ...(onOutput && live ? { onOutput: (chunk: string) => emitIfAny(onOutput, live.push(chunk)) } : {}),
     });
-    if (onOutput && live) emitIfAny(onOutput, live.end());
+    if (onOutput && live) await emitIfAny(onOutput, live.end());
     const output = sanitizeTerminalText(result.output);
     // The same text as splitting the output into lines, adding these and joining them, without the split.
     const body = output === '' ? '(no output)' : joinedLines(output);
@@ -32,12 +32,12 @@ export async function runBash(args: BashArgs, workspace: Workspace, context: Bas
     else if (result.cancelled) last = '[cancelled]';
     else if (result.exitCode === null) last = '[ended by a signal]';
     else if (result.exitCode !== 0) last = `[exit code ${result.exitCode}]`;
-    return { type: 'output', text: last === undefined ? body : `${body}\n${last}` };
+    return { type: 'output', text: last === undefined ? body : `${body}\n${last}`, ...(last !== undefined ? { status: last } : {}) };
   } catch (error) {
     return errorOutcome(`The command could not be started: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function emitIfAny(onOutput: (chunk: string) => void, text: string): void {
-  if (text.length > 0) onOutput(text);
+function emitIfAny(onOutput: (chunk: string) => void | Promise<void>, text: string): void | Promise<void> {
+  if (text.length > 0) return onOutput(text);
 }

@@ -58,7 +58,7 @@ describe('exec', () => {
 
   it('streams output to onOutput as it is produced', async () => {
     const chunks: string[] = [];
-    const result = await ws.exec('echo one; sleep 0.2; echo two', { timeoutMs: 10_000, onOutput: (c) => chunks.push(c) });
+    const result = await ws.exec('echo one; sleep 0.2; echo two', { timeoutMs: 10_000, onOutput: (c) => void chunks.push(c) });
     expect(chunks.join('')).toBe(result.output);
     expect(chunks.length).toBeGreaterThanOrEqual(2);
   });
@@ -130,7 +130,7 @@ describe('exec', () => {
     let streamed = 0;
     const result = await small.exec('echo FIRST; head -c 5000000 /dev/zero | tr "\\0" x; echo; echo LAST', {
       timeoutMs: 20_000,
-      onOutput: (c) => (streamed += c.length),
+      onOutput: (c) => void (streamed += c.length),
     });
     expect(streamed).toBe(5_000_000 + 'FIRST\n\nLAST\n'.length);
     expect(result.output.length).toBeLessThan(100_200);

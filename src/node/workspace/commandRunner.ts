@@ -120,11 +120,30 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
     const timers: NodeJS.Timeout[] = [];
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
 
+    // A consumer that returns a promise (the store writing a part) pauses reading until it settles: the
+    // pipe fills and the command waits, so memory stays bounded whatever it prints.
+    let waiting = 0;
     const emit = (text: string): void => {
       if (text.length === 0) return;
       output.append(text);
-      options.onOutput?.(text);
+      const pending = options.onOutput?.(text);
+      if (!(pending instanceof Promise)) return;
+      waiting++;
+      child.stdout.pause();
+      child.stderr.pause();
+      const resume = (): void => {
+        waiting--;
+        if (waiting > 0 || settled) return;
+        child.stdout.resume();
+        child.stderr.resume();
+        if (drainDue) {
+          drainDue = false;
+          timers.push(setTimeout(finish, limits.backgroundDrainMs));
+        }
+      };
+      pending.then(resume, resume);
     };
+    let drainDue = false;
     child.stdout.on('data', (chunk: Buffer) => emit(decoders.stdout.write(chunk)));
     child.stderr.on('data', (chunk: Buffer) => emit(decoders.stderr.write(chunk)));
 
@@ -185,7 +204,9 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
     child.on('exit', (code) => {
       exited = true;
       exitCode = code;
-      timers.push(setTimeout(finish, limits.backgroundDrainMs));
+      // While reading is paused the drain cannot happen; it starts when reading resumes.
+      if (waiting > 0) drainDue = true;
+      else timers.push(setTimeout(finish, limits.backgroundDrainMs));
     });
     child.on('close', () => {
       if (exited) finish();
