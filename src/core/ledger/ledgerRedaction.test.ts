@@ -52,3 +52,24 @@ describe('the ledger redacts secrets and stores the call id', () => {
     expect(store.get(r.id)?.body).not.toContain(KEY);
   });
 });
+
+describe('a long output is stored whole as it streams', () => {
+  it('stores every byte the command printed (not only what the runner kept), redacted across part boundaries', async () => {
+    const line = 'x'.repeat(99) + '\n';
+    const big = line.repeat(25_000); // 2.5 Mi characters: more than two parts
+    const half = KEY.length >> 1;
+    const chunks = [big, `key ${KEY.slice(0, half)}`, `${KEY.slice(half)}\n`, big, 'END\n'];
+    const workspace = new FakeWorkspace({}, async (_command: string, options: ExecOptions): Promise<ExecResult> => {
+      for (const chunk of chunks) await options.onOutput?.(chunk);
+      // What a bounded runner returns: head, a marker, tail.
+      return { output: `${big.slice(0, 1000)}[lots of characters of output not kept in memory]\nEND\n`, exitCode: 2, timedOut: false, cancelled: false, omittedChars: 1 };
+    });
+    const store = new MemoryResultStore();
+    const ledger = new ResultLedger({ workspace, store, redactor: new Redactor(() => [{ value: KEY, label: 'API key' }]), ids: new IdAllocator({ digits: 4, seed: 5 }) });
+    const r = await ledger.execute({ callId: 'big', name: 'bash', input: { command: 'make' } });
+    const expected = `${big}key [redacted: API key]\n${big}END\n[exit code 2]`;
+    expect(store.get(r.id)?.body).toBe(expected);
+    expect(r.fullChars).toBe(expected.length);
+    expect(r.text).not.toContain(KEY);
+  });
+});
