@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { SessionPorts } from './core/agent/sessionAssembly';
 import { FileRulesSource } from './core/compose/rules';
 import { NodeProjectContext } from './node/projectContext';
+import { environmentSecrets } from './node/workspace/commandRunner';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
 import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): void {
       sessionsDir: join(context.globalStorageUri.fsPath, 'sessions'),
       promptsDir: join(context.extensionPath, 'dist', 'prompts'),
       log: (line) => log.info(line),
+      secrets: () => environmentSecrets(process.env),
     };
     sessions = new FileSessionSource(() => ports, context.workspaceState);
     workspace = nodeWorkspace;
@@ -103,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     workspace,
     hasApiKey: async () => (await model.apiKey()) !== undefined,
+    apiKeySource: () => model.apiKeySource(),
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),

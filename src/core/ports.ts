@@ -66,8 +66,11 @@ export interface GrepMatch {
 export interface ExecOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  /** Called with output as it is produced (stdout and stderr interleaved as they arrive). */
-  readonly onOutput?: (chunk: string) => void;
+  /**
+   * Called with output as it is produced (stdout and stderr interleaved as they arrive). When it returns a
+   * promise, reading stops until it settles, so a slow consumer (a store writing to disk) is not flooded.
+   */
+  readonly onOutput?: (chunk: string) => void | Promise<void>;
 }
 
 export interface ExecResult {

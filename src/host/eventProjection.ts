@@ -72,6 +72,8 @@ export class EventProjection {
             ...(event.reason !== undefined ? { reason: event.reason } : {}),
           },
         ];
+      case 'tool_output':
+        return [{ type: 'toolOutput', turn, callId: event.callId, text: event.text }];
       case 'tool_finished':
         return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
       case 'notice':

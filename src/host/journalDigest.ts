@@ -43,10 +43,9 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   const snapshots: RequestSnapshotView[] = [];
   const compactions = new Map<number, CompactionDetails>();
   const summaries = new Map<number, { summary: string; previous: number }>();
+  // By the provider's tool_use id, which the ledger stores with every result. A result stored without one
+  // (a journal from before the id was stored) is shown without its bracket rather than guessed by order.
   const heads = new Map<string, ResultHead>();
-  // Results stored since the last assistant message without a call id, in call order (the loop answers
-  // calls one at a time, in order, each with exactly one stored result).
-  let unclaimed: ResultHead[] = [];
   const places = new Set<string>();
   let activeGeneration = 0;
   let tokensSaved = 0;
@@ -79,7 +78,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       const position = items.findIndex((i) => i.type === 'tool' && i.callId === block.tool_use_id);
       if (position === -1) continue;
       const tool = items[position] as MutableTool;
-      const head = heads.get(block.tool_use_id) ?? unclaimed.shift();
+      const head = heads.get(block.tool_use_id);
       const kind: ResultKind = head?.kind ?? (block.is_error ? 'error' : 'full');
       const fullChars = head?.fullChars ?? block.content.length;
       const saved = tokensSavedBy(kind, fullChars, block.content.length);
@@ -108,7 +107,6 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   const onAssistant = (message: AssistantMessage, incomplete: boolean): void => {
     const items = currentItems();
     lastToolCalls = [];
-    unclaimed = [];
     for (const block of message.content) {
       if (block.type === 'text') items.push({ type: 'assistant', text: block.text, ...(incomplete ? { incomplete: true } : {}) });
       else if (block.type === 'thinking') items.push({ type: 'thinking', text: block.thinking });
@@ -132,9 +130,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       case 'tool_result': {
         const r = record.result;
         const callId = record.callId ?? r.callId;
-        const head = { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length };
-        if (callId) heads.set(callId, head);
-        else unclaimed.push(head);
+        if (callId) heads.set(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length });
         break;
       }
       case 'notice':

@@ -29,6 +29,7 @@ import type { WebviewApprover } from './webviewApprover';
 import { answerRequest } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
+import { OutputThrottle } from './outputThrottle';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
@@ -44,6 +45,8 @@ export interface SessionControllerDeps {
   /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
   readonly workspace: Pick<Workspace, 'resolve'>;
   readonly hasApiKey: () => Promise<boolean>;
+  /** Where the key comes from; a key from the environment is warned about once (see `send`). */
+  readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | undefined>;
   /** The model's input window in tokens. */
   readonly windowTokens: () => Promise<number>;
   /** Told whenever the meter changes (the status bar). */
@@ -51,6 +54,14 @@ export interface SessionControllerDeps {
   /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
   readonly onBusy?: (busy: boolean) => void;
 }
+
+/**
+ * Commands never get ANTHROPIC_API_KEY, and results are redacted of the key, but a command can read the
+ * editor's own environment (`/proc/$PPID/environ`) and send it elsewhere: only a key that is not in the
+ * environment is out of its reach.
+ */
+export const ENV_KEY_WARNING =
+  'Cairn is using ANTHROPIC_API_KEY from the environment. Commands Cairn runs do not get it and results never show it, but a command can still read the editor\'s environment. To keep the key out of reach, set it with “Cairn: Set API Key” (VS Code’s SecretStorage) and start VS Code without the variable.';
 
 export class NoSessionError extends Error {
   override readonly name = 'NoSessionError';
@@ -68,7 +79,13 @@ export class SessionController {
   private snapshots: RequestSnapshotView[] = [];
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
+  /** A running command's output, throttled on its way to the chat. */
+  private readonly liveOutput = new OutputThrottle((callId, text) => {
+    for (const notification of this.projection.project({ type: 'tool_output', callId, text })) this.broadcast(notification, 'chat');
+  });
   private meterView: UsageMeterView | undefined;
+  /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
+  private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
   private busy = false;
   private lastUserText: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
@@ -173,6 +190,7 @@ export class SessionController {
       this.postError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.', 'setApiKey');
       return;
     }
+    if (this.envKeyWarning === 'not-yet' && (await this.deps.apiKeySource?.()) === 'environment') this.envKeyWarning = 'due';
     let session;
     try {
       ({ session } = await this.session());
@@ -258,6 +276,7 @@ export class SessionController {
     // A session may be opening (activation); wait so it is not left open behind the close.
     await this.settled();
     await this.closeCurrent();
+    this.liveOutput.dispose();
     this.views.clear();
   }
 
@@ -315,7 +334,18 @@ export class SessionController {
   }
 
   private onEvent(event: AgentEvent): void {
+    if (event.type === 'tool_output') {
+      this.liveOutput.add(event.callId, event.text);
+      return;
+    }
+    // Pending output goes first, so the chat sees everything in order; a finished call's result replaces it.
+    if (event.type === 'tool_finished') this.liveOutput.drop(event.callId);
+    this.liveOutput.flush();
     for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
+    if (event.type === 'user_message' && this.envKeyWarning === 'due') {
+      this.envKeyWarning = 'shown';
+      this.broadcast({ type: 'notice', turn: Math.max(this.projection.currentTurn, 0), level: 'warning', kind: 'api_key_from_environment', message: ENV_KEY_WARNING }, 'chat');
+    }
     switch (event.type) {
       case 'tool_finished':
         this.usage.addSaved(resultViewOf(event.result).tokensSaved);

@@ -4,12 +4,14 @@
  * every request (SecretStorage, then ANTHROPIC_API_KEY), so a key set later works at once.
  */
 import { AnthropicModelClient } from '../core/model/anthropicClient';
-import { findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
+import { API_KEY_SECRET, findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
 import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
 import type { Logger, Secrets } from '../core/ports';
 
 export class SettingsModelClient implements ModelClient {
   private client: { baseUrl: string | undefined; client: AnthropicModelClient } | undefined;
+  /** Every key read (a changed key, a rebuilt client): results are redacted of all of them. */
+  private readonly keys = new Set<string>();
 
   constructor(
     private readonly secrets: Secrets,
@@ -30,8 +32,19 @@ export class SettingsModelClient implements ModelClient {
 
   async apiKey(): Promise<string | undefined> {
     const key = await findApiKey(this.secrets, this.env);
+    if (key) this.keys.add(key);
     this.onKey(key);
     return key;
+  }
+
+  /** Where `apiKey` finds the key: SecretStorage wins over the environment. */
+  async apiKeySource(): Promise<'secret-storage' | 'environment' | undefined> {
+    if ((await this.secrets.get(API_KEY_SECRET))?.trim()) return 'secret-storage';
+    return this.env['ANTHROPIC_API_KEY']?.trim() ? 'environment' : undefined;
+  }
+
+  knownSecrets(): readonly string[] {
+    return [...this.keys];
   }
 
   private current(): AnthropicModelClient {

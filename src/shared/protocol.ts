@@ -87,6 +87,8 @@ export type TranscriptItem =
       readonly approval?: ApprovalDetail;
       /** Shown with the approval prompt: why this call must be approved explicitly. */
       readonly approvalReason?: string;
+      /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
+      readonly liveOutput?: string;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -300,6 +302,8 @@ export type HostNotification =
       /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
       readonly reason?: string;
     }
+  /** More output of a running command, to append (the host sends it at most every 100 ms). */
+  | { readonly type: 'toolOutput'; readonly turn: number; readonly callId: string; readonly text: string }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
   | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostNotification, ResultView } from './protocol';
-import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, prependOlder, settleUnfinished, type Turns } from './transcript';
+import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, LIVE_OUTPUT_MAX_CHARS, LIVE_OUTPUT_MAX_LINES, liveOutputTail, prependOlder, settleUnfinished, type Turns } from './transcript';
 
 function play(turns: Turns, ...events: HostNotification[]): Turns {
   return events.reduce((acc, event) => (isTurnEvent(event) ? applyTurnEvent(acc, event) : acc), turns);
@@ -129,5 +129,27 @@ describe('a key set after the "no key" error', () => {
     const withError = applyTurnEvent([], { type: 'error', turn: 0, kind: 'auth', message: 'No Anthropic API key is set.', action: 'setApiKey' });
     const after = applyTurnEvent(withError, { type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'API key saved. Cairn is ready.' });
     expect(after[0]!.items.map((i) => i.type)).toEqual(['notice']);
+  });
+});
+
+describe('a running command\'s output', () => {
+  it('is appended to its call, bounded to the newest lines, and replaced by the result', () => {
+    const started = play([], { type: 'turnStarted', turn: 0, text: 'go' }, { type: 'toolStarted', turn: 0, callId: 'b', tool: 'bash', summary: 'make' });
+    const lines = Array.from({ length: 500 }, (_, i) => `line ${i + 1}\n`).join('');
+    const running = play(started, { type: 'toolOutput', turn: 0, callId: 'b', text: 'line 0\n' }, { type: 'toolOutput', turn: 0, callId: 'b', text: lines });
+    const tool = running[0]!.items[1]!;
+    expect(tool.type === 'tool' && tool.liveOutput?.split('\n').slice(0, 1)).toEqual([`line ${500 - LIVE_OUTPUT_MAX_LINES + 1}`]);
+    expect(tool.type === 'tool' && tool.liveOutput?.endsWith('line 500\n')).toBe(true);
+    const huge = play(started, { type: 'toolOutput', turn: 0, callId: 'b', text: 'x'.repeat(LIVE_OUTPUT_MAX_CHARS * 3) });
+    const hugeTool = huge[0]!.items[1]!;
+    expect(hugeTool.type === 'tool' && hugeTool.liveOutput?.length).toBe(LIVE_OUTPUT_MAX_CHARS);
+    const done = play(running, { type: 'toolFinished', turn: 0, callId: 'b', result: { ...stub, tool: 'bash' } });
+    const finished = done[0]!.items[1]!;
+    expect(finished.type === 'tool' && 'liveOutput' in finished).toBe(false);
+  });
+
+  it('liveOutputTail keeps short output as it is', () => {
+    expect(liveOutputTail('a\nb\n')).toBe('a\nb\n');
+    expect(liveOutputTail('partial')).toBe('partial');
   });
 });

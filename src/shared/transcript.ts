@@ -16,6 +16,7 @@ export type TurnEvent = Extract<
       | 'assistantDone'
       | 'toolStarted'
       | 'approvalRequested'
+      | 'toolOutput'
       | 'toolFinished'
       | 'toolCancelled'
       | 'notice'
@@ -31,12 +32,30 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'assistantDone',
   'toolStarted',
   'approvalRequested',
+  'toolOutput',
   'toolFinished',
   'toolCancelled',
   'notice',
   'error',
   'compacted',
 ]);
+
+/** The chat keeps at most this much of a running command's output: its newest lines. */
+export const LIVE_OUTPUT_MAX_CHARS = 20_000;
+export const LIVE_OUTPUT_MAX_LINES = 200;
+
+/** The newest `LIVE_OUTPUT_MAX_LINES` lines, at most `LIVE_OUTPUT_MAX_CHARS` characters. */
+export function liveOutputTail(text: string): string {
+  const tail = text.length > LIVE_OUTPUT_MAX_CHARS ? text.slice(-LIVE_OUTPUT_MAX_CHARS) : text;
+  // A final newline ends the last line; it does not start another.
+  let at = tail.endsWith('\n') ? tail.length - 1 : tail.length;
+  for (let lines = 1; ; lines++) {
+    const newline = at > 0 ? tail.lastIndexOf('\n', at - 1) : -1;
+    if (newline === -1) return tail;
+    if (lines === LIVE_OUTPUT_MAX_LINES) return tail.slice(newline + 1);
+    at = newline;
+  }
+}
 
 export function isTurnEvent(message: HostNotification): message is TurnEvent {
   return TURN_EVENTS.has(message.type);
@@ -129,9 +148,13 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
           { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval, ...reason },
         ];
       });
+    case 'toolOutput':
+      return updateTurn(turns, event.turn, (items) =>
+        updateTool(items, event.callId, (tool) => ({ ...tool, liveOutput: liveOutputTail((tool.liveOutput ?? '') + event.text) })),
+      );
     case 'toolFinished':
       return updateTurn(turns, event.turn, (items) =>
-        updateTool(items, event.callId, (tool) => ({
+        updateTool(items, event.callId, ({ liveOutput: _live, ...tool }) => ({
           ...tool,
           // A denied call still gets a result (the refusal the model sees); keep saying it was denied.
           status: tool.status === 'denied' ? 'denied' : 'done',

@@ -21,6 +21,8 @@ export interface HostOptions {
   /** The scenario JSON (the local server's format). */
   readonly scenario: unknown;
   readonly apiKey?: string;
+  /** ANTHROPIC_API_KEY in the extension host's environment for this run. */
+  readonly envApiKey?: string;
   readonly trusted?: boolean;
   /** `cairn.*` settings by full key, e.g. `cairn.approvals`. */
   readonly settings?: Record<string, unknown>;
@@ -83,6 +85,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   const savedUrl = process.env.ANTHROPIC_BASE_URL;
   delete process.env.ANTHROPIC_API_KEY;
   delete process.env.ANTHROPIC_BASE_URL;
+  if (options.envApiKey !== undefined) process.env.ANTHROPIC_API_KEY = options.envApiKey;
 
   const baseDir = await mkdtemp(join(tmpdir(), 'cairn-host-'));
   const workspaceDir = join(baseDir, 'workspace');
@@ -173,6 +176,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
       for (const s of subscriptions.splice(0)) s.dispose();
       await server.close();
       if (savedKey !== undefined) process.env.ANTHROPIC_API_KEY = savedKey;
+      else delete process.env.ANTHROPIC_API_KEY;
       if (savedUrl !== undefined) process.env.ANTHROPIC_BASE_URL = savedUrl;
       await rm(baseDir, { recursive: true, force: true });
     },

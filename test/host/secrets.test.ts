@@ -86,3 +86,25 @@ describe('the API key', () => {
     expect(shim.settingsWrites).toEqual([]);
   });
 });
+
+describe('a key from the environment', () => {
+  it('is warned about once, in the chat, with the way to keep it out of reach', async () => {
+    host = await startHost({
+      envApiKey: 'sk-ant-env-canary-0123456789',
+      scenario: { turns: [{ user: 'one' }, { assistant: { text: 'One.' } }, { user: 'two' }, { assistant: { text: 'Two.' } }] },
+    });
+    await host.send('one');
+    await host.send('two');
+    const warnings = host.posted<Extract<HostNotification, { type: 'notice' }>>('notice').filter((n) => n.kind === 'api_key_from_environment');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.level).toBe('warning');
+    expect(warnings[0]!.message).toContain('Cairn: Set API Key');
+    expect(warnings[0]!.turn).toBe(0);
+  });
+
+  it('is not warned about when the key is in SecretStorage', async () => {
+    host = await startHost({ apiKey: 'sk-ant-stored-0123456789', envApiKey: 'sk-ant-env-0123456789', scenario: { turns: [{ user: 'one' }, { assistant: { text: 'One.' } }] } });
+    await host.send('one');
+    expect(host.posted<{ type: string; kind?: string }>('notice').filter((n) => n.kind === 'api_key_from_environment')).toEqual([]);
+  });
+});

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerRig, type LedgerRig } from './support/ledgerRig';
 import { MB, peakRssGrowth } from './support/memoryPeak';
+import { ResultLedger } from '../../src/core/ledger/resultLedger';
+import { SessionJournal } from '../../src/core/session/sessionJournal';
 import { DEFAULT_COMMAND_LIMITS } from '../../src/node/workspace/commandRunner';
 
 /**
  * Issue 9, content: a 100 MB file read in windows, a command printing a huge output (256 MB here; 1 GB
- * with CAIRN_BIG_OUTPUT_MB=1024), a million-line grep, binary files, invalid UTF-8, CRLF files. Memory
+ * with CAIRN_BIG_OUTPUT_MB=1024) stored in full in the session journal as it streams, a million-line grep, binary files, invalid UTF-8, CRLF files. Memory
  * is measured (peak RSS growth while the call runs), never time.
  */
 
@@ -64,27 +66,42 @@ describe('content', () => {
     console.info(`content: ${Math.round(size / MB)} MB file read in windows (${total} lines), peak RSS growth ${Math.round(growthBytes / MB)} MB`);
   }, 120_000);
 
-  it(`a command printing ${BIG_OUTPUT_MB} MB: capped for the model, marked where it was cut, memory bounded`, async () => {
+  it(`a command printing ${BIG_OUTPUT_MB} MB: capped for the model, stored in full as it streams, memory bounded`, async () => {
     const bytes = BIG_OUTPUT_MB * MB;
     let streamed = 0;
-    const { value: r, growthBytes } = await peakRssGrowth(() =>
-      rig.ledger.execute(
-        { callId: 'big', name: 'bash', input: { command: `yes 'a line of output that goes on and on' | head -c ${bytes}; echo; echo THE END`, timeout_ms: 600_000 } },
-        { onOutput: (chunk) => void (streamed += chunk.length) },
-      ),
-    );
-    // Every byte went past the stream (where the journal takes it), the model sees head and tail.
-    expect(streamed).toBeGreaterThanOrEqual(bytes);
-    expect(r.kind).toBe('capped');
-    expect(r.text.length).toBeLessThan(45_000);
-    expect(r.text).toMatch(/\[\d+ lines elided, full output #[0-9a-f]+\]/);
-    expect(r.text).toMatch(/THE END\n\[exit code 0\]$|THE END$/);
-    // The command runner keeps at most `maxOutputChars` (head and tail) whatever the command prints.
-    const kept = Math.min(bytes, DEFAULT_COMMAND_LIMITS.maxOutputChars);
-    // The fixed part (the test's own buffers, GC slack under a loaded machine) is measured at 140-200 MB;
-    // an unbounded runner at 256 MB would be well over 500 MB.
-    expect(growthBytes).toBeLessThan(kept * 4 + 300 * MB);
-    console.info(`content: a command printed ${Math.round(streamed / MB)} MB; ${r.text.length} chars shown; peak RSS growth ${Math.round(growthBytes / MB)} MB`);
+    // The session journal as the store: the output goes to disk in parts while the command runs.
+    const journal = await SessionJournal.create(join(rig.dir, 'sessions'), { workspace: rig.root, model: 'm' });
+    const ledger = new ResultLedger({ workspace: rig.workspace, store: journal });
+    try {
+      const { value: r, growthBytes } = await peakRssGrowth(() =>
+        ledger.execute(
+          { callId: 'big', name: 'bash', input: { command: `yes 'a line of output that goes on and on' | head -c ${bytes}; echo; echo THE END`, timeout_ms: 600_000 } },
+          { onOutput: (chunk) => void (streamed += chunk.length) },
+        ),
+      );
+      // Every byte went past the stream to the chat, the model sees head and tail.
+      expect(streamed).toBeGreaterThanOrEqual(bytes);
+      expect(r.kind).toBe('capped');
+      expect(r.text.length).toBeLessThan(45_000);
+      expect(r.text).toMatch(/\[\d+ lines elided, full output #[0-9a-f]+\]/);
+      expect(r.text).toMatch(/THE END\n\[exit code 0\]$|THE END$/);
+      // Stored in full (not the runner's head and tail): recall reaches every line, the middle included.
+      expect(r.fullChars).toBeGreaterThanOrEqual(bytes);
+      const first = await journal.readLines(r.id, 1, 1);
+      const lineChars = 'a line of output that goes on and on\n'.length;
+      expect(first!.total).toBe(Math.ceil(bytes / lineChars) + 1);
+      const middle = await journal.readLines(r.id, Math.floor(first!.total / 2), 1);
+      expect(middle!.lines).toEqual(['a line of output that goes on and on']);
+      expect((await journal.readLines(r.id, first!.total, 1))!.lines).toEqual(['THE END']);
+      // The command runner keeps at most `maxOutputChars` (head and tail) in memory, the store one part.
+      const kept = Math.min(bytes, DEFAULT_COMMAND_LIMITS.maxOutputChars);
+      // The fixed part (the test's own buffers, GC slack under a loaded machine) is measured at 140-200 MB;
+      // an unbounded runner at 256 MB would be well over 500 MB.
+      expect(growthBytes).toBeLessThan(kept * 4 + 300 * MB);
+      console.info(`content: a command printed ${Math.round(streamed / MB)} MB, all stored; ${r.text.length} chars shown; peak RSS growth ${Math.round(growthBytes / MB)} MB`);
+    } finally {
+      await journal.close();
+    }
   }, 600_000);
 
   it(`a grep matching ${GREP_LINES.toLocaleString('en')} lines is capped, and recall reaches its last match`, async () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,6 +69,8 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
       turns: [
         { user: 'one' },
         { assistant: { text: 'Looking.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }, { name: 'bash', input: { command: 'echo hello; ls' } }] } },
+        // The key the model client sends, printed by a command that assembles it, split over two chunks.
+        { assistant: { tool_calls: [{ name: 'bash', input: { command: `printf 'key: %s' '${CANARY.slice(0, 20)}'; sleep 0.4; printf '%s\\n' '${CANARY.slice(20)}'` } }] } },
         { assistant: { tool_calls: [{ name: 'edit', input: { path: 'src/app.ts', old_string: 'x1 = 1', new_string: 'x1 = 100' } }] } },
         { assistant: { text: 'Edited.' } },
         { user: 'two' },
@@ -135,6 +138,10 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   expect(await fs.readdir(join(sessionsDir, sessionId))).toEqual(expect.arrayContaining(['history.md']));
   expect(logLines.filter((l) => l.includes(CANARY))).toEqual([]);
   expect(JSON.stringify(events).includes(CANARY), 'events').toBe(false);
+  // The command's output streamed to the chat in more than one chunk, each redacted.
+  const streamed = events.filter((e): e is Extract<AgentEvent, { type: 'tool_output' }> => e.type === 'tool_output');
+  expect(streamed.length).toBeGreaterThan(1);
+  expect(streamed.map((e) => e.text).join('')).toContain('key: [redacted: API key]');
   expect(JSON.stringify(posted).includes(CANARY), 'webview messages').toBe(false);
   expect(JSON.stringify(digest).includes(CANARY), 'journal digest (webview pages)').toBe(false);
   console.info(`secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`);
@@ -156,3 +163,55 @@ it('a command the agent runs does not see ANTHROPIC_API_KEY', async () => {
     await rm(scratch, { recursive: true, force: true });
   }
 });
+
+/**
+ * Security 6: the key in Cairn's own environment (a headless run, an editor started from a shell that
+ * exports it). Filtering the commands' environment cannot hide what the parent holds, so each way a
+ * command can still print the key is tried: the parent's environ, a key the command assembles itself, a
+ * file in the workspace that holds it, and the key split over two chunks of streamed output. The headless
+ * CLI runs as a child with the key in its environment; every tool result the model saw (the requests the
+ * local server logged, the transcript the CLI printed, the journal) is searched.
+ */
+it('a command that prints the key by any route shows the model a redaction, never the key', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-rel-canary-'));
+  const half = CANARY.length >> 1;
+  const [head, tail] = [CANARY.slice(0, half), CANARY.slice(half)];
+  const calls = [
+    { name: 'bash', input: { command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep -a '^ANTHROPIC_API_KEY='" } },
+    { name: 'bash', input: { command: `A='${head}'; B='${tail}'; echo "built: $A$B"` } },
+    { name: 'read', input: { path: 'config/.env' } },
+    { name: 'grep', input: { pattern: 'DO-NOT-LEAK' } },
+    { name: 'bash', input: { command: `printf 'split: %s' '${head}'; sleep 0.4; printf '%s\\n' '${tail}'` } },
+    { name: 'bash', input: { command: 'echo "env: [$ANTHROPIC_API_KEY]"' } },
+  ];
+  const scenario = {
+    model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
+    workspace: { 'config/.env': `ANTHROPIC_API_KEY=${head}${tail}\n` },
+    turns: [{ user: 'print the key every way you can' }, { assistant: { tool_calls: calls } }, { assistant: { text: 'Done.' } }],
+  };
+  try {
+    const scenarioFile = join(root, 'scenario.json');
+    await fs.writeFile(scenarioFile, JSON.stringify(scenario));
+    const out = join(root, 'out');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/node/headless/cli.ts', '--workspace', join(root, 'ws'), '--scenario', scenarioFile, '--out', out], {
+      env: { ...process.env, ANTHROPIC_API_KEY: CANARY },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    expect(child.status, child.stderr).toBe(0);
+    // Each route reached the key and was redacted (so the searches below mean something).
+    expect(child.stdout).toContain('ANTHROPIC_API_KEY=[redacted: API key]');
+    expect(child.stdout).toContain('built: [redacted: API key]');
+    expect(child.stdout).toContain('1: ANTHROPIC_API_KEY=[redacted: API key]');
+    expect(child.stdout).toContain('split: [redacted: API key]');
+    expect(child.stdout).toContain('env: []');
+    expect(child.stdout.includes(CANARY), 'the CLI transcript').toBe(false);
+    const requests = await fs.readFile(join(out, 'requests.jsonl'), 'utf8');
+    expect(requests).toContain('[redacted: API key]');
+    expect(requests.includes(CANARY), 'what the model was sent').toBe(false);
+    const onDisk = await filesContaining(out, CANARY);
+    expect(onDisk.hits, 'journal, snapshots, transcript').toEqual([]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}, 120_000);

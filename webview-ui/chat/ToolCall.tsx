@@ -69,6 +69,12 @@ export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId
         )}
         {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}
       </div>
+      {!result && item.liveOutput && (
+        // A running command's newest output (bounded by the host and the transcript); its result replaces it.
+        <pre class="tool-live-output" aria-live="off">
+          {item.liveOutput}
+        </pre>
+      )}
       {item.status === 'awaiting-approval' && item.approvalReason && (
         <p class="approval-why" role="note">
           Asks every time: this call {item.approvalReason}.

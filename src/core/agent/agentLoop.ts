@@ -321,7 +321,8 @@ export class AgentLoop {
       if (signal.aborted) return deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
       if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
     }
-    return deps.tools.execute(call, { signal });
+    // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
+    return deps.tools.execute(call, { signal, onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }) });
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */

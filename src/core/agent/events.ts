@@ -14,6 +14,8 @@ export type AgentEvent =
   | { type: 'assistant_message'; message: AssistantMessage; incomplete: boolean }
   | { type: 'tool_started'; callId: string; tool: string; input: unknown; summary: string }
   | { type: 'approval_requested'; callId: string; tool: string; summary: string; detail?: ApprovalDetail; reason?: string }
+  /** Output of a running command as it comes, already cleaned and redacted like its result. */
+  | { type: 'tool_output'; callId: string; text: string }
   | { type: 'tool_finished'; callId: string; result: LedgerResult }
   | { type: 'usage'; requestIndex: number; usage: ModelUsage }
   /**

@@ -8,6 +8,7 @@ import type { RequestSnapshot } from '../compose/snapshot';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import { HashCache } from '../ledger/hashCache';
 import { IdAllocator } from '../ledger/ids';
+import { Redactor, type SecretSource } from '../ledger/redactor';
 import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
 import type { ModelClient } from '../model/types';
 import type { Clock, FileWatcher, Workspace } from '../ports';
@@ -51,6 +52,11 @@ export interface SessionPorts {
   readonly prices?: PriceTable;
   /** `[Context]` lines and other diagnostics (the host's output channel). */
   readonly log?: (line: string) => void;
+  /**
+   * Secrets no tool result may show besides the model client's own keys (which are always redacted):
+   * the values of credential variables withheld from commands, MCP secrets later.
+   */
+  readonly secrets?: SecretSource;
   /** Benchmarks only: how stored entries become the provider's messages (see `AgentLoopDeps.project`). */
   readonly project?: AgentSessionDeps['project'];
   /** Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is unchanged. */
@@ -80,7 +86,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
-  const ledger = new ResultLedger({ workspace: ports.workspace, store: journal, config: hygiene, hashCache, ids });
+  const ledger = new ResultLedger({ workspace: ports.workspace, store: journal, config: hygiene, hashCache, ids, redactor: sessionRedactor(ports) });
   return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() }, 0);
 }
 
@@ -93,7 +99,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const opened = await SessionJournal.open(ports.sessionsDir, sessionId, ports.clock ? { clock: ports.clock } : {});
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
-  const options = { workspace: ports.workspace, store: opened.journal, config: hygiene, hashCache };
+  const options = { workspace: ports.workspace, store: opened.journal, config: hygiene, hashCache, redactor: sessionRedactor(ports) };
   const ledger = opened.ledgerState
     ? ResultLedger.restore(opened.ledgerState as LedgerState, options)
     : new ResultLedger(options);
@@ -219,6 +225,16 @@ async function assemble(
       await session.close();
     },
   };
+}
+
+/**
+ * What the ledger redacts from every result: every key the model client has sent (asked at each result,
+ * so a key set mid-session counts from its first request) and the ports' other secrets.
+ */
+export function sessionRedactor(ports: Pick<SessionPorts, 'model' | 'secrets'>): Redactor {
+  const redactor = new Redactor(() => (ports.model.knownSecrets?.() ?? []).map((value) => ({ value, label: 'API key' })));
+  if (ports.secrets) redactor.addSource(ports.secrets);
+  return redactor;
 }
 
 /** The session's date, fixed at its start so every request of the session sends the same bytes. */

@@ -46,7 +46,7 @@ describe('stubs and recalls stored as references', () => {
     expect(given.bodyRef).toEqual({ id: full.id, from: 10, to: 14, chars: numbered(10, 14).length });
     expect(stub.fullChars).toBe(numbered(10, 14).length);
     // Readers see the text, never the reference.
-    expect(store.get(stub.id)).toEqual({ id: stub.id, tool: 'read', input: { path: 'a.txt', offset: 10, limit: 5 }, bracket: stub.bracket, body: numbered(10, 14), kind: 'read-stub' });
+    expect(store.get(stub.id)).toEqual({ id: stub.id, callId: 'c2', tool: 'read', input: { path: 'a.txt', offset: 10, limit: 5 }, bracket: stub.bracket, body: numbered(10, 14), kind: 'read-stub' });
     expect(await store.readLines(stub.id, 2, 2)).toEqual({ id: stub.id, from: 2, to: 3, total: 5, lines: ['11: line 11', '12: line 12'] });
   });
 

@@ -11,10 +11,27 @@ interface Entry {
 /** Keeps every result in memory: for tests, conformance and headless runs without a journal. */
 export class MemoryResultStore implements ResultStore {
   private readonly results = new Map<string, Entry>();
+  /** Parts of bodies still streaming, joined into the body by `put`. */
+  private readonly parts = new Map<string, string[]>();
+
+  async putBodyPart(id: string, part: number, text: string): Promise<void> {
+    if (part === 0) this.parts.set(id, []);
+    const parts = this.parts.get(id);
+    if (!parts || parts.length !== part) throw new Error(`Part ${part} of result ${id} arrived out of order.`);
+    parts.push(text);
+  }
 
   async put(result: StoredResult): Promise<void> {
     if (this.results.has(result.id)) throw new Error(`Result ${result.id} is already stored; ids are never reused.`);
     if (result.bodyRef && !this.results.has(result.bodyRef.id)) throw new DanglingReferenceError(result.id, result.bodyRef.id);
+    const { bodyParts, ...rest } = result;
+    if (bodyParts) {
+      const parts = this.parts.get(result.id) ?? [];
+      if (parts.length !== bodyParts.count) throw new Error(`Result ${result.id} names ${bodyParts.count} body parts; ${parts.length} were stored.`);
+      this.parts.delete(result.id);
+      this.results.set(result.id, { result: { ...rest, body: parts.join('') + result.body } });
+      return;
+    }
     this.results.set(result.id, { result });
   }
 

@@ -12,8 +12,10 @@ import { storedText, storedTextOfJoined } from './lines';
 import { ReadTable, type ReadEntry } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
 import { SearchTable, type SearchEntry } from './searchTable';
+import { OutputSpill } from './outputSpill';
+import { Redactor } from './redactor';
 import { sha256Hex, shortSha } from './sha';
-import type { BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
+import type { BodyParts, BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
   readonly workspace: Workspace;
@@ -21,11 +23,19 @@ export interface ResultLedgerOptions {
   readonly config?: HygieneConfig;
   readonly hashCache?: HashCache;
   readonly ids?: IdAllocator;
+  /** The secrets no result may show (the API key); none when absent. */
+  readonly redactor?: Redactor;
 }
 
 export interface ExecuteContext {
   readonly signal?: AbortSignal;
   readonly onOutput?: (chunk: string) => void;
+}
+
+/** What the ledger hands the tools: its output callback may hold the command while the store writes. */
+interface InternalContext {
+  readonly signal?: AbortSignal;
+  readonly onOutput: (chunk: string) => Promise<void> | undefined;
 }
 
 /**
@@ -43,7 +53,12 @@ export interface LedgerState {
  * The full body kept in the store (before any cap): its lines, one string (a command's output, never
  * split), or a window of an earlier result (a stub, a recall), stored as a reference rather than a copy.
  */
-type StoredBody = { readonly lines: readonly string[] } | { readonly text: string } | { readonly ref: BodyReference };
+type StoredBody =
+  | { readonly lines: readonly string[] }
+  | { readonly text: string }
+  | { readonly ref: BodyReference }
+  /** A command's whole output, already in the store as parts (see `OutputSpill`), then `rest`. */
+  | { readonly parts: BodyParts; readonly rest: string };
 
 /** What a finished call becomes before it is stored and shown. */
 interface Answer extends Omit<Rendered, 'body'> {
@@ -55,6 +70,8 @@ interface Answer extends Omit<Rendered, 'body'> {
   /** Whether the cap may shorten the body on the way to the model. */
   readonly cappable: boolean;
   readonly refersTo?: readonly string[];
+  /** Set for a command's output: its status line (`[exit code 1]`), null when it has none. */
+  readonly outputStatus?: string | null;
 }
 
 /**
@@ -68,6 +85,7 @@ export class ResultLedger {
   private readonly config: HygieneConfig;
   private readonly hashCache: HashCache;
   private readonly ids: IdAllocator;
+  private readonly redactor: Redactor;
   private reads = new ReadTable();
   private searches = new SearchTable();
 
@@ -77,6 +95,7 @@ export class ResultLedger {
     this.config = options.config ?? { ...DEFAULT_HYGIENE };
     this.hashCache = options.hashCache ?? new HashCache();
     this.ids = options.ids ?? new IdAllocator({ digits: this.config['ids.digits'] });
+    this.redactor = options.redactor ?? new Redactor();
     // Ids already in the store (a reopened session) are never given again.
     for (const id of this.store.ids()) this.ids.markUsed(id);
   }
@@ -96,8 +115,27 @@ export class ResultLedger {
   async execute(call: ToolCall, context: ExecuteContext = {}): Promise<LedgerResult> {
     const id = this.ids.next();
     let answer: Answer;
+    // A command's output streams, redacted like the result (a key split across two chunks included), to the
+    // caller (the chat) and to the store, which so keeps all of it however long it is.
+    const live = this.redactor.stream();
+    const store = this.store;
+    const spill = store.putBodyPart ? new OutputSpill(id, { putBodyPart: (i, part, text) => store.putBodyPart!(i, part, text) }) : undefined;
+    const pass = (text: string): Promise<void> | undefined => {
+      if (text.length === 0) return undefined;
+      context.onOutput?.(text);
+      return spill?.add(text);
+    };
+    const streaming: InternalContext = {
+      ...(context.signal ? { signal: context.signal } : {}),
+      onOutput: (chunk: string) => pass(live.push(chunk)),
+    };
     try {
-      answer = await this.answer(id, call, context);
+      answer = await this.answer(id, call, streaming);
+      await pass(live.end());
+      if (spill && answer.outputStatus !== undefined) {
+        const streamed = await spill.finish(answer.outputStatus ?? undefined);
+        if (streamed) answer = { ...answer, stored: streamed };
+      }
     } catch (error) {
       // A bug in a tool must not take the loop down: the model gets an error result like any other.
       answer = errorAnswer(id, `The ${call.name} tool failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
@@ -126,7 +164,7 @@ export class ResultLedger {
     return { version: 1, ids: { digits, rng }, reads: this.reads.state(), searches: this.searches.state() };
   }
 
-  private async answer(id: string, call: ToolCall, context: ExecuteContext): Promise<Answer> {
+  private async answer(id: string, call: ToolCall, context: InternalContext): Promise<Answer> {
     const check = checkArgs(call.name, call.input);
     if (!check.ok) return errorAnswer(id, check.message);
     if (check.call.tool === 'recall') return this.recall(id, check.call.args);
@@ -154,8 +192,8 @@ export class ResultLedger {
       case 'text':
         return this.textAnswer(id, tool, args, outcome.lines, { lines: outcome.lines });
       case 'output':
-        // One string from end to end: capped by scanning its line endings, stored as it is.
-        return this.textAnswer(id, tool, args, outcome.text, { text: outcome.text });
+        // One string from end to end: capped by scanning its line endings, stored as it is (or as it streamed).
+        return { ...this.textAnswer(id, tool, args, outcome.text, { text: outcome.text }), outputStatus: outcome.status ?? null };
       case 'read':
         return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
     }
@@ -236,8 +274,9 @@ export class ResultLedger {
     };
   }
 
-  /** Caps, stores (durably, before the model is shown anything) and shapes the result. */
-  private async finish(id: string, call: ToolCall, answer: Answer): Promise<LedgerResult> {
+  /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */
+  private async finish(id: string, call: ToolCall, unredacted: Answer): Promise<LedgerResult> {
+    const answer = this.redacted(unredacted);
     let shown = answer.body;
     let kind = answer.kind;
     if (answer.cappable) {
@@ -248,11 +287,12 @@ export class ResultLedger {
       }
     }
     const stored = answer.stored;
-    const storedBody = 'lines' in stored ? storedText(stored.lines) : 'text' in stored ? storedTextOfJoined(stored.text) : '';
-    const fullChars = 'ref' in stored ? stored.ref.chars : storedBody.length;
+    const storedBody = 'lines' in stored ? storedText(stored.lines) : 'text' in stored ? storedTextOfJoined(stored.text) : 'rest' in stored ? stored.rest : '';
+    const fullChars = 'ref' in stored ? stored.ref.chars : 'parts' in stored ? stored.parts.chars + storedBody.length : storedBody.length;
     await this.store.put({
-      id, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
+      id, callId: call.callId, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
+      ...('parts' in stored ? { bodyParts: stored.parts } : {}),
     });
     return {
       id,
@@ -265,7 +305,24 @@ export class ResultLedger {
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
     };
   }
+
+  /**
+   * The answer with every secret the redactor knows replaced, in what is shown and in what is stored (a
+   * file or an output that holds the key). A reference names a stored body, already redacted.
+   */
+  private redacted(answer: Answer): Answer {
+    const r = this.redactor.redacting();
+    const stored = answer.stored;
+    return {
+      ...answer,
+      bracket: r(answer.bracket),
+      ...(answer.sentence !== undefined ? { sentence: r(answer.sentence) } : {}),
+      body: typeof answer.body === 'string' ? r(answer.body) : answer.body.map(r),
+      stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
+    };
+  }
 }
+
 
 /** A saved ledger state that cannot be used (from a newer Cairn, or damaged). */
 export class LedgerStateError extends Error {

@@ -55,6 +55,17 @@ export interface StoredResult {
    * (`readLines`, a journal's `readResult`, exports) sees exactly the text it stands for.
    */
   readonly bodyRef?: BodyReference;
+  /**
+   * Set only on what the ledger hands to `put` after streaming a long output to `putBodyPart`: the body is
+   * those `count` parts (`chars` characters in all), in order, then `body`. The store joins them, so every
+   * reader sees the whole text.
+   */
+  readonly bodyParts?: BodyParts;
+}
+
+export interface BodyParts {
+  readonly count: number;
+  readonly chars: number;
 }
 
 /**
@@ -92,4 +103,11 @@ export interface ResultStore {
   readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined>;
   /** Every id given so far, oldest first (for id continuity after a reopen). */
   ids(): readonly string[];
+  /**
+   * Stores part `part` (0, 1, …) of result `id`'s body before the result itself is `put` (with `bodyParts`):
+   * a command's output as it comes, so the whole of it is kept however long it is without holding it in
+   * memory. A part 0 starts the body again (a call that never reached `put` leaves parts nobody reads).
+   * A store without it is given the output the command runner kept in memory (its head and tail).
+   */
+  putBodyPart?(id: string, part: number, text: string): Promise<void>;
 }

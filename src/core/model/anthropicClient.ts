@@ -54,6 +54,8 @@ export class AnthropicModelClient implements ModelClient {
   private readonly logger: Logger;
   private readonly catalog: ModelFactsCatalog;
   private sdk: { key: string; client: Anthropic } | undefined;
+  /** Every key this client has used: a result must never show one, even after the key changed. */
+  private readonly usedKeys = new Set<string>();
 
   constructor(private readonly options: AnthropicModelClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.settings?.retry };
@@ -164,6 +166,10 @@ export class AnthropicModelClient implements ModelClient {
     return accumulator.finish(true);
   }
 
+  knownSecrets(): readonly string[] {
+    return [...this.usedKeys];
+  }
+
   private async apiKey(): Promise<string> {
     const source = this.options.apiKey;
     let key: string | undefined;
@@ -178,6 +184,7 @@ export class AnthropicModelClient implements ModelClient {
     }
     const trimmed = key?.trim();
     if (!trimmed) throw missingKeyError();
+    this.usedKeys.add(trimmed);
     return trimmed;
   }
 

@@ -129,4 +129,6 @@ export interface ModelClient {
   /** Streams one response. Throws `ModelError` for every failure but a cut stream, which resolves with `incomplete: true`. */
   stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse>;
   modelFacts(modelId: string): Promise<ModelFacts>;
+  /** The credentials this client has sent (its API keys), so tool results can be redacted of them. */
+  knownSecrets?(): readonly string[];
 }

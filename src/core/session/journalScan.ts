@@ -43,6 +43,8 @@ export interface JournalScan {
   readonly results: Map<string, RecordLocation>;
   /** Snapshot seq → its record. */
   readonly snapshots: Map<number, RecordLocation>;
+  /** Result id → its `output_part` records in order, for results stored in parts. */
+  readonly bodyParts: Map<string, RecordLocation[]>;
   readonly ledgerState: unknown;
   readonly lastSeq: number;
   /** Bytes that hold whole lines: the file's size once a torn tail is dropped. */
@@ -59,6 +61,9 @@ class ScanState {
   readonly skipped: SkippedRecord[] = [];
   readonly results = new Map<string, RecordLocation>();
   readonly snapshots = new Map<number, RecordLocation>();
+  readonly bodyParts = new Map<string, RecordLocation[]>();
+  /** Parts not yet claimed by their result (a crash may leave some that never are). */
+  private readonly openParts = new Map<string, RecordLocation[]>();
   ledgerState: unknown = undefined;
   lastSeq = 0;
   goodBytes = 0;
@@ -148,6 +153,13 @@ class ScanState {
       case 'ledger_state':
         this.ledgerState = record.state;
         return;
+      case 'output_part': {
+        // Part 0 starts a body again: parts an interrupted call left behind are dropped, never joined.
+        if (record.part === 0) this.openParts.set(record.id, [location]);
+        else if (this.openParts.get(record.id)?.length === record.part) this.openParts.get(record.id)!.push(location);
+        else this.openParts.delete(record.id);
+        return;
+      }
       case 'tool_result':
         if (this.results.has(record.result.id)) {
           this.hurt(line.number, line.offset, `result ${record.result.id} is stored twice`);
@@ -158,6 +170,15 @@ class ScanState {
           this.hurt(line.number, line.offset, `result ${record.result.id} refers to ${record.result.bodyRef.id}, which is not stored before it`);
           return;
         }
+        if (record.result.bodyParts) {
+          const parts = this.openParts.get(record.result.id) ?? [];
+          if (parts.length !== record.result.bodyParts.count) {
+            this.hurt(line.number, line.offset, `result ${record.result.id} has ${record.result.bodyParts.count} output parts, but ${parts.length} are stored before it`);
+            return;
+          }
+          this.bodyParts.set(record.result.id, parts);
+        }
+        this.openParts.delete(record.result.id);
         this.results.set(record.result.id, location);
         if (record.ledgerState !== undefined) this.ledgerState = record.ledgerState;
         break;
@@ -220,6 +241,7 @@ export async function scanJournal(handle: FileHandle, expectedId: string): Promi
     skipped: state.skipped,
     results: state.results,
     snapshots: state.snapshots,
+    bodyParts: state.bodyParts,
     ledgerState: state.ledgerState,
     lastSeq: state.lastSeq,
     goodBytes: state.goodBytes,

@@ -16,8 +16,13 @@ import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
  * Bumped only for a change older readers must not misread; new record types do not bump it.
  * 2: a tool result's body may be a reference to lines of an earlier result (`result.bodyRef`, `body` empty),
  * which format-1 readers would show as empty. Format-1 journals (every body written out) read as before.
+ * 3: a long command output's body may be written as `output_part` records before its result
+ * (`result.bodyParts`), which format-2 readers would show cut to its last part.
  */
-export const JOURNAL_FORMAT = 2;
+export const JOURNAL_FORMAT = 3;
+
+/** The first format whose results may be written in parts. */
+export const FIRST_FORMAT_WITH_PARTS = 3;
 
 /** The first format whose tool results may be stored as references. */
 export const FIRST_FORMAT_WITH_REFERENCES = 2;
@@ -78,6 +83,18 @@ export interface ToolResultRecord extends Envelope {
   readonly ledgerState?: unknown;
   /** The body's length, written before it so a reopen can skip the body (see `parseToolResultHead`). */
   readonly bodyChars?: number;
+}
+
+/**
+ * Part `part` of the body of result `id`, written while a command runs (before its tool_result, whose
+ * `result.bodyParts` counts them). A part 0 starts the body again: parts of a call a crash cut short are
+ * never claimed. Readers of the journal never see these records; they get the result's whole body.
+ */
+export interface OutputPartRecord extends Envelope {
+  readonly type: 'output_part';
+  readonly id: string;
+  readonly part: number;
+  readonly text: string;
 }
 
 /** The ledger's state on its own, e.g. after a call whose dedupe bookkeeping followed its `put`. */
@@ -141,7 +158,8 @@ export type JournalRecord =
   | GenerationStartedRecord
   | SnapshotRecord
   | CompactionUndoneRecord
-  | StaticContextRecord;
+  | StaticContextRecord
+  | OutputPartRecord;
 
 export type JournalRecordType = JournalRecord['type'];
 
@@ -167,7 +185,7 @@ export interface SnapshotHead extends Envelope {
  * ledger states are folded into the latest one.
  */
 export type LoadedRecord =
-  | Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord>
+  | Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord | OutputPartRecord>
   | ToolResultHead
   | SnapshotHead;
 
@@ -187,6 +205,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'snapshot',
   'compaction_undone',
   'static_context',
+  'output_part',
 ]);
 
 /** Why a line is not a record, in words for a corruption message. */
@@ -245,6 +264,10 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
         'tool_result without a stored result',
       );
       need(typeof (res as Record<string, unknown>).body === 'string', 'tool_result without a body');
+      const parts = (res as Record<string, unknown>).bodyParts;
+      if (parts !== undefined) {
+        need(isObject(parts) && Number.isSafeInteger(parts.count) && (parts.count as number) >= 1 && Number.isSafeInteger(parts.chars), 'tool_result with damaged body parts');
+      }
       if ((res as Record<string, unknown>).bodyRef !== undefined) {
         const problem = referenceProblem((res as Record<string, unknown>).bodyRef);
         need(problem === undefined, `tool_result whose ${problem ?? ''}`);
@@ -272,20 +295,23 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
     case 'static_context':
       need(Number.isSafeInteger(r.generation) && 'state' in r, 'static_context without a generation or state');
       return;
+    case 'output_part':
+      need(typeof r.id === 'string' && Number.isSafeInteger(r.part) && (r.part as number) >= 0 && typeof r.text === 'string', 'output_part without id, part or text');
+      return;
   }
 }
 
 /** The in-memory form of a record after a reopen (see `LoadedRecord`). */
-export function headOf(record: Exclude<JournalRecord, LedgerStateRecord>): LoadedRecord {
+export function headOf(record: Exclude<JournalRecord, LedgerStateRecord | OutputPartRecord>): LoadedRecord {
   if (record.type === 'tool_result') {
-    // A reference is the journal's way of storing a body, not part of the result: heads look the same either way.
-    const { body, bodyRef, ...rest } = record.result;
+    // References and parts are the journal's ways of storing a body, not part of the result: heads look the same either way.
+    const { body, bodyRef, bodyParts, ...rest } = record.result;
     const head: ToolResultHead = {
       type: 'tool_result',
       seq: record.seq,
       at: record.at,
       ...(record.callId !== undefined ? { callId: record.callId } : {}),
-      result: { ...rest, bodyChars: record.bodyChars ?? bodyRef?.chars ?? body.length },
+      result: { ...rest, bodyChars: record.bodyChars ?? bodyRef?.chars ?? body.length + (bodyParts?.chars ?? 0) },
     };
     return head;
   }
@@ -302,7 +328,7 @@ export function serialiseRecord(record: JournalRecord): string {
     const { type, seq, at, result, bodyChars: _given, ...rest } = record;
     const { body, ...head } = result;
     // For a reference, the length of the text it stands for: what a reader of the result will get.
-    return JSON.stringify({ type, seq, at, ...rest, bodyChars: result.bodyRef?.chars ?? body.length, result: { ...head, body } });
+    return JSON.stringify({ type, seq, at, ...rest, bodyChars: result.bodyRef?.chars ?? body.length + (result.bodyParts?.chars ?? 0), result: { ...head, body } });
   }
   const { type, seq, at, ...rest } = record;
   return JSON.stringify({ type, seq, at, ...rest });

@@ -53,6 +53,8 @@ export interface JournalParts {
   readonly lastSeq: number;
   readonly results: Map<string, RecordLocation>;
   readonly snapshots: Map<number, RecordLocation>;
+  /** Result id → its output parts (see `OutputPartRecord`). */
+  readonly bodyParts: Map<string, RecordLocation[]>;
   readonly ledgerState: unknown;
   readonly meta: SessionMeta | undefined;
   readonly clock: Clock;
@@ -118,6 +120,7 @@ export async function createSessionFiles(dir: string, options: CreateSessionOpti
       lastSeq: 1,
       results: new Map(),
       snapshots: new Map(),
+      bodyParts: new Map(),
       ledgerState: undefined,
       meta,
       clock,
@@ -198,6 +201,7 @@ export async function openSessionFiles(
       lastSeq: scan.lastSeq,
       results: scan.results,
       snapshots: scan.snapshots,
+      bodyParts: scan.bodyParts,
       ledgerState: scan.ledgerState,
       meta,
       clock,

@@ -9,6 +9,7 @@ import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
 import { generationsOf, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
 import {
+  FIRST_FORMAT_WITH_PARTS,
   FIRST_FORMAT_WITH_REFERENCES,
   parseRecordLine,
   type GenerationStartedRecord,
@@ -76,6 +77,14 @@ export class SessionJournal implements ResultStore {
   private readonly results: Map<string, RecordLocation>;
   private readonly order: string[];
   private readonly snapshots: Map<number, RecordLocation>;
+  /** Result id → its output parts on disk, for results stored in parts. */
+  private readonly bodyParts: Map<string, RecordLocation[]>;
+  /** Parts written for results not stored yet (by id); `put` claims them. */
+  private readonly openParts = new Map<string, RecordLocation[]>();
+  /** Parts requested so far per open result (appends are queued: this runs ahead of `openParts`). */
+  private readonly partsAsked = new Map<string, number>();
+  /** A session begun before parts existed keeps its bodies whole: parts wait here for `put`. */
+  private readonly heldParts = new Map<string, string[]>();
   private readonly pendingIds = new Set<string>();
   private meta: SessionMeta | undefined;
   private ledgerStateSource: (() => unknown) | undefined;
@@ -97,6 +106,7 @@ export class SessionJournal implements ResultStore {
     this.results = parts.results;
     this.order = [...parts.results.keys()];
     this.snapshots = parts.snapshots;
+    this.bodyParts = parts.bodyParts;
     this.meta = parts.meta;
     this.lastLedgerStateJson = parts.ledgerState === undefined ? undefined : JSON.stringify(parts.ledgerState);
   }
@@ -153,8 +163,40 @@ export class SessionJournal implements ResultStore {
     return this.assertWritable().append(record, (appended) => this.appended(appended));
   }
 
+  /**
+   * Writes part `part` of result `id`'s body (ResultStore): a long output goes to disk as it comes. Part 0
+   * starts the body again. Durable before it resolves, like every append.
+   */
+  async putBodyPart(id: string, part: number, text: string): Promise<void> {
+    this.assertWritable();
+    if (this.results.has(id) || this.pendingIds.has(id)) throw new JournalRecordError(`Result ${id} is already stored in session ${this.sessionId}; its output cannot grow.`);
+    const asked = part === 0 ? 0 : (this.partsAsked.get(id) ?? -1);
+    if (asked !== part) throw new JournalRecordError(`Part ${part} of result ${id} came out of order (expected ${Math.max(asked, 0)}).`);
+    this.partsAsked.set(id, part + 1);
+    if (this.format < FIRST_FORMAT_WITH_PARTS) {
+      // An older Cairn would read only the last part: the body is written whole by `put`.
+      if (part === 0) this.heldParts.set(id, []);
+      this.heldParts.get(id)!.push(text);
+      return;
+    }
+    if (part === 0) this.openParts.set(id, []);
+    await this.append({ type: 'output_part', id, part, text });
+  }
+
   /** Stores a tool result in full (ResultStore). Durable before it resolves. */
   async put(result: StoredResult): Promise<void> {
+    if (result.bodyParts) {
+      const asked = this.partsAsked.get(result.id) ?? 0;
+      if (asked !== result.bodyParts.count) throw new JournalRecordError(`Result ${result.id} names ${result.bodyParts.count} output parts; ${asked} were written.`);
+      const held = this.heldParts.get(result.id);
+      if (held) {
+        const { bodyParts: _parts, ...whole } = result;
+        this.heldParts.delete(result.id);
+        this.partsAsked.delete(result.id);
+        return this.put({ ...whole, body: held.join('') + result.body });
+      }
+    }
+    this.partsAsked.delete(result.id);
     this.assertWritable();
     if (this.results.has(result.id) || this.pendingIds.has(result.id)) {
       throw new JournalRecordError(`Result ${result.id} is already stored in session ${this.sessionId}; ids are never reused.`);
@@ -198,12 +240,52 @@ export class SessionJournal implements ResultStore {
 
   /** Lines `offset`..`offset+limit-1` (1-based) of a stored body, read from disk by the record's offset. */
   async readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
+    if (this.bodyParts.has(id)) return this.readLinesOfParts(id, offset, limit);
     const result = await this.readResult(id);
     if (!result) return undefined;
     const lines = splitLines(result.body);
     const from = Math.max(1, offset);
     const slice = lines.slice(from - 1, from - 1 + Math.max(0, limit));
     return { id, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
+  }
+
+  /**
+   * A window of a body stored in parts, reading one part at a time: a 1 GB output is recalled without
+   * holding it. Lines as `splitLines` cuts them (a final `\n` ends the last line; `\r\n` is one ending).
+   */
+  private async readLinesOfParts(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
+    const location = this.results.get(id)!;
+    const record = await this.readAt(location);
+    if (record.type !== 'tool_result' || record.result.id !== id) throw this.changedUnderUs(location, `expected result ${id}`);
+    const from = Math.max(1, offset);
+    const last = from - 1 + Math.max(0, limit);
+    const lines: string[] = [];
+    let total = 0;
+    let carry = '';
+    const take = (line: string): void => {
+      total++;
+      if (total >= from && total <= last) lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
+    };
+    const texts = async function* (journal: SessionJournal): AsyncGenerator<string> {
+      yield* journal.partTexts(id);
+      yield record.result.body;
+    };
+    for await (const text of texts(this)) {
+      const pieces = (carry + text).split('\n');
+      carry = pieces.pop()!;
+      for (const piece of pieces) take(piece);
+    }
+    if (carry !== '') take(carry);
+    return { id, from, to: from - 1 + lines.length, total, lines };
+  }
+
+  /** The texts of a result's output parts, in order, one read at a time. */
+  private async *partTexts(id: string): AsyncGenerator<string> {
+    for (const location of this.bodyParts.get(id) ?? []) {
+      const part = await this.readAt(location);
+      if (part.type !== 'output_part' || part.id !== id) throw this.changedUnderUs(location, `expected an output part of ${id}`);
+      yield part.text;
+    }
   }
 
   /**
@@ -220,8 +302,14 @@ export class SessionJournal implements ResultStore {
     return this.withText(record.result);
   }
 
-  /** The result with its reference (if any) resolved; references only name earlier results, so chains end. */
+  /** The result with its reference or parts (if any) resolved; references only name earlier results, so chains end. */
   private async withText(result: StoredResult): Promise<StoredResult> {
+    if (result.bodyParts) {
+      const { bodyParts: _parts, ...whole } = result;
+      const texts: string[] = [];
+      for await (const text of this.partTexts(result.id)) texts.push(text);
+      return { ...whole, body: texts.join('') + result.body };
+    }
     const { bodyRef, ...rest } = result;
     if (!bodyRef) return result;
     const target = await this.readResult(bodyRef.id);
@@ -256,8 +344,10 @@ export class SessionJournal implements ResultStore {
         const parsed = parseRecordLine(line.bytes.toString('utf8'));
         if (!parsed.known) continue;
         record = parsed.record;
+        // How a long body is stored, not a record of the session: readers get it inside its result.
+        if (record.type === 'output_part') continue;
         // Exports and digests see a stub's or recall's text, as they did when it was copied.
-        if (record.type === 'tool_result' && record.result.bodyRef) record = { ...record, result: await this.withText(record.result) };
+        if (record.type === 'tool_result' && (record.result.bodyRef || record.result.bodyParts)) record = { ...record, result: await this.withText(record.result) };
       } catch {
         // A damaged line (or a reference to one): the reopen reported it; the rest is still worth reading.
         continue;
@@ -309,7 +399,12 @@ export class SessionJournal implements ResultStore {
 
   /** Runs in the append queue once a record is durable: indexes and the catalog cache follow the file. */
   private async appended({ record, location, end }: AppendedRecord): Promise<void> {
-    if (record.type === 'tool_result') {
+    if (record.type === 'output_part') {
+      this.openParts.get(record.id)?.push(location);
+    } else if (record.type === 'tool_result') {
+      const parts = this.openParts.get(record.result.id);
+      if (record.result.bodyParts && parts) this.bodyParts.set(record.result.id, parts);
+      this.openParts.delete(record.result.id);
       this.results.set(record.result.id, location);
       this.order.push(record.result.id);
     } else if (record.type === 'snapshot') {

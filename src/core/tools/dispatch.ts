@@ -16,7 +16,8 @@ export interface ToolDeps {
   readonly config: HygieneConfig;
   readonly findStub: ReadDeps['findStub'];
   readonly signal?: AbortSignal;
-  readonly onOutput?: (chunk: string) => void;
+  /** Output as it comes; a returned promise holds the command's output until it settles (the store is writing). */
+  readonly onOutput?: (chunk: string) => void | Promise<void>;
 }
 
 /** Runs a validated call (recall is the ledger's own: it reads the store, not the workspace). */

@@ -36,7 +36,12 @@ export type ToolOutcome =
    * A command's output kept as one string, already as results are stored (`\n` endings, no final one):
    * its lines are `text.split('\n')`. A 10 MB output is never cut into lines just to be capped and stored.
    */
-  | { readonly type: 'output'; readonly text: string }
+  | {
+      readonly type: 'output';
+      readonly text: string;
+      /** The last line `text` ends with that is not output (`[exit code 1]`), for a store given the output in parts. */
+      readonly status?: string;
+    }
   | { readonly type: 'files'; readonly changes: readonly FileChange[] }
   /** `body` is the formatted `N: text` lines; absent when `stubOf` lets the ledger answer without reading. */
   | { readonly type: 'read'; readonly facts: ReadFacts; readonly body?: readonly string[]; readonly stubOf?: string }

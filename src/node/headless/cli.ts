@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sanitizeTerminalText } from '../../core/ledger/terminalText';
 import { loadScenario } from '../scenario/scenario';
 import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';
@@ -23,10 +24,10 @@ async function main(): Promise<number> {
       transcript.push(...lines);
       if (!args.quiet) for (const line of lines) process.stdout.write(`${line}\n`);
     },
-    onNotice: (message) => process.stderr.write(`[scenario] ${message}\n`),
+    onNotice: (message) => process.stderr.write(`[scenario] ${sanitizeTerminalText(message)}\n`),
   });
   await writeFile(join(result.outDir, 'transcript.md'), `${transcript.join('\n')}\n`);
-  if (args.report) process.stdout.write(`\n${renderReport(result.snapshots)}\n`);
+  if (args.report) process.stdout.write(`\n${sanitizeTerminalText(renderReport(result.snapshots))}\n`);
   const failed = result.doneReasons.filter((r) => r === 'error').length;
   process.stdout.write(
     `\n${result.snapshots.length} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
@@ -38,10 +39,10 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${sanitizeTerminalText(error.message)}\n`);
       process.exit(2);
     }
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${sanitizeTerminalText(error instanceof Error ? error.message : String(error))}\n`);
     process.exit(1);
   },
 );

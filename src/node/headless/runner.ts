@@ -18,6 +18,7 @@ import { writeWorkspaceFiles } from '../scenario/scenario';
 import type { Scenario } from '../scenario/types';
 import { NodeProjectContext } from '../projectContext';
 import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
+import { environmentSecrets } from '../workspace/commandRunner';
 import { NodeWorkspace } from '../workspace/nodeWorkspace';
 
 /** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
@@ -117,6 +118,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       settings: () => settings,
       sessionsDir: join(outDir, 'sessions'),
       promptsDir: REPO_PROMPTS_DIR,
+      secrets: () => environmentSecrets(process.env),
       ...(options.hygiene ? { hygiene: options.hygiene } : {}),
       ...(options.idSeed !== undefined ? { idSeed: options.idSeed } : {}),
       ...(options.strategy?.project ? { project: options.strategy.project } : {}),

@@ -1,10 +1,17 @@
 import type { AgentEvent } from '../../core/agent/events';
+import { sanitizeTerminalText } from '../../core/ledger/terminalText';
 
 /**
  * Renders the loop's events as the model saw them: the user's text, the assistant's text and tool calls,
- * and each tool result exactly as sent (bracket and all).
+ * and each tool result exactly as sent (bracket and all). The CLI prints these to a terminal, so no raw
+ * control character gets through (a model's or a file's `\r` or escape would rewrite what is shown):
+ * escapes are removed and other controls shown as their pictures (`␍`, `␛`), as in command output.
  */
 export function transcriptLines(event: AgentEvent): string[] {
+  return rawLines(event).map(sanitizeTerminalText);
+}
+
+function rawLines(event: AgentEvent): string[] {
   switch (event.type) {
     case 'user_message':
       return ['', '## user', event.text];

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commandEnvironment, environmentSecrets } from './commandRunner';
 import { NodeWorkspace } from './nodeWorkspace';
 import { makeTestTree, type TestTree } from './testTree';
 
@@ -57,7 +58,7 @@ describe('exec', () => {
 
   it('streams output to onOutput as it is produced', async () => {
     const chunks: string[] = [];
-    const result = await ws.exec('echo one; sleep 0.2; echo two', { timeoutMs: 10_000, onOutput: (c) => chunks.push(c) });
+    const result = await ws.exec('echo one; sleep 0.2; echo two', { timeoutMs: 10_000, onOutput: (c) => void chunks.push(c) });
     expect(chunks.join('')).toBe(result.output);
     expect(chunks.length).toBeGreaterThanOrEqual(2);
   });
@@ -129,7 +130,7 @@ describe('exec', () => {
     let streamed = 0;
     const result = await small.exec('echo FIRST; head -c 5000000 /dev/zero | tr "\\0" x; echo; echo LAST', {
       timeoutMs: 20_000,
-      onOutput: (c) => (streamed += c.length),
+      onOutput: (c) => void (streamed += c.length),
     });
     expect(streamed).toBe(5_000_000 + 'FIRST\n\nLAST\n'.length);
     expect(result.output.length).toBeLessThan(100_200);
@@ -146,5 +147,34 @@ describe('exec', () => {
   it('decodes UTF-8 split across chunks', async () => {
     const result = await ws.exec('printf "\\xc3"; sleep 0.1; printf "\\xa9\\n"', { timeoutMs: 10_000 });
     expect(result.output).toBe('é\n');
+  });
+});
+
+describe('the environment commands run with', () => {
+  it('asks for plain output and withholds every Anthropic credential, the user\'s other variables pass', () => {
+    const env = commandEnvironment({
+      PATH: '/bin',
+      GITHUB_TOKEN: 'gh',
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_AUTH_TOKEN: 't',
+      ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: k',
+      CLAUDE_CODE_OAUTH_TOKEN: 'o',
+      FORCE_COLOR: '1',
+      TERM: 'xterm-256color',
+    });
+    expect(env).toEqual({ PATH: '/bin', GITHUB_TOKEN: 'gh', NO_COLOR: '1', TERM: 'dumb', GIT_PAGER: 'cat', PAGER: 'cat' });
+  });
+
+  it('gives the redactor the withheld values, custom headers split into their values', () => {
+    expect(environmentSecrets({ ANTHROPIC_API_KEY: ' sk-1 ', ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: sk-2\nX-Other:v', PATH: '/bin' })).toEqual([
+      { value: 'sk-1', label: 'API key' },
+      { value: 'sk-2', label: 'ANTHROPIC_CUSTOM_HEADERS header' },
+      { value: 'v', label: 'ANTHROPIC_CUSTOM_HEADERS header' },
+    ]);
+  });
+
+  it('a command sees NO_COLOR and TERM=dumb', async () => {
+    const r = await ws.exec('echo "$NO_COLOR $TERM $PAGER"', { timeoutMs: 10_000 });
+    expect(r.output).toBe('1 dumb cat\n');
   });
 });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import type { Secret } from '../../core/ledger/redactor';
 import type { ExecOptions, ExecResult } from '../../core/ports';
 import { BoundedOutput } from './boundedOutput';
 
@@ -43,15 +44,58 @@ export interface CommandResult extends ExecResult {
  * - A death by a signal we did not send leaves `exitCode` null as well.
  */
 /**
- * Cairn's own credentials never reach the commands the model runs: a command such as `env` would print
- * them into a tool result, which the model, the journal and an export all keep. Everything else passes.
+ * Cairn's own credentials (and the other ways to reach Anthropic as the user: an auth token, OAuth
+ * tokens, custom headers that may carry `x-api-key`) never reach the commands the model runs: a command
+ * such as `env` would print them into a tool result. The user's other credentials (`GITHUB_TOKEN`,
+ * `NPM_TOKEN`, AWS keys…) pass, because the commands the user approves need them (`git push`, `npm
+ * publish`); withholding them would break those silently. This cannot hide what the parent process holds
+ * (`cat /proc/$PPID/environ`), so the ledger also redacts every secret Cairn holds from every result
+ * (`environmentSecrets` gives it these variables' values).
  */
-export const WITHHELD_FROM_COMMANDS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+export const WITHHELD_FROM_COMMANDS = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_CUSTOM_HEADERS',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_REFRESH_TOKEN',
+  'CLAUDE_API_KEY',
+] as const;
+
+/**
+ * Set for every command, so output is plain text: no colours, no pager waiting for a key (stdin is
+ * empty anyway), no cursor tricks. What still arrives is cleaned by the bash tool (terminalText.ts).
+ */
+export const COMMAND_TERMINAL_ENV: Readonly<Record<string, string>> = { NO_COLOR: '1', TERM: 'dumb', GIT_PAGER: 'cat', PAGER: 'cat' };
+
+/** Variables that would force colours back on despite NO_COLOR. */
+const COLOR_FORCING = ['FORCE_COLOR', 'CLICOLOR_FORCE'] as const;
 
 export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
   for (const name of WITHHELD_FROM_COMMANDS) delete copy[name];
-  return copy;
+  for (const name of COLOR_FORCING) delete copy[name];
+  return { ...copy, ...COMMAND_TERMINAL_ENV };
+}
+
+/**
+ * The values of the withheld variables, for the redactor: a command can still read them from the parent
+ * (`/proc/$PPID/environ`). Custom headers are split into their values (`x-api-key: sk-…`).
+ */
+export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): Secret[] {
+  const secrets: Secret[] = [];
+  for (const name of WITHHELD_FROM_COMMANDS) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    if (name === 'ANTHROPIC_CUSTOM_HEADERS') {
+      for (const line of value.split(/\r?\n/)) {
+        const headerValue = line.slice(line.indexOf(':') + 1).trim();
+        if (line.includes(':') && headerValue) secrets.push({ value: headerValue, label: `${name} header` });
+      }
+    } else {
+      secrets.push({ value, label: name === 'ANTHROPIC_API_KEY' || name === 'CLAUDE_API_KEY' ? 'API key' : name });
+    }
+  }
+  return secrets;
 }
 
 export function runCommand(command: string, cwd: string, options: ExecOptions, limits: CommandLimits = DEFAULT_COMMAND_LIMITS): Promise<CommandResult> {
@@ -76,11 +120,30 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
     const timers: NodeJS.Timeout[] = [];
     const decoders = { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
 
+    // A consumer that returns a promise (the store writing a part) pauses reading until it settles: the
+    // pipe fills and the command waits, so memory stays bounded whatever it prints.
+    let waiting = 0;
     const emit = (text: string): void => {
       if (text.length === 0) return;
       output.append(text);
-      options.onOutput?.(text);
+      const pending = options.onOutput?.(text);
+      if (!(pending instanceof Promise)) return;
+      waiting++;
+      child.stdout.pause();
+      child.stderr.pause();
+      const resume = (): void => {
+        waiting--;
+        if (waiting > 0 || settled) return;
+        child.stdout.resume();
+        child.stderr.resume();
+        if (drainDue) {
+          drainDue = false;
+          timers.push(setTimeout(finish, limits.backgroundDrainMs));
+        }
+      };
+      pending.then(resume, resume);
     };
+    let drainDue = false;
     child.stdout.on('data', (chunk: Buffer) => emit(decoders.stdout.write(chunk)));
     child.stderr.on('data', (chunk: Buffer) => emit(decoders.stderr.write(chunk)));
 
@@ -141,7 +204,9 @@ export function runCommand(command: string, cwd: string, options: ExecOptions, l
     child.on('exit', (code) => {
       exited = true;
       exitCode = code;
-      timers.push(setTimeout(finish, limits.backgroundDrainMs));
+      // While reading is paused the drain cannot happen; it starts when reading resumes.
+      if (waiting > 0) drainDue = true;
+      else timers.push(setTimeout(finish, limits.backgroundDrainMs));
     });
     child.on('close', () => {
       if (exited) finish();
