@@ -1,3 +1,4 @@
+import { cacheBreakWhere } from '../core/compose/cacheBreak';
 import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { RequestSnapshotView } from '../shared/protocol';
 
@@ -29,9 +30,12 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     ...(snapshot.cacheBreak
       ? {
           cacheBreak: {
-            // A break before the messages (tools, system) is shown at message 0 with the zone in the reason.
+            // `index` stays "the first differing message" for older webviews; `zone` and `where` say what changed.
             index: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.index : 0,
-            reason: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+            reason: snapshot.cacheBreak.where || snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+            zone: snapshot.cacheBreak.zone,
+            block: snapshot.cacheBreak.block,
+            where: cacheBreakWhere(snapshot.cacheBreak),
           },
         }
       : {}),

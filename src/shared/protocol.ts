@@ -165,8 +165,21 @@ export interface RequestSnapshotView {
   readonly usage?: ProviderUsageView;
   readonly cacheHitShare?: number;
   readonly costUsd?: number;
-  /** The prefix the cache had stopped matching: `index` is the first differing message. */
-  readonly cacheBreak?: { readonly index: number; readonly reason: string };
+  /**
+   * The prefix the cache had stopped matching. `index` is the first differing message (0 when the
+   * break is before the messages: see `zone`). `where` names the part that changed (`tools: the
+   * description of \`bash\` changed`, `system block 2 (rules AGENTS.md) changed`, `message 4 (user)
+   * block 0 (tool_result) changed`); `reason` is `where` with its evidence. `zone`, `block` and
+   * `where` are absent from hosts older than them.
+   */
+  readonly cacheBreak?: {
+    readonly index: number;
+    readonly reason: string;
+    readonly zone?: 'request' | 'tools' | 'system' | 'messages';
+    /** Block inside message `index`; null outside the messages. */
+    readonly block?: number | null;
+    readonly where?: string;
+  };
 }
 
 /** One page of a stored result, for inline recall. */

@@ -221,7 +221,7 @@ export class Composer {
     };
     let cacheBreak = null;
     if (input.purpose === 'main') {
-      cacheBreak = this.detector.observe(encoding, input.generation);
+      cacheBreak = this.detector.observe(encoding, input.generation, fixed.systemLabels);
       this.lastMainBreakpoint = newestMessageBreakpoint(breakpoints);
       this.lastGeneration = input.generation;
       if (cacheBreak) decisions.push({ kind: 'cache_break', detail: cacheBreak.reason, resultIds: [] });
@@ -308,6 +308,7 @@ export class Composer {
       systemBlocks,
       toolJsons: toolBlocks.map((block) => block.json),
       systemJsons: systemBlocks.map((block) => block.json),
+      systemLabels: systemLabelsOf(part),
       toolBytes: sumOf(toolBlocks, 'bytes'),
       toolRaw: sumOf(toolBlocks, 'rawTokens'),
       systemBytes: sumOf(systemBlocks, 'bytes'),
@@ -392,11 +393,22 @@ interface StaticEncoding {
   systemBlocks: readonly EncodedBlock[];
   toolJsons: string[];
   systemJsons: string[];
+  /** What each system block is, so a cache break can name the source that changed. */
+  systemLabels: string[];
   /** Sums over the blocks above, made once with them (the snapshot of every request needs them). */
   toolBytes: number;
   toolRaw: number;
   systemBytes: number;
   systemBlocksRaw: number;
+}
+
+function systemLabelsOf(part: StaticPart): string[] {
+  const labels: string[] = part.system.map(() => '');
+  for (const info of part.sources) {
+    if (info.blockIndex === null) continue;
+    labels[info.blockIndex] = info.source === 'rules' ? `rules ${info.label}` : info.label;
+  }
+  return labels;
 }
 
 function sumOf(blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number {

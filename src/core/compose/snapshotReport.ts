@@ -35,7 +35,11 @@ export function formatSnapshot(snapshot: RequestSnapshot): string[] {
     const ids = decision.resultIds.length ? ` [${decision.resultIds.join(' ')}]` : '';
     lines.push(`    ${decision.kind}: ${decision.detail}${ids}`);
   }
-  if (snapshot.cacheBreak) lines.push(`    CACHE BREAK at ${snapshot.cacheBreak.zone} ${snapshot.cacheBreak.index}: ${snapshot.cacheBreak.reason}`);
+  if (snapshot.cacheBreak) {
+    const found = snapshot.cacheBreak;
+    // A break that names its part already opens its reason with it; an older one gets zone and index.
+    lines.push(found.where ? `    CACHE BREAK at ${found.reason}` : `    CACHE BREAK at ${found.zone} ${found.index}: ${found.reason}`);
+  }
   return lines;
 }
 
