@@ -9,7 +9,7 @@ function snapshot(cacheBreak: RequestSnapshot['cacheBreak']): RequestSnapshot {
     version: 1, index: 3, time: '2026-12-01T00:00:00.000Z', model: 'm', generation: 0, purpose: 'main', maxTokens: 100,
     sources: [], bytes: { tools: 0, system: 0, messages: 0, total: 0 }, toolDefinitionBytes: 0, messageCount: 2,
     messageHashes: ['aaaaaaaa', 'bbbbbbbb'], breakpoints: [],
-    estimate: { rawTokens: 0, tokens: 0, strategy: 'o200k_base', confidence: 'low' },
+    estimate: { rawTokens: 0, tokens: 0, runTokens: 0, ratio: 1, runRatio: 1, strategy: 'o200k_base', confidence: 'low' },
     decisions: [], cacheBreak, usage: null, cacheHitShare: null, cost: null,
   };
 }

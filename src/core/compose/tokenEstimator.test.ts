@@ -32,7 +32,7 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter });
     const first = estimator.estimateRequest(request(['one two', 'three']));
     expect(counter.calls).toBe(3);
-    expect(first).toEqual({ tokens: 3 + 3 + 2 * 4, rawTokens: 3 + 3 + 2 * 4, strategy: 'fake-words', confidence: 'low' });
+    expect(first).toEqual({ tokens: 3 + 3 + 2 * 4, rawTokens: 3 + 3 + 2 * 4, runTokens: 0, ratio: 1, runRatio: 1, strategy: 'fake-words', confidence: 'low' });
     estimator.estimateRequest(request(['one two', 'three', 'four five six']));
     expect(counter.calls).toBe(4);
   });
@@ -55,7 +55,7 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter: new CountingFakeCounter() });
     expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1000, confidence: 'low' });
     estimator.observe('a', 1000, 1200);
-    expect(estimator.fromRaw('a', 1000)).toEqual({ tokens: 1200, rawTokens: 1000, strategy: 'provider_usage', confidence: 'medium' });
+    expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1200, rawTokens: 1000, runTokens: 0, strategy: 'provider_usage', confidence: 'medium' });
     for (let i = 0; i < 8; i++) estimator.observe('a', 1000, 1100);
     expect(Math.abs(estimator.calibrate('a', 1000) - 1100)).toBeLessThanOrEqual(1);
     expect(estimator.fromRaw('a', 10).confidence).toBe('high');
