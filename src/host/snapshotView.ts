@@ -17,7 +17,12 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
       bytes: s.bytes,
       tokensRaw: s.rawTokens,
       tokensCalibrated: s.tokens,
+      // Absent from snapshots journalled before runs were counted apart.
+      ...(s.runTokens ? { tokensRawInRuns: s.runTokens } : {}),
     })),
+    ...(snapshot.estimate.ratio !== undefined
+      ? { calibration: { ratio: snapshot.estimate.ratio, runRatio: snapshot.estimate.runRatio ?? snapshot.estimate.ratio, fromUsage: snapshot.estimate.strategy === 'provider_usage' } }
+      : {}),
     toolDefinitionBytes: snapshot.toolDefinitionBytes,
     messageCount: snapshot.messageCount,
     messageHashes: [...snapshot.messageHashes],

@@ -127,6 +127,8 @@ export interface SnapshotSourceView {
   readonly bytes: number;
   readonly tokensRaw: number;
   readonly tokensCalibrated: number;
+  /** The part of `tokensRaw` inside long runs without whitespace, calibrated by its own ratio (absent: 0). */
+  readonly tokensRawInRuns?: number;
 }
 
 export interface SnapshotDecisionView {
@@ -155,6 +157,12 @@ export interface RequestSnapshotView {
   readonly sources: readonly SnapshotSourceView[];
   readonly toolDefinitionBytes: number;
   readonly messageCount: number;
+  /**
+   * The calibration the calibrated figures used: provider tokens per raw token of ordinary text and of
+   * long runs without whitespace; `fromUsage` false before any usage was seen (raw counts shown as
+   * they are). Absent from hosts older than it.
+   */
+  readonly calibration?: { readonly ratio: number; readonly runRatio: number; readonly fromUsage: boolean };
   /** Hash of each message (short hex), so two requests can be compared block by block. */
   readonly messageHashes: readonly string[];
   /** Message indexes carrying a cache breakpoint. */

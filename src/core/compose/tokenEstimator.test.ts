@@ -65,6 +65,30 @@ describe('TokenEstimator', () => {
   });
 });
 
+describe('TokenEstimator calibration in two ratios', () => {
+  it('puts a surprise in long runs on the run ratio, not on the ratio ordinary text has shown for many requests', () => {
+    const estimator = new TokenEstimator({ counter: new CountingFakeCounter() });
+    for (let i = 0; i < 6; i++) estimator.observe('m', 2000 + i * 100, Math.round((2000 + i * 100) * 1.02));
+    const settled = estimator.calibration('m').ratio;
+    expect(settled).toBeCloseTo(1.02, 3);
+    // 12,500 raw tokens of runs the provider counts as 6,250: one request, then the same run stays in the history.
+    estimator.observe('m', 2600 + 12_500, Math.round(2600 * 1.02) + 6250, 12_500);
+    expect(Math.abs(estimator.calibration('m').ratio - settled)).toBeLessThan(0.02);
+    expect(estimator.calibration('m').runRatio).toBeCloseTo(0.5, 1);
+    estimator.observe('m', 2700 + 12_500, Math.round(2700 * 1.02) + 6250, 12_500);
+    expect(Math.abs(estimator.calibrate('m', 2800 + 12_500, 12_500) - (Math.round(2800 * 1.02) + 6250)) / (2800 * 1.02 + 6250)).toBeLessThan(0.01);
+    expect(estimator.calibrate('m', 1597)).toBeGreaterThan(1597);
+  });
+
+  it('counts the raw tokens of long runs apart with o200k (the same slices the count uses)', () => {
+    const estimator = new TokenEstimator();
+    expect(estimator.countTextParts('plain words only')).toEqual({ tokens: 3, runTokens: 0 });
+    const parts = estimator.countTextParts(`head words ${'a'.repeat(100_000)} tail`);
+    expect(parts.runTokens).toBe(12_500);
+    expect(parts.tokens).toBeGreaterThan(12_500);
+  });
+});
+
 describe('TiktokenCounter', () => {
   it('counts with o200k_base, treats special-token text as text, and stays fast on long unbroken runs', () => {
     const counter = new TiktokenCounter();
