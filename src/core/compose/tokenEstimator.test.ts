@@ -86,6 +86,8 @@ describe('TokenEstimator calibration in two ratios', () => {
     const parts = estimator.countTextParts(`head words ${'a'.repeat(100_000)} tail`);
     expect(parts.runTokens).toBe(12_500);
     expect(parts.tokens).toBeGreaterThan(12_500);
+    const estimate = estimator.estimateRequest(request(['plain words', `${'a'.repeat(100_000)}`]));
+    expect(estimate).toMatchObject({ runTokens: 12_500, rawTokens: estimator.rawRequest(request(['plain words', `${'a'.repeat(100_000)}`])) });
   });
 });
 

@@ -169,16 +169,25 @@ export class TokenEstimator {
     return total;
   }
 
-  /** Raw tokens inside long runs of a request's message blocks and system blocks (tool definitions count as ordinary text). */
-  runRequest(request: ModelRequest): number {
-    let total = 0;
-    for (const block of request.system) total += this.countTextParts(block.text).runTokens;
-    for (const message of request.messages) for (const block of message.content) total += this.countTextParts(blockCountText(block)).runTokens;
-    return total;
-  }
-
   estimateRequest(request: ModelRequest): TokenEstimate {
-    return this.fromRaw(request.model, this.rawRequest(request), this.runRequest(request));
+    // One pass: each text is hashed once for its count and its part in long runs (tool definitions count as ordinary text).
+    let raw = 0;
+    let runs = 0;
+    for (const tool of request.tools) raw += this.rawTool(tool);
+    for (const block of request.system) {
+      const counted = this.countTextParts(block.text);
+      raw += counted.tokens;
+      runs += counted.runTokens;
+    }
+    for (const message of request.messages) {
+      raw += MESSAGE_OVERHEAD_TOKENS;
+      for (const block of message.content) {
+        const counted = this.countTextParts(blockCountText(block));
+        raw += counted.tokens;
+        runs += counted.runTokens;
+      }
+    }
+    return this.fromRaw(request.model, raw, runs);
   }
 
   /** An estimate for `rawTokens` counted for `model`, `runTokens` of them inside long runs. */
