@@ -15,7 +15,7 @@ import { OutputLog } from './host/outputLog';
 import { ReportPanel } from './host/reportPanel';
 import { NoSessionError, SessionController, type SessionSource } from './host/sessionController';
 import { FileSessionSource } from './host/sessionSource';
-import { readCairnSettings, type CairnSettings } from './host/settingsReader';
+import { readCairnSettings, userScopedGetter, type CairnSettings } from './host/settingsReader';
 import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
@@ -73,7 +73,8 @@ export function activate(context: vscode.ExtensionContext): void {
     const ports: SessionPorts = {
       workspace: nodeWorkspace,
       watcher,
-      projectContext: new NodeProjectContext({ folders: folders.map((folder) => folder.path) }),
+      // git reads the repository's own config: nothing of it runs before the user trusts the folder.
+      projectContext: new NodeProjectContext({ folders: folders.map((folder) => folder.path), runGit: () => vscode.workspace.isTrusted }),
       rules: new FileRulesSource({ homeDir: homedir(), roots: folders.map((folder) => folder.path) }),
       model,
       approver,
@@ -136,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): void {
 }
 
 function readSettings(log: OutputLog): CairnSettings {
-  const read = readCairnSettings((key) => vscode.workspace.getConfiguration('cairn').get(key));
+  const read = readCairnSettings(userScopedGetter(vscode.workspace.getConfiguration('cairn')));
   for (const problem of read.problems) log.warn(problem);
   return read;
 }

@@ -7,6 +7,7 @@ import { render } from 'preact';
 import type { WebviewKind } from '../src/shared/protocol';
 import { BridgeContext } from './common/bridgeContext';
 import { HostBridge } from './common/hostBridge';
+import { observeKnownIds } from './common/knownIds';
 import { ChatStore } from './chat/chatStore';
 import { ChatView } from './chat/ChatView';
 import { ReportStore } from './report/reportStore';
@@ -21,6 +22,7 @@ const chat = new ChatStore(bridge);
 const report = new ReportStore(bridge);
 bridge.onNotification((message) => {
   if (message.type === 'init') view.value = message.view;
+  observeKnownIds(message);
 });
 
 function App() {

@@ -44,8 +44,9 @@ function recordingOf(turns: readonly TurnView[], initCount: number): SessionReco
   const chatInit: InitMessage = {
     type: 'init', protocolVersion: 1, view: 'chat', sessionTitle: 'Benchmark: a 1,000-turn session', busy: false,
     hasOlderTurns: initCount < turns.length, turns: shown,
+    resultIds: turns.flatMap((t) => t.items.flatMap((i) => (i.type === 'tool' && i.result ? [i.result.id] : []))),
   };
-  const reportInit: InitMessage = { type: 'init', protocolVersion: 1, view: 'report', sessionTitle: chatInit.sessionTitle, busy: false, hasOlderTurns: false, turns: [], snapshots: [] };
+  const reportInit: InitMessage = { type: 'init', protocolVersion: 1, view: 'report', sessionTitle: chatInit.sessionTitle, busy: false, hasOlderTurns: false, resultIds: [], turns: [], snapshots: [] };
   return { chatInit, script: [], olderTurns: turns.slice(0, turns.length - initCount), recalls: {}, compactionDetails: {}, reportInit, reportScript: [] };
 }
 

@@ -9,12 +9,26 @@ export interface ResolvedPath {
   readonly relative: string;
   /** Absolute path on the host's file system. */
   readonly absolute: string;
+  /**
+   * Where the path really lands, relative to the root's real location, when a symbolic link takes it
+   * somewhere other than `relative` (absent otherwise, or when the workspace cannot tell).
+   */
+  readonly realRelative?: string;
 }
 
 export interface FileStat {
   readonly kind: 'file' | 'directory' | 'other';
   readonly size: number;
   readonly mtimeMs: number;
+  /**
+   * Which file this is and when it last changed, as exactly as the file system tells (device, inode,
+   * mtime and ctime in ns). Replacing a file (a rename over it) changes the inode; rewriting it in place
+   * changes the ctime even when size and mtime are put back (`cp -p`, `tar`, `rsync -t`, npm). Absent
+   * where the host cannot tell; then only size and mtime are compared.
+   */
+  readonly identity?: string;
+  /** When the file's inode last changed (ctime), which no one can set back; see `identity`. */
+  readonly ctimeMs?: number;
   /**
    * The path relative to the root as `resolve` spells it. A workspace that resolved the path to look at
    * it says so, sparing the caller a second resolve (a realpath walk) on the hot path of a re-read.

@@ -61,7 +61,17 @@ export class EventProjection {
       case 'tool_started':
         return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
       case 'approval_requested':
-        return [{ type: 'approvalRequested', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+        return [
+          {
+            type: 'approvalRequested',
+            turn,
+            callId: event.callId,
+            tool: event.tool,
+            summary: event.summary,
+            ...(event.detail ? { detail: event.detail } : {}),
+            ...(event.reason !== undefined ? { reason: event.reason } : {}),
+          },
+        ];
       case 'tool_finished':
         return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
       case 'notice':

@@ -403,6 +403,7 @@ export class SessionController {
       sessionTitle: digest?.title || (assembled ? 'New session' : 'No session'),
       turns: turns.slice(Math.max(0, turns.length - INIT_TURNS)),
       hasOlderTurns: turns.length > INIT_TURNS,
+      resultIds: assembled ? [...assembled.journal.ids()] : [],
       busy: this.busy,
       ...(this.meterView ? { meter: this.meterView } : {}),
       ...(this.compaction.state ? { compaction: this.compaction.state } : {}),

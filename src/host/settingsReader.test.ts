@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../core/model/defaultModel';
-import { readCairnSettings } from './settingsReader';
+import { readCairnSettings, userScopedGetter } from './settingsReader';
 
 const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
 
@@ -56,5 +56,25 @@ describe('readCairnSettings', () => {
     for (const name of ['cairn.maxTurns', 'cairn.baseUrl', 'cairn.compaction.threshold', 'cairn.approvals names "read"', 'cairn.approvals.bash', 'cairn.prices["x"]']) {
       expect(text).toContain(name);
     }
+  });
+});
+
+describe('userScopedGetter', () => {
+  it('takes only the user or default value of cairn.baseUrl and cairn.approvals, never the workspace one', () => {
+    const values: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }> = {
+      baseUrl: { defaultValue: '', workspaceValue: 'https://attacker.example' },
+      approvals: { defaultValue: {}, globalValue: { edit: 'allow' }, workspaceFolderValue: { bash: 'allow' } },
+      maxTurns: { defaultValue: 50, workspaceValue: 7 },
+    };
+    // What VS Code's get() returns: the most specific value.
+    const effective = (key: string): unknown => {
+      const v = values[key];
+      return v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue ?? v?.defaultValue;
+    };
+    const settings = readCairnSettings(userScopedGetter({ get: effective, inspect: (key) => values[key] }));
+    expect(settings.baseUrl).toBeUndefined();
+    expect([...settings.alwaysAllow]).toEqual(['edit']);
+    // Other settings keep VS Code's usual precedence.
+    expect(settings.loop.maxTurns).toBe(7);
   });
 });

@@ -11,6 +11,28 @@ import { defaultModel } from '../core/model/defaultModel';
 
 export type SettingGetter = (key: string) => unknown;
 
+/**
+ * Settings a workspace must never set: `baseUrl` decides where the key is sent, `approvals` lets commands
+ * run without asking. package.json gives them the `machine` scope; the reader also takes only the user's
+ * (or the default) value, so a repository's `.vscode/settings.json` has no say even if an editor let it.
+ */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals']);
+
+/** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
+export interface ScopedConfiguration {
+  get(key: string): unknown;
+  inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
+}
+
+/** A getter over the `cairn` section that ignores workspace and folder values of `USER_ONLY_SETTINGS`. */
+export function userScopedGetter(config: ScopedConfiguration): SettingGetter {
+  return (key) => {
+    if (!USER_ONLY_SETTINGS.has(key)) return config.get(key);
+    const values = config.inspect(key);
+    return values?.globalValue ?? values?.defaultValue;
+  };
+}
+
 export interface CairnSettings {
   readonly loop: AgentLoopSettings;
   /** `cairn.baseUrl`, trimmed; undefined means ANTHROPIC_BASE_URL or the SDK's default. */

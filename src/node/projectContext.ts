@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { commandEnvironment } from './workspace/commandRunner';
 import type {
   FolderContext,
   GitSummary,
@@ -21,6 +22,11 @@ export interface NodeProjectContextOptions {
   maxChangedFiles?: number;
   /** Default 5000. */
   gitTimeoutMs?: number;
+  /**
+   * Asked before each load: false leaves git out (`git: null`). The host passes the workspace's trust:
+   * even a hardened git reads the repository's own files, and an untrusted folder gets nothing run.
+   */
+  runGit?: () => boolean;
 }
 
 interface Matcher {
@@ -94,7 +100,8 @@ export class NodeProjectContext implements ProjectContextSource {
   }
 
   private async gitSummary(cwd: string): Promise<GitSummary | null> {
-    const output = await runGit(cwd, ['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=normal'], this.gitTimeoutMs);
+    if (this.options.runGit && !this.options.runGit()) return null;
+    const output = await gitStatus(cwd, this.gitTimeoutMs);
     if (output === null) return null;
     return parsePorcelain(output, this.maxChanged);
   }
@@ -117,12 +124,79 @@ async function readGitignore(path: string): Promise<string | null> {
   }
 }
 
-function runGit(cwd: string, args: string[], timeoutMs: number): Promise<string | null> {
+/**
+ * `git status` in a repository that may be hostile (written by the model, or shipped in a downloaded
+ * archive). Its `.git/config` can name programs git would run, so every one `status` could reach is
+ * switched off from the command line, which wins over any config file:
+ *
+ * - `core.fsmonitor` (run on every index read) is off; hooks point at /dev/null (`post-index-change`);
+ *   no pager (`--no-pager`, and execFile has no terminal); no external diff or textconv (status does not
+ *   diff contents, set anyway); submodules are not entered (their own config would apply there).
+ * - Filter drivers: a stat-dirty file is re-hashed through its `clean` (or `process`) filter, chosen
+ *   by in-tree `.gitattributes` or `.git/info/attributes`, which no option turns off (`--attr-source`
+ *   needs git 2.40 and still reads info/attributes). So the drivers the repository defines are first
+ *   listed (`git config --list` runs nothing) and each is emptied: an empty command means no filter.
+ *   The overrides go through GIT_CONFIG_COUNT/KEY/VALUE, never `-c name=value`, because a driver's name
+ *   may itself contain `=`.
+ * - No transport (`protocol.allow=never`): a partial clone would otherwise fetch a missing object
+ *   through the repository's remote and `core.sshCommand`.
+ * - The environment is the commands' one: Cairn's credentials are not in it.
+ */
+async function gitStatus(cwd: string, timeoutMs: number): Promise<string | null> {
+  const overrides: Array<[string, string]> = [
+    ['core.fsmonitor', 'false'],
+    ['core.hooksPath', '/dev/null'],
+    ['core.pager', 'cat'],
+    ['core.untrackedCache', 'false'],
+    ['diff.external', ''],
+    ['status.submoduleSummary', 'false'],
+    ['protocol.allow', 'never'],
+    ['core.sshCommand', 'false'],
+  ];
+  const config = await runGit(cwd, ['config', '--null', '--list'], overrides, timeoutMs);
+  if (config === null) return null;
+  for (const name of filterDrivers(config)) {
+    overrides.push([`filter.${name}.clean`, ''], [`filter.${name}.smudge`, ''], [`filter.${name}.process`, ''], [`filter.${name}.required`, 'false']);
+  }
+  return runGit(
+    cwd,
+    ['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=all', '--no-renames'],
+    overrides,
+    timeoutMs,
+  );
+}
+
+/** Names of the filter drivers in `git config --null --list` output (`filter.<name>.<key>\nvalue\0`). */
+export function filterDrivers(configList: string): Set<string> {
+  const names = new Set<string>();
+  for (const entry of configList.split('\0')) {
+    const newline = entry.indexOf('\n');
+    const key = newline < 0 ? entry : entry.slice(0, newline);
+    // Section and key are case-insensitive (git prints them lower-cased); the name between is kept as is.
+    if (!key.toLowerCase().startsWith('filter.')) continue;
+    const lastDot = key.lastIndexOf('.');
+    if (lastDot > 'filter.'.length) names.add(key.slice('filter.'.length, lastDot));
+  }
+  return names;
+}
+
+function runGit(cwd: string, args: string[], overrides: ReadonlyArray<readonly [string, string]>, timeoutMs: number): Promise<string | null> {
+  const env: NodeJS.ProcessEnv = {
+    ...commandEnvironment(process.env),
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    GIT_CONFIG_COUNT: String(overrides.length),
+  };
+  overrides.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['-C', cwd, ...args],
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },
+      ['--no-pager', '-C', cwd, ...args],
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env },
       (error, stdout) => resolve(error ? null : stdout),
     );
   });

@@ -21,8 +21,9 @@
  */
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
+import type { ApprovalDetail, ApprovalFile } from '../core/agent/approval';
 
-export type { ResultKind, NoticeLevel };
+export type { ResultKind, NoticeLevel, ApprovalDetail, ApprovalFile };
 
 /** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
 export const PROTOCOL_VERSION = 1;
@@ -82,6 +83,10 @@ export type TranscriptItem =
       readonly summary: string;
       readonly status: ToolCallStatus;
       readonly result?: ResultView;
+      /** What the approval prompt shows in full: the whole command, every path written (absent: none asked). */
+      readonly approval?: ApprovalDetail;
+      /** Shown with the approval prompt: why this call must be approved explicitly. */
+      readonly approvalReason?: string;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -274,6 +279,11 @@ export interface InitMessage {
   /** The newest turns; older ones are asked for with `olderTurns`. */
   readonly turns: readonly TurnView[];
   readonly hasOlderTurns: boolean;
+  /**
+   * Every result id the session has given; later ones come with `toolFinished`. The webview links only
+   * these: an id-shaped word in a file's text or the model's prose names no result.
+   */
+  readonly resultIds: readonly string[];
   readonly busy: boolean;
   readonly meter?: UsageMeterView;
   readonly compaction?: CompactionStateView;
@@ -294,7 +304,17 @@ export type HostNotification =
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
   | { readonly type: 'assistantDone'; readonly turn: number; readonly incomplete: boolean }
   | { readonly type: 'toolStarted'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
-  | { readonly type: 'approvalRequested'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  | {
+      readonly type: 'approvalRequested';
+      readonly turn: number;
+      readonly callId: string;
+      readonly tool: string;
+      readonly summary: string;
+      /** The whole command, every path written; hidden characters left in for the chat to show. */
+      readonly detail?: ApprovalDetail;
+      /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
+      readonly reason?: string;
+    }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
   | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
@@ -333,3 +353,5 @@ export function errorResponseTo(request: WebviewRequest, error: string): Respons
 export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/;
 
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
+/** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */
+export { splitHidden, type VisibleSegment } from '../core/tools/visibleText';

@@ -18,6 +18,36 @@ const stub: ResultView = {
 };
 
 describe('transcript', () => {
+  it('attaches an approval to the newest line of a repeated call id, never to the earlier call', () => {
+    const turns = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'go' },
+      { type: 'toolStarted', turn: 0, callId: 'same', tool: 'bash', summary: 'bash ls build' },
+      { type: 'toolStarted', turn: 0, callId: 'same', tool: 'bash', summary: 'bash rm -rf ~' },
+      { type: 'approvalRequested', turn: 0, callId: 'same', tool: 'bash', summary: 'bash rm -rf ~' },
+    );
+    const tools = turns[0]!.items.filter((i) => i.type === 'tool');
+    expect(tools.map((t) => [t.summary, t.status])).toEqual([
+      ['bash ls build', 'running'],
+      ['bash rm -rf ~', 'awaiting-approval'],
+    ]);
+  });
+
+  it('keeps the full approval detail on the call that asks (and in the host-side live turn, by the same reducer)', () => {
+    const command = `ls build && ${'x'.repeat(200)} | sh`;
+    const detail = { command, files: [{ change: 'update' as const, path: 'README.md', moveTo: '.git/hooks/pre-commit' }] };
+    const turns = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'go' },
+      { type: 'toolStarted', turn: 0, callId: 't1', tool: 'bash', summary: 'bash ls build' },
+      { type: 'approvalRequested', turn: 0, callId: 't1', tool: 'bash', summary: 'bash ls build', detail },
+      { type: 'approvalRequested', turn: 0, callId: 't2', tool: 'apply_patch', summary: 'README.md' },
+    );
+    const tools = turns[0]!.items.filter((i) => i.type === 'tool');
+    expect(tools[0]).toMatchObject({ status: 'awaiting-approval', approval: detail });
+    expect(tools[1]).not.toHaveProperty('approval');
+  });
+
   it('appends streamed text to one block until a tool call closes it', () => {
     const turns = play(
       [],

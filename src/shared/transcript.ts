@@ -89,7 +89,9 @@ function updateTool(
   callId: string,
   update: (item: Extract<TranscriptItem, { type: 'tool' }>) => TranscriptItem,
 ): readonly TranscriptItem[] {
-  const position = items.findIndex((item) => item.type === 'tool' && item.callId === callId);
+  // The newest line with this id: should a call id ever repeat (the loop renames repeats, see
+  // toolUseIds.ts), an approval must go to the call that asks now, never to an earlier call's line.
+  const position = items.findLastIndex((item) => item.type === 'tool' && item.callId === callId);
   if (position === -1) return items;
   const next = items.slice();
   next[position] = update(items[position] as Extract<TranscriptItem, { type: 'tool' }>);
@@ -118,11 +120,13 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
       ]);
     case 'approvalRequested':
       return updateTurn(turns, event.turn, (items) => {
+        const approval = event.detail ? { approval: event.detail } : {};
         const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval' }));
+        const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
+        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
         return [
           ...closeStreaming(items),
-          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval' },
+          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval, ...reason },
         ];
       });
     case 'toolFinished':

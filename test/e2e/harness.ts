@@ -43,6 +43,11 @@ export interface StartEditorOptions {
   viewport?: { width: number; height: number };
   /** What globalSetup prepared; defaults to `inject('e2eEnvironment')`. */
   environment?: E2eEnvironment;
+  /**
+   * Keep VS Code's workspace trust on (every other test turns it off): the folder opens in Restricted
+   * Mode, untrusted, until the test trusts it (see `trustWorkspace`).
+   */
+  workspaceTrust?: boolean;
 }
 
 export interface RunningEditor {
@@ -146,7 +151,10 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const userDataDir = join(root, 'user-data');
   const extensionsDir = join(root, 'extensions');
   mkdirSync(extensionsDir, { recursive: true });
-  writeUserSettings(userDataDir, options.settings ?? {});
+  writeUserSettings(userDataDir, {
+    ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+    ...options.settings,
+  });
   installExtensions(editor, { root, userDataDir, extensionsDir }, extensions);
 
   const port = await freePort();
@@ -154,9 +162,10 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const logPath = join(OUTPUT_DIR, `${name}.code-server.log`);
   const logFile = createWriteStream(logPath);
   let log = '';
+  const serveArgs = codeServerServeArgs({ codeServerBin: editor.codeServerBin, configDir: root, port, userDataDir, extensionsDir, workspace: options.workspaceDir });
   const child = spawn(
     editor.nodeBin,
-    codeServerServeArgs({ codeServerBin: editor.codeServerBin, configDir: root, port, userDataDir, extensionsDir, workspace: options.workspaceDir }),
+    options.workspaceTrust ? serveArgs.filter((arg) => arg !== '--disable-workspace-trust') : serveArgs,
     { env: isolatedEnv(root, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const onOutput = (chunk: Buffer): void => {
@@ -359,4 +368,17 @@ export async function waitForJsonFile<T>(path: string, timeoutMs = 30_000): Prom
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${path} was not written within ${timeoutMs} ms`);
+}
+
+/**
+ * Trusts the open folder as a user does: "Workspaces: Manage Workspace Trust", then the Trust button of
+ * the trust editor. Extensions with limited untrusted support (Cairn) keep running and see the change.
+ */
+export async function trustWorkspace(page: Page, timeoutMs = 30_000): Promise<void> {
+  await runCommand(page, 'Workspaces: Manage Workspace Trust', timeoutMs);
+  const editor = page.locator('.workspace-trust-editor');
+  await editor.waitFor({ state: 'visible', timeout: timeoutMs });
+  await editor.getByRole('button', { name: /^Trust( Folder)?$/ }).first().click({ timeout: timeoutMs });
+  // The banner of Restricted Mode goes away once the folder is trusted.
+  await page.locator('.editor-banner', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', timeout: timeoutMs }).catch(() => undefined);
 }

@@ -1,6 +1,8 @@
 // Scenario 6 of issue 7: a file changed on disk from outside (written by the test, as another editor or
 // `git checkout` would) is read in full the next time; before the change, a re-read would be a stub.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The change keeps the file's size and puts its mtime back (as `cp -p`, `tar` and npm do), so only the
+// watcher or the hash cache's identity check (inode, ctime) can notice it.
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator } from 'playwright-core';
@@ -11,6 +13,10 @@ import { startScenarioModel, type ScenarioModel } from './model';
 
 const environment = inject('e2eEnvironment');
 const SCENARIO = join(REPO_ROOT, 'test', 'e2e', 'scenarios', 'outside-change.json');
+/** Old enough that the hash cache trusts the first read (no "racily clean" re-hash). */
+const HOUR_AGO = new Date(Date.now() - 3_600_000);
+/** Three releases in the same 59 bytes as the scenario's two. */
+const CHANGED = '# Release notes\n\n- 1.0: first\n- 1.1: parser\n- 1.2: streams\n';
 
 async function send(frame: FrameLocator, text: string): Promise<void> {
   const input = frame.locator('textarea');
@@ -31,6 +37,7 @@ describe.skipIf(!environment.available)('a file changed from outside (scenario 6
     workspaceDir = join(scratch, 'workspace');
     mkdirSync(workspaceDir);
     model = await startScenarioModel({ scenarioFile: SCENARIO, workspaceDir });
+    utimesSync(join(workspaceDir, 'notes.md'), HOUR_AGO, HOUR_AGO);
     editor = await startEditor({
       workspaceDir,
       settings: { 'cairn.baseUrl': model.url },
@@ -54,7 +61,12 @@ describe.skipIf(!environment.available)('a file changed from outside (scenario 6
   });
 
   it('reads it in full again after it changed on disk, not with a stub', async () => {
-    writeFileSync(join(workspaceDir, 'notes.md'), '# Release notes\n\n- 1.0: first release\n- 1.1: faster parser\n- 1.2: streaming\n');
+    const notes = join(workspaceDir, 'notes.md');
+    const before = statSync(notes);
+    writeFileSync(notes, CHANGED);
+    utimesSync(notes, new Date(), HOUR_AGO);
+    const after = statSync(notes);
+    expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
     await send(frame, 'Read them again, please.');
     await frame.getByText('Now there are three releases').waitFor({ state: 'visible', timeout: 90_000 });
     const chat = await frame.locator('body').innerText();

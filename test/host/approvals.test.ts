@@ -52,6 +52,9 @@ describe('approvals through the chat', () => {
       const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
       const waiting = init.turns.flatMap((t) => t.items).find((i) => i.type === 'tool' && i.callId === first.callId);
       expect(waiting?.type === 'tool' && waiting.status).toBe('awaiting-approval');
+      // ... with what it approves in full, the path the write will create.
+      expect(first.detail).toEqual({ files: [{ change: 'write', path: 'notes.txt' }] });
+      expect(waiting?.type === 'tool' && waiting.approval).toEqual(first.detail);
       // ... and what the turn streamed so far, which the journal does not hold yet.
       const running = init.turns.at(-1)!.items;
       expect(running.find((i) => i.type === 'user')).toMatchObject({ text: 'make the notes file and run the script' });
@@ -63,6 +66,7 @@ describe('approvals through the chat', () => {
       await waitFor(() => run.posted('approvalRequested').length === 2, 'the second approval prompt');
       const second = run.posted<Asked>('approvalRequested')[1]!;
       expect(second.tool).toBe('bash');
+      expect(second.detail).toEqual({ command: 'echo ran > ran.txt' });
       await run.chat.fromPage({ type: 'approval', callId: second.callId, decision: 'deny', reason: 'not on my machine' });
     });
     expect(await readFile(join(run.workspaceDir, 'notes.txt'), 'utf8')).toBe('written by the model\n');
@@ -70,6 +74,12 @@ describe('approvals through the chat', () => {
     const [write, bash] = results(run);
     expect(write?.isError).toBe(false);
     expect(bash?.text).toContain('not on my machine');
+    // A view opened now learns every id the session gave (it links only those).
+    const inits = run.posted('init').length;
+    await run.chat.fromPage({ type: 'ready', view: 'chat' });
+    await waitFor(() => run.posted('init').length > inits, 'the init after the run');
+    const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
+    expect([...init.resultIds].sort()).toEqual([write!.id, bash!.id].sort());
     // "Always" was never chosen, so nothing was remembered.
     expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
   });

@@ -24,6 +24,8 @@ export interface HostOptions {
   readonly trusted?: boolean;
   /** `cairn.*` settings by full key, e.g. `cairn.approvals`. */
   readonly settings?: Record<string, unknown>;
+  /** The same, as the workspace's own `.vscode/settings.json` would set them. */
+  readonly workspaceSettings?: Record<string, unknown>;
   /** A window with no folder open. */
   readonly noFolder?: boolean;
   /**
@@ -97,6 +99,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   shim.trusted = options.trusted ?? true;
   shim.settings.set('cairn.baseUrl', server.url);
   for (const [key, value] of Object.entries(options.settings ?? {})) shim.settings.set(key, value);
+  for (const [key, value] of Object.entries(options.workspaceSettings ?? {})) shim.workspaceSettings.set(key, value);
 
   const secrets = new Map<string, string>();
   if (options.apiKey !== undefined) secrets.set(API_KEY_SECRET, options.apiKey);

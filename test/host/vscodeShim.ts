@@ -139,6 +139,8 @@ export const shim = {
   shownDocuments: [] as string[],
   progressTitles: [] as string[],
   settings: new Map<string, unknown>(),
+  /** Values from the workspace's own `.vscode/settings.json`: `get` prefers them, as VS Code does. */
+  workspaceSettings: new Map<string, unknown>(),
   /** Every settings write (Cairn should make none). */
   settingsWrites: [] as { key: string; value: unknown }[],
   trusted: true,
@@ -164,6 +166,7 @@ export const shim = {
     this.shownDocuments.length = 0;
     this.progressTitles.length = 0;
     this.settings.clear();
+    this.workspaceSettings.clear();
     this.settingsWrites.length = 0;
     this.trusted = true;
     this.folders = [];
@@ -305,9 +308,15 @@ export const commands = {
 export const workspace = {
   getConfiguration: (section?: string): vscode.WorkspaceConfiguration =>
     ({
-      get: (key: string, fallback?: unknown) => shim.settings.get(section ? `${section}.${key}` : key) ?? fallback,
-      has: (key: string) => shim.settings.has(section ? `${section}.${key}` : key),
-      inspect: () => undefined,
+      get: (key: string, fallback?: unknown) => {
+        const full = section ? `${section}.${key}` : key;
+        return shim.workspaceSettings.get(full) ?? shim.settings.get(full) ?? fallback;
+      },
+      has: (key: string) => shim.settings.has(section ? `${section}.${key}` : key) || shim.workspaceSettings.has(section ? `${section}.${key}` : key),
+      inspect: (key: string) => {
+        const full = section ? `${section}.${key}` : key;
+        return { key: full, globalValue: shim.settings.get(full), workspaceValue: shim.workspaceSettings.get(full) };
+      },
       update: async (key: string, value: unknown) => {
         shim.settingsWrites.push({ key, value });
       },

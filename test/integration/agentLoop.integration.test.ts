@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_CONTINUE_PROMPT } from '../../src/core/agent/agentLoop';
 import type { Approver } from '../../src/core/agent/approval';
 import { INTERRUPTION_NOTE } from '../../src/core/agent/projection';
+import { EventProjection } from '../../src/host/eventProjection';
+import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transcript';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
 const model = { id: 'claude-test-model', context_window: 200000, max_output: 64000 };
@@ -178,5 +180,85 @@ describe('the agent loop against the local server, with the real SDK and real fi
     expect(await open.assembled.session.send('hi')).toBe('error');
     const error = open.events.find((e) => e.type === 'error');
     expect(error && error.type === 'error' && error.kind).toBe('prompt_too_long');
+  });
+
+  it('a repeated tool_use id (in one response or from an earlier one) is answered with an error, never run or asked', async () => {
+    const asked: Array<{ callId: string; input: unknown }> = [];
+    const approver: Approver = { request: async (r) => (asked.push({ callId: r.callId, input: r.input }), { kind: 'allow' }) };
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: {},
+        turns: [
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'bash', id: 'toolu_same', input: { command: 'echo first' } },
+                { name: 'bash', id: 'toolu_same', input: { command: 'touch SECOND_RAN' } },
+              ],
+            },
+          },
+          { assistant: { tool_calls: [{ name: 'bash', id: 'toolu_same', input: { command: 'touch THIRD_RAN' } }] } },
+          { assistant: { text: 'ok' } },
+        ],
+      },
+      { approver },
+    );
+    expect(await open.assembled.session.send('go')).toBe('end_turn');
+    // Only the first call was asked about and run.
+    expect(asked).toEqual([{ callId: 'toolu_same', input: { command: 'echo first' } }]);
+    // The prompt carries the whole command, not only the cut summary.
+    expect(open.events.filter((e) => e.type === 'approval_requested').map((e) => e.type === 'approval_requested' && e.detail)).toEqual([
+      { command: 'echo first' },
+    ]);
+    await expect(readFile(join(open.workspaceDir, 'SECOND_RAN'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(open.workspaceDir, 'THIRD_RAN'), 'utf8')).rejects.toThrow();
+    // Every request was valid for the API (unique ids, one result per call), and the model was told why.
+    expect(open.server.requests.filter((r) => r.kind === 'main').map((r) => r.status)).toEqual([200, 200, 200]);
+    const results = lastToolResults(open);
+    expect(results[0]).toMatch(/\nfirst$/);
+    expect(results[1]).toContain('Not run: this call reused the tool_use id "toolu_same"');
+    expect(results[2]).toContain('Not run: this call reused the tool_use id "toolu_same"');
+    // The chat, fed the same events the host sends: one line per call, none left running or waiting.
+    const projection = new EventProjection(0);
+    let turns: Turns = [];
+    for (const event of open.events) for (const n of projection.project(event)) if (isTurnEvent(n)) turns = applyTurnEvent(turns, n);
+    const tools = turns.flatMap((t) => t.items).filter((i) => i.type === 'tool');
+    expect(tools.map((t) => t.summary)).toEqual(['bash echo first', 'bash touch SECOND_RAN', 'bash touch THIRD_RAN']);
+    expect(new Set(tools.map((t) => t.callId)).size).toBe(3);
+    expect(tools.map((t) => t.status)).toEqual(['done', 'done', 'done']);
+    expect(tools[0]!.result?.isError).toBe(false);
+    expect(tools[1]!.result?.isError).toBe(true);
+  });
+
+  it('a write to a path with a hidden character, or a patch that hides one in a header, is refused without asking', async () => {
+    const asked: string[] = [];
+    const approver: Approver = { request: async (r) => (asked.push(r.tool), { kind: 'allow' }) };
+    const patch = ['*** Begin Patch', '*** Add File: README.md', '+hi', '*** Add File: \u2028.git/hooks/pre-commit', '+#!/bin/sh', '*** End Patch'].join('\n');
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: {},
+        turns: [
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'write', input: { path: 'run\u202ehs.txt', content: 'x' } },
+                { name: 'apply_patch', input: { patch } },
+              ],
+            },
+          },
+          { assistant: { text: 'ok' } },
+        ],
+      },
+      { approver },
+    );
+    expect(await open.assembled.session.send('go')).toBe('end_turn');
+    expect(asked).toEqual([]);
+    const results = lastToolResults(open);
+    expect(results[0]).toContain('The path "run⟨U+202E⟩hs.txt" contains ⟨U+202E⟩');
+    expect(results[1]).toContain('contains ⟨U+2028⟩');
+    expect(results[1]).toContain('Nothing was changed.');
+    await expect(readFile(join(open.workspaceDir, 'README.md'), 'utf8')).rejects.toThrow();
   });
 });

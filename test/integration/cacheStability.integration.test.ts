@@ -12,6 +12,9 @@ import { mainRequests, startScenarioSession, type ScenarioSession } from './harn
  * Every request must extend the previous one byte for byte (zero cache breaks), checked on the bodies the
  * server logged.
  */
+/** Only the re-reads after an outside change use this offset, so they can be told apart. */
+const OUTSIDE_REREAD_OFFSET = 115;
+
 function longScenario() {
   const workspace: Record<string, unknown> = { 'AGENTS.md': 'Use tabs.\n' };
   for (let f = 0; f < 8; f++) workspace[`src/mod${f}.ts`] = { lines: 120, text: `export const m${f}_{n} = {n};` };
@@ -33,7 +36,13 @@ function longScenario() {
         default: calls.push({ name: 'list', input: { path: 'src' } }); break;
       }
       turns.push({ assistant: { text: `step ${k}`, tool_calls: calls } });
-      if (k % 13 === 6) turns.push({ fs: { append: { path: `src/mod${(k + 1) % 8}.ts`, content: `// outside ${k}\n` } } });
+      if (k % 13 === 6) {
+        // An outside change between a read and a re-read that would otherwise be a stub.
+        const changed = `src/mod${(k + 1) % 8}.ts`;
+        turns.push({ assistant: { text: `look at ${changed}`, tool_calls: [{ name: 'read', input: { path: changed } }] } });
+        turns.push({ fs: { append: { path: changed, content: `// outside ${k}\n` } } });
+        turns.push({ assistant: { text: `look again at ${changed}`, tool_calls: [{ name: 'read', input: { path: changed, offset: OUTSIDE_REREAD_OFFSET } }] } });
+      }
     }
     turns.push({ assistant: { text: `done with task ${user}` } });
     if (user === 4 && !rulesEdited) {
@@ -75,9 +84,25 @@ describe('a long session keeps the provider cache warm', () => {
     expect(open.assembled.composer.cacheBreaks).toBe(0);
   });
 
-  it('exercised every measure: stubs, caps, same results, diffs, recalls and outside changes', () => {
+  it('exercised every measure: stubs, caps, same results, diffs and recalls', () => {
     const kinds = new Set(open.events.flatMap((e) => (e.type === 'tool_finished' ? [e.result.kind] : [])));
     for (const kind of ['full', 'read-stub', 'capped', 'same-result', 'diff', 'recall']) expect(kinds).toContain(kind);
+  });
+
+  it('reads a file changed from outside in full, with the new content, never as a stub', () => {
+    const rereads = new Set(
+      open.events.flatMap((e) =>
+        e.type === 'tool_started' && (e.input as { offset?: number }).offset === OUTSIDE_REREAD_OFFSET ? [e.callId] : [],
+      ),
+    );
+    const results = open.events.flatMap((e) => (e.type === 'tool_finished' && rereads.has(e.callId) ? [e.result] : []));
+    const changes = [...Array(100).keys()].filter((k) => k % 13 === 6);
+    expect(results).toHaveLength(changes.length);
+    results.forEach((result, i) => {
+      expect(result.kind, result.text).toBe('full');
+      expect(result.text).toContain(`// outside ${changes[i]}`);
+      expect(result.text).not.toContain('Unchanged since');
+    });
   });
 
   it('sent the edited rules file as a delta in the next user message, once', () => {

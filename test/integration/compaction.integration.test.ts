@@ -242,8 +242,15 @@ describe('compaction through the local server', () => {
     now += 6 * 60_000;
     await compactor.compact({ reason: 'manual' }, new AbortController().signal);
     expect(compactionSnapshots(open).at(-1)!.model).toBe('claude-small');
-    const decisionText = JSON.stringify(open.events.filter((e) => e.type === 'compacted'));
-    expect(decisionText).toContain('generation');
+    // The journal records which model summarized and, when the fallback was used, why.
+    const details: Record<string, unknown>[] = [];
+    for await (const record of open.assembled.journal.readAll({ types: ['generation_started'] })) {
+      if (record.type === 'generation_started') details.push(record.detail as Record<string, unknown>);
+    }
+    expect(details.map((d) => [d.summaryModel, d.fallback])).toEqual([
+      ['claude-main', undefined],
+      ['claude-small', { status: 'used', reason: 'main model idle 360 s > 300 s: its cache is cold' }],
+    ]);
   });
 
   it('a summary that keeps failing leaves the conversation intact, with a notice', async () => {

@@ -12,6 +12,8 @@ import { startLedgerRig, type LedgerRig } from './support/ledgerRig';
  * attributes, links are http(s) only, no images, no raw HTML, no inline handlers.
  */
 export const PATCH_RUNS = 1_500;
+/** Every id counts as given, so hostile text exercises the recall links too. */
+const EVERY_ID = { has: () => true };
 export const MARKDOWN_RUNS = 2_000;
 const SEED = Number(process.env.CAIRN_FUZZ_SEED ?? 77);
 
@@ -138,10 +140,10 @@ describe('Markdown with adversarial input', () => {
   const mdArb = fc.array(fc.oneof(fc.constantFrom(...hostile), fc.string({ maxLength: 20 }), fc.constantFrom('\n', '\n\n', ' ', '*', '_', '[', ']', '(', ')', '<', '>', '`', '#', '|', '-')), { maxLength: 12 }).map((parts) => parts.join(''));
 
   it(`${MARKDOWN_RUNS} adversarial Markdown texts render to safe HTML, none throws`, () => {
-    for (const text of hostile) expect(problems(renderMarkdown(text)), text.slice(0, 40)).toEqual([]);
+    for (const text of hostile) expect(problems(renderMarkdown(text, EVERY_ID)), text.slice(0, 40)).toEqual([]);
     fc.assert(
       fc.property(mdArb, (text) => {
-        const html = renderMarkdown(text);
+        const html = renderMarkdown(text, EVERY_ID);
         expect(problems(html), text.slice(0, 80)).toEqual([]);
       }),
       { numRuns: MARKDOWN_RUNS, seed: SEED },

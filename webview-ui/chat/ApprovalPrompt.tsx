@@ -1,9 +1,61 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import type { ApprovalDecision } from '../../src/shared/protocol';
+import type { ApprovalDecision, ApprovalDetail, ApprovalFile } from '../../src/shared/protocol';
+import { VisibleText } from '../common/VisibleText';
+
+const CHANGE_LABEL: Record<ApprovalFile['change'], string> = { write: 'write', edit: 'edit', add: 'add', update: 'update', delete: 'delete' };
+
+/**
+ * What the call will do, in full: the whole command in its own scrolling box, every path a write or a
+ * patch touches (a move's destination too), hidden characters made visible. The line above is cut.
+ */
+function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
+  return (
+    <div class="approval-detail">
+      {detail.command !== undefined && (
+        <pre class="approval-command" aria-label="Command">
+          <VisibleText text={detail.command} />
+        </pre>
+      )}
+      {detail.files && detail.files.length > 0 && (
+        <ul class="approval-files" aria-label="Files">
+          {detail.files.map((file, i) => (
+            <li key={i}>
+              <span class="approval-change">{file.moveTo !== undefined ? 'move' : CHANGE_LABEL[file.change]}</span>{' '}
+              <code>
+                <VisibleText text={file.path} />
+              </code>
+              {file.moveTo !== undefined && (
+                <>
+                  {' → '}
+                  <code>
+                    <VisibleText text={file.moveTo} />
+                  </code>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {detail.problem !== undefined && (
+        <p class="approval-problem">
+          <VisibleText text={detail.problem} />
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** Allow once / always for this tool / deny with a reason, inline under the tool call that asks. */
-export function ApprovalPrompt({ tool, onAnswer }: { tool: string; onAnswer: (decision: ApprovalDecision, reason?: string) => void }) {
+export function ApprovalPrompt({
+  tool,
+  detail,
+  onAnswer,
+}: {
+  tool: string;
+  detail?: ApprovalDetail;
+  onAnswer: (decision: ApprovalDecision, reason?: string) => void;
+}) {
   const denying = useSignal(false);
   const reason = useSignal('');
   const group = useRef<HTMLDivElement>(null);
@@ -23,6 +75,7 @@ export function ApprovalPrompt({ tool, onAnswer }: { tool: string; onAnswer: (de
   const deny = () => onAnswer('deny', reason.value.trim() === '' ? undefined : reason.value.trim());
   return (
     <div ref={group} class="approval" role="group" tabIndex={-1} aria-label={`Approve ${tool}`}>
+      {detail && <ApprovalDetails detail={detail} />}
       <span class="approval-question">Allow this {tool} call?</span>
       {!denying.value ? (
         <>

@@ -69,7 +69,12 @@ export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId
         )}
         {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}
       </div>
-      {item.status === 'awaiting-approval' && <ApprovalPrompt tool={item.tool} onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)} />}
+      {item.status === 'awaiting-approval' && item.approvalReason && (
+        <p class="approval-why" role="note">
+          Asks every time: this call {item.approvalReason}.
+        </p>
+      )}
+      {item.status === 'awaiting-approval' && <ApprovalPrompt tool={item.tool} {...(item.approval ? { detail: item.approval } : {})} onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)} />}
       {expanded.value && result && (
         <div class="tool-result">
           {file && (

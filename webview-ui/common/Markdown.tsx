@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { useBridge } from './bridgeContext';
+import { knownResultIds } from './knownIds';
 import { splitMarkdownBlocks } from './markdownBlocks';
 import { renderMarkdown } from './renderMarkdown';
 
@@ -15,14 +16,21 @@ interface RenderedPiece {
  * (`splitMarkdownBlocks`), and only pieces whose text changed (in practice the last) are rendered and
  * put in the DOM; the rest keep their nodes. The element's children are the same as one full render's.
  */
-function useStreamingPieces(host: { current: HTMLDivElement | null }, source: string, streaming: boolean): void {
+function useStreamingPieces(host: { current: HTMLDivElement | null }, source: string, streaming: boolean, known: ReadonlySet<string>): void {
   const shown = useRef<RenderedPiece[]>([]);
+  const shownWith = useRef(known);
   useLayoutEffect(() => {
     const element = host.current;
     if (!streaming || !element) {
       // Preact owns the children again (dangerouslySetInnerHTML); a later stream starts from scratch.
       shown.current = [];
       return;
+    }
+    // New ids became known: every piece may link differently, so all are rendered again.
+    if (shownWith.current !== known) {
+      for (const piece of shown.current) for (const node of piece.nodes) node.remove();
+      shown.current = [];
+      shownWith.current = known;
     }
     const pieces = splitMarkdownBlocks(source);
     const previous = shown.current;
@@ -34,13 +42,13 @@ function useStreamingPieces(host: { current: HTMLDivElement | null }, source: st
     const parser = element.ownerDocument.createElement('div');
     for (const piece of pieces.slice(kept)) {
       // Parsed in a detached div: the same context as the element's own innerHTML.
-      parser.innerHTML = renderMarkdown(piece);
+      parser.innerHTML = renderMarkdown(piece, known);
       const nodes = Array.from(parser.childNodes);
       element.append(...nodes);
       next.push({ source: piece, nodes });
     }
     shown.current = next;
-  }, [source, streaming]);
+  }, [source, streaming, known]);
 }
 
 /**
@@ -52,8 +60,9 @@ function useStreamingPieces(host: { current: HTMLDivElement | null }, source: st
 export function Markdown({ source, class: className, streaming = false }: { source: string; class?: string; streaming?: boolean }) {
   const bridge = useBridge();
   const element = useRef<HTMLDivElement>(null);
-  const html = useMemo(() => (streaming ? '' : renderMarkdown(source)), [source, streaming]);
-  useStreamingPieces(element, source, streaming);
+  const known = knownResultIds.value;
+  const html = useMemo(() => (streaming ? '' : renderMarkdown(source, known)), [source, streaming, known]);
+  useStreamingPieces(element, source, streaming, known);
   const onClick = (event: MouseEvent) => {
     const link = (event.target as Element | null)?.closest?.('a[href]');
     if (!link) return;

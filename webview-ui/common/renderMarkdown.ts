@@ -4,30 +4,50 @@
  * `javascript:`), and every result id in text or code becomes a recall link.
  */
 import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
-import { escapeHtml, linkifyIdsHtml } from './resultIds';
+import { escapeHtml, linkifyIdsHtml, type KnownIds } from './resultIds';
+
+const NO_IDS: KnownIds = { has: () => false };
+
+/** The ids a render may link, from markdown-it's env (`renderMarkdown` puts them there); none when absent. */
+function knownIn(env: unknown): KnownIds {
+  const known = (env as { known?: KnownIds } | undefined)?.known;
+  return known && typeof known.has === 'function' ? known : NO_IDS;
+}
 
 function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: false, typographer: false, breaks: false });
   md.disable(['image']);
   md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
-  /** Ids inside a link's text stay plain: a button inside a link would be two targets in one. */
+  /**
+   * Ids inside a link's text stay plain: a button inside a link would be two targets in one. The link
+   * depth at each token of an inline run is computed once per run (one pass), not rescanned from the
+   * first token for every text token: that was quadratic, 20 s for 1 MB of linked text.
+   */
+  const linkDepths = new WeakMap<Token[], Int32Array>();
   function insideLink(tokens: Token[], idx: number): boolean {
-    let depth = 0;
-    for (let i = 0; i < idx; i++) {
-      const type = tokens[i]?.type;
-      if (type === 'link_open') depth++;
-      else if (type === 'link_close') depth--;
+    let depths = linkDepths.get(tokens);
+    if (!depths) {
+      depths = new Int32Array(tokens.length);
+      let depth = 0;
+      for (let i = 0; i < tokens.length; i++) {
+        depths[i] = depth;
+        const type = tokens[i]?.type;
+        if (type === 'link_open') depth++;
+        else if (type === 'link_close') depth--;
+      }
+      linkDepths.set(tokens, depths);
     }
-    return depth > 0;
+    return (depths[idx] ?? 0) > 0;
   }
 
-  md.renderer.rules.text = (tokens, idx) => {
+  md.renderer.rules.text = (tokens, idx, _options, env) => {
     const content = tokens[idx]?.content ?? '';
-    return insideLink(tokens, idx) ? escapeHtml(content) : linkifyIdsHtml(content);
+    return insideLink(tokens, idx) ? escapeHtml(content) : linkifyIdsHtml(content, knownIn(env));
   };
-  md.renderer.rules.code_inline = (tokens, idx) => `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '')}</code>`;
-  const block = (tokens: Token[], idx: number) => `<pre class="md-code"><code>${linkifyIdsHtml(tokens[idx]?.content ?? '')}</code></pre>\n`;
+  md.renderer.rules.code_inline = (tokens, idx, _options, env) => `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code>`;
+  const block = (tokens: Token[], idx: number, _options: unknown, env: unknown) =>
+    `<pre class="md-code"><code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code></pre>\n`;
   md.renderer.rules.fence = block;
   md.renderer.rules.code_block = block;
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
@@ -44,10 +64,10 @@ function createRenderer(): MarkdownIt {
 
 let renderer: MarkdownIt | undefined;
 
-/** Markdown to safe HTML with recall links. */
-export function renderMarkdown(source: string): string {
+/** Markdown to safe HTML with a recall link for each id the session gave (`known`). */
+export function renderMarkdown(source: string, known: KnownIds): string {
   renderer ??= createRenderer();
-  return renderer.render(source);
+  return renderer.render(source, { known });
 }
 
 /**

@@ -12,11 +12,12 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
-import { approvalVerdict, denialMessage, type ApprovalSettings, type Approver } from './approval';
+import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver } from './approval';
 import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { projectForProvider } from './projection';
+import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -42,6 +43,10 @@ export interface AgentLoopDeps {
   readonly approvals: () => ApprovalSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
+  readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
+  /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
+  readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;
   /**
    * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
@@ -75,6 +80,8 @@ export class AgentLoop {
   private pendingDecisions: LoopDecision[] = [];
   private requestIndex = 0;
   private lastMainAt: number | undefined;
+  /** Tool-use ids seen in this run, across compactions (a new generation no longer holds the older ones). */
+  private readonly usedToolUseIds = new Set<string>();
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -143,12 +150,13 @@ export class AgentLoop {
         return this.finish('error');
       }
       promptTooLongRetried = false;
-      const response = outcome.response;
+      const { content, duplicates } = this.withUniqueToolUseIds(outcome.response.content);
+      const response = { ...outcome.response, content };
 
       if (response.incomplete) {
         interruptedInARow++;
         await this.appendAssistantIfAny(response.content, true);
-        await this.answerToolUses(response.content, signal, 'interrupted');
+        await this.answerToolUses(response.content, signal, 'interrupted', duplicates);
         const message = 'The response was cut off part-way; what arrived is kept and marked as interrupted.';
         deps.emit({ type: 'notice', level: 'warning', kind: 'stream_interrupted', message });
         await deps.recorder.notice('warning', 'stream_interrupted', message);
@@ -168,7 +176,7 @@ export class AgentLoop {
 
       if (toolUses.length > 0) {
         // max_tokens can cut a tool call's input: it is still answered (the ledger reports the bad input).
-        const cancelled = await this.answerToolUses(response.content, signal, 'run');
+        const cancelled = await this.answerToolUses(response.content, signal, 'run', duplicates);
         if (cancelled) return this.finish('cancelled');
         continue;
       }
@@ -253,7 +261,12 @@ export class AgentLoop {
    * valid whatever happens: run (with approval), or declared cancelled/interrupted without running.
    * Returns true when the user cancelled part-way.
    */
-  private async answerToolUses(content: readonly AssistantBlock[], signal: AbortSignal, mode: 'run' | 'interrupted'): Promise<boolean> {
+  private async answerToolUses(
+    content: readonly AssistantBlock[],
+    signal: AbortSignal,
+    mode: 'run' | 'interrupted',
+    duplicates: ReadonlyMap<string, string>,
+  ): Promise<boolean> {
     const { deps } = this;
     const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (toolUses.length === 0) return false;
@@ -264,7 +277,10 @@ export class AgentLoop {
       const summary = deps.summarizeToolCall(use.name, use.input);
       deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
       let result: LedgerResult;
-      if (mode === 'interrupted') {
+      const reusedId = duplicates.get(use.id);
+      if (reusedId !== undefined) {
+        result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
+      } else if (mode === 'interrupted') {
         result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
       } else if (cancelled || signal.aborted) {
         cancelled = true;
@@ -283,13 +299,20 @@ export class AgentLoop {
 
   private async runWithApproval(call: { callId: string; name: string; input: unknown }, summary: string, signal: AbortSignal): Promise<LedgerResult> {
     const { deps } = this;
-    const verdict = approvalVerdict(call.name, deps.isReadOnlyTool(call.name), deps.approvals());
+    const readOnly = deps.isReadOnlyTool(call.name);
+    const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
+    const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
     if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
     if (verdict.kind === 'ask') {
-      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary });
+      const detail = deps.describeForApproval?.(call.name, call.input);
+      // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
+      // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
+      if (detail?.problem !== undefined) return deps.tools.answerWithoutRunning(call, detail.problem);
+      const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
+      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
       let decision;
       try {
-        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary }, signal);
+        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...shown }, signal);
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }
@@ -297,6 +320,15 @@ export class AgentLoop {
       if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
     }
     return deps.tools.execute(call, { signal });
+  }
+
+  /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
+  private withUniqueToolUseIds(content: readonly AssistantBlock[]): { content: AssistantBlock[]; duplicates: ReadonlyMap<string, string> } {
+    const used = toolUseIdsIn(this.current().conversation.messages());
+    for (const id of this.usedToolUseIds) used.add(id);
+    const unique = uniqueToolUseIds(content, used);
+    for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
+    return unique;
   }
 
   /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */

@@ -20,6 +20,8 @@ export interface AgentSessionDeps {
   readonly settings: () => AgentLoopSettings;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
+  readonly describeForApproval?: AgentLoopDeps['describeForApproval'];
+  readonly protectedReason?: AgentLoopDeps['protectedReason'];
   readonly clock: Clock;
   /** See `AgentLoopDeps.project`; benchmarks only. */
   readonly project?: AgentLoopDeps['project'];
@@ -91,6 +93,8 @@ export class AgentSession {
         approvals: deps.approvals,
         isReadOnlyTool: deps.isReadOnlyTool,
         summarizeToolCall: deps.summarizeToolCall,
+        ...(deps.describeForApproval ? { describeForApproval: deps.describeForApproval } : {}),
+        ...(deps.protectedReason ? { protectedReason: deps.protectedReason } : {}),
         emit: (event) => this.emit(event),
         onPromptTooLong: async (signal) => (this.hooks.onPromptTooLong ? this.hooks.onPromptTooLong(signal) : false),
         beforeRequest: async (signal) => this.hooks.beforeRequest?.(signal),

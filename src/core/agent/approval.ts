@@ -10,6 +10,33 @@ export interface ApprovalRequest {
   readonly tool: string;
   readonly input: unknown;
   readonly summary: string;
+  /** What the call will do, in full (the summary is one cut line). */
+  readonly detail?: ApprovalDetail;
+  /** Why this call asks even if the tool may run without asking (a protected path); shown in the prompt. */
+  readonly reason?: string;
+}
+
+/** One path a call writes, as the tool that applies it reads the input. */
+export interface ApprovalFile {
+  readonly change: 'write' | 'edit' | 'add' | 'update' | 'delete';
+  readonly path: string;
+  /** A patch's `*** Move to:`: the file is written here and its old path removed. */
+  readonly moveTo?: string;
+}
+
+/**
+ * What the person approving a call is shown in full: a command's whole text, every path a write or a
+ * patch touches (from the same parser that applies the patch), or why the input cannot run at all.
+ * Hidden characters are left in; the chat shows each as `⟨U+XXXX⟩`.
+ */
+export interface ApprovalDetail {
+  readonly command?: string;
+  readonly files?: readonly ApprovalFile[];
+  /**
+   * The tool would refuse the input without changing anything (a patch that does not parse, a path with a
+   * hidden character): the loop answers with this and does not ask.
+   */
+  readonly problem?: string;
 }
 
 /** The user's side of an approval: the chat panel's inline prompt, or a policy in the headless runner. */
@@ -26,17 +53,23 @@ export interface ApprovalSettings {
 
 export type ApprovalVerdict =
   | { readonly kind: 'run' }
-  | { readonly kind: 'ask' }
+  | { readonly kind: 'ask'; readonly reason?: string }
   | { readonly kind: 'refuse'; readonly reason: string };
 
-export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings): ApprovalVerdict {
+/**
+ * `protectedReason` (from `protectedWriteReason`) names a protected path the call writes: such a call
+ * asks every time, whatever the settings or an earlier "always" say, and is refused when untrusted.
+ */
+export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings, protectedReason?: string): ApprovalVerdict {
   if (readOnly) return { kind: 'run' };
   if (!settings.workspaceTrusted) {
+    const why = protectedReason ? ` (It ${protectedReason}.)` : '';
     return {
       kind: 'refuse',
-      reason: `The workspace is not trusted, so Cairn may read it but not run "${tool}". The user can trust the workspace (Workspaces: Manage Workspace Trust) to allow edits and commands.`,
+      reason: `The workspace is not trusted, so Cairn may read it but not run "${tool}".${why} The user can trust the workspace (Workspaces: Manage Workspace Trust) to allow edits and commands.`,
     };
   }
+  if (protectedReason) return { kind: 'ask', reason: protectedReason };
   if (settings.alwaysAllow.has(tool)) return { kind: 'run' };
   return { kind: 'ask' };
 }

@@ -1,6 +1,7 @@
 import type { LedgerResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage } from '../model/types';
 import type { RequestSnapshot } from '../compose/snapshot';
+import type { ApprovalDetail } from './approval';
 
 export type NoticeLevel = 'info' | 'warning' | 'critical';
 
@@ -12,7 +13,7 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'assistant_message'; message: AssistantMessage; incomplete: boolean }
   | { type: 'tool_started'; callId: string; tool: string; input: unknown; summary: string }
-  | { type: 'approval_requested'; callId: string; tool: string; summary: string }
+  | { type: 'approval_requested'; callId: string; tool: string; summary: string; detail?: ApprovalDetail; reason?: string }
   | { type: 'tool_finished'; callId: string; result: LedgerResult }
   | { type: 'usage'; requestIndex: number; usage: ModelUsage }
   /**

@@ -15,6 +15,7 @@ import { systemClock } from '../ports';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SessionJournal, type OpenedSession } from '../session/sessionJournal';
+import { describeForApproval } from '../tools/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../tools/definitions';
 import { Compactor } from '../compaction/compactor';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../compaction/settings';
@@ -23,6 +24,7 @@ import type { AgentLoopSettings } from './agentLoop';
 import { AgentSession, type AgentSessionDeps } from './agentSession';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
+import { protectedWriteReason } from './protectedPaths';
 import { replayConversation } from './replay';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
@@ -154,6 +156,8 @@ async function assemble(
       settings: ports.settings,
       isReadOnlyTool,
       summarizeToolCall,
+      describeForApproval,
+      protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
       clock: ports.clock ?? systemClock,
       ...(ports.project ? { project: ports.project } : {}),
     },
@@ -198,7 +202,7 @@ async function assemble(
     highestGeneration,
   );
   compactor.attach();
-  // A change from anywhere makes the cached hash untrustworthy; size+mtime checks catch missed events.
+  // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
   return {
     session,

@@ -1,6 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConversationEntry } from '../agent/conversation';
+import { PRIVATE_FILE_MODE } from '../session/privateModes';
 
 export const HISTORY_FILE = 'history.md';
 
@@ -36,5 +37,5 @@ function firstLine(text: string): string {
 
 /** Appends to the session's history.md archive (created on the first append). */
 export async function appendHistory(sessionDir: string, markdown: string): Promise<void> {
-  await appendFile(join(sessionDir, HISTORY_FILE), markdown, 'utf8');
+  await appendFile(join(sessionDir, HISTORY_FILE), markdown, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
 }

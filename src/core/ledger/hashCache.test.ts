@@ -21,6 +21,25 @@ describe('HashCache', () => {
     expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000 })).toBeUndefined();
   });
 
+  it('forgets an entry when the identity moved though size and mtime match (a replacement with the mtime put back)', () => {
+    const cache = new HashCache({ clock: clockAt(100_000) });
+    cache.record('a.txt', { ...facts, identity: '1:7:1000:1000' });
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000, identity: '1:7:1000:1000' })?.sha256).toBe(facts.sha256);
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000, identity: '1:8:1000:1000' })).toBeUndefined();
+    // Forgotten for good, and an entry with an identity never matches a stat without one.
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000, identity: '1:7:1000:1000' })).toBeUndefined();
+    cache.record('a.txt', { ...facts, identity: '1:7:1000:1000' });
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000 })).toBeUndefined();
+  });
+
+  it('does not trust a file whose ctime is racily close to when it was hashed, even with an old mtime', () => {
+    const cache = new HashCache({ clock: clockAt(100_000), racyWindowMs: 3000 });
+    cache.record('a.txt', { ...facts, identity: 'x', ctimeMs: 99_000 });
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000, identity: 'x' })).toBeUndefined();
+    cache.record('a.txt', { ...facts, identity: 'x', ctimeMs: 50_000 });
+    expect(cache.lookup('a.txt', { size: 10, mtimeMs: 1_000, identity: 'x' })).toBeDefined();
+  });
+
   it('does not trust a file hashed in the same moment it was written (racily clean)', () => {
     const cache = new HashCache({ clock: clockAt(1_500), racyWindowMs: 3000 });
     cache.record('a.txt', facts);

@@ -5,6 +5,10 @@ export interface HashEntry {
   readonly sha256: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** `FileStat.identity` when the workspace gives one: which file and when its inode last changed. */
+  readonly identity?: string;
+  /** `FileStat.ctimeMs` when the workspace gives one. */
+  readonly ctimeMs?: number;
   readonly lineCount: number;
   readonly binary: boolean;
   /** When the bytes were hashed (the clock's time). */
@@ -14,8 +18,8 @@ export interface HashEntry {
 export interface HashCacheOptions {
   readonly clock?: Clock;
   /**
-   * A file whose mtime is this close to the moment it was hashed may still change within the same
-   * timestamp tick without its size or mtime moving (git's "racily clean" problem); such an entry is
+   * A file whose mtime (or ctime) is this close to the moment it was hashed may still change within the
+   * same timestamp tick without its size or times moving (git's "racily clean" problem); such an entry is
    * kept for nothing and the file is hashed again next time. File systems with coarse timestamps
    * (FAT: 2 s) need the margin; the default covers them.
    */
@@ -24,9 +28,13 @@ export interface HashCacheOptions {
 }
 
 /**
- * Remembers each file's hash keyed by its size and mtime, so an unchanged re-read can be answered
- * with a stub after a `stat` alone. An entry is trusted only while size and mtime both match and it was
- * not hashed racily; anything else means read and hash again. The file watcher calls `invalidate`.
+ * Remembers each file's hash keyed by its size, mtime and identity (device, inode, ctime), so an
+ * unchanged re-read can be answered with a stub after a `stat` alone. Size and mtime alone are not
+ * enough: `cp -p`, `tar`, `rsync -t` and npm put the mtime back, and a same-size file then looks
+ * unchanged; the inode (a replacement) or the ctime (a rewrite in place) still moves, and nobody can set
+ * those back. An entry is trusted only while all of them match and it was not hashed racily; anything
+ * else means read and hash again. The file watcher calls `invalidate` too, but it is not relied on
+ * (events are missed, and ignored folders send none).
  */
 export class HashCache {
   private readonly entries = new Map<string, HashEntry>();
@@ -40,15 +48,17 @@ export class HashCache {
     this.maxEntries = options.maxEntries ?? 20_000;
   }
 
-  /** The cached facts if the file's current size and mtime match a trustworthy entry. */
-  lookup(relativePath: string, stat: { size: number; mtimeMs: number }): HashEntry | undefined {
+  /** The cached facts if the file's current size, mtime and identity match a trustworthy entry. */
+  lookup(relativePath: string, stat: { size: number; mtimeMs: number; identity?: string }): HashEntry | undefined {
     const entry = this.entries.get(relativePath);
     if (!entry) return undefined;
-    if (entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs) {
+    if (entry.size !== stat.size || entry.mtimeMs !== stat.mtimeMs || entry.identity !== stat.identity) {
       this.entries.delete(relativePath);
       return undefined;
     }
-    if (entry.mtimeMs + this.racyWindowMs >= entry.hashedAtMs) return undefined;
+    // The ctime too: a file rewritten in the tick it was hashed in keeps its ctime as well.
+    const changedMs = Math.max(entry.mtimeMs, entry.ctimeMs ?? entry.mtimeMs);
+    if (changedMs + this.racyWindowMs >= entry.hashedAtMs) return undefined;
     return entry;
   }
 

@@ -6,6 +6,7 @@ import { JournalCorruptError, JournalWriteError, SessionError, SessionExistsErro
 import { scanJournal, type JournalScan, type RecordLocation } from './journalScan';
 import { JOURNAL_FORMAT, serialiseRecord, type JournalRecord, type SessionStartedRecord } from './records';
 import { JOURNAL_FILE, checkSessionId, newSessionId, removeLeftovers, syncDirectory } from './sessionFolder';
+import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateModes';
 import { SessionLock } from './sessionLock';
 import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
 
@@ -66,8 +67,10 @@ export async function createSessionFiles(dir: string, options: CreateSessionOpti
   checkSessionId(sessionId);
   const sessionDir = join(dir, sessionId);
   try {
-    await fs.mkdir(dir, { recursive: true });
-    await fs.mkdir(sessionDir);
+    await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    // An existing sessions folder (an older Cairn's, 0755) is made private too.
+    await makePrivate([dir]);
+    await fs.mkdir(sessionDir, { mode: PRIVATE_DIR_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new SessionExistsError(sessionId, sessionDir);
     throw new JournalWriteError(sessionId, sessionDir, error, 'The session was not started');
@@ -89,7 +92,7 @@ export async function createSessionFiles(dir: string, options: CreateSessionOpti
     const line = `${serialiseRecord(header)}\n`;
     // The header appears whole or not at all: written under another name, synced, then renamed.
     const draft = join(sessionDir, `${JOURNAL_FILE}.tmp`);
-    const draftHandle = await fs.open(draft, 'w');
+    const draftHandle = await fs.open(draft, 'w', PRIVATE_FILE_MODE);
     try {
       await draftHandle.writeFile(line);
       await draftHandle.sync();
@@ -166,6 +169,7 @@ export async function openSessionFiles(
     if (corruption) readOnlyReason = 'its journal is damaged, so it was opened read-only';
     else if (options.readOnly) readOnlyReason = 'it was opened read-only';
     if (readOnlyReason === undefined) {
+      await makePrivate([dir, sessionDir], sessionDir);
       writer = await fs.open(path, 'a');
       if (scan.tornTail) {
         await writer.truncate(scan.goodBytes);

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SessionLockedError } from './errors';
+import { PRIVATE_FILE_MODE } from './privateModes';
 
 /**
  * One writer per session: `<session>/lock` is created with O_EXCL and holds the writer's pid and host,
@@ -124,7 +125,7 @@ export class SessionLock {
    */
   private static async tryCreate(path: string, content: LockContent): Promise<boolean> {
     const draft = `${path}.${content.token}.tmp`;
-    const handle = await fs.open(draft, 'w');
+    const handle = await fs.open(draft, 'w', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(JSON.stringify(content));
       await handle.sync();
@@ -148,7 +149,7 @@ export class SessionLock {
   private static async createExclusive(path: string, content: LockContent): Promise<boolean> {
     let handle;
     try {
-      handle = await fs.open(path, 'wx');
+      handle = await fs.open(path, 'wx', PRIVATE_FILE_MODE);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw error;

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './privateModes';
 import type { JournalRecord, UserMessageRecord } from './records';
 
 /**
@@ -50,7 +51,7 @@ export function foldMeta(meta: SessionMeta, record: JournalRecord, journalBytes:
 export async function writeMeta(sessionDir: string, meta: SessionMeta): Promise<void> {
   const path = join(sessionDir, META_FILE);
   const draft = `${path}.${process.pid}.tmp`;
-  await fs.writeFile(draft, JSON.stringify(meta));
+  await fs.writeFile(draft, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
   await fs.rename(draft, path);
 }
 

@@ -31,7 +31,7 @@ describe('summarizeToolCall', () => {
   it('shows the key argument in one short line', () => {
     expect(summarizeToolCall('read', { path: 'src/app.ts' })).toBe('read src/app.ts');
     expect(summarizeToolCall('bash', { command: 'npm   test\n  --silent' })).toBe('bash npm test --silent');
-    expect(summarizeToolCall('apply_patch', { patch: '*** Begin Patch\n*** Update File: a.ts\n*** Add File: b.ts\n+x\n*** End Patch' })).toBe('apply_patch a.ts, b.ts');
+    expect(summarizeToolCall('apply_patch', { patch: '*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** Add File: b.ts\n+x\n*** End Patch' })).toBe('apply_patch a.ts, b.ts');
     expect(summarizeToolCall('list', {})).toBe('list .');
     expect(summarizeToolCall('unknown', { a: 1 })).toBe('unknown');
     expect(summarizeToolCall('read', null)).toBe('read');

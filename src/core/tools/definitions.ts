@@ -1,5 +1,7 @@
 import type { ToolDefinition } from '../model/types';
+import { patchFiles } from './approvalDetail';
 import { TOOL_FIELDS, type ToolName } from './args';
+import { showHidden } from './visibleText';
 
 /**
  * What the model is told about each tool. Names and arguments are a contract (issue 2 §2); the
@@ -133,14 +135,19 @@ export function summarizeToolCall(name: string, input: unknown): string {
   const tool = name as ToolName;
   let key: unknown = record[KEY_ARGUMENT[tool]];
   if (tool === 'apply_patch' && typeof key === 'string') {
-    const files = [...key.matchAll(/^\*\*\* (?:Add|Delete|Update) File: (.+)$/gm)].map((m) => m[1]!.trim());
-    key = files.length > 0 ? files.join(', ') : 'patch';
+    // The parser that applies the patch names its files (a regex once read lines another way and hid some).
+    try {
+      key = patchFiles(key).map((f) => (f.moveTo !== undefined ? `${f.path} → ${f.moveTo}` : f.path)).join(', ');
+    } catch {
+      key = 'patch';
+    }
   }
   if (tool === 'list' && key === undefined) key = '.';
   if (tool === 'grep' && typeof key === 'string' && typeof record.path === 'string') key = `${key} in ${record.path}`;
   if (tool === 'read' && typeof record.offset === 'number') key = `${String(key)}:${record.offset}`;
   let text = typeof key === 'string' ? key : key === undefined ? '' : JSON.stringify(key);
-  text = text.replace(/\s+/g, ' ').trim();
+  // Hidden characters become visible before whitespace is folded (\s would fold a \r or U+2028 away).
+  text = showHidden(text).replace(/\s+/g, ' ').trim();
   if (text.length > 80) text = `${text.slice(0, 79)}…`;
   return text ? `${tool} ${text}` : tool;
 }

@@ -5,9 +5,10 @@ import type { ParsedCall } from './args';
 import { runApplyPatch } from './applyPatch';
 import { runBash } from './bashTool';
 import { runEdit, runMultiEdit, runWrite } from './editTools';
-import type { ToolOutcome } from './outcome';
+import { errorOutcome, type ToolOutcome } from './outcome';
 import { runRead, type ReadDeps } from './readTool';
 import { runGlob, runGrep, runList } from './searchTools';
+import { hiddenCharProblem } from './visibleText';
 
 export interface ToolDeps {
   readonly workspace: Workspace;
@@ -21,6 +22,12 @@ export interface ToolDeps {
 /** Runs a validated call (recall is the ledger's own: it reads the store, not the workspace). */
 export function runTool(call: Exclude<ParsedCall, { tool: 'recall' }>, deps: ToolDeps): Promise<ToolOutcome> {
   const editDeps = { workspace: deps.workspace, onWritten: (relative: string) => deps.hashCache.invalidate(relative) };
+  // Every writing tool refuses a path with a hidden character (apply_patch's parser does the same for
+  // each path of a patch): the approval prompt could not show it for what it is. Reads may still name one.
+  if (call.tool === 'write' || call.tool === 'edit' || call.tool === 'multiedit') {
+    const problem = hiddenCharProblem(call.args.path);
+    if (problem) return Promise.resolve(errorOutcome(`${problem} Nothing was changed.`));
+  }
   switch (call.tool) {
     case 'read':
       return runRead(call.args, deps);

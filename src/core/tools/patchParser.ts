@@ -9,8 +9,11 @@
  *    context / -removed / +added lines, `*** End of File` to pin a hunk to the end
  *   *** End Patch
  *
- * The parser only reads the text; `applyPatch` decides whether it fits the files.
+ * The parser only reads the text; `applyPatch` decides whether it fits the files. A path holding a
+ * control, line-separator, bidi or zero-width character is refused here (see visibleText.ts).
  */
+import { hiddenCharProblem } from './visibleText';
+
 export interface PatchChunk {
   /** Text after `@@`: a line to find before the hunk's own lines. */
   readonly header?: string;
@@ -45,13 +48,25 @@ function isFileHeader(line: string): boolean {
 }
 
 function pathAfter(line: string, prefix: string, lineNo: number): string {
+  // Checked before trimming: trim() would quietly drop a leading `\r` or U+2028 that a summary reading
+  // the text another way would not.
+  const hidden = hiddenCharProblem(line.slice(prefix.length));
+  if (hidden) throw new PatchParseError(`Line ${lineNo}: ${hidden}`);
   const path = line.slice(prefix.length).trim();
   if (!path) throw new PatchParseError(`Line ${lineNo}: "${prefix.trim()}" needs a path after it.`);
   return path;
 }
 
+/**
+ * The patch's lines: split on `\n` only (`\r\n` is one ending). The one splitter for the patch text, so
+ * what the approval prompt lists and what is applied are read the same way.
+ */
+function patchLines(text: string): string[] {
+  return text.replace(/\r\n/g, '\n').split('\n');
+}
+
 export function parsePatch(text: string): PatchOperation[] {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const lines = patchLines(text);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
   let start = 0;
   while (start < lines.length && lines[start]!.trim() === '') start++;

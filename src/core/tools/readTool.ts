@@ -33,7 +33,7 @@ function rangeFor(args: ReadArgs, total: number, config: HygieneConfig, path: st
 }
 
 /**
- * Reads a file for the model. When the hash cache vouches for the file (size and mtime unchanged) and
+ * Reads a file for the model. When the hash cache vouches for the file (size, mtime and identity unchanged) and
  * the ledger has a full read to name, the answer is a stub and the file is not read at all.
  */
 export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutcome> {
@@ -66,7 +66,15 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
     const sha = sha256Hex(bytes);
     const binary = isBinary(bytes);
     const lines = binary ? [] : splitLines(decodeText(bytes));
-    hashCache.record(relative, { sha256: sha, size: stat.size, mtimeMs: stat.mtimeMs, lineCount: lines.length, binary });
+    hashCache.record(relative, {
+      sha256: sha,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      identity: stat.identity,
+      ctimeMs: stat.ctimeMs,
+      lineCount: lines.length,
+      binary,
+    });
     const base = { displayPath: args.path, relative, sha, totalLines: lines.length, size: bytes.length, binary };
     if (binary) return { type: 'read', facts: { ...base, from: 1, to: 0 }, body: [] };
 

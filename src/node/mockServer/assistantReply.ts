@@ -45,7 +45,7 @@ export function buildReply(answer: PlannedAnswer, context: ReplyContext): Assist
       if (turn.text) blocks.push({ type: 'text', text: resolve(turn.text, 'the text') as string });
       for (const call of turn.toolCalls) {
         const input = resolve(call.input, `a ${call.name} call`);
-        blocks.push({ type: 'tool_use', id: context.nextToolUseId(), name: call.name, input });
+        blocks.push({ type: 'tool_use', id: call.id ?? context.nextToolUseId(), name: call.name, input });
       }
       stopReason = turn.stopReason ?? (turn.toolCalls.length > 0 ? 'tool_use' : 'end_turn');
       break;

@@ -87,6 +87,7 @@ function toBlocks(value: unknown, field: string): WireBlock[] | string {
 function checkConversation(messages: readonly WireMessage[]): string | undefined {
   if (messages.length === 0) return 'messages: at least one message is required';
   if (messages[0]!.role !== 'user') return 'messages: first message must use the "user" role';
+  const seenToolUseIds = new Set<string>();
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     const previous = messages[i - 1];
@@ -109,6 +110,10 @@ function checkConversation(messages: readonly WireMessage[]): string | undefined
       }
     } else {
       const ids = toolUseIds(message);
+      for (const id of ids) {
+        if (seenToolUseIds.has(id)) return `messages.${i}: \`tool_use\` ids must be unique: ${id}`;
+        seenToolUseIds.add(id);
+      }
       const next = messages[i + 1];
       if (ids.length === 0 || !next) continue;
       const answered = new Set(next.content.filter((block) => block.type === 'tool_result').map((block) => String(block.tool_use_id)));

@@ -210,10 +210,11 @@ function parseAssistant(value: unknown, index: number, at: string, fail: Fail): 
     toolCalls = (assistant.tool_calls as unknown[]).map((call, i) => {
       const callField = `${at}.tool_calls[${i}]`;
       const object = asObject(call, callField, fail);
-      onlyKeys(object, ['name', 'input'], callField, fail);
+      onlyKeys(object, ['name', 'input', 'id'], callField, fail);
       const name = asNonEmptyString(object.name, `${callField}.name`, fail);
       const input = asObject(object.input ?? {}, `${callField}.input`, fail, 'expected an object (the tool input)');
-      return { name, input };
+      const id = object.id === undefined ? undefined : asNonEmptyString(object.id, `${callField}.id`, fail);
+      return id === undefined ? { name, input } : { name, input, id };
     });
   }
   // An explicit "text": "" scripts an empty answer (the real service sends those at times).

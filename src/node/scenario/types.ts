@@ -25,6 +25,8 @@ export interface ScriptedToolCall {
   readonly name: string;
   /** As written; strings may hold `{result:K}` references resolved when the call is sent. */
   readonly input: unknown;
+  /** A fixed tool_use id instead of the server's next one (to script a model that repeats an id). */
+  readonly id?: string;
 }
 
 export type ScriptedStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn' | 'refusal' | 'stop_sequence';

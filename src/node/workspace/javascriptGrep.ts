@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GrepMatch } from '../../core/ports';
 import { BINARY_PROBE_BYTES } from './binaryProbe';
+import { openedPath, openForReading } from './confinedOpen';
 import { reportsLine, type CompiledGrepPattern } from './grepPattern';
 
 const READ_CHUNK_BYTES = 64 * 1024;
@@ -10,7 +11,8 @@ const FILES_IN_FLIGHT = 8;
 /**
  * The fallback search engine, for machines without ripgrep: reads each file in chunks (never a
  * whole file at once, so a million-line file costs one chunk of memory plus the matches) and
- * tests each line with the JavaScript translation of the pattern.
+ * tests each line with the JavaScript translation of the pattern. `absoluteRoot` must be the root's
+ * real path (symlinks followed): each opened file is checked to really be there.
  */
 export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
   const matches: GrepMatch[] = [];
@@ -28,7 +30,13 @@ export async function grepWithJavascript(absoluteRoot: string, files: readonly s
 async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, into: GrepMatch[]): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(nodePath.join(absoluteRoot, file), 'r');
+    // The walk and the open are two steps: a file or folder swapped for a link in between must not
+    // be followed out of the root, so the last name is not followed and the descriptor's real place
+    // must be the walked path (`absoluteRoot` is the real root; the walker follows no links).
+    const absolute = nodePath.join(absoluteRoot, file);
+    handle = await openForReading(absolute);
+    const opened = await openedPath(handle);
+    if (opened !== undefined && opened !== absolute) return;
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     // A long line arrives over several chunks: its pieces wait here until its newline comes.
     let pending: Buffer[] = [];

@@ -1,6 +1,7 @@
-import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HashCache } from '../../core/ledger/hashCache';
 import { NodeFileWatcher } from './nodeFileWatcher';
 import { NodeWorkspace } from './nodeWorkspace';
 import { makeTestTree, type TestTree } from './testTree';
@@ -64,5 +65,49 @@ describe('NodeFileWatcher', () => {
     writeFileSync(nodePath.join(tree.root, 'src/app.ts'), 'twice\n');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seen.length).toBe(before);
+  });
+
+  describe('keeps a hash cache honest when a file changes with the same size and mtime', () => {
+    // Wired as the session wires it. The entries carry no identity (a host that cannot tell), so only
+    // the watcher can make the cache forget. The mtime is put back with a fresh atime, as `cp -p`,
+    // `tar` and npm leave it: chokidar takes such a change for a mere access and says nothing.
+    const HOUR_AGO = new Date(Date.now() - 3_600_000);
+    let cache: HashCache;
+    let absolute: string;
+    let before: { size: number; mtimeMs: number };
+
+    beforeEach(async () => {
+      absolute = nodePath.join(tree.root, 'src/app.ts');
+      // Aged before a new watcher starts, so no event of this setup can reach the cache.
+      await watcher.close();
+      utimesSync(absolute, HOUR_AGO, HOUR_AGO);
+      watcher = new NodeFileWatcher(tree.root);
+      await watcher.ready();
+      before = statSync(absolute);
+      cache = new HashCache();
+      cache.record('src/app.ts', { sha256: 'ab'.repeat(32), size: before.size, mtimeMs: before.mtimeMs, lineCount: 1, binary: false });
+      watcher.onDidChange((path) => cache.invalidate(path));
+      expect(cache.lookup('src/app.ts', before)).toBeDefined();
+    });
+
+    async function forgotten(): Promise<void> {
+      const after = statSync(absolute);
+      expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+      for (let waited = 0; waited < 3000 && cache.lookup('src/app.ts', before); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(cache.lookup('src/app.ts', before)).toBeUndefined();
+    }
+
+    it('rewritten in place', async () => {
+      writeFileSync(absolute, 'APP\n');
+      utimesSync(absolute, new Date(), HOUR_AGO);
+      await forgotten();
+    });
+
+    it('replaced by a rename', async () => {
+      writeFileSync(`${absolute}.new`, 'APP\n');
+      utimesSync(`${absolute}.new`, new Date(), HOUR_AGO);
+      renameSync(`${absolute}.new`, absolute);
+      await forgotten();
+    });
   });
 });

@@ -7,9 +7,13 @@ import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
 import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
 import { grepWithJavascript } from './javascriptGrep';
-import { PathResolver, type PhysicalPath } from './pathResolver';
+import { openedPath, openForReading } from './confinedOpen';
+import { isInside, PathResolver, type PhysicalPath } from './pathResolver';
 import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
-import { fileError, WorkspaceFileError } from './workspaceErrors';
+import { fileError, WorkspaceFileError, WorkspacePathError } from './workspaceErrors';
+
+/** Path checks and opens tried before a file that keeps moving under us is refused. */
+const OPEN_ATTEMPTS = 3;
 
 export interface NodeWorkspaceOptions {
   /**
@@ -39,15 +43,24 @@ export class NodeWorkspace implements Workspace {
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
-    const { relative, absolute } = await this.paths.resolve(path);
-    return { relative, absolute };
+    const { relative, absolute, physical } = await this.paths.resolve(path);
+    const real = await this.paths.realRelative(physical);
+    return real === relative ? { relative, absolute } : { relative, absolute, realRelative: real };
   }
 
   async stat(path: string): Promise<FileStat | null> {
     const resolved = await this.paths.resolve(path);
     try {
-      const stat = await fs.stat(resolved.absolute);
-      return { kind: kindOf(stat), size: stat.size, mtimeMs: stat.mtimeMs, relative: resolved.relative };
+      // In ns: a same-size rewrite within one millisecond with the mtime put back still moves ctimeNs.
+      const stat = await fs.stat(resolved.absolute, { bigint: true });
+      return {
+        kind: kindOf(stat),
+        size: Number(stat.size),
+        mtimeMs: Number(stat.mtimeNs) / 1e6,
+        identity: `${stat.dev}:${stat.ino}:${stat.mtimeNs}:${stat.ctimeNs}`,
+        ctimeMs: Number(stat.ctimeNs) / 1e6,
+        relative: resolved.relative,
+      };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -56,17 +69,60 @@ export class NodeWorkspace implements Workspace {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const resolved = await this.paths.resolve(path);
-    try {
-      // Reading a FIFO or a device would block forever or never end: only regular files are read.
-      const stat = await fs.stat(resolved.absolute);
-      if (!stat.isFile() && !stat.isDirectory()) {
-        throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
+    // The path check and the open are two steps; a link swapped in between must not be followed out
+    // of the root. The check's own answer is opened (`physical`, links already followed) with
+    // O_NOFOLLOW, and the descriptor's real location must be that same file before a byte is read.
+    // A mismatch is a race, or a legitimate replacement: check again, a few times.
+    for (let attempt = 1; ; attempt++) {
+      const resolved = await this.paths.resolve(path);
+      let handle: fs.FileHandle | undefined;
+      try {
+        handle = await openForReading(resolved.physical).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ELOOP' && attempt < OPEN_ATTEMPTS) return undefined; // became a link: check again
+          throw error;
+        });
+        if (!handle) continue;
+        const stat = await handle.stat();
+        const opened = await openedPath(handle);
+        if (opened !== undefined && !(await this.isApprovedFile(opened, stat, resolved.physical))) {
+          if (attempt < OPEN_ATTEMPTS) continue;
+          throw await this.movedWhileOpening(path, opened);
+        }
+        // Reading a FIFO or a device would block forever or never end: only regular files are read.
+        if (!stat.isFile() && !stat.isDirectory()) {
+          throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
+        }
+        return await handle.readFile();
+      } catch (error) {
+        throw error instanceof WorkspaceFileError || error instanceof WorkspacePathError ? error : fileError(error, path, 'read');
+      } finally {
+        await handle?.close();
       }
-      return await fs.readFile(resolved.absolute);
-    } catch (error) {
-      throw error instanceof WorkspaceFileError ? error : fileError(error, path, 'read');
     }
+  }
+
+  /**
+   * Whether the descriptor the kernel places at `opened` is the file the path check approved: the
+   * same path, or (a file system whose kernel spells names differently from realpath) a path inside
+   * the root that is still the same inode as the approved one.
+   */
+  private async isApprovedFile(opened: string, stat: { dev: number; ino: number }, physical: string): Promise<boolean> {
+    if (opened === physical) return true;
+    if (!isInside(await this.paths.getRealRoot(), opened)) return false;
+    const approved = await fs.stat(physical).catch(() => undefined);
+    return approved !== undefined && approved.dev === stat.dev && approved.ino === stat.ino;
+  }
+
+  private async movedWhileOpening(path: string, opened: string): Promise<Error> {
+    if (isInside(await this.paths.getRealRoot(), opened)) {
+      return new WorkspaceFileError('EAGAIN', path, `Cannot read "${path}": it kept being replaced while it was opened. Try again.`);
+    }
+    return new WorkspacePathError(
+      'symlink-outside-root',
+      path,
+      `Path "${path}" was switched to lead to ${opened}, outside the workspace root ${this.root}, while it was being opened. ` +
+        'Only files whose real location is inside the root can be read.',
+    );
   }
 
   async writeFile(path: string, content: string): Promise<void> {
@@ -135,14 +191,14 @@ export class NodeWorkspace implements Workspace {
 
   private async search(files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
     const ripgrep = await this.findRipgrep();
-    if (!ripgrep) return grepWithJavascript(this.root, files, pattern);
+    if (!ripgrep) return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
     try {
       return await grepWithRipgrep(ripgrep, this.root, files, pattern);
     } catch (error) {
       if (!(error instanceof RipgrepStartError)) throw error;
       // Found but unusable: the fallback gives the same answers, so use it from now on.
       this.ripgrep = Promise.resolve(null);
-      return grepWithJavascript(this.root, files, pattern);
+      return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
     }
   }
 

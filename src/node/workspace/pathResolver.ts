@@ -25,8 +25,9 @@ export interface PhysicalPath extends ResolvedPath {
  * must not create a file outside). A dangling link is followed by reading its target.
  *
  * This is a check, then a use: a process racing us on the same tree could swap a folder for a
- * link in between. Closing that needs openat2(RESOLVE_BENEATH), which Node does not offer; the
- * threat here is a model's mistaken path, not a hostile local process.
+ * link in between. Closing that fully needs openat2(RESOLVE_BENEATH), which Node does not offer. Reads
+ * close it another way (`NodeWorkspace.readFile`, `confinedOpen.ts`): they open `physical` with
+ * O_NOFOLLOW and, on Linux, check where the descriptor really is before using a byte.
  */
 export class PathResolver {
   readonly root: string;
@@ -86,7 +87,13 @@ export class PathResolver {
     return { relative: toSlashes(lexicalRelative), absolute: lexical, physical };
   }
 
-  private getRealRoot(): Promise<string> {
+  /** A physical path from `resolve`, relative to the root's real location, `/`-separated. */
+  async realRelative(physical: string): Promise<string> {
+    return toSlashes(nodePath.relative(await this.getRealRoot(), physical));
+  }
+
+  /** The root with every symlink followed: where every opened file must really be. */
+  getRealRoot(): Promise<string> {
     this.realRoot ??= fs.realpath(this.root).catch((error: NodeJS.ErrnoException) => {
       this.realRoot = undefined;
       throw new WorkspacePathError(
