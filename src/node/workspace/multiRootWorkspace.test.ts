@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileWatcher } from '../../core/ports';
+import { protectedWriteReason } from '../../core/agent/protectedPaths';
 import { renderProjectContext } from '../../core/compose/projectContext';
 import { NodeProjectContext } from '../projectContext';
 import { MultiRootWatcher } from './multiRootWatcher';
@@ -31,7 +32,7 @@ afterEach(() => tree.remove());
 describe('MultiRootWorkspace: every folder the model is shown works', () => {
   it('reads and resolves `lib/…` in the second folder, plain paths in the first, absolute paths in either', async () => {
     expect(text(await ws.readFile('lib/src/util.ts'))).toBe('export function util() {}\n');
-    expect(await ws.resolve('lib/src/util.ts')).toEqual({ relative: 'lib/src/util.ts', absolute: nodePath.join(tree.root, 'lib/src/util.ts') });
+    expect(await ws.resolve('lib/src/util.ts')).toEqual({ relative: 'lib/src/util.ts', absolute: nodePath.join(tree.root, 'lib/src/util.ts'), folderRelative: 'src/util.ts' });
     expect(text(await ws.readFile('README.md'))).toBe('app readme\n');
     expect(text(await ws.readFile('./lib/README.md'))).toBe('lib readme\n');
     // An absolute path inside the second folder gets the same relative path as `lib/…` (one hash-cache entry).
@@ -65,6 +66,13 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
     expect((await ws.grep({ pattern: 'util' })).map((m) => `${m.path}:${m.line}`)).toEqual(['lib/src/util.ts:1', 'src/main.ts:1', 'src/main.ts:2']);
     expect((await ws.grep({ pattern: 'readme', path: 'lib' })).map((m) => m.path)).toEqual(['lib/README.md']);
     expect((await ws.grep({ pattern: 'readme', glob: 'lib/*.md' })).map((m) => m.path)).toEqual(['lib/README.md']);
+  });
+
+  it('protects every folder\'s own rules files as the root\'s are (they are in the system prompt too)', async () => {
+    expect(await protectedWriteReason('write', { path: 'lib/AGENTS.md', content: '' }, ws)).toMatch(/AGENTS\.md: the rules Cairn gives the model/);
+    expect(await protectedWriteReason('edit', { path: nodePath.join(tree.root, 'lib/CLAUDE.md') }, ws)).toMatch(/CLAUDE\.md/);
+    expect(await protectedWriteReason('write', { path: 'lib/.git/config', content: '' }, ws)).toMatch(/\.git/);
+    expect(await protectedWriteReason('write', { path: 'lib/src/AGENTS.md', content: '' }, ws)).toBeUndefined();
   });
 
   it('maps a tool path to its file on disk for the editor', () => {

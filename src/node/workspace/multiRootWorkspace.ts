@@ -89,7 +89,12 @@ export class MultiRootWorkspace implements Workspace {
   async resolve(path: string): Promise<ResolvedPath> {
     const { target, inner, prefix } = await this.route(path);
     const resolved = await target.resolve(inner);
-    return { relative: prefixed(prefix, resolved.relative), absolute: resolved.absolute };
+    return {
+      relative: prefixed(prefix, resolved.relative),
+      absolute: resolved.absolute,
+      ...(resolved.realRelative !== undefined ? { realRelative: prefixed(prefix, resolved.realRelative) } : {}),
+      ...(prefix !== '' ? { folderRelative: resolved.relative } : {}),
+    };
   }
 
   async stat(path: string): Promise<FileStat | null> {
