@@ -53,6 +53,11 @@ export interface GrepQuery {
   /** Glob the file paths must match (relative to the root). */
   readonly glob?: string;
   readonly ignoreCase?: boolean;
+  /**
+   * Told about each file that was meant to be searched but could not be (unreadable, vanished), with
+   * a reason, so an answer of "no matches" is never silently missing a file.
+   */
+  readonly onUnsearched?: (path: string, reason: string) => void;
 }
 
 export interface GrepMatch {

@@ -87,17 +87,44 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await focusChat(controller);
     },
     [COMMANDS.compact]: async (arg) => {
-      const given = options<{ instructions: string; preview: boolean }>(arg);
-      let instructions = typeof given.instructions === 'string' ? given.instructions : undefined;
-      if (arg === undefined) {
+      if (arg !== undefined) {
+        // From code or a keybinding's args: `{instructions?, preview?}`, no questions asked.
+        const given = options<{ instructions: string; preview: boolean }>(arg);
+        const instructions = typeof given.instructions === 'string' ? given.instructions : undefined;
+        await controller.compact(instructions?.trim() || undefined, given.preview === true);
+        return;
+      }
+      const picked = await vscode.window.showQuickPick(
+        [
+          { label: 'Preview', description: 'write the summary and show it; apply or discard it after', preview: true, ask: false },
+          { label: 'Apply', description: 'compact now', preview: false, ask: false },
+          { label: 'Preview with instructions…', description: 'say what the summary should keep, then preview', preview: true, ask: true },
+          { label: 'Apply with instructions…', description: 'say what the summary should keep, then compact', preview: false, ask: true },
+        ],
+        { title: 'Cairn: Compact Context', placeHolder: 'Summarize the older conversation to free context' },
+      );
+      if (!picked) return;
+      let instructions: string | undefined;
+      if (picked.ask) {
         instructions = await vscode.window.showInputBox({
           title: 'Cairn: Compact Context',
-          prompt: 'Optional: what the summary should keep (press Enter for none)',
+          prompt: 'What the summary should keep',
           placeHolder: 'e.g. keep the failing test names and the plan',
         });
         if (instructions === undefined) return;
       }
-      await controller.compact(instructions?.trim() || undefined, given.preview === true);
+      await controller.compact(instructions?.trim() || undefined, picked.preview);
+      if (picked.preview && (await controller.showCompactionPreview())) {
+        const preview = controller.compactionPreview;
+        const answer = await vscode.window.showInformationMessage(
+          `Cairn: the summary is ready (about ${preview?.tokensBefore ?? '?'} → ${preview?.tokensAfter ?? '?'} tokens). Apply it?`,
+          'Apply',
+          'Discard',
+        );
+        // Dismissed: the preview waits in the chat's notice, with the same Apply and Discard.
+        if (answer === 'Apply') await controller.compactionAction('apply');
+        else if (answer === 'Discard') await controller.compactionAction('discard');
+      }
     },
     [COMMANDS.showReport]: () => deps.showReport(),
     [COMMANDS.recallResult]: async (arg) => {

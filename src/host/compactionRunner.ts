@@ -5,7 +5,7 @@
  */
 import type { AssembledSession } from '../core/agent/sessionAssembly';
 import type { CompactionPlan } from '../core/compaction/compactor';
-import type { CompactionStateView } from '../shared/protocol';
+import type { CompactionDetails, CompactionStateView } from '../shared/protocol';
 
 export interface CompactionRunnerDeps {
   session(): Promise<AssembledSession>;
@@ -43,6 +43,21 @@ export class CompactionRunner {
     this.running?.abort();
   }
 
+  /** The waiting preview: the summary and files table that Apply will use as they are, and the tokens before → after. */
+  get preview(): (CompactionDetails & { readonly summarizedMessages: number; readonly keptMessages: number }) | undefined {
+    const plan = this.pending;
+    if (!plan) return undefined;
+    return {
+      generation: plan.previous.generation,
+      summary: plan.summary.text,
+      filesTable: plan.filesTable,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summarizedMessages: plan.summarized.length,
+      keptMessages: plan.keptMessages,
+    };
+  }
+
   async run(instructions: string | undefined, preview: boolean): Promise<void> {
     if (this.running) throw new CompactionBusyError('A compaction is already running.');
     if (this.deps.isBusy()) throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
@@ -72,8 +87,9 @@ export class CompactionRunner {
           generation,
           tokensBefore: planned.plan.tokensBefore,
           tokensAfter: planned.plan.tokensAfter,
-          message: `Summarizes ${planned.plan.summarized.length} messages and keeps ${planned.plan.entries.length - 1}.`,
-          hasDetails: false,
+          message: `Summarizes ${planned.plan.summarized.length} messages and keeps ${planned.plan.keptMessages}.`,
+          // The preview's summary and files table are served (`compactionDetails` with `preview`).
+          hasDetails: true,
           canUndo: false,
         });
         return;

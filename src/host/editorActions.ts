@@ -49,6 +49,11 @@ export class VsCodeEditorActions implements EditorActions {
     });
   }
 
+  async showText(name: string, text: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.documents.put(name, text));
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
   async openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void> {
     const name = result.id.replace(/^#/, '');
     const root = this.workspaceRoot();

@@ -15,6 +15,8 @@ export interface EditorActions {
   /** Shows a stored result read-only in an editor tab (a diff result in the diff view when it can). */
   openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void>;
   copyText(text: string): Promise<void>;
+  /** Shows a text read-only in an editor tab (a compaction preview); `name` ends with its extension. */
+  showText(name: string, text: string): Promise<void>;
   openExternal(url: string): Promise<void>;
   /** The buttons errors carry: run the matching command. */
   runAction(action: Exclude<HostAction, 'retry'>): Promise<void>;

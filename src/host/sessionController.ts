@@ -8,6 +8,7 @@ import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/agent/sessionAssembly';
 import type { Workspace } from '../core/ports';
 import type {
+  CompactionDetails,
   CompactionStateView,
   HostAction,
   HostToWebview,
@@ -201,6 +202,39 @@ export class SessionController {
     return this.compaction.run(instructions, preview);
   }
 
+  /** The preview waiting for Apply or Discard: exactly the summary and files table Apply will use. */
+  get compactionPreview(): CompactionDetails | undefined {
+    const preview = this.compaction.preview;
+    if (!preview) return undefined;
+    const { generation, summary, filesTable, tokensBefore, tokensAfter } = preview;
+    return { generation, summary, filesTable, ...(tokensBefore !== undefined ? { tokensBefore } : {}), ...(tokensAfter !== undefined ? { tokensAfter } : {}) };
+  }
+
+  /** Applies the waiting preview as it is (no second summary request), discards it, or undoes the last compaction. */
+  compactionAction(action: 'apply' | 'discard' | 'undo'): Promise<void> {
+    return this.compaction.act(action);
+  }
+
+  /** Shows the waiting preview read-only in an editor tab: tokens before → after, the summary, the files table. */
+  async showCompactionPreview(): Promise<boolean> {
+    const preview = this.compaction.preview;
+    if (!preview) return false;
+    const lines = [
+      '# Compaction preview (not applied yet)',
+      '',
+      `About ${preview.tokensBefore} → ${preview.tokensAfter} tokens. Summarizes ${preview.summarizedMessages} messages and keeps ${preview.keptMessages}.`,
+      'Apply uses this summary as it is; Discard leaves the conversation unchanged.',
+      '',
+      '## Summary',
+      '',
+      preview.summary,
+      ...(preview.filesTable ? ['', preview.filesTable] : []),
+      '',
+    ];
+    await this.deps.editor.showText(`compaction-preview-${Date.now()}.md`, lines.join('\n'));
+    return true;
+  }
+
   /** `Cairn: Recall Result…`: the chat shows the id inline. */
   showRecall(resultId: string): void {
     this.broadcast({ type: 'showRecall', resultId }, 'chat');
@@ -377,13 +411,24 @@ export class SessionController {
       case 'compaction':
         await this.compaction.act(message.action);
         return;
+      case 'compact':
+        // The chat's "Compact…": the same run as the palette's, its failures shown in the chat.
+        try {
+          await this.compaction.run(message.instructions?.trim() || undefined, message.preview);
+        } catch (error) {
+          this.postError('compaction', describe(error));
+        }
+        return;
     }
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
     try {
       const assembled = await this.session();
-      const result = await answerRequest({ readResult: (id) => assembled.journal.readResult(id), digest: () => this.digest() }, request);
+      const result = await answerRequest(
+        { readResult: (id) => assembled.journal.readResult(id), digest: () => this.digest(), preview: () => this.compactionPreview },
+        request,
+      );
       this.post(sink, { type: 'response', requestId: request.requestId, ok: true, result });
     } catch (error) {
       this.post(sink, { type: 'response', requestId: request.requestId, ok: false, error: describe(error) });

@@ -15,6 +15,8 @@ export class WebviewRequestError extends Error {
 export interface RequestSources {
   readResult(id: string): Promise<StoredResult | undefined>;
   digest(): Promise<JournalDigest>;
+  /** The compaction preview waiting for Apply or Discard, if any. */
+  preview?(): CompactionDetails | undefined;
 }
 
 export type RequestAnswer = RecallPage | TurnPage | CompactionDetails;
@@ -45,6 +47,11 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       return olderTurnsPage(digest.turns, request.params.beforeTurn, request.params.limit);
     }
     case 'compactionDetails': {
+      if (request.params.preview) {
+        const preview = sources.preview?.();
+        if (!preview) throw new WebviewRequestError('No compaction preview is waiting: it was applied or discarded.');
+        return preview;
+      }
       const digest = await sources.digest();
       const details = digest.compactions.get(request.params.generation);
       if (!details) throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);

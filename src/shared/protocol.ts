@@ -219,6 +219,9 @@ export interface CompactionDetails {
   readonly summary: string;
   /** Markdown table `| Path | Lines | sha | Result |`, or '' with no reads. */
   readonly filesTable: string;
+  /** Estimated prompt before → after (given for a preview). */
+  readonly tokensBefore?: number;
+  readonly tokensAfter?: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -231,7 +234,8 @@ export interface WebviewRequestMap {
   recall: [{ readonly resultId: string; readonly offset: number; readonly limit: number }, RecallPage];
   /** Turns before `beforeTurn`, newest last, at most `limit`. */
   olderTurns: [{ readonly beforeTurn: number; readonly limit: number }, TurnPage];
-  compactionDetails: [{ readonly generation: number }, CompactionDetails];
+  /** An applied compaction's details by the generation it started; `preview: true`: the waiting preview's. */
+  compactionDetails: [{ readonly generation: number; readonly preview?: boolean }, CompactionDetails];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequestMap;
@@ -263,7 +267,9 @@ export type WebviewNotification =
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
   /** Open an http(s) link from rendered Markdown in the browser. */
   | { readonly type: 'openLink'; readonly url: string }
-  | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' };
+  | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
+  /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
+  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string };
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 

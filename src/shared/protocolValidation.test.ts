@@ -19,9 +19,12 @@ const VALID: readonly WebviewToHost[] = [
   { type: 'openFile', path: 'src/app.ts' },
   { type: 'openLink', url: 'https://example.com/docs' },
   { type: 'compaction', action: 'undo' },
+  { type: 'compact', preview: true, instructions: 'keep the test names' },
+  { type: 'compact', preview: false },
   { type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 200 } },
   { type: 'request', requestId: 7, method: 'olderTurns', params: { beforeTurn: 40, limit: 20 } },
   { type: 'request', requestId: 9, method: 'compactionDetails', params: { generation: 2 } },
+  { type: 'request', requestId: 10, method: 'compactionDetails', params: { generation: 2, preview: true } },
 ];
 
 function refused(raw: unknown): ProtocolError {
@@ -53,6 +56,13 @@ describe('parseWebviewMessage', () => {
     expect(refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 5000 } }).message).toMatch(
       /between 1 and 2000/,
     );
+  });
+
+  it('refuses a compact message without a boolean preview or with oversize instructions', () => {
+    expect(refused({ type: 'compact', instructions: 'x' }).message).toMatch(/preview must be true or false/);
+    expect(refused({ type: 'compact', preview: 'yes' }).message).toMatch(/preview must be true or false/);
+    expect(refused({ type: 'compact', preview: true, instructions: 'x'.repeat(MESSAGE_LIMITS.compactInstructionsChars + 1) }).message).toMatch(/longer than/);
+    expect(refused({ type: 'request', requestId: 1, method: 'compactionDetails', params: { generation: 1, preview: 1 } }).message).toMatch(/preview must be true or false/);
   });
 
   it('refuses links that are not http(s), and approvals with a reason that is not a denial', () => {
@@ -108,7 +118,10 @@ describe('parseWebviewMessage', () => {
     // Strings that no id, enum, URL or number field accepts (free-text fields take any string, so they
     // only get values of the wrong kind).
     const wrongString = fc.constantFrom('', 'DENY ME', '#ZZZZ', 'javascript:x', '\0', 'x y');
-    const freeText = new Set(['text', 'reason', 'path']);
+    const freeText = new Set(['text', 'reason', 'path', 'instructions']);
+    // A boolean field takes either boolean: only values of another kind are wrong for it.
+    const booleanField = new Set(['preview', 'params.preview']);
+    const notBoolean = wrongKind.filter((v) => typeof v !== 'boolean');
     /** A field path of a valid message: top-level key, or `params.key` for requests. */
     function fieldsOf(message: WebviewToHost): string[] {
       const top = Object.keys(message);
@@ -125,12 +138,12 @@ describe('parseWebviewMessage', () => {
       return copy;
     }
     // Optional fields may be removed and still be valid; everything else must be refused when removed.
-    const optional = new Set(['reason', 'line']);
+    const optional = new Set(['reason', 'line', 'instructions', 'params.preview']);
     const removed = valid.chain((m) =>
       fc.constantFrom(...fieldsOf(m).filter((f) => !optional.has(f))).map((f) => withField(m, f, undefined, true)),
     );
     const replaced = valid.chain((m) =>
-      fc.constantFrom(...fieldsOf(m)).chain((f) => fc.tuple(fc.constant(f), freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString))).map(([f, v]) => {
+      fc.constantFrom(...fieldsOf(m)).chain((f) => fc.tuple(fc.constant(f), booleanField.has(f) ? notBoolean : freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString))).map(([f, v]) => {
         // An optional field set to undefined is the same as no field, which is valid.
         if (optional.has(f) && v === undefined) return withField(m, f, {}, false);
         return withField(m, f, v, false);

@@ -28,6 +28,8 @@ export const MESSAGE_LIMITS = Object.freeze({
   /** A user's message to the agent. */
   sendChars: 1_000_000,
   denyReasonChars: 2_000,
+  /** What the user asks a compaction's summary to keep. */
+  compactInstructionsChars: 10_000,
   pathChars: 4_096,
   urlChars: 4_096,
   /** Most lines one recall page may ask for (spec: recall shows up to 2000 lines). */
@@ -149,8 +151,11 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
       };
     }
     case 'compactionDetails': {
-      const p = record(message.params, where, ['generation']);
-      return { type: 'request', requestId, method, params: { generation: integer(p.generation, `${where}.generation`, 0, MESSAGE_LIMITS.maxIndex) } };
+      const p = record(message.params, where, ['generation', 'preview']);
+      const generation = integer(p.generation, `${where}.generation`, 0, MESSAGE_LIMITS.maxIndex);
+      if (p.preview === undefined) return { type: 'request', requestId, method, params: { generation } };
+      if (typeof p.preview !== 'boolean') refuse(`${where}.preview must be true or false`);
+      return { type: 'request', requestId, method, params: { generation, preview: p.preview } };
     }
   }
 }
@@ -191,6 +196,12 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'compaction':
       record(m, type, ['type', 'action']);
       return { type, action: member(m.action, 'action', COMPACTION_ACTIONS) };
+    case 'compact': {
+      record(m, type, ['type', 'preview', 'instructions']);
+      if (typeof m.preview !== 'boolean') refuse('preview must be true or false');
+      if (m.instructions === undefined) return { type, preview: m.preview };
+      return { type, preview: m.preview, instructions: text(m.instructions, 'instructions', MESSAGE_LIMITS.compactInstructionsChars) };
+    }
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

@@ -224,6 +224,32 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-light-end.png') });
   });
 
+  it('"Compact…" takes instructions for the summary, then Preview; the preview notice shows its summary and files, and Apply applies it', async () => {
+    const { page, received } = await openView('chat', 'light');
+    await page.getByRole('button', { name: 'Compact…' }).click();
+    await page.getByRole('textbox', { name: 'What the summary should keep' }).fill('keep the failing test names');
+    await page.locator('.compact-form').getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => received('compact')).toEqual([{ type: 'compact', preview: true, instructions: 'keep the failing test names' }]);
+    // The host answers with a preview that has its details.
+    const generation = Number(Object.keys(recording.compactionDetails)[0]);
+    await page.evaluate(
+      (g) =>
+        window.fakeHost.post({
+          type: 'compactionState',
+          state: { status: 'preview', generation: g, tokensBefore: 51_000, tokensAfter: 7_400, message: 'Summarizes 40 messages and keeps 6.', hasDetails: true, canUndo: false },
+        }),
+      generation,
+    );
+    const notice = page.locator('.compaction-notice');
+    await notice.getByText('Summary ready: 51k → 7.4k tokens').waitFor();
+    await notice.getByRole('button', { name: 'Preview summary' }).click();
+    await notice.locator('.files-table td').getByText('1c9e04ab').waitFor();
+    const requests = (await received('request')) as { method: string; params: unknown }[];
+    expect(requests.filter((r) => r.method === 'compactionDetails').map((r) => r.params)).toEqual([{ generation, preview: true }]);
+    await notice.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => received('compaction')).toEqual([{ type: 'compaction', action: 'apply' }]);
+  });
+
   it('is keyboard first: Enter sends, Shift+Enter is a new line, Escape cancels', async () => {
     const { page, playUntil, received } = await openView('chat', 'light');
     const input = page.getByRole('textbox', { name: 'Message to Cairn' });

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { API_KEY_SECRET } from '../../src/core/model/apiKey';
-import type { HostNotification, InitMessage } from '../../src/shared/protocol';
+import type { CompactionDetails, HostNotification, InitMessage } from '../../src/shared/protocol';
 import { REPO_ROOT, startHost, waitFor, type HostRun } from './hostHarness';
-import { shim } from './vscodeShim';
+import { shim, Uri } from './vscodeShim';
 
 const scenario = {
   workspace: { 'src/app.ts': 'export const answer = 42;\n' },
@@ -59,7 +59,7 @@ describe('commands', () => {
     expect(run.posted<Extract<HostNotification, { type: 'showRecall' }>>('showRecall').at(-1)?.resultId).toBe(resultId);
 
     // Compact Context: progress, the notice with tokens before → after, details by request, then undo.
-    shim.inputBoxAnswers.push('');
+    shim.quickPickAnswers.push(1); // Apply
     await shim.commands.get('cairn.compact')!();
     expect(shim.progressTitles.some((t) => /compact/i.test(t))).toBe(true);
     const states = () => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState');
@@ -143,6 +143,73 @@ describe('compaction preview', () => {
     expect(run.posted('compacted')).toHaveLength(1);
   });
 });
+
+describe('compaction preview from the palette and the chat', () => {
+  const compactionRequests = (run: HostRun) => run.server.requests.filter((r) => r.kind === 'compaction');
+  const states = (run: HostRun) => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').map((m) => m.state);
+
+  it('the palette offers Preview: the summary, files table and tokens open read-only, and Apply applies that same summary', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-palette-preview' });
+    const run = host;
+    await run.send('read the app');
+    shim.quickPickAnswers.push(2); // Preview with instructions…
+    shim.inputBoxAnswers.push('keep the file name');
+    shim.infoMessageAnswers.push('Apply');
+    await shim.commands.get('cairn.compact')!();
+    expect(compactionRequests(run)).toHaveLength(1);
+    expect(JSON.stringify(compactionRequests(run)[0]!.body)).toContain('keep the file name');
+    // The preview: a read-only document with the tokens, the summary and the files table.
+    const shown = shim.shownDocuments.at(-1)!;
+    expect(shown).toMatch(/^cairn-result:\/compaction-preview-\d+\.md$/);
+    const uri = Uri.from({ scheme: 'cairn-result', path: shown.slice('cairn-result:'.length) });
+    const text = String(shim.contentProviders.get('cairn-result')!.provideTextDocumentContent(uri as never, undefined as never));
+    expect(text).toContain('# Compaction preview (not applied yet)');
+    expect(text).toMatch(/About \d+ → \d+ tokens\. Summarizes \d+ messages and keeps \d+\./);
+    expect(text).toContain('## Files read before this summary');
+    expect(text).toMatch(/\| src\/app\.ts \| 1-1 of 1 \|/);
+    expect(shim.infoMessages.at(-1)).toMatch(/the summary is ready \(about \d+ → \d+ tokens\)\. Apply it\?/);
+    // Apply: the previewed summary, no second summary request.
+    await waitFor(() => states(run).at(-1)?.status === 'done', 'the applied compaction');
+    expect(compactionRequests(run)).toHaveLength(1);
+    expect(run.posted('compacted')).toHaveLength(1);
+    const summaryInText = text.slice(text.indexOf('## Summary') + '## Summary'.length).trim().split('\n')[0]!;
+    const details = await requestDetails(run, { generation: 1 });
+    expect(details.summary).toContain(summaryInText);
+  });
+
+  it('the chat compacts with typed instructions: Preview serves its summary, files table and tokens; Apply applies it', async () => {
+    host = await startHost({ scenario, apiKey: 'test-key-chat-preview' });
+    const run = host;
+    await run.send('read the app');
+    await run.chat.fromPage({ type: 'compact', preview: true, instructions: 'keep the answer' });
+    await waitFor(() => states(run).at(-1)?.status === 'preview', 'the preview');
+    const preview = states(run).at(-1)!;
+    expect(preview.hasDetails).toBe(true);
+    expect(JSON.stringify(compactionRequests(run)[0]!.body)).toContain('keep the answer');
+    const details = await requestDetails(run, { generation: preview.generation, preview: true });
+    expect(details.summary.length).toBeGreaterThan(0);
+    expect(details.filesTable).toMatch(/\| src\/app\.ts \| 1-1 of 1 \|/);
+    expect(details.tokensBefore).toBe(preview.tokensBefore);
+    expect(details.tokensAfter).toBe(preview.tokensAfter);
+    await run.chat.fromPage({ type: 'compaction', action: 'apply' });
+    await waitFor(() => states(run).at(-1)?.status === 'done', 'the applied compaction');
+    expect(compactionRequests(run)).toHaveLength(1);
+    // The preview is gone once applied.
+    const after = await requestDetails(run, { generation: preview.generation, preview: true }, false);
+    expect(after.error).toMatch(/No compaction preview is waiting/);
+  });
+});
+
+let nextRequestId = 100;
+async function requestDetails(run: HostRun, params: { generation: number; preview?: boolean }, ok = true): Promise<CompactionDetails & { error?: string }> {
+  const requestId = nextRequestId++;
+  await run.chat.fromPage({ type: 'request', requestId, method: 'compactionDetails', params });
+  const matching = () => run.posted<{ type: 'response'; requestId: number; ok: boolean; result: CompactionDetails; error?: string }>('response').filter((r) => r.requestId === requestId);
+  await waitFor(() => matching().length > 0, 'the compaction details');
+  const response = matching()[0]!;
+  expect(response.ok).toBe(ok);
+  return response.ok ? response.result : ({ error: response.error } as CompactionDetails & { error?: string });
+}
 
 describe('no folder', () => {
   it('the chat says to open a folder, and a message is not sent', async () => {

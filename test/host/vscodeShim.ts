@@ -129,6 +129,8 @@ export const shim = {
   logLines: [] as string[],
   errorMessages: [] as string[],
   infoMessages: [] as string[],
+  /** The button the user clicks on the next information messages, in order (undefined: dismissed). */
+  infoMessageAnswers: [] as (string | undefined)[],
   /** Answers for the next input boxes, in order (undefined: the user pressed Escape). */
   inputBoxAnswers: [] as (string | undefined)[],
   inputBoxOptions: [] as vscode.InputBoxOptions[],
@@ -157,6 +159,7 @@ export const shim = {
     this.logLines.length = 0;
     this.errorMessages.length = 0;
     this.infoMessages.length = 0;
+    this.infoMessageAnswers.length = 0;
     this.inputBoxAnswers.length = 0;
     this.inputBoxOptions.length = 0;
     this.quickPickAnswers.length = 0;
@@ -242,9 +245,10 @@ export const window = {
     return undefined;
   }) as (...args: unknown[]) => Promise<any>,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  showInformationMessage: (async (message: string) => {
+  showInformationMessage: (async (message: string, ...items: unknown[]) => {
     shim.infoMessages.push(message);
-    return undefined;
+    const answer = shim.infoMessageAnswers.shift();
+    return answer !== undefined && items.includes(answer) ? answer : undefined;
   }) as (...args: unknown[]) => Promise<any>,
   showOpenDialog: async (): Promise<vscode.Uri[] | undefined> => {
     const path = shim.openDialogAnswers.shift();

@@ -136,6 +136,49 @@ describe('compaction through the local server', () => {
     for (const id of decision.resultIds) expect(ledger.has(id), id).toBe(true);
   });
 
+  it('the hard fit reserves the max_tokens the request really sends (the output limit), not the setting', async () => {
+    // A 20,000-token window and a 2,000-token output limit; cairn.maxTokens stays at its default 16,000.
+    open = await startScenarioSession(
+      {
+        model: { context_window: 20000, max_output: 2000 },
+        workspace: bigWorkspace(),
+        turns: [{ assistant: { text: 'one' } }, { assistant: { text: 'two' } }, { assistant: { text: 'three' } }],
+      },
+      { loop: { model: 'claude-main' } },
+    );
+    const { session } = open.assembled;
+    for (const text of ['a', 'b', 'c']) expect(await session.send(text)).toBe('end_turn');
+    expect(open.logLines.filter((l) => l.includes('compaction'))).toEqual([]);
+    expect(open.events.some((e) => e.type === 'notice' || e.type === 'compacted')).toBe(false);
+    expect(mainRequests(open.server).map((b) => (b as { max_tokens: number }).max_tokens)).toEqual([2000, 2000, 2000]);
+  });
+
+  it('an automatic compaction does not take a fault written for the next main request', async () => {
+    open = await startScenarioSession(
+      {
+        model: smallWindow,
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }, { name: 'read', input: { path: 'small.ts' } }] } },
+          { assistant: { text: 'I read both.' } },
+          { fault: { delay_ms: 1 } },
+          { summary: SUMMARY },
+          { assistant: { text: 'After the compaction.' } },
+        ],
+      },
+      { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop },
+    );
+    const { session } = open.assembled;
+    await session.send('read big.ts and small.ts');
+    expect(await session.send('now small.ts again')).toBe('end_turn');
+    expect(open.events.find((e) => e.type === 'compacted')).toMatchObject({ reason: 'auto' });
+    const answered = open.server.requests.filter((r) => r.kind !== 'count_tokens' && r.kind !== 'models');
+    const summary = answered.find((r) => r.kind === 'compaction')!;
+    expect(summary.fault).toBeUndefined();
+    expect(summary.turnIndex).toBe(3);
+    expect(answered.at(-1)).toMatchObject({ kind: 'main', fault: { type: 'delay', ms: 1 }, turnIndex: 4 });
+  });
+
   it('triggers at an absolute token count', async () => {
     open = await startScenarioSession(autoScenario({ context_window: 200000, max_output: 4000 }), {
       compaction: { ...tight, threshold: { kind: 'tokens', value: 5000 } },
@@ -188,6 +231,75 @@ describe('compaction through the local server', () => {
     expect(resumed.session.generation.generation).toBe(0);
     expect(resumed.session.generation.conversation.length).toBe(10);
     await resumed.dispose();
+  });
+
+  it('counts the kept messages right when the summary joins the first kept user message, and never calls the summary "User"', async () => {
+    const SECOND = 'Second summary: the user asked a, b, c, d, e, f and g; nothing else happened worth keeping. '.padEnd(400, '.');
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { assistant: { text: 'three' } },
+          { assistant: { text: 'four' } },
+          { summary: SUMMARY },
+          { assistant: { text: 'five' } },
+          { assistant: { text: 'six' } },
+          { assistant: { text: 'seven' } },
+          { summary: SECOND },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    const signal = new AbortController().signal;
+    for (const t of ['a', 'b', 'c', 'd']) await session.send(t);
+    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    // [a, one] summarized; [b, two, c, three, d, four] kept, the summary merged into "b".
+    expect(session.generation.conversation.length).toBe(6);
+    for (const t of ['e', 'f', 'g']) await session.send(t);
+    const decisions = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.generation === 1 ? e.snapshot.decisions : []));
+    expect(decisions.find((d) => d.kind === 'compaction')?.detail).toContain('summarized 2 messages, kept 6');
+
+    // The second compaction summarizes the first summary (merged into "b"): it is Cairn's text, not the user's.
+    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    const transcript = JSON.stringify(open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!.body);
+    expect(transcript).toContain(`Cairn: ${SUMMARY.slice(0, 30)}`);
+    expect(transcript).toContain('User: b');
+    expect(transcript).not.toContain('User: Summary');
+    const history = await readFile(join(open.assembled.journal.sessionDir, 'history.md'), 'utf8');
+    expect(history).toContain(`**Cairn:** ${SUMMARY.slice(0, 30)}`);
+    expect(history).toContain('**User:** b');
+    expect(history).not.toContain('**User:** Summary');
+    // The mark survives a reopen: the journal's opening entries carry it.
+    const id = open.assembled.journal.sessionId;
+    await open.assembled.dispose();
+    const resumed = await resumeSession(open.ports, id);
+    expect(resumed.session.generation.conversation.all()[0]!.syntheticBlocks).toEqual([0]);
+    await resumed.dispose();
+  });
+
+  it('a preview applied after the conversation moved on is refused, so no message is lost', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [{ assistant: { text: 'one' } }, { assistant: { text: 'two' } }, { summary: SUMMARY }, { assistant: { text: 'three' } }],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    const planned = await compactor.plan({ reason: 'manual' }, new AbortController().signal);
+    if (!planned.ok) throw new Error(planned.reason);
+    await session.send('c');
+    const outcome = await compactor.apply(planned.plan);
+    expect(outcome).toEqual({ applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' });
+    expect(session.generation.generation).toBe(0);
+    expect(session.generation.conversation.length).toBe(6);
   });
 
   it('answers "prompt is too long" with an emergency compaction and retries once', async () => {
@@ -251,6 +363,35 @@ describe('compaction through the local server', () => {
       ['claude-main', undefined],
       ['claude-small', { status: 'used', reason: 'main model idle 360 s > 300 s: its cache is cold' }],
     ]);
+  });
+
+  it('a refused compaction request leaves its snapshot, as main requests do; the fault is for the compaction only', async () => {
+    open = await startScenarioSession(
+      {
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: bigWorkspace(),
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { fault: { status: 400, message: 'summary refused', for: 'compaction' } },
+          { assistant: { text: 'three' } },
+        ],
+      },
+      { loop },
+    );
+    const { session, compactor } = open.assembled;
+    await session.send('a');
+    await session.send('b');
+    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    expect(outcome.applied).toBe(false);
+    expect(open.server.requests.filter((r) => r.kind === 'compaction').map((r) => r.status)).toEqual([400]);
+    const snapshots = compactionSnapshots(open);
+    expect(snapshots).toHaveLength(1);
+    expect(snapshots[0]!.usage).toBeNull();
+    const journalled: RequestSnapshot[] = [];
+    for await (const record of open.assembled.journal.readAll()) if (record.type === 'snapshot') journalled.push(record.snapshot as RequestSnapshot);
+    expect(journalled.filter((s) => s.purpose === 'compaction')).toHaveLength(1);
+    expect(await session.send('c')).toBe('end_turn');
   });
 
   it('a summary that keeps failing leaves the conversation intact, with a notice', async () => {

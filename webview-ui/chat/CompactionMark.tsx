@@ -6,7 +6,7 @@ import { Markdown } from '../common/Markdown';
 import { RecallScope } from '../common/RecallScope';
 
 /** Shows a compaction's summary and files table on request (ids in both are recall links). */
-export function CompactionDetailsToggle({ generation, label }: { generation: number; label?: string }) {
+export function CompactionDetailsToggle({ generation, label, preview }: { generation: number; label?: string; preview?: boolean }) {
   const bridge = useBridge();
   const details = useSignal<CompactionDetails | undefined>(undefined);
   const open = useSignal(false);
@@ -14,7 +14,7 @@ export function CompactionDetailsToggle({ generation, label }: { generation: num
   const toggle = () => {
     open.value = !open.value;
     if (open.value && !details.value) {
-      bridge.request('compactionDetails', { generation }).then(
+      bridge.request('compactionDetails', preview ? { generation, preview: true } : { generation }).then(
         (result) => (details.value = result),
         (reason: Error) => (error.value = reason.message),
       );

@@ -20,7 +20,16 @@ export function CompactionNotice({ state, onDismiss }: { state: CompactionStateV
       <span class="compaction-headline">{headline}</span>
       {state.message && <span class="compaction-message">{state.message}</span>}
       <span class="compaction-actions">
-        {state.hasDetails && <CompactionDetailsToggle generation={state.generation} label={state.status === 'preview' ? 'Preview summary' : undefined} />}
+        {state.hasDetails && (
+          // A preview's details are the waiting plan's (summary, files table), fetched as such: a key per status so
+          // the applied compaction's details are fetched afresh.
+          <CompactionDetailsToggle
+            key={state.status}
+            generation={state.generation}
+            preview={state.status === 'preview'}
+            label={state.status === 'preview' ? 'Preview summary' : undefined}
+          />
+        )}
         {state.status === 'preview' && (
           <>
             <button type="button" class="button primary" onClick={() => bridge.notify({ type: 'compaction', action: 'apply' })}>

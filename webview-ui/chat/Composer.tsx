@@ -1,10 +1,15 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ChatStore } from './chatStore';
+import { CompactForm } from './CompactForm';
 
-/** The input: Enter sends, Shift+Enter is a new line, Escape cancels the running turn. */
+/**
+ * The input: Enter sends, Shift+Enter is a new line, Escape cancels the running turn. Above it, "Compact…"
+ * opens a place to say what a compaction's summary should keep, then Preview or Compact now.
+ */
 export function Composer({ store }: { store: ChatStore }) {
   const draft = useSignal('');
+  const compacting = useSignal(false);
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => input.current?.focus(), [store.focusRequest.value]);
   const busy = store.busy.value;
@@ -12,6 +17,22 @@ export function Composer({ store }: { store: ChatStore }) {
     if (store.send(draft.value)) draft.value = '';
   };
   return (
+    <>
+    <div class="composer-tools">
+      {compacting.value && !busy ? (
+        <CompactForm onCompact={(preview, instructions) => store.compact(preview, instructions)} onClose={() => (compacting.value = false)} />
+      ) : (
+        <button
+          type="button"
+          class="text-button composer-compact"
+          disabled={busy}
+          onClick={() => (compacting.value = true)}
+          title="Summarize the older conversation to free context, with your instructions"
+        >
+          Compact…
+        </button>
+      )}
+    </div>
     <div class="composer">
       <textarea
         ref={input}
@@ -41,5 +62,6 @@ export function Composer({ store }: { store: ChatStore }) {
         </button>
       )}
     </div>
+    </>
   );
 }

@@ -89,6 +89,14 @@ export class ChatStore {
     if (this.busy.value) this.bridge.notify({ type: 'cancel' });
   }
 
+  /** Asks the host to compact now or to prepare a preview, with the user's instructions (if any) for the summary. */
+  compact(preview: boolean, instructions: string): boolean {
+    if (this.busy.value) return false;
+    const trimmed = instructions.trim();
+    this.bridge.notify(trimmed ? { type: 'compact', preview, instructions: trimmed } : { type: 'compact', preview });
+    return true;
+  }
+
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {
     this.turns.value = answerApproval(this.turns.value, callId, decision);
     this.bridge.notify(reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision });

@@ -16,6 +16,7 @@ import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSetti
 import type { Conversation, ConversationEntry } from './conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import { effectiveMaxTokens } from './maxTokens';
 import { projectForProvider } from './projection';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 
@@ -113,7 +114,8 @@ export class AgentLoop {
     if (delta.length > 0) {
       this.addDecision({ kind: 'rules_delta', detail: 'A rules file changed; its new text is sent in this message.', resultIds: [] });
     }
-    await this.appendUser([...delta, { type: 'text', text: userText }]);
+    // The rules delta is Cairn's text in the user's message: marked, never attributed to the user.
+    await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
     deps.emit({ type: 'user_message', text: userText });
     try {
       return await this.turns(signal);
@@ -166,7 +168,7 @@ export class AgentLoop {
         }
         // Nothing arrived (cut before the first block): the same request again. Asking to continue would put
         // a second user message after one already sent, which the API refuses (roles must alternate).
-        if (response.content.length > 0) await this.appendUser([{ type: 'text', text: INTERRUPTED_CONTINUE_PROMPT }], true);
+        if (response.content.length > 0) await this.appendUser([{ type: 'text', text: INTERRUPTED_CONTINUE_PROMPT }], { synthetic: true });
         continue;
       }
       interruptedInARow = 0;
@@ -331,14 +333,9 @@ export class AgentLoop {
     return unique;
   }
 
-  /** The setting, lowered to what the model can produce (a larger max_tokens is a 400 from the provider). */
-  private async maxTokensFor(settings: AgentLoopSettings): Promise<number> {
-    try {
-      const facts = await this.deps.model.modelFacts(settings.model);
-      return Math.max(1, Math.min(settings.maxTokens, facts.maxOutputTokens));
-    } catch {
-      return settings.maxTokens;
-    }
+  /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */
+  private maxTokensFor(settings: AgentLoopSettings): Promise<number> {
+    return effectiveMaxTokens(this.deps.model, settings.model, settings.maxTokens);
   }
 
   private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {
@@ -353,9 +350,9 @@ export class AgentLoop {
     else if (result.kind === 'same-result') this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
   }
 
-  private async appendUser(blocks: Parameters<Conversation['appendUser']>[0], synthetic = false): Promise<void> {
+  private async appendUser(blocks: Parameters<Conversation['appendUser']>[0], options: Parameters<Conversation['appendUser']>[1] = {}): Promise<void> {
     const { conversation, generation } = this.current();
-    const entry = conversation.appendUser(blocks, { synthetic });
+    const entry = conversation.appendUser(blocks, options);
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 

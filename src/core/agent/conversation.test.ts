@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Conversation } from './conversation';
+import { renderHistory } from '../compaction/historyArchive';
+import { renderTranscript } from '../compaction/transcript';
+import { Conversation, isSyntheticBlock } from './conversation';
 import { INTERRUPTION_NOTE, projectForProvider } from './projection';
 
 describe('the conversation of a generation', () => {
@@ -32,5 +34,29 @@ describe('the conversation of a generation', () => {
     const projected = projectForProvider(c.all());
     expect(projected[1]!.content).toEqual([{ type: 'text', text: 'half an ans' }, { type: 'text', text: INTERRUPTION_NOTE }]);
     expect(c.all()[1]!.message.content).toHaveLength(1);
+  });
+
+  it('keeps which blocks Cairn wrote when its text joins the user\'s in one message, and never calls them "User"', () => {
+    const c = new Conversation();
+    // A rules delta before the user's words.
+    c.appendUser([{ type: 'text', text: '<cairn-rules path="AGENTS.md" state="changed" bytes="2">\nhi\n</cairn-rules>' }, { type: 'text', text: 'fix it' }], { syntheticBlocks: [0] });
+    c.markSent();
+    c.appendAssistant({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.ts' } }] });
+    // Tool results, then (unsent) a continue prompt joins them: one message, the prompt marked.
+    c.appendUser([{ type: 'tool_result', tool_use_id: 't1', content: '[#a3f2 a.ts empty sha e3b0c442]' }]);
+    c.appendUser([{ type: 'text', text: 'Continue from where it stopped.' }], { synthetic: true });
+    const [first, , merged] = c.all();
+    expect(first!.syntheticBlocks).toEqual([0]);
+    expect(merged!.synthetic).toBeUndefined();
+    expect(merged!.syntheticBlocks).toEqual([1]);
+    expect([isSyntheticBlock(merged!, 0), isSyntheticBlock(merged!, 1)]).toEqual([false, true]);
+    const transcript = renderTranscript(c.all(), 10_000).text;
+    expect(transcript).toContain('Cairn: <cairn-rules');
+    expect(transcript).toContain('User: fix it');
+    expect(transcript).toContain('Cairn: Continue from where it stopped.');
+    expect(transcript).not.toMatch(/User: (<cairn-rules|Continue)/);
+    const history = renderHistory(c.all(), 'Generation 0');
+    expect(history).toContain('**Cairn:** Continue from where it stopped.');
+    expect(history).toContain('**User:** fix it');
   });
 });

@@ -7,6 +7,23 @@ export interface ConversationEntry {
   readonly incomplete?: boolean;
   /** Written by Cairn, not typed by the user (a continue-after-interruption prompt, a compaction summary). */
   readonly synthetic?: boolean;
+  /**
+   * In a message that also holds the user's own words, the indexes of the blocks Cairn wrote: a compaction
+   * summary merged into the first kept user message, a rules delta before the user's text, a continue
+   * prompt joining unsent tool results. Never attributed to the user.
+   */
+  readonly syntheticBlocks?: readonly number[];
+}
+
+/** Whether block `index` of an entry was written by Cairn rather than typed by the user. */
+export function isSyntheticBlock(entry: ConversationEntry, index: number): boolean {
+  return Boolean(entry.synthetic) || (entry.syntheticBlocks?.includes(index) ?? false);
+}
+
+/** The indexes of an entry's blocks that Cairn wrote. */
+function syntheticIndexes(entry: Pick<ConversationEntry, 'synthetic' | 'syntheticBlocks'>, count: number, offset = 0): number[] {
+  if (entry.synthetic) return Array.from({ length: count }, (_, i) => i + offset);
+  return (entry.syntheticBlocks ?? []).map((i) => i + offset);
 }
 
 /**
@@ -49,18 +66,31 @@ export class Conversation {
    * Adds user content: joins the trailing user message when no request has carried it yet, else starts a
    * new user message. Returns the entry as it now stands.
    */
-  appendUser(blocks: readonly UserBlock[], options: { synthetic?: boolean } = {}): ConversationEntry {
+  appendUser(blocks: readonly UserBlock[], options: { synthetic?: boolean; syntheticBlocks?: readonly number[] } = {}): ConversationEntry {
     if (blocks.length === 0) throw new Error('A user message needs at least one block.');
     const tail = this.last();
     if (tail && tail.message.role === 'user' && this.entries.length > this.sent) {
+      const synthetic = Boolean(tail.synthetic && options.synthetic);
       const merged: ConversationEntry = freezeEntry({
         message: { role: 'user', content: [...tail.message.content, ...blocks] },
-        synthetic: Boolean(tail.synthetic && options.synthetic),
+        synthetic,
+        ...(synthetic
+          ? {}
+          : {
+              syntheticBlocks: [
+                ...syntheticIndexes(tail, tail.message.content.length),
+                ...syntheticIndexes(options, blocks.length, tail.message.content.length),
+              ],
+            }),
       });
       this.entries[this.entries.length - 1] = merged;
       return merged;
     }
-    const entry = freezeEntry({ message: { role: 'user', content: [...blocks] }, synthetic: options.synthetic });
+    const entry = freezeEntry({
+      message: { role: 'user', content: [...blocks] },
+      synthetic: options.synthetic,
+      ...(options.synthetic ? {} : { syntheticBlocks: options.syntheticBlocks ?? [] }),
+    });
     this.entries.push(entry);
     return entry;
   }
@@ -93,6 +123,7 @@ function freezeEntry(entry: ConversationEntry): ConversationEntry {
     message: structuredClone(entry.message),
     ...(entry.incomplete ? { incomplete: true } : {}),
     ...(entry.synthetic ? { synthetic: true } : {}),
+    ...(!entry.synthetic && entry.syntheticBlocks?.length ? { syntheticBlocks: [...entry.syntheticBlocks] } : {}),
   };
   return deepFreeze(copy);
 }

@@ -15,6 +15,7 @@ export class JournalRecorder implements SessionRecorder {
         index,
         message: entry.message,
         ...(entry.synthetic ? { synthetic: true } : {}),
+        ...(entry.syntheticBlocks?.length ? { syntheticBlocks: entry.syntheticBlocks } : {}),
       });
     } else {
       await this.journal.append({

@@ -39,7 +39,11 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
     if (record.type !== 'user_message' && record.type !== 'assistant_message') continue;
     if ((record.generation ?? 0) !== generation || record.index === undefined) continue;
     if (record.type === 'user_message') {
-      byIndex.set(record.index, { message: record.message, ...(record.synthetic ? { synthetic: true } : {}) });
+      byIndex.set(record.index, {
+        message: record.message,
+        ...(record.synthetic ? { synthetic: true } : {}),
+        ...(record.syntheticBlocks?.length ? { syntheticBlocks: record.syntheticBlocks } : {}),
+      });
     } else {
       byIndex.set(record.index, { message: record.message, ...(record.incomplete ? { incomplete: true } : {}) });
     }

@@ -24,6 +24,7 @@ import type { AgentLoopSettings } from './agentLoop';
 import { AgentSession, type AgentSessionDeps } from './agentSession';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';
+import { effectiveMaxTokens } from './maxTokens';
 import { protectedWriteReason } from './protectedPaths';
 import { replayConversation } from './replay';
 
@@ -194,7 +195,8 @@ async function assemble(
       summarizer,
       settings: compactionSettings,
       model: () => ports.settings().model,
-      maxTokens: () => ports.settings().maxTokens,
+      // The max_tokens the loop really sends (the setting lowered to the model's output limit), not the setting.
+      maxTokens: () => effectiveMaxTokens(ports.model, ports.settings().model, ports.settings().maxTokens),
       windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
       log,
       ...(ports.project ? { project: ports.project } : {}),

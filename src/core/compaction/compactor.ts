@@ -25,7 +25,8 @@ export interface CompactorDeps {
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
-  readonly maxTokens: () => number;
+  /** The max_tokens the next main request sends (`effectiveMaxTokens`): the hard fit keeps room for that answer. */
+  readonly maxTokens: () => number | Promise<number>;
   /** The model's input window in tokens (from the Models API, the fallback table or settings). */
   readonly windowTokens: () => Promise<number>;
   readonly log: (line: string) => void;
@@ -45,6 +46,10 @@ export interface CompactionPlan {
   readonly opening: string;
   readonly entries: readonly ConversationEntry[];
   readonly summarized: readonly ConversationEntry[];
+  /** Messages of the old generation kept verbatim (the opening may be merged into the first of them). */
+  readonly keptMessages: number;
+  /** The old generation's length when planned: a plan is stale once the conversation has grown. */
+  readonly conversationLength: number;
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly previous: GenerationRef;
@@ -99,7 +104,8 @@ export class Compactor {
     const prefix = this.deps.composer.staticPrefix();
     return this.deps.composer.estimate({
       model: this.deps.model(),
-      max_tokens: this.deps.maxTokens(),
+      // Not counted: the estimate is of the prompt alone.
+      max_tokens: 1,
       system: prefix.system,
       tools: prefix.tools,
       messages: (this.deps.project ?? projectForProvider)(conversation.all()),
@@ -112,12 +118,17 @@ export class Compactor {
     const window = await this.deps.windowTokens();
     const estimate = this.estimateNext();
     const soft = softLimitTokens(settings.threshold, window);
-    const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+    const reserve = await this.completionReserve();
     if (estimate + reserve + settings.safetyMarginTokens > window) {
       return { needed: true, fits: false, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
     }
     if (estimate > soft) return { needed: true, fits: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
     return { needed: false, fits: true, why: '', estimate, window };
+  }
+
+  /** Room kept for the answer: the request's real max_tokens, at most `completionReserveTokens`. */
+  private async completionReserve(): Promise<number> {
+    return Math.min(this.deps.settings().completionReserveTokens, await this.deps.maxTokens());
   }
 
   private async beforeRequest(signal: AbortSignal): Promise<void> {
@@ -205,11 +216,13 @@ export class Compactor {
         opening,
         entries: newEntries,
         summarized,
+        keptMessages: tail.length,
+        conversationLength: entries.length,
         tokensBefore,
         tokensAfter,
         previous: current,
       };
-      const reserve = Math.min(settings.completionReserveTokens, this.deps.maxTokens());
+      const reserve = await this.completionReserve();
       const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
       if (fits || stage === 'emergency' || stages.length === 1) return { ok: true, plan };
       lastReason = `The normal stage left ${tokensAfter} tokens, which does not fit the window of ${window}.`;
@@ -221,7 +234,7 @@ export class Compactor {
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */
   async apply(plan: CompactionPlan): Promise<CompactionOutcome> {
     const { session, journal, ledger, composer } = this.deps;
-    if (session.generation !== plan.previous) {
+    if (session.generation !== plan.previous || plan.previous.conversation.length !== plan.conversationLength) {
       return { applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' };
     }
     const generation = this.nextGeneration++;
@@ -234,7 +247,7 @@ export class Compactor {
       filesTable: plan.filesTable,
       entries: plan.entries,
       summarizedMessages: plan.summarized.length,
-      keptMessages: plan.entries.length - 1,
+      keptMessages: plan.keptMessages,
       tokensBefore: plan.tokensBefore,
       tokensAfter: plan.tokensAfter,
       summaryModel: plan.summary.model,
@@ -262,7 +275,7 @@ export class Compactor {
     session.addDecision({
       kind: 'compaction',
       detail:
-        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.entries.length - 1}` +
+        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.keptMessages}` +
         `${plan.split.anchoredToUser ? ' (kept from the latest user message)' : ''}; about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved); ` +
         `summary by ${plan.summary.model} in ${plan.summary.attempts} attempt(s)` +
         `${plan.summary.fallback ? `; fallback ${plan.summary.fallback.status}: ${plan.summary.fallback.reason}` : ''}`,
@@ -316,7 +329,11 @@ function openingEntries(opening: string, tail: readonly ConversationEntry[]): Co
   const first = tail[0];
   if (first && first.message.role === 'user') {
     return [
-      { message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] }, ...(first.synthetic ? { synthetic: true } : {}) },
+      {
+        message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] },
+        // The opening is Cairn's text, not the user's: marked so no transcript or history says "User" for it.
+        ...(first.synthetic ? { synthetic: true } : { syntheticBlocks: [0, ...(first.syntheticBlocks ?? []).map((i) => i + 1)] }),
+      },
       ...tail.slice(1),
     ];
   }

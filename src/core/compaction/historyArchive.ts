@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConversationEntry } from '../agent/conversation';
+import { isSyntheticBlock, type ConversationEntry } from '../agent/conversation';
 import { PRIVATE_FILE_MODE } from '../session/privateModes';
 
 export const HISTORY_FILE = 'history.md';
@@ -14,10 +14,10 @@ export function renderHistory(entries: readonly ConversationEntry[], heading: st
   for (const entry of entries) {
     const message = entry.message;
     if (message.role === 'user') {
-      for (const block of message.content) {
-        if (block.type === 'text') out.push(`**${entry.synthetic ? 'Cairn' : 'User'}:** ${block.text}`, '');
+      message.content.forEach((block, index) => {
+        if (block.type === 'text') out.push(`**${isSyntheticBlock(entry, index) ? 'Cairn' : 'User'}:** ${block.text}`, '');
         else out.push(`- result ${firstLine(block.content)}${block.is_error ? ' (error)' : ''}`);
-      }
+      });
     } else {
       for (const block of message.content) {
         if (block.type === 'text') out.push(`**Assistant:** ${block.text}`, '');

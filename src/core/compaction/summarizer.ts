@@ -110,7 +110,14 @@ export class ModelSummarizer implements Summarizer {
         purpose: 'compaction',
         decisions: [],
       });
-      const response = await this.deps.model.stream(composition.request, { signal, purpose: 'compaction' });
+      let response;
+      try {
+        response = await this.deps.model.stream(composition.request, { signal, purpose: 'compaction' });
+      } catch (error) {
+        // A refused or failed request still leaves its snapshot (what was sent, at what size), as main requests do.
+        await this.deps.onSnapshot(composition.snapshot);
+        throw error;
+      }
       await this.deps.onSnapshot(this.deps.composer.observeUsage(composition.snapshot, response.usage));
       const summary = response.content
         .filter((b) => b.type === 'text')

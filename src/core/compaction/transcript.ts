@@ -1,4 +1,4 @@
-import type { ConversationEntry } from '../agent/conversation';
+import { isSyntheticBlock, type ConversationEntry } from '../agent/conversation';
 
 /** Lines of a tool result shown to the summarizer after its bracket: enough to know what it held. */
 const RESULT_PREVIEW_LINES = 3;
@@ -33,10 +33,10 @@ export function renderTranscript(entries: readonly ConversationEntry[], maxChars
 function renderEntry(entry: ConversationEntry): string {
   const lines: string[] = [];
   if (entry.message.role === 'user') {
-    for (const block of entry.message.content) {
-      if (block.type === 'text') lines.push(`${entry.synthetic ? 'Cairn' : 'User'}: ${block.text}`);
+    entry.message.content.forEach((block, index) => {
+      if (block.type === 'text') lines.push(`${isSyntheticBlock(entry, index) ? 'Cairn' : 'User'}: ${block.text}`);
       else lines.push(`Result: ${resultPreview(block.content)}`);
-    }
+    });
   } else {
     for (const block of entry.message.content) {
       if (block.type === 'text') lines.push(`Assistant: ${block.text}`);

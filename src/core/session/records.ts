@@ -53,6 +53,8 @@ export interface UserMessageRecord extends Envelope, MessagePlace {
   readonly message: UserMessage;
   /** Written by Cairn rather than typed by the user (a continue prompt, a summary). */
   readonly synthetic?: boolean;
+  /** The indexes of the blocks Cairn wrote in a message that also holds the user's words. */
+  readonly syntheticBlocks?: readonly number[];
 }
 
 export interface AssistantMessageRecord extends Envelope, MessagePlace {

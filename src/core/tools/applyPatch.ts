@@ -3,7 +3,7 @@ import { dominantEol, splitLines } from '../ledger/lines';
 import { sha256Hex } from '../ledger/sha';
 import type { ApplyPatchArgs } from './args';
 import type { EditDeps } from './editTools';
-import { describeError, readTextFile } from './fileText';
+import { describeError, FileTooLargeError, readTextFile } from './fileText';
 import { errorOutcome, type FileChange, type ToolOutcome } from './outcome';
 import { parsePatch, PatchParseError, type PatchChunk, type PatchOperation } from './patchParser';
 
@@ -137,7 +137,9 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
     }
   } catch (error) {
     const message = error instanceof PatchApplyError ? error.message : describeError(error, current);
-    return errorOutcome(`The patch was not applied: ${message}\nNothing was changed. Read the files again and make each hunk's lines match them exactly.`);
+    // Re-reading cannot help with a file too large to patch; the message already says to use bash.
+    const advice = error instanceof FileTooLargeError ? '' : " Read the files again and make each hunk's lines match them exactly.";
+    return errorOutcome(`The patch was not applied: ${message}\nNothing was changed.${advice}`);
   }
 
   const written: PlannedFile[] = [];

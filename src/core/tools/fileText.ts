@@ -2,6 +2,28 @@ import type { Workspace } from '../ports';
 
 const BINARY_PROBE_BYTES = 8192;
 
+/**
+ * Reading means holding (and hashing) the whole file in memory; past this size that would strain the
+ * editor's host. read, edit, write and apply_patch all stop here, before a byte is read.
+ */
+export const MAX_READ_BYTES = 256 * 1024 * 1024;
+
+/** A file over `MAX_READ_BYTES` that an edit tool would have had to read whole. */
+export class FileTooLargeError extends Error {
+  override readonly name = 'FileTooLargeError';
+  constructor(
+    readonly path: string,
+    readonly size: number,
+  ) {
+    const mib = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MiB`;
+    super(
+      `${path} is ${mib(size)}, over the ${mib(MAX_READ_BYTES)} that read, edit, write and apply_patch handle ` +
+        `(the whole file would be loaded into the editor's memory). Use bash for this file: sed -i for a change, ` +
+        `head, tail or split for parts, or rm it first to replace it with write.`,
+    );
+  }
+}
+
 /** A NUL byte in the first 8 KiB marks a file as binary (the same rule git and ripgrep use). */
 export function isBinary(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, BINARY_PROBE_BYTES);
@@ -37,7 +59,7 @@ export function describeError(error: unknown, path: string): string {
     if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
     if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
     // The workspace's own errors (files, grep patterns) already name what was wrong and what to do.
-    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.message.includes(path)) return error.message;
+    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.name === 'GlobPatternError' || error.name === 'FileTooLargeError' || error.message.includes(path)) return error.message;
     return `${path}: ${error.message}`;
   }
   return `${path}: ${String(error)}`;
@@ -54,7 +76,7 @@ export type TextFile =
       readonly validUtf8: boolean;
     };
 
-/** Reads a file for editing: missing is a normal answer, a folder or a refused path throws. */
+/** Reads a file for editing: missing is a normal answer, a folder, a refused path or a file over `MAX_READ_BYTES` throws. */
 export async function readTextFile(workspace: Workspace, path: string): Promise<TextFile> {
   const resolved = await workspace.resolve(path);
   const stat = await workspace.stat(resolved.relative);
@@ -64,6 +86,8 @@ export async function readTextFile(workspace: Workspace, path: string): Promise<
     error.code = 'EISDIR';
     throw error;
   }
+  // Checked on the stat, before reading: a 2 GiB file would otherwise cost seconds and gigabytes, then crash.
+  if (stat.size > MAX_READ_BYTES) throw new FileTooLargeError(path, stat.size);
   const bytes = await workspace.readFile(resolved.relative);
   const strict = decodeStrict(bytes);
   return { exists: true, binary: isBinary(bytes), text: strict ?? decodeText(bytes), relative: resolved.relative, validUtf8: strict !== undefined };

@@ -4,7 +4,7 @@ import { cutLine, splitLines } from '../ledger/lines';
 import { sha256Hex } from '../ledger/sha';
 import type { Workspace } from '../ports';
 import type { ReadArgs } from './args';
-import { decodeText, describeError, isBinary } from './fileText';
+import { decodeText, describeError, isBinary, MAX_READ_BYTES } from './fileText';
 import { errorOutcome, type ToolOutcome } from './outcome';
 
 export interface ReadDeps {
@@ -15,8 +15,7 @@ export interface ReadDeps {
   readonly findStub: (relative: string, sha: string, from: number, to: number) => string | undefined;
 }
 
-/** Reading means hashing the whole file in memory; past this size that would strain the editor's host. */
-export const MAX_READ_BYTES = 256 * 1024 * 1024;
+export { MAX_READ_BYTES };
 
 type Range = { ok: true; from: number; to: number } | { ok: false; message: string };
 

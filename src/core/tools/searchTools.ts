@@ -6,6 +6,8 @@ import { describeError } from './fileText';
 import { errorOutcome, type ToolOutcome } from './outcome';
 
 const NO_MATCHES = '(no matches)';
+/** Files that could not be searched are named, up to this many (a locked-down tree could have thousands). */
+const MAX_UNSEARCHED_SHOWN = 20;
 
 export async function runList(args: ListArgs, workspace: Workspace): Promise<ToolOutcome> {
   const path = args.path ?? '.';
@@ -45,17 +47,24 @@ export async function runGrep(args: GrepArgs, workspace: Workspace, config: Hygi
       const resolved = await workspace.resolve(args.path);
       if (!(await workspace.stat(resolved.relative))) return errorOutcome(`${args.path} does not exist. Use list or glob to find the right path.`);
     }
+    const unsearched = new Map<string, string>();
     const matches = await workspace.grep({
       pattern: args.pattern,
       ...(args.path !== undefined ? { path: args.path } : {}),
       ...(args.glob !== undefined ? { glob: args.glob } : {}),
       ...(args.ignore_case !== undefined ? { ignoreCase: args.ignore_case } : {}),
+      onUnsearched: (path, reason) => unsearched.set(path, reason),
     });
     // Sorted here too, so the answer (and its dedupe) does not depend on which search engine ran.
     const sorted = [...matches].sort((a, b) => (a.path === b.path ? a.line - b.line : byCodeUnit(a.path, b.path)));
     // A minified file can have one enormous matching line; the same cut as read keeps it readable.
     const lines = sorted.map((m) => `${m.path}:${m.line}: ${cutLine(m.text, config['read.max_line_chars'])}`);
-    return { type: 'text', lines: lines.length > 0 ? lines : [NO_MATCHES] };
+    if (lines.length === 0) lines.push(NO_MATCHES);
+    // "No matches" must not hide a file that was never searched.
+    const skipped = [...unsearched].sort(([a], [b]) => byCodeUnit(a, b));
+    for (const [path, reason] of skipped.slice(0, MAX_UNSEARCHED_SHOWN)) lines.push(`(not searched: ${path}: ${cutLine(reason, 200)})`);
+    if (skipped.length > MAX_UNSEARCHED_SHOWN) lines.push(`(not searched: ${skipped.length - MAX_UNSEARCHED_SHOWN} more files)`);
+    return { type: 'text', lines };
   } catch (error) {
     return errorOutcome(describeError(error, args.path ?? args.pattern));
   }

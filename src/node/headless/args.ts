@@ -1,3 +1,11 @@
+import {
+  CompactionSettingsError,
+  DEFAULT_COMPACTION_SETTINGS,
+  parseThreshold,
+  type CompactionSettings,
+  type CompactionThreshold,
+} from '../../core/compaction/settings';
+
 /** The headless runner's command line: `npm run agent -- --workspace DIR (--scenario FILE | --prompt TEXT) ...`. */
 
 export interface HeadlessArgs {
@@ -9,6 +17,12 @@ export interface HeadlessArgs {
   readonly report: boolean;
   readonly model?: string;
   readonly quiet: boolean;
+  /** `--threshold`: when to compact automatically (a share or a token count, as `cairn.compaction.threshold`). */
+  readonly threshold?: CompactionThreshold;
+  /** `--fallback-model`: summaries run on this model when the main model's cache is cold. */
+  readonly fallbackModel?: string;
+  /** `--fallback-after-minutes`: how long the main model must be idle before the fallback is used. */
+  readonly fallbackAfterMinutes?: number;
 }
 
 export class UsageError extends Error {
@@ -29,7 +43,12 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
   --model ID        the model (default: the newest Sonnet the SDK names)
   --out DIR         where the journal and the request snapshots go (default a new folder under /tmp, printed at the end)
   --report          print a table of every request: tokens, cache read/write, decisions
-  --quiet           print only the summary line`;
+  --quiet           print only the summary line
+  --threshold T     compact automatically past T: a share of the window (0.5, "50%") or a token count (150000);
+                    default 0.8, as cairn.compaction.threshold
+  --fallback-model ID
+                    write summaries on this model when the main model's cache is cold (no request on it in
+                    the last --fallback-after-minutes, default 5), as cairn.compaction.fallbackModel`;
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const values = new Map<string, string>();
@@ -40,7 +59,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
       flags.add(arg);
       continue;
     }
-    if (!['--workspace', '--scenario', '--prompt', '--base-url', '--out', '--model'].includes(arg)) {
+    if (!['--workspace', '--scenario', '--prompt', '--base-url', '--out', '--model', '--threshold', '--fallback-model', '--fallback-after-minutes'].includes(arg)) {
       throw new UsageError(`Unknown option "${arg}".\n\n${USAGE}`);
     }
     const value = argv[i + 1];
@@ -53,6 +72,22 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const scenario = values.get('--scenario');
   const prompt = values.get('--prompt');
   if (Boolean(scenario) === Boolean(prompt)) throw new UsageError(`Give exactly one of --scenario FILE or --prompt TEXT.\n\n${USAGE}`);
+  let threshold: CompactionThreshold | undefined;
+  if (values.has('--threshold')) {
+    try {
+      threshold = parseThreshold(values.get('--threshold')!);
+    } catch (error) {
+      if (error instanceof CompactionSettingsError) throw new UsageError(`--threshold: ${error.message}`);
+      throw error;
+    }
+  }
+  let fallbackAfterMinutes: number | undefined;
+  if (values.has('--fallback-after-minutes')) {
+    fallbackAfterMinutes = Number(values.get('--fallback-after-minutes'));
+    if (!Number.isFinite(fallbackAfterMinutes) || fallbackAfterMinutes < 0) {
+      throw new UsageError(`--fallback-after-minutes needs a number of minutes ≥ 0, got "${values.get('--fallback-after-minutes')}".`);
+    }
+  }
   return {
     workspace,
     ...(scenario ? { scenario } : {}),
@@ -62,5 +97,18 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
     ...(values.has('--model') ? { model: values.get('--model')! } : {}),
     report: flags.has('--report'),
     quiet: flags.has('--quiet'),
+    ...(threshold ? { threshold } : {}),
+    ...(values.has('--fallback-model') ? { fallbackModel: values.get('--fallback-model')! } : {}),
+    ...(fallbackAfterMinutes !== undefined ? { fallbackAfterMinutes } : {}),
+  };
+}
+
+/** The built-in compaction settings with the command line's threshold and fallback model over them. */
+export function compactionSettingsOf(args: HeadlessArgs): CompactionSettings {
+  return {
+    ...DEFAULT_COMPACTION_SETTINGS,
+    ...(args.threshold ? { threshold: args.threshold } : {}),
+    ...(args.fallbackModel ? { fallbackModel: args.fallbackModel } : {}),
+    ...(args.fallbackAfterMinutes !== undefined ? { fallbackAfterMinutes: args.fallbackAfterMinutes } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadScenario } from '../scenario/scenario';
-import { parseHeadlessArgs, UsageError } from './args';
+import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';
 import { runHeadless } from './runner';
 import { transcriptLines } from './transcript';
@@ -17,6 +17,7 @@ async function main(): Promise<number> {
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.model ? { model: args.model } : {}),
+    compaction: compactionSettingsOf(args),
     onEvent: (event) => {
       const lines = transcriptLines(event);
       transcript.push(...lines);

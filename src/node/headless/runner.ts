@@ -169,9 +169,17 @@ async function playScenario(
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
         break;
-      case 'compact':
-        onNotice?.(`turn ${turn.index}: compaction is not available in this build; the compact turn was skipped`);
+      case 'compact': {
+        // What "Cairn: Compact Context" does: a manual compaction with the user's instructions, applied at
+        // once. The summary request that follows takes the script's next summary turn. A compaction that
+        // cannot be done says why in a notice (the transcript prints it); the script goes on.
+        const outcome = await assembled.compactor.compact(
+          { reason: 'manual', ...(turn.instructions?.trim() ? { instructions: turn.instructions } : {}) },
+          new AbortController().signal,
+        );
+        if (!outcome.applied) onNotice?.(`turn ${turn.index}: the compaction was not applied: ${outcome.reason}`);
         break;
+      }
       default:
         // An assistant, fault or summary turn the loop never asked for: the script and the run disagree.
         player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);

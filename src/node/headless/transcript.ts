@@ -23,6 +23,14 @@ export function transcriptLines(event: AgentEvent): string[] {
       return [`[${event.level}] ${event.message}`];
     case 'error':
       return [`[error: ${event.kind}] ${event.message}${event.action ? ` — ${event.action}` : ''}`];
+    case 'compacted':
+      // The new generation opens with exactly this: the summary, then the files table.
+      return [
+        '',
+        `## compaction (${event.reason}, ${event.stage} stage): generation ${event.generation}, about ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+        event.summary,
+        ...(event.filesTable ? ['', event.filesTable] : []),
+      ];
     case 'done':
       return [`[done: ${event.reason}]`];
     default:

@@ -35,6 +35,22 @@ describe('ScenarioPlayer', () => {
     expect(await plan()).toMatchObject({ answer: { type: 'assistant', turn: { text: 'after' } } });
   });
 
+  it('a fault is for main requests unless it says "for": "compaction"; a request of the other kind passes over it', async () => {
+    const { player, plan } = playerOf([
+      { fault: { status: 529 } },
+      { summary: 'the scripted summary' },
+      { fault: { prompt_too_long: true, for: 'compaction' } },
+      { assistant: { text: 'the answer' } },
+    ]);
+    // An automatic compaction comes first: the main request's fault waits, the summary past it is taken.
+    expect(await plan('compaction')).toEqual({ answer: { type: 'summary', text: 'the scripted summary', turnIndex: 1 } });
+    expect(await plan('main')).toEqual({ fault: { type: 'status', status: 529 }, faultTurnIndex: 0 });
+    // The retried main request passes over the compaction's fault and gets its answer.
+    expect((await plan('main')).answer).toMatchObject({ type: 'assistant', turn: { text: 'the answer' } });
+    expect(await plan('compaction')).toEqual({ fault: { type: 'prompt_too_long' }, faultTurnIndex: 2 });
+    expect(player.done).toBe(true);
+  });
+
   it('a cut shows the coming turn without consuming it; a delay consumes it', async () => {
     const { plan } = playerOf([{ fault: { cut_after_events: 3 } }, { fault: { delay_ms: 5 } }, { assistant: { text: 'the turn' } }, { assistant: { text: 'next' } }]);
     expect(await plan()).toMatchObject({ fault: { type: 'cut' }, answer: { turn: { text: 'the turn' } } });

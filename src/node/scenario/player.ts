@@ -44,6 +44,8 @@ export class ScenarioPlayer {
   readonly resultIds = new ToolResultIds();
   private readonly noticeList: string[] = [];
   private cursor = 0;
+  /** Turns answered from past a fault meant for the other kind of request, while that fault waits at the cursor. */
+  private readonly taken = new Set<number>();
   // Requests are planned one at a time: planning awaits fs callbacks, and two interleaved plans
   // would consume turns out of order.
   private queue: Promise<unknown> = Promise.resolve();
@@ -61,7 +63,7 @@ export class ScenarioPlayer {
   }
 
   get done(): boolean {
-    return this.cursor >= this.scenario.turns.length;
+    return this.peek() === undefined;
   }
 
   get notices(): readonly string[] {
@@ -69,6 +71,7 @@ export class ScenarioPlayer {
   }
 
   peek(): ScenarioTurn | undefined {
+    while (this.taken.has(this.cursor)) this.cursor++;
     return this.scenario.turns[this.cursor];
   }
 
@@ -106,7 +109,7 @@ export class ScenarioPlayer {
         await applyFs(turn);
         continue;
       }
-      if (turn.kind === 'fault' && !fault) {
+      if (turn.kind === 'fault' && turn.for === kind && !fault) {
         this.cursor++;
         fault = { fault: turn.fault, index: turn.index };
         if (turn.fault.type === 'status' || turn.fault.type === 'prompt_too_long') {
@@ -132,15 +135,26 @@ export class ScenarioPlayer {
 
   private pickAnswer(kind: ScriptedRequestKind, fault: Fault | undefined): PlannedAnswer {
     const consume = fault?.type !== 'cut';
-    const turn = this.peek();
+    this.peek();
+    // A fault written for the other kind of request stays at the cursor for that request; this one is
+    // answered from the turn past it.
+    let at = this.cursor;
+    for (let next = this.scenario.turns[at]; next?.kind === 'fault' && next.for !== kind; next = this.scenario.turns[at]) {
+      do at++;
+      while (this.taken.has(at));
+    }
+    const turn = this.scenario.turns[at];
     const wanted = kind === 'main' ? 'assistant' : 'summary';
     if (turn?.kind === wanted) {
-      if (consume) this.cursor++;
+      if (consume) {
+        if (at === this.cursor) this.cursor++;
+        else this.taken.add(at);
+      }
       return toAnswer(turn);
     }
     if (fault && turn?.kind === 'fault') {
       // Two fault turns in a row: this request shows the coming answer without consuming it.
-      const ahead = this.scenario.turns.slice(this.cursor).find((t) => t.kind !== 'fault' && t.kind !== 'fs');
+      const ahead = this.scenario.turns.slice(at).find((t) => t.kind !== 'fault' && t.kind !== 'fs');
       if (ahead?.kind === wanted) return toAnswer(ahead);
     }
     if (kind === 'compaction') return { type: 'generated_summary' };

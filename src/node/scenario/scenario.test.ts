@@ -53,6 +53,14 @@ describe('parseScenario', () => {
     expect(scenario.turns[11]).toEqual({ kind: 'compact', index: 11, instructions: 'keep the plan' });
   });
 
+  it('reads which request a fault is for (default main)', () => {
+    const turns = parseScenario({ turns: [{ fault: { status: 500 } }, { fault: { cut_after_events: 2, for: 'compaction' } }] }).turns;
+    expect(turns).toEqual([
+      { kind: 'fault', index: 0, fault: { type: 'status', status: 500 }, for: 'main' },
+      { kind: 'fault', index: 1, fault: { type: 'cut', afterEvents: 2 }, for: 'compaction' },
+    ]);
+  });
+
   it('fills model defaults when the scenario names none', () => {
     expect(parseScenario({ turns: [] }).model).toEqual({ contextWindow: 200000, maxOutput: 64000 });
   });
@@ -64,6 +72,7 @@ describe('parseScenario', () => {
     [{ turns: [{ assistant: { text: 'x', tools: [] } }] }, /turns\[0\]\.assistant\.tools: unknown field/],
     [{ turns: [{ fault: { status: 200 } }] }, /turns\[0\]\.fault\.status: expected an HTTP error status/],
     [{ turns: [{ fault: { slow: true } }] }, /turns\[0\]\.fault: expected one of/],
+    [{ turns: [{ fault: { status: 500, for: 'summary' } }] }, /turns\[0\]\.fault\.for: expected "main" or "compaction"/],
     [{ turns: [{ fs: { write: { path: '../x', content: '' } } }] }, /turns\[0\]\.fs\.write\.path: .*must not contain "\.\."/],
     [{ turns: [{ fs: { move: 'a' } }] }, /turns\[0\]\.fs: unknown operation "move"/],
     [{ workspace: { '/etc/passwd': 'x' }, turns: [] }, /workspace\["\/etc\/passwd"\]: .*not a relative path/],

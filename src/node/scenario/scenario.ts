@@ -8,6 +8,7 @@ import {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT,
   type Fault,
+  type FaultTarget,
   type FsOperation,
   type Scenario,
   type ScenarioModel,
@@ -194,8 +195,12 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
       return parseAssistant(body, index, at, fail);
     case 'fs':
       return { kind: 'fs', index, operation: parseFs(body, at, fail) };
-    case 'fault':
-      return { kind: 'fault', index, fault: parseFault(body, at, fail) };
+    case 'fault': {
+      // `for` may go with any fault; the rest of the object is the fault itself.
+      const { for: target, ...fault } = asObject(body, at, fail);
+      if (target !== undefined && target !== 'main' && target !== 'compaction') fail(`${at}.for`, 'expected "main" or "compaction"');
+      return { kind: 'fault', index, fault: parseFault(fault, at, fail), for: (target as FaultTarget | undefined) ?? 'main' };
+    }
   }
 }
 

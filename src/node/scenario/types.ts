@@ -69,10 +69,18 @@ export type Fault =
   /** A 400 "prompt is too long" whatever the request's size. */
   | { readonly type: 'prompt_too_long' };
 
+/** Which requests a fault is for: the loop's own (`main`, the default) or a summary request (`compaction`). */
+export type FaultTarget = 'main' | 'compaction';
+
 export interface FaultTurn {
   readonly kind: 'fault';
   readonly index: number;
   readonly fault: Fault;
+  /**
+   * The kind of request that takes this fault (`"for"` in the JSON; default `main`). A request of the
+   * other kind passes over it: an automatic compaction never takes a fault written for the next main request.
+   */
+  readonly for: FaultTarget;
 }
 
 export interface SummaryTurn {

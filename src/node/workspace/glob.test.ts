@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from './nodeWorkspace';
+import { runWithDeadline } from './deadlineChild';
 import { makeTestTree, type TestTree } from './testTree';
 import { WorkspacePathError } from './workspaceErrors';
 
@@ -107,5 +108,54 @@ describe('glob', () => {
   it('answers an empty list for a missing folder or no match', async () => {
     expect(await ws.glob('**/*.rs')).toEqual([]);
     expect(await ws.glob('*', 'nope')).toEqual([]);
+  });
+});
+
+describe('glob patterns from an untrusted model (security item 8)', () => {
+  // Each case runs in a child killed after 10 s: a backtracking matcher blocks the thread (and this
+  // runner's timers) for over a minute on these, which is the failure being guarded against.
+  const inChild = async (pattern: string, names: readonly string[]): Promise<string> => {
+    const dir = makeTestTree(Object.fromEntries(names.map((n) => [n, ''])));
+    try {
+      const source = `
+        import { NodeWorkspace } from './nodeWorkspace';
+        new NodeWorkspace(${JSON.stringify(dir.root)}).glob(${JSON.stringify(pattern)}).then(
+          (found) => console.log(JSON.stringify(found)),
+          (error) => console.log(error.name + ': ' + error.message),
+        );`;
+      const run = await runWithDeadline(source, 10_000);
+      expect(run.timedOut, `glob ${pattern} did not finish within 10 s`).toBe(false);
+      expect(run.stderr).toBe('');
+      return run.stdout.trim();
+    } finally {
+      dir.remove();
+    }
+  };
+
+  it('refuses the extended glob that backtracked for 75 s on one file name, at once, saying to use braces', async () => {
+    const answer = await inChild('**/*(*|?)*(*|?)*(*|?)@', ['node_modules_cache_directory_listing_2024.txt']);
+    expect(answer).toMatch(/^GlobPatternError: .*extended glob.*braces/);
+  }, 30_000);
+
+  it('matches many stars against a long name without backtracking (a regex took 68 s here)', async () => {
+    expect(await inChild('*a*a*a*a*a*a*a*a*a*a*b', ['a'.repeat(40)])).toBe('[]');
+    expect(await inChild('**/*a*a*a*a*a*a*a*a*a*a*a', ['a'.repeat(40)])).toBe(JSON.stringify(['a'.repeat(40)]));
+  }, 30_000);
+
+  it('refuses brace expansions that would blow up, and overlong patterns, with a reason', async () => {
+    await expect(ws.glob('{1..100000000}')).rejects.toThrow(/range \{1\.\.100000000\} of 100000000 values; at most 256/);
+    await expect(ws.glob('{a,b}'.repeat(12))).rejects.toThrow(/expands to more than 256 patterns/);
+    await expect(ws.glob('{{{{{{{{{{a,b},c},d},e},f},g},h},i},j},k}/*.ts')).resolves.toEqual([]);
+    await expect(ws.glob('*'.repeat(1001))).rejects.toThrow(/1001 characters long; at most 1000/);
+    await expect(ws.glob('**/*.ts')).resolves.toContain('index.ts');
+  });
+
+  it('keeps braces, ranges, classes and escapes', async () => {
+    expect(await ws.glob('src/{app,Z}.ts')).toEqual(['src/Z.ts', 'src/app.ts']);
+    expect(await ws.glob('src/{_,Z}*.{ts,js}')).toEqual(['src/Z.ts', 'src/_a.ts']);
+    expect(await ws.glob('src/[A-Z_].ts')).toEqual(['src/Z.ts']);
+    expect(await ws.glob('src/[!A-Z_]*.ts')).toEqual(['src/app.test.ts', 'src/app.ts', 'src/top-only.ts']);
+    expect(await ws.glob('pkg/lib/build.ts/inner.t?')).toEqual(['pkg/lib/build.ts/inner.ts']);
+    expect(await ws.glob('!**/*.ts', 'src')).toEqual(['src/gen/.gitignore', 'src/gen/deeper/.gitignore']);
   });
 });

@@ -1,10 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, truncateSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrepQuery } from '../../core/ports';
-import { GrepPatternError } from './grepPattern';
+import { longLineText } from './binaryProbe';
+import { compileGrepPattern, GrepPatternError, MAX_LINE_BYTES } from './grepPattern';
+import { grepWithJavascript } from './javascriptGrep';
 import { NodeWorkspace } from './nodeWorkspace';
+import { grepWithRipgrep } from './ripgrepSearch';
 import { makeTestTree, type TestTree } from './testTree';
 
 const ripgrepInstalled = spawnSync('rg', ['--version']).status === 0;
@@ -73,7 +76,8 @@ describe('grep (JavaScript fallback)', () => {
       { path: 'late-nul.txt', line: 1, text: 'hello before' },
       { path: 'late-nul.txt', line: 3, text: '\0 hello after nul' },
       { path: 'latin1.txt', line: 1, text: 'caf\ufffd hello' },
-      { path: 'long.txt', line: 1, text: `${'y'.repeat(200_000)} hello long` },
+      // Over MAX_LINE_BYTES: the head of the line, and a note that it was cut.
+      { path: 'long.txt', line: 1, text: `${'y'.repeat(MAX_LINE_BYTES)} […line over ${MAX_LINE_BYTES} bytes, cut]` },
       { path: 'sub/deep/b.md', line: 2, text: 'hello markdown' },
       { path: 'with space.txt', line: 1, text: 'hello space' },
       { path: 'Ünïcode.txt', line: 1, text: 'hello unicode name' },
@@ -200,5 +204,43 @@ describe.skipIf(!ripgrepInstalled)('grep via ripgrep gives the same answers as t
   it('refuses an invalid pattern the same way', async () => {
     await expect(viaRg.grep({ pattern: '(oops' })).rejects.toBeInstanceOf(GrepPatternError);
     await expect(viaRg.grep({ pattern: '(?=x)' })).rejects.toBeInstanceOf(GrepPatternError);
+  });
+});
+
+describe('a one-line file of 560 MB and files that cannot be read (security item 10)', () => {
+  let huge: TestTree;
+  const size = 560 * 1024 * 1024;
+  beforeAll(() => {
+    // Sparse: 8 KiB of text (so it is not binary), a 560 MB hole of zero bytes, then the needle: one line, no disk.
+    huge = makeTestTree({ 'one-line.txt': 'x'.repeat(8192) });
+    const path = nodePath.join(huge.root, 'one-line.txt');
+    truncateSync(path, size);
+    appendFileSync(path, 'needle at the end\n');
+  });
+  afterAll(() => huge.remove());
+
+  const expected = [{ path: 'one-line.txt', line: 1, text: longLineText(Buffer.concat([Buffer.from('x'.repeat(8192)), Buffer.alloc(MAX_LINE_BYTES)])) }];
+
+  it('the fallback streams the line and finds the plain-text match at its end', async () => {
+    const ws = new NodeWorkspace(huge.root, { ripgrepPath: null });
+    expect(await ws.grep({ pattern: 'needle at the end' })).toEqual(expected);
+  }, 60_000);
+
+  it.skipIf(!ripgrepInstalled)('ripgrep prints a bounded preview (no crash, no huge string) and answers the same', async () => {
+    const ws = new NodeWorkspace(huge.root);
+    expect(await ws.grepEngine()).toBe('ripgrep');
+    expect(await ws.grep({ pattern: 'needle at the end' })).toEqual(expected);
+  }, 60_000);
+
+  it('both engines name a file they could not read instead of leaving it out silently', async () => {
+    const compiled = compileGrepPattern('hello');
+    const files = ['a.txt', 'vanished.txt'];
+    const fromJs: string[] = [];
+    expect((await grepWithJavascript(tree.root, files, compiled, (path) => fromJs.push(path))).map((m) => m.line)).toEqual([1, 10]);
+    expect(fromJs).toEqual(['vanished.txt']);
+    if (!ripgrepInstalled) return;
+    const fromRg: string[] = [];
+    expect((await grepWithRipgrep('rg', tree.root, files, compiled, (path) => fromRg.push(path))).map((m) => m.line)).toEqual([1, 10]);
+    expect(fromRg).toEqual(['vanished.txt']);
   });
 });

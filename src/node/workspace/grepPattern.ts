@@ -23,6 +23,8 @@
  * becomes U+FFFD) but not by ripgrep.
  */
 
+import { compileLinear, PatternTooLargeError, type LinearMatcher } from './linearRegex';
+
 export class GrepPatternError extends Error {
   override readonly name = 'GrepPatternError';
 }
@@ -35,9 +37,23 @@ export class GrepPatternError extends Error {
  */
 export const LONG_LINE_CHARS = 10_000;
 
+/**
+ * The most bytes of one line either engine holds or returns. A line can be any size (a 560 MB
+ * one-line file crashed ripgrep's reader and silently emptied the fallback's answer), so past this
+ * a line is streamed: a plain-text pattern is still searched through all of it, and a match shows
+ * the line's first bytes (`longLineText`). Four bytes per character at most, so a longer line
+ * certainly has over `LONG_LINE_CHARS` characters and a regex pattern does not report it anyway.
+ */
+export const MAX_LINE_BYTES = 4 * (LONG_LINE_CHARS + 2);
+
 export interface CompiledGrepPattern {
-  /** For the JavaScript fallback: test one line (its `\n` removed, a `\r` kept). */
+  /** The JavaScript translation (it validates the pattern and defines the fallback's semantics). */
   readonly js: RegExp;
+  /**
+   * For the JavaScript fallback: test one line (its `\n` removed, a `\r` kept) in linear time, with
+   * `js`'s semantics (`linearRegex.ts`); `js.test` itself can backtrack for minutes.
+   */
+  readonly linear: LinearMatcher;
   /** For ripgrep's `-e`. */
   readonly rust: string;
   readonly ignoreCase: boolean;
@@ -71,7 +87,14 @@ export function compileGrepPattern(pattern: string, ignoreCaseOption = false): C
     const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(error);
     throw new GrepPatternError(`Invalid grep pattern ${JSON.stringify(pattern)}: ${reason}. Escape special characters with \\ to match them literally.`);
   }
-  return { js: regex, rust, ignoreCase, literal: ignoreCase || literal === '' ? null : literal };
+  let linear: LinearMatcher;
+  try {
+    linear = compileLinear(js, regex.flags);
+  } catch (error) {
+    if (!(error instanceof PatternTooLargeError)) throw error;
+    throw new GrepPatternError(`Invalid grep pattern ${JSON.stringify(pattern)}: ${error.message}.`);
+  }
+  return { js: regex, linear, rust, ignoreCase, literal: ignoreCase || literal === '' ? null : literal };
 }
 
 class Translator {

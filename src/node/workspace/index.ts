@@ -2,4 +2,5 @@ export { NodeWorkspace, type NodeWorkspaceOptions, type GrepEngine } from './nod
 export { NodeFileWatcher } from './nodeFileWatcher';
 export { WorkspacePathError, WorkspaceFileError, type PathRule } from './workspaceErrors';
 export { GrepPatternError } from './grepPattern';
+export { GlobPatternError } from './globMatcher';
 export type { CommandLimits, CommandResult } from './commandRunner';

@@ -1,33 +1,56 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GrepMatch } from '../../core/ports';
-import { BINARY_PROBE_BYTES } from './binaryProbe';
+import { BINARY_PROBE_BYTES, longLineText } from './binaryProbe';
 import { openedPath, openForReading } from './confinedOpen';
-import { reportsLine, type CompiledGrepPattern } from './grepPattern';
+import { MAX_LINE_BYTES, reportsLine, type CompiledGrepPattern } from './grepPattern';
 
 const READ_CHUNK_BYTES = 64 * 1024;
 const FILES_IN_FLIGHT = 8;
 
+/** A file that could not be searched, and why (both engines report these; grep passes them on). */
+export type Unsearched = (path: string, reason: string) => void;
+
 /**
  * The fallback search engine, for machines without ripgrep: reads each file in chunks (never a
  * whole file at once, so a million-line file costs one chunk of memory plus the matches) and
- * tests each line with the JavaScript translation of the pattern. `absoluteRoot` must be the root's
- * real path (symlinks followed): each opened file is checked to really be there.
+ * tests each line with the JavaScript translation of the pattern. A line is held in memory only up
+ * to `MAX_LINE_BYTES`; past that it is streamed (see `LongLine`), so no line length can make the
+ * engine throw and leave a file out. `absoluteRoot` must be the root's real path (symlinks followed):
+ * each opened file is checked to really be there.
  */
-export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
+export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], pattern: CompiledGrepPattern, unsearched: Unsearched = () => {}): Promise<GrepMatch[]> {
   const matches: GrepMatch[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const file = files[next++] as string;
-      await searchFile(absoluteRoot, file, pattern, matches);
+      await searchFile(absoluteRoot, file, pattern, matches, unsearched);
     }
   };
   await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, worker));
   return matches;
 }
 
-async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, into: GrepMatch[]): Promise<void> {
+/**
+ * A line past `MAX_LINE_BYTES`: its head is kept for the report, and a plain-text pattern is looked
+ * for in every piece as it streams by (with the last `needle - 1` bytes carried over, so a match
+ * split between two reads is found). A regex pattern is not run here: such a line has over
+ * `LONG_LINE_CHARS` characters, where neither engine reports regex matches.
+ */
+interface LongLine {
+  readonly head: Buffer;
+  hit: boolean;
+  carry: Buffer;
+}
+
+function scan(line: LongLine, needle: Buffer, piece: Buffer): void {
+  const haystack = line.carry.length > 0 ? Buffer.concat([line.carry, piece]) : piece;
+  if (haystack.includes(needle)) line.hit = true;
+  else line.carry = Buffer.from(haystack.subarray(Math.max(0, haystack.length - (needle.length - 1))));
+}
+
+async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, into: GrepMatch[], unsearched: Unsearched): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     // The walk and the open are two steps: a file or folder swapped for a link in between must not
@@ -36,10 +59,17 @@ async function searchFile(absoluteRoot: string, file: string, pattern: CompiledG
     const absolute = nodePath.join(absoluteRoot, file);
     handle = await openForReading(absolute);
     const opened = await openedPath(handle);
-    if (opened !== undefined && opened !== absolute) return;
+    if (opened !== undefined && opened !== absolute) {
+      unsearched(file, 'it was replaced by a link while being searched');
+      return;
+    }
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    // A long line arrives over several chunks: its pieces wait here until its newline comes.
+    // A line that arrives over several chunks: its pieces wait here until its newline comes, while
+    // it is short; past MAX_LINE_BYTES it becomes a LongLine and its pieces are not kept.
     let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let long: LongLine | null = null;
+    const needle = pattern.literal !== null ? Buffer.from(pattern.literal, 'utf8') : null;
     let lineNumber = 0;
     let probed = 0;
     const found: GrepMatch[] = [];
@@ -49,9 +79,36 @@ async function searchFile(absoluteRoot: string, file: string, pattern: CompiledG
       const text = bytes.toString('utf8');
       const shown = text.endsWith('\r') ? text.slice(0, -1) : text;
       if (!reportsLine(pattern, shown.length)) return;
-      if (pattern.literal !== null ? text.includes(pattern.literal) : pattern.js.test(text)) {
+      if (pattern.literal !== null ? text.includes(pattern.literal) : pattern.linear.test(text)) {
         found.push({ path: file, line: lineNumber, text: shown });
       }
+    };
+    /** Part of the current line; `piece` may be a view of the reused read buffer only if the line ends before the next read. */
+    const add = (piece: Buffer, copy: boolean): void => {
+      if (long !== null) {
+        if (needle !== null && !long.hit) scan(long, needle, piece);
+        return;
+      }
+      pending.push(copy ? Buffer.from(piece) : piece);
+      pendingBytes += piece.length;
+      if (pendingBytes > MAX_LINE_BYTES + 1) {
+        const held = Buffer.concat(pending);
+        long = { head: held.subarray(0, MAX_LINE_BYTES + 1), hit: false, carry: Buffer.alloc(0) };
+        if (needle !== null) scan(long, needle, held);
+        pending = [];
+        pendingBytes = 0;
+      }
+    };
+    const endLine = (): void => {
+      if (long !== null) {
+        lineNumber++;
+        if (long.hit) found.push({ path: file, line: lineNumber, text: longLineText(long.head) });
+        long = null;
+        return;
+      }
+      test(pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending));
+      pending = [];
+      pendingBytes = 0;
     };
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
@@ -66,17 +123,21 @@ async function searchFile(absoluteRoot: string, file: string, pattern: CompiledG
         const newline = chunk.indexOf(10, start);
         if (newline === -1) break;
         const piece = chunk.subarray(start, newline);
-        test(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
-        pending = [];
+        if (pending.length === 0 && long === null) test(piece);
+        else {
+          add(piece, false);
+          endLine();
+        }
         start = newline + 1;
       }
       // Copied: `buffer` is reused by the next read.
-      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
+      if (start < bytesRead) add(chunk.subarray(start), true);
     }
-    if (pending.length > 0) test(Buffer.concat(pending));
+    if (pending.length > 0 || long !== null) endLine();
     for (const match of found) into.push(match);
-  } catch {
-    // Unreadable (permissions, vanished between listing and reading): skipped, as ripgrep does.
+  } catch (error) {
+    // Unreadable (permissions, vanished between listing and reading): said, never silently skipped.
+    unsearched(file, error instanceof Error ? error.message : String(error));
   } finally {
     await handle?.close();
   }

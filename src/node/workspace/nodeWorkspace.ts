@@ -6,7 +6,7 @@ import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandRes
 import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
 import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
-import { grepWithJavascript } from './javascriptGrep';
+import { grepWithJavascript, type Unsearched } from './javascriptGrep';
 import { openedPath, openForReading } from './confinedOpen';
 import { isInside, PathResolver, type PhysicalPath } from './pathResolver';
 import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
@@ -185,20 +185,20 @@ export class NodeWorkspace implements Workspace {
     for await (const file of walkFiles(this.root, start)) if (keep(file)) files.push(file);
     if (files.length === 0) return [];
 
-    const matches = await this.search(files, compiled);
+    const matches = await this.search(files, compiled, query.onUnsearched ?? (() => {}));
     return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   }
 
-  private async search(files: readonly string[], pattern: CompiledGrepPattern): Promise<GrepMatch[]> {
+  private async search(files: readonly string[], pattern: CompiledGrepPattern, unsearched: Unsearched): Promise<GrepMatch[]> {
     const ripgrep = await this.findRipgrep();
-    if (!ripgrep) return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
+    if (!ripgrep) return grepWithJavascript(await this.paths.getRealRoot(), files, pattern, unsearched);
     try {
-      return await grepWithRipgrep(ripgrep, this.root, files, pattern);
+      return await grepWithRipgrep(ripgrep, this.root, files, pattern, unsearched);
     } catch (error) {
       if (!(error instanceof RipgrepStartError)) throw error;
       // Found but unusable: the fallback gives the same answers, so use it from now on.
       this.ripgrep = Promise.resolve(null);
-      return grepWithJavascript(await this.paths.getRealRoot(), files, pattern);
+      return grepWithJavascript(await this.paths.getRealRoot(), files, pattern, unsearched);
     }
   }
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import { createInterface } from 'node:readline';
 import type { GrepMatch } from '../../core/ports';
-import { looksBinary, lineText } from './binaryProbe';
-import { GrepPatternError, reportsLine, type CompiledGrepPattern } from './grepPattern';
+import { longLineText, looksBinary, lineText } from './binaryProbe';
+import { GrepPatternError, MAX_LINE_BYTES, reportsLine, type CompiledGrepPattern } from './grepPattern';
+import type { Unsearched } from './javascriptGrep';
 
 /** ripgrep is there but cannot be started (wrong architecture, permissions); grep falls back. */
 export class RipgrepStartError extends Error {
@@ -34,23 +34,36 @@ export async function findRipgrep(preferred: string | null | undefined): Promise
  * Searches the given files (relative to the root; already chosen by our own walker, so both
  * engines see the same files) with ripgrep, in batches that fit a command line.
  *
- * Flags, and why: `--no-config` (a user's RIPGREP_CONFIG_PATH must not change answers), `--json`
- * (exact line numbers and text, bytes for invalid UTF-8), `--text` (search every file as text;
- * we apply the shared binary rule ourselves afterwards, since ripgrep's own detection depends on
- * buffer sizes and mmap), `--encoding none` (no BOM sniffing, as in the fallback), `--no-ignore`
- * (the files are already chosen), `--case-sensitive` / `--ignore-case` (no smart case).
+ * Flags, and why: `--no-config` (a user's RIPGREP_CONFIG_PATH must not change answers), the plain
+ * printer with `--null --line-number --byte-offset` (exact path, line and offset; raw bytes, so
+ * invalid UTF-8 arrives as it is), `--max-columns` with `--max-columns-preview` (ripgrep prints at
+ * most `MAX_LINE_BYTES` of a line plus a marker, so a 560 MB line never reaches us whole; the JSON
+ * printer ignores this limit, hence the plain one), `--text` (search every file as text; we apply
+ * the shared binary rule ourselves afterwards, since ripgrep's own detection depends on buffer
+ * sizes and mmap), `--encoding none` (no BOM sniffing, as in the fallback), `--no-ignore` (the files
+ * are already chosen), `--case-sensitive` / `--ignore-case` (no smart case).
  */
 export async function grepWithRipgrep(
   ripgrep: string,
   absoluteRoot: string,
   files: readonly string[],
   pattern: CompiledGrepPattern,
+  unsearched: Unsearched = () => {},
 ): Promise<GrepMatch[]> {
   const found: GrepMatch[] = [];
+  const long: LongMatch[] = [];
   for (const batch of batches(files)) {
-    await runBatch(ripgrep, absoluteRoot, batch, pattern.rust, pattern.ignoreCase, found);
+    await runBatch(ripgrep, absoluteRoot, batch, pattern.rust, pattern.ignoreCase, { found, long, unsearched });
   }
   const matches = found.filter((m) => reportsLine(pattern, m.text.length));
+  // A line over MAX_LINE_BYTES has over LONG_LINE_CHARS characters: reported for plain text only,
+  // with the same head the fallback shows, read here from the file at the offset ripgrep gave.
+  if (pattern.literal !== null) {
+    for (const match of long) {
+      const text = await longLineAt(nodePath.join(absoluteRoot, match.path), match.offset);
+      if (text !== null) matches.push({ path: match.path, line: match.line, text });
+    }
+  }
   const matchedFiles = [...new Set(matches.map((m) => m.path))];
   const binary = new Set<string>();
   await Promise.all(
@@ -77,32 +90,59 @@ function* batches(files: readonly string[]): Generator<string[]> {
   if (batch.length > 0) yield batch;
 }
 
-interface RipgrepText {
-  readonly text?: string;
-  readonly bytes?: string;
-}
-interface RipgrepMessage {
-  readonly type: string;
-  readonly data?: { readonly path?: RipgrepText; readonly lines?: RipgrepText; readonly line_number?: number };
+/** A matching line ripgrep cut to a preview: where it starts, to read its head ourselves. */
+interface LongMatch {
+  readonly path: string;
+  readonly line: number;
+  readonly offset: number;
 }
 
-function decode(value: RipgrepText | undefined): Buffer {
-  if (value?.text !== undefined) return Buffer.from(value.text, 'utf8');
-  if (value?.bytes !== undefined) return Buffer.from(value.bytes, 'base64');
-  return Buffer.alloc(0);
+interface BatchOutput {
+  readonly found: GrepMatch[];
+  readonly long: LongMatch[];
+  readonly unsearched: Unsearched;
 }
 
-function runBatch(
-  ripgrep: string,
-  cwd: string,
-  files: readonly string[],
-  pattern: string,
-  ignoreCase: boolean,
-  into: GrepMatch[],
-): Promise<void> {
+/** The head of the line starting at `offset`, as the fallback reports it; null if the file changed under us. */
+async function longLineAt(absolute: string, offset: number): Promise<string | null> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(absolute, 'r');
+    const head = Buffer.alloc(MAX_LINE_BYTES + 1);
+    let filled = 0;
+    while (filled < head.length) {
+      const { bytesRead } = await handle.read(head, filled, head.length - filled, offset + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === head.length && !head.includes(10) ? longLineText(head) : null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Longest stdout line expected: a path (4 KiB at most), numbers, a preview of MAX_LINE_BYTES and its marker. */
+const MAX_OUTPUT_LINE_BYTES = MAX_LINE_BYTES + 16 * 1024;
+/** `12:3456:` after the path's NUL. */
+const LINE_PREFIX = /^(\d+):(\d+):/;
+
+function runBatch(ripgrep: string, cwd: string, files: readonly string[], pattern: string, ignoreCase: boolean, out: BatchOutput): Promise<void> {
   const args = [
     '--no-config',
-    '--json',
+    '--null',
+    '--line-number',
+    '--byte-offset',
+    '--with-filename',
+    '--no-heading',
+    '--color',
+    'never',
+    // ripgrep cuts a line whose bytes (with a `\r`, without the `\n`) reach this: those over
+    // MAX_LINE_BYTES + 1, the same lines the fallback streams.
+    '--max-columns',
+    String(MAX_LINE_BYTES + 2),
+    '--max-columns-preview',
     '--text',
     '--encoding',
     'none',
@@ -118,38 +158,97 @@ function runBatch(
     const child = spawn(ripgrep, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let seen = 0;
+    let failed = false;
+    // Anything thrown while reading the output rejects this search; it must never escape into the
+    // extension host as an uncaught exception (a RangeError from one huge line did).
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      child.kill('SIGKILL');
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
-    // Line by line: a million matches stream through without ripgrep's whole output in memory.
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      if (!line.startsWith('{"type":"match"')) return;
-      const message = JSON.parse(line) as RipgrepMessage;
-      const data = message.data;
-      if (!data?.path || data.line_number === undefined) return;
-      let path = decode(data.path).toString('utf8');
+    const onLine = (line: Buffer): void => {
+      const nul = line.indexOf(0);
+      if (nul === -1) return;
+      let path = line.subarray(0, nul).toString('utf8');
       if (path.startsWith('./')) path = path.slice(2);
-      let bytes = decode(data.lines);
-      if (bytes.length > 0 && bytes[bytes.length - 1] === 10) bytes = bytes.subarray(0, bytes.length - 1);
-      into.push({ path, line: data.line_number, text: lineText(bytes) });
+      const rest = line.subarray(nul + 1);
+      const numbers = LINE_PREFIX.exec(rest.subarray(0, 48).toString('latin1'));
+      if (!numbers) return;
+      const lineNumber = Number(numbers[1]);
+      const content = rest.subarray(numbers[0].length);
       seen++;
+      // A whole line printed is at most MAX_LINE_BYTES + 1 bytes; longer means a preview and its marker.
+      if (content.length > MAX_LINE_BYTES + 1) out.long.push({ path, line: lineNumber, offset: Number(numbers[2]) });
+      else out.found.push({ path, line: lineNumber, text: lineText(content) });
+    };
+    // Split by hand, never holding more than one bounded line: a million matches stream through.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      try {
+        let start = 0;
+        for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+          const piece = chunk.subarray(start, newline);
+          onLine(pending.length === 0 ? piece : Buffer.concat([...pending, piece]));
+          pending = [];
+          pendingBytes = 0;
+          start = newline + 1;
+        }
+        if (start < chunk.length) {
+          pending.push(chunk.subarray(start));
+          pendingBytes += chunk.length - start;
+          if (pendingBytes > MAX_OUTPUT_LINE_BYTES) {
+            throw new Error(`ripgrep printed a line over ${MAX_OUTPUT_LINE_BYTES} bytes despite --max-columns; the search was stopped.`);
+          }
+        }
+      } catch (error) {
+        fail(error);
+      }
     });
-    child.on('error', (error) => reject(new RipgrepStartError(`Could not run ripgrep at ${ripgrep}: ${error.message}`)));
+    child.on('error', (error) => fail(new RipgrepStartError(`Could not run ripgrep at ${ripgrep}: ${error.message}`)));
     child.on('close', (code) => {
+      if (failed) return;
+      try {
+        if (pending.length > 0) onLine(Buffer.concat(pending));
+      } catch (error) {
+        fail(error);
+        return;
+      }
       // 0: matches, 1: none, 2: an error. A file that vanished or cannot be read also gives 2 but
       // the other files' matches stand (the fallback skips such files too); a bad pattern does not.
       if (code === 2 && seen === 0 && /regex parse error|error parsing regex/i.test(stderr)) {
+        failed = true;
         reject(new GrepPatternError(`ripgrep refused the pattern ${JSON.stringify(pattern)}: ${stderr.trim()}`));
         return;
       }
       if (code !== 0 && code !== 1 && code !== 2) {
         // 126/127 from a shell, a signal: this ripgrep does not run here. The fallback can answer.
+        failed = true;
         reject(new RipgrepStartError(`ripgrep stopped unexpectedly (exit ${String(code)}): ${stderr.trim()}`));
         return;
       }
+      if (code === 2) reportUnreadable(stderr, files, out.unsearched);
       resolve();
     });
   });
+}
+
+/** ripgrep's `path: reason` lines on stderr, for the files of this batch (the name may itself hold `: `). */
+function reportUnreadable(stderr: string, files: readonly string[], unsearched: Unsearched): void {
+  const byShownName = new Map(files.map((f) => [f.startsWith('-') ? `./${f}` : f, f]));
+  for (const line of stderr.split('\n')) {
+    for (let at = line.indexOf(': '); at !== -1; at = line.indexOf(': ', at + 1)) {
+      const file = byShownName.get(line.slice(0, at));
+      if (file !== undefined) {
+        unsearched(file, line.slice(at + 2));
+        break;
+      }
+    }
+  }
 }

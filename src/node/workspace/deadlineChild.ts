@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as nodePath from 'node:path';
+import { build } from 'esbuild';
+
+/**
+ * For tests only: runs a snippet of TypeScript (it may import from this folder) in a child Node and
+ * kills it after `deadlineMs`. A synchronous hang (a backtracking regex) blocks the test runner's own
+ * timers, so a test that must fail on a hang runs the risky call here, where the hang is observable.
+ */
+export async function runWithDeadline(source: string, deadlineMs: number): Promise<{ timedOut: boolean; stdout: string; stderr: string }> {
+  const bundled = await build({
+    stdin: { contents: source, resolveDir: __dirname, loader: 'ts', sourcefile: 'deadline-snippet.ts' },
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
+  const dir = mkdtempSync(nodePath.join(tmpdir(), 'cairn-deadline-'));
+  const script = nodePath.join(dir, 'snippet.cjs');
+  writeFileSync(script, bundled.outputFiles[0]!.contents);
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let timedOut = false;
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, deadlineMs);
+      child.on('close', () => {
+        clearTimeout(timer);
+        resolve({ timedOut, stdout, stderr });
+      });
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
