@@ -75,6 +75,21 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
     expect(await protectedWriteReason('write', { path: 'lib/src/AGENTS.md', content: '' }, ws)).toBeUndefined();
   });
 
+  it('reports a file a folder could not search by its path in the whole tree', async () => {
+    const lib = new NodeWorkspace(nodePath.join(tree.root, 'lib'), { ripgrepPath: null });
+    const failing = Object.assign(Object.create(lib) as NodeWorkspace, {
+      grep: async (query: Parameters<NodeWorkspace['grep']>[0]) => {
+        query.onUnsearched?.('src/util.ts', 'it could not be read');
+        return [];
+      },
+    });
+    const both = new MultiRootWorkspace([{ name: 'app', workspace: new NodeWorkspace(nodePath.join(tree.root, 'app'), { ripgrepPath: null }) }, { name: 'lib', workspace: failing }]);
+    const unsearched: string[] = [];
+    await both.grep({ pattern: 'util', onUnsearched: (path) => unsearched.push(path) });
+    await both.grep({ pattern: 'util', path: 'lib/src', onUnsearched: (path) => unsearched.push(path) });
+    expect(unsearched).toEqual(['lib/src/util.ts', 'lib/src/util.ts']);
+  });
+
   it('maps a tool path to its file on disk for the editor', () => {
     expect(ws.absolutePathOf('lib/src/util.ts')).toBe(nodePath.join(tree.root, 'lib/src/util.ts'));
     expect(ws.absolutePathOf('src/main.ts')).toBe(nodePath.join(tree.root, 'app/src/main.ts'));

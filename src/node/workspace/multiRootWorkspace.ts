@@ -149,7 +149,8 @@ export class MultiRootWorkspace implements Workspace {
       const { target, inner, prefix } = await this.route(query.path);
       const glob = query.glob !== undefined && prefix !== '' ? globInside(query.glob, prefix) : query.glob;
       if (glob === null) return [];
-      const matches = await target.grep({ ...query, path: inner, ...(glob !== undefined ? { glob } : {}) });
+      const { glob: _glob, ...scoped } = query;
+      const matches = await target.grep({ ...scoped, path: inner, ...(glob !== undefined ? { glob } : {}), ...unsearchedIn(prefix, query) });
       return matches.map((match) => ({ ...match, path: prefixed(prefix, match.path) }));
     }
     const found = [...(await this.first.grep(query))];
@@ -157,7 +158,7 @@ export class MultiRootWorkspace implements Workspace {
       const glob = query.glob === undefined ? undefined : globInside(query.glob, folder.name);
       if (glob === null) continue;
       const { path: _path, glob: _glob, ...rest } = query;
-      const matches = await folder.workspace.grep({ ...rest, ...(glob !== undefined ? { glob } : {}) });
+      const matches = await folder.workspace.grep({ ...rest, ...(glob !== undefined ? { glob } : {}), ...unsearchedIn(folder.name, query) });
       for (const match of matches) found.push({ ...match, path: prefixed(folder.name, match.path) });
     }
     return found.sort((a, b) => compare(a.path, b.path) || a.line - b.line);
@@ -195,6 +196,13 @@ export class MultiRootWorkspace implements Workspace {
     // None: the first folder refuses it with the usual message.
     return { target: this.first, inner: path, prefix: '' };
   }
+}
+
+/** A folder's "could not search" reports, with its paths as the whole tree spells them. */
+function unsearchedIn(prefix: string, query: GrepQuery): Pick<GrepQuery, 'onUnsearched'> {
+  const report = query.onUnsearched;
+  if (!report) return {};
+  return { onUnsearched: (path, reason) => report(prefixed(prefix, path), reason) };
 }
 
 function isMountName(name: string): boolean {
