@@ -7,6 +7,8 @@ import { FileRulesSource } from './core/compose/rules';
 import { NodeProjectContext } from './node/projectContext';
 import { environmentSecrets } from './node/workspace/commandRunner';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
+import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
+import { MultiRootWorkspace, reachableFolders } from './node/workspace/multiRootWorkspace';
 import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
 import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
@@ -52,21 +54,29 @@ export function activate(context: vscode.ExtensionContext): void {
     void context.workspaceState.update(ALWAYS_ALLOW_KEY, [...allowed]);
   });
 
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-  const root = folders[0];
+  // Every folder the tools can reach, and only those, is what the model is told about (project context, rules).
+  const folders = reachableFolders((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  const root = folders[0]?.path;
   let sessions: SessionSource & { list?: FileSessionSource['list'] };
   let workspace: Pick<NodeWorkspace, 'resolve'>;
+  let absolutePathOf: ((relative: string) => string) | undefined;
   if (root) {
     const ripgrepPath = bundledRipgrep();
-    const nodeWorkspace = new NodeWorkspace(root, ripgrepPath ? { ripgrepPath } : {});
-    const watcher = new VsCodeFileWatcher(root);
+    const perFolder = folders.map((folder) => ({ name: folder.name, workspace: new NodeWorkspace(folder.path, ripgrepPath ? { ripgrepPath } : {}) }));
+    // One folder: the folder itself, as always. Several: the others mounted at their names (`lib/src/a.ts`).
+    const multi = perFolder.length > 1 ? new MultiRootWorkspace(perFolder) : undefined;
+    const nodeWorkspace = multi ?? perFolder[0]!.workspace;
+    if (multi) absolutePathOf = (relative) => multi.absolutePathOf(relative);
+    const watcher = folders.length > 1
+      ? new MultiRootWatcher(folders.map((folder, index) => ({ prefix: index === 0 ? '' : folder.name, watcher: new VsCodeFileWatcher(folder.path) })))
+      : new VsCodeFileWatcher(root);
     context.subscriptions.push(watcher);
     const ports: SessionPorts = {
       workspace: nodeWorkspace,
       watcher,
       // git reads the repository's own config: nothing of it runs before the user trusts the folder.
-      projectContext: new NodeProjectContext({ folders, runGit: () => vscode.workspace.isTrusted }),
-      rules: new FileRulesSource({ homeDir: homedir(), roots: folders }),
+      projectContext: new NodeProjectContext({ folders: folders.map((folder) => folder.path), runGit: () => vscode.workspace.isTrusted }),
+      rules: new FileRulesSource({ homeDir: homedir(), roots: folders.map((folder) => folder.path) }),
       model,
       approver,
       approvals: () => ({
@@ -100,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
   const current = new SessionController({
     sessions,
-    editor: new VsCodeEditorActions(documents, () => root),
+    editor: new VsCodeEditorActions(documents, () => root, absolutePathOf),
     approver,
     log,
     workspace,

@@ -14,6 +14,11 @@ export interface ResolvedPath {
    * somewhere other than `relative` (absent otherwise, or when the workspace cannot tell).
    */
   readonly realRelative?: string;
+  /**
+   * In a multi-root window, the path inside the workspace folder it is in, when that folder is not the
+   * root (`AGENTS.md` for `lib/AGENTS.md`): that folder's own rules files are protected like the root's.
+   */
+  readonly folderRelative?: string;
 }
 
 export interface FileStat {

@@ -36,6 +36,8 @@ export class VsCodeEditorActions implements EditorActions {
   constructor(
     private readonly documents: ResultDocuments,
     private readonly workspaceRoot: () => string | undefined,
+    /** Where a tool-relative path is on disk (a multi-root workspace mounts folders by name); default: under the root. */
+    private readonly absolutePathOf?: (relative: string) => string,
   ) {}
 
   async openFile(absolutePath: string, line: number | undefined): Promise<void> {
@@ -71,7 +73,7 @@ export class VsCodeEditorActions implements EditorActions {
     const changes: { path: string; resources: [vscode.Uri, vscode.Uri, vscode.Uri] }[] = [];
     for (const file of files) {
       if (file.change === 'deleted') continue;
-      const fileUri = vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
+      const fileUri = this.absolutePathOf ? vscode.Uri.file(this.absolutePathOf(file.path)) : vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
       let current: string;
       try {
         current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));

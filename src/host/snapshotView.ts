@@ -1,3 +1,4 @@
+import { cacheBreakWhere } from '../core/compose/cacheBreak';
 import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { RequestSnapshotView } from '../shared/protocol';
 
@@ -16,7 +17,12 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
       bytes: s.bytes,
       tokensRaw: s.rawTokens,
       tokensCalibrated: s.tokens,
+      // Absent from snapshots journalled before runs were counted apart.
+      ...(s.runTokens ? { tokensRawInRuns: s.runTokens } : {}),
     })),
+    ...(snapshot.estimate.ratio !== undefined
+      ? { calibration: { ratio: snapshot.estimate.ratio, runRatio: snapshot.estimate.runRatio ?? snapshot.estimate.ratio, fromUsage: snapshot.estimate.strategy === 'provider_usage' } }
+      : {}),
     toolDefinitionBytes: snapshot.toolDefinitionBytes,
     messageCount: snapshot.messageCount,
     messageHashes: [...snapshot.messageHashes],
@@ -29,9 +35,12 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     ...(snapshot.cacheBreak
       ? {
           cacheBreak: {
-            // A break before the messages (tools, system) is shown at message 0 with the zone in the reason.
+            // `index` stays "the first differing message" for older webviews; `zone` and `where` say what changed.
             index: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.index : 0,
-            reason: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+            reason: snapshot.cacheBreak.where || snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+            zone: snapshot.cacheBreak.zone,
+            block: snapshot.cacheBreak.block,
+            where: cacheBreakWhere(snapshot.cacheBreak),
           },
         }
       : {}),

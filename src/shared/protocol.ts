@@ -134,6 +134,8 @@ export interface SnapshotSourceView {
   readonly bytes: number;
   readonly tokensRaw: number;
   readonly tokensCalibrated: number;
+  /** The part of `tokensRaw` inside long runs without whitespace, calibrated by its own ratio (absent: 0). */
+  readonly tokensRawInRuns?: number;
 }
 
 export interface SnapshotDecisionView {
@@ -162,6 +164,12 @@ export interface RequestSnapshotView {
   readonly sources: readonly SnapshotSourceView[];
   readonly toolDefinitionBytes: number;
   readonly messageCount: number;
+  /**
+   * The calibration the calibrated figures used: provider tokens per raw token of ordinary text and of
+   * long runs without whitespace; `fromUsage` false before any usage was seen (raw counts shown as
+   * they are). Absent from hosts older than it.
+   */
+  readonly calibration?: { readonly ratio: number; readonly runRatio: number; readonly fromUsage: boolean };
   /** Hash of each message (short hex), so two requests can be compared block by block. */
   readonly messageHashes: readonly string[];
   /** Message indexes carrying a cache breakpoint. */
@@ -172,8 +180,21 @@ export interface RequestSnapshotView {
   readonly usage?: ProviderUsageView;
   readonly cacheHitShare?: number;
   readonly costUsd?: number;
-  /** The prefix the cache had stopped matching: `index` is the first differing message. */
-  readonly cacheBreak?: { readonly index: number; readonly reason: string };
+  /**
+   * The prefix the cache had stopped matching. `index` is the first differing message (0 when the
+   * break is before the messages: see `zone`). `where` names the part that changed (`tools: the
+   * description of \`bash\` changed`, `system block 2 (rules AGENTS.md) changed`, `message 4 (user)
+   * block 0 (tool_result) changed`); `reason` is `where` with its evidence. `zone`, `block` and
+   * `where` are absent from hosts older than them.
+   */
+  readonly cacheBreak?: {
+    readonly index: number;
+    readonly reason: string;
+    readonly zone?: 'request' | 'tools' | 'system' | 'messages';
+    /** Block inside message `index`; null outside the messages. */
+    readonly block?: number | null;
+    readonly where?: string;
+  };
 }
 
 /** One page of a stored result, for inline recall. */

@@ -4,9 +4,9 @@
  * Anthropic-compatible server on 127.0.0.1, and the chat view resolved with a fake webview the test
  * posts to and reads from.
  */
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type * as vscode from 'vscode';
 import { activate, deactivate } from '../../src/extension';
 import { API_KEY_SECRET } from '../../src/core/model/apiKey';
@@ -30,6 +30,8 @@ export interface HostOptions {
   readonly workspaceSettings?: Record<string, unknown>;
   /** A window with no folder open. */
   readonly noFolder?: boolean;
+  /** More folders of a multi-root window, after the scenario's: folder name → files (path → text). */
+  readonly extraFolders?: Record<string, Record<string, string>>;
   /**
    * Sends the first chat view's `ready` while the session is being attached: once the attach writes
    * workspace state (the session's "remember me"), the write is held until 50 ms after that message.
@@ -98,7 +100,16 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
   const server = await startMockServer({ scenario, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
 
-  shim.folders = options.noFolder ? [] : [workspaceDir];
+  const extraDirs: string[] = [];
+  for (const [name, files] of Object.entries(options.extraFolders ?? {})) {
+    const dir = join(baseDir, 'folders', name);
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    extraDirs.push(dir);
+  }
+  shim.folders = options.noFolder ? [] : [workspaceDir, ...extraDirs];
   shim.trusted = options.trusted ?? true;
   shim.settings.set('cairn.baseUrl', server.url);
   for (const [key, value] of Object.entries(options.settings ?? {})) shim.settings.set(key, value);

@@ -112,6 +112,30 @@ describe('compaction through the local server', () => {
     expect(history).not.toContain('value150');
   });
 
+  it('names in its decision only the ids the session stored, not ids the summary made up', async () => {
+    const scenario = autoScenario(smallWindow);
+    const madeUp = `${SUMMARY} The test output is in #deadbeef and the old config in #0badc0de.`;
+    open = await startScenarioSession(
+      { ...scenario, turns: scenario.turns.map((turn) => ('summary' in turn ? { summary: madeUp } : turn)) },
+      { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop },
+    );
+    await open.assembled.session.send('read big.ts and small.ts');
+    await open.assembled.session.send('now small.ts again');
+    const compacted = open.events.find((e) => e.type === 'compacted');
+    if (!compacted || compacted.type !== 'compacted') throw new Error('no compaction');
+    expect(compacted.summary).toContain('#deadbeef');
+    const decision = open.events
+      .flatMap((e) => (e.type === 'request_finished' ? e.snapshot.decisions : []))
+      .find((d) => d.kind === 'compaction');
+    if (!decision) throw new Error('no compaction decision');
+    // The files table names both reads: real ids, kept.
+    expect(decision.resultIds.length).toBeGreaterThanOrEqual(2);
+    expect(decision.resultIds).not.toContain('#deadbeef');
+    expect(decision.resultIds).not.toContain('#0badc0de');
+    const ledger = open.assembled.ledger;
+    for (const id of decision.resultIds) expect(ledger.has(id), id).toBe(true);
+  });
+
   it('the hard fit reserves the max_tokens the request really sends (the output limit), not the setting', async () => {
     // A 20,000-token window and a 2,000-token output limit; cairn.maxTokens stays at its default 16,000.
     open = await startScenarioSession(

@@ -3,9 +3,10 @@ import { formatBytes, formatCost, formatShare, formatTime, formatTokens } from '
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
 import type { ReportStore } from './reportStore';
+import { cacheBreakText } from './cacheBreakText';
 import { RequestComparison } from './RequestComparison';
 import { SourceBar } from './SourceBar';
-import { totals } from './snapshotMath';
+import { calibrationText, totals } from './snapshotMath';
 
 function RequestList({ store }: { store: ReportStore }) {
   const selected = store.selected.value;
@@ -55,17 +56,17 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   const t = totals(snapshot);
   const usage = snapshot.usage;
   const compared = store.compared.value;
+  const breakText = cacheBreakText(snapshot);
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
       <h2>
         Request #{snapshot.index} <span class="quiet">· {snapshot.model} · generation {snapshot.generation} · {snapshot.purpose}</span>
       </h2>
-      {snapshot.cacheBreak && (
+      {breakText && (
         <div class="cache-break" role="alert">
-          <strong>Cache break</strong> at message {snapshot.cacheBreak.index}: {snapshot.cacheBreak.reason}
-          {snapshot.messageHashes[snapshot.cacheBreak.index] && (
-            <span class="quiet"> · first differing block {snapshot.messageHashes[snapshot.cacheBreak.index]}</span>
-          )}
+          <strong>Cache break</strong> {breakText.headline}
+          {breakText.evidence && `: ${breakText.evidence}`}
+          {breakText.messageHash && <span class="quiet"> · message hash {breakText.messageHash}</span>}
         </div>
       )}
       <h3>Sources</h3>
@@ -74,6 +75,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
       <dl class="facts">
         <Fact label="Estimate (raw)" value={`${formatTokens(t.tokensRaw)} tokens`} />
         <Fact label="Estimate (calibrated)" value={`${formatTokens(t.tokensCalibrated)} tokens`} />
+        {snapshot.calibration && <Fact label="Calibration" value={calibrationText(snapshot)} />}
         <Fact label="Provider input" value={t.providerInput === undefined ? 'waiting for the response' : `${formatTokens(t.providerInput)} tokens`} />
         <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
         <Fact label="Cache read" value={usage ? formatTokens(usage.cacheRead) : '–'} />

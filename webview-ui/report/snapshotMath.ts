@@ -1,5 +1,6 @@
 /** Sums and comparisons the context report shows, as pure functions of snapshots. */
 import type { RequestSnapshotView } from '../../src/shared/protocol';
+import { formatTokens } from '../common/format';
 
 export interface SnapshotTotals {
   readonly bytes: number;
@@ -18,6 +19,19 @@ export function totals(snapshot: RequestSnapshotView): SnapshotTotals {
     tokensCalibrated: sum((s) => s.tokensCalibrated),
     ...(usage ? { providerInput: usage.input + usage.cacheWrite + usage.cacheRead } : {}),
   };
+}
+
+/**
+ * The calibration behind the calibrated figures, in words: `×1.01 text · ×0.51 long runs (12.5k raw
+ * tokens in runs)`; `none yet: raw counts` before usage; '' from a host that does not send it.
+ */
+export function calibrationText(snapshot: RequestSnapshotView): string {
+  const calibration = snapshot.calibration;
+  if (!calibration) return '';
+  if (!calibration.fromUsage) return 'none yet: raw counts';
+  const inRuns = snapshot.sources.reduce((n, s) => n + (s.tokensRawInRuns ?? 0), 0);
+  const runs = inRuns > 0 ? ` · ×${calibration.runRatio.toFixed(2)} long runs (${formatTokens(inRuns)} raw tokens in runs)` : '';
+  return `×${calibration.ratio.toFixed(2)} text${runs}`;
 }
 
 /** Index of the first message whose hash differs between two requests (the first block a cache cannot reuse). */

@@ -68,7 +68,9 @@ export async function protectedWriteReason(tool: string, input: unknown, workspa
     } catch {
       continue; // The tool refuses the same path with the resolver's own message.
     }
-    const reason = protectedPathReason(resolved.relative) ?? (resolved.realRelative !== undefined ? protectedPathReason(resolved.realRelative) : undefined);
+    const reason = protectedPathReason(resolved.relative)
+      ?? (resolved.folderRelative !== undefined ? protectedPathReason(resolved.folderRelative) : undefined)
+      ?? (resolved.realRelative !== undefined ? protectedPathReason(resolved.realRelative) : undefined);
     if (reason) return resolved.realRelative !== undefined && !protectedPathReason(resolved.relative) ? `${reason} (${path} is a link to ${resolved.realRelative})` : reason;
   }
   return undefined;

@@ -19,7 +19,7 @@ export type CompactionHost = Pick<AgentSession, 'generation' | 'replaceGeneratio
 
 export interface CompactorDeps {
   readonly session: CompactionHost;
-  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state'>;
+  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
   readonly journal: Pick<SessionJournal, 'append' | 'checkpointLedgerState' | 'sessionDir'>;
   readonly summarizer: Summarizer;
@@ -279,7 +279,8 @@ export class Compactor {
         `${plan.split.anchoredToUser ? ' (kept from the latest user message)' : ''}; about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved); ` +
         `summary by ${plan.summary.model} in ${plan.summary.attempts} attempt(s)` +
         `${plan.summary.fallback ? `; fallback ${plan.summary.fallback.status}: ${plan.summary.fallback.reason}` : ''}`,
-      resultIds: [...new Set(plan.opening.match(/#[0-9a-f]{4,}\b/g) ?? [])],
+      // The summary is the model's text: an id it quotes may be misremembered or made up. Only stored results are named.
+      resultIds: [...new Set(plan.opening.match(/#[0-9a-f]{4,}\b/g) ?? [])].filter((id) => ledger.has(id)),
     });
     this.deps.log(`[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`);
     session.notify({

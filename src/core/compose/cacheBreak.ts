@@ -2,6 +2,8 @@ import type { RequestEncoding } from './requestEncoding';
 
 interface Fingerprint extends RequestEncoding {
   generation: number;
+  /** What each system block is (`preamble`, `rules AGENTS.md`, …), when the caller knows. */
+  systemLabels: readonly string[];
 }
 
 /** Where a request stopped extending the previous request's cached prefix, and why. */
@@ -12,7 +14,25 @@ export interface CacheBreak {
   index: number;
   /** Block index inside the message; null outside `messages`. */
   block: number | null;
+  /**
+   * Which part changed, for people: `tools: the description of \`bash\` changed`, `system block 2
+   * (rules AGENTS.md) changed`, `message 4 (user) block 0 (tool_result) changed`. Absent in snapshots
+   * journalled before it existed: `cacheBreakWhere` derives it from the other fields.
+   */
+  where?: string;
+  /** `where` and the evidence (the first differing characters, counts). */
   reason: string;
+}
+
+/** The zone and part a break names (`where`, or for an older snapshot, derived from zone/index/block). */
+export function cacheBreakWhere(found: Pick<CacheBreak, 'zone' | 'index' | 'block' | 'where'>): string {
+  if (found.where) return found.where;
+  switch (found.zone) {
+    case 'request': return 'request settings (model or thinking) changed';
+    case 'tools': return `tools: tool definition ${found.index} changed`;
+    case 'system': return `system block ${found.index} changed`;
+    case 'messages': return found.block === null ? `message ${found.index} changed` : `message ${found.index} block ${found.block} changed`;
+  }
 }
 
 /** A short account of where two encodings first differ. */
@@ -47,8 +67,8 @@ export class CacheBreakDetector {
   }
 
   /** Compares with the remembered request (null when none or another generation) and remembers this one. */
-  observe(encoding: RequestEncoding, generation: number): CacheBreak | null {
-    const next: Fingerprint = { ...encoding, generation };
+  observe(encoding: RequestEncoding, generation: number, systemLabels: readonly string[] = []): CacheBreak | null {
+    const next: Fingerprint = { ...encoding, generation, systemLabels };
     const found = this.previous && this.previous.generation === generation ? compare(this.previous, next) : null;
     if (found) this.breaks++;
     this.previous = next;
@@ -56,9 +76,9 @@ export class CacheBreakDetector {
   }
 
   /** Compares without remembering or counting (for a compaction request, a deliberate break). */
-  peek(encoding: RequestEncoding, generation: number): CacheBreak | null {
+  peek(encoding: RequestEncoding, generation: number, systemLabels: readonly string[] = []): CacheBreak | null {
     if (!this.previous || this.previous.generation !== generation) return null;
-    return compare(this.previous, { ...encoding, generation });
+    return compare(this.previous, { ...encoding, generation, systemLabels });
   }
 
   /** Forgets the previous request (a new generation starts from nothing). */
@@ -69,28 +89,23 @@ export class CacheBreakDetector {
 
 function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
   if (before.model !== after.model) {
-    return { zone: 'request', index: 0, block: null, reason: `model changed from ${before.model} to ${after.model}` };
+    return found('request', 0, null, 'the model changed', `from ${before.model} to ${after.model}`);
   }
   if (before.thinking !== after.thinking) {
-    return { zone: 'request', index: 0, block: null, reason: `thinking settings changed: ${describeDifference(before.thinking, after.thinking)}` };
+    return found('request', 0, null, 'the thinking settings changed', describeDifference(before.thinking, after.thinking));
   }
-  const tools = firstListDifference(before.tools, after.tools);
-  if (tools !== null) {
-    const reason = tools.removed
-      ? `tool definitions changed: ${before.tools.length} before, ${after.tools.length} now`
-      : `tool definition ${tools.index} changed: ${describeDifference(before.tools[tools.index] ?? '', after.tools[tools.index] ?? '')}`;
-    return { zone: 'tools', index: tools.index, block: null, reason };
-  }
-  if (before.tools.length !== after.tools.length) {
-    return { zone: 'tools', index: before.tools.length, block: null, reason: `tool definitions changed: ${before.tools.length} before, ${after.tools.length} now` };
-  }
+  const tools = compareTools(before.tools, after.tools);
+  if (tools) return tools;
   const system = firstListDifference(before.system, after.system);
   if (system !== null || before.system.length !== after.system.length) {
     const index = system?.index ?? Math.min(before.system.length, after.system.length);
-    const reason = system && !system.removed
-      ? `system block ${index} changed: ${describeDifference(before.system[index] ?? '', after.system[index] ?? '')}`
-      : `system part changed: ${before.system.length} blocks before, ${after.system.length} now`;
-    return { zone: 'system', index, block: null, reason };
+    const label = after.systemLabels[index] ?? before.systemLabels[index];
+    const named = `system block ${index}${label ? ` (${label})` : ''}`;
+    if (system && !system.removed) {
+      return found('system', index, null, `${named} changed`, describeDifference(before.system[index] ?? '', after.system[index] ?? ''));
+    }
+    const what = before.system.length > after.system.length ? `${named} removed` : `${named} added`;
+    return found('system', index, null, `system part changed: ${what}`, `${before.system.length} blocks before, ${after.system.length} now`);
   }
   const lastBefore = before.messages.length - 1;
   for (let index = 0; index <= lastBefore; index++) {
@@ -98,10 +113,10 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
     const now = after.messages[index];
     if (!old) continue;
     if (!now) {
-      return { zone: 'messages', index, block: null, reason: `message ${index} was dropped: ${before.messages.length} messages before, ${after.messages.length} now` };
+      return found('messages', index, null, `message ${index} (${old.role}) was dropped`, `${before.messages.length} messages before, ${after.messages.length} now`);
     }
     if (old.role !== now.role) {
-      return { zone: 'messages', index, block: 0, reason: `message ${index} changed role from ${old.role} to ${now.role}` };
+      return found('messages', index, 0, `message ${index} changed role`, `from ${old.role} to ${now.role}`);
     }
     // The composer reuses a message's encoded blocks while the message is unchanged: nothing to compare.
     if (old.blocks === now.blocks) continue;
@@ -109,14 +124,14 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
       const was = old.blocks[block] ?? '';
       const is = now.blocks[block];
       if (is === undefined) {
-        return { zone: 'messages', index, block, reason: `message ${index} (${old.role}) lost block ${block} (${blockLabel(was)})` };
+        return found('messages', index, block, `message ${index} (${old.role}) lost block ${block} (${blockLabel(was)})`, `${old.blocks.length} blocks before, ${now.blocks.length} now`);
       }
       if (is !== was) {
-        return { zone: 'messages', index, block, reason: `message ${index} (${old.role}) block ${block} (${blockLabel(was)}) changed: ${describeDifference(was, is)}` };
+        return found('messages', index, block, `message ${index} (${old.role}) block ${block} (${blockLabel(was)}) changed`, describeDifference(was, is));
       }
     }
     if (index < lastBefore && now.blocks.length !== old.blocks.length) {
-      return { zone: 'messages', index, block: old.blocks.length, reason: `message ${index} (${old.role}) gained blocks after it was sent: ${old.blocks.length} before, ${now.blocks.length} now` };
+      return found('messages', index, old.blocks.length, `message ${index} (${old.role}) gained blocks after it was sent`, `${old.blocks.length} before, ${now.blocks.length} now`);
     }
   }
   return null;
@@ -128,4 +143,73 @@ function firstListDifference(before: readonly string[], after: readonly string[]
     if (before[index] !== after[index]) return { index, removed: false };
   }
   return null;
+}
+
+function found(zone: CacheBreak['zone'], index: number, block: number | null, where: string, evidence: string): CacheBreak {
+  return { zone, index, block, where, reason: `${where}: ${evidence}` };
+}
+
+interface ToolFields {
+  name: string;
+  fields: Map<string, string>;
+}
+
+/** A tool definition's name and each top-level field's encoding; null when the encoding is not an object with a name. */
+function toolFields(encoded: string): ToolFields | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(encoded);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const record = parsed as Record<string, unknown>;
+  if (typeof record.name !== 'string') return null;
+  const fields = new Map<string, string>();
+  for (const [key, value] of Object.entries(record)) fields.set(key, JSON.stringify(value));
+  return { name: record.name, fields };
+}
+
+const FIELD_NAMES: Readonly<Record<string, string>> = { description: 'description', input_schema: 'input schema' };
+
+/**
+ * Tools compared by name: which were added or removed, and for each kept tool which fields changed
+ * (a peer changing one tool's description mid-session breaks the whole cache; the report must say
+ * which). Falls back to positions when a definition has no name.
+ */
+function compareTools(before: readonly string[], after: readonly string[]): CacheBreak | null {
+  const first = firstListDifference(before, after);
+  if (first === null && before.length === after.length) return null;
+  const index = first?.index ?? before.length;
+  const parsedBefore = before.map(toolFields);
+  const parsedAfter = after.map(toolFields);
+  const counts = `${before.length} tool definitions before, ${after.length} now`;
+  if (parsedBefore.some((t) => t === null) || parsedAfter.some((t) => t === null)) {
+    const evidence = first && !first.removed ? describeDifference(before[index] ?? '', after[index] ?? '') : counts;
+    return found('tools', index, null, `tools: tool definition ${index} changed`, evidence);
+  }
+  const was = new Map((parsedBefore as ToolFields[]).map((t) => [t.name, t]));
+  const now = new Map((parsedAfter as ToolFields[]).map((t) => [t.name, t]));
+  const changes: string[] = [];
+  let evidence = '';
+  for (const tool of parsedAfter as ToolFields[]) {
+    const old = was.get(tool.name);
+    if (!old) {
+      changes.push(`\`${tool.name}\` added`);
+      continue;
+    }
+    const keys = [...new Set([...old.fields.keys(), ...tool.fields.keys()])].sort();
+    for (const key of keys) {
+      const a = old.fields.get(key);
+      const b = tool.fields.get(key);
+      if (a === b) continue;
+      const field = FIELD_NAMES[key] ?? `\`${key}\``;
+      changes.push(a === undefined ? `the ${field} of \`${tool.name}\` was added` : b === undefined ? `the ${field} of \`${tool.name}\` was removed` : `the ${field} of \`${tool.name}\` changed`);
+      if (!evidence && a !== undefined && b !== undefined) evidence = describeDifference(a, b);
+    }
+  }
+  for (const tool of parsedBefore as ToolFields[]) if (!now.has(tool.name)) changes.push(`\`${tool.name}\` removed`);
+  // Same definitions in another order: the prefix differs all the same.
+  if (changes.length === 0) changes.push('the tools are in another order');
+  return found('tools', index, null, `tools: ${changes.join('; ')}`, evidence || counts);
 }

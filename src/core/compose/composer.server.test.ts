@@ -9,7 +9,9 @@ import { startMockServer, type MockServer } from '../../node/mockServer/server';
 import { parseScenario } from '../../node/scenario/scenario';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
+import { join } from 'node:path';
 import { Composer } from './composer';
+import { loadPreamble } from './preamble';
 import { CacheBreakDetector } from './cacheBreak';
 import { canonicalJson } from './canonicalJson';
 import { sha256Hex } from '../ledger/sha';
@@ -20,6 +22,8 @@ import type { RulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
 
 const MODEL = 'claude-sonnet-4-5';
+// Cairn's own preamble (about 1,600 tokens): the source the issue saw shown at a third of its size.
+const realPreamble = () => loadPreamble(join(import.meta.dirname, '../../prompts'));
 let server: MockServer;
 
 beforeAll(async () => {
@@ -80,6 +84,50 @@ describe('the composer against the local server', () => {
     // The raw count is a different tokenizer's and is reported as it is, not silently corrected.
     expect(rows.some((row) => row.raw !== row.calibrated)).toBe(true);
     expect(composer.estimator.calibration(MODEL).samples).toBe(12);
+  });
+
+  it('keeps one long run of a single character from swinging the other sources, and settles at once', async () => {
+    const composer = new Composer({
+      tools: TOOL_DEFINITIONS,
+      preamble: await realPreamble(),
+      rules,
+      projectContext: project,
+      sessionDate: '2026-11-30',
+    });
+    await composer.prepare();
+    const session = new ScriptedSession(31);
+    session.user('Find out why the build output is so large.');
+    const rows: Array<{ preamble: number; preambleRaw: number; calibrated: number; reported: number }> = [];
+    const round = async (): Promise<void> => {
+      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 1024, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      const usage = await send(request);
+      const preamble = snapshot.sources.find((source) => source.source === 'preamble')!;
+      rows.push({ preamble: preamble.tokens, preambleRaw: preamble.rawTokens, calibrated: snapshot.estimate.tokens, reported: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens });
+      composer.observeUsage(snapshot, usage);
+    };
+    for (let i = 0; i < 6; i++) {
+      session.step();
+      await round();
+    }
+    // One tool result of 100,000 'a': o200k counts it as 12,500 tokens, the server's tokenizer as 6,250.
+    session.messages.push(
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_odd', name: 'bash', input: { command: 'cat dist/blob.txt' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_odd', content: 'a'.repeat(100_000) }] },
+    );
+    await round();
+    for (let i = 0; i < 5; i++) {
+      session.step();
+      await round();
+    }
+    const error = (value: number, reported: number) => Math.abs(value - reported) / reported;
+    const before = rows[5]!;
+    // The preamble's calibrated count (text both tokenizers agree on) moves by a few % at most, ever.
+    for (const row of rows.slice(6)) expect(Math.abs(row.preamble - before.preamble) / before.preamble).toBeLessThan(0.05);
+    // The request right after the odd one is estimated within 3% again (one surprise, not five).
+    for (const row of rows.slice(8)) expect(error(row.calibrated, row.reported)).toBeLessThan(0.03);
+    const calibration = composer.estimator.calibration(MODEL);
+    expect(calibration.runRatio).toBeGreaterThan(0.4);
+    expect(calibration.runRatio).toBeLessThan(0.6);
   });
 
   it('keeps the prefix byte-identical and breaks no cache over a long session, checked from the logged bodies', async () => {

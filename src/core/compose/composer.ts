@@ -221,7 +221,7 @@ export class Composer {
     };
     let cacheBreak = null;
     if (input.purpose === 'main') {
-      cacheBreak = this.detector.observe(encoding, input.generation);
+      cacheBreak = this.detector.observe(encoding, input.generation, fixed.systemLabels);
       this.lastMainBreakpoint = newestMessageBreakpoint(breakpoints);
       this.lastGeneration = input.generation;
       if (cacheBreak) decisions.push({ kind: 'cache_break', detail: cacheBreak.reason, resultIds: [] });
@@ -238,7 +238,8 @@ export class Composer {
   /** After the response: calibrates the estimator for the model and returns a copy of the snapshot with usage, cache-hit share and cost. */
   observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot {
     const observed = snapshotUsage(usage);
-    this.estimator.observe(snapshot.model, snapshot.estimate.rawTokens, promptTokens(observed));
+    // `runTokens` is absent from snapshots journalled before it existed.
+    this.estimator.observe(snapshot.model, snapshot.estimate.rawTokens, promptTokens(observed), snapshot.estimate.runTokens ?? 0);
     const copy = cloneSnapshot(snapshot);
     copy.usage = observed;
     copy.cacheHitShare = cacheHitShare(observed);
@@ -260,12 +261,18 @@ export class Composer {
       systemRaw += this.estimator.countText(sessionDateText(this.options.sessionDate));
     }
     let historyRaw = 0;
-    for (const message of conversation) historyRaw += this.memo.message(message).rawTokens;
+    let historyRuns = 0;
+    for (const message of conversation) {
+      const encoded = this.memo.message(message);
+      historyRaw += encoded.rawTokens;
+      historyRuns += encoded.runTokens;
+    }
     // The summary opens the generation's first message, so it is counted there and taken out of history.
-    const summaryRaw = summaryText ? this.estimator.countText(summaryText) : 0;
-    historyRaw = Math.max(0, historyRaw - summaryRaw);
-    const scale = (raw: number): number => this.estimator.calibrate(model, raw);
-    return usagePartsOf(scale(systemRaw), scale(historyRaw), scale(summaryRaw), windowTokens);
+    const summary = summaryText ? this.estimator.countTextParts(summaryText) : { tokens: 0, runTokens: 0 };
+    historyRaw = Math.max(0, historyRaw - summary.tokens);
+    historyRuns = Math.min(historyRaw, Math.max(0, historyRuns - summary.runTokens));
+    const scale = (raw: number, runs = 0): number => this.estimator.calibrate(model, raw, runs);
+    return usagePartsOf(scale(systemRaw), scale(historyRaw, historyRuns), scale(summary.tokens, summary.runTokens), windowTokens);
   }
 
   private requireStatic(): StaticPart {
@@ -308,6 +315,7 @@ export class Composer {
       systemBlocks,
       toolJsons: toolBlocks.map((block) => block.json),
       systemJsons: systemBlocks.map((block) => block.json),
+      systemLabels: systemLabelsOf(part),
       toolBytes: sumOf(toolBlocks, 'bytes'),
       toolRaw: sumOf(toolBlocks, 'rawTokens'),
       systemBytes: sumOf(systemBlocks, 'bytes'),
@@ -321,14 +329,15 @@ export class Composer {
   ): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => sourceWithTokens(fields, est.calibrate(model, fields.rawTokens));
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => sourceWithTokens(fields, est.calibrate(model, fields.rawTokens, fields.runTokens));
 
     const { toolBytes, toolRaw, systemBytes } = fixed;
+    // Tool definitions count as ordinary text (see EncodingMemo): no runs.
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
       const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
       return source({
         source: info.source, label: info.label, zone: 'system',
-        bytes: block?.bytes ?? 0, rawTokens: block?.rawTokens ?? 0,
+        bytes: block?.bytes ?? 0, rawTokens: block?.rawTokens ?? 0, runTokens: block?.runTokens ?? 0,
         budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
       });
     });
@@ -337,27 +346,34 @@ export class Composer {
 
     let messageBytes = 0;
     let messageRaw = 0;
+    let messageRuns = 0;
     for (const message of encoded) {
       messageBytes += message.bytes;
       messageRaw += message.rawTokens;
+      messageRuns += message.runTokens;
     }
     // messagesFor always puts the date first in the first message.
     const dateBlock = encoded[0]?.blocks[0];
     const dateBytes = dateBlock?.bytes ?? 0;
     const dateRaw = dateBlock?.rawTokens ?? 0;
+    const dateRuns = dateBlock?.runTokens ?? 0;
     let systemRaw = 0;
-    for (const s of systemSources) systemRaw += s.rawTokens;
+    let systemRuns = 0;
+    for (const s of systemSources) {
+      systemRaw += s.rawTokens;
+      systemRuns += s.runTokens;
+    }
     // What `est.rawRequest(request)` counts: every tool, every system block, every message with its framing.
     const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
 
     const sources: SourceSnapshot[] = [
       ...(preamble ? [preamble] : []),
-      source({ source: 'tools', label: `${request.tools.length} tools`, zone: 'tools', bytes: toolBytes, rawTokens: toolRaw, budgetBytes: null, fullBytes: toolBytes, truncated: false, variant: 'full' }),
+      source({ source: 'tools', label: `${request.tools.length} tools`, zone: 'tools', bytes: toolBytes, rawTokens: toolRaw, runTokens: 0, budgetBytes: null, fullBytes: toolBytes, truncated: false, variant: 'full' }),
       ...restOfSystem,
-      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, budgetBytes: null, fullBytes: this.dateTextBytes, truncated: false, variant: 'full' }),
+      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, runTokens: dateRuns, budgetBytes: null, fullBytes: this.dateTextBytes, truncated: false, variant: 'full' }),
       source({
         source: 'conversation', label: `${input.conversation.length} messages`, zone: 'messages',
-        bytes: messageBytes - dateBytes, rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
+        bytes: messageBytes - dateBytes, rawTokens: totalRaw - toolRaw - systemRaw - dateRaw, runTokens: messageRuns - dateRuns,
         budgetBytes: null, fullBytes: messageBytes - dateBytes, truncated: false, variant: 'full',
       }),
     ];
@@ -375,7 +391,7 @@ export class Composer {
       messageCount: request.messages.length,
       messageHashes: encoded.map((message) => message.hash),
       breakpoints: [],
-      estimate: est.fromRaw(model, totalRaw),
+      estimate: est.fromRaw(model, totalRaw, systemRuns + messageRuns),
       decisions,
       cacheBreak: null,
       usage: null,
@@ -392,11 +408,22 @@ interface StaticEncoding {
   systemBlocks: readonly EncodedBlock[];
   toolJsons: string[];
   systemJsons: string[];
+  /** What each system block is, so a cache break can name the source that changed. */
+  systemLabels: string[];
   /** Sums over the blocks above, made once with them (the snapshot of every request needs them). */
   toolBytes: number;
   toolRaw: number;
   systemBytes: number;
   systemBlocksRaw: number;
+}
+
+function systemLabelsOf(part: StaticPart): string[] {
+  const labels: string[] = part.system.map(() => '');
+  for (const info of part.sources) {
+    if (info.blockIndex === null) continue;
+    labels[info.blockIndex] = info.source === 'rules' ? `rules ${info.label}` : info.label;
+  }
+  return labels;
 }
 
 function sumOf(blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number {

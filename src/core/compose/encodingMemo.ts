@@ -9,6 +9,8 @@ export interface EncodedBlock {
   readonly json: string;
   readonly bytes: number;
   readonly rawTokens: number;
+  /** The part of `rawTokens` inside long runs without whitespace (calibrated apart; 0 for tool definitions). */
+  readonly runTokens: number;
   /**
    * The block as it is sent, without its marker, deep-frozen: a request takes a shallow copy (its top
    * level may get a marker) and shares the rest, which nothing can change.
@@ -26,6 +28,7 @@ export interface EncodedMessage {
   readonly hash: string;
   /** Message framing plus its blocks, as `TokenEstimator.rawMessage` counts it. */
   readonly rawTokens: number;
+  readonly runTokens: number;
   readonly bytes: number;
 }
 
@@ -129,7 +132,9 @@ export class EncodingMemo {
     const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
     const counted = countedAs === 'block' ? blockCountText(value as ContentBlock)
       : countedAs === 'system' ? (value as { text: string }).text : json;
-    const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: this.estimator.countText(counted), sendable };
+    // Tool definitions are canonical JSON without spaces: their "runs" are ordinary to both tokenizers.
+    const count = countedAs === 'json' ? { tokens: this.estimator.countText(counted), runTokens: 0 } : this.estimator.countTextParts(counted);
+    const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: count.tokens, runTokens: count.runTokens, sendable };
     const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
     const values = keys.map((key) => (value as Record<string, unknown>)[key]);
     const mutable = values.map((member) => !this.isDeepFrozen(member));
@@ -234,11 +239,13 @@ function sameBlocks(before: readonly EncodedBlock[], now: readonly EncodedBlock[
 function messageOf(role: string, blocks: readonly EncodedBlock[]): EncodedMessage {
   const jsons = blocks.map((block) => block.json);
   let rawTokens = MESSAGE_OVERHEAD_TOKENS;
+  let runTokens = 0;
   let bytes = 0;
   for (const block of blocks) {
     rawTokens += block.rawTokens;
+    runTokens += block.runTokens;
     bytes += block.bytes;
   }
   const hash = sha256Hex(encodedMessage({ role, blocks: jsons })).slice(0, 8);
-  return { role, blocks, jsons, hash, rawTokens, bytes };
+  return { role, blocks, jsons, hash, rawTokens, runTokens, bytes };
 }

@@ -76,6 +76,15 @@ function gitLine(git: GitSummary): string {
 export function renderProjectContext(context: ProjectContext, variant: 'full' | 'compact'): string {
   if (context.folders.length === 0) return '';
   const lines: string[] = ['# Project context', ''];
+  const [first, ...others] = context.folders;
+  if (first && others.length > 0) {
+    // The tools mount every other folder at its name (MultiRootWorkspace): say how to reach each one.
+    lines.push(
+      `Paths: a relative path is inside ${first.name}, where commands run; a file of another folder is ` +
+        `${others.map((folder) => `\`${folder.name}/…\``).join(', ')}; an absolute path inside any folder works too.`,
+      '',
+    );
+  }
   for (const folder of context.folders) {
     lines.push(`Workspace folder: ${folder.name} (${folder.path})`);
     if (folder.git) {

@@ -16,6 +16,8 @@ export interface SourceSnapshot {
   /** UTF-8 bytes of its blocks' canonical JSON, markers removed (see `RequestSnapshot.bytes`). */
   bytes: number;
   rawTokens: number;
+  /** The part of `rawTokens` inside long runs without whitespace (scaled by `estimate.runRatio`, the rest by `estimate.ratio`). */
+  runTokens: number;
   /** `rawTokens` scaled by the model's calibration at composition time. */
   tokens: number;
   /** Its byte budget; null for sources that have none (never cut). */
@@ -107,7 +109,7 @@ export function cloneSnapshot(snapshot: RequestSnapshot): RequestSnapshot {
 /** A source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on the compose path). */
 export function sourceWithTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
   return {
-    source: fields.source, label: fields.label, zone: fields.zone, bytes: fields.bytes, rawTokens: fields.rawTokens, tokens,
+    source: fields.source, label: fields.label, zone: fields.zone, bytes: fields.bytes, rawTokens: fields.rawTokens, runTokens: fields.runTokens, tokens,
     budgetBytes: fields.budgetBytes, fullBytes: fields.fullBytes, truncated: fields.truncated, variant: fields.variant,
   };
 }

@@ -22,8 +22,9 @@ describe('formatSnapshotReport', () => {
     expect(report).toContain('#0  gen 0  main  claude-sonnet-4-5  1 messages');
     expect(report).toContain('reported 100 = 10 uncached + 20 written + 70 read');
     expect(report).toContain('hit 70.0%');
+    expect(report).toMatch(/#1 .*estimate \d+ \(raw \d+, provider_usage, medium, ×\d\.\d{3} text\)/);
     expect(report).toContain('stub: unchanged re-read of src/app.ts [#a3f2]');
-    expect(report).toContain('CACHE BREAK at messages 0');
+    expect(report).toContain('CACHE BREAK at message 0 (user) block 1 (text) changed: first difference at character');
     expect(report.split('\n').at(-1)).toMatch(/^2 requests, 1 cache breaks, prompt tokens 100, cache-hit share 70\.0%, cost \$0\.\d{4} \(1 requests unpriced\)$/);
   });
 });

@@ -21,7 +21,7 @@ export function formatSnapshot(snapshot: RequestSnapshot): string[] {
     snapshot.model,
     `${snapshot.messageCount} messages`,
     `${kb(snapshot.bytes.total)}`,
-    `estimate ${estimate.tokens} (raw ${estimate.rawTokens}, ${estimate.strategy}, ${estimate.confidence})`,
+    `estimate ${estimate.tokens} (raw ${estimate.rawTokens}${estimate.runTokens ? `, ${estimate.runTokens} in long runs` : ''}, ${estimate.strategy}, ${estimate.confidence}${calibrationOf(estimate)})`,
   ];
   if (usage) {
     const prompt = usage.input + usage.cacheWrite + usage.cacheRead;
@@ -35,8 +35,19 @@ export function formatSnapshot(snapshot: RequestSnapshot): string[] {
     const ids = decision.resultIds.length ? ` [${decision.resultIds.join(' ')}]` : '';
     lines.push(`    ${decision.kind}: ${decision.detail}${ids}`);
   }
-  if (snapshot.cacheBreak) lines.push(`    CACHE BREAK at ${snapshot.cacheBreak.zone} ${snapshot.cacheBreak.index}: ${snapshot.cacheBreak.reason}`);
+  if (snapshot.cacheBreak) {
+    const found = snapshot.cacheBreak;
+    // A break that names its part already opens its reason with it; an older one gets zone and index.
+    lines.push(found.where ? `    CACHE BREAK at ${found.reason}` : `    CACHE BREAK at ${found.zone} ${found.index}: ${found.reason}`);
+  }
   return lines;
+}
+
+/** The ratios the calibrated figures used (absent before usage, and from snapshots older than them). */
+function calibrationOf(estimate: RequestSnapshot['estimate']): string {
+  if (estimate.strategy !== 'provider_usage' || estimate.ratio === undefined) return '';
+  const runs = estimate.runTokens ? ` ×${estimate.runRatio.toFixed(3)} long runs` : '';
+  return `, ×${estimate.ratio.toFixed(3)} text${runs}`;
 }
 
 function formatSource(source: SourceSnapshot): string {

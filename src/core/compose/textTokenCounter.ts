@@ -9,6 +9,11 @@ export interface TextTokenCounter {
   /** Names the tokenizer in estimates (`TokenEstimate.strategy` before calibration). */
   readonly name: string;
   count(text: string): number;
+  /**
+   * Optional: the part of `count(text)` that falls inside long runs without whitespace (base64,
+   * minified code, one character repeated), where tokenizers disagree most; calibrated on its own.
+   */
+  runTokens?(text: string): number;
   /** Optional: do one-time loading now. */
   warmUp?(): Promise<void>;
 }
@@ -110,6 +115,22 @@ export class TiktokenCounter implements TextTokenCounter {
       runStart = at + 1;
     }
     return total + this.encode(from === 0 ? text : text.slice(from));
+  }
+
+  runTokens(text: string): number {
+    if (!hasLongRun(text)) return 0;
+    // The same runs and slices `count` finds, summed alone (the slices are memoised: no second merge).
+    let total = 0;
+    const length = text.length;
+    let runStart = 0;
+    for (let at = 0; at <= length; at++) {
+      if (at < length && !isRegexSpace(text.charCodeAt(at))) continue;
+      if (at - runStart >= LONG_RUN) {
+        for (let i = runStart; i < at; i += LONG_RUN) total += this.slice(text.slice(i, Math.min(i + LONG_RUN, at)));
+      }
+      runStart = at + 1;
+    }
+    return total;
   }
 
   private encode(text: string): number {

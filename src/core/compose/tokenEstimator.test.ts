@@ -32,7 +32,7 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter });
     const first = estimator.estimateRequest(request(['one two', 'three']));
     expect(counter.calls).toBe(3);
-    expect(first).toEqual({ tokens: 3 + 3 + 2 * 4, rawTokens: 3 + 3 + 2 * 4, strategy: 'fake-words', confidence: 'low' });
+    expect(first).toEqual({ tokens: 3 + 3 + 2 * 4, rawTokens: 3 + 3 + 2 * 4, runTokens: 0, ratio: 1, runRatio: 1, strategy: 'fake-words', confidence: 'low' });
     estimator.estimateRequest(request(['one two', 'three', 'four five six']));
     expect(counter.calls).toBe(4);
   });
@@ -55,13 +55,39 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter: new CountingFakeCounter() });
     expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1000, confidence: 'low' });
     estimator.observe('a', 1000, 1200);
-    expect(estimator.fromRaw('a', 1000)).toEqual({ tokens: 1200, rawTokens: 1000, strategy: 'provider_usage', confidence: 'medium' });
+    expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1200, rawTokens: 1000, runTokens: 0, strategy: 'provider_usage', confidence: 'medium' });
     for (let i = 0; i < 8; i++) estimator.observe('a', 1000, 1100);
     expect(Math.abs(estimator.calibrate('a', 1000) - 1100)).toBeLessThanOrEqual(1);
     expect(estimator.fromRaw('a', 10).confidence).toBe('high');
     expect(estimator.fromRaw('b', 1000).tokens).toBe(1000);
     estimator.observe('b', 0, 50); // nothing counted: ignored
     expect(estimator.calibration('b').samples).toBe(0);
+  });
+});
+
+describe('TokenEstimator calibration in two ratios', () => {
+  it('puts a surprise in long runs on the run ratio, not on the ratio ordinary text has shown for many requests', () => {
+    const estimator = new TokenEstimator({ counter: new CountingFakeCounter() });
+    for (let i = 0; i < 6; i++) estimator.observe('m', 2000 + i * 100, Math.round((2000 + i * 100) * 1.02));
+    const settled = estimator.calibration('m').ratio;
+    expect(settled).toBeCloseTo(1.02, 3);
+    // 12,500 raw tokens of runs the provider counts as 6,250: one request, then the same run stays in the history.
+    estimator.observe('m', 2600 + 12_500, Math.round(2600 * 1.02) + 6250, 12_500);
+    expect(Math.abs(estimator.calibration('m').ratio - settled)).toBeLessThan(0.02);
+    expect(estimator.calibration('m').runRatio).toBeCloseTo(0.5, 1);
+    estimator.observe('m', 2700 + 12_500, Math.round(2700 * 1.02) + 6250, 12_500);
+    expect(Math.abs(estimator.calibrate('m', 2800 + 12_500, 12_500) - (Math.round(2800 * 1.02) + 6250)) / (2800 * 1.02 + 6250)).toBeLessThan(0.01);
+    expect(estimator.calibrate('m', 1597)).toBeGreaterThan(1597);
+  });
+
+  it('counts the raw tokens of long runs apart with o200k (the same slices the count uses)', () => {
+    const estimator = new TokenEstimator();
+    expect(estimator.countTextParts('plain words only')).toEqual({ tokens: 3, runTokens: 0 });
+    const parts = estimator.countTextParts(`head words ${'a'.repeat(100_000)} tail`);
+    expect(parts.runTokens).toBe(12_500);
+    expect(parts.tokens).toBeGreaterThan(12_500);
+    const estimate = estimator.estimateRequest(request(['plain words', `${'a'.repeat(100_000)}`]));
+    expect(estimate).toMatchObject({ runTokens: 12_500, rawTokens: estimator.rawRequest(request(['plain words', `${'a'.repeat(100_000)}`])) });
   });
 });
 

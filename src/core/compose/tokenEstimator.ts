@@ -7,10 +7,16 @@ export type EstimateStrategy = string; // the counter's name (e.g. 'tiktoken-o20
 export type EstimateConfidence = 'low' | 'medium' | 'high';
 
 export interface TokenEstimate {
-  /** Calibrated: raw scaled by the model's ratio from reported usage (= raw before any usage). */
+  /** Calibrated: raw scaled by the model's ratios from reported usage (= raw before any usage). */
   tokens: number;
   /** The tokenizer's own count, never scaled. */
   rawTokens: number;
+  /** The part of `rawTokens` inside long runs without whitespace, scaled by `runRatio` (the rest by `ratio`). */
+  runTokens: number;
+  /** Provider tokens per raw token of ordinary text, as applied (1 before any usage). */
+  ratio: number;
+  /** Provider tokens per raw token inside long runs, as applied (1 before any usage). */
+  runRatio: number;
   /** The counter's name until usage has been observed for the model, then `provider_usage`. */
   strategy: EstimateStrategy;
   /** `low` with no usage seen for the model, `medium` after one or two samples, `high` after three. */
@@ -18,19 +24,52 @@ export interface TokenEstimate {
 }
 
 export interface Calibration {
-  /** Provider tokens per raw token. */
+  /** Provider tokens per raw token of ordinary text. */
   ratio: number;
+  /** Provider tokens per raw token inside runs of 128+ non-space characters (see `TextTokenCounter.runTokens`). */
+  runRatio: number;
   samples: number;
+}
+
+/** A text's raw count and the part of it inside long runs. */
+export interface TextCount {
+  readonly tokens: number;
+  readonly runTokens: number;
 }
 
 /** Per-message framing the tokenizer cannot see (role markers); calibration absorbs the rest. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /**
- * Weight of the newest sample. A session's requests share a growing prefix, so the newest ratio is
- * the best predictor of the next; half-weighting still damps one odd request.
+ * Calibration is a two-ratio Kalman filter: provider ≈ ratio·ordinary + runRatio·runs. Tokenizers
+ * agree within a few % on ordinary text but by 2–4× on long runs without whitespace ('a' × 100,000
+ * is 12,500 o200k tokens and 6,250 Claude tokens), so one such block under a single ratio swung every
+ * source's estimate (+224%, five requests to settle; a 1,597-token preamble shown as 521). Each ratio
+ * keeps its own uncertainty: a ratio well known from earlier requests barely moves, and a request's
+ * surprise goes to the part that is new or little known.
+ *
+ * Variances are of the ratio per request. OBSERVATION: how far one request's ratio strays (~1%).
+ * DRIFT = OBSERVATION / 2 makes the steady-state gain 0.5, the weight the single ratio gave the newest
+ * sample (a session's requests share a growing prefix, so the newest ratio predicts the next best).
+ * PRIOR: before any usage a ratio is unknown (±1), so the first sample is taken almost as is.
  */
-const CALIBRATION_WEIGHT = 0.5;
+const OBSERVATION_VARIANCE = 1e-4;
+const DRIFT_VARIANCE = OBSERVATION_VARIANCE / 2;
+const PRIOR_VARIANCE = 1;
+/** Bounds no real tokenizer pair leaves; they keep a degenerate request from sending a ratio to 0 or infinity. */
+const RATIO_BOUNDS: readonly [number, number] = [0.2, 5];
+const RUN_RATIO_BOUNDS: readonly [number, number] = [0.02, 50];
 const DEFAULT_CACHE_ENTRIES = 50_000;
+const NOTHING: TextCount = Object.freeze({ tokens: 0, runTokens: 0 });
+
+/** A model's calibration with each ratio's uncertainty (covariance [[a, b], [b, c]]). */
+interface FilterState {
+  ratio: number;
+  runRatio: number;
+  a: number;
+  b: number;
+  c: number;
+  samples: number;
+}
 
 /** The text a tokenizer sees for one block: what the model reads, not the JSON framing around it. */
 export function blockCountText(block: ContentBlock): string {
@@ -59,8 +98,8 @@ export function toolCountText(tool: ToolDefinition): string {
 export class TokenEstimator {
   private readonly counter: TextTokenCounter;
   private readonly maxEntries: number;
-  private readonly cache = new Map<string, number>();
-  private readonly calibrations = new Map<string, Calibration>();
+  private readonly cache = new Map<string, TextCount>();
+  private readonly calibrations = new Map<string, FilterState>();
 
   constructor(options: { counter?: TextTokenCounter; cacheEntries?: number } = {}) {
     this.counter = options.counter ?? new TiktokenCounter();
@@ -74,7 +113,12 @@ export class TokenEstimator {
 
   /** Raw tokens of one text, from the cache when the same text was counted before. */
   countText(text: string): number {
-    if (text.length === 0) return 0;
+    return this.countTextParts(text).tokens;
+  }
+
+  /** Raw tokens of one text and the part inside long runs, from the cache when the same text was counted before. */
+  countTextParts(text: string): TextCount {
+    if (text.length === 0) return NOTHING;
     const key = sha256Hex(text);
     const known = this.cache.get(key);
     if (known !== undefined) {
@@ -84,12 +128,14 @@ export class TokenEstimator {
       return known;
     }
     const tokens = this.counter.count(text);
+    const runTokens = this.counter.runTokens ? Math.min(tokens, this.counter.runTokens(text)) : 0;
     if (this.cache.size >= this.maxEntries) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }
-    this.cache.set(key, tokens);
-    return tokens;
+    const counted: TextCount = Object.freeze({ tokens, runTokens });
+    this.cache.set(key, counted);
+    return counted;
   }
 
   /** How many texts are cached (for tests and diagnostics). */
@@ -124,51 +170,109 @@ export class TokenEstimator {
   }
 
   estimateRequest(request: ModelRequest): TokenEstimate {
-    return this.fromRaw(request.model, this.rawRequest(request));
+    // One pass: each text is hashed once for its count and its part in long runs (tool definitions count as ordinary text).
+    let raw = 0;
+    let runs = 0;
+    for (const tool of request.tools) raw += this.rawTool(tool);
+    for (const block of request.system) {
+      const counted = this.countTextParts(block.text);
+      raw += counted.tokens;
+      runs += counted.runTokens;
+    }
+    for (const message of request.messages) {
+      raw += MESSAGE_OVERHEAD_TOKENS;
+      for (const block of message.content) {
+        const counted = this.countTextParts(blockCountText(block));
+        raw += counted.tokens;
+        runs += counted.runTokens;
+      }
+    }
+    return this.fromRaw(request.model, raw, runs);
   }
 
-  /** An estimate for `rawTokens` counted for `model`. */
-  fromRaw(model: string, rawTokens: number): TokenEstimate {
-    const calibration = this.calibrations.get(model);
-    if (!calibration || calibration.samples === 0) {
-      return { tokens: rawTokens, rawTokens, strategy: this.counter.name, confidence: 'low' };
+  /** An estimate for `rawTokens` counted for `model`, `runTokens` of them inside long runs. */
+  fromRaw(model: string, rawTokens: number, runTokens = 0): TokenEstimate {
+    const state = this.calibrations.get(model);
+    if (!state || state.samples === 0) {
+      return { tokens: rawTokens, rawTokens, runTokens, ratio: 1, runRatio: 1, strategy: this.counter.name, confidence: 'low' };
     }
     return {
-      tokens: Math.round(rawTokens * calibration.ratio),
+      tokens: scaled(state, rawTokens, runTokens),
       rawTokens,
+      runTokens,
+      ratio: state.ratio,
+      runRatio: state.runRatio,
       strategy: 'provider_usage',
-      confidence: calibration.samples >= 3 ? 'high' : 'medium',
+      confidence: state.samples >= 3 ? 'high' : 'medium',
     };
   }
 
-  /** Scales a raw count by the model's ratio (identity before any usage). */
-  calibrate(model: string, rawTokens: number): number {
+  /** Scales a raw count by the model's ratios, `runTokens` of it inside long runs (identity before any usage). */
+  calibrate(model: string, rawTokens: number, runTokens = 0): number {
     // fromRaw(model, rawTokens).tokens without the estimate object (called per source of every request).
-    const calibration = this.calibrations.get(model);
-    return !calibration || calibration.samples === 0 ? rawTokens : Math.round(rawTokens * calibration.ratio);
+    const state = this.calibrations.get(model);
+    return !state || state.samples === 0 ? rawTokens : scaled(state, rawTokens, runTokens);
   }
 
   /**
    * Records one request's reported input (input + cache write + cache read) against the raw
-   * estimate of that same request. Requests with nothing counted are ignored.
+   * estimate of that same request, `runTokens` of it inside long runs. Requests with nothing counted
+   * are ignored.
    */
-  observe(model: string, rawTokens: number, providerTokens: number): Calibration {
+  observe(model: string, rawTokens: number, providerTokens: number, runTokens = 0): Calibration {
     const previous = this.calibrations.get(model);
-    if (!(rawTokens > 0) || !(providerTokens > 0)) return previous ?? { ratio: 1, samples: 0 };
-    const sample = providerTokens / rawTokens;
-    const next: Calibration = previous && previous.samples > 0
-      ? { ratio: previous.ratio + CALIBRATION_WEIGHT * (sample - previous.ratio), samples: previous.samples + 1 }
-      : { ratio: sample, samples: 1 };
+    if (!(rawTokens > 0) || !(providerTokens > 0)) return previous ? calibrationOf(previous) : { ratio: 1, runRatio: 1, samples: 0 };
+    const state: FilterState = previous
+      ? { ...previous, a: previous.a + DRIFT_VARIANCE, c: previous.c + DRIFT_VARIANCE }
+      : { ratio: 1, runRatio: 1, a: PRIOR_VARIANCE, b: 0, c: PRIOR_VARIANCE, samples: 0 };
+    const runs = Math.min(Math.max(runTokens, 0), rawTokens);
+    // The request's ratio as a mix of the two: y = o·ratio + i·runRatio, o + i = 1.
+    const i = runs / rawTokens;
+    const o = 1 - i;
+    const y = providerTokens / rawTokens;
+    const po = state.a * o + state.b * i;
+    const pi = state.b * o + state.c * i;
+    const s = o * po + i * pi + OBSERVATION_VARIANCE;
+    const ko = po / s;
+    const ki = pi / s;
+    const surprise = y - (o * state.ratio + i * state.runRatio);
+    const next: FilterState = {
+      ratio: clamp(state.ratio + ko * surprise, RATIO_BOUNDS),
+      runRatio: clamp(state.runRatio + ki * surprise, RUN_RATIO_BOUNDS),
+      a: state.a - ko * po,
+      b: state.b - ko * pi,
+      c: state.c - ki * pi,
+      samples: state.samples + 1,
+    };
     this.calibrations.set(model, next);
-    return next;
+    return calibrationOf(next);
   }
 
   calibration(model: string): Calibration {
-    return this.calibrations.get(model) ?? { ratio: 1, samples: 0 };
+    const state = this.calibrations.get(model);
+    return state ? calibrationOf(state) : { ratio: 1, runRatio: 1, samples: 0 };
   }
 
-  /** Restores calibrations saved from an earlier session (e.g. from the journal). */
-  restoreCalibration(model: string, calibration: Calibration): void {
-    if (calibration.ratio > 0 && calibration.samples > 0) this.calibrations.set(model, { ...calibration });
+  /** Restores calibrations saved from an earlier session (e.g. from the journal; `runRatio` absent before it existed). */
+  restoreCalibration(model: string, calibration: Pick<Calibration, 'ratio' | 'samples'> & { runRatio?: number }): void {
+    if (!(calibration.ratio > 0) || !(calibration.samples > 0)) return;
+    const runRatio = calibration.runRatio !== undefined && calibration.runRatio > 0 ? calibration.runRatio : 1;
+    // Known to about the steady-state uncertainty; a run ratio never observed stays open.
+    this.calibrations.set(model, {
+      ratio: clamp(calibration.ratio, RATIO_BOUNDS), runRatio: clamp(runRatio, RUN_RATIO_BOUNDS),
+      a: DRIFT_VARIANCE, b: 0, c: calibration.runRatio === undefined ? PRIOR_VARIANCE : DRIFT_VARIANCE, samples: calibration.samples,
+    });
   }
+}
+
+function scaled(state: FilterState, rawTokens: number, runTokens: number): number {
+  return Math.round((rawTokens - runTokens) * state.ratio + runTokens * state.runRatio);
+}
+
+function calibrationOf(state: FilterState): Calibration {
+  return { ratio: state.ratio, runRatio: state.runRatio, samples: state.samples };
+}
+
+function clamp(value: number, [low, high]: readonly [number, number]): number {
+  return Number.isFinite(value) ? Math.min(high, Math.max(low, value)) : 1;
 }

@@ -149,6 +149,11 @@ export class ResultLedger {
     return this.finish(id, call, errorAnswer(id, message));
   }
 
+  /** Whether a result with this id (`#a3f2`) is stored in this session (ids quoted by a model may not be). */
+  has(id: string): boolean {
+    return this.store.has(id);
+  }
+
   filesTable(): string {
     return renderFilesTable(this.reads.newestPerPath(this.config['compaction.rows']), this.config.sha_digits);
   }
