@@ -141,9 +141,12 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 
   it('compacts from the palette: tokens before → after, the files table, old ids still recall (scenario 4)', async () => {
     const oldId = (await recallIds(frame))[0] ?? '';
     await runCommand(page, 'Cairn: Compact Context');
-    const instructions = page.locator('.quick-input-widget input.input');
-    await instructions.waitFor({ state: 'visible', timeout: 15_000 });
-    await instructions.press('Enter');
+    // The command offers Preview, Apply and each with instructions: the second item applies at once.
+    const choice = page.locator('.quick-input-widget input.input');
+    await choice.waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compact now' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await choice.press('ArrowDown');
+    await choice.press('Enter');
     const mark = frame.getByText(/Context compacted · [\d.]+k? → [\d.]+k? tokens/).first();
     await mark.waitFor({ state: 'visible', timeout: 60_000 });
     await screenshot(page, 'task-6-compacted');
