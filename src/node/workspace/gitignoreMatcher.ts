@@ -152,7 +152,7 @@ function endsWithOddBackslashes(body: string): boolean {
   return count % 2 === 1;
 }
 
-type Item = { readonly kind: 'slash' } | { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
+type Item = { readonly kind: 'slash'; readonly quoted: boolean } | { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
 
 /** The line as items; null when git would give up on it (an unclosed `[`, an unknown class, `x\/`). */
 function tokenize(body: string, ignoreCase: boolean): Item[] | null {
@@ -168,9 +168,9 @@ function tokenize(body: string, ignoreCase: boolean): Item[] | null {
         if (i === chars.length - 1) return null;
         // A quoted slash is a literal one: at the start it would need a path beginning with `/`.
         if (items.length === 0) return null;
-        items.push({ kind: 'slash' });
+        items.push({ kind: 'slash', quoted: true });
       } else items.push(literal(next));
-    } else if (c === '/') items.push({ kind: 'slash' });
+    } else if (c === '/') items.push({ kind: 'slash', quoted: false });
     else if (c === '*') items.push({ kind: 'star' });
     else if (c === '?') items.push({ kind: 'one', test: () => true });
     else if (c === '[') {
@@ -194,9 +194,12 @@ function sameLetter(x: string, c: string): boolean {
 function toSegments(items: readonly Item[]): Segment[] {
   const segments: Segment[] = [];
   let current: Item[] = [];
-  const flush = (): void => {
-    if (current.length >= 2 && current.every((item) => item.kind === 'star')) segments.push({ globstar: true });
-    else {
+  const flush = (quotedSlashAfter: boolean): void => {
+    if (current.length >= 2 && current.every((item) => item.kind === 'star')) {
+      segments.push({ globstar: true });
+      // git: `**\/` crosses folders but, unlike `**/`, cannot stand for none (`x/**\/b` misses `x/b`).
+      if (quotedSlashAfter) segments.push({ globstar: false, tokens: [{ kind: 'star' }] });
+    } else {
       const tokens: Token[] = [];
       for (const item of current) {
         if (item.kind === 'star') {
@@ -208,10 +211,10 @@ function toSegments(items: readonly Item[]): Segment[] {
     current = [];
   };
   for (const item of items) {
-    if (item.kind === 'slash') flush();
+    if (item.kind === 'slash') flush(item.quoted);
     else current.push(item);
   }
-  flush();
+  flush(false);
   return segments;
 }
 
