@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import { commandEnvironment } from './workspace/commandRunner';
+import { GitignoreRules } from './workspace/gitignoreMatcher';
 import type {
   FolderContext,
   GitSummary,
@@ -32,7 +32,7 @@ export interface NodeProjectContextOptions {
 interface Matcher {
   /** Relative to the folder, '' or ending with '/'. */
   base: string;
-  rules: Ignore;
+  rules: GitignoreRules;
 }
 
 /**
@@ -74,7 +74,8 @@ export class NodeProjectContext implements ProjectContextSource {
     const absolute = join(root, relative);
     const matchers = [...parents];
     const own = await readGitignore(join(absolute, '.gitignore'));
-    if (own !== null) matchers.push({ base: relative, rules: ignore().add(own) });
+    // Case-folded, as the `ignore` package's default was here (the walker for glob and grep is not).
+    if (own !== null) matchers.push({ base: relative, rules: new GitignoreRules({ ignoreCase: true }).add(own) });
     let dirents;
     try {
       dirents = await readdir(absolute, { withFileTypes: true });

@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { GitignoreRules } from './gitignoreMatcher';
 
 /** The rules of one `.gitignore`, anchored at the folder that holds it. */
 interface FolderRules {
   /** Folder relative to the root, `/`-separated, `''` for the root. */
   readonly folder: string;
-  readonly rules: Ignore;
+  readonly rules: GitignoreRules;
 }
 
 /**
@@ -24,7 +24,7 @@ export class GitignoreStack {
   async enter(absoluteRoot: string, folder: string): Promise<GitignoreStack> {
     const text = await readGitignore(nodePath.join(absoluteRoot, folder, '.gitignore'));
     if (text === undefined) return this;
-    return new GitignoreStack([...this.levels, { folder, rules: ignore({ ignorecase: false }).add(text) }]);
+    return new GitignoreStack([...this.levels, { folder, rules: new GitignoreRules({ ignoreCase: false }).add(text) }]);
   }
 
   /** Whether the entry at `relative` (from the root) is ignored; folders are tested as `dir/`. */
@@ -33,7 +33,7 @@ export class GitignoreStack {
     for (const level of this.levels) {
       if (level.folder !== '' && !relative.startsWith(`${level.folder}/`)) continue;
       const inside = level.folder === '' ? relative : relative.slice(level.folder.length + 1);
-      const result = testQuietly(level.rules, isFolder ? `${inside}/` : inside);
+      const result = level.rules.test(isFolder ? `${inside}/` : inside);
       if (result.ignored) ignored = true;
       else if (result.unignored) ignored = false;
     }
@@ -46,13 +46,4 @@ async function readGitignore(absolute: string): Promise<string | undefined> {
   const stat = await fs.lstat(absolute).catch(() => undefined);
   if (!stat?.isFile()) return undefined;
   return fs.readFile(absolute, 'utf8').catch(() => undefined);
-}
-
-/** `ignore` throws on names it cannot express as a relative path; such a name is simply not ignored. */
-function testQuietly(rules: Ignore, path: string): { ignored: boolean; unignored: boolean } {
-  try {
-    return rules.test(path);
-  } catch {
-    return { ignored: false, unignored: false };
-  }
 }

@@ -65,10 +65,10 @@ function stripLeading(pattern: string): string {
 // ---------------------------------------------------------------------------------------------
 // Compilation
 
-type CharTest = (codePoint: string) => boolean;
-type Token = { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
+export type CharTest = (codePoint: string) => boolean;
+export type Token = { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
 /** One `/`-separated part of a pattern: `**`, or tokens matching exactly one path segment. */
-type Segment = { readonly globstar: true } | { readonly globstar: false; readonly tokens: readonly Token[] };
+export type Segment = { readonly globstar: true } | { readonly globstar: false; readonly tokens: readonly Token[] };
 
 interface CompiledGlob {
   /** Whether the path, split at `/`, matches any of the brace alternatives. */
@@ -325,8 +325,8 @@ function matchSegment(tokens: readonly Token[], text: readonly string[]): boolea
   return t === tokens.length;
 }
 
-/** The same algorithm one level up: `**` over whole segments. */
-function matchPath(segments: readonly Segment[], path: readonly (readonly string[])[]): boolean {
+/** The same algorithm one level up: `**` over whole segments. Also the .gitignore matcher's (`gitignoreMatcher.ts`). */
+export function matchPath(segments: readonly Segment[], path: readonly (readonly string[])[]): boolean {
   let p = 0;
   let s = 0;
   let starP = -1;
