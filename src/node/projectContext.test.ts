@@ -165,6 +165,8 @@ describe('NodeProjectContext and a poisoned repository', () => {
       const source = new NodeProjectContext({ folders: [root], runGit: () => trusted });
       const context = await source.load();
       expect(context.folders[0]!.git).toBeNull();
+      // The model is told git was not run, not that the folder is no repository.
+      expect(renderProjectContext(context, 'full')).toContain('Git: not run (the workspace is not trusted)');
       const { existsSync } = await import('node:fs');
       expect(existsSync(ran)).toBe(false);
       trusted = true;

@@ -59,8 +59,11 @@ export class NodeProjectContext implements ProjectContextSource {
   }
 
   private async loadFolder(path: string): Promise<FolderContext> {
-    const [git, listing] = await Promise.all([this.gitSummary(path), this.tree(path)]);
-    return { name: basename(path), path, git, tree: listing.entries, omitted: listing.omitted, depth: this.depth };
+    // Asked once per folder so the summary and the reason agree even if trust changes meanwhile.
+    const runGit = this.options.runGit ? this.options.runGit() : true;
+    const [git, listing] = await Promise.all([runGit ? this.gitSummary(path) : null, this.tree(path)]);
+    const notRun = runGit ? {} : { gitNotRun: 'the workspace is not trusted' };
+    return { name: basename(path), path, git, ...notRun, tree: listing.entries, omitted: listing.omitted, depth: this.depth };
   }
 
   private async tree(root: string): Promise<{ entries: TreeEntry[]; omitted: number }> {
@@ -101,7 +104,6 @@ export class NodeProjectContext implements ProjectContextSource {
   }
 
   private async gitSummary(cwd: string): Promise<GitSummary | null> {
-    if (this.options.runGit && !this.options.runGit()) return null;
     const output = await gitStatus(cwd, this.gitTimeoutMs);
     if (output === null) return null;
     return parsePorcelain(output, this.maxChanged);

@@ -34,8 +34,10 @@ export interface FolderContext {
   name: string;
   /** Absolute path. */
   path: string;
-  /** null when the folder is not in a git repository or git is not installed. */
+  /** null when the folder is not in a git repository, git is not installed, or git was not run. */
   git: GitSummary | null;
+  /** Why git was not run at all (an untrusted workspace): the model is told that, not "not a repository". */
+  gitNotRun?: string;
   /** Sorted: directories before files at each level, code-unit order within each. */
   tree: TreeEntry[];
   /** Entries left out of the folder's own top level by the implementation's limit. */
@@ -94,6 +96,8 @@ export function renderProjectContext(context: ProjectContext, variant: 'full' | 
         for (const entry of folder.git.changed) lines.push(`  ${entry}`);
         if (folder.git.changedOmitted > 0) lines.push(`  … ${folder.git.changedOmitted} more`);
       }
+    } else if (folder.gitNotRun !== undefined) {
+      lines.push(`Git: not run (${folder.gitNotRun})`);
     } else {
       lines.push('Git: not a git repository');
     }
