@@ -73,6 +73,11 @@ describe('glob', () => {
     expect(found).toEqual(['src/Z.ts', 'src/_a.ts', 'src/app.test.ts', 'src/app.ts', 'src/top-only.ts']);
   });
 
+  it('treats a class name that is an Object.prototype member as no class, not as a crash', async () => {
+    expect(await ws.glob('[[:constructor:]]*')).toEqual([]);
+    expect(await ws.glob('[[:alpha:]]*.ts')).toEqual(['index.ts']);
+  });
+
   it('keeps * within one folder', async () => {
     expect(await ws.glob('*.ts')).toEqual(['index.ts']);
     expect(await ws.glob('*')).toEqual(['.gitignore', 'README.md', 'index.ts']);

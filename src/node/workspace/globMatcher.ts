@@ -281,7 +281,8 @@ function parseClass(chars: readonly string[], open: number): { test: CharTest; e
     if (c === '[' && chars[i + 1] === ':') {
       const close = chars.indexOf(':', i + 2);
       const name = close > 0 && chars[close + 1] === ']' ? chars.slice(i + 2, close).join('') : '';
-      const posix = POSIX_CLASSES[name];
+      // Own names only: `[[:constructor:]]` must not find Object.prototype's members.
+      const posix = Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name) ? POSIX_CLASSES[name] : undefined;
       if (posix) {
         named.push(posix);
         i = close + 1;
