@@ -13,7 +13,8 @@ export type SettingGetter = (key: string) => unknown;
 
 /**
  * Settings a workspace must never set: `baseUrl` decides where the key is sent, `approvals` lets commands
- * run without asking. package.json gives them the `machine` scope; the reader also takes only the user's
+ * run without asking. package.json gives them the `application` scope (user settings only, and
+ * kept in remote windows, where `machine`-scoped user values are dropped); the reader also takes only the user's
  * (or the default) value, so a repository's `.vscode/settings.json` has no say even if an editor let it.
  */
 export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals']);

@@ -75,7 +75,7 @@ describe('workspace settings cannot grant approvals or redirect the key', () => 
     };
     for (const key of ['cairn.approvals', 'cairn.baseUrl']) {
       const setting = manifest.contributes.configuration.properties[key]!;
-      expect([key, setting.scope]).toEqual([key, 'machine']);
+      expect([key, setting.scope]).toEqual([key, 'application']);
       expect(setting.markdownDescription).toMatch(/user settings/i);
     }
   });
