@@ -1,8 +1,9 @@
 /** Every agent the peers benchmark knows, by the name `--agent` takes. */
 import type { BenchAgent } from './agent';
 import { cairnAgent } from './cairnAgent';
+import { claudeCodeAgent } from './claudeCode';
 
-export const AGENTS: readonly BenchAgent[] = [cairnAgent];
+export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent];
 
 export function agentsNamed(names: readonly string[]): BenchAgent[] {
   if (names.length === 0) return [...AGENTS];

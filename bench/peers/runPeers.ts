@@ -138,7 +138,9 @@ async function runOne(agent: BenchAgent, bench: BenchScenario, needs: ReturnType
       detail: { conversation, unmetNeeds: run.unmetNeeds, notices, ...(checked.output !== undefined ? { checkOutput: checked.output } : {}) },
     };
   } finally {
-    await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+    // CAIRN_PEERS_KEEP=1 keeps the workspace, scratch HOME and request log (requests.jsonl) to look at.
+    if (process.env.CAIRN_PEERS_KEEP === '1') process.stderr.write(`peers: kept ${scratchDir}\n`);
+    else await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
