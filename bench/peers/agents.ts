@@ -2,8 +2,9 @@
 import type { BenchAgent } from './agent';
 import { cairnAgent } from './cairnAgent';
 import { claudeCodeAgent } from './claudeCode';
+import { kiloAgent, opencodeAgent } from './opencode';
 
-export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent];
+export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent, opencodeAgent, kiloAgent];
 
 export function agentsNamed(names: readonly string[]): BenchAgent[] {
   if (names.length === 0) return [...AGENTS];

@@ -23,9 +23,12 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     response.end('refused by the benchmark: no outside connections\n');
   });
   server.on('connect', (request, socket) => {
+    // A client that resets the refused tunnel is not an error of the benchmark.
+    socket.on('error', () => undefined);
     attempts.push(request.url ?? '(no host)');
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
