@@ -27,6 +27,8 @@ export interface BenchAgent {
   readonly name: string;
   readonly version: string;
   readonly categories: ToolCategories;
+  /** Why its figures are not comparable with the others' (it is then left out of "best peer"). */
+  readonly caveat?: string;
   /** Installs the agent on first use; a message when it cannot run here (the agent is then skipped). */
   prepare(): Promise<string | undefined>;
   run(context: AgentRunContext): Promise<AgentRun>;

@@ -2,9 +2,10 @@
 import type { BenchAgent } from './agent';
 import { cairnAgent } from './cairnAgent';
 import { claudeCodeAgent } from './claudeCode';
+import { clineAgent } from './cline';
 import { kiloAgent, opencodeAgent } from './opencode';
 
-export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent, opencodeAgent, kiloAgent];
+export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent, opencodeAgent, clineAgent, kiloAgent];
 
 export function agentsNamed(names: readonly string[]): BenchAgent[] {
   if (names.length === 0) return [...AGENTS];

@@ -4,7 +4,7 @@
  * becomes one headless invocation of the CLI, continuing the session the way that CLI does.
  */
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
 import { startMockServer, type LoggedRequest } from '../../src/node/mockServer/server';
@@ -25,6 +25,8 @@ export interface PeerDriver {
   /** The command line for one user turn; `first` is false when the session continues. */
   invocation(text: string, first: boolean, home: string, serverUrl: string): Invocation;
   hooks(notice: (m: string) => void): AgentHooks;
+  /** What one invocation printed (stdout), e.g. to find the session id the next one continues. */
+  afterTurn?(stdout: string, home: string): Promise<void> | void;
   /** Processes the CLI leaves behind (a daemon): ended after the run. */
   cleanup?(home: string): Promise<void>;
 }
@@ -58,7 +60,9 @@ export async function playToPeer(context: AgentRunContext, driver: PeerDriver): 
         const call = driver.invocation(turn.text, first, home, server.url);
         first = false;
         const outcome = await runCli(call, context.workspaceDir, { ...baseEnv(home), ...proxy.env(), ...call.env });
-        if (outcome) context.onNotice(`turn ${turn.index}: ${outcome}`);
+        await writeFile(join(context.scratchDir, `cli-turn-${turn.index}.log`), outcome.stdout).catch(() => undefined);
+        if (outcome.problem) context.onNotice(`turn ${turn.index}: ${outcome.problem}`);
+        await driver.afterTurn?.(outcome.stdout, home);
       } else if (turn.kind === 'fs') {
         await applyFsOperation(turn.operation, context.workspaceDir);
       } else {
@@ -80,15 +84,19 @@ function baseEnv(home: string): Record<string, string> {
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state'), CI: '1' };
 }
 
-/** Runs one CLI invocation to its end; a message when it failed or timed out (the run goes on). */
-function runCli(call: Invocation, cwd: string, env: Record<string, string>): Promise<string | undefined> {
+/** Runs one CLI invocation to its end; `problem` when it failed or timed out (the run goes on). */
+function runCli(call: Invocation, cwd: string, env: Record<string, string>): Promise<{ problem?: string; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(call.command, call.args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
+    let stdout = '';
     const keep = (chunk: Buffer): void => {
       output = (output + chunk.toString()).slice(-4000);
     };
-    child.stdout.on('data', keep);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = (stdout + chunk.toString()).slice(-1_000_000);
+      keep(chunk);
+    });
     child.stderr.on('data', keep);
     const timer = setTimeout(() => {
       try {
@@ -99,11 +107,11 @@ function runCli(call: Invocation, cwd: string, env: Record<string, string>): Pro
     }, TURN_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve(`${call.command} could not start: ${error.message}`);
+      resolve({ problem: `${call.command} could not start: ${error.message}`, stdout });
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve(code === 0 ? undefined : `${call.command} ended with ${signal ?? `exit code ${code}`}: ${output.trim().split('\n').slice(-3).join(' ')}`);
+      resolve(code === 0 ? { stdout } : { problem: `${call.command} ended with ${signal ?? `exit code ${code}`}: ${output.trim().split('\n').slice(-3).join(' ')}`, stdout });
     });
   });
 }

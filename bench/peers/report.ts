@@ -44,6 +44,9 @@ export function peersMarkdown(run: PeersRun): string {
     }
     out.push('');
   }
+  if (run.caveats.size > 0) {
+    out.push('Not comparable:', ...[...run.caveats].map(([name, why]) => `- ${name}: ${why}`), '');
+  }
   if (run.skipped.size > 0) {
     out.push('Skipped:', ...[...run.skipped].map(([name, why]) => `- ${name}: ${why}`), '');
   }

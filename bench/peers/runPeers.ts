@@ -64,6 +64,8 @@ export interface PeersRun {
   readonly details: ReadonlyMap<string, ReadonlyMap<string, AgentDetail>>;
   /** Agents that could not be installed or run, with why. */
   readonly skipped: ReadonlyMap<string, string>;
+  /** Agents whose figures are not comparable, with why. */
+  readonly caveats: ReadonlyMap<string, string>;
 }
 
 export interface PeersOptions {
@@ -75,6 +77,8 @@ export interface PeersOptions {
 }
 
 const CHECK_TIMEOUT_MS = 300_000;
+/** claude-sonnet-4-5's largest max_tokens. */
+const PEER_MAX_OUTPUT = 64_000;
 
 export async function runPeers(options: PeersOptions): Promise<PeersRun> {
   const skipped = new Map<string, string>();
@@ -108,15 +112,16 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
       }
     }
     details.set(bench.name, perAgent);
-    scenarios.push({ scenario: bench.name, agents: rows, ...best(rows) });
+    scenarios.push({ scenario: bench.name, agents: rows, ...best(rows, new Set(ready.filter((a) => a.caveat).map((a) => a.name))) });
   }
-  return { report: { date: new Date().toISOString(), machine: options.machine, model: options.model, scenarios }, details, skipped };
+  const caveats = new Map(ready.flatMap((a) => (a.caveat ? [[a.name, a.caveat] as const] : [])));
+  return { report: { date: new Date().toISOString(), machine: options.machine, model: options.model, scenarios }, details, skipped, caveats };
 }
 
 /** Cairn's billed total over the cheapest peer whose edits landed (its check did not fail). */
-function best(rows: readonly AgentRow[]): { cairnToBest: number | null; bestPeer: string | null } {
+function best(rows: readonly AgentRow[], incomparable: ReadonlySet<string>): { cairnToBest: number | null; bestPeer: string | null } {
   const cairn = rows.find((r) => r.agent === 'cairn');
-  const peers = rows.filter((r) => r.agent !== 'cairn' && r.check !== 'failed').sort((a, b) => a.billed - b.billed);
+  const peers = rows.filter((r) => r.agent !== 'cairn' && r.check !== 'failed' && !incomparable.has(r.agent)).sort((a, b) => a.billed - b.billed);
   const peer = peers[0];
   if (!cairn || !peer) return { cairnToBest: null, bestPeer: peer?.agent ?? null };
   return { cairnToBest: Math.round((cairn.billed / peer.billed) * 100) / 100, bestPeer: peer.agent };
@@ -129,7 +134,13 @@ async function runOne(agent: BenchAgent, bench: BenchScenario, needs: ReturnType
   try {
     await prepareWorkspace(bench, workspaceDir);
     await writeWorkspaceFiles(bench.scenario.workspace, workspaceDir);
-    const run = await agent.run({ bench, needs, workspaceDir, scratchDir, model, onNotice: (m) => notices.push(m) });
+    // Every peer asks for 32,000 output tokens; a scenario's smaller max_output (long-session's 8,192, a
+    // local model's) would refuse them outright. Output is not what is measured: raise it to what the
+    // model id allows, and keep the scenario's context window.
+    // Cairn keeps the scenario as written (it reads its output budget from the scenario's model).
+    const maxOutput = agent.name === 'cairn' ? bench.scenario.model.maxOutput : Math.max(bench.scenario.model.maxOutput, PEER_MAX_OUTPUT);
+    const scenario = { ...bench.scenario, model: { ...bench.scenario.model, maxOutput } };
+    const run = await agent.run({ bench: { ...bench, scenario }, needs, workspaceDir, scratchDir, model, onNotice: (m) => notices.push(m) });
     const figures = measurePeer(run.requests, agent.categories);
     const checked = check ? await runCheck(check, workspaceDir) : { outcome: 'none' as const };
     const { conversation, ...rest } = figures;
