@@ -41,6 +41,18 @@ describe('local server: agent hooks (the peers benchmark)', () => {
     expect(server.requests.map((r) => r.role)).toEqual(['side', 'retrieval', undefined]);
   });
 
+  it('accepts a system-role message inside the conversation, and counts it', async () => {
+    const server = await startMockServer({ scenario: parseScenario({ turns: [] }) });
+    servers.push(server);
+    const messages = [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }, { role: 'user', content: 'go on' }];
+    const plain = await post(server, { model: 'm', messages }, '/v1/messages/count_tokens');
+    const withSystem = await post(server, { model: 'm', messages: [...messages.slice(0, 2), { role: 'system', content: 'Use the Read tool for files.' }, messages[2]] }, '/v1/messages/count_tokens');
+    expect(withSystem.status).toBe(200);
+    expect(withSystem.json.input_tokens as number).toBeGreaterThan(plain.json.input_tokens as number);
+    const twoUsers = await post(server, { model: 'm', messages: [messages[0], { role: 'system', content: 'x' }, messages[2]] }, '/v1/messages/count_tokens');
+    expect(twoUsers.status).toBe(400);
+  });
+
   it('counts a deferred tool as nothing in the prompt until it is loaded', async () => {
     const server = await startMockServer({ scenario: parseScenario({ turns: [] }) });
     servers.push(server);
