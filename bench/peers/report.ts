@@ -18,11 +18,13 @@ export function peersMarkdown(run: PeersRun): string {
   const out: string[] = [];
   for (const result of run.report.scenarios) {
     out.push(`### ${result.scenario}`, '');
-    out.push('| agent | version | requests | retrievals | side | billed-input eq. | uncached | cache write | cache read | breaks | fixed | peak context | compactions | outside conn. | check |');
-    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    const cairn = result.agents.find((r) => r.agent === 'cairn');
+    out.push('| agent | version | requests | retrievals | side | billed-input eq. | Cairn / agent | uncached | cache write | cache read | breaks | fixed | peak context | compactions | outside conn. | check |');
+    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const r of result.agents) {
+      const ratio = cairn && r.agent !== 'cairn' && r.billed > 0 ? (cairn.billed / r.billed).toFixed(2) : '';
       out.push(
-        `| ${r.agent} | ${r.version} | ${r.requests} | ${r.retrievals} | ${r.sideRequests} | ${int(r.billed)} | ${int(r.uncached)} | ${int(r.cacheWrite)} | ${int(r.cacheRead)} | ${r.cacheBreaks} | ${int(r.fixedTokens)} | ${int(r.peakContext)} | ${r.compactions} | ${r.outsideConnections} | ${r.check === 'failed' ? '**failed**' : r.check} |`,
+        `| ${r.agent} | ${r.version} | ${r.requests} | ${r.retrievals} | ${r.sideRequests} | ${int(r.billed)} | ${ratio} | ${int(r.uncached)} | ${int(r.cacheWrite)} | ${int(r.cacheRead)} | ${r.cacheBreaks} | ${int(r.fixedTokens)} | ${int(r.peakContext)} | ${r.compactions} | ${r.outsideConnections} | ${r.check === 'failed' ? '**failed**' : r.check} |`,
       );
     }
     out.push('');
