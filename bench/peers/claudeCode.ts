@@ -13,6 +13,7 @@ import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
+import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
@@ -198,6 +199,7 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
       },
     }),
     hooks: (): AgentHooks => ({
+      isCompaction: isCompactionRequest,
       isSide: (request) => isClaudeCodeSide(request, context.model),
       sideAnswer: () => 'Session',
       before: async (request, upcoming) => (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),

@@ -12,6 +12,7 @@ import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
+import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
@@ -171,6 +172,7 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
       env: { CLINE_TELEMETRY_DISABLED: '1' },
     }),
     hooks: (): AgentHooks => ({
+      isCompaction: isCompactionRequest,
       isSide: (request) => isClineSide(request, context.model),
       sideAnswer: () => 'bench',
       ...(gate.hook ? { before: gate.hook } : {}),

@@ -58,7 +58,7 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     uncached += usage.input_tokens;
     cacheWrite += usage.cache_creation_input_tokens;
     cacheRead += usage.cache_read_input_tokens;
-    if (request.kind === 'compaction') {
+    if (request.kind === 'compaction' || request.role === 'compaction') {
       compactions++;
       previous = undefined;
       continue;

@@ -66,3 +66,13 @@ describe('x-needs', () => {
     expect(windowAround(text, 'absent')).toBeUndefined();
   });
 });
+
+describe('an agent\'s own compaction request', () => {
+  it('is told apart from a step by its summary instruction', async () => {
+    const { isCompactionRequest } = await import('./compactionRequest');
+    const ask = (text: string): WireRequest => ({ ...request('x'), messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
+    expect(isCompactionRequest(ask('Here is the conversation so far: … Provide a detailed summary for continuing the conversation.'))).toBe(true);
+    expect(isCompactionRequest(ask('Fix the failing tests.'))).toBe(false);
+    expect(isCompactionRequest(request('x'))).toBe(false);
+  });
+});

@@ -14,6 +14,7 @@ import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
+import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
@@ -223,6 +224,7 @@ function driver(flavour: Flavour, context: AgentRunContext, bin: string, gate: R
       env: { ...flavour.env, ANTHROPIC_API_KEY: 'local-scenario-key' },
     }),
     hooks: (): AgentHooks => ({
+      isCompaction: isCompactionRequest,
       isSide: (request) => isOpencodeSide(request, context.model),
       sideAnswer: () => 'bench',
       before: async (request, upcoming) => (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),

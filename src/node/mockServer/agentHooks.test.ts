@@ -41,6 +41,16 @@ describe('local server: agent hooks (the peers benchmark)', () => {
     expect(server.requests.map((r) => r.role)).toEqual(['side', 'retrieval', undefined]);
   });
 
+  it('answers an agent\'s own compaction request with a summary, apart from the script', async () => {
+    const server = await startMockServer({ scenario: parseScenario({ turns: [{ assistant: { text: 'scripted' } }] }), agent: { isCompaction: (r) => r.tools.length === 0 } });
+    servers.push(server);
+    const answer = await post(server, { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'Summarise the conversation so far.' }] });
+    expect((answer.json.content as { text: string }[])[0]!.text).toMatch(/^Summary of the conversation so far/);
+    expect(server.requests[0]!.role).toBe('compaction');
+    const step = await post(server, { model: 'm', max_tokens: 100, tools: [tool], messages: [{ role: 'user', content: 'go' }] });
+    expect(step.json.content).toEqual([{ type: 'text', text: 'scripted' }]);
+  });
+
   it('accepts a system-role message inside the conversation, and counts it', async () => {
     const server = await startMockServer({ scenario: parseScenario({ turns: [] }) });
     servers.push(server);

@@ -14,6 +14,11 @@ export interface AgentHooks {
   readonly isSide?: (request: WireRequest) => boolean;
   readonly sideAnswer?: (request: WireRequest) => string;
   /**
+   * A request that summarises the conversation to go on in a smaller context (the agent's own
+   * compaction): answered with a summary built from the request, logged with `role: "compaction"`.
+   */
+  readonly isCompaction?: (request: WireRequest) => boolean;
+  /**
    * Called before the next scripted assistant turn is served: a turn to serve first instead (a
    * retrieval of something that turn needs), logged with `role: "retrieval"`; the scripted turn stays
    * next. Undefined serves the scripted turn.

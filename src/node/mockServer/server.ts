@@ -185,6 +185,10 @@ class MessagesExchange {
   /** The script's plan, unless the agent hooks answer this request apart or serve a retrieval first. */
   private async planFor(kind: LoggedRequestKind, wire: WireRequest, entry: LoggedRequest): Promise<RequestPlan> {
     const hooks = this.options.agent;
+    if (kind === 'main' && hooks?.isCompaction?.(wire)) {
+      entry.role = 'compaction';
+      return { answer: { type: 'generated_summary' } };
+    }
     if (kind === 'main' && hooks?.isSide?.(wire)) {
       entry.role = 'side';
       return { answer: { type: 'no_turn', text: hooks.sideAnswer?.(wire) ?? 'OK' } };
