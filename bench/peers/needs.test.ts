@@ -31,6 +31,12 @@ describe('x-needs', () => {
     expect(missingNeeds(request('line 1\n[998 lines elided, full output #ab12]\nline 1000'), ['line 1000', 'line 500'])).toEqual(['line 500']);
   });
 
+  it('sees a need shown inside JSON (cline\'s tool results), escaped', () => {
+    const need = "+   'iota  epsilon 7\\n'";
+    expect(missingNeeds(request(JSON.stringify([{ query: 'node --test', result: `x\n${need}\ny` }])), [need])).toEqual([]);
+    expect(missingNeeds(request('nothing'), [need])).toEqual([need]);
+  });
+
   it('serves the retrieval first while a need is missing, then the step', async () => {
     const served: string[] = [];
     const gate = needsGate(new Map([[4, ['line 500']]]), (need, _r, upcoming) => {

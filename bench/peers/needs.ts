@@ -44,7 +44,8 @@ export function visibleText(request: WireRequest): string {
 
 export function missingNeeds(request: WireRequest, needs: readonly string[]): string[] {
   const visible = visibleText(request);
-  return needs.filter((need) => !visible.includes(need));
+  // cline shows tool output inside JSON, so a need holding a quote or a backslash is visible escaped.
+  return needs.filter((need) => !visible.includes(need) && !visible.includes(JSON.stringify(need).slice(1, -1)));
 }
 
 /** The agent's way back to a text it was not shown: one tool call in its own vocabulary, or none. */
