@@ -1,9 +1,9 @@
 /**
- * `npm run bench -- economy [--scenario FILE]... [--json]` and `npm run bench -- hot [--heavy] [--only GROUP,...] [--json]`.
+ * `npm run bench -- economy [--scenario FILE]... [--json]`, `npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json]` and `npm run bench -- hot [--heavy] [--only GROUP,...] [--json]`.
  * Benchmarks report ratios measured side by side in one run; they never fail on a time. The exit code is
  * non-zero only when a benchmark could not run (a broken scenario, a missing build).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadBenchScenario, SCENARIOS_DIR } from './economy/benchScenario';
@@ -11,6 +11,9 @@ import { economyMarkdown } from './economy/report';
 import { runEconomy, traceStrategy, type EconomyResult } from './economy/runEconomy';
 import { STRATEGIES, type StrategyName } from './economy/strategies';
 import { hotMarkdown } from './hot/report';
+import { agentsNamed } from './peers/agents';
+import { peersMarkdown } from './peers/report';
+import { runPeers } from './peers/runPeers';
 import { runHot } from './hot/runHot';
 
 function machine(): string {
@@ -35,6 +38,32 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
   }
   if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), economy: results }, null, 2)}\n`);
   else process.stdout.write(`# Token economy — ${new Date().toISOString()}\n\n${machine()}\n\n${economyMarkdown(results)}`);
+}
+
+/** `peers`: every scenario through Cairn and the peer agents, on the same meter. */
+async function peers(args: readonly string[], json: boolean): Promise<void> {
+  const given: string[] = [];
+  const names: string[] = [];
+  let model = 'claude-sonnet-4-5';
+  let markdownFile: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--scenario' && args[i + 1]) given.push(args[++i]!);
+    else if (args[i] === '--agent' && args[i + 1]) names.push(args[++i]!);
+    else if (args[i] === '--model' && args[i + 1]) model = args[++i]!;
+    else if (args[i] === '--markdown' && args[i + 1]) markdownFile = args[++i]!;
+  }
+  const run = await runPeers({
+    files: await scenarioFiles(given),
+    agents: agentsNamed(names),
+    model,
+    machine: machine(),
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  const markdown = `# Cairn and the agents people use — ${run.report.date}\n\n${run.report.machine}; model ${run.report.model}\n\n${peersMarkdown(run)}`;
+  // --markdown FILE keeps the Markdown (with where each agent's tokens go) beside a --json run.
+  if (markdownFile) await writeFile(markdownFile, markdown);
+  if (json) process.stdout.write(`${JSON.stringify(run.report, null, 2)}\n`);
+  else process.stdout.write(markdown);
 }
 
 /** `trace --scenario FILE [--strategy naive|rewrite|cairn]`: per-request cache figures, to see where a goal is missed. */
@@ -65,8 +94,9 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
   else if (command === 'trace') await trace(rest);
+  else if (command === 'peers') await peers(rest, json);
   else {
-    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n');
+    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n');
     return 2;
   }
   return 0;

@@ -11,6 +11,7 @@ import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
 import { AnthropicModelClient } from '../../core/model/anthropicClient';
 import { defaultModel } from '../../core/model/defaultModel';
+import type { AgentHooks } from '../mockServer/agentHooks';
 import { startMockServer, type MockServer } from '../mockServer/server';
 import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
 import { ScenarioPlayer } from '../scenario/player';
@@ -46,6 +47,8 @@ export interface HeadlessOptions {
   readonly strategy?: Pick<SessionPorts, 'project' | 'wrapTools'>;
   /** Compaction settings; default the built-in ones. */
   readonly compaction?: CompactionSettings;
+  /** Benchmarks only: hooks the local server answers with (retrievals served before a step's needs). */
+  readonly serverHooks?: AgentHooks;
 }
 
 export interface HeadlessResult {
@@ -89,6 +92,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
           player,
           logFile: join(outDir, 'requests.jsonl'),
           onFs: (turn) => applyFsOperation(turn.operation, workspaceDir),
+          ...(options.serverHooks ? { agent: options.serverHooks } : {}),
         })
       : undefined;
 

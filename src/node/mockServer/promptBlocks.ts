@@ -94,6 +94,8 @@ function stripCacheControl(value: unknown): unknown {
 }
 
 function renderTool(tool: WireBlock): string {
+  // A deferred tool is not rendered into the prompt until a tool search loads it.
+  if (tool.defer_loading === true) return '';
   return `${String(tool.name ?? '')}\n${String(tool.description ?? '')}\n${JSON.stringify(tool.input_schema ?? {})}`;
 }
 

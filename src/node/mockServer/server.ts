@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ScenarioPlayer, type RequestPlan } from '../scenario/player';
 import type { FsTurn, Scenario } from '../scenario/types';
+import type { AgentHooks } from './agentHooks';
 import { ApiError, invalidRequest, promptTooLong } from './apiError';
 import { buildReply, type AssistantReply } from './assistantReply';
 import { pause, readBody, sendError, sendJson } from './httpExchange';
@@ -43,6 +44,8 @@ export interface MockServerOptions {
   readonly minCacheableTokens?: number;
   /** Applies `fs` turns met while answering; without it they are logged and skipped. */
   readonly onFs?: (turn: FsTurn) => Promise<void>;
+  /** Another agent's side requests, retrievals and tool vocabulary (the peers benchmark). */
+  readonly agent?: AgentHooks;
 }
 
 export interface MockServer {
@@ -148,7 +151,7 @@ class MessagesExchange {
     }
 
     this.player.resultIds.observe(wire.messages);
-    const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn));
+    const plan = await this.planFor(kind, wire, entry);
     if (plan.fault) entry.fault = plan.fault;
     if (plan.fault?.type === 'status') {
       // The real service always says when to retry a rate-limited request.
@@ -177,6 +180,28 @@ class MessagesExchange {
     const messageId = `msg_mock_${String(++this.messageCount).padStart(6, '0')}`;
     if (wire.stream) return this.stream(response, requestId, messageId, wire.model, reply, usage, plan);
     return this.respondWhole(response, requestId, messageId, wire.model, reply, usage, plan);
+  }
+
+  /** The script's plan, unless the agent hooks answer this request apart or serve a retrieval first. */
+  private async planFor(kind: LoggedRequestKind, wire: WireRequest, entry: LoggedRequest): Promise<RequestPlan> {
+    const hooks = this.options.agent;
+    if (kind === 'main' && hooks?.isCompaction?.(wire)) {
+      entry.role = 'compaction';
+      return { answer: { type: 'generated_summary' } };
+    }
+    if (kind === 'main' && hooks?.isSide?.(wire)) {
+      entry.role = 'side';
+      return { answer: { type: 'no_turn', text: hooks.sideAnswer?.(wire) ?? 'OK' } };
+    }
+    const upcoming = kind === 'main' ? this.player.upcomingAssistant() : undefined;
+    const first = upcoming && hooks?.before ? await hooks.before(wire, upcoming) : undefined;
+    if (first) {
+      entry.role = 'retrieval';
+      return { answer: { type: 'assistant', turn: first } };
+    }
+    const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn));
+    if (plan.answer?.type !== 'assistant' || !hooks?.translate) return plan;
+    return { ...plan, answer: { type: 'assistant', turn: hooks.translate(plan.answer.turn, wire) } };
   }
 
   private reply(plan: RequestPlan, wire: WireRequest): AssistantReply {

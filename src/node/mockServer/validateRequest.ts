@@ -39,12 +39,14 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
   for (const [i, raw] of (b.messages as unknown[]).entries()) {
     const m = raw as Record<string, unknown> | null;
     if (typeof m !== 'object' || m === null) return invalidRequest(`messages.${i}: Input should be a valid dictionary`);
-    if (m.role !== 'user' && m.role !== 'assistant') return invalidRequest(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+    // Claude Code sends `system`-role messages mid-conversation (instructions the service renders in place);
+    // they are kept in the prompt and stand outside the user/assistant alternation.
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') return invalidRequest(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
     const content = toBlocks(m.content, `messages.${i}.content`);
     if (typeof content === 'string') return invalidRequest(content);
     messages.push({ role: m.role, content });
   }
-  const structural = checkConversation(messages);
+  const structural = checkConversation(messages.filter((m) => m.role !== 'system'));
   if (structural) return invalidRequest(structural);
   if (b.cache_control !== undefined && b.cache_control !== null) markLastCacheableBlock(messages, b.cache_control);
 

@@ -11,7 +11,8 @@ export interface WireBlock {
 }
 
 export interface WireMessage {
-  readonly role: 'user' | 'assistant';
+  /** `system`: an instruction message inside the conversation (outside the alternation). */
+  readonly role: 'user' | 'assistant' | 'system';
   readonly content: readonly WireBlock[];
 }
 

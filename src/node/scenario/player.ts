@@ -75,6 +75,12 @@ export class ScenarioPlayer {
     return this.scenario.turns[this.cursor];
   }
 
+  /** The assistant turn the next main request would get, looking past fs and fault turns; undefined when none. */
+  upcomingAssistant(): AssistantTurn | undefined {
+    const ahead = this.scenario.turns.slice(this.cursor).find((t) => t.kind !== 'fs' && t.kind !== 'fault' && !(this.driver === 'server' && this.skippable('main', t)));
+    return ahead?.kind === 'assistant' ? ahead : undefined;
+  }
+
   /** Consumes the turn at the cursor and returns it. */
   advance(): ScenarioTurn | undefined {
     const turn = this.peek();

@@ -89,6 +89,13 @@ describe('parseScenario', () => {
     expect(parseScenario({ 'x-bench': { strategy: 'cairn' }, turns: [] }).turns).toEqual([]);
   });
 
+  it('allows x- extension fields beside a turn\'s kind, and still one kind only', () => {
+    const scenario = parseScenario({ turns: [{ user: 'hi', 'x-note': 1 }, { assistant: { text: 'ok' }, 'x-needs': ['hi'] }] });
+    expect(scenario.turns.map((t) => t.kind)).toEqual(['user', 'assistant']);
+    expect(() => parseScenario({ turns: [{ user: 'hi', 'x-note': 1, assistant: { text: 'ok' } }] })).toThrow(/expected exactly one of/);
+    expect(() => parseScenario({ turns: [{ 'x-needs': [] }] })).toThrow(/found nothing/);
+  });
+
   it('loadScenario names the file when it is not JSON', async () => {
     const path = join(dir, 'broken.json');
     await writeFile(path, '{ "turns": [ }');

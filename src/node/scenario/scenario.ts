@@ -172,7 +172,8 @@ function parseWorkspace(value: unknown, fail: Fail): Record<string, WorkspaceFil
 function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
   const field = `turns[${index}]`;
   const turn = asObject(value, field, fail, `expected an object with one of ${TURN_KINDS.join(', ')}`);
-  const keys = Object.keys(turn);
+  // `x-` keys beside the kind annotate a turn for tools (a benchmark's needs) without changing it.
+  const keys = Object.keys(turn).filter((key) => !key.startsWith('x-'));
   const kind = keys[0];
   if (keys.length !== 1 || kind === undefined || !(TURN_KINDS as readonly string[]).includes(kind)) {
     fail(field, `expected exactly one of ${TURN_KINDS.join(', ')} (found ${keys.length ? keys.join(', ') : 'nothing'})`);

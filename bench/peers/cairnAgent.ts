@@ -1,0 +1,79 @@
+/**
+ * Cairn as a peers-benchmark agent: this checkout through the headless runner (the real loop, tools,
+ * ledger, composer and journal), with the same local server as every peer. A step whose needs were
+ * cut from a capped output gets `recall` with offset and limit on the stored result first.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runHeadless } from '../../src/node/headless/runner';
+import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { AssistantTurn } from '../../src/node/scenario/types';
+import { CAIRN_CATEGORIES } from './categories';
+import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
+import { needsGate, retrievalTurn, visibleText, windowAround } from './needs';
+
+export const cairnAgent: BenchAgent = {
+  name: 'cairn',
+  version: checkoutVersion(),
+  categories: CAIRN_CATEGORIES,
+  prepare: async () => undefined,
+  run: runCairn,
+};
+
+/** The commit this checkout is at (with `+` when it has changes), for the report. */
+function checkoutVersion(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: __dirname, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: __dirname, encoding: 'utf8' }).trim() !== '';
+    return `${sha}${dirty ? '+' : ''}`;
+  } catch {
+    return 'this checkout';
+  }
+}
+
+async function runCairn(context: AgentRunContext): Promise<AgentRun> {
+  const outDir = join(context.scratchDir, 'out');
+  const gate = needsGate(context.needs, (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming), context.onNotice);
+  const result = await runHeadless({
+    workspaceDir: context.workspaceDir,
+    scenario: context.bench.scenario,
+    outDir,
+    homeDir: join(context.scratchDir, 'home'),
+    idSeed: 0xca1,
+    model: context.model,
+    onNotice: context.onNotice,
+    ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
+  });
+  return { requests: result.server?.requests ?? [], outsideConnections: 0, unmetNeeds: gate.report.unmet };
+}
+
+interface StoredRecord {
+  readonly type?: string;
+  readonly result?: { readonly id?: string; readonly body?: string };
+}
+
+/**
+ * `recall` of the latest stored result that holds the need and whose id the model was shown (a capped
+ * output names its id), on a window of lines around it.
+ */
+export async function cairnRetrieval(sessionsDir: string, need: string, request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> {
+  const visible = visibleText(request);
+  let found: { id: string; body: string } | undefined;
+  for (const journal of await journals(sessionsDir)) {
+    for (const line of (await readFile(journal, 'utf8')).split('\n')) {
+      if (!line.includes('"tool_result"') || !line.includes(JSON.stringify(need).slice(1, -1))) continue;
+      const record = JSON.parse(line) as StoredRecord;
+      const { id, body } = record.result ?? {};
+      if (record.type === 'tool_result' && id && body?.includes(need) && visible.includes(id)) found = { id, body };
+    }
+  }
+  if (!found) return undefined;
+  const window = windowAround(found.body, need)!;
+  return retrievalTurn(upcoming, 'recall', { id: found.id, ...window });
+}
+
+async function journals(sessionsDir: string): Promise<string[]> {
+  const entries = await readdir(sessionsDir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory()).map((e) => join(sessionsDir, e.name, 'journal.jsonl'));
+}

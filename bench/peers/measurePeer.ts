@@ -1,0 +1,139 @@
+/**
+ * One agent's run, read from the local server's request log with the same meter for every agent:
+ * the server's prompt-cache simulation decided what each request read, wrote or left uncached, and
+ * its token counter counts the prompt. Side requests (title generation, token counting) are counted
+ * apart and are in the billed total.
+ */
+import { ApiError } from '../../src/node/mockServer/apiError';
+import { promptBlocks, totalTokens, type PromptBlock } from '../../src/node/mockServer/promptBlocks';
+import type { LoggedRequest } from '../../src/node/mockServer/server';
+import { TokenCounter } from '../../src/node/mockServer/tokenCounter';
+import { validateRequest } from '../../src/node/mockServer/validateRequest';
+import type { WireRequest } from '../../src/node/mockServer/wire';
+import { billedOf } from '../economy/measure';
+import { CATEGORIES, type TokenCategory, type ToolCategories } from './categories';
+
+export interface PeerFigures {
+  /** Scripted steps answered (main requests, retrievals and side requests apart). */
+  readonly requests: number;
+  readonly retrievals: number;
+  readonly sideRequests: number;
+  readonly billed: number;
+  readonly uncached: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  /** Main requests that did not extend the previous one of their generation. */
+  readonly cacheBreaks: number;
+  readonly firstBreak: string | null;
+  /** Tools and system of the first main request: what the agent sends before any conversation. */
+  readonly fixedTokens: number;
+  readonly peakContext: number;
+  readonly compactions: number;
+  /** The peak request's conversation tokens by what produced them. */
+  readonly conversation: Readonly<Record<TokenCategory, number>>;
+}
+
+const counter = new TokenCounter();
+
+function wireOf(request: LoggedRequest, countTokens = false): WireRequest | undefined {
+  const wire = validateRequest(request.body, { countTokens });
+  return wire instanceof ApiError ? undefined : wire;
+}
+
+export function measurePeer(requests: readonly LoggedRequest[], categories: ToolCategories): PeerFigures {
+  let uncached = 0, cacheWrite = 0, cacheRead = 0, main = 0, retrievals = 0, side = 0, compactions = 0, peak = 0, fixed = -1, breaks = 0;
+  let firstBreak: string | null = null;
+  let previous: PromptBlock[] | undefined;
+  let peakWire: WireRequest | undefined;
+  for (const request of requests) {
+    if (request.kind === 'count_tokens' && request.status === 200) {
+      // Token counting is a side request; its prompt is counted as plain input.
+      const wire = wireOf(request, true);
+      if (wire) uncached += totalTokens(promptBlocks(wire, counter));
+      side++;
+      continue;
+    }
+    if ((request.kind !== 'main' && request.kind !== 'compaction') || request.status !== 200 || !request.usage) continue;
+    const usage = request.usage;
+    uncached += usage.input_tokens;
+    cacheWrite += usage.cache_creation_input_tokens;
+    cacheRead += usage.cache_read_input_tokens;
+    if (request.kind === 'compaction' || request.role === 'compaction') {
+      compactions++;
+      previous = undefined;
+      continue;
+    }
+    if (request.role === 'side') {
+      side++;
+      continue;
+    }
+    if (request.role === 'retrieval') retrievals++;
+    else main++;
+    const wire = wireOf(request);
+    if (!wire) continue;
+    const blocks = promptBlocks(wire, counter);
+    if (fixed < 0) fixed = totalTokens(blocks.filter((b) => b.section !== 'messages'));
+    const total = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+    if (total > peak) {
+      peak = total;
+      peakWire = wire;
+    }
+    if (previous) {
+      const at = divergence(previous, blocks);
+      if (at !== undefined) {
+        breaks++;
+        firstBreak ??= `request ${request.index}: ${at}`;
+      }
+    }
+    previous = blocks;
+  }
+  return {
+    requests: main,
+    retrievals,
+    sideRequests: side,
+    billed: billedOf({ uncached, cacheWrite, cacheRead }),
+    uncached,
+    cacheWrite,
+    cacheRead,
+    cacheBreaks: breaks,
+    firstBreak,
+    fixedTokens: Math.max(0, fixed),
+    peakContext: peak,
+    compactions,
+    conversation: peakWire ? conversationTokens(peakWire, categories) : zeroCategories(),
+  };
+}
+
+/** Where `next` stops extending `previous` (a section and its block number), or undefined when it extends it. */
+function divergence(previous: readonly PromptBlock[], next: readonly PromptBlock[]): string | undefined {
+  for (let i = 0; i < previous.length; i++) {
+    if (next[i]?.prefixHash === previous[i]!.prefixHash) continue;
+    const section = previous[i]!.section;
+    const inSection = previous.slice(0, i).filter((b) => b.section === section).length;
+    return `${section}[${inSection}] changed`;
+  }
+  return undefined;
+}
+
+function zeroCategories(): Record<TokenCategory, number> {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<TokenCategory, number>;
+}
+
+/** Tokens of every message block, each tool result under its tool's category; everything else is text. */
+export function conversationTokens(wire: WireRequest, categories: ToolCategories): Record<TokenCategory, number> {
+  const out = zeroCategories();
+  const toolOf = new Map<string, string>();
+  for (const message of wire.messages) {
+    for (const block of message.content) if (block.type === 'tool_use') toolOf.set(String(block.id), String(block.name));
+  }
+  const blocks = promptBlocks({ ...wire, tools: [], system: [] }, counter);
+  let i = 0;
+  for (const message of wire.messages) {
+    for (const block of message.content) {
+      const tokens = blocks[i++]!.tokens;
+      const category = block.type === 'tool_result' ? categories[toolOf.get(String(block.tool_use_id)) ?? ''] ?? 'text' : 'text';
+      out[category] += tokens;
+    }
+  }
+  return out;
+}

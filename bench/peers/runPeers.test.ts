@@ -1,0 +1,90 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
+import { cairnAgent } from './cairnAgent';
+import { CAIRN_CATEGORIES } from './categories';
+import { runPeers } from './runPeers';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+/** A long output whose line 500 only a recall can show (Cairn keeps the head and tail of a capped output). */
+const SCENARIO = {
+  about: 'capped output, then a step that needs a line from its middle',
+  'x-bench-check': 'grep -q fixed notes.txt',
+  workspace: { 'notes.txt': 'broken\n' },
+  turns: [
+    { user: 'Look at the log.' },
+    { assistant: { tool_calls: [{ name: 'bash', input: { command: 'seq 1 1000 | sed "s/^/log line /"' } }] } },
+    {
+      assistant: { text: 'Line 500 says what to do.', tool_calls: [{ name: 'write', input: { path: 'notes.txt', content: 'fixed\n' } }] },
+      'x-needs': ['log line 500'],
+    },
+    { assistant: { text: 'Done.' }, 'x-needs': ['log line 1000'] },
+  ],
+};
+
+async function scenarioFile(content: unknown): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-peers-test-'));
+  dirs.push(dir);
+  const file = join(dir, 'capped.json');
+  await writeFile(file, JSON.stringify(content));
+  return file;
+}
+
+describe('npm run bench -- peers, with cairn alone', () => {
+  it('plays a scenario end to end, recalls a capped output before the step that needs it, and runs the check', async () => {
+    const file = await scenarioFile(SCENARIO);
+    let log: readonly LoggedRequest[] = [];
+    // The real Cairn agent, with its request log kept for the assertions below.
+    const watched: BenchAgent = { ...cairnAgent, run: async (c: AgentRunContext): Promise<AgentRun> => {
+      const run = await cairnAgent.run(c);
+      log = run.requests;
+      return run;
+    } };
+    const run = await runPeers({ files: [file], agents: [watched], model: 'claude-sonnet-4-5', machine: 'test' });
+
+    const [result] = run.report.scenarios;
+    expect(result!.scenario).toBe('capped');
+    const [row] = result!.agents;
+    expect(Object.keys(row!)).toEqual([
+      'agent', 'version', 'requests', 'retrievals', 'sideRequests', 'billed', 'uncached', 'cacheWrite', 'cacheRead',
+      'cacheBreaks', 'firstBreak', 'fixedTokens', 'peakContext', 'compactions', 'outsideConnections', 'check',
+    ]);
+    expect(row).toMatchObject({ agent: 'cairn', requests: 3, retrievals: 1, sideRequests: 0, cacheBreaks: 0, firstBreak: null, check: 'passed' });
+    expect(row!.fixedTokens).toBeGreaterThan(500);
+    expect(row!.billed).toBeGreaterThan(0);
+    expect(run.details.get('capped')!.get('cairn')!.unmetNeeds).toEqual([]);
+
+    // The retrieval (a recall with offset and limit) is answered before the step that needs line 500.
+    const answered = log.filter((r) => r.kind === 'main' && r.status === 200);
+    const retrieval = answered.findIndex((r) => r.role === 'retrieval');
+    const step = answered.findIndex((r) => r.turnIndex === 2 && r.role !== 'retrieval');
+    expect(retrieval).toBeGreaterThan(0);
+    expect(retrieval).toBeLessThan(step);
+    const bodyOfStep = JSON.stringify(answered[step]!.body);
+    expect(bodyOfStep).toContain('log line 500');
+    expect(bodyOfStep).toMatch(/"name":"recall","input":\{"id":"#[0-9a-f]+","offset":\d+,"limit":20\}/);
+    // Before the retrieval, line 500 was elided from what the model saw.
+    expect(JSON.stringify(answered[retrieval]!.body)).not.toContain('log line 500\\n');
+  }, 60_000);
+
+  it('reports a failed end-state check', async () => {
+    const file = await scenarioFile({ ...SCENARIO, 'x-bench-check': 'grep -q never notes.txt' });
+    const run = await runPeers({ files: [file], agents: [cairnAgent], model: 'claude-sonnet-4-5', machine: 'test' });
+    expect(run.report.scenarios[0]!.agents[0]!.check).toBe('failed');
+  }, 60_000);
+
+  it('skips an agent that cannot be installed and runs the rest', async () => {
+    const file = await scenarioFile(SCENARIO);
+    const broken: BenchAgent = { name: 'broken', version: '0', categories: CAIRN_CATEGORIES, prepare: async () => 'not on this registry', run: () => Promise.reject(new Error('never')) };
+    const run = await runPeers({ files: [file], agents: [cairnAgent, broken], model: 'claude-sonnet-4-5', machine: 'test' });
+    expect(run.skipped.get('broken')).toBe('not on this registry');
+    expect(run.report.scenarios[0]!.agents.map((a) => a.agent)).toEqual(['cairn']);
+  }, 60_000);
+});
