@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateRequest } from '../../src/node/mockServer/validateRequest';
 import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
-import { claudeCodeRetrieval, isClaudeCodeSide, readBeforeEdit, savedOutputPath, shownResults, translateForClaudeCode } from './claudeCode';
+import { claudeCodeRetrieval, isClaudeCodeSide, readBeforeEdit, savedOutputPath, translateForClaudeCode } from './claudeCode';
+import { shownResults } from './shownResults';
 import { needsGate } from './needs';
 import { callProblems } from './schemaCheck';
 

@@ -18,6 +18,7 @@ import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
+import { recallTarget, shownResults } from './shownResults';
 
 export const CLAUDE_CODE: PeerPackage = { name: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' };
 
@@ -87,38 +88,12 @@ export function savedOutputPath(resultText: string): string | undefined {
   return /(?:saved to|Full output(?: saved)?(?: to)?:?)\s*(\/[^\s<>"']+)/i.exec(resultText)?.[1];
 }
 
-interface ShownResult {
-  readonly toolName: string;
-  readonly input: Input;
-  readonly text: string;
-}
-
-/** Every tool result of a request in order, with the call it answers. */
-export function shownResults(request: WireRequest): ShownResult[] {
-  const calls = new Map<string, { name: string; input: Input }>();
-  const out: ShownResult[] = [];
-  for (const message of request.messages) {
-    for (const block of message.content) {
-      if (block.type === 'tool_use') calls.set(String(block.id), { name: String(block.name), input: (block.input ?? {}) as Input });
-      if (block.type === 'tool_result') {
-        const call = calls.get(String(block.tool_use_id));
-        out.push({ toolName: call?.name ?? '', input: call?.input ?? {}, text: toolResultText(block.content) });
-      }
-    }
-  }
-  return out;
-}
-
 /**
  * A recall of the K-th result (`{result:K}`) as what Claude Code offers to see it again: a Read of the
  * file it saved the output to, or the command again, cut to the same lines.
  */
 function recallForClaudeCode(input: Input, request: WireRequest): ScriptedToolCall {
-  const k = Number(/\{result:(-?\d+)\}/.exec(String(input.id))?.[1] ?? NaN);
-  const results = shownResults(request);
-  const target = k > 0 ? results[k - 1] : results[results.length + k];
-  const offset = typeof input.offset === 'number' ? input.offset : 1;
-  const limit = typeof input.limit === 'number' ? input.limit : 2000;
+  const { target, offset, limit } = recallTarget(input, request);
   const saved = target ? savedOutputPath(target.text) : undefined;
   if (saved) return { name: 'Read', input: { file_path: saved, offset, limit } };
   const command = target?.toolName === 'Bash' ? String(target.input.command) : 'true';

@@ -7,7 +7,6 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
-import { toolResultText } from '../../src/node/mockServer/promptBlocks';
 import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
@@ -17,6 +16,7 @@ import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
+import { recallTarget, shownResults } from './shownResults';
 
 export const CLINE: PeerPackage = { name: 'cline', pkg: 'cline', version: '3.0.65', bin: 'cline' };
 
@@ -84,28 +84,9 @@ function editCalls(path: string, edit: Input): ScriptedToolCall[] {
   return [{ name: 'run_commands', input: { commands: [`OLD=${shellQuote(String(edit.old_string))} NEW=${shellQuote(String(edit.new_string))} ${perl}`] } }];
 }
 
-export function shownResults(request: WireRequest): { toolName: string; input: Input; text: string }[] {
-  const calls = new Map<string, { name: string; input: Input }>();
-  const out: { toolName: string; input: Input; text: string }[] = [];
-  for (const message of request.messages) {
-    for (const block of message.content) {
-      if (block.type === 'tool_use') calls.set(String(block.id), { name: String(block.name), input: (block.input ?? {}) as Input });
-      if (block.type === 'tool_result') {
-        const call = calls.get(String(block.tool_use_id));
-        out.push({ toolName: call?.name ?? '', input: call?.input ?? {}, text: toolResultText(block.content) });
-      }
-    }
-  }
-  return out;
-}
-
 /** Cline keeps no output to go back to: a recall runs the command again, cut to the same lines. */
 function recallFor(input: Input, request: WireRequest): ScriptedToolCall {
-  const k = Number(/\{result:(-?\d+)\}/.exec(String(input.id))?.[1] ?? NaN);
-  const results = shownResults(request);
-  const target = k > 0 ? results[k - 1] : results[results.length + k];
-  const offset = typeof input.offset === 'number' ? input.offset : 1;
-  const limit = typeof input.limit === 'number' ? input.limit : 2000;
+  const { target, offset, limit } = recallTarget(input, request);
   const commands = target?.toolName === 'run_commands' ? (target.input.commands as unknown[]).map(String) : ['true'];
   return { name: 'run_commands', input: { commands: [`(${commands.join(' && ')}) 2>&1 | sed -n '${offset},${offset + limit - 1}p'`] } };
 }

@@ -7,7 +7,8 @@ import { validateRequest } from '../../src/node/mockServer/validateRequest';
 import type { WireRequest } from '../../src/node/mockServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import { needsGate } from './needs';
-import { isOpencodeSide, opencodeRetrieval, readBeforeEdit, savedOutputPath, shownResults, translateForOpencode } from './opencode';
+import { isOpencodeSide, opencodeRetrieval, readBeforeEdit, savedOutputPath, translateForOpencode } from './opencode';
+import { shownResults } from './shownResults';
 import { callProblems } from './schemaCheck';
 
 /** Real requests of opencode 1.18.33 (kilo is its fork with the same tools), recorded from this harness. */

@@ -19,6 +19,7 @@ import { installPeer, type PeerPackage } from './install';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
+import { recallTarget, shownResults } from './shownResults';
 
 export const OPENCODE: PeerPackage = { name: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' };
 /** 7.8.x has no Linux binary on the registry here; 7.7.7 is the newest that installs. */
@@ -78,27 +79,6 @@ function editInput(path: string, edit: Input): Input {
   return { filePath: path, oldString: edit.old_string, newString: edit.new_string, ...(edit.replace_all === true ? { replaceAll: true } : {}) };
 }
 
-interface ShownResult {
-  readonly toolName: string;
-  readonly input: Input;
-  readonly text: string;
-}
-
-export function shownResults(request: WireRequest): ShownResult[] {
-  const calls = new Map<string, { name: string; input: Input }>();
-  const out: ShownResult[] = [];
-  for (const message of request.messages) {
-    for (const block of message.content) {
-      if (block.type === 'tool_use') calls.set(String(block.id), { name: String(block.name), input: (block.input ?? {}) as Input });
-      if (block.type === 'tool_result') {
-        const call = calls.get(String(block.tool_use_id));
-        out.push({ toolName: call?.name ?? '', input: call?.input ?? {}, text: toolResultText(block.content) });
-      }
-    }
-  }
-  return out;
-}
-
 /** An absolute path a cut output names for the rest of it (opencode saves long outputs under its data folder). */
 export function savedOutputPath(text: string): string | undefined {
   for (const match of text.matchAll(/(\/[^\s<>"'`]+)/g)) {
@@ -109,11 +89,7 @@ export function savedOutputPath(text: string): string | undefined {
 }
 
 function recallFor(input: Input, request: WireRequest): ScriptedToolCall {
-  const k = Number(/\{result:(-?\d+)\}/.exec(String(input.id))?.[1] ?? NaN);
-  const results = shownResults(request);
-  const target = k > 0 ? results[k - 1] : results[results.length + k];
-  const offset = typeof input.offset === 'number' ? input.offset : 1;
-  const limit = typeof input.limit === 'number' ? input.limit : 2000;
+  const { target, offset, limit } = recallTarget(input, request);
   const saved = target ? savedOutputPath(target.text) : undefined;
   if (saved) return { name: 'read', input: { filePath: saved, offset, limit } };
   const command = target?.toolName === 'bash' ? String(target.input.command) : 'true';
