@@ -17,21 +17,10 @@ import { needsOf } from './needs';
 export type CheckOutcome = 'passed' | 'failed' | 'none';
 
 /** One agent's row, in the JSON shape other tools read. */
-export interface AgentRow {
+/** One agent's row of the JSON report: the measured figures (without the conversation split), then who and how it ended. */
+export interface AgentRow extends Omit<PeerFigures, 'conversation'> {
   readonly agent: string;
   readonly version: string;
-  readonly requests: number;
-  readonly retrievals: number;
-  readonly sideRequests: number;
-  readonly billed: number;
-  readonly uncached: number;
-  readonly cacheWrite: number;
-  readonly cacheRead: number;
-  readonly cacheBreaks: number;
-  readonly firstBreak: string | null;
-  readonly fixedTokens: number;
-  readonly peakContext: number;
-  readonly compactions: number;
   readonly outsideConnections: number;
   readonly check: CheckOutcome;
 }
