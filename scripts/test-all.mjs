@@ -42,7 +42,7 @@ for (const suite of suites) {
   const extra = suite.counts === 'vitest' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`] : [];
   const { code, tail } = await run(suite.command, extra);
   let passed = 0;
-  let failed = 0;
+  let failed;
   let skipped = 0;
   if (suite.counts === 'vitest') {
     try {

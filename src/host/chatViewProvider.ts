@@ -1,5 +1,5 @@
 /** The chat as a webview view in the Cairn activity-bar container. */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { SessionController } from './sessionController';
 import { setWebviewPage } from './webviewPage';
 

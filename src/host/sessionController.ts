@@ -381,7 +381,7 @@ export class SessionController {
 
   private async handle(sink: ViewSink, message: WebviewNotification): Promise<void> {
     switch (message.type) {
-      case 'ready':
+      case 'ready': {
         this.views.set(sink, message.view);
         let failure: unknown;
         await this.session().catch((error: unknown) => {
@@ -397,6 +397,7 @@ export class SessionController {
           this.postError('auth', 'No Anthropic API key is set. Set one to start working with Cairn.', 'setApiKey');
         }
         return;
+      }
       case 'send':
         await this.send(message.text);
         return;

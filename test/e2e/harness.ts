@@ -338,6 +338,7 @@ export async function openCairnView(page: Page, timeoutMs = 30_000): Promise<Fra
     throw new Error(
       `Cairn's chat view did not render within ${timeoutMs} ms.\nView says: ${pane.trim() || '(nothing)'}\n` +
         `Last console errors:\n${errors.join('\n') || '  (none)'}\n(${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+      { cause: err },
     );
   }
   return frame;

@@ -1,6 +1,6 @@
 // Proves the packaged extension is installed into a real VS Code (code-server) and activates in its
 // extension host, and that the palette and screenshots work for the scenario tests built on this.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the shim stands in for VS Code functions whose overloads return Thenable<any>. */
 /**
  * A fake of the parts of the `vscode` module Cairn's host uses, for tests under plain Node. Each namespace
  * is checked with `satisfies Pick<typeof vscode.X, ...>` against the real API's types (@types/vscode),
@@ -205,7 +206,7 @@ function documentFor(uri: Uri): vscode.TextDocument {
 
 export const window = {
   // Overloaded (OutputChannel / LogOutputChannel): checked by name.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   createOutputChannel: ((name: string) => logger(name)) as (...args: unknown[]) => any,
   createStatusBarItem: ((id?: unknown) => {
     const item: FakeStatusBarItem = {
@@ -227,24 +228,23 @@ export const window = {
     };
     shim.statusBarItems.push(item);
     return item;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
   }) as (...args: unknown[]) => any,
   showInputBox: async (options?: vscode.InputBoxOptions): Promise<string | undefined> => {
     if (options) shim.inputBoxOptions.push(options);
     return shim.inputBoxAnswers.shift();
   },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showQuickPick: (async (items: unknown) => {
     const list = await items;
     const at = shim.quickPickAnswers.shift();
     return at === undefined || !Array.isArray(list) ? undefined : list[at];
   }) as (...args: unknown[]) => Promise<any>,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showErrorMessage: (async (message: string) => {
     shim.errorMessages.push(message);
     return undefined;
   }) as (...args: unknown[]) => Promise<any>,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showInformationMessage: (async (message: string, ...items: unknown[]) => {
     shim.infoMessages.push(message);
     const answer = shim.infoMessageAnswers.shift();
@@ -254,7 +254,7 @@ export const window = {
     const path = shim.openDialogAnswers.shift();
     return path === undefined ? undefined : [Uri.file(path) as unknown as vscode.Uri];
   },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showTextDocument: (async (document: { uri?: Uri } | Uri) => {
     const uri = document instanceof Uri ? document : document.uri;
     shim.shownDocuments.push(uri ? uri.toString() : 'unknown');
@@ -272,7 +272,7 @@ export const window = {
     shim.viewProviders.set(viewId, provider);
     return disposable(() => shim.viewProviders.delete(viewId));
   },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   createWebviewPanel: ((_type: string, title: string) => {
     const webview = new FakeWebview();
     shim.panels.push(webview);
@@ -301,7 +301,7 @@ export const commands = {
     return disposable(() => shim.commands.delete(command));
   },
   // Generic in the real API: checked by name.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   executeCommand: (async (command: string, ...args: unknown[]) => {
     shim.executed.push({ command, args });
     const run = shim.commands.get(command);
@@ -332,7 +332,7 @@ export const workspace = {
   get isTrusted(): boolean {
     return shim.trusted;
   },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   createFileSystemWatcher: (() => {
     const event = new Emitter<unknown>().event;
     return { onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined };
@@ -342,7 +342,7 @@ export const workspace = {
     shim.contentProviders.set(scheme, provider);
     return disposable(() => shim.contentProviders.delete(scheme));
   },
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   openTextDocument: (async (uri: Uri) => documentFor(uri)) as (...args: unknown[]) => Promise<any>,
   fs: {
     readFile: async (uri: vscode.Uri): Promise<Uint8Array> => {

@@ -105,7 +105,7 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   const events: AgentEvent[] = [];
   const posted: unknown[] = [];
   const projection = new EventProjection(0);
-  let sessionId = '';
+  let sessionId: string;
   try {
     const assembled = await startSession(ports);
     sessionId = assembled.journal.sessionId;

@@ -79,7 +79,7 @@ it(`${GENERATED_CALLS} generated calls with bad arguments: none throws, each is 
       try {
         result = await rig.ledger.execute({ callId, name, input });
       } catch (error) {
-        throw new Error(`execute threw for ${name.slice(0, 40)}: ${String(error)}`);
+        throw new Error(`execute threw for ${name.slice(0, 40)}: ${String(error)}`, { cause: error });
       }
       expect(result.id).toMatch(/^#[0-9a-f]{4,}$/);
       expect(seen.has(result.id), `id ${result.id} given twice`).toBe(false);

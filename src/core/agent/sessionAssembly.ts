@@ -4,7 +4,6 @@ import type { StaticState } from '../compose/staticPart';
 import type { ProjectContextSource } from '../compose/projectContext';
 import type { RulesSource } from '../compose/rules';
 import type { PriceTable } from '../compose/prices';
-import type { RequestSnapshot } from '../compose/snapshot';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import { HashCache } from '../ledger/hashCache';
 import { IdAllocator } from '../ledger/ids';

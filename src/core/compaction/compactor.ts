@@ -3,7 +3,6 @@ import { Conversation, type ConversationEntry } from '../agent/conversation';
 import type { GenerationRef } from '../agent/agentLoop';
 import { projectForProvider } from '../agent/projection';
 import type { Composer } from '../compose/composer';
-import type { RequestSnapshot } from '../compose/snapshot';
 import type { ResultLedger } from '../ledger/resultLedger';
 import type { SessionJournal } from '../session/sessionJournal';
 import { generationOpening, type CompactionReason, type GenerationDetail } from './generation';

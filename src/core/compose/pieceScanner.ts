@@ -48,8 +48,6 @@ for (let code = 0; code < 128; code++) {
   else CLASS[code] = PUNCT;
 }
 const LETTER = UPPER | LOWER;
-/** The optional prefix of alternatives 1–2: `[^\r\n\p{L}\p{N}]`. */
-const PREFIX = PUNCT | WHITE;
 
 /** Marks a decision that met a non-ASCII character: the regex decides that piece. */
 const ASK_REGEX = -1;

@@ -55,7 +55,7 @@ export async function modelFailure(promise: Promise<unknown>): Promise<ModelErro
     await promise;
   } catch (error) {
     if (error instanceof ModelError) return error;
-    throw new Error(`expected a ModelError, got ${String(error)}`);
+    throw new Error(`expected a ModelError, got ${String(error)}`, { cause: error });
   }
   throw new Error('expected the request to fail');
 }

@@ -19,7 +19,7 @@
  * service's by a few percent; what they must get right is which tokens are cached, written, or not.
  */
 import { createHash } from 'node:crypto';
-import { TokenCounter } from './tokenCounter';
+import { type TokenCounter } from './tokenCounter';
 import { cacheTtlOf, type CacheTtl, type WireBlock, type WireRequest } from './wire';
 
 export const MESSAGE_FRAMING = 3;

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { type promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GrepMatch } from '../../core/ports';
 import { BINARY_PROBE_BYTES, longLineText } from './binaryProbe';

@@ -7,7 +7,6 @@
  * the record is written), `ack compacted <generation>` once a compaction returned applied.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS } from '../../../src/core/agent/agentLoop';
 import { autoApprover } from '../../../src/core/agent/approval';
 import { resumeSession, startSession, type SessionPorts } from '../../../src/core/agent/sessionAssembly';
