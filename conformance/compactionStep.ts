@@ -14,7 +14,7 @@ import { emptyProjectContext } from '../src/core/compose/projectContext';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
-import { SessionJournal } from '../src/core/session/sessionJournal';
+import { SessionJournal } from '../src/core/journal/sessionJournal';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
 
 /** The conversation a case builds as it calls tools, as the compactor sees a session. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HashCache } from '../src/core/ledger/hashCache';
+import { HashCache } from '../src/core/tools/hashCache';
 import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
 import { ResultLedger } from '../src/core/ledger/resultLedger';
 import { NodeWorkspace } from '../src/node/workspace/nodeWorkspace';

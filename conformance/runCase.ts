@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { diffLines } from 'diff';
 import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygiene';
 import { CaseCompaction } from './compactionStep';
-import { HashCache } from '../src/core/ledger/hashCache';
+import { HashCache } from '../src/core/tools/hashCache';
 import { IdAllocator, seedFromString } from '../src/core/ledger/ids';
 import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
 import { ResultLedger } from '../src/core/ledger/resultLedger';

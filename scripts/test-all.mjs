@@ -11,6 +11,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'cairn-test-all-'));
 /** @type {Array<{ name: string; command: string[]; counts: 'vitest' | 'conformance' | 'exit' }>} */
 const suites = [
   { name: 'type check', command: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'], counts: 'exit' },
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'], counts: 'exit' },
   { name: 'unit + integration', command: ['npx', 'vitest', 'run'], counts: 'vitest' },
   { name: 'host (vscode shim)', command: ['npx', 'vitest', 'run', '-c', 'test/host/vitest.config.ts'], counts: 'vitest' },
   { name: 'conformance', command: ['node', '--import', 'tsx', 'conformance/run.ts'], counts: 'conformance' },

@@ -12,7 +12,7 @@ import { IdAllocator } from '../../src/core/ledger/ids';
 import { MemoryResultStore } from '../../src/core/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
 import type { ResultStore } from '../../src/core/ledger/types';
-import { SessionJournal } from '../../src/core/session/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/sessionJournal';
 import { FakeWorkspace } from '../../src/core/tools/testing/fakeWorkspace';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { figure, inBlocks, paired, type HotFigure } from './figure';

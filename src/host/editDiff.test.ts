@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffHunks } from '../core/ledger/diffs';
+import { diffHunks } from '../core/text/diffs';
 import { beforeTextOf, changedFiles, editedPath, hunksOf, patchedFiles } from './editDiff';
 
 const before = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n';

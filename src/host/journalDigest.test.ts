@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { JournalRecord } from '../core/session/records';
+import type { JournalRecord } from '../core/journal/records';
 import { digestJournal } from './journalDigest';
 
 const result = (id: string, callId: string | undefined) =>

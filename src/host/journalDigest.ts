@@ -6,7 +6,7 @@
 import { isGenerationDetail } from '../core/compaction/generation';
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
-import type { JournalRecord } from '../core/session/records';
+import type { JournalRecord } from '../core/journal/records';
 import { summarizeToolCall } from '../core/tools/definitions';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
 import { tokensSavedBy } from './resultView';

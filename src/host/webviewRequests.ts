@@ -3,7 +3,7 @@
  * digest. Each answer is built from checked parameters; an unknown id or generation is an error the
  * webview shows, never an exception.
  */
-import { splitLines } from '../core/ledger/lines';
+import { splitLines } from '../core/text/lines';
 import type { StoredResult } from '../core/ledger/types';
 import type { CompactionDetails, RecallPage, TurnPage, TurnView, WebviewRequest } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { INTERRUPTION_NOTE } from '../../src/core/agent/projection';
 import type { RequestSnapshot } from '../../src/core/compose/snapshot';
-import { SessionJournal } from '../../src/core/session/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/sessionJournal';
 import { mainRequests, startScenarioSession, type ScenarioSession } from '../integration/harness';
 
 /**

@@ -9,7 +9,7 @@ import { resumeSession, type SessionPorts } from '../../src/core/agent/sessionAs
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
-import { JOURNAL_FILE, SessionJournal } from '../../src/core/session/sessionJournal';
+import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/sessionJournal';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';

@@ -1,4 +1,4 @@
-import type { SessionJournal } from '../session/sessionJournal';
+import type { SessionJournal } from '../journal/sessionJournal';
 import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from './agentLoop';
 import type { ApprovalSettings, Approver } from './approval';
 import { Conversation } from './conversation';

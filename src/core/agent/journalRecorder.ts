@@ -1,5 +1,5 @@
 import type { RequestSnapshot } from '../compose/snapshot';
-import type { SessionJournal } from '../session/sessionJournal';
+import type { SessionJournal } from '../journal/sessionJournal';
 import type { ConversationEntry } from './conversation';
 import type { SessionRecorder } from './ports';
 

@@ -1,4 +1,4 @@
-import type { LoadedRecord } from '../session/records';
+import type { LoadedRecord } from '../journal/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
 import { isGenerationDetail } from '../compaction/generation';
 import { Conversation, type ConversationEntry } from './conversation';

@@ -4,7 +4,7 @@ import type { GenerationRef } from '../agent/agentLoop';
 import { projectForProvider } from '../agent/projection';
 import type { Composer } from '../compose/composer';
 import type { ResultLedger } from '../ledger/resultLedger';
-import type { SessionJournal } from '../session/sessionJournal';
+import type { SessionJournal } from '../journal/sessionJournal';
 import { generationOpening, type CompactionReason, type GenerationDetail } from './generation';
 import { appendHistory, renderHistory } from './historyArchive';
 import { escalationFor } from './escalation';

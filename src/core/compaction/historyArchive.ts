@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSyntheticBlock, type ConversationEntry } from '../agent/conversation';
-import { PRIVATE_FILE_MODE } from '../session/privateModes';
+import { PRIVATE_FILE_MODE } from '../journal/privateModes';
 
 export const HISTORY_FILE = 'history.md';
 

@@ -14,7 +14,7 @@ import { Composer } from './composer';
 import { loadPreamble } from './preamble';
 import { CacheBreakDetector } from './cacheBreak';
 import { canonicalJson } from './canonicalJson';
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContext';

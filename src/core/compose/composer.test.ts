@@ -7,7 +7,7 @@ import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { Composer, sessionDateText } from './composer';
 import { ComposeError } from './errors';
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 import { messageHash } from './messageHash';
 import { encodeRequest } from './requestEncoding';
 import type { ProjectContext, ProjectContextSource } from './projectContext';

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message } from '../model/types';
 import { canonicalJson, utf8Bytes } from './canonicalJson';
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
 import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from './tokenEstimator';
 

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 import type { Message } from '../model/types';
 import { canonicalMessage } from './canonicalJson';
 

@@ -1,6 +1,6 @@
 import type { ModelRequest } from '../model/types';
 import { canonicalBlock, canonicalJson } from './canonicalJson';
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 
 /**
  * A request's canonical encoding, computed once per composition and shared by the cache-break

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, ModelRequest, TextBlock, ToolDefinition } from '../model/types';
 import { canonicalBlock, canonicalJson } from './canonicalJson';
-import { sha256Hex } from '../ledger/sha';
+import { sha256Hex } from '../text/sha';
 import { TiktokenCounter, type TextTokenCounter } from './textTokenCounter';
 
 export type EstimateStrategy = string; // the counter's name (e.g. 'tiktoken-o200k') or 'provider_usage'

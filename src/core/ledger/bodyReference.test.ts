@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
 import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
 import { DanglingReferenceError, referencedText, referenceTo } from './bodyReference';
-import { HashCache } from './hashCache';
+import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';
 import { MemoryResultStore } from './memoryResultStore';
 import { ResultLedger } from './resultLedger';

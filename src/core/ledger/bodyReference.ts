@@ -1,4 +1,4 @@
-import { storedText } from './lines';
+import { storedText } from '../text/lines';
 import type { BodyReference } from './types';
 
 /**

@@ -1,5 +1,5 @@
 import { DanglingReferenceError, referencedText } from './bodyReference';
-import { splitLines } from './lines';
+import { splitLines } from '../text/lines';
 import type { ResultStore, StoredResult, StoredSlice } from './types';
 
 interface Entry {

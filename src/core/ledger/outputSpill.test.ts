@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinedLines, storedTextOfJoined } from './lines';
+import { joinedLines, storedTextOfJoined } from '../text/lines';
 import { OutputSpill } from './outputSpill';
 
 describe('OutputSpill', () => {

@@ -1,4 +1,4 @@
-import { joinedLines, storedTextOfJoined } from './lines';
+import { joinedLines, storedTextOfJoined } from '../text/lines';
 import type { BodyParts, ResultStore } from './types';
 
 /** Characters of output per part written to the store while a command runs. */

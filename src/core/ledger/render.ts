@@ -1,5 +1,5 @@
 import type { FileChange } from '../tools/outcome';
-import { shortSha } from './sha';
+import { shortSha } from '../text/sha';
 
 /** A result as the model sees it: the bracket, an optional sentence on the same line, then body lines. */
 export interface Rendered {

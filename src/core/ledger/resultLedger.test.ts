@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
 import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
-import { HashCache } from './hashCache';
+import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';
 import { MemoryResultStore } from './memoryResultStore';
 import { LedgerStateError, ResultLedger } from './resultLedger';
-import { sha256Hex } from './sha';
+import { sha256Hex } from '../text/sha';
 
 const ABC = 'one\ntwo\nthree\n';
 const sha8 = (text: string) => sha256Hex(text).slice(0, 8);

@@ -6,15 +6,15 @@ import type { ReadFacts, ToolOutcome } from '../tools/outcome';
 import { referenceTo } from './bodyReference';
 import { capBody, capText } from './cap';
 import { renderFilesTable } from './filesTable';
-import { HashCache } from './hashCache';
+import { HashCache } from '../tools/hashCache';
 import { IdAllocator, type IdAllocatorState } from './ids';
-import { storedText, storedTextOfJoined } from './lines';
+import { storedText, storedTextOfJoined } from '../text/lines';
 import { ReadTable, type ReadEntry } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
 import { SearchTable, type SearchEntry } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
-import { sha256Hex, shortSha } from './sha';
+import { sha256Hex, shortSha } from '../text/sha';
 import type { BodyParts, BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {

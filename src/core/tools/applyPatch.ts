@@ -1,6 +1,6 @@
-import { diffHunks } from '../ledger/diffs';
-import { dominantEol, splitLines } from '../ledger/lines';
-import { sha256Hex } from '../ledger/sha';
+import { diffHunks } from '../text/diffs';
+import { dominantEol, splitLines } from '../text/lines';
+import { sha256Hex } from '../text/sha';
 import type { ApplyPatchArgs } from './args';
 import type { EditDeps } from './editTools';
 import { describeError, FileTooLargeError, readTextFile } from './fileText';

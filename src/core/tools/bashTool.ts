@@ -1,5 +1,5 @@
-import { joinedLines } from '../ledger/lines';
-import { sanitizeTerminalText, TerminalTextStream } from '../ledger/terminalText';
+import { joinedLines } from '../text/lines';
+import { sanitizeTerminalText, TerminalTextStream } from '../text/terminalText';
 import type { Workspace } from '../ports';
 import type { BashArgs } from './args';
 import { errorOutcome, type ToolOutcome } from './outcome';

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../model/types';
-import { patchFiles } from './approvalDetail';
+import { parsePatch } from './patchParser';
 import { TOOL_FIELDS, type ToolName } from './args';
 import { showHidden } from './visibleText';
 
@@ -137,7 +137,9 @@ export function summarizeToolCall(name: string, input: unknown): string {
   if (tool === 'apply_patch' && typeof key === 'string') {
     // The parser that applies the patch names its files (a regex once read lines another way and hid some).
     try {
-      key = patchFiles(key).map((f) => (f.moveTo !== undefined ? `${f.path} → ${f.moveTo}` : f.path)).join(', ');
+      key = parsePatch(key)
+        .map((op) => (op.type === 'update' && op.moveTo !== undefined ? `${op.path} → ${op.moveTo}` : op.path))
+        .join(', ');
     } catch {
       key = 'patch';
     }

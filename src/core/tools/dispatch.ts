@@ -1,5 +1,5 @@
 import type { HygieneConfig } from '../config/hygiene';
-import type { HashCache } from '../ledger/hashCache';
+import type { HashCache } from './hashCache';
 import type { Workspace } from '../ports';
 import type { ParsedCall } from './args';
 import { runApplyPatch } from './applyPatch';

@@ -1,6 +1,6 @@
-import { diffHunks } from '../ledger/diffs';
-import { dominantEol, splitLines } from '../ledger/lines';
-import { sha256Hex } from '../ledger/sha';
+import { diffHunks } from '../text/diffs';
+import { dominantEol, splitLines } from '../text/lines';
+import { sha256Hex } from '../text/sha';
 import type { Workspace } from '../ports';
 import type { EditArgs, EditSpec, MultiEditArgs, WriteArgs } from './args';
 import { describeError, readTextFile } from './fileText';

@@ -1,7 +1,7 @@
 import type { HygieneConfig } from '../config/hygiene';
-import type { HashCache } from '../ledger/hashCache';
-import { cutLine, splitLines } from '../ledger/lines';
-import { sha256Hex } from '../ledger/sha';
+import type { HashCache } from './hashCache';
+import { cutLine, splitLines } from '../text/lines';
+import { sha256Hex } from '../text/sha';
 import type { Workspace } from '../ports';
 import type { ReadArgs } from './args';
 import { decodeText, describeError, isBinary, MAX_READ_BYTES } from './fileText';

@@ -1,5 +1,5 @@
 import type { HygieneConfig } from '../config/hygiene';
-import { cutLine } from '../ledger/lines';
+import { cutLine } from '../text/lines';
 import type { Workspace } from '../ports';
 import type { GlobArgs, GrepArgs, ListArgs } from './args';
 import { describeError } from './fileText';

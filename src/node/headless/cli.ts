@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sanitizeTerminalText } from '../../core/ledger/terminalText';
+import { sanitizeTerminalText } from '../../core/text/terminalText';
 import { loadScenario } from '../scenario/scenario';
 import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';

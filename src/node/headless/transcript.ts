@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../core/agent/events';
-import { sanitizeTerminalText } from '../../core/ledger/terminalText';
+import { sanitizeTerminalText } from '../../core/text/terminalText';
 
 /**
  * Renders the loop's events as the model saw them: the user's text, the assistant's text and tool calls,

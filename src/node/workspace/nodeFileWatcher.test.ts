@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HashCache } from '../../core/ledger/hashCache';
+import { HashCache } from '../../core/tools/hashCache';
 import { NodeFileWatcher } from './nodeFileWatcher';
 import { NodeWorkspace } from './nodeWorkspace';
 import { makeTestTree, type TestTree } from './testTree';

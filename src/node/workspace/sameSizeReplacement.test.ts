@@ -2,7 +2,7 @@ import { renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../../core/config/hygiene';
-import { HashCache } from '../../core/ledger/hashCache';
+import { HashCache } from '../../core/tools/hashCache';
 import { IdAllocator } from '../../core/ledger/ids';
 import { MemoryResultStore } from '../../core/ledger/memoryResultStore';
 import { ResultLedger } from '../../core/ledger/resultLedger';

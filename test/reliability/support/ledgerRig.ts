@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { resolveHygiene, type HygieneOverrides } from '../../../src/core/config/hygiene';
-import { HashCache } from '../../../src/core/ledger/hashCache';
+import { HashCache } from '../../../src/core/tools/hashCache';
 import { IdAllocator } from '../../../src/core/ledger/ids';
 import { MemoryResultStore } from '../../../src/core/ledger/memoryResultStore';
 import { ResultLedger } from '../../../src/core/ledger/resultLedger';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeForApproval } from './approvalDetail';
-import { summarizeToolCall } from './definitions';
-import { runApplyPatch } from './applyPatch';
-import { runTool } from './dispatch';
-import { FakeWorkspace } from './testing/fakeWorkspace';
-import { showHidden, splitHidden } from './visibleText';
+import { summarizeToolCall } from '../tools/definitions';
+import { runApplyPatch } from '../tools/applyPatch';
+import { runTool } from '../tools/dispatch';
+import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { showHidden, splitHidden } from '../tools/visibleText';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DanglingReferenceError, referencedText } from '../ledger/bodyReference';
-import { splitLines } from '../ledger/lines';
+import { splitLines } from '../text/lines';
 import type { ResultStore, StoredResult, StoredSlice } from '../ledger/types';
 import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from './errors';
 import { JournalAppender, type AppendedRecord } from './journalAppender';

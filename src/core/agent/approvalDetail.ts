@@ -2,9 +2,9 @@
  * The full picture of a call for its approval prompt. A patch's paths come from `parsePatch`, the parser
  * `apply_patch` runs, so the prompt lists exactly the files that will be written, moved and deleted.
  */
-import type { ApprovalDetail, ApprovalFile } from '../agent/approval';
-import { parsePatch, PatchParseError } from './patchParser';
-import { hiddenCharProblem } from './visibleText';
+import type { ApprovalDetail, ApprovalFile } from './approval';
+import { parsePatch, PatchParseError } from '../tools/patchParser';
+import { hiddenCharProblem } from '../tools/visibleText';
 
 function stringField(input: unknown, name: string): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
 import { DanglingReferenceError } from '../ledger/bodyReference';
-import { HashCache } from '../ledger/hashCache';
+import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from '../ledger/ids';
 import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
 import { FakeWorkspace } from '../tools/testing/fakeWorkspace';

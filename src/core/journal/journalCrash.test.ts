@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { splitLines } from '../ledger/lines';
+import { splitLines } from '../text/lines';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 import { crashBody, crashResultId, seededRandom } from './testing/crashBodies';
 import { LineChild } from '../testing/lineChild';
