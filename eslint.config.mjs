@@ -6,9 +6,21 @@ import tseslint from 'typescript-eslint';
 
 /** The globals of Node scripts (plain .mjs/.cjs/.js files; TypeScript checks its own). */
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'require', 'module', '__dirname', 'fetch', 'AbortController'].map(
-    (name) => [name, 'readonly'],
-  ),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'require',
+    'module',
+    '__dirname',
+    'fetch',
+    'AbortController',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(

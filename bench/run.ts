@@ -96,7 +96,9 @@ async function main(argv: readonly string[]): Promise<number> {
   else if (command === 'trace') await trace(rest);
   else if (command === 'peers') await peers(rest, json);
   else {
-    process.stderr.write('Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n');
+    process.stderr.write(
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n',
+    );
     return 2;
   }
   return 0;

@@ -92,7 +92,10 @@ export class CaseCompaction {
     const { conversation } = this.host.generation;
     conversation.appendUser([{ type: 'text', text: `step ${step}` }]);
     conversation.markSent();
-    conversation.appendAssistant({ role: 'assistant', content: [{ type: 'tool_use', id: call.callId, name: call.name, input: call.input }] });
+    conversation.appendAssistant({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: call.callId, name: call.name, input: call.input }],
+    });
     conversation.appendUser([{ type: 'tool_result', tool_use_id: call.callId, content: result.text }]);
     conversation.markSent();
   }

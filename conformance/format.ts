@@ -71,7 +71,8 @@ function expectations(record: Record<string, unknown>, what: string): Expectatio
   if (record.expect !== undefined) out.expect = str(record.expect, `${what}.expect`);
   if (record.expect_prefix !== undefined) out.expect_prefix = str(record.expect_prefix, `${what}.expect_prefix`);
   if (record.expect_contains !== undefined) out.expect_contains = strList(record.expect_contains, `${what}.expect_contains`);
-  if (record.expect_not_contains !== undefined) out.expect_not_contains = strList(record.expect_not_contains, `${what}.expect_not_contains`);
+  if (record.expect_not_contains !== undefined)
+    out.expect_not_contains = strList(record.expect_not_contains, `${what}.expect_not_contains`);
   if (record.expect_regex !== undefined) out.expect_regex = str(record.expect_regex, `${what}.expect_regex`);
   return out;
 }
@@ -88,8 +89,18 @@ function parseStep(raw: unknown, what: string): Step {
     onlyKeys(raw, ['fs'], what);
     const fs = raw.fs;
     if (!isRecord(fs) || Object.keys(fs).length !== 1) throw new FormatError(`${what}.fs must hold exactly one of write, append, delete.`);
-    if (isRecord(fs.write)) return { kind: 'fs-write', path: str(fs.write.path, `${what}.fs.write.path`), content: str(fs.write.content, `${what}.fs.write.content`) };
-    if (isRecord(fs.append)) return { kind: 'fs-append', path: str(fs.append.path, `${what}.fs.append.path`), content: str(fs.append.content, `${what}.fs.append.content`) };
+    if (isRecord(fs.write))
+      return {
+        kind: 'fs-write',
+        path: str(fs.write.path, `${what}.fs.write.path`),
+        content: str(fs.write.content, `${what}.fs.write.content`),
+      };
+    if (isRecord(fs.append))
+      return {
+        kind: 'fs-append',
+        path: str(fs.append.path, `${what}.fs.append.path`),
+        content: str(fs.append.content, `${what}.fs.append.content`),
+      };
     if (fs.delete !== undefined) return { kind: 'fs-delete', path: str(fs.delete, `${what}.fs.delete`) };
     throw new FormatError(`${what}.fs must be {"write": {path, content}}, {"append": {path, content}} or {"delete": PATH}.`);
   }

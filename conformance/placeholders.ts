@@ -23,6 +23,8 @@ export function expand(text: string, scope: PlaceholderScope, inRegex = false): 
     const value = scope.labels.get(label!);
     if (value !== undefined) return value;
     if (inRegex) return whole;
-    throw new PlaceholderError(`unknown label {${label}} (labels so far: ${[...scope.labels.keys()].join(', ') || 'none'}). Write {{ and }} for literal braces.`);
+    throw new PlaceholderError(
+      `unknown label {${label}} (labels so far: ${[...scope.labels.keys()].join(', ') || 'none'}). Write {{ and }} for literal braces.`,
+    );
   });
 }

@@ -11,21 +11,31 @@ import { runFiles } from './runFiles';
 
 async function main(argv: readonly string[]): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const files = argv.length > 0
-    ? argv.map((f) => resolve(process.env.INIT_CWD ?? process.cwd(), f)) // npm runs scripts from the package root; paths are the caller's
-    : readdirSync(here).filter((f) => f.endsWith('.json')).sort().map((f) => join(here, f));
+  const files =
+    argv.length > 0
+      ? argv.map((f) => resolve(process.env.INIT_CWD ?? process.cwd(), f)) // npm runs scripts from the package root; paths are the caller's
+      : readdirSync(here)
+          .filter((f) => f.endsWith('.json'))
+          .sort()
+          .map((f) => join(here, f));
   if (files.length === 0) {
     console.error('No conformance files found. Give paths to .json files, or add them to conformance/.');
     return 2;
   }
-  const totals = await runFiles(files, (root) => new NodeWorkspace(root), (line) => console.log(line));
+  const totals = await runFiles(
+    files,
+    (root) => new NodeWorkspace(root),
+    (line) => console.log(line),
+  );
   return totals.failed > 0 || totals.passed === 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
-    console.error(error instanceof Error ? error.stack ?? error.message : String(error));
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exitCode = 2;
   },
 );

@@ -26,7 +26,10 @@ export interface CaseReport {
 const trimNewlines = (text: string) => text.replace(/[\r\n]+$/, '');
 
 function indent(text: string, prefix = '    '): string {
-  return text.split('\n').map((l) => `${prefix}${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `${prefix}${l}`)
+    .join('\n');
 }
 
 /** A line diff of expected against actual: `-` lines were expected, `+` lines came. */
@@ -48,7 +51,8 @@ function check(actualRaw: string, ex: Expectations, scope: PlaceholderScope): st
   }
   if (ex.expect_prefix !== undefined) {
     const prefix = trimNewlines(expand(ex.expect_prefix, scope));
-    if (!actual.startsWith(prefix)) problems.push(`does not start with the expected prefix:\n${indent(readableDiff(prefix, actual.slice(0, prefix.length + 200)))}`);
+    if (!actual.startsWith(prefix))
+      problems.push(`does not start with the expected prefix:\n${indent(readableDiff(prefix, actual.slice(0, prefix.length + 200)))}`);
   }
   for (const fragment of ex.expect_contains ?? []) {
     const want = expand(fragment, scope);
@@ -70,7 +74,8 @@ function check(actualRaw: string, ex: Expectations, scope: PlaceholderScope): st
  * every string; anything else, braces included, is passed as written, since arguments carry code.
  */
 function withLabels(value: unknown, labels: ReadonlyMap<string, string>): unknown {
-  if (typeof value === 'string') return value.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, label: string) => labels.get(label) ?? whole);
+  if (typeof value === 'string')
+    return value.replace(/\{([A-Za-z_][A-Za-z0-9_.-]*)\}/g, (whole, label: string) => labels.get(label) ?? whole);
   if (Array.isArray(value)) return value.map((v) => withLabels(v, labels));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withLabels(v, labels)]));
@@ -105,11 +110,16 @@ async function writableInside(root: string, path: string): Promise<string> {
 
 function describeStep(step: Step): string {
   switch (step.kind) {
-    case 'call': return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
-    case 'compact': return 'compact';
-    case 'expect-file': return `expect_file ${step.path}`;
-    case 'expect-no-file': return `expect_no_file ${step.path}`;
-    default: return `fs ${step.kind.slice(3)} ${step.path}`;
+    case 'call':
+      return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
+    case 'compact':
+      return 'compact';
+    case 'expect-file':
+      return `expect_file ${step.path}`;
+    case 'expect-no-file':
+      return `expect_no_file ${step.path}`;
+    default:
+      return `fs ${step.kind.slice(3)} ${step.path}`;
   }
 }
 
@@ -161,7 +171,10 @@ export async function runCase(
             const result = await ledger.execute(call);
             compaction.recordCall(index + 1, call, result);
             const match = idPattern.exec(result.text);
-            if (!match) problems.push(`result does not start with "[#" and at least ${config['ids.digits']} lowercase hex digits:\n${indent(result.text)}`);
+            if (!match)
+              problems.push(
+                `result does not start with "[#" and at least ${config['ids.digits']} lowercase hex digits:\n${indent(result.text)}`,
+              );
             else {
               if (seen.has(match[1]!)) problems.push(`result id #${match[1]} was already given in this case.`);
               seen.add(match[1]!);

@@ -9,7 +9,11 @@ export interface RunTotals {
 }
 
 /** Runs every case of every file, printing a line per case, a readable diff per failure, and the totals. */
-export async function runFiles(paths: readonly string[], makeWorkspace: WorkspaceFactory, print: (line: string) => void): Promise<RunTotals> {
+export async function runFiles(
+  paths: readonly string[],
+  makeWorkspace: WorkspaceFactory,
+  print: (line: string) => void,
+): Promise<RunTotals> {
   let passed = 0;
   let failed = 0;
   for (const path of paths) {
@@ -32,7 +36,13 @@ export async function runFiles(paths: readonly string[], makeWorkspace: Workspac
       } else {
         failed++;
         print(`  ✗ ${label}`);
-        for (const failure of report.failures) print(failure.split('\n').map((l) => `      ${l}`).join('\n'));
+        for (const failure of report.failures)
+          print(
+            failure
+              .split('\n')
+              .map((l) => `      ${l}`)
+              .join('\n'),
+          );
       }
     }
   }

@@ -86,7 +86,9 @@ for (const node of edges.keys()) if (!indices.has(node)) visit(node);
 if (components.length === 0) {
   process.stdout.write('Folder cycles: none.\n');
 } else {
-  process.stdout.write(`Folder cycles: ${components.length}. Move the shared piece to the folder both depend on, or invert the dependency with a port.\n`);
+  process.stdout.write(
+    `Folder cycles: ${components.length}. Move the shared piece to the folder both depend on, or invert the dependency with a port.\n`,
+  );
   for (const component of components) {
     process.stdout.write(`\n  ${component.join(' ↔ ')}\n`);
     for (const from of component) {

@@ -10,12 +10,17 @@ export function codeServerServeArgs(o) {
   return [
     o.codeServerBin,
     // Its own config file, so the user's ~/.config/code-server is neither read nor written.
-    '--config', join(o.configDir, 'config.yaml'),
+    '--config',
+    join(o.configDir, 'config.yaml'),
     // Bound to loopback only: no password is needed because nothing off this machine can reach it.
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${o.port}`,
-    '--user-data-dir', o.userDataDir,
-    '--extensions-dir', o.extensionsDir,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${o.port}`,
+    '--user-data-dir',
+    o.userDataDir,
+    '--extensions-dir',
+    o.extensionsDir,
     '--disable-workspace-trust',
     '--disable-telemetry',
     '--disable-update-check',

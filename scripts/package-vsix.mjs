@@ -52,7 +52,11 @@ export function packageVsix(options = {}) {
   log(`vsce package -> ${out}`);
   // No repository URL exists for this project yet; vsce would otherwise stop and ask on a terminal, and
   // refuse the README's relative screenshot links (they stay relative: the editor shows them from the vsix).
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], 'vsce package');
+  run(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out],
+    'vsce package',
+  );
   log(`packaged ${out} (${Math.round(statSync(out).size / 1024)} KiB)`);
   return out;
 }

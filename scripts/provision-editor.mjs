@@ -213,15 +213,15 @@ function install(dir, marker, log) {
     env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config') },
   });
   if (probe.status !== 0 || !probe.stdout.includes(CODE_SERVER_VERSION)) {
-    throw new ProvisionError(
-      `the installed code-server does not start: ${(probe.stderr || probe.stdout || '').trim().slice(0, 2000)}`,
-    );
+    throw new ProvisionError(`the installed code-server does not start: ${(probe.stderr || probe.stdout || '').trim().slice(0, 2000)}`);
   }
-  writeFileSync(
-    marker,
-    JSON.stringify({ version: CODE_SERVER_VERSION, node: process.version, at: new Date().toISOString() }, null, 2),
+  writeFileSync(marker, JSON.stringify({ version: CODE_SERVER_VERSION, node: process.version, at: new Date().toISOString() }, null, 2));
+  log(
+    `ready: ${probe.stdout
+      .split('\n')
+      .find((l) => l.startsWith(`${CODE_SERVER_VERSION} `))
+      ?.trim()}`,
   );
-  log(`ready: ${probe.stdout.split('\n').find((l) => l.startsWith(`${CODE_SERVER_VERSION} `))?.trim()}`);
   return result;
 }
 

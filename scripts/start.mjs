@@ -44,7 +44,10 @@ function parse() {
     },
   });
   if (values.help) {
-    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).slice(0, 14);
+    const header = readFileSync(new URL(import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('//'))
+      .slice(0, 14);
     console.log(header.map((l) => l.slice(3)).join('\n'));
     process.exit(0);
   }
@@ -97,7 +100,17 @@ function startDemoServer(workspace, logDir) {
   }
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', MOCK_SERVER_CLI, '--scenario', DEMO_SCENARIO, '--workspace', workspace, '--log', join(logDir, 'demo-requests.jsonl')],
+    [
+      '--import',
+      'tsx',
+      MOCK_SERVER_CLI,
+      '--scenario',
+      DEMO_SCENARIO,
+      '--workspace',
+      workspace,
+      '--log',
+      join(logDir, 'demo-requests.jsonl'),
+    ],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stderr = createWriteStream(join(logDir, 'demo-server.log'));
@@ -145,7 +158,9 @@ function writeUserSettings(userDataDir, baseUrl) {
     try {
       settings = JSON.parse(readFileSync(file, 'utf8'));
     } catch {
-      say(`${file} is not plain JSON (comments?); leaving it as it is${baseUrl ? `: set "cairn.baseUrl": "${baseUrl}" there yourself` : ''}`);
+      say(
+        `${file} is not plain JSON (comments?); leaving it as it is${baseUrl ? `: set "cairn.baseUrl": "${baseUrl}" there yourself` : ''}`,
+      );
       return;
     }
   }
@@ -174,10 +189,13 @@ async function waitForHealthy(url, child, logPath) {
 /** @param {{ demo: boolean, fresh: boolean }} options */
 async function startDevelopmentHost(options) {
   if (!onPath('code')) {
-    throw new StartError("--dev needs VS Code's `code` command on PATH (VS Code: 'Shell Command: Install code command'). Without it, run `npm start`.");
+    throw new StartError(
+      "--dev needs VS Code's `code` command on PATH (VS Code: 'Shell Command: Install code command'). Without it, run `npm start`.",
+    );
   }
   say('npm run build');
-  if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0) throw new StartError('npm run build failed');
+  if (spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, stdio: 'inherit' }).status !== 0)
+    throw new StartError('npm run build failed');
   const base = startDir();
   const workspace = join(base, options.demo ? 'demo-workspace' : 'workspace');
   mkdirSync(base, { recursive: true });
@@ -229,7 +247,18 @@ async function main() {
   say('installing the packaged Cairn into the editor');
   const installed = spawnSync(
     editor.nodeBin,
-    [editor.codeServerBin, '--config', join(base, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
+    [
+      editor.codeServerBin,
+      '--config',
+      join(base, 'config.yaml'),
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
     { encoding: 'utf8' },
   );
   if (installed.status !== 0) throw new StartError(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);
@@ -281,9 +310,12 @@ async function main() {
   if (options.demo) {
     console.log(`  Model:      local demo server at ${baseUrl} (no key needed; cairn.baseUrl is set in the user settings)`);
     const prompts = demoPrompts();
-    if (prompts.length > 0) console.log(`  Try asking: ${JSON.stringify(prompts[0])}${prompts.length > 1 ? `, then ${JSON.stringify(prompts[1])}` : ''}`);
+    if (prompts.length > 0)
+      console.log(`  Try asking: ${JSON.stringify(prompts[0])}${prompts.length > 1 ? `, then ${JSON.stringify(prompts[1])}` : ''}`);
   } else {
-    console.log('  Model:      set your Anthropic API key when Cairn asks (stored in the editor\'s SecretStorage); `npm start -- --demo` needs none');
+    console.log(
+      "  Model:      set your Anthropic API key when Cairn asks (stored in the editor's SecretStorage); `npm start -- --demo` needs none",
+    );
   }
   console.log(`  Logs:       ${logPath}`);
   console.log('  Ctrl-C stops it.');

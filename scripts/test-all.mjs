@@ -71,7 +71,9 @@ rmSync(scratch, { recursive: true, force: true });
 
 process.stdout.write('\n=== summary\n');
 for (const r of results) {
-  process.stdout.write(`${r.failed > 0 ? 'FAIL' : 'ok  '}  ${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}\n`);
+  process.stdout.write(
+    `${r.failed > 0 ? 'FAIL' : 'ok  '}  ${r.name}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}\n`,
+  );
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -47,7 +47,13 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   const secrets = new VsCodeSecrets(context.secrets);
-  const model = new SettingsModelClient(secrets, () => settings.baseUrl, log, process.env, (key) => log.hide(key));
+  const model = new SettingsModelClient(
+    secrets,
+    () => settings.baseUrl,
+    log,
+    process.env,
+    (key) => log.hide(key),
+  );
   const approver = new WebviewApprover((tool) => {
     const allowed = new Set(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? []);
     allowed.add(tool);
@@ -55,21 +61,29 @@ export function activate(context: vscode.ExtensionContext): void {
   });
 
   // Every folder the tools can reach, and only those, is what the model is told about (project context, rules).
-  const folders = reachableFolders((vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath));
+  const folders = reachableFolders(
+    (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+  );
   const root = folders[0]?.path;
   let sessions: SessionSource & { list?: FileSessionSource['list'] };
   let workspace: Pick<NodeWorkspace, 'resolve'>;
   let absolutePathOf: ((relative: string) => string) | undefined;
   if (root) {
     const ripgrepPath = bundledRipgrep();
-    const perFolder = folders.map((folder) => ({ name: folder.name, workspace: new NodeWorkspace(folder.path, ripgrepPath ? { ripgrepPath } : {}) }));
+    const perFolder = folders.map((folder) => ({
+      name: folder.name,
+      workspace: new NodeWorkspace(folder.path, ripgrepPath ? { ripgrepPath } : {}),
+    }));
     // One folder: the folder itself, as always. Several: the others mounted at their names (`lib/src/a.ts`).
     const multi = perFolder.length > 1 ? new MultiRootWorkspace(perFolder) : undefined;
     const nodeWorkspace = multi ?? perFolder[0]!.workspace;
     if (multi) absolutePathOf = (relative) => multi.absolutePathOf(relative);
-    const watcher = folders.length > 1
-      ? new MultiRootWatcher(folders.map((folder, index) => ({ prefix: index === 0 ? '' : folder.name, watcher: new VsCodeFileWatcher(folder.path) })))
-      : new VsCodeFileWatcher(root);
+    const watcher =
+      folders.length > 1
+        ? new MultiRootWatcher(
+            folders.map((folder, index) => ({ prefix: index === 0 ? '' : folder.name, watcher: new VsCodeFileWatcher(folder.path) })),
+          )
+        : new VsCodeFileWatcher(root);
     context.subscriptions.push(watcher);
     const ports: SessionPorts = {
       workspace: nodeWorkspace,
@@ -101,7 +115,12 @@ export function activate(context: vscode.ExtensionContext): void {
     const noFolder = (): never => {
       throw new NoSessionError('Cairn works in a folder: open one (File › Open Folder…) to start a session.');
     };
-    sessions = { start: async () => noFolder(), resume: async () => noFolder(), lastSessionId: async () => undefined, remember: async () => undefined };
+    sessions = {
+      start: async () => noFolder(),
+      resume: async () => noFolder(),
+      lastSessionId: async () => undefined,
+      remember: async () => undefined,
+    };
     workspace = { resolve: async () => noFolder() };
   }
 
@@ -136,7 +155,10 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   // Resume the workspace's last session now, so the status bar and a reload pick it up with its ids.
-  if (root) void current.session().catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+  if (root)
+    void current
+      .session()
+      .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
 }
 
 function readSettings(log: OutputLog): CairnSettings {

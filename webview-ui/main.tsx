@@ -27,7 +27,9 @@ bridge.onNotification((message) => {
 
 function App() {
   return (
-    <BridgeContext.Provider value={bridge}>{view.value === 'report' ? <ReportView store={report} /> : <ChatView store={chat} />}</BridgeContext.Provider>
+    <BridgeContext.Provider value={bridge}>
+      {view.value === 'report' ? <ReportView store={report} /> : <ChatView store={chat} />}
+    </BridgeContext.Provider>
   );
 }
 

@@ -22,7 +22,7 @@ async function scenarioFile(dir: string, extra: Record<string, unknown>): Promis
 }
 
 describe('bench scenarios', () => {
-  it('copies a package\'s .js files and applies a patch', async () => {
+  it("copies a package's .js files and applies a patch", async () => {
     const dir = await tempDir();
     const nodeModules = join(dir, 'node_modules');
     await mkdir(join(nodeModules, 'pkg/lib/sub'), { recursive: true });
@@ -30,7 +30,10 @@ describe('bench scenarios', () => {
     await writeFile(join(nodeModules, 'pkg/lib/sub/b.js'), 'export const b = 2;\n');
     await writeFile(join(nodeModules, 'pkg/lib/a.d.ts'), 'export declare const a: number;\n');
     const bench = await loadBenchScenario(
-      await scenarioFile(dir, { 'x-bench-copy': [{ from: 'pkg/lib', to: 'src' }], 'x-bench-patch': [{ path: 'src/a.js', old: '= 1', new: '= 2' }] }),
+      await scenarioFile(dir, {
+        'x-bench-copy': [{ from: 'pkg/lib', to: 'src' }],
+        'x-bench-patch': [{ path: 'src/a.js', old: '= 1', new: '= 2' }],
+      }),
     );
     const workspace = join(dir, 'ws');
     await prepareWorkspace(bench, workspace, nodeModules);
@@ -44,7 +47,9 @@ describe('bench scenarios', () => {
     const nodeModules = join(dir, 'node_modules');
     await mkdir(join(nodeModules, 'pkg'), { recursive: true });
     await writeFile(join(nodeModules, 'pkg/a.js'), 'x\n');
-    const bench = await loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'pkg', to: '.' }], 'x-bench-patch': [{ path: 'a.js', old: 'y', new: 'z' }] }));
+    const bench = await loadBenchScenario(
+      await scenarioFile(dir, { 'x-bench-copy': [{ from: 'pkg', to: '.' }], 'x-bench-patch': [{ path: 'a.js', old: 'y', new: 'z' }] }),
+    );
     await expect(prepareWorkspace(bench, join(dir, 'ws'), nodeModules)).rejects.toThrow(BenchScenarioError);
   });
 
@@ -56,7 +61,7 @@ describe('bench scenarios', () => {
     }
   });
 
-  it('applies the shipped scenarios\' patches to the installed packages', async () => {
+  it("applies the shipped scenarios' patches to the installed packages", async () => {
     for (const name of ['bug-hunt', 'test-debugging', 'long-session']) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       await prepareWorkspace(bench, join(await tempDir(), 'ws'));

@@ -69,12 +69,17 @@ function isStrings(value: unknown, keys: readonly string[]): boolean {
 
 function arrayOf<T>(value: unknown, file: string, key: string, check: (v: unknown) => v is T): T[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every(check)) throw new BenchScenarioError(`${file}: ${key} must be a list of objects with string fields.`);
+  if (!Array.isArray(value) || !value.every(check))
+    throw new BenchScenarioError(`${file}: ${key} must be a list of objects with string fields.`);
   return value;
 }
 
 /** Copies the package sources and applies the patches; the scenario's own files are written by the runner. */
-export async function prepareWorkspace(bench: BenchScenario, workspaceDir: string, nodeModules = join(REPO_ROOT, 'node_modules')): Promise<void> {
+export async function prepareWorkspace(
+  bench: BenchScenario,
+  workspaceDir: string,
+  nodeModules = join(REPO_ROOT, 'node_modules'),
+): Promise<void> {
   for (const copy of bench.copies) {
     const from = resolve(nodeModules, copy.from);
     if (!from.startsWith(nodeModules)) throw new BenchScenarioError(`x-bench-copy from ${copy.from} leaves node_modules.`);
@@ -87,7 +92,9 @@ export async function prepareWorkspace(bench: BenchScenario, workspaceDir: strin
     const text = await readFile(path, 'utf8');
     const at = text.indexOf(patch.old);
     if (at < 0 || text.indexOf(patch.old, at + 1) >= 0) {
-      throw new BenchScenarioError(`x-bench-patch ${patch.path}: the old text must occur exactly once (the installed package may have changed).`);
+      throw new BenchScenarioError(
+        `x-bench-patch ${patch.path}: the old text must occur exactly once (the installed package may have changed).`,
+      );
     }
     await writeFile(path, text.slice(0, at) + patch.new + text.slice(at + patch.old.length));
   }

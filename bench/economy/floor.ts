@@ -46,7 +46,12 @@ export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
   // later requests is not a repeat, the same content in another place is.
   let firstSeen = new Map<string, string>();
   let generation = requests[0]?.generation ?? 0;
-  let written = 0, read = 0, uncached = 0, inputTokens = 0, shareRead = 0, shareTotal = 0;
+  let written = 0,
+    read = 0,
+    uncached = 0,
+    inputTokens = 0,
+    shareRead = 0,
+    shareTotal = 0;
   requests.forEach(({ generation: g, blocks, countsForShare }, r) => {
     if (g !== generation) {
       generation = g;
@@ -76,7 +81,10 @@ export function floorOf(requests: readonly FloorRequest[]): FloorFigures {
     for (const block of blocks) seenPrefixes.add(block.prefixHash);
   });
   return {
-    inputTokens, written, read, uncached,
+    inputTokens,
+    written,
+    read,
+    uncached,
     billed: uncached + WRITE_FACTOR * written + READ_FACTOR * read,
     cacheHitShare: shareTotal > 0 ? shareRead / shareTotal : 0,
   };

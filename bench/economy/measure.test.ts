@@ -12,7 +12,13 @@ function logged(kind: 'main' | 'compaction', texts: string[], usage: [uncached: 
     messages: texts.map((text, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] })),
   };
   return {
-    index: index++, kind, method: 'POST', path: '/v1/messages', body, rawBody: JSON.stringify(body), status: 200,
+    index: index++,
+    kind,
+    method: 'POST',
+    path: '/v1/messages',
+    body,
+    rawBody: JSON.stringify(body),
+    status: 200,
     usage: { input_tokens: usage[0], cache_creation_input_tokens: usage[1], cache_read_input_tokens: usage[2], output_tokens: 5 },
   };
 }

@@ -50,7 +50,14 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
   const detector = new CacheBreakDetector();
   let generation = 0;
   let firstOfGeneration = true;
-  let uncached = 0, cacheWrite = 0, cacheRead = 0, shareRead = 0, shareTotal = 0, peak = 0, main = 0, compactions = 0;
+  let uncached = 0,
+    cacheWrite = 0,
+    cacheRead = 0,
+    shareRead = 0,
+    shareTotal = 0,
+    peak = 0,
+    main = 0,
+    compactions = 0;
   let firstBreak: string | undefined;
   for (const request of answered) {
     const usage = request.usage!;

@@ -12,15 +12,27 @@ export interface GoalCheck {
 export function goalChecks(result: EconomyResult): GoalCheck[] {
   const cairn = result.runs.find((r) => r.strategy === 'cairn')!;
   return [
-    { goal: `cairn ≤ ${ECONOMY_GOALS.toNaive} × naive`, met: result.ratios.cairnToNaive <= ECONOMY_GOALS.toNaive, value: ratio(result.ratios.cairnToNaive) },
-    { goal: `cairn ≤ ${ECONOMY_GOALS.toRewrite} × rewrite`, met: result.ratios.cairnToRewrite <= ECONOMY_GOALS.toRewrite, value: ratio(result.ratios.cairnToRewrite) },
+    {
+      goal: `cairn ≤ ${ECONOMY_GOALS.toNaive} × naive`,
+      met: result.ratios.cairnToNaive <= ECONOMY_GOALS.toNaive,
+      value: ratio(result.ratios.cairnToNaive),
+    },
+    {
+      goal: `cairn ≤ ${ECONOMY_GOALS.toRewrite} × rewrite`,
+      met: result.ratios.cairnToRewrite <= ECONOMY_GOALS.toRewrite,
+      value: ratio(result.ratios.cairnToRewrite),
+    },
     {
       goal: `cache-hit share ≥ ${ECONOMY_GOALS.hitShare}`,
       met: cairn.cacheHitShare >= ECONOMY_GOALS.hitShare,
       value: `${cairn.cacheHitShare.toFixed(3)} (perfect cache on this session: ${result.floor.cacheHitShare.toFixed(3)})`,
     },
     { goal: 'zero cache breaks', met: cairn.cacheBreaks === ECONOMY_GOALS.breaks, value: String(cairn.cacheBreaks) },
-    { goal: `cairn ≤ ${ECONOMY_GOALS.toFloor} × floor`, met: result.ratios.cairnToFloor <= ECONOMY_GOALS.toFloor, value: ratio(result.ratios.cairnToFloor) },
+    {
+      goal: `cairn ≤ ${ECONOMY_GOALS.toFloor} × floor`,
+      met: result.ratios.cairnToFloor <= ECONOMY_GOALS.toFloor,
+      value: ratio(result.ratios.cairnToFloor),
+    },
   ];
 }
 
@@ -37,7 +49,9 @@ export function economyMarkdown(results: readonly EconomyResult[]): string {
   for (const result of results) {
     out.push(`### ${result.scenario}`, '');
     if (result.about) out.push(result.about, '');
-    out.push('| strategy | requests | input tokens | uncached | cache write | cache read | billed-input eq. | cache-hit share | cache breaks | peak context | compactions |');
+    out.push(
+      '| strategy | requests | input tokens | uncached | cache write | cache read | billed-input eq. | cache-hit share | cache breaks | peak context | compactions |',
+    );
     out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const run of result.runs) {
       out.push(
@@ -45,15 +59,21 @@ export function economyMarkdown(results: readonly EconomyResult[]): string {
       );
     }
     const f = result.floor;
-    out.push(`| floor | | ${int(f.inputTokens)} | ${int(f.uncached)} | ${int(f.written)} | ${int(f.read)} | ${int(f.billed)} | ${f.cacheHitShare.toFixed(3)} | 0 | | |`);
+    out.push(
+      `| floor | | ${int(f.inputTokens)} | ${int(f.uncached)} | ${int(f.written)} | ${int(f.read)} | ${int(f.billed)} | ${f.cacheHitShare.toFixed(3)} | 0 | | |`,
+    );
     out.push('');
     out.push('| goal | value | met |', '|---|---:|:---:|');
     for (const check of goalChecks(result)) out.push(`| ${check.goal} | ${check.value} | ${check.met ? 'yes' : '**no**'} |`);
-    out.push('', `Prompt tokens processed (no cache pricing): cairn / naive ${ratio(result.ratios.inputCairnToNaive)}, cairn / rewrite ${ratio(result.ratios.inputCairnToRewrite)}.`);
+    out.push(
+      '',
+      `Prompt tokens processed (no cache pricing): cairn / naive ${ratio(result.ratios.inputCairnToNaive)}, cairn / rewrite ${ratio(result.ratios.inputCairnToRewrite)}.`,
+    );
     const breaks = result.runs.filter((r) => r.firstBreak).map((r) => `${r.strategy}: ${r.firstBreak}`);
     if (breaks.length > 0) out.push('', 'First cache break per strategy:', ...breaks.map((b) => `- ${b}`));
     const notices = result.runs.flatMap((r) => r.notices.map((n) => `${r.strategy}: ${n}`));
-    if (notices.length > 0) out.push('', 'Script notices (the scenario and the run disagreed):', ...notices.slice(0, 10).map((n) => `- ${n}`));
+    if (notices.length > 0)
+      out.push('', 'Script notices (the scenario and the run disagreed):', ...notices.slice(0, 10).map((n) => `- ${n}`));
     out.push('');
   }
   return out.join('\n');

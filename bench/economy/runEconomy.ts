@@ -101,7 +101,9 @@ async function runStrategy(
     notices.push(...(result.server?.notices ?? []));
     const figures = measureRun(requests);
     const trace = requestTrace(requests);
-    return strategy === 'cairn' ? { figures, notices, trace, floorFigures: floorOf(floorRequestsFromLog(requests)) } : { figures, notices, trace };
+    return strategy === 'cairn'
+      ? { figures, notices, trace, floorFigures: floorOf(floorRequestsFromLog(requests)) }
+      : { figures, notices, trace };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

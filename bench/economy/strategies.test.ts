@@ -63,7 +63,12 @@ describe('naiveExecutor', () => {
 describe('editedPaths', () => {
   it('takes the path of an edit, or every file bracket of a patch answer', () => {
     expect(editedPaths(call('edit', { path: 'x.ts' }), '')).toEqual(['x.ts']);
-    expect(editedPaths(call('apply_patch', { patch: '…' }), '[#0001]\n[src/a.ts sha 7d0a91c3]\n@@ -1 +1 @@\n[b.md sha 52b6e3a0] Created, 1 line.')).toEqual(['src/a.ts', 'b.md']);
+    expect(
+      editedPaths(
+        call('apply_patch', { patch: '…' }),
+        '[#0001]\n[src/a.ts sha 7d0a91c3]\n@@ -1 +1 @@\n[b.md sha 52b6e3a0] Created, 1 line.',
+      ),
+    ).toEqual(['src/a.ts', 'b.md']);
   });
 });
 

@@ -27,7 +27,14 @@ export interface TruncateLimits {
 }
 
 /** The same numbers as Cairn's cap, so the comparison measures what is done with output, not how much is kept. */
-export const PEER_TRUNCATE: TruncateLimits = { maxLines: 400, maxChars: 40_000, headLines: 200, tailLines: 100, headChars: 20_000, tailChars: 10_000 };
+export const PEER_TRUNCATE: TruncateLimits = {
+  maxLines: 400,
+  maxChars: 40_000,
+  headLines: 200,
+  tailLines: 100,
+  headChars: 20_000,
+  tailChars: 10_000,
+};
 
 export function hooksFor(strategy: StrategyName, workspaceDir: string): StrategyHooks {
   switch (strategy) {

@@ -28,8 +28,23 @@ const MODEL = 'claude-sonnet-4-5';
 function exchange(i: number): Message[] {
   const body = Array.from({ length: 30 }, (_, l) => `${l + 1}: const item${i}_${l} = load('${i}/${l}'); // step ${i}`).join('\n');
   return [
-    { role: 'assistant', content: [{ type: 'text', text: `Step ${i}: reading the next file.` }, { type: 'tool_use', id: `toolu_${i}`, name: 'read', input: { path: `src/f${i}.ts` } }] },
-    { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `[#${(0x1000 + i).toString(16)} src/f${i}.ts lines 1-30 of 30 sha 0123abcd]\n${body}` }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Step ${i}: reading the next file.` },
+        { type: 'tool_use', id: `toolu_${i}`, name: 'read', input: { path: `src/f${i}.ts` } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `toolu_${i}`,
+          content: `[#${(0x1000 + i).toString(16)} src/f${i}.ts lines 1-30 of 30 sha 0123abcd]\n${body}`,
+        },
+      ],
+    },
   ];
 }
 
@@ -111,9 +126,10 @@ export async function composeScaling(sizes: readonly number[], rounds: number): 
     const out: HotFigure[] = [];
     for (const size of sizes) {
       const { coldMs, coldStringifyMs, measured, baseline } = await measureSize(dir, preamble, size, rounds, 100_000);
-      const freshNote = size === smallest
-        ? `; before the JIT warm-up (the process's first compositions): ${(firstInProcess.measured / firstInProcess.baseline).toFixed(2)}× (${formatMs(firstInProcess.measured)})`
-        : '';
+      const freshNote =
+        size === smallest
+          ? `; before the JIT warm-up (the process's first compositions): ${(firstInProcess.measured / firstInProcess.baseline).toFixed(2)}× (${formatMs(firstInProcess.measured)})`
+          : '';
       out.push({
         group: 'compose',
         name: `compose at ${size.toLocaleString('en-US')} messages (next request: one new exchange)`,

@@ -72,7 +72,15 @@ export async function inBlocks(
   const a: number[] = [];
   const b: number[] = [];
   for (let block = 0; block < blocks; block++) {
-    for (const [run, into] of block % 2 === 0 ? ([[measured, a], [baseline, b]] as const) : ([[baseline, b], [measured, a]] as const)) {
+    for (const [run, into] of block % 2 === 0
+      ? ([
+          [measured, a],
+          [baseline, b],
+        ] as const)
+      : ([
+          [baseline, b],
+          [measured, a],
+        ] as const)) {
       for (let i = -1; i < perBlock; i++) {
         const start = performance.now();
         await run();

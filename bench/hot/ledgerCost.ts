@@ -64,15 +64,26 @@ export async function ledgerPerResult(sizes: readonly number[], rounds: number):
 
       const memoryLedger = ledgerWith(new MemoryResultStore());
       const inMemory = await paired(rounds, () => memoryLedger.execute(call('bash', { command: 'build' })), baseline);
-      out.push(figure(GROUP_LEDGER, `result of ${label}: id, cap, hash, in-memory store`, inMemory, 'read + SHA-256 of the same bytes', { text: '≤ 1.5×', max: 1.5 }));
+      out.push(
+        figure(GROUP_LEDGER, `result of ${label}: id, cap, hash, in-memory store`, inMemory, 'read + SHA-256 of the same bytes', {
+          text: '≤ 1.5×',
+          max: 1.5,
+        }),
+      );
 
       const journal = await SessionJournal.create(join(dir, `sessions-${bytes}`), { workspace: dir, model: 'bench' });
       try {
         const durable = ledgerWith(journal);
         const journaled = await paired(rounds, () => durable.execute(call('bash', { command: 'build' })), baseline);
         out.push(
-          figure(GROUP_LEDGER, `result of ${label}: id, cap, hash, journal store (durable)`, journaled, 'read + SHA-256 of the same bytes', { text: '≤ 1.5×', max: 1.5 },
-            'includes the journal append and its fdatasync, which the baseline does not do'),
+          figure(
+            GROUP_LEDGER,
+            `result of ${label}: id, cap, hash, journal store (durable)`,
+            journaled,
+            'read + SHA-256 of the same bytes',
+            { text: '≤ 1.5×', max: 1.5 },
+            'includes the journal append and its fdatasync, which the baseline does not do',
+          ),
         );
       } finally {
         await journal.close();
@@ -126,7 +137,14 @@ export async function unchangedReread(rounds: number, bytes = 10 * 2 ** 20): Pro
       `${stubs} of ${reReads} re-reads answered with a stub of ${first.id}, ${fileReads} file reads; the stub is stored as a reference to ` +
       `${first.id}'s ${first.text.split('\n').length - 1} lines, not a copy. Timed in alternating blocks (4 × ${Math.max(3, rounds)} calls a side), ` +
       `so the baseline's 10 MB of garbage is not collected inside a re-read. Of the re-read, the workspace's path check and stat: ${µs(median(pathWork))}`;
-    return figure(GROUP_LEDGER, 'unchanged re-read of a 10 MB file (cached hash valid)', timing, 'cold read + SHA-256 of the file', { text: '≤ 0.01×', max: 0.01 }, note);
+    return figure(
+      GROUP_LEDGER,
+      'unchanged re-read of a 10 MB file (cached hash valid)',
+      timing,
+      'cold read + SHA-256 of the file',
+      { text: '≤ 0.01×', max: 0.01 },
+      note,
+    );
   });
 }
 
@@ -142,11 +160,18 @@ export async function diffReply(rounds: number): Promise<HotFigure[]> {
     oneChange[5_000] = oneChange[5_000]!.replace('computeSomething', 'computeOther');
     const halfChanged = before.map((line, i) => (i % 2 === 0 ? line.replace('computeSomething', 'computeChanged') : line));
     const out: HotFigure[] = [];
-    for (const [name, after] of [['one small change', oneChange], ['half the lines changed', halfChanged]] as const) {
+    for (const [name, after] of [
+      ['one small change', oneChange],
+      ['half the lines changed', halfChanged],
+    ] as const) {
       const path = join(dir, 'module.ts');
       const beforeText = `${before.join('\n')}\n`;
       const afterText = `${after.join('\n')}\n`;
-      const ledger = new ResultLedger({ workspace: new NodeWorkspace(dir), store: new MemoryResultStore(), ids: new IdAllocator({ digits: 4, seed: 3 }) });
+      const ledger = new ResultLedger({
+        workspace: new NodeWorkspace(dir),
+        store: new MemoryResultStore(),
+        ids: new IdAllocator({ digits: 4, seed: 3 }),
+      });
       let replyLines = 0;
       const timing = await paired(
         rounds,

@@ -11,7 +11,9 @@ export function hotMarkdown(figures: readonly HotFigure[]): string {
   for (const f of figures) {
     const ratio = Number.isFinite(f.ratio) ? `${f.ratio < 0.01 ? f.ratio.toExponential(1) : f.ratio.toFixed(2)}×` : 'n/a';
     const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
-    out.push(`| ${f.group} | ${f.name} | ${amount(f.measured, f.unit)} | ${f.baselineLabel}: ${amount(f.baseline, f.unit)} | ${ratio} | ${f.goal ?? ''} | ${met} | ${f.note ?? ''} |`);
+    out.push(
+      `| ${f.group} | ${f.name} | ${amount(f.measured, f.unit)} | ${f.baselineLabel}: ${amount(f.baseline, f.unit)} | ${ratio} | ${f.goal ?? ''} | ${met} | ${f.note ?? ''} |`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

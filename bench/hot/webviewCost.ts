@@ -29,7 +29,16 @@ function turn(index: number): TurnView {
         tool: 'read',
         summary: `src/module${index}.ts`,
         status: 'done',
-        result: { id, tool: 'read', bracket, text: `${bracket}\n${lines.join('\n')}`, kind: 'full', fullChars: 900, tokensSaved: 0, isError: false },
+        result: {
+          id,
+          tool: 'read',
+          bracket,
+          text: `${bracket}\n${lines.join('\n')}`,
+          kind: 'full',
+          fullChars: 900,
+          tokensSaved: 0,
+          isError: false,
+        },
       },
       {
         type: 'assistant',
@@ -42,18 +51,44 @@ function turn(index: number): TurnView {
 function recordingOf(turns: readonly TurnView[], initCount: number): SessionRecording {
   const shown = turns.slice(turns.length - initCount);
   const chatInit: InitMessage = {
-    type: 'init', protocolVersion: 1, view: 'chat', sessionTitle: 'Benchmark: a 1,000-turn session', busy: false,
-    hasOlderTurns: initCount < turns.length, turns: shown,
+    type: 'init',
+    protocolVersion: 1,
+    view: 'chat',
+    sessionTitle: 'Benchmark: a 1,000-turn session',
+    busy: false,
+    hasOlderTurns: initCount < turns.length,
+    turns: shown,
     resultIds: turns.flatMap((t) => t.items.flatMap((i) => (i.type === 'tool' && i.result ? [i.result.id] : []))),
   };
-  const reportInit: InitMessage = { type: 'init', protocolVersion: 1, view: 'report', sessionTitle: chatInit.sessionTitle, busy: false, hasOlderTurns: false, resultIds: [], turns: [], snapshots: [] };
-  return { chatInit, script: [], olderTurns: turns.slice(0, turns.length - initCount), recalls: {}, compactionDetails: {}, reportInit, reportScript: [] };
+  const reportInit: InitMessage = {
+    type: 'init',
+    protocolVersion: 1,
+    view: 'report',
+    sessionTitle: chatInit.sessionTitle,
+    busy: false,
+    hasOlderTurns: false,
+    resultIds: [],
+    turns: [],
+    snapshots: [],
+  };
+  return {
+    chatInit,
+    script: [],
+    olderTurns: turns.slice(0, turns.length - initCount),
+    recalls: {},
+    compactionDetails: {},
+    reportInit,
+    reportScript: [],
+  };
 }
 
 function staticHtml(turns: readonly TurnView[]): string {
   const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const body = turns
-    .map((t) => `<section class="turn" data-turn="${t.index}">${t.items.map((item) => `<pre>${escape('text' in item ? item.text : item.type === 'tool' ? (item.result?.bracket ?? '') : '')}</pre>`).join('')}</section>`)
+    .map(
+      (t) =>
+        `<section class="turn" data-turn="${t.index}">${t.items.map((item) => `<pre>${escape('text' in item ? item.text : item.type === 'tool' ? (item.result?.bracket ?? '') : '')}</pre>`).join('')}</section>`,
+    )
     .join('');
   return `<!doctype html><html><body>${body}</body></html>`;
 }
@@ -108,7 +143,17 @@ function p95(values: number[]): number {
 }
 
 function skipped(reason: string): HotFigure[] {
-  return [{ group: 'webview', name: 'first render and streaming', measured: 0, baseline: 0, baselineLabel: 'n/a', ratio: Number.NaN, note: `not run: ${reason}` }];
+  return [
+    {
+      group: 'webview',
+      name: 'first render and streaming',
+      measured: 0,
+      baseline: 0,
+      baselineLabel: 'n/a',
+      ratio: Number.NaN,
+      note: `not run: ${reason}`,
+    },
+  ];
 }
 
 export async function webviewRender(rounds = 3): Promise<HotFigure[]> {
@@ -127,7 +172,9 @@ export async function webviewRender(rounds = 3): Promise<HotFigure[]> {
     const openChat = async (initCount: number) => {
       const page = await browser.context.newPage();
       const setup: FakeHostSetup = { recording: recordingOf(turns, initCount), theme: 'dark' };
-      await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}\n${RENDER_PROBE.replace('__SELECTOR__', () => JSON.stringify(`.turn[data-turn="${TURNS - 1}"]`))}` });
+      await page.addInitScript({
+        content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}\n${RENDER_PROBE.replace('__SELECTOR__', () => JSON.stringify(`.turn[data-turn="${TURNS - 1}"]`))}`,
+      });
       await page.goto(`${server.origin}/chat.html`);
       await page.waitForFunction('window.__renderedAt !== undefined', undefined, { timeout: 60_000 });
       return { page, ms: (await page.evaluate('window.__renderedAt')) as number };
@@ -153,16 +200,23 @@ export async function webviewRender(rounds = 3): Promise<HotFigure[]> {
       const b = median(baseline);
       out.push({
         group: 'webview',
-        name: initCount === TURNS ? `first render, all ${TURNS} turns in the init message` : `first render of a ${TURNS}-turn session (newest ${initCount} sent, as the host does)`,
+        name:
+          initCount === TURNS
+            ? `first render, all ${TURNS} turns in the init message`
+            : `first render of a ${TURNS}-turn session (newest ${initCount} sent, as the host does)`,
         note: 'measured from navigation start: includes loading and parsing dist/webview.js',
-        measured: m, baseline: b, baselineLabel: 'setting the same turns\' text as static markup', ratio: m / b,
+        measured: m,
+        baseline: b,
+        baselineLabel: "setting the same turns' text as static markup",
+        ratio: m / b,
       });
     }
 
     // Frame intervals while 400 text deltas arrive (one per 10 ms), against the same page idle.
     const { page } = await openChat(HOST_INIT_TURNS);
     // Passed as source text: the bundler's helpers (e.g. `__name`) do not exist in the page.
-    const frames = async (stream: boolean): Promise<number[]> => page.evaluate(FRAME_PROBE.replace('__STREAMING__', () => String(stream))) as Promise<number[]>;
+    const frames = async (stream: boolean): Promise<number[]> =>
+      page.evaluate(FRAME_PROBE.replace('__STREAMING__', () => String(stream))) as Promise<number[]>;
     const idle = await frames(false);
     const streaming = await frames(true);
     await page.close();

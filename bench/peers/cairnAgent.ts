@@ -25,7 +25,8 @@ export const cairnAgent: BenchAgent = {
 function checkoutVersion(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: __dirname, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: __dirname, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: __dirname, encoding: 'utf8' }).trim() !== '';
     return `${sha}${dirty ? '+' : ''}`;
   } catch {
     return 'this checkout';
@@ -34,7 +35,11 @@ function checkoutVersion(): string {
 
 async function runCairn(context: AgentRunContext): Promise<AgentRun> {
   const outDir = join(context.scratchDir, 'out');
-  const gate = needsGate(context.needs, (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming), context.onNotice);
+  const gate = needsGate(
+    context.needs,
+    (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming),
+    context.onNotice,
+  );
   const result = await runHeadless({
     workspaceDir: context.workspaceDir,
     scenario: context.bench.scenario,
@@ -57,7 +62,12 @@ interface StoredRecord {
  * `recall` of the latest stored result that holds the need and whose id the model was shown (a capped
  * output names its id), on a window of lines around it.
  */
-export async function cairnRetrieval(sessionsDir: string, need: string, request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> {
+export async function cairnRetrieval(
+  sessionsDir: string,
+  need: string,
+  request: WireRequest,
+  upcoming: AssistantTurn,
+): Promise<AssistantTurn | undefined> {
   const visible = visibleText(request);
   let found: { id: string; body: string } | undefined;
   for (const journal of await journals(sessionsDir)) {

@@ -31,13 +31,22 @@ const SCRIPTED: ScriptedToolCall[] = [
   { name: 'read', input: { path: 'src/diff/line.js' } },
   { name: 'read', input: { path: 'src/diff/line.js', offset: 40, limit: 26 } },
   { name: 'bash', input: { command: 'node --test 2>&1 | grep "not ok"' } },
-  { name: 'grep', input: { pattern: "leadingWs|trailingWs", path: 'src' } },
+  { name: 'grep', input: { pattern: 'leadingWs|trailingWs', path: 'src' } },
   { name: 'grep', input: { pattern: 'x', path: 'src', glob: '*.js', ignore_case: true } },
   { name: 'glob', input: { pattern: 'src/**/*.js' } },
   { name: 'list', input: { path: 'src' } },
   { name: 'edit', input: { path: 'a.js', old_string: 'a', new_string: 'b' } },
   { name: 'edit', input: { path: 'a.js', old_string: 'a', new_string: 'b', replace_all: true } },
-  { name: 'multiedit', input: { path: 'a.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd', replace_all: true }] } },
+  {
+    name: 'multiedit',
+    input: {
+      path: 'a.js',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd', replace_all: true },
+      ],
+    },
+  },
   { name: 'write', input: { path: 'scripts/x.mjs', content: 'x\n' } },
   { name: 'recall', input: { id: '{result:2}', offset: 300, limit: 40 } },
 ];
@@ -53,7 +62,21 @@ describe('Claude Code translation, against its recorded requests', () => {
 
   it('turns every scripted tool into a call its own tool schemas accept', () => {
     const translated = translateForClaudeCode(turn(...SCRIPTED), last!, WORKSPACE).toolCalls;
-    expect(translated.map((c) => c.name)).toEqual(['Read', 'Read', 'Bash', 'Bash', 'Bash', 'Bash', 'Bash', 'Edit', 'Edit', 'Edit', 'Edit', 'Write', 'Read']);
+    expect(translated.map((c) => c.name)).toEqual([
+      'Read',
+      'Read',
+      'Bash',
+      'Bash',
+      'Bash',
+      'Bash',
+      'Bash',
+      'Edit',
+      'Edit',
+      'Edit',
+      'Edit',
+      'Write',
+      'Read',
+    ]);
     for (const call of translated) expect(callProblems(call, tools)).toEqual([]);
     expect(translated[0]!.input).toEqual({ file_path: `${WORKSPACE}/src/diff/line.js` });
     expect(translated[1]!.input).toEqual({ file_path: `${WORKSPACE}/src/diff/line.js`, offset: 40, limit: 26 });
@@ -63,26 +86,44 @@ describe('Claude Code translation, against its recorded requests', () => {
 
   it('recalls a persisted output by reading the file Claude Code saved it to', () => {
     const [recall] = translateForClaudeCode(turn(SCRIPTED.at(-1)!), last!, WORKSPACE).toolCalls;
-    expect(recall).toEqual({ name: 'Read', input: { file_path: expect.stringMatching(/^\/SCRATCH\/home\/\.claude\/.*\/tool-results\/\w+\.txt$/), offset: 300, limit: 40 } });
+    expect(recall).toEqual({
+      name: 'Read',
+      input: { file_path: expect.stringMatching(/^\/SCRATCH\/home\/\.claude\/.*\/tool-results\/\w+\.txt$/), offset: 300, limit: 40 },
+    });
   });
 
   it('recalls an output that was not saved by running its command again, cut to the same lines', () => {
-    const [recall] = translateForClaudeCode(turn({ name: 'recall', input: { id: '{result:3}', offset: 2, limit: 3 } }), last!, WORKSPACE).toolCalls;
-    expect(recall).toEqual({ name: 'Bash', input: { command: "(grep -rnE -- 'trailingWs' 'src') 2>&1 | sed -n '2,4p'", description: expect.any(String) } });
+    const [recall] = translateForClaudeCode(
+      turn({ name: 'recall', input: { id: '{result:3}', offset: 2, limit: 3 } }),
+      last!,
+      WORKSPACE,
+    ).toolCalls;
+    expect(recall).toEqual({
+      name: 'Bash',
+      input: { command: "(grep -rnE -- 'trailingWs' 'src') 2>&1 | sed -n '2,4p'", description: expect.any(String) },
+    });
   });
 
   it('finds the saved-output path in the preview it really sends', () => {
     const text = JSON.stringify(last!.messages);
     expect(text).toContain('<persisted-output>');
-    expect(savedOutputPath('<persisted-output>\nOutput too large (282.1KB). Full output saved to: /h/.claude/x/tool-results/b1.txt\n\nPreview')).toBe('/h/.claude/x/tool-results/b1.txt');
+    expect(
+      savedOutputPath('<persisted-output>\nOutput too large (282.1KB). Full output saved to: /h/.claude/x/tool-results/b1.txt\n\nPreview'),
+    ).toBe('/h/.claude/x/tool-results/b1.txt');
     expect(savedOutputPath('1\tbroken')).toBeUndefined();
   });
 
   it('reads a file before the first edit of it, as Claude Code requires, and not again', () => {
-    const before = readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'src/other.js', old_string: 'a', new_string: 'b' } }), WORKSPACE);
+    const before = readBeforeEdit(
+      last!,
+      turn({ name: 'edit', input: { path: 'src/other.js', old_string: 'a', new_string: 'b' } }),
+      WORKSPACE,
+    );
     expect(before?.toolCalls).toEqual([{ name: 'Read', input: { file_path: `${WORKSPACE}/src/other.js` } }]);
     // notes.txt was read in the recorded session.
-    expect(readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }), WORKSPACE)).toBeUndefined();
+    expect(
+      readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }), WORKSPACE),
+    ).toBeUndefined();
   });
 
   it('answers its requests without tools, or for another model, apart', () => {
@@ -103,9 +144,12 @@ describe('a need Claude Code cut from an output it did not save', () => {
           role: 'user',
           content: [
             ...last!.messages.at(-1)!.content.filter((b) => b.type !== 'tool_result'),
-            ...last!.messages.at(-1)!.content.filter((b) => b.type === 'tool_result').map((b, i) =>
-              i === 0 ? { ...b, content: 'Exit code 1\nTAP version 13\n... [20007 characters truncated] ...\n    ok 43 - seed 42' } : b,
-            ),
+            ...last!.messages
+              .at(-1)!
+              .content.filter((b) => b.type === 'tool_result')
+              .map((b, i) =>
+                i === 0 ? { ...b, content: 'Exit code 1\nTAP version 13\n... [20007 characters truncated] ...\n    ok 43 - seed 42' } : b,
+              ),
           ],
         },
       ],
@@ -115,12 +159,19 @@ describe('a need Claude Code cut from an output it did not save', () => {
     const asBash: WireRequest = {
       ...cut,
       messages: cut.messages.map((m, i) =>
-        i === cut.messages.length - 2 ? { ...m, content: m.content.map((b) => (b === writeCall ? { ...b, name: 'Bash', input: { command: 'node --test' } } : b)) } : m,
+        i === cut.messages.length - 2
+          ? { ...m, content: m.content.map((b) => (b === writeCall ? { ...b, name: 'Bash', input: { command: 'node --test' } } : b)) }
+          : m,
       ),
     };
     const step: AssistantTurn = { kind: 'assistant', index: 2, text: '42 fail.', toolCalls: [] };
     const served = await claudeCodeRetrieval('# fail 42', asBash, step);
-    expect(served?.toolCalls).toEqual([{ name: 'Bash', input: { command: "(node --test) 2>&1 | grep -F -e '# fail 42' -B 5 -A 14 | head -n 20", description: expect.any(String) } }]);
+    expect(served?.toolCalls).toEqual([
+      {
+        name: 'Bash',
+        input: { command: "(node --test) 2>&1 | grep -F -e '# fail 42' -B 5 -A 14 | head -n 20", description: expect.any(String) },
+      },
+    ]);
   });
 });
 
@@ -129,7 +180,9 @@ describe('a need Claude Code saved to a file', () => {
     const scratch = await mkdtemp(join(tmpdir(), 'cairn-cc-fixture-'));
     dirs.push(scratch);
     const [, last] = recorded(scratch);
-    const saved = shownResults(last!).map((r) => savedOutputPath(r.text)).find((p) => p !== undefined)!;
+    const saved = shownResults(last!)
+      .map((r) => savedOutputPath(r.text))
+      .find((p) => p !== undefined)!;
     expect(saved.startsWith(scratch)).toBe(true);
     await mkdir(dirname(saved), { recursive: true });
     await writeFile(saved, Array.from({ length: 20000 }, (_, i) => `log line ${i + 1}`).join('\n'));

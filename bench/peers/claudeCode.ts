@@ -22,7 +22,14 @@ import { recallTarget, shownResults } from './shownResults';
 
 export const CLAUDE_CODE: PeerPackage = { name: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' };
 
-export const CLAUDE_CODE_CATEGORIES: ToolCategories = { Read: 'reads', Bash: 'commandOutput', Edit: 'editAnswers', Write: 'editAnswers', Grep: 'searches', Glob: 'searches' };
+export const CLAUDE_CODE_CATEGORIES: ToolCategories = {
+  Read: 'reads',
+  Bash: 'commandOutput',
+  Edit: 'editAnswers',
+  Write: 'editAnswers',
+  Grep: 'searches',
+  Glob: 'searches',
+};
 
 type Input = Record<string, unknown>;
 
@@ -34,7 +41,14 @@ export function translateForClaudeCode(turn: AssistantTurn, request: WireRequest
     const input = call.input as Input;
     switch (call.name) {
       case 'read':
-        calls.push({ name: 'Read', input: { file_path: abs(input.path), ...(input.offset !== undefined ? { offset: input.offset } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) } });
+        calls.push({
+          name: 'Read',
+          input: {
+            file_path: abs(input.path),
+            ...(input.offset !== undefined ? { offset: input.offset } : {}),
+            ...(input.limit !== undefined ? { limit: input.limit } : {}),
+          },
+        });
         break;
       case 'bash':
         calls.push({ name: 'Bash', input: { command: input.command, description: describe(String(input.command)) } });
@@ -43,7 +57,13 @@ export function translateForClaudeCode(turn: AssistantTurn, request: WireRequest
         calls.push({ name: 'Bash', input: { command: grepCommand(input), description: `Search for ${String(input.pattern)}` } });
         break;
       case 'glob':
-        calls.push({ name: 'Bash', input: { command: `find ${shellQuote(String(input.path ?? '.'))} -path ${shellQuote(String(input.pattern))} | sort`, description: 'Find files' } });
+        calls.push({
+          name: 'Bash',
+          input: {
+            command: `find ${shellQuote(String(input.path ?? '.'))} -path ${shellQuote(String(input.pattern))} | sort`,
+            description: 'Find files',
+          },
+        });
         break;
       case 'list':
         calls.push({ name: 'Bash', input: { command: `ls -p ${shellQuote(String(input.path ?? '.'))}`, description: 'List the folder' } });
@@ -69,7 +89,12 @@ export function translateForClaudeCode(turn: AssistantTurn, request: WireRequest
 }
 
 function editInput(path: string, edit: Input): Input {
-  return { file_path: path, old_string: edit.old_string, new_string: edit.new_string, ...(edit.replace_all === true ? { replace_all: true } : {}) };
+  return {
+    file_path: path,
+    old_string: edit.old_string,
+    new_string: edit.new_string,
+    ...(edit.replace_all === true ? { replace_all: true } : {}),
+  };
 }
 
 function describe(command: string): string {
@@ -97,7 +122,13 @@ function recallForClaudeCode(input: Input, request: WireRequest): ScriptedToolCa
   const saved = target ? savedOutputPath(target.text) : undefined;
   if (saved) return { name: 'Read', input: { file_path: saved, offset, limit } };
   const command = target?.toolName === 'Bash' ? String(target.input.command) : 'true';
-  return { name: 'Bash', input: { command: `(${command}) 2>&1 | sed -n '${offset},${offset + limit - 1}p'`, description: 'Show those lines of the output again' } };
+  return {
+    name: 'Bash',
+    input: {
+      command: `(${command}) 2>&1 | sed -n '${offset},${offset + limit - 1}p'`,
+      description: 'Show those lines of the output again',
+    },
+  };
 }
 
 /** A need missing from the request: a Read, around it, of the saved-output file that holds it. */
@@ -114,7 +145,9 @@ export async function claudeCodeRetrieval(need: string, request: WireRequest, up
   for (const result of shownResults(request).reverse()) {
     if (result.toolName !== 'Bash' || !TRUNCATED.test(result.text)) continue;
     const command = `(${String(result.input.command)}) 2>&1 | grep -F -e ${shellQuote(need)} -B 5 -A 14 | head -n 20`;
-    const already = request.messages.some((m) => m.content.some((b) => b.type === 'tool_use' && (b.input as Input | undefined)?.command === command));
+    const already = request.messages.some((m) =>
+      m.content.some((b) => b.type === 'tool_use' && (b.input as Input | undefined)?.command === command),
+    );
     if (!already) return retrievalTurn(upcoming, 'Bash', { command, description: 'Show that part of the output again' });
   }
   return undefined;
@@ -162,7 +195,16 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
   return {
     invocation: (text, first, home, url) => ({
       command: bin,
-      args: ['-p', text, '--output-format', 'json', '--dangerously-skip-permissions', '--model', context.model, ...(first ? [] : ['--continue'])],
+      args: [
+        '-p',
+        text,
+        '--output-format',
+        'json',
+        '--dangerously-skip-permissions',
+        '--model',
+        context.model,
+        ...(first ? [] : ['--continue']),
+      ],
       env: {
         ANTHROPIC_BASE_URL: url,
         ANTHROPIC_API_KEY: 'local-scenario-key',
@@ -177,7 +219,8 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
       isCompaction: isCompactionRequest,
       isSide: (request) => isClaudeCodeSide(request, context.model),
       sideAnswer: () => 'Session',
-      before: async (request, upcoming) => (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),
+      before: async (request, upcoming) =>
+        (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),
       translate: (turn, request) => translateForClaudeCode(turn, request, context.workspaceDir),
     }),
   };

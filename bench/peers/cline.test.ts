@@ -13,7 +13,9 @@ import { callProblems } from './schemaCheck';
 
 /** Real requests of cline 3.0.65, recorded from this harness (see the fixture's "about"). */
 const FIXTURE = resolve(__dirname, '../../test/fixtures/peers/cline-requests.json');
-const [first, last] = (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { requests: unknown[] }).requests.map((body) => validateRequest(body, { countTokens: false }) as WireRequest);
+const [first, last] = (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { requests: unknown[] }).requests.map(
+  (body) => validateRequest(body, { countTokens: false }) as WireRequest,
+);
 const tools = first!.tools as unknown as { name: string; input_schema?: unknown }[];
 const turn = (...toolCalls: ScriptedToolCall[]): AssistantTurn => ({ kind: 'assistant', index: 7, toolCalls });
 
@@ -34,7 +36,16 @@ describe('cline translation, against its recorded requests', () => {
         { name: 'list', input: { path: 'src' } },
         { name: 'edit', input: { path: 'a.js', old_string: 'a', new_string: 'b' } },
         { name: 'edit', input: { path: 'a.js', old_string: 'a', new_string: 'b', replace_all: true } },
-        { name: 'multiedit', input: { path: 'a.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] } },
+        {
+          name: 'multiedit',
+          input: {
+            path: 'a.js',
+            edits: [
+              { old_string: 'a', new_string: 'b' },
+              { old_string: 'c', new_string: 'd' },
+            ],
+          },
+        },
         { name: 'write', input: { path: 'x.mjs', content: 'x\n' } },
         { name: 'recall', input: { id: '{result:2}', offset: 300, limit: 40 } },
       ),
@@ -50,7 +61,11 @@ describe('cline translation, against its recorded requests', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cairn-cline-'));
     dirs.push(dir);
     await writeFile(join(dir, 'a.js'), 'f(x.y); g(x.y); // x.y$\n');
-    const [call] = translateForCline(turn({ name: 'edit', input: { path: 'a.js', old_string: 'x.y', new_string: "a'$b", replace_all: true } }), last!, dir).toolCalls;
+    const [call] = translateForCline(
+      turn({ name: 'edit', input: { path: 'a.js', old_string: 'x.y', new_string: "a'$b", replace_all: true } }),
+      last!,
+      dir,
+    ).toolCalls;
     execFileSync('bash', ['-c', (call!.input as { commands: string[] }).commands[0]!], { cwd: dir });
     expect(await readFile(join(dir, 'a.js'), 'utf8')).toBe("f(a'$b); g(a'$b); // a'$b$\n");
   });
@@ -66,7 +81,10 @@ describe('a need cline cut from an output (it saves nothing)', () => {
     const step: AssistantTurn = { kind: 'assistant', index: 9, text: 'Line 15000 says so.', toolCalls: [] };
     const gate = needsGate(new Map([[9, ['log line 15000']]]), clineRetrieval, () => undefined);
     expect((await gate.hook!(last!, step))?.toolCalls).toEqual([
-      { name: 'run_commands', input: { commands: ["(seq 1 20000 | sed 's/^/log line /') 2>&1 | grep -F -e 'log line 15000' -B 5 -A 14 | head -n 20"] } },
+      {
+        name: 'run_commands',
+        input: { commands: ["(seq 1 20000 | sed 's/^/log line /') 2>&1 | grep -F -e 'log line 15000' -B 5 -A 14 | head -n 20"] },
+      },
     ]);
   });
 });

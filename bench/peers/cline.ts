@@ -20,7 +20,12 @@ import { recallTarget, shownResults } from './shownResults';
 
 export const CLINE: PeerPackage = { name: 'cline', pkg: 'cline', version: '3.0.65', bin: 'cline' };
 
-export const CLINE_CATEGORIES: ToolCategories = { read_files: 'reads', run_commands: 'commandOutput', editor: 'editAnswers', search_codebase: 'searches' };
+export const CLINE_CATEGORIES: ToolCategories = {
+  read_files: 'reads',
+  run_commands: 'commandOutput',
+  editor: 'editAnswers',
+  search_codebase: 'searches',
+};
 
 type Input = Record<string, unknown>;
 
@@ -33,7 +38,8 @@ export function translateForCline(turn: AssistantTurn, request: WireRequest, wor
       case 'read': {
         const offset = typeof input.offset === 'number' ? input.offset : undefined;
         const limit = typeof input.limit === 'number' ? input.limit : undefined;
-        const range = offset !== undefined || limit !== undefined ? { start_line: offset ?? 1, end_line: (offset ?? 1) + (limit ?? 2000) - 1 } : {};
+        const range =
+          offset !== undefined || limit !== undefined ? { start_line: offset ?? 1, end_line: (offset ?? 1) + (limit ?? 2000) - 1 } : {};
         calls.push({ name: 'read_files', input: { files: [{ path: abs(input.path), ...range }] } });
         break;
       }
@@ -45,7 +51,10 @@ export function translateForCline(turn: AssistantTurn, request: WireRequest, wor
         calls.push({ name: 'run_commands', input: { commands: [grepCommand(input)] } });
         break;
       case 'glob':
-        calls.push({ name: 'run_commands', input: { commands: [`find ${shellQuote(String(input.path ?? '.'))} -path ${shellQuote(String(input.pattern))} | sort`] } });
+        calls.push({
+          name: 'run_commands',
+          input: { commands: [`find ${shellQuote(String(input.path ?? '.'))} -path ${shellQuote(String(input.pattern))} | sort`] },
+        });
         break;
       case 'list':
         calls.push({ name: 'run_commands', input: { commands: [`ls -p ${shellQuote(String(input.path ?? '.'))}`] } });
@@ -81,7 +90,12 @@ export function grepCommand(input: Input): string {
 function editCalls(path: string, edit: Input): ScriptedToolCall[] {
   if (edit.replace_all !== true) return [{ name: 'editor', input: { path, old_text: edit.old_string, new_text: edit.new_string } }];
   const perl = `perl -0pi -e 's/\\Q$ENV{OLD}\\E/$ENV{NEW}/g' ${shellQuote(path)}`;
-  return [{ name: 'run_commands', input: { commands: [`OLD=${shellQuote(String(edit.old_string))} NEW=${shellQuote(String(edit.new_string))} ${perl}`] } }];
+  return [
+    {
+      name: 'run_commands',
+      input: { commands: [`OLD=${shellQuote(String(edit.old_string))} NEW=${shellQuote(String(edit.new_string))} ${perl}`] },
+    },
+  ];
 }
 
 /** Cline keeps no output to go back to: a recall runs the command again, cut to the same lines. */
@@ -98,7 +112,9 @@ export function clineRetrieval(need: string, request: WireRequest, upcoming: Ass
     const commands = (result.input.commands as unknown[] | undefined)?.map(String) ?? [];
     if (commands.length === 0) continue;
     const command = `(${commands.join(' && ')}) 2>&1 | grep -F -e ${shellQuote(need)} -B 5 -A 14 | head -n 20`;
-    const already = request.messages.some((m) => m.content.some((b) => b.type === 'tool_use' && JSON.stringify(b.input ?? {}).includes(JSON.stringify(command).slice(1, -1))));
+    const already = request.messages.some((m) =>
+      m.content.some((b) => b.type === 'tool_use' && JSON.stringify(b.input ?? {}).includes(JSON.stringify(command).slice(1, -1))),
+    );
     if (!already) return retrievalTurn(upcoming, 'run_commands', { commands: [command] });
   }
   return undefined;
@@ -169,7 +185,8 @@ export const clineAgent: BenchAgent = {
   name: CLINE.name,
   version: CLINE.version,
   categories: CLINE_CATEGORIES,
-  caveat: 'cannot continue a session headless (cline 3.0.65: --id needs a TTY); every user turn after the first starts a new task without the earlier context, so its figures for multi-turn scenarios are a lower bound and it is left out of "best peer"',
+  caveat:
+    'cannot continue a session headless (cline 3.0.65: --id needs a TTY); every user turn after the first starts a new task without the earlier context, so its figures for multi-turn scenarios are a lower bound and it is left out of "best peer"',
   prepare: async () => {
     const result = await installPeer(CLINE);
     if ('problem' in result) return result.problem;

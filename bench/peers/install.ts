@@ -44,7 +44,10 @@ export async function installPeer(peer: PeerPackage): Promise<{ bin: string } | 
     );
   });
   if (output !== undefined) return { problem: `npm install ${peer.pkg}@${peer.version} failed: ${output}` };
-  if (!(await exists(bin))) return { problem: `${peer.pkg}@${peer.version} installed no ${peer.bin} executable (no binary for ${process.platform}-${process.arch}?)` };
+  if (!(await exists(bin)))
+    return {
+      problem: `${peer.pkg}@${peer.version} installed no ${peer.bin} executable (no binary for ${process.platform}-${process.arch}?)`,
+    };
   return { bin };
 }
 

@@ -41,7 +41,16 @@ function wireOf(request: LoggedRequest, countTokens = false): WireRequest | unde
 }
 
 export function measurePeer(requests: readonly LoggedRequest[], categories: ToolCategories): PeerFigures {
-  let uncached = 0, cacheWrite = 0, cacheRead = 0, main = 0, retrievals = 0, side = 0, compactions = 0, peak = 0, fixed = -1, breaks = 0;
+  let uncached = 0,
+    cacheWrite = 0,
+    cacheRead = 0,
+    main = 0,
+    retrievals = 0,
+    side = 0,
+    compactions = 0,
+    peak = 0,
+    fixed = -1,
+    breaks = 0;
   let firstBreak: string | null = null;
   let previous: PromptBlock[] | undefined;
   let peakWire: WireRequest | undefined;
@@ -131,7 +140,7 @@ export function conversationTokens(wire: WireRequest, categories: ToolCategories
   for (const message of wire.messages) {
     for (const block of message.content) {
       const tokens = blocks[i++]!.tokens;
-      const category = block.type === 'tool_result' ? categories[toolOf.get(String(block.tool_use_id)) ?? ''] ?? 'text' : 'text';
+      const category = block.type === 'tool_result' ? (categories[toolOf.get(String(block.tool_use_id)) ?? ''] ?? 'text') : 'text';
       out[category] += tokens;
     }
   }

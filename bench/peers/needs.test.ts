@@ -28,10 +28,12 @@ describe('x-needs', () => {
   });
 
   it('finds what a request shows the model, tool results included', () => {
-    expect(missingNeeds(request('line 1\n[998 lines elided, full output #ab12]\nline 1000'), ['line 1000', 'line 500'])).toEqual(['line 500']);
+    expect(missingNeeds(request('line 1\n[998 lines elided, full output #ab12]\nline 1000'), ['line 1000', 'line 500'])).toEqual([
+      'line 500',
+    ]);
   });
 
-  it('sees a need shown inside JSON (cline\'s tool results), escaped', () => {
+  it("sees a need shown inside JSON (cline's tool results), escaped", () => {
     const need = "+   'iota  epsilon 7\\n'";
     expect(missingNeeds(request(JSON.stringify([{ query: 'node --test', result: `x\n${need}\ny` }])), [need])).toEqual([]);
     expect(missingNeeds(request('nothing'), [need])).toEqual([need]);
@@ -39,10 +41,14 @@ describe('x-needs', () => {
 
   it('serves the retrieval first while a need is missing, then the step', async () => {
     const served: string[] = [];
-    const gate = needsGate(new Map([[4, ['line 500']]]), (need, _r, upcoming) => {
-      served.push(need);
-      return retrievalTurn(upcoming, 'recall', { id: '#ab12', offset: 495, limit: 20 });
-    }, () => undefined);
+    const gate = needsGate(
+      new Map([[4, ['line 500']]]),
+      (need, _r, upcoming) => {
+        served.push(need);
+        return retrievalTurn(upcoming, 'recall', { id: '#ab12', offset: 495, limit: 20 });
+      },
+      () => undefined,
+    );
     const first = await gate.hook!(request('[998 lines elided, full output #ab12]'), step);
     expect(first?.toolCalls).toEqual([{ name: 'recall', input: { id: '#ab12', offset: 495, limit: 20 } }]);
     expect(await gate.hook!(request('line 500'), step)).toBeUndefined();
@@ -52,14 +58,22 @@ describe('x-needs', () => {
 
   it('reports a need no retrieval can find, and serves the step rather than looping', async () => {
     const notices: string[] = [];
-    const gate = needsGate(new Map([[4, ['line 500']]]), () => undefined, (m) => notices.push(m));
+    const gate = needsGate(
+      new Map([[4, ['line 500']]]),
+      () => undefined,
+      (m) => notices.push(m),
+    );
     expect(await gate.hook!(request('nothing'), step)).toBeUndefined();
     expect(gate.report.unmet).toEqual(['turn 4: line 500']);
     expect(notices[0]).toMatch(/served without "line 500"/);
   });
 
   it('gives up after a few retrievals that do not show the need', async () => {
-    const gate = needsGate(new Map([[4, ['line 500']]]), (_n, _r, upcoming) => retrievalTurn(upcoming, 'recall', { id: '#ab12' }), () => undefined);
+    const gate = needsGate(
+      new Map([[4, ['line 500']]]),
+      (_n, _r, upcoming) => retrievalTurn(upcoming, 'recall', { id: '#ab12' }),
+      () => undefined,
+    );
     for (let i = 0; i < 3; i++) expect(await gate.hook!(request('nothing'), step)).toBeDefined();
     expect(await gate.hook!(request('nothing'), step)).toBeUndefined();
     expect(gate.report.unmet).toHaveLength(1);
@@ -73,11 +87,13 @@ describe('x-needs', () => {
   });
 });
 
-describe('an agent\'s own compaction request', () => {
+describe("an agent's own compaction request", () => {
   it('is told apart from a step by its summary instruction', async () => {
     const { isCompactionRequest } = await import('./compactionRequest');
     const ask = (text: string): WireRequest => ({ ...request('x'), messages: [{ role: 'user', content: [{ type: 'text', text }] }] });
-    expect(isCompactionRequest(ask('Here is the conversation so far: … Provide a detailed summary for continuing the conversation.'))).toBe(true);
+    expect(isCompactionRequest(ask('Here is the conversation so far: … Provide a detailed summary for continuing the conversation.'))).toBe(
+      true,
+    );
     expect(isCompactionRequest(ask('Fix the failing tests.'))).toBe(false);
     expect(isCompactionRequest(request('x'))).toBe(false);
   });

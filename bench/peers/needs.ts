@@ -49,7 +49,11 @@ export function missingNeeds(request: WireRequest, needs: readonly string[]): st
 }
 
 /** The agent's way back to a text it was not shown: one tool call in its own vocabulary, or none. */
-export type Retriever = (need: string, request: WireRequest, upcoming: AssistantTurn) => Promise<AssistantTurn | undefined> | AssistantTurn | undefined;
+export type Retriever = (
+  need: string,
+  request: WireRequest,
+  upcoming: AssistantTurn,
+) => Promise<AssistantTurn | undefined> | AssistantTurn | undefined;
 
 export interface NeedsReport {
   /** Needs that were still not visible when their step was served (no retrieval found them). */
@@ -59,7 +63,11 @@ export interface NeedsReport {
 /** Retrievals tried per step before the step is served anyway (and the need reported unmet). */
 const MAX_RETRIEVALS_PER_STEP = 3;
 
-export function needsGate(needs: NeedsByTurn, retrieve: Retriever, notice: (message: string) => void): { hook: AgentHooks['before']; report: NeedsReport } {
+export function needsGate(
+  needs: NeedsByTurn,
+  retrieve: Retriever,
+  notice: (message: string) => void,
+): { hook: AgentHooks['before']; report: NeedsReport } {
   const report: NeedsReport = { unmet: [] };
   const tries = new Map<number, number>();
   const hook = async (request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> => {

@@ -34,7 +34,16 @@ const SCRIPTED: ScriptedToolCall[] = [
   { name: 'glob', input: { pattern: 'src/**/*.js' } },
   { name: 'list', input: { path: 'src' } },
   { name: 'edit', input: { path: 'a.js', old_string: 'a', new_string: 'b', replace_all: true } },
-  { name: 'multiedit', input: { path: 'a.js', edits: [{ old_string: 'a', new_string: 'b' }, { old_string: 'c', new_string: 'd' }] } },
+  {
+    name: 'multiedit',
+    input: {
+      path: 'a.js',
+      edits: [
+        { old_string: 'a', new_string: 'b' },
+        { old_string: 'c', new_string: 'd' },
+      ],
+    },
+  },
   { name: 'write', input: { path: 'scripts/x.mjs', content: 'x\n' } },
   { name: 'recall', input: { id: '{result:3}', offset: 2, limit: 3 } },
 ];
@@ -51,7 +60,20 @@ describe('opencode translation, against its recorded requests', () => {
 
   it('turns every scripted tool into a call its own tool schemas accept', () => {
     const translated = translateForOpencode(turn(...SCRIPTED), last!, workspace).toolCalls;
-    expect(translated.map((c) => c.name)).toEqual(['read', 'read', 'bash', 'grep', 'grep', 'glob', 'bash', 'edit', 'edit', 'edit', 'write', 'bash']);
+    expect(translated.map((c) => c.name)).toEqual([
+      'read',
+      'read',
+      'bash',
+      'grep',
+      'grep',
+      'glob',
+      'bash',
+      'edit',
+      'edit',
+      'edit',
+      'write',
+      'bash',
+    ]);
     for (const call of translated) expect(callProblems(call, tools)).toEqual([]);
     expect(translated[1]!.input).toEqual({ filePath: `${workspace}/src/diff/line.js`, offset: 40, limit: 26 });
     expect(translated[4]!.input).toEqual({ pattern: 'x', path: `${workspace}/src`, include: '*.js' });
@@ -61,10 +83,13 @@ describe('opencode translation, against its recorded requests', () => {
   });
 
   it('reads a file before the first edit of it, and not again', () => {
-    expect(readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'src/other.js', old_string: 'a', new_string: 'b' } }), workspace)?.toolCalls).toEqual([
-      { name: 'read', input: { filePath: `${workspace}/src/other.js` } },
-    ]);
-    expect(readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }), workspace)).toBeUndefined();
+    expect(
+      readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'src/other.js', old_string: 'a', new_string: 'b' } }), workspace)
+        ?.toolCalls,
+    ).toEqual([{ name: 'read', input: { filePath: `${workspace}/src/other.js` } }]);
+    expect(
+      readBeforeEdit(last!, turn({ name: 'edit', input: { path: 'notes.txt', old_string: 'a', new_string: 'b' } }), workspace),
+    ).toBeUndefined();
   });
 
   it('answers its requests without tools, or for another model, apart', () => {

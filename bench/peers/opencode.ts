@@ -25,26 +25,52 @@ export const OPENCODE: PeerPackage = { name: 'opencode', pkg: 'opencode-ai', ver
 /** 7.8.x has no Linux binary on the registry here; 7.7.7 is the newest that installs. */
 export const KILO: PeerPackage = { name: 'kilo', pkg: '@kilocode/cli', version: '7.7.7', bin: 'kilo' };
 
-export const OPENCODE_CATEGORIES: ToolCategories = { read: 'reads', bash: 'commandOutput', edit: 'editAnswers', write: 'editAnswers', multiedit: 'editAnswers', grep: 'searches', glob: 'searches', list: 'searches' };
+export const OPENCODE_CATEGORIES: ToolCategories = {
+  read: 'reads',
+  bash: 'commandOutput',
+  edit: 'editAnswers',
+  write: 'editAnswers',
+  multiedit: 'editAnswers',
+  grep: 'searches',
+  glob: 'searches',
+  list: 'searches',
+};
 
 type Input = Record<string, unknown>;
 
 /** `describeBash`: kilo's bash takes a description (opencode 1.18's has none). */
 export function translateForOpencode(turn: AssistantTurn, request: WireRequest, workspaceDir: string, describeBash = false): AssistantTurn {
-  const bash = (command: string): ScriptedToolCall => ({ name: 'bash', input: { command, ...(describeBash ? { description: describe(command) } : {}) } });
+  const bash = (command: string): ScriptedToolCall => ({
+    name: 'bash',
+    input: { command, ...(describeBash ? { description: describe(command) } : {}) },
+  });
   const abs = (path: unknown): string => (isAbsolute(String(path)) ? String(path) : join(workspaceDir, String(path)));
   const calls: ScriptedToolCall[] = [];
   for (const call of turn.toolCalls) {
     const input = call.input as Input;
     switch (call.name) {
       case 'read':
-        calls.push({ name: 'read', input: { filePath: abs(input.path), ...(input.offset !== undefined ? { offset: input.offset } : {}), ...(input.limit !== undefined ? { limit: input.limit } : {}) } });
+        calls.push({
+          name: 'read',
+          input: {
+            filePath: abs(input.path),
+            ...(input.offset !== undefined ? { offset: input.offset } : {}),
+            ...(input.limit !== undefined ? { limit: input.limit } : {}),
+          },
+        });
         break;
       case 'bash':
         calls.push(bash(String(input.command)));
         break;
       case 'grep':
-        calls.push({ name: 'grep', input: { pattern: input.pattern, path: abs(input.path ?? '.'), ...(typeof input.glob === 'string' ? { include: input.glob } : {}) } });
+        calls.push({
+          name: 'grep',
+          input: {
+            pattern: input.pattern,
+            path: abs(input.path ?? '.'),
+            ...(typeof input.glob === 'string' ? { include: input.glob } : {}),
+          },
+        });
         break;
       case 'glob':
         calls.push({ name: 'glob', input: { pattern: input.pattern, ...(input.path !== undefined ? { path: abs(input.path) } : {}) } });
@@ -76,7 +102,12 @@ function describe(command: string): string {
 }
 
 function editInput(path: string, edit: Input): Input {
-  return { filePath: path, oldString: edit.old_string, newString: edit.new_string, ...(edit.replace_all === true ? { replaceAll: true } : {}) };
+  return {
+    filePath: path,
+    oldString: edit.old_string,
+    newString: edit.new_string,
+    ...(edit.replace_all === true ? { replaceAll: true } : {}),
+  };
 }
 
 /** An absolute path a cut output names for the rest of it (opencode saves long outputs under its data folder). */
@@ -108,7 +139,9 @@ export async function opencodeRetrieval(need: string, request: WireRequest, upco
   for (const result of results) {
     if (result.toolName !== 'bash' || !/truncat|\.\.\.|omitted/i.test(result.text)) continue;
     const command = `(${String(result.input.command)}) 2>&1 | grep -F -e ${shellQuote(need)} -B 5 -A 14 | head -n 20`;
-    const already = request.messages.some((m) => m.content.some((b) => b.type === 'tool_use' && (b.input as Input | undefined)?.command === command));
+    const already = request.messages.some((m) =>
+      m.content.some((b) => b.type === 'tool_use' && (b.input as Input | undefined)?.command === command),
+    );
     if (!already) return retrievalTurn(upcoming, 'bash', { command });
   }
   return undefined;
@@ -166,14 +199,26 @@ const FLAVOURS: Record<'opencode' | 'kilo', Flavour> = {
     peer: OPENCODE,
     configFile: 'opencode.json',
     configDir: 'opencode',
-    env: { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' },
+    env: {
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+    },
     describeBash: false,
   },
   kilo: {
     peer: KILO,
     configFile: 'kilo.json',
     configDir: 'kilo',
-    env: { KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_LSP_DOWNLOAD: '1', KILO_TELEMETRY_DISABLED: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' },
+    env: {
+      KILO_DISABLE_MODELS_FETCH: '1',
+      KILO_DISABLE_AUTOUPDATE: '1',
+      KILO_DISABLE_LSP_DOWNLOAD: '1',
+      KILO_TELEMETRY_DISABLED: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+    },
     describeBash: true,
   },
 };
@@ -196,14 +241,26 @@ function driver(flavour: Flavour, context: AgentRunContext, bin: string, gate: R
     },
     invocation: (text, first) => ({
       command: bin,
-      args: ['run', '--format', 'json', '--auto', '--title', 'bench', '--model', `anthropic/${context.model}`, ...(first ? [] : ['--continue']), text],
+      args: [
+        'run',
+        '--format',
+        'json',
+        '--auto',
+        '--title',
+        'bench',
+        '--model',
+        `anthropic/${context.model}`,
+        ...(first ? [] : ['--continue']),
+        text,
+      ],
       env: { ...flavour.env, ANTHROPIC_API_KEY: 'local-scenario-key' },
     }),
     hooks: (): AgentHooks => ({
       isCompaction: isCompactionRequest,
       isSide: (request) => isOpencodeSide(request, context.model),
       sideAnswer: () => 'bench',
-      before: async (request, upcoming) => (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),
+      before: async (request, upcoming) =>
+        (await gate.hook?.(request, upcoming)) ?? readBeforeEdit(request, upcoming, context.workspaceDir),
       translate: (turn, request) => translateForOpencode(turn, request, context.workspaceDir, flavour.describeBash),
     }),
   };

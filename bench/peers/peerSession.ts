@@ -81,7 +81,15 @@ function baseEnv(home: string): Record<string, string> {
   const keep = ['PATH', 'LANG', 'TERM', 'TMPDIR', 'USER', 'SHELL'];
   const env: Record<string, string> = {};
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key]!;
-  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local', 'state'), CI: '1' };
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    CI: '1',
+  };
 }
 
 /** Runs one CLI invocation to its end; `problem` when it failed or timed out (the run goes on). */
@@ -111,7 +119,14 @@ function runCli(call: Invocation, cwd: string, env: Record<string, string>): Pro
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve(code === 0 ? { stdout } : { problem: `${call.command} ended with ${signal ?? `exit code ${code}`}: ${output.trim().split('\n').slice(-3).join(' ')}`, stdout });
+      resolve(
+        code === 0
+          ? { stdout }
+          : {
+              problem: `${call.command} ended with ${signal ?? `exit code ${code}`}: ${output.trim().split('\n').slice(-3).join(' ')}`,
+              stdout,
+            },
+      );
     });
   });
 }

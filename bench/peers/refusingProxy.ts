@@ -36,7 +36,16 @@ export async function startRefusingProxy(): Promise<RefusingProxy> {
     attempts,
     env: () => {
       const noProxy = '127.0.0.1,localhost,::1';
-      return { HTTPS_PROXY: url, HTTP_PROXY: url, https_proxy: url, http_proxy: url, ALL_PROXY: url, all_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy };
+      return {
+        HTTPS_PROXY: url,
+        HTTP_PROXY: url,
+        https_proxy: url,
+        http_proxy: url,
+        ALL_PROXY: url,
+        all_proxy: url,
+        NO_PROXY: noProxy,
+        no_proxy: noProxy,
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {

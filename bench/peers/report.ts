@@ -19,7 +19,9 @@ export function peersMarkdown(run: PeersRun): string {
   for (const result of run.report.scenarios) {
     out.push(`### ${result.scenario}`, '');
     const cairn = result.agents.find((r) => r.agent === 'cairn');
-    out.push('| agent | version | requests | retrievals | side | billed-input eq. | Cairn / agent | uncached | cache write | cache read | breaks | fixed | peak context | compactions | outside conn. | check |');
+    out.push(
+      '| agent | version | requests | retrievals | side | billed-input eq. | Cairn / agent | uncached | cache write | cache read | breaks | fixed | peak context | compactions | outside conn. | check |',
+    );
     out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const r of result.agents) {
       const ratio = cairn && r.agent !== 'cairn' && r.billed > 0 ? (cairn.billed / r.billed).toFixed(2) : '';
@@ -28,10 +30,14 @@ export function peersMarkdown(run: PeersRun): string {
       );
     }
     out.push('');
-    if (result.bestPeer) out.push(`Cairn / best peer (${result.bestPeer}): ${result.cairnToBest === null ? 'n/a' : `${result.cairnToBest.toFixed(2)}`}.`, '');
+    if (result.bestPeer)
+      out.push(`Cairn / best peer (${result.bestPeer}): ${result.cairnToBest === null ? 'n/a' : `${result.cairnToBest.toFixed(2)}`}.`, '');
     const details = run.details.get(result.scenario);
     out.push(`Peak context split: fixed (tools + system) and conversation by source, tokens.`, '');
-    out.push(`| agent | fixed | ${CATEGORIES.map((c) => CATEGORY_LABEL[c]).join(' | ')} |`, `|---|---:|${CATEGORIES.map(() => '---:').join('|')}|`);
+    out.push(
+      `| agent | fixed | ${CATEGORIES.map((c) => CATEGORY_LABEL[c]).join(' | ')} |`,
+      `|---|---:|${CATEGORIES.map(() => '---:').join('|')}|`,
+    );
     for (const r of result.agents) {
       const d = details?.get(r.agent);
       if (d) out.push(`| ${r.agent} | ${int(r.fixedTokens)} | ${CATEGORIES.map((c) => int(d.conversation[c])).join(' | ')} |`);
@@ -42,7 +48,10 @@ export function peersMarkdown(run: PeersRun): string {
       if (r.firstBreak) out.push(`- ${r.agent}: first cache break at ${r.firstBreak}.`);
       if (d?.unmetNeeds.length) out.push(`- ${r.agent}: needs never made visible: ${d.unmetNeeds.join('; ')}.`);
       if (d?.checkOutput) out.push(`- ${r.agent}: the end-state check failed:`, '', '```', d.checkOutput, '```');
-      if (d?.notices.length) out.push(`- ${r.agent}: script notices: ${d.notices.slice(0, 5).join(' · ')}${d.notices.length > 5 ? ` (+${d.notices.length - 5} more)` : ''}`);
+      if (d?.notices.length)
+        out.push(
+          `- ${r.agent}: script notices: ${d.notices.slice(0, 5).join(' · ')}${d.notices.length > 5 ? ` (+${d.notices.length - 5} more)` : ''}`,
+        );
     }
     out.push('');
   }

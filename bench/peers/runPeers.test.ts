@@ -42,21 +42,46 @@ describe('npm run bench -- peers, with cairn alone', () => {
     const file = await scenarioFile(SCENARIO);
     let log: readonly LoggedRequest[] = [];
     // The real Cairn agent, with its request log kept for the assertions below.
-    const watched: BenchAgent = { ...cairnAgent, run: async (c: AgentRunContext): Promise<AgentRun> => {
-      const run = await cairnAgent.run(c);
-      log = run.requests;
-      return run;
-    } };
+    const watched: BenchAgent = {
+      ...cairnAgent,
+      run: async (c: AgentRunContext): Promise<AgentRun> => {
+        const run = await cairnAgent.run(c);
+        log = run.requests;
+        return run;
+      },
+    };
     const run = await runPeers({ files: [file], agents: [watched], model: 'claude-sonnet-4-5', machine: 'test' });
 
     const [result] = run.report.scenarios;
     expect(result!.scenario).toBe('capped');
     const [row] = result!.agents;
     expect(Object.keys(row!)).toEqual([
-      'agent', 'version', 'requests', 'retrievals', 'sideRequests', 'billed', 'uncached', 'cacheWrite', 'cacheRead',
-      'cacheBreaks', 'firstBreak', 'fixedTokens', 'peakContext', 'compactions', 'outsideConnections', 'check',
+      'agent',
+      'version',
+      'requests',
+      'retrievals',
+      'sideRequests',
+      'billed',
+      'uncached',
+      'cacheWrite',
+      'cacheRead',
+      'cacheBreaks',
+      'firstBreak',
+      'fixedTokens',
+      'peakContext',
+      'compactions',
+      'outsideConnections',
+      'check',
     ]);
-    expect(row).toMatchObject({ agent: 'cairn', requests: 3, retrievals: 1, sideRequests: 0, cacheBreaks: 0, firstBreak: null, check: 'passed' });
+    expect(row).toMatchObject({
+      agent: 'cairn',
+      requests: 3,
+      retrievals: 1,
+      sideRequests: 0,
+      cacheBreaks: 0,
+      firstBreak: null,
+      check: 'passed',
+    });
     expect(row!.fixedTokens).toBeGreaterThan(500);
     expect(row!.billed).toBeGreaterThan(0);
     expect(run.details.get('capped')!.get('cairn')!.unmetNeeds).toEqual([]);
@@ -82,7 +107,13 @@ describe('npm run bench -- peers, with cairn alone', () => {
 
   it('skips an agent that cannot be installed and runs the rest', async () => {
     const file = await scenarioFile(SCENARIO);
-    const broken: BenchAgent = { name: 'broken', version: '0', categories: CAIRN_CATEGORIES, prepare: async () => 'not on this registry', run: () => Promise.reject(new Error('never')) };
+    const broken: BenchAgent = {
+      name: 'broken',
+      version: '0',
+      categories: CAIRN_CATEGORIES,
+      prepare: async () => 'not on this registry',
+      run: () => Promise.reject(new Error('never')),
+    };
     const run = await runPeers({ files: [file], agents: [cairnAgent, broken], model: 'claude-sonnet-4-5', machine: 'test' });
     expect(run.skipped.get('broken')).toBe('not on this registry');
     expect(run.report.scenarios[0]!.agents.map((a) => a.agent)).toEqual(['cairn']);

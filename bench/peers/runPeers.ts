@@ -94,7 +94,9 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
         const { row, detail } = await runOne(agent, bench, needs, check, options.model);
         rows.push(row);
         perAgent.set(agent.name, detail);
-        options.progress?.(`peers: ${bench.name} · ${agent.name}: billed ${Math.round(row.billed)}, check ${row.check} (${Math.round((Date.now() - started) / 1000)} s)`);
+        options.progress?.(
+          `peers: ${bench.name} · ${agent.name}: billed ${Math.round(row.billed)}, check ${row.check} (${Math.round((Date.now() - started) / 1000)} s)`,
+        );
       } catch (error) {
         skipped.set(`${agent.name} (${bench.name})`, `run failed: ${(error as Error).message}`);
         options.progress?.(`peers: ${bench.name} · ${agent.name} failed: ${(error as Error).message}`);
@@ -104,19 +106,32 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
     scenarios.push({ scenario: bench.name, agents: rows, ...best(rows, new Set(ready.filter((a) => a.caveat).map((a) => a.name))) });
   }
   const caveats = new Map(ready.flatMap((a) => (a.caveat ? [[a.name, a.caveat] as const] : [])));
-  return { report: { date: new Date().toISOString(), machine: options.machine, model: options.model, scenarios }, details, skipped, caveats };
+  return {
+    report: { date: new Date().toISOString(), machine: options.machine, model: options.model, scenarios },
+    details,
+    skipped,
+    caveats,
+  };
 }
 
 /** Cairn's billed total over the cheapest peer whose edits landed (its check did not fail). */
 function best(rows: readonly AgentRow[], incomparable: ReadonlySet<string>): { cairnToBest: number | null; bestPeer: string | null } {
   const cairn = rows.find((r) => r.agent === 'cairn');
-  const peers = rows.filter((r) => r.agent !== 'cairn' && r.check !== 'failed' && !incomparable.has(r.agent)).sort((a, b) => a.billed - b.billed);
+  const peers = rows
+    .filter((r) => r.agent !== 'cairn' && r.check !== 'failed' && !incomparable.has(r.agent))
+    .sort((a, b) => a.billed - b.billed);
   const peer = peers[0];
   if (!cairn || !peer) return { cairnToBest: null, bestPeer: peer?.agent ?? null };
   return { cairnToBest: Math.round((cairn.billed / peer.billed) * 100) / 100, bestPeer: peer.agent };
 }
 
-async function runOne(agent: BenchAgent, bench: BenchScenario, needs: ReturnType<typeof needsOf>, check: string | undefined, model: string): Promise<{ row: AgentRow; detail: AgentDetail }> {
+async function runOne(
+  agent: BenchAgent,
+  bench: BenchScenario,
+  needs: ReturnType<typeof needsOf>,
+  check: string | undefined,
+  model: string,
+): Promise<{ row: AgentRow; detail: AgentDetail }> {
   const scratchDir = await mkdtemp(join(tmpdir(), `cairn-peers-${bench.name}-${agent.name}-`));
   const workspaceDir = join(scratchDir, 'workspace');
   const notices: string[] = [];
@@ -129,13 +144,25 @@ async function runOne(agent: BenchAgent, bench: BenchScenario, needs: ReturnType
     // Cairn keeps the scenario as written (it reads its output budget from the scenario's model).
     const maxOutput = agent.name === 'cairn' ? bench.scenario.model.maxOutput : Math.max(bench.scenario.model.maxOutput, PEER_MAX_OUTPUT);
     const scenario = { ...bench.scenario, model: { ...bench.scenario.model, maxOutput } };
-    const run = await agent.run({ bench: { ...bench, scenario }, needs, workspaceDir, scratchDir, model, onNotice: (m) => notices.push(m) });
+    const run = await agent.run({
+      bench: { ...bench, scenario },
+      needs,
+      workspaceDir,
+      scratchDir,
+      model,
+      onNotice: (m) => notices.push(m),
+    });
     const figures = measurePeer(run.requests, agent.categories);
     const checked = check ? await runCheck(check, workspaceDir) : { outcome: 'none' as const };
     const { conversation, ...rest } = figures;
     return {
       row: { agent: agent.name, version: agent.version, ...rest, outsideConnections: run.outsideConnections, check: checked.outcome },
-      detail: { conversation, unmetNeeds: run.unmetNeeds, notices, ...(checked.output !== undefined ? { checkOutput: checked.output } : {}) },
+      detail: {
+        conversation,
+        unmetNeeds: run.unmetNeeds,
+        notices,
+        ...(checked.output !== undefined ? { checkOutput: checked.output } : {}),
+      },
     };
   } finally {
     // CAIRN_PEERS_KEEP=1 keeps the workspace, scratch HOME and request log (requests.jsonl) to look at.

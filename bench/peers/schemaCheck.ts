@@ -20,8 +20,15 @@ export function callProblems(call: ScriptedToolCall, tools: readonly { name: str
       continue;
     }
     const types = spec.type === undefined ? [] : Array.isArray(spec.type) ? spec.type : [spec.type];
-    const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
-    if (types.length > 0 && !types.includes(actual) && !(actual === 'integer' && types.includes('number'))) problems.push(`${call.name}.${field}: ${actual}, expected ${types.join('|')}`);
+    const actual = Array.isArray(value)
+      ? 'array'
+      : value === null
+        ? 'null'
+        : typeof value === 'number' && Number.isInteger(value)
+          ? 'integer'
+          : typeof value;
+    if (types.length > 0 && !types.includes(actual) && !(actual === 'integer' && types.includes('number')))
+      problems.push(`${call.name}.${field}: ${actual}, expected ${types.join('|')}`);
   }
   return problems;
 }

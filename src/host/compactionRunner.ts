@@ -60,7 +60,8 @@ export class CompactionRunner {
 
   async run(instructions: string | undefined, preview: boolean): Promise<void> {
     if (this.running) throw new CompactionBusyError('A compaction is already running.');
-    if (this.deps.isBusy()) throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
+    if (this.deps.isBusy())
+      throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
     const assembled = await this.deps.session();
     const { compactor, session } = assembled;
     const generation = session.generation.generation;
@@ -132,7 +133,14 @@ export class CompactionRunner {
     const assembled = await this.deps.session();
     const outcome = await assembled.compactor.apply(plan);
     if (!outcome.applied) {
-      this.set({ status: 'failed', generation: plan.previous.generation, tokensBefore: plan.tokensBefore, message: outcome.reason, hasDetails: false, canUndo: false });
+      this.set({
+        status: 'failed',
+        generation: plan.previous.generation,
+        tokensBefore: plan.tokensBefore,
+        message: outcome.reason,
+        hasDetails: false,
+        canUndo: false,
+      });
       return;
     }
     this.set({

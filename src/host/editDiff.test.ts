@@ -38,7 +38,8 @@ describe('patchedFiles', () => {
   });
 
   it('reads each file of a patch over several, with created and deleted ones', () => {
-    const body = '[src/a.ts sha 1234abcd]\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n export { a };\n[docs/new.md sha 9876fedc] Created, 2 lines.\n[old.md deleted]';
+    const body =
+      '[src/a.ts sha 1234abcd]\n@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n export { a };\n[docs/new.md sha 9876fedc] Created, 2 lines.\n[old.md deleted]';
     expect(patchedFiles('[#a1b2]', body)).toEqual([
       { path: 'src/a.ts', hunks: '@@ -1,2 +1,2 @@\n-const a = 1;\n+const a = 2;\n export { a };', change: 'updated' },
       { path: 'docs/new.md', hunks: '', change: 'created' },
@@ -53,18 +54,33 @@ describe('patchedFiles', () => {
 
 describe('changedFiles', () => {
   const hunks = '@@ -1,3 +1,3 @@\n one\n-two\n+2\n three';
-  it('names an edit\'s one file with its hunks, and nothing for results that changed no file', () => {
-    expect(changedFiles({ tool: 'edit', kind: 'diff', input: { path: 'a.txt' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks })).toEqual([
-      { path: 'a.txt', hunks, change: 'updated' },
-    ]);
-    expect(changedFiles({ tool: 'write', kind: 'diff', input: { path: 'new.txt' }, bracket: '[#a1b2 new.txt sha 0123abcd]', body: 'Created, 2 lines.' })).toEqual([]);
-    expect(changedFiles({ tool: 'read', kind: 'full', input: { path: 'a.txt' }, bracket: '[#a1b2 a.txt lines 1-3 of 3 sha 0123abcd]', body: '1: one' })).toEqual([]);
+  it("names an edit's one file with its hunks, and nothing for results that changed no file", () => {
+    expect(
+      changedFiles({ tool: 'edit', kind: 'diff', input: { path: 'a.txt' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks }),
+    ).toEqual([{ path: 'a.txt', hunks, change: 'updated' }]);
+    expect(
+      changedFiles({
+        tool: 'write',
+        kind: 'diff',
+        input: { path: 'new.txt' },
+        bracket: '[#a1b2 new.txt sha 0123abcd]',
+        body: 'Created, 2 lines.',
+      }),
+    ).toEqual([]);
+    expect(
+      changedFiles({
+        tool: 'read',
+        kind: 'full',
+        input: { path: 'a.txt' },
+        bracket: '[#a1b2 a.txt lines 1-3 of 3 sha 0123abcd]',
+        body: '1: one',
+      }),
+    ).toEqual([]);
   });
 
   it('reads a patch through patchedFiles', () => {
-    expect(changedFiles({ tool: 'apply_patch', kind: 'diff', input: { patch: '' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks })).toEqual([
-      { path: 'a.txt', hunks, change: 'updated' },
-    ]);
+    expect(
+      changedFiles({ tool: 'apply_patch', kind: 'diff', input: { patch: '' }, bracket: '[#a1b2 a.txt sha 0123abcd]', body: hunks }),
+    ).toEqual([{ path: 'a.txt', hunks, change: 'updated' }]);
   });
 });
-

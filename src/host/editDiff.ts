@@ -61,7 +61,12 @@ export function patchedFiles(bracket: string, body: string): PatchedFile[] {
   const files: PatchedFile[] = [];
   let current: { path: string; lines: string[]; created: boolean } | undefined;
   const flush = (): void => {
-    if (current) files.push({ path: current.path, hunks: current.created ? '' : hunksOf(current.lines.join('\n')), change: current.created ? 'created' : 'updated' });
+    if (current)
+      files.push({
+        path: current.path,
+        hunks: current.created ? '' : hunksOf(current.lines.join('\n')),
+        change: current.created ? 'created' : 'updated',
+      });
     current = undefined;
   };
   for (const line of body.split('\n')) {

@@ -73,7 +73,9 @@ export class VsCodeEditorActions implements EditorActions {
     const changes: { path: string; resources: [vscode.Uri, vscode.Uri, vscode.Uri] }[] = [];
     for (const file of files) {
       if (file.change === 'deleted') continue;
-      const fileUri = this.absolutePathOf ? vscode.Uri.file(this.absolutePathOf(file.path)) : vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
+      const fileUri = this.absolutePathOf
+        ? vscode.Uri.file(this.absolutePathOf(file.path))
+        : vscode.Uri.joinPath(vscode.Uri.file(root), file.path);
       let current: string;
       try {
         current = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri));
@@ -89,7 +91,11 @@ export class VsCodeEditorActions implements EditorActions {
     if (changes.length === 1) {
       await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${id}: before ↔ now)`);
     } else {
-      await vscode.commands.executeCommand('vscode.changes', `${id}: ${changes.length} files, before ↔ now`, changes.map((c) => c.resources));
+      await vscode.commands.executeCommand(
+        'vscode.changes',
+        `${id}: ${changes.length} files, before ↔ now`,
+        changes.map((c) => c.resources),
+      );
     }
     return true;
   }

@@ -9,11 +9,26 @@ describe('EventProjection', () => {
     const [finished] = projection.project({
       type: 'tool_finished',
       callId: 'c1',
-      result: { id: '#ab12', tool: 'read', bracket: '[#ab12 a.ts]', text: '[#ab12 a.ts] unchanged', kind: 'read-stub', fullChars: 4000, isError: false, refersTo: ['#0001'] },
+      result: {
+        id: '#ab12',
+        tool: 'read',
+        bracket: '[#ab12 a.ts]',
+        text: '[#ab12 a.ts] unchanged',
+        kind: 'read-stub',
+        fullChars: 4000,
+        isError: false,
+        refersTo: ['#0001'],
+      },
     });
     expect(finished).toMatchObject({ type: 'toolFinished', turn: 4, result: { id: '#ab12', kind: 'read-stub', refersTo: ['#0001'] } });
     expect(finished?.type === 'toolFinished' && finished.result.tokensSaved).toBeGreaterThan(900);
-    expect(projection.project({ type: 'usage', requestIndex: 0, usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } })).toEqual([]);
+    expect(
+      projection.project({
+        type: 'usage',
+        requestIndex: 0,
+        usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      }),
+    ).toEqual([]);
   });
 
   it('gives errors the button that fixes them', () => {

@@ -3,24 +3,49 @@ import type { JournalRecord } from '../core/journal/records';
 import { digestJournal } from './journalDigest';
 
 const result = (id: string, callId: string | undefined) =>
-  ({ type: 'tool_result', seq: 0, at: 0, ...(callId ? { callId } : {}), result: { id, tool: 'read', input: {}, bracket: `[${id}]`, body: 'x', kind: 'full' } }) as JournalRecord;
+  ({
+    type: 'tool_result',
+    seq: 0,
+    at: 0,
+    ...(callId ? { callId } : {}),
+    result: { id, tool: 'read', input: {}, bracket: `[${id}]`, body: 'x', kind: 'full' },
+  }) as JournalRecord;
 
 it('pairs each result with its call by the stored call id, never by order', async () => {
   const records: JournalRecord[] = [
     { type: 'user_message', seq: 1, at: 0, message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
     {
-      type: 'assistant_message', seq: 2, at: 0,
-      message: { role: 'assistant', content: [{ type: 'tool_use', id: 'A', name: 'read', input: { path: 'a' } }, { type: 'tool_use', id: 'B', name: 'read', input: { path: 'b' } }] },
+      type: 'assistant_message',
+      seq: 2,
+      at: 0,
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 'A', name: 'read', input: { path: 'a' } },
+          { type: 'tool_use', id: 'B', name: 'read', input: { path: 'b' } },
+        ],
+      },
     },
     result('#000b', 'B'),
     // No call id (a journal written before ids were stored): not guessed to be A's.
     result('#0001', undefined),
     {
-      type: 'user_message', seq: 5, at: 0,
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'A', content: '[#0001] x' }, { type: 'tool_result', tool_use_id: 'B', content: '[#000b] x' }] },
+      type: 'user_message',
+      seq: 5,
+      at: 0,
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'A', content: '[#0001] x' },
+          { type: 'tool_result', tool_use_id: 'B', content: '[#000b] x' },
+        ],
+      },
     },
   ];
   const digest = await digestJournal(records);
   const tools = digest.turns[0]!.items.filter((i) => i.type === 'tool');
-  expect(tools.map((t) => (t.type === 'tool' ? [t.callId, t.status, t.result?.id] : []))).toEqual([['A', 'done', undefined], ['B', 'done', '#000b']]);
+  expect(tools.map((t) => (t.type === 'tool' ? [t.callId, t.status, t.result?.id] : []))).toEqual([
+    ['A', 'done', undefined],
+    ['B', 'done', '#000b'],
+  ]);
 });

@@ -112,7 +112,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       else if (block.type === 'thinking') items.push({ type: 'thinking', text: block.thinking });
       else if (block.type === 'tool_use') {
         lastToolCalls.push(block.id);
-        items.push({ type: 'tool', callId: block.id, tool: block.name, summary: summarizeToolCall(block.name, block.input), status: 'running' });
+        items.push({
+          type: 'tool',
+          callId: block.id,
+          tool: block.name,
+          summary: summarizeToolCall(block.name, block.input),
+          status: 'running',
+        });
       }
     }
   };
@@ -146,7 +152,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
           const d = record.detail;
           compactions.set(record.generation, { generation: record.generation, summary: d.summary, filesTable: d.filesTable });
           summaries.set(record.generation, { summary: d.summary, previous: d.previousGeneration });
-          currentItems().push({ type: 'compaction', generation: record.generation, tokensBefore: d.tokensBefore, tokensAfter: d.tokensAfter, hasDetails: true });
+          currentItems().push({
+            type: 'compaction',
+            generation: record.generation,
+            tokensBefore: d.tokensBefore,
+            tokensAfter: d.tokensAfter,
+            hasDetails: true,
+          });
         }
         activeGeneration = record.generation;
         break;

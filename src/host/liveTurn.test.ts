@@ -3,7 +3,13 @@ import type { TurnView } from '../shared/protocol';
 import { LiveTurn } from './liveTurn';
 
 const journalled: TurnView[] = [
-  { index: 0, items: [{ type: 'user', text: 'first' }, { type: 'assistant', text: 'Done.' }] },
+  {
+    index: 0,
+    items: [
+      { type: 'user', text: 'first' },
+      { type: 'assistant', text: 'Done.' },
+    ],
+  },
   { index: 1, items: [{ type: 'user', text: 'second' }] },
 ];
 
@@ -15,7 +21,10 @@ describe('LiveTurn', () => {
     live.observe({ type: 'textDelta', turn: 1, text: 'ing on it' });
     const merged = live.mergeInto(journalled);
     expect(merged[0]).toBe(journalled[0]);
-    expect(merged[1]!.items).toEqual([{ type: 'user', text: 'second' }, { type: 'assistant', text: 'Working on it', streaming: true }]);
+    expect(merged[1]!.items).toEqual([
+      { type: 'user', text: 'second' },
+      { type: 'assistant', text: 'Working on it', streaming: true },
+    ]);
   });
 
   it('adds the turn when the journal does not have it yet, ignores other turns, and forgets it when cleared', () => {
@@ -43,4 +52,3 @@ describe('LiveTurn', () => {
     expect(status()).toBe('approved');
   });
 });
-

@@ -4,7 +4,7 @@ import { OutputThrottle } from './outputThrottle';
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-it('sends a command\'s output at most every interval, bounded, in order before other events', () => {
+it("sends a command's output at most every interval, bounded, in order before other events", () => {
   const sent: [string, string][] = [];
   const throttle = new OutputThrottle((callId, text) => sent.push([callId, text]), 100, 10);
   for (let i = 0; i < 50; i++) throttle.add('a', `${i % 10}`);

@@ -61,7 +61,7 @@ export interface SessionControllerDeps {
  * environment is out of its reach.
  */
 export const ENV_KEY_WARNING =
-  'Cairn is using ANTHROPIC_API_KEY from the environment. Commands Cairn runs do not get it and results never show it, but a command can still read the editor\'s environment. To keep the key out of reach, set it with “Cairn: Set API Key” (VS Code’s SecretStorage) and start VS Code without the variable.';
+  "Cairn is using ANTHROPIC_API_KEY from the environment. Commands Cairn runs do not get it and results never show it, but a command can still read the editor's environment. To keep the key out of reach, set it with “Cairn: Set API Key” (VS Code’s SecretStorage) and start VS Code without the variable.";
 
 export class NoSessionError extends Error {
   override readonly name = 'NoSessionError';
@@ -187,7 +187,11 @@ export class SessionController {
       return;
     }
     if (!(await this.deps.hasApiKey())) {
-      this.postError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.', 'setApiKey');
+      this.postError(
+        'auth',
+        'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.',
+        'setApiKey',
+      );
       return;
     }
     if (this.envKeyWarning === 'not-yet' && (await this.deps.apiKeySource?.()) === 'environment') this.envKeyWarning = 'due';
@@ -225,7 +229,13 @@ export class SessionController {
     const preview = this.compaction.preview;
     if (!preview) return undefined;
     const { generation, summary, filesTable, tokensBefore, tokensAfter } = preview;
-    return { generation, summary, filesTable, ...(tokensBefore !== undefined ? { tokensBefore } : {}), ...(tokensAfter !== undefined ? { tokensAfter } : {}) };
+    return {
+      generation,
+      summary,
+      filesTable,
+      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
+      ...(tokensAfter !== undefined ? { tokensAfter } : {}),
+    };
   }
 
   /** Applies the waiting preview as it is (no second summary request), discards it, or undoes the last compaction. */
@@ -344,7 +354,16 @@ export class SessionController {
     for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
     if (event.type === 'user_message' && this.envKeyWarning === 'due') {
       this.envKeyWarning = 'shown';
-      this.broadcast({ type: 'notice', turn: Math.max(this.projection.currentTurn, 0), level: 'warning', kind: 'api_key_from_environment', message: ENV_KEY_WARNING }, 'chat');
+      this.broadcast(
+        {
+          type: 'notice',
+          turn: Math.max(this.projection.currentTurn, 0),
+          level: 'warning',
+          kind: 'api_key_from_environment',
+          message: ENV_KEY_WARNING,
+        },
+        'chat',
+      );
     }
     switch (event.type) {
       case 'tool_finished':
@@ -390,7 +409,13 @@ export class SessionController {
         });
         await this.sendInit(sink, message.view);
         if (failure !== undefined && message.view === 'chat') {
-          this.post(sink, { type: 'error', turn: 0, kind: 'no_session', message: describe(failure), ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }) });
+          this.post(sink, {
+            type: 'error',
+            turn: 0,
+            kind: 'no_session',
+            message: describe(failure),
+            ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }),
+          });
           return;
         }
         if (message.view === 'chat' && !(await this.deps.hasApiKey())) {

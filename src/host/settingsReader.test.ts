@@ -29,7 +29,11 @@ describe('readCairnSettings', () => {
     });
     expect(s.loop).toMatchObject({ model: 'claude-haiku-4-5', maxTurns: 7, maxTokens: 2048 });
     expect(s.baseUrl).toBe('http://127.0.0.1:4000');
-    expect(s.compaction).toMatchObject({ threshold: { kind: 'share', value: 0.6 }, fallbackModel: 'claude-haiku-4-5', fallbackAfterMinutes: 0 });
+    expect(s.compaction).toMatchObject({
+      threshold: { kind: 'share', value: 0.6 },
+      fallbackModel: 'claude-haiku-4-5',
+      fallbackAfterMinutes: 0,
+    });
     expect([...s.alwaysAllow]).toEqual(['bash']);
     expect(s.prices['my-model']).toEqual({ input: 2, output: 8, cacheWrite: 2.5, cacheRead: 0.2 });
     expect(s.problems).toEqual([]);
@@ -53,7 +57,14 @@ describe('readCairnSettings', () => {
     expect([...s.alwaysAllow]).toEqual([]);
     expect(s.prices).toEqual({});
     const text = s.problems.join('\n');
-    for (const name of ['cairn.maxTurns', 'cairn.baseUrl', 'cairn.compaction.threshold', 'cairn.approvals names "read"', 'cairn.approvals.bash', 'cairn.prices["x"]']) {
+    for (const name of [
+      'cairn.maxTurns',
+      'cairn.baseUrl',
+      'cairn.compaction.threshold',
+      'cairn.approvals names "read"',
+      'cairn.approvals.bash',
+      'cairn.prices["x"]',
+    ]) {
       expect(text).toContain(name);
     }
   });
@@ -61,7 +72,10 @@ describe('readCairnSettings', () => {
 
 describe('userScopedGetter', () => {
   it('takes only the user or default value of cairn.baseUrl and cairn.approvals, never the workspace one', () => {
-    const values: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }> = {
+    const values: Record<
+      string,
+      { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }
+    > = {
       baseUrl: { defaultValue: '', workspaceValue: 'https://attacker.example' },
       approvals: { defaultValue: {}, globalValue: { edit: 'allow' }, workspaceFolderValue: { bash: 'allow' } },
       maxTurns: { defaultValue: 50, workspaceValue: 7 },

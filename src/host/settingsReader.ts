@@ -139,7 +139,13 @@ function compactionOf(get: SettingGetter, problems: string[]): CompactionSetting
     }
   }
   const fallbackModel = optionalText(get, 'compaction.fallbackModel', problems);
-  const fallbackAfterMinutes = positiveInteger(get, 'compaction.fallbackAfterMinutes', DEFAULT_COMPACTION_SETTINGS.fallbackAfterMinutes, problems, 0);
+  const fallbackAfterMinutes = positiveInteger(
+    get,
+    'compaction.fallbackAfterMinutes',
+    DEFAULT_COMPACTION_SETTINGS.fallbackAfterMinutes,
+    problems,
+    0,
+  );
   return { ...DEFAULT_COMPACTION_SETTINGS, threshold, fallbackAfterMinutes, ...(fallbackModel ? { fallbackModel } : {}) };
 }
 

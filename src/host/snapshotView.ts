@@ -21,7 +21,13 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
       ...(s.runTokens ? { tokensRawInRuns: s.runTokens } : {}),
     })),
     ...(snapshot.estimate.ratio !== undefined
-      ? { calibration: { ratio: snapshot.estimate.ratio, runRatio: snapshot.estimate.runRatio ?? snapshot.estimate.ratio, fromUsage: snapshot.estimate.strategy === 'provider_usage' } }
+      ? {
+          calibration: {
+            ratio: snapshot.estimate.ratio,
+            runRatio: snapshot.estimate.runRatio ?? snapshot.estimate.ratio,
+            fromUsage: snapshot.estimate.strategy === 'provider_usage',
+          },
+        }
       : {}),
     toolDefinitionBytes: snapshot.toolDefinitionBytes,
     messageCount: snapshot.messageCount,
@@ -37,7 +43,10 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
           cacheBreak: {
             // `index` stays "the first differing message" for older webviews; `zone` and `where` say what changed.
             index: snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.index : 0,
-            reason: snapshot.cacheBreak.where || snapshot.cacheBreak.zone === 'messages' ? snapshot.cacheBreak.reason : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
+            reason:
+              snapshot.cacheBreak.where || snapshot.cacheBreak.zone === 'messages'
+                ? snapshot.cacheBreak.reason
+                : `${snapshot.cacheBreak.zone}: ${snapshot.cacheBreak.reason}`,
             zone: snapshot.cacheBreak.zone,
             block: snapshot.cacheBreak.block,
             where: cacheBreakWhere(snapshot.cacheBreak),
@@ -51,5 +60,11 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
 export function isRequestSnapshot(value: unknown): value is RequestSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const s = value as Partial<RequestSnapshot>;
-  return s.version === 1 && typeof s.index === 'number' && Array.isArray(s.sources) && Array.isArray(s.messageHashes) && Array.isArray(s.decisions);
+  return (
+    s.version === 1 &&
+    typeof s.index === 'number' &&
+    Array.isArray(s.sources) &&
+    Array.isArray(s.messageHashes) &&
+    Array.isArray(s.decisions)
+  );
 }

@@ -54,7 +54,8 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       }
       const digest = await sources.digest();
       const details = digest.compactions.get(request.params.generation);
-      if (!details) throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
+      if (!details)
+        throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
       return details;
     }
   }

@@ -18,7 +18,9 @@ async function workspace(): Promise<string> {
 }
 
 function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { stdio: 'ignore' });
+  execFileSync('git', ['-C', dir, '-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    stdio: 'ignore',
+  });
 }
 
 describe('NodeProjectContext', () => {
@@ -44,7 +46,15 @@ describe('NodeProjectContext', () => {
     const folder = context.folders[0]!;
     expect(folder.git).toMatchObject({ branch: 'trunk', modified: 1, untracked: 1, staged: 0 });
     expect(folder.git?.changed).toEqual([' M README.md', '?? notes.md']);
-    expect(folder.tree.map((e) => e.path)).toEqual(['src/', 'src/deep/', 'src/.gitignore', 'src/app.ts', '.gitignore', 'README.md', 'notes.md']);
+    expect(folder.tree.map((e) => e.path)).toEqual([
+      'src/',
+      'src/deep/',
+      'src/.gitignore',
+      'src/app.ts',
+      '.gitignore',
+      'README.md',
+      'notes.md',
+    ]);
     const text = renderProjectContext(context, 'full');
     expect(text).toContain('Git: branch trunk; 1 modified, 1 untracked');
     expect(text).toContain('    app.ts');
@@ -65,9 +75,28 @@ describe('NodeProjectContext', () => {
   });
 
   it('parses porcelain status: renames, conflicts, staged changes, detached HEAD, upstream', () => {
-    const output = ['## main...origin/main [ahead 2]', 'R  new.ts', 'old.ts', 'UU both.ts', 'M  staged.ts', 'MM both-kinds.ts', ' D gone.ts', '?? new.txt', ''].join('\0');
+    const output = [
+      '## main...origin/main [ahead 2]',
+      'R  new.ts',
+      'old.ts',
+      'UU both.ts',
+      'M  staged.ts',
+      'MM both-kinds.ts',
+      ' D gone.ts',
+      '?? new.txt',
+      '',
+    ].join('\0');
     const summary = parsePorcelain(output, 3);
-    expect(summary).toMatchObject({ branch: 'main', upstream: 'origin/main [ahead 2]', staged: 3, modified: 1, deleted: 1, untracked: 1, conflicted: 1, changedOmitted: 3 });
+    expect(summary).toMatchObject({
+      branch: 'main',
+      upstream: 'origin/main [ahead 2]',
+      staged: 3,
+      modified: 1,
+      deleted: 1,
+      untracked: 1,
+      conflicted: 1,
+      changedOmitted: 3,
+    });
     expect(summary.changed).toEqual(['R  new.ts', 'UU both.ts', 'M  staged.ts']);
     expect(parsePorcelain('## HEAD (no branch)\0', 5).branch).toBeNull();
     expect(parsePorcelain('## No commits yet on dev\0', 5).branch).toBe('dev');
@@ -129,7 +158,7 @@ describe('NodeProjectContext and a poisoned repository', () => {
     expect(context.folders[0]!.git).toMatchObject({ branch: 'trunk', untracked: 2 });
   });
 
-  it('runs git without Cairn\'s credentials in its environment', async () => {
+  it("runs git without Cairn's credentials in its environment", async () => {
     const root = await workspace();
     const bin = await workspace();
     const dump = join(bin, 'env.txt');

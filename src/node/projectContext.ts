@@ -3,13 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { commandEnvironment } from './workspace/commandRunner';
 import { GitignoreRules } from './workspace/gitignoreMatcher';
-import type {
-  FolderContext,
-  GitSummary,
-  ProjectContext,
-  ProjectContextSource,
-  TreeEntry,
-} from '../core/compose/projectContext';
+import type { FolderContext, GitSummary, ProjectContext, ProjectContextSource, TreeEntry } from '../core/compose/projectContext';
 
 export interface NodeProjectContextOptions {
   /** Absolute paths of the workspace folders, in the editor's order. */
@@ -159,7 +153,12 @@ async function gitStatus(cwd: string, timeoutMs: number): Promise<string | null>
   const config = await runGit(cwd, ['config', '--null', '--list'], overrides, timeoutMs);
   if (config === null) return null;
   for (const name of filterDrivers(config)) {
-    overrides.push([`filter.${name}.clean`, ''], [`filter.${name}.smudge`, ''], [`filter.${name}.process`, ''], [`filter.${name}.required`, 'false']);
+    overrides.push(
+      [`filter.${name}.clean`, ''],
+      [`filter.${name}.smudge`, ''],
+      [`filter.${name}.process`, ''],
+      [`filter.${name}.required`, 'false'],
+    );
   }
   return runGit(
     cwd,
@@ -183,7 +182,12 @@ export function filterDrivers(configList: string): Set<string> {
   return names;
 }
 
-function runGit(cwd: string, args: string[], overrides: ReadonlyArray<readonly [string, string]>, timeoutMs: number): Promise<string | null> {
+function runGit(
+  cwd: string,
+  args: string[],
+  overrides: ReadonlyArray<readonly [string, string]>,
+  timeoutMs: number,
+): Promise<string | null> {
   const env: NodeJS.ProcessEnv = {
     ...commandEnvironment(process.env),
     GIT_OPTIONAL_LOCKS: '0',
@@ -196,11 +200,8 @@ function runGit(cwd: string, args: string[], overrides: ReadonlyArray<readonly [
     env[`GIT_CONFIG_VALUE_${i}`] = value;
   });
   return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['--no-pager', '-C', cwd, ...args],
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env },
-      (error, stdout) => resolve(error ? null : stdout),
+    execFile('git', ['--no-pager', '-C', cwd, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env }, (error, stdout) =>
+      resolve(error ? null : stdout),
     );
   });
 }
@@ -208,7 +209,15 @@ function runGit(cwd: string, args: string[], overrides: ReadonlyArray<readonly [
 /** Parses `git status --porcelain=v1 --branch -z`. Exported for tests. */
 export function parsePorcelain(output: string, maxChanged: number): GitSummary {
   const summary: GitSummary = {
-    branch: null, upstream: null, staged: 0, modified: 0, deleted: 0, untracked: 0, conflicted: 0, changed: [], changedOmitted: 0,
+    branch: null,
+    upstream: null,
+    staged: 0,
+    modified: 0,
+    deleted: 0,
+    untracked: 0,
+    conflicted: 0,
+    changed: [],
+    changedOmitted: 0,
   };
   const records = output.split('\0');
   for (let i = 0; i < records.length; i++) {

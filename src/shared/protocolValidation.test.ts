@@ -50,19 +50,23 @@ describe('parseWebviewMessage', () => {
     expect(refused({ type: 'send', text: '   ' }).message).toMatch(/text must not be empty/);
     expect(refused({ type: 'launch' }).message).toMatch(/unknown message type "launch"/);
     expect(refused({ type: 'cancel', extra: 1 }).message).toMatch(/unknown field "extra"/);
-    expect(refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message).toMatch(
-      /lowercase hex/,
-    );
-    expect(refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 5000 } }).message).toMatch(
-      /between 1 and 2000/,
-    );
+    expect(
+      refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message,
+    ).toMatch(/lowercase hex/);
+    expect(
+      refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 5000 } }).message,
+    ).toMatch(/between 1 and 2000/);
   });
 
   it('refuses a compact message without a boolean preview or with oversize instructions', () => {
     expect(refused({ type: 'compact', instructions: 'x' }).message).toMatch(/preview must be true or false/);
     expect(refused({ type: 'compact', preview: 'yes' }).message).toMatch(/preview must be true or false/);
-    expect(refused({ type: 'compact', preview: true, instructions: 'x'.repeat(MESSAGE_LIMITS.compactInstructionsChars + 1) }).message).toMatch(/longer than/);
-    expect(refused({ type: 'request', requestId: 1, method: 'compactionDetails', params: { generation: 1, preview: 1 } }).message).toMatch(/preview must be true or false/);
+    expect(
+      refused({ type: 'compact', preview: true, instructions: 'x'.repeat(MESSAGE_LIMITS.compactInstructionsChars + 1) }).message,
+    ).toMatch(/longer than/);
+    expect(refused({ type: 'request', requestId: 1, method: 'compactionDetails', params: { generation: 1, preview: 1 } }).message).toMatch(
+      /preview must be true or false/,
+    );
   });
 
   it('refuses links that are not http(s), and approvals with a reason that is not a denial', () => {
@@ -143,19 +147,30 @@ describe('parseWebviewMessage', () => {
       fc.constantFrom(...fieldsOf(m).filter((f) => !optional.has(f))).map((f) => withField(m, f, undefined, true)),
     );
     const replaced = valid.chain((m) =>
-      fc.constantFrom(...fieldsOf(m)).chain((f) => fc.tuple(fc.constant(f), booleanField.has(f) ? notBoolean : freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString))).map(([f, v]) => {
-        // An optional field set to undefined is the same as no field, which is valid.
-        if (optional.has(f) && v === undefined) return withField(m, f, {}, false);
-        return withField(m, f, v, false);
-      }),
+      fc
+        .constantFrom(...fieldsOf(m))
+        .chain((f) =>
+          fc.tuple(fc.constant(f), booleanField.has(f) ? notBoolean : freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString)),
+        )
+        .map(([f, v]) => {
+          // An optional field set to undefined is the same as no field, which is valid.
+          if (optional.has(f) && v === undefined) return withField(m, f, {}, false);
+          return withField(m, f, v, false);
+        }),
     );
     const extended = valid.chain((m) =>
       fc
-        .tuple(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !fieldsOf(m).includes(k) && k !== '__proto__'), fc.jsonValue())
+        .tuple(
+          fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !fieldsOf(m).includes(k) && k !== '__proto__'),
+          fc.jsonValue(),
+        )
         .map(([k, v]) => ({ ...structuredClone(m), [k]: v })),
     );
     const unknownType = fc
-      .tuple(fc.string({ maxLength: 20 }).filter((t) => !VALID.some((m) => m.type === t)), fc.dictionary(fc.string(), fc.jsonValue()))
+      .tuple(
+        fc.string({ maxLength: 20 }).filter((t) => !VALID.some((m) => m.type === t)),
+        fc.dictionary(fc.string(), fc.jsonValue()),
+      )
       .map(([type, rest]) => ({ ...rest, type }));
 
     const malformed = fc.oneof(removed, replaced, extended, unknownType);

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { HostNotification, ResultView } from './protocol';
-import { answerApproval, applyTurnEvent, awaitingApproval, isTurnEvent, LIVE_OUTPUT_MAX_CHARS, LIVE_OUTPUT_MAX_LINES, liveOutputTail, prependOlder, settleUnfinished, type Turns } from './transcript';
+import {
+  answerApproval,
+  applyTurnEvent,
+  awaitingApproval,
+  isTurnEvent,
+  LIVE_OUTPUT_MAX_CHARS,
+  LIVE_OUTPUT_MAX_LINES,
+  liveOutputTail,
+  prependOlder,
+  settleUnfinished,
+  type Turns,
+} from './transcript';
 
 function play(turns: Turns, ...events: HostNotification[]): Turns {
   return events.reduce((acc, event) => (isTurnEvent(event) ? applyTurnEvent(acc, event) : acc), turns);
@@ -89,7 +100,11 @@ describe('transcript', () => {
     expect(awaitingApproval(denied)).toBe(false);
     const finished = play(denied, { type: 'toolFinished', turn: 1, callId: 'bash1', result: { ...stub, kind: 'error', isError: true } });
     expect(finished[1]!.items[1]).toMatchObject({ type: 'tool', status: 'denied', result: { kind: 'error' } });
-    const read = play(finished, { type: 'toolStarted', turn: 1, callId: 'r', tool: 'read', summary: 'x' }, { type: 'toolFinished', turn: 1, callId: 'r', result: stub });
+    const read = play(
+      finished,
+      { type: 'toolStarted', turn: 1, callId: 'r', tool: 'read', summary: 'x' },
+      { type: 'toolFinished', turn: 1, callId: 'r', result: stub },
+    );
     expect(read[1]!.items[2]).toMatchObject({ status: 'done', result: { id: '#b710', tokensSaved: 412 } });
   });
 
@@ -101,7 +116,14 @@ describe('transcript', () => {
 
   it('puts older pages in front, once', () => {
     const turns = play([], { type: 'turnStarted', turn: 5, text: 'x' });
-    const page = { turns: [{ index: 3, items: [] }, { index: 4, items: [] }, { index: 5, items: [] }], hasOlder: true };
+    const page = {
+      turns: [
+        { index: 3, items: [] },
+        { index: 4, items: [] },
+        { index: 5, items: [] },
+      ],
+      hasOlder: true,
+    };
     expect(prependOlder(turns, page).map((t) => t.index)).toEqual([3, 4, 5]);
   });
 
@@ -126,17 +148,37 @@ describe('transcript', () => {
 
 describe('a key set after the "no key" error', () => {
   it('removes the error card and shows the notice', () => {
-    const withError = applyTurnEvent([], { type: 'error', turn: 0, kind: 'auth', message: 'No Anthropic API key is set.', action: 'setApiKey' });
-    const after = applyTurnEvent(withError, { type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'API key saved. Cairn is ready.' });
+    const withError = applyTurnEvent([], {
+      type: 'error',
+      turn: 0,
+      kind: 'auth',
+      message: 'No Anthropic API key is set.',
+      action: 'setApiKey',
+    });
+    const after = applyTurnEvent(withError, {
+      type: 'notice',
+      turn: 0,
+      level: 'info',
+      kind: 'api_key',
+      message: 'API key saved. Cairn is ready.',
+    });
     expect(after[0]!.items.map((i) => i.type)).toEqual(['notice']);
   });
 });
 
-describe('a running command\'s output', () => {
+describe("a running command's output", () => {
   it('is appended to its call, bounded to the newest lines, and replaced by the result', () => {
-    const started = play([], { type: 'turnStarted', turn: 0, text: 'go' }, { type: 'toolStarted', turn: 0, callId: 'b', tool: 'bash', summary: 'make' });
+    const started = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'go' },
+      { type: 'toolStarted', turn: 0, callId: 'b', tool: 'bash', summary: 'make' },
+    );
     const lines = Array.from({ length: 500 }, (_, i) => `line ${i + 1}\n`).join('');
-    const running = play(started, { type: 'toolOutput', turn: 0, callId: 'b', text: 'line 0\n' }, { type: 'toolOutput', turn: 0, callId: 'b', text: lines });
+    const running = play(
+      started,
+      { type: 'toolOutput', turn: 0, callId: 'b', text: 'line 0\n' },
+      { type: 'toolOutput', turn: 0, callId: 'b', text: lines },
+    );
     const tool = running[0]!.items[1]!;
     expect(tool.type === 'tool' && tool.liveOutput?.split('\n').slice(0, 1)).toEqual([`line ${500 - LIVE_OUTPUT_MAX_LINES + 1}`]);
     expect(tool.type === 'tool' && tool.liveOutput?.endsWith('line 500\n')).toBe(true);

@@ -145,7 +145,15 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
         if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
         return [
           ...closeStreaming(items),
-          { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'awaiting-approval', ...approval, ...reason },
+          {
+            type: 'tool',
+            callId: event.callId,
+            tool: event.tool,
+            summary: event.summary,
+            status: 'awaiting-approval',
+            ...approval,
+            ...reason,
+          },
         ];
       });
     case 'toolOutput':
@@ -216,8 +224,11 @@ export function awaitingApproval(turns: Turns): boolean {
 export function settleUnfinished(turns: Turns): Turns {
   const last = turns.at(-1);
   if (!last) return turns;
-  const open = (item: TranscriptItem) => item.type === 'tool' && (item.status === 'running' || item.status === 'awaiting-approval' || item.status === 'approved');
+  const open = (item: TranscriptItem) =>
+    item.type === 'tool' && (item.status === 'running' || item.status === 'awaiting-approval' || item.status === 'approved');
   if (!last.items.some(open)) return turns;
-  const items = closeStreaming(last.items).map((item) => (item.type === 'tool' && open(item) ? { ...item, status: 'cancelled' as const } : item));
+  const items = closeStreaming(last.items).map((item) =>
+    item.type === 'tool' && open(item) ? { ...item, status: 'cancelled' as const } : item,
+  );
   return [...turns.slice(0, -1), { index: last.index, items }];
 }

@@ -34,7 +34,9 @@ function escapeAttribute(value: string): string {
 export function renderWebviewHtml(options: WebviewHtmlOptions): string {
   const { scriptUri, styleUri, cspSource, nonce, view } = options;
   if (!NONCE.test(nonce)) {
-    throw new WebviewHtmlError('The webview nonce must be 16 to 128 characters of base64 or hex; make a fresh one with crypto.randomBytes(16).');
+    throw new WebviewHtmlError(
+      'The webview nonce must be 16 to 128 characters of base64 or hex; make a fresh one with crypto.randomBytes(16).',
+    );
   }
   // The CSP source is one origin-like token; anything with a quote, semicolon or space would let the
   // caller widen the policy by accident.

@@ -5,14 +5,7 @@
  * test to assert on, and answers requests from the recording. Bundled by esbuild and injected with
  * Playwright's addInitScript, so it runs before `dist/webview.js`.
  */
-import type {
-  CompactionDetails,
-  HostNotification,
-  HostToWebview,
-  InitMessage,
-  TurnView,
-  WebviewKind,
-} from '../../src/shared/protocol';
+import type { CompactionDetails, HostNotification, HostToWebview, InitMessage, TurnView, WebviewKind } from '../../src/shared/protocol';
 import { errorResponseTo, responseTo } from '../../src/shared/protocol';
 import { ProtocolError, parseWebviewMessage } from '../../src/shared/protocolValidation';
 import { THEMES, type ThemeName } from './themes';
@@ -116,7 +109,14 @@ export class FakeVsCodeHost {
         const from = message.params.offset;
         const shown = lines.slice(from - 1, from - 1 + message.params.limit);
         this.post(
-          responseTo(message, { resultId: message.params.resultId, bracket: stored.bracket, from, to: from + shown.length - 1, total: lines.length, lines: shown }),
+          responseTo(message, {
+            resultId: message.params.resultId,
+            bracket: stored.bracket,
+            from,
+            to: from + shown.length - 1,
+            total: lines.length,
+            lines: shown,
+          }),
         );
         return;
       }

@@ -35,7 +35,7 @@ export function findChromium(): string | undefined {
 }
 
 export const CHROMIUM_MISSING =
-  'Chromium is not installed, so the webview browser tests cannot run. Install Debian\'s Chromium with ' +
+  "Chromium is not installed, so the webview browser tests cannot run. Install Debian's Chromium with " +
   '`sudo apt-get update && sudo apt-get install -y chromium` (or set CAIRN_CHROMIUM to a Chromium binary); ' +
   '`npx playwright install` cannot download browsers here.';
 
@@ -56,7 +56,8 @@ export function assertBundleFresh(): void {
   const built = statSync(BUNDLE).mtimeMs;
   for (const dir of ['webview-ui', 'src/shared']) {
     const newest = newestMtime(join(REPO_ROOT, dir));
-    if (newest.mtimeMs > built) throw new Error(`dist/webview.js is older than ${newest.path}: run \`npm run build\` before the browser tests.`);
+    if (newest.mtimeMs > built)
+      throw new Error(`dist/webview.js is older than ${newest.path}: run \`npm run build\` before the browser tests.`);
   }
 }
 

@@ -57,7 +57,11 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     await server?.close();
   });
 
-  async function openView(view: 'chat' | 'report', theme: ThemeName, viewport = view === 'chat' ? { width: 440, height: 900 } : { width: 1100, height: 860 }): Promise<OpenedView> {
+  async function openView(
+    view: 'chat' | 'report',
+    theme: ThemeName,
+    viewport = view === 'chat' ? { width: 440, height: 900 } : { width: 1100, height: 860 },
+  ): Promise<OpenedView> {
     const page = await browser.context.newPage();
     await page.setViewportSize(viewport);
     const requests: string[] = [];
@@ -121,7 +125,9 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     expect(await stub.locator('.tool-toggle').getAttribute('aria-expanded')).toBe('true');
     // The expanded read offers to open the file at its first line.
     await stub.getByRole('button', { name: 'Open src/app.ts' }).click();
-    await expect.poll(() => page.evaluate(() => window.fakeHost.messagesOfType('openFile'))).toEqual([{ type: 'openFile', path: 'src/app.ts', line: 50 }]);
+    await expect
+      .poll(() => page.evaluate(() => window.fakeHost.messagesOfType('openFile')))
+      .toEqual([{ type: 'openFile', path: 'src/app.ts', line: 50 }]);
   });
 
   it('recalls an id inline when it is clicked or activated with Enter, paged, with copy and open', async () => {
@@ -151,7 +157,10 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     const modelId = page.locator('.turn[data-turn="1"] .message.assistant [data-recall-id="#a3f2"]');
     await modelId.focus();
     await page.keyboard.press('Enter');
-    await page.locator('.turn[data-turn="1"] .message.assistant [data-recall-panel="#a3f2"] .recall-range').getByText('lines 1-200 of 340').waitFor();
+    await page
+      .locator('.turn[data-turn="1"] .message.assistant [data-recall-panel="#a3f2"] .recall-range')
+      .getByText('lines 1-200 of 340')
+      .waitFor();
     // An unknown id says so instead of failing silently.
     await page.evaluate(() => window.fakeHost.post({ type: 'showRecall', resultId: '#ffff' }));
     await page.locator('[data-recall-panel="#ffff"] .recall-error').getByText('No stored result #ffff').waitFor();
@@ -236,7 +245,15 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       (g) =>
         window.fakeHost.post({
           type: 'compactionState',
-          state: { status: 'preview', generation: g, tokensBefore: 51_000, tokensAfter: 7_400, message: 'Summarizes 40 messages and keeps 6.', hasDetails: true, canUndo: false },
+          state: {
+            status: 'preview',
+            generation: g,
+            tokensBefore: 51_000,
+            tokensAfter: 7_400,
+            message: 'Summarizes 40 messages and keeps 6.',
+            hasDetails: true,
+            canUndo: false,
+          },
         }),
       generation,
     );
@@ -280,10 +297,16 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       index,
       items: [
         { type: 'user', text: `Question ${index}` },
-        { type: 'assistant', text: `Answer ${index} with a paragraph of text that takes some room in the panel, and an id #${(0x1000 + index).toString(16)}.` },
+        {
+          type: 'assistant',
+          text: `Answer ${index} with a paragraph of text that takes some room in the panel, and an id #${(0x1000 + index).toString(16)}.`,
+        },
       ],
     }));
-    await page.evaluate((t) => window.fakeHost.post({ ...window.__cairnFakeHostSetup.recording.chatInit, turns: t, hasOlderTurns: false }), turns);
+    await page.evaluate(
+      (t) => window.fakeHost.post({ ...window.__cairnFakeHostSetup.recording.chatInit, turns: t, hasOlderTurns: false }),
+      turns,
+    );
     await page.locator('.turn[data-turn="399"]').waitFor();
     expect(await page.locator('.turn-slot').count()).toBe(400);
     await expect.poll(() => page.locator('.turn').count()).toBeLessThan(60);
@@ -306,7 +329,10 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       })),
       { type: 'assistant', text: 'Renamed in 300 files.' },
     ];
-    await page.evaluate((t) => window.fakeHost.post({ ...window.__cairnFakeHostSetup.recording.chatInit, turns: t, hasOlderTurns: false }), [{ index: 0, items }]);
+    await page.evaluate(
+      (t) => window.fakeHost.post({ ...window.__cairnFakeHostSetup.recording.chatInit, turns: t, hasOlderTurns: false }),
+      [{ index: 0, items }],
+    );
     const turn = page.locator('.turn[data-turn="0"]');
     await turn.getByText('Renamed in 300 files.').waitFor();
     await turn.getByText('Rename the helper everywhere.').waitFor();
@@ -320,7 +346,7 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     expect(await turn.getByRole('button', { name: /earlier steps/ }).count()).toBe(0);
   });
 
-  it('shows the context report: requests, a request\'s sources, estimates beside usage, decisions, a cache break, a comparison, live updates', async () => {
+  it("shows the context report: requests, a request's sources, estimates beside usage, decisions, a cache break, a comparison, live updates", async () => {
     const { page, playUntil, received } = await openView('report', 'light');
     expect(await page.locator('.request-item').count()).toBe(5);
     // The newest is selected until the user picks one.
@@ -344,7 +370,12 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     // Compare with the request before.
     await details.locator('.compare-picker select').selectOption('2');
     await details.locator('.comparison').getByText('One request extends the other: the first 7 messages are the same.').waitFor();
-    expect(await details.locator('.comparison tr', { hasText: 'history' }).locator('td').allTextContents()).toEqual(['history', '7.9k', '18k', '+10k']);
+    expect(await details.locator('.comparison tr', { hasText: 'history' }).locator('td').allTextContents()).toEqual([
+      'history',
+      '7.9k',
+      '18k',
+      '+10k',
+    ]);
 
     // Live: a new request arrives (a cache break), then its usage.
     await playUntil('snapshot-sent');
@@ -368,7 +399,9 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       'files table',
       'history',
     ]);
-    expect(await received('request')).toEqual([{ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#c9d0', offset: 1, limit: 200 } }]);
+    expect(await received('request')).toEqual([
+      { type: 'request', requestId: 1, method: 'recall', params: { resultId: '#c9d0', offset: 1, limit: 200 } },
+    ]);
     // Back to following the newest request.
     await page.locator('[data-request="2"]').click();
     await page.getByRole('button', { name: 'Follow newest' }).click();

@@ -162,12 +162,19 @@ export async function startEditor(options: StartEditorOptions): Promise<RunningE
   const logPath = join(OUTPUT_DIR, `${name}.code-server.log`);
   const logFile = createWriteStream(logPath);
   let log = '';
-  const serveArgs = codeServerServeArgs({ codeServerBin: editor.codeServerBin, configDir: root, port, userDataDir, extensionsDir, workspace: options.workspaceDir });
-  const child = spawn(
-    editor.nodeBin,
-    options.workspaceTrust ? serveArgs.filter((arg) => arg !== '--disable-workspace-trust') : serveArgs,
-    { env: isolatedEnv(root, options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const serveArgs = codeServerServeArgs({
+    codeServerBin: editor.codeServerBin,
+    configDir: root,
+    port,
+    userDataDir,
+    extensionsDir,
+    workspace: options.workspaceDir,
+  });
+  const child = spawn(editor.nodeBin, options.workspaceTrust ? serveArgs.filter((arg) => arg !== '--disable-workspace-trust') : serveArgs, {
+    env: isolatedEnv(root, options.env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const onOutput = (chunk: Buffer): void => {
     log += chunk.toString();
     logFile.write(chunk);
@@ -262,7 +269,10 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
       await page.keyboard.press('Escape').catch(() => undefined);
     }
   }
-  const offered = await widget.locator('.monaco-list-row .label-name').allTextContents().catch(() => [] as string[]);
+  const offered = await widget
+    .locator('.monaco-list-row .label-name')
+    .allTextContents()
+    .catch(() => [] as string[]);
   throw new Error(
     `command "${title}" could not be run from the command palette; it offered: ${JSON.stringify(offered.slice(0, 10))} ` +
       `(${lastError instanceof Error ? lastError.message.split('\n')[0] : String(lastError)})`,
@@ -296,7 +306,9 @@ export async function activeEditorText(page: Page): Promise<string> {
  * the chat view from Cairn's editor panels such as the context report.
  */
 export function chatFrame(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"][src*="purpose=webviewView"]').frameLocator('#active-frame');
+  return page
+    .frameLocator('iframe.webview.ready[src*="extensionId=cairn.cairn"][src*="purpose=webviewView"]')
+    .frameLocator('#active-frame');
 }
 
 /** The content of Cairn's context report panel (a webview panel in the editor area). */
@@ -333,7 +345,11 @@ export async function openCairnView(page: Page, timeoutMs = 30_000): Promise<Fra
     // VS Code shows "An error occurred while loading view" and logs the extension's exception in the
     // console; both make the failure actionable.
     await screenshot(page, 'open-cairn-view-failed').catch(() => undefined);
-    const pane = await page.locator('.part.sidebar .pane-body').first().innerText().catch(() => '');
+    const pane = await page
+      .locator('.part.sidebar .pane-body')
+      .first()
+      .innerText()
+      .catch(() => '');
     const errors = (pages.get(page) ?? []).slice(-5).map((e) => `  ${e.split('\n').slice(0, 4).join('\n  ')}`);
     throw new Error(
       `Cairn's chat view did not render within ${timeoutMs} ms.\nView says: ${pane.trim() || '(nothing)'}\n` +
@@ -379,7 +395,13 @@ export async function trustWorkspace(page: Page, timeoutMs = 30_000): Promise<vo
   await runCommand(page, 'Workspaces: Manage Workspace Trust', timeoutMs);
   const editor = page.locator('.workspace-trust-editor');
   await editor.waitFor({ state: 'visible', timeout: timeoutMs });
-  await editor.getByRole('button', { name: /^Trust( Folder)?$/ }).first().click({ timeout: timeoutMs });
+  await editor
+    .getByRole('button', { name: /^Trust( Folder)?$/ })
+    .first()
+    .click({ timeout: timeoutMs });
   // The banner of Restricted Mode goes away once the folder is trusted.
-  await page.locator('.editor-banner', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', timeout: timeoutMs }).catch(() => undefined);
+  await page
+    .locator('.editor-banner', { hasText: 'Restricted Mode' })
+    .waitFor({ state: 'detached', timeout: timeoutMs })
+    .catch(() => undefined);
 }

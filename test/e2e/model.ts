@@ -14,7 +14,11 @@ export interface ScenarioModel {
   close(): Promise<void>;
 }
 
-export async function startScenarioModel(options: { scenarioFile: string; workspaceDir: string; logFile?: string }): Promise<ScenarioModel> {
+export async function startScenarioModel(options: {
+  scenarioFile: string;
+  workspaceDir: string;
+  logFile?: string;
+}): Promise<ScenarioModel> {
   const scenario = await loadScenario(options.scenarioFile);
   await writeWorkspaceFiles(scenario.workspace, options.workspaceDir);
   // 'server' driver: the test types the user's messages in the editor, so user turns are skipped.

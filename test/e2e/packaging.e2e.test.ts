@@ -17,6 +17,8 @@ describe.skipIf(!environment.available)('out/cairn.vsix', () => {
   });
 
   it('holds the extension bundle the manifest names, the manifest and the MIT licence', () => {
-    expect(entries).toEqual(expect.arrayContaining(['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/LICENSE.txt']));
+    expect(entries).toEqual(
+      expect.arrayContaining(['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/LICENSE.txt']),
+    );
   });
 });

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
 import { startScenarioModel, type ScenarioModel } from './model';
-import { activeEditorText, openCairnView, openFile, runCommand, screenshot, startEditor, waitForJsonFile, type RunningEditor } from './harness';
+import {
+  activeEditorText,
+  openCairnView,
+  openFile,
+  runCommand,
+  screenshot,
+  startEditor,
+  waitForJsonFile,
+  type RunningEditor,
+} from './harness';
 
 const environment = inject('e2eEnvironment');
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');

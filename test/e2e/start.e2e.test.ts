@@ -72,7 +72,9 @@ describe.skipIf(!environment.available)('npm start -- --demo', () => {
   });
 
   it('installs the packaged Cairn into that editor', () => {
-    const installed = JSON.parse(readFileSync(join(stateDir, 'extensions', 'extensions.json'), 'utf8')) as Array<{ identifier: { id: string } }>;
+    const installed = JSON.parse(readFileSync(join(stateDir, 'extensions', 'extensions.json'), 'utf8')) as Array<{
+      identifier: { id: string };
+    }>;
     expect(installed.map((e) => e.identifier.id)).toContain('cairn.cairn');
   });
 

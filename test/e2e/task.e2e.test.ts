@@ -112,7 +112,10 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 
     await body.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await body.innerText()).toMatch(/function average/);
     await screenshot(page, 'task-3-recall-click');
-    await frame.getByRole('button', { name: `Close ${id}` }).first().click();
+    await frame
+      .getByRole('button', { name: `Close ${id}` })
+      .first()
+      .click();
   });
 
   it('recalls a result from the palette (Cairn: Recall Result…)', async () => {
@@ -144,7 +147,10 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 
     // The command offers Preview, Apply and each with instructions: the second item applies at once.
     const choice = page.locator('.quick-input-widget input.input');
     await choice.waitFor({ state: 'visible', timeout: 15_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'compact now' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'compact now' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await choice.press('ArrowDown');
     await choice.press('Enter');
     const mark = frame.getByText(/Context compacted · [\d.]+k? → [\d.]+k? tokens/).first();

@@ -146,7 +146,8 @@ describe('compaction preview', () => {
 
 describe('compaction preview from the palette and the chat', () => {
   const compactionRequests = (run: HostRun) => run.server.requests.filter((r) => r.kind === 'compaction');
-  const states = (run: HostRun) => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').map((m) => m.state);
+  const states = (run: HostRun) =>
+    run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').map((m) => m.state);
 
   it('the palette offers Preview: the summary, files table and tokens open read-only, and Apply applies that same summary', async () => {
     host = await startHost({ scenario, apiKey: 'test-key-palette-preview' });
@@ -172,7 +173,10 @@ describe('compaction preview from the palette and the chat', () => {
     await waitFor(() => states(run).at(-1)?.status === 'done', 'the applied compaction');
     expect(compactionRequests(run)).toHaveLength(1);
     expect(run.posted('compacted')).toHaveLength(1);
-    const summaryInText = text.slice(text.indexOf('## Summary') + '## Summary'.length).trim().split('\n')[0]!;
+    const summaryInText = text
+      .slice(text.indexOf('## Summary') + '## Summary'.length)
+      .trim()
+      .split('\n')[0]!;
     const details = await requestDetails(run, { generation: 1 });
     expect(details.summary).toContain(summaryInText);
   });
@@ -201,10 +205,17 @@ describe('compaction preview from the palette and the chat', () => {
 });
 
 let nextRequestId = 100;
-async function requestDetails(run: HostRun, params: { generation: number; preview?: boolean }, ok = true): Promise<CompactionDetails & { error?: string }> {
+async function requestDetails(
+  run: HostRun,
+  params: { generation: number; preview?: boolean },
+  ok = true,
+): Promise<CompactionDetails & { error?: string }> {
   const requestId = nextRequestId++;
   await run.chat.fromPage({ type: 'request', requestId, method: 'compactionDetails', params });
-  const matching = () => run.posted<{ type: 'response'; requestId: number; ok: boolean; result: CompactionDetails; error?: string }>('response').filter((r) => r.requestId === requestId);
+  const matching = () =>
+    run
+      .posted<{ type: 'response'; requestId: number; ok: boolean; result: CompactionDetails; error?: string }>('response')
+      .filter((r) => r.requestId === requestId);
   await waitFor(() => matching().length > 0, 'the compaction details');
   const response = matching()[0]!;
   expect(response.ok).toBe(ok);

@@ -74,7 +74,11 @@ describe('results in the editor', () => {
       settings: { 'cairn.approvals': { apply_patch: 'allow' } },
       scenario: {
         workspace: { 'src/stats.js': before },
-        turns: [{ user: 'fix it and add a test' }, { assistant: { tool_calls: [{ name: 'apply_patch', input: { patch } }] } }, { assistant: { text: 'Done.' } }],
+        turns: [
+          { user: 'fix it and add a test' },
+          { assistant: { tool_calls: [{ name: 'apply_patch', input: { patch } }] } },
+          { assistant: { text: 'Done.' } },
+        ],
       },
     });
     const run = host;
@@ -83,7 +87,10 @@ describe('results in the editor', () => {
     expect(result?.isError).toBe(false);
     await run.chat.fromPage({ type: 'openResult', resultId: result!.id });
     await waitFor(() => shim.executed.some((e) => e.command === 'vscode.changes'), 'the multi-file diff view');
-    const [title, resources] = shim.executed.find((e) => e.command === 'vscode.changes')!.args as [string, [vscode.Uri, vscode.Uri, vscode.Uri][]];
+    const [title, resources] = shim.executed.find((e) => e.command === 'vscode.changes')!.args as [
+      string,
+      [vscode.Uri, vscode.Uri, vscode.Uri][],
+    ];
     expect(title).toContain(result!.id);
     expect(resources.map(([label]) => label.fsPath)).toEqual([`${run.workspaceDir}/src/stats.js`, `${run.workspaceDir}/src/empty.test.js`]);
     const provider = shim.contentProviders.get('cairn-result')!;

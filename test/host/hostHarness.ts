@@ -180,7 +180,14 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
       const before = run.posted('busy').length;
       await run.chat.fromPage({ type: 'send', text });
       if (whileRunning) await whileRunning(run);
-      await waitFor(() => run.posted<{ type: 'busy'; busy: boolean }>('busy').slice(before).some((m) => !m.busy), `the run of "${text}" to end`);
+      await waitFor(
+        () =>
+          run
+            .posted<{ type: 'busy'; busy: boolean }>('busy')
+            .slice(before)
+            .some((m) => !m.busy),
+        `the run of "${text}" to end`,
+      );
     },
     async close() {
       await deactivate();

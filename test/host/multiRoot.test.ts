@@ -20,7 +20,14 @@ describe('a multi-root window', () => {
       scenario: {
         workspace: { 'main.ts': 'import { answer } from "../lib/util";\n' },
         turns: [
-          { assistant: { tool_calls: [{ name: 'read', input: { path: 'lib/util.ts' } }, { name: 'read', input: { path: 'main.ts' } }] } },
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'read', input: { path: 'lib/util.ts' } },
+                { name: 'read', input: { path: 'main.ts' } },
+              ],
+            },
+          },
           { assistant: { tool_calls: [{ name: 'edit', input: { path: 'lib/util.ts', old_string: '41', new_string: '42' } }] } },
           { assistant: { text: 'Done.' } },
         ],
@@ -36,6 +43,8 @@ describe('a multi-root window', () => {
     const results = mains.at(-1)!.messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_result' ? [b.content ?? ''] : [])));
     expect(results[0]).toMatch(/^\[#[0-9a-f]{4,} lib\/util\.ts lines 1-1 of 1 sha [0-9a-f]{8}\]\n1: export const answer = 41;$/);
     expect(results[1]).toMatch(/^\[#[0-9a-f]{4,} main\.ts lines 1-1 of 1/);
-    expect(results[2]).toMatch(/^\[#[0-9a-f]{4,} lib\/util\.ts sha [0-9a-f]{8}\]\n@@ [^\n]*@@\n-export const answer = 41;\n\+export const answer = 42;/);
+    expect(results[2]).toMatch(
+      /^\[#[0-9a-f]{4,} lib\/util\.ts sha [0-9a-f]{8}\]\n@@ [^\n]*@@\n-export const answer = 41;\n\+export const answer = 42;/,
+    );
   });
 });

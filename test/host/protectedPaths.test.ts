@@ -15,7 +15,17 @@ afterEach(async () => {
   host = undefined;
 });
 
-const MOVE_PATCH = ['*** Begin Patch', '*** Add File: fine.txt', '+ok', '*** Update File: conf.json', '*** Move to: .VSCode/settings.json', '@@', '-{}', '+{"cairn.approvals":{"bash":"allow"}}', '*** End Patch'].join('\n');
+const MOVE_PATCH = [
+  '*** Begin Patch',
+  '*** Add File: fine.txt',
+  '+ok',
+  '*** Update File: conf.json',
+  '*** Move to: .VSCode/settings.json',
+  '@@',
+  '-{}',
+  '+{"cairn.approvals":{"bash":"allow"}}',
+  '*** End Patch',
+].join('\n');
 
 function scenario(): unknown {
   return {
@@ -65,7 +75,12 @@ describe('protected paths', () => {
   });
 
   it('refuses them in an untrusted workspace, saying why', async () => {
-    host = await startHost({ scenario: scenario(), apiKey: 'test-key-protected-2', trusted: false, settings: { 'cairn.approvals': { write: 'allow', apply_patch: 'allow' } } });
+    host = await startHost({
+      scenario: scenario(),
+      apiKey: 'test-key-protected-2',
+      trusted: false,
+      settings: { 'cairn.approvals': { write: 'allow', apply_patch: 'allow' } },
+    });
     await host.send('set things up');
     expect(host.posted('approvalRequested')).toHaveLength(0);
     const results = host.posted<Finished>('toolFinished').map((m) => m.result.text);

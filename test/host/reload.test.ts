@@ -41,7 +41,12 @@ describe('window reload', () => {
     expect(shownIds).toEqual(ids.slice(count - 30));
     expect(init.sessionTitle).toBe('question 0');
 
-    await host.chat.fromPage({ type: 'request', requestId: 1, method: 'olderTurns', params: { beforeTurn: init.turns[0]!.index, limit: 20 } });
+    await host.chat.fromPage({
+      type: 'request',
+      requestId: 1,
+      method: 'olderTurns',
+      params: { beforeTurn: init.turns[0]!.index, limit: 20 },
+    });
     await waitFor(() => host!.posted('response').length === 1, 'the older page');
     const page = host.posted<{ type: 'response'; ok: true; result: TurnPage }>('response')[0]!.result;
     expect(page.turns.map((t) => t.index)).toEqual([0]);
@@ -86,7 +91,11 @@ describe('a chat view opened while a turn runs', () => {
     const inits = run.posted('init').length;
     await run.chat.fromPage({ type: 'ready', view: 'chat' });
     await waitFor(() => run.posted('init').length > inits, 'the init after the run');
-    const done = run.posted<InitMessage>('init').at(-1)!.turns.at(-1)!.items.find((i) => i.type === 'assistant');
+    const done = run
+      .posted<InitMessage>('init')
+      .at(-1)!
+      .turns.at(-1)!
+      .items.find((i) => i.type === 'assistant');
     expect(done).toMatchObject({ text: answer });
     expect(done).not.toHaveProperty('streaming', true);
   });

@@ -95,7 +95,9 @@ describe('a key from the environment', () => {
     });
     await host.send('one');
     await host.send('two');
-    const warnings = host.posted<Extract<HostNotification, { type: 'notice' }>>('notice').filter((n) => n.kind === 'api_key_from_environment');
+    const warnings = host
+      .posted<Extract<HostNotification, { type: 'notice' }>>('notice')
+      .filter((n) => n.kind === 'api_key_from_environment');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.level).toBe('warning');
     expect(warnings[0]!.message).toContain('Cairn: Set API Key');
@@ -103,7 +105,11 @@ describe('a key from the environment', () => {
   });
 
   it('is not warned about when the key is in SecretStorage', async () => {
-    host = await startHost({ apiKey: 'sk-ant-stored-0123456789', envApiKey: 'sk-ant-env-0123456789', scenario: { turns: [{ user: 'one' }, { assistant: { text: 'One.' } }] } });
+    host = await startHost({
+      apiKey: 'sk-ant-stored-0123456789',
+      envApiKey: 'sk-ant-env-0123456789',
+      scenario: { turns: [{ user: 'one' }, { assistant: { text: 'One.' } }] },
+    });
     await host.send('one');
     expect(host.posted<{ type: string; kind?: string }>('notice').filter((n) => n.kind === 'api_key_from_environment')).toEqual([]);
   });

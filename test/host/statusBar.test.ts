@@ -19,7 +19,15 @@ describe('statusBarContent', () => {
   });
 
   it('before the first response there is no cache share; before a session, just the name', () => {
-    const meter = { windowTokens: 100, systemTokens: 10, historyTokens: 0, summaryTokens: 0, cacheHitShare: null, sessionCostUsd: 0, tokensSavedByHygiene: 0 };
+    const meter = {
+      windowTokens: 100,
+      systemTokens: 10,
+      historyTokens: 0,
+      summaryTokens: 0,
+      cacheHitShare: null,
+      sessionCostUsd: 0,
+      tokensSavedByHygiene: 0,
+    };
     expect(statusBarContent(meter).text).toBe('$(layers) 10%');
     expect(statusBarContent(undefined).text).toBe('$(layers) Cairn');
   });

@@ -316,7 +316,8 @@ export const workspace = {
         const full = section ? `${section}.${key}` : key;
         return shim.workspaceSettings.get(full) ?? shim.settings.get(full) ?? fallback;
       },
-      has: (key: string) => shim.settings.has(section ? `${section}.${key}` : key) || shim.workspaceSettings.has(section ? `${section}.${key}` : key),
+      has: (key: string) =>
+        shim.settings.has(section ? `${section}.${key}` : key) || shim.workspaceSettings.has(section ? `${section}.${key}` : key),
       inspect: (key: string) => {
         const full = section ? `${section}.${key}` : key;
         return { key: full, globalValue: shim.settings.get(full), workspaceValue: shim.workspaceSettings.get(full) };
@@ -327,7 +328,11 @@ export const workspace = {
     }) as vscode.WorkspaceConfiguration,
   onDidChangeConfiguration: shim.configurationChanged.event,
   get workspaceFolders(): readonly vscode.WorkspaceFolder[] | undefined {
-    return shim.folders.map((path, index) => ({ uri: Uri.file(path) as unknown as vscode.Uri, name: path.split('/').pop() ?? path, index }));
+    return shim.folders.map((path, index) => ({
+      uri: Uri.file(path) as unknown as vscode.Uri,
+      name: path.split('/').pop() ?? path,
+      index,
+    }));
   },
   get isTrusted(): boolean {
     return shim.trusted;
@@ -380,4 +385,16 @@ export const env = {
 } satisfies Pick<typeof vscode.env, 'appRoot' | 'clipboard' | 'openExternal'>;
 
 /** The module's shape, for `import * as vscode from 'vscode'` in the code under test. */
-export default { window, commands, workspace, env, Uri, Position, Range, RelativePattern, StatusBarAlignment, ViewColumn, ProgressLocation };
+export default {
+  window,
+  commands,
+  workspace,
+  env,
+  Uri,
+  Position,
+  Range,
+  RelativePattern,
+  StatusBarAlignment,
+  ViewColumn,
+  ProgressLocation,
+};

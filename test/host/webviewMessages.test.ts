@@ -26,7 +26,23 @@ const VALID: readonly Record<string, unknown>[] = [
 const junk = fc.oneof(
   fc.anything(),
   fc.string({ maxLength: 3000 }),
-  fc.constantFrom(null, undefined, NaN, -1, 1.5, Number.MAX_SAFE_INTEGER + 2, '', '   ', '\0', '../../../etc/passwd', 'javascript:alert(1)', [], {}, '#ABCD', 'toolu 1'),
+  fc.constantFrom(
+    null,
+    undefined,
+    NaN,
+    -1,
+    1.5,
+    Number.MAX_SAFE_INTEGER + 2,
+    '',
+    '   ',
+    '\0',
+    '../../../etc/passwd',
+    'javascript:alert(1)',
+    [],
+    {},
+    '#ABCD',
+    'toolu 1',
+  ),
 );
 
 /** A valid message with one thing wrong: a field removed, retyped, or added, or the type changed. */
@@ -42,13 +58,17 @@ const broken = fc.oneof(
     delete copy[keys[pick % keys.length]!];
     return copy;
   }),
-  fc.record({ base: fc.constantFrom(...VALID), key: fc.string({ minLength: 1, maxLength: 12 }), value: junk }).map(({ base, key, value }) => ({
-    ...base,
-    [key in base ? `${key}_extra` : key]: value,
-  })),
-  fc.record({ base: fc.constantFrom(...VALID), value: junk }).map(({ base, value }) =>
-    base.type === 'request' ? { ...base, params: { ...(base.params as object), extra: value } } : { ...base, type: String(value) },
-  ),
+  fc
+    .record({ base: fc.constantFrom(...VALID), key: fc.string({ minLength: 1, maxLength: 12 }), value: junk })
+    .map(({ base, key, value }) => ({
+      ...base,
+      [key in base ? `${key}_extra` : key]: value,
+    })),
+  fc
+    .record({ base: fc.constantFrom(...VALID), value: junk })
+    .map(({ base, value }) =>
+      base.type === 'request' ? { ...base, params: { ...(base.params as object), extra: value } } : { ...base, type: String(value) },
+    ),
   fc.constantFrom(
     JSON.parse('{"type":"send","text":"x","__proto__":{"admin":true}}') as unknown,
     JSON.parse('{"__proto__":{"type":"cancel"}}') as unknown,

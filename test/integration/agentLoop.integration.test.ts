@@ -114,7 +114,9 @@ describe('the agent loop against the local server, with the real SDK and real fi
     expect(await session.send('first')).toBe('cancelled');
     sub.dispose();
     expect(await session.send('second')).toBe('end_turn');
-    const bodies = mainRequests(open.server) as Array<{ messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }>;
+    const bodies = mainRequests(open.server) as Array<{
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    }>;
     const last = bodies[bodies.length - 1]!;
     const assistant = last.messages.find((m) => m.role === 'assistant')!;
     expect(assistant.content[assistant.content.length - 1]!.text).toBe(INTERRUPTION_NOTE);
@@ -163,12 +165,17 @@ describe('the agent loop against the local server, with the real SDK and real fi
     open = await startScenarioSession({
       model,
       workspace: {},
-      turns: [{ fault: { cut_after_events: 5 } }, { assistant: { text: 'A fairly long reply that will be cut somewhere in the middle of it.' } }],
+      turns: [
+        { fault: { cut_after_events: 5 } },
+        { assistant: { text: 'A fairly long reply that will be cut somewhere in the middle of it.' } },
+      ],
     });
     expect(await open.assembled.session.send('hi')).toBe('end_turn');
     const interrupted = open.events.find((e) => e.type === 'assistant_message' && e.incomplete);
     expect(interrupted).toBeDefined();
-    const bodies = mainRequests(open.server) as Array<{ messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }>;
+    const bodies = mainRequests(open.server) as Array<{
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    }>;
     const second = bodies[bodies.length - 1]!;
     const texts = second.messages.flatMap((m) => m.content.map((b) => b.text ?? ''));
     expect(texts).toContain(INTERRUPTION_NOTE);
@@ -176,7 +183,11 @@ describe('the agent loop against the local server, with the real SDK and real fi
   });
 
   it('"prompt is too long" surfaces as its own kind', async () => {
-    open = await startScenarioSession({ model, workspace: {}, turns: [{ fault: { prompt_too_long: true } }, { assistant: { text: 'x' } }] });
+    open = await startScenarioSession({
+      model,
+      workspace: {},
+      turns: [{ fault: { prompt_too_long: true } }, { assistant: { text: 'x' } }],
+    });
     expect(await open.assembled.session.send('hi')).toBe('error');
     const error = open.events.find((e) => e.type === 'error');
     expect(error && error.type === 'error' && error.kind).toBe('prompt_too_long');
@@ -234,7 +245,14 @@ describe('the agent loop against the local server, with the real SDK and real fi
   it('a write to a path with a hidden character, or a patch that hides one in a header, is refused without asking', async () => {
     const asked: string[] = [];
     const approver: Approver = { request: async (r) => (asked.push(r.tool), { kind: 'allow' }) };
-    const patch = ['*** Begin Patch', '*** Add File: README.md', '+hi', '*** Add File: \u2028.git/hooks/pre-commit', '+#!/bin/sh', '*** End Patch'].join('\n');
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: README.md',
+      '+hi',
+      '*** Add File: \u2028.git/hooks/pre-commit',
+      '+#!/bin/sh',
+      '*** End Patch',
+    ].join('\n');
     open = await startScenarioSession(
       {
         model,

@@ -27,13 +27,30 @@ function longScenario() {
       const file = `src/mod${k % 8}.ts`;
       const calls: unknown[] = [];
       switch (k % 7) {
-        case 0: calls.push({ name: 'read', input: { path: file } }); break;
-        case 1: calls.push({ name: 'read', input: { path: file, offset: 10, limit: 20 } }); break; // a stub
-        case 2: calls.push({ name: 'grep', input: { pattern: 'm1_5\\b' } }); break; // same result after the first
-        case 3: calls.push({ name: 'bash', input: { command: 'seq 1 900' } }); break; // capped
-        case 4: calls.push({ name: 'edit', input: { path: file, old_string: `m${k % 8}_${(k % 100) + 1} = `, new_string: `m${k % 8}_${(k % 100) + 1} =  ` } }); break;
-        case 5: calls.push({ name: 'recall', input: { id: '{result:-2}', limit: 5 } }); break;
-        default: calls.push({ name: 'list', input: { path: 'src' } }); break;
+        case 0:
+          calls.push({ name: 'read', input: { path: file } });
+          break;
+        case 1:
+          calls.push({ name: 'read', input: { path: file, offset: 10, limit: 20 } });
+          break; // a stub
+        case 2:
+          calls.push({ name: 'grep', input: { pattern: 'm1_5\\b' } });
+          break; // same result after the first
+        case 3:
+          calls.push({ name: 'bash', input: { command: 'seq 1 900' } });
+          break; // capped
+        case 4:
+          calls.push({
+            name: 'edit',
+            input: { path: file, old_string: `m${k % 8}_${(k % 100) + 1} = `, new_string: `m${k % 8}_${(k % 100) + 1} =  ` },
+          });
+          break;
+        case 5:
+          calls.push({ name: 'recall', input: { id: '{result:-2}', limit: 5 } });
+          break;
+        default:
+          calls.push({ name: 'list', input: { path: 'src' } });
+          break;
       }
       turns.push({ assistant: { text: `step ${k}`, tool_calls: calls } });
       if (k % 13 === 6) {
@@ -41,7 +58,12 @@ function longScenario() {
         const changed = `src/mod${(k + 1) % 8}.ts`;
         turns.push({ assistant: { text: `look at ${changed}`, tool_calls: [{ name: 'read', input: { path: changed } }] } });
         turns.push({ fs: { append: { path: changed, content: `// outside ${k}\n` } } });
-        turns.push({ assistant: { text: `look again at ${changed}`, tool_calls: [{ name: 'read', input: { path: changed, offset: OUTSIDE_REREAD_OFFSET } }] } });
+        turns.push({
+          assistant: {
+            text: `look again at ${changed}`,
+            tool_calls: [{ name: 'read', input: { path: changed, offset: OUTSIDE_REREAD_OFFSET } }],
+          },
+        });
       }
     }
     turns.push({ assistant: { text: `done with task ${user}` } });
@@ -127,7 +149,9 @@ describe('a long session keeps the provider cache warm', () => {
 
   it('snapshot message hashes reproduce from the logged bodies, and byte counts add up', () => {
     const bodies = mainRequests(open.server) as ModelRequest[];
-    const snapshots = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.purpose === 'main' ? [e.snapshot as RequestSnapshot] : []));
+    const snapshots = open.events.flatMap((e) =>
+      e.type === 'request_finished' && e.snapshot.purpose === 'main' ? [e.snapshot as RequestSnapshot] : [],
+    );
     expect(snapshots).toHaveLength(bodies.length);
     snapshots.forEach((snapshot, i) => {
       expect(snapshot.messageHashes).toEqual(bodies[i]!.messages.map((m) => messageHash(m)));

@@ -21,7 +21,10 @@ const tight = { completionReserveTokens: 500, safetyMarginTokens: 200 };
 const loop = { maxTokens: 500, model: 'claude-main' };
 
 function bigWorkspace() {
-  return { 'big.ts': { lines: 300, text: 'export const value{n} = "some padding text to make the line longer {n}";' }, 'small.ts': 'export const x = 1;\n' };
+  return {
+    'big.ts': { lines: 300, text: 'export const value{n} = "some padding text to make the line longer {n}";' },
+    'small.ts': 'export const x = 1;\n',
+  };
 }
 
 function firstUserText(body: unknown): string {
@@ -39,10 +42,24 @@ describe('compaction through the local server', () => {
       model,
       workspace: bigWorkspace(),
       turns: [
-        { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }, { name: 'read', input: { path: 'small.ts' } }] } },
+        {
+          assistant: {
+            tool_calls: [
+              { name: 'read', input: { path: 'big.ts' } },
+              { name: 'read', input: { path: 'small.ts' } },
+            ],
+          },
+        },
         { assistant: { text: 'I read both.' } },
         { summary: SUMMARY },
-        { assistant: { tool_calls: [{ name: 'read', input: { path: 'small.ts' } }, { name: 'recall', input: { id: '{result:1}', limit: 2 } }] } },
+        {
+          assistant: {
+            tool_calls: [
+              { name: 'read', input: { path: 'small.ts' } },
+              { name: 'recall', input: { id: '{result:1}', limit: 2 } },
+            ],
+          },
+        },
         { assistant: { text: 'Still here.' } },
       ],
     };
@@ -76,7 +93,10 @@ describe('compaction through the local server', () => {
   });
 
   it('triggers automatically at a share of the window; the new generation opens with the summary and files table; old ids still recall; a re-read is full', async () => {
-    open = await startScenarioSession(autoScenario(smallWindow), { compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } }, loop });
+    open = await startScenarioSession(autoScenario(smallWindow), {
+      compaction: { ...tight, threshold: { kind: 'share', value: 0.5 } },
+      loop,
+    });
     const { session } = open.assembled;
     await session.send('read big.ts and small.ts');
     // The big read is still the current turn: nothing older to summarize, so nothing happens (and no warning).
@@ -92,7 +112,9 @@ describe('compaction through the local server', () => {
     const opening = firstUserText(last);
     expect(opening).toContain(SUMMARY.slice(0, 40));
     expect(opening).toContain('## Files read before this summary');
-    expect(opening).toMatch(/\| big\.ts \| 1-300 of 300 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|\n\| small\.ts \| 1-1 of 1 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|/);
+    expect(opening).toMatch(
+      /\| big\.ts \| 1-300 of 300 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|\n\| small\.ts \| 1-1 of 1 \| [0-9a-f]{8} \| #[0-9a-f]{4,} \|/,
+    );
     expect(opening).toContain('now small.ts again');
     const results = toolResultTexts(last);
     // small.ts was read before the compaction; the dedupe table was emptied, so this read is full.
@@ -159,7 +181,14 @@ describe('compaction through the local server', () => {
         model: smallWindow,
         workspace: bigWorkspace(),
         turns: [
-          { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.ts' } }, { name: 'read', input: { path: 'small.ts' } }] } },
+          {
+            assistant: {
+              tool_calls: [
+                { name: 'read', input: { path: 'big.ts' } },
+                { name: 'read', input: { path: 'small.ts' } },
+              ],
+            },
+          },
           { assistant: { text: 'I read both.' } },
           { fault: { delay_ms: 1 } },
           { summary: SUMMARY },
@@ -188,7 +217,9 @@ describe('compaction through the local server', () => {
     expect(open.events.some((e) => e.type === 'compacted')).toBe(false);
     await open.assembled.session.send('now small.ts again');
     expect(open.events.some((e) => e.type === 'compacted')).toBe(true);
-    expect(open.logLines.some((l) => /^\[Context\] automatic compaction: prompt \d+ > threshold 5000 of window 200000$/.test(l))).toBe(true);
+    expect(open.logLines.some((l) => /^\[Context\] automatic compaction: prompt \d+ > threshold 5000 of window 200000$/.test(l))).toBe(
+      true,
+    );
   });
 
   it('compacts on demand with the user instructions, and undo restores the previous generation', async () => {
@@ -260,7 +291,9 @@ describe('compaction through the local server', () => {
     // [a, one] summarized; [b, two, c, three, d, four] kept, the summary merged into "b".
     expect(session.generation.conversation.length).toBe(6);
     for (const t of ['e', 'f', 'g']) await session.send(t);
-    const decisions = open.events.flatMap((e) => (e.type === 'request_finished' && e.snapshot.generation === 1 ? e.snapshot.decisions : []));
+    const decisions = open.events.flatMap((e) =>
+      e.type === 'request_finished' && e.snapshot.generation === 1 ? e.snapshot.decisions : [],
+    );
     expect(decisions.find((d) => d.kind === 'compaction')?.detail).toContain('summarized 2 messages, kept 6');
 
     // The second compaction summarizes the first summary (merged into "b"): it is Cairn's text, not the user's.
@@ -389,7 +422,8 @@ describe('compaction through the local server', () => {
     expect(snapshots).toHaveLength(1);
     expect(snapshots[0]!.usage).toBeNull();
     const journalled: RequestSnapshot[] = [];
-    for await (const record of open.assembled.journal.readAll()) if (record.type === 'snapshot') journalled.push(record.snapshot as RequestSnapshot);
+    for await (const record of open.assembled.journal.readAll())
+      if (record.type === 'snapshot') journalled.push(record.snapshot as RequestSnapshot);
     expect(journalled.filter((s) => s.purpose === 'compaction')).toHaveLength(1);
     expect(await session.send('c')).toBe('end_turn');
   });

@@ -19,7 +19,14 @@ describe('a session reopened from its journal', () => {
       turns: [
         { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },
         { assistant: { text: 'read it' } },
-        { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }, { name: 'recall', input: { id: '{result:1}' } }] } },
+        {
+          assistant: {
+            tool_calls: [
+              { name: 'read', input: { path: 'a.ts' } },
+              { name: 'recall', input: { id: '{result:1}' } },
+            ],
+          },
+        },
         { assistant: { text: 'again' } },
       ],
     });

@@ -23,7 +23,8 @@ async function tree(root: string): Promise<Record<string, string>> {
     for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else out[relative(root, path)] = entry.isSymbolicLink() ? `-> ${await fs.readlink(path)}` : (await fs.readFile(path)).toString('base64');
+      else
+        out[relative(root, path)] = entry.isSymbolicLink() ? `-> ${await fs.readlink(path)}` : (await fs.readFile(path)).toString('base64');
     }
   }
   await walk(root);
@@ -32,16 +33,56 @@ async function tree(root: string): Promise<Record<string, string>> {
 
 describe('apply_patch with adversarial patches', () => {
   let rig: LedgerRig;
-  const START = { 'a.txt': 'one\ntwo\nthree\n', 'crlf.txt': 'x\r\ny\r\n', 'dir/b.ts': 'let b = 1;\nlet c = 2;\n', 'bin.dat': '\0\x01binary' };
+  const START = {
+    'a.txt': 'one\ntwo\nthree\n',
+    'crlf.txt': 'x\r\ny\r\n',
+    'dir/b.ts': 'let b = 1;\nlet c = 2;\n',
+    'bin.dat': '\0\x01binary',
+  };
   beforeAll(async () => {
     rig = await startLedgerRig({ files: START });
     await fs.symlink('/etc/hostname', join(rig.root, 'out-link'));
   });
   afterAll(async () => rig?.close());
 
-  const pathArb = fc.constantFrom('a.txt', 'crlf.txt', 'dir/b.ts', 'bin.dat', 'new.txt', 'dir/new/deep.txt', '../escape.txt', '/tmp/abs.txt', 'out-link', 'dir', '', ' ', 'a.txt\0x', 'C:\\x', 'dir/../a.txt');
+  const pathArb = fc.constantFrom(
+    'a.txt',
+    'crlf.txt',
+    'dir/b.ts',
+    'bin.dat',
+    'new.txt',
+    'dir/new/deep.txt',
+    '../escape.txt',
+    '/tmp/abs.txt',
+    'out-link',
+    'dir',
+    '',
+    ' ',
+    'a.txt\0x',
+    'C:\\x',
+    'dir/../a.txt',
+  );
   const bodyLine = fc.oneof(
-    fc.constantFrom('+added', '-one', '-two', ' two', ' three', '-x', '+y', '', ' ', '@@', '@@ let b = 1;', '*** End of File', '-let c = 2;', '+let c = 3;', '+\0', '+\u{1F600}', '-\r', '+' + 'z'.repeat(5000)),
+    fc.constantFrom(
+      '+added',
+      '-one',
+      '-two',
+      ' two',
+      ' three',
+      '-x',
+      '+y',
+      '',
+      ' ',
+      '@@',
+      '@@ let b = 1;',
+      '*** End of File',
+      '-let c = 2;',
+      '+let c = 3;',
+      '+\0',
+      '+\u{1F600}',
+      '-\r',
+      '+' + 'z'.repeat(5000),
+    ),
     fc.string({ maxLength: 12 }).map((s) => ' ' + s),
   );
   const opArb = fc.oneof(
@@ -50,16 +91,26 @@ describe('apply_patch with adversarial patches', () => {
     fc.record({ h: fc.constant('*** Update File: '), p: pathArb, body: fc.array(bodyLine, { maxLength: 8 }), move: fc.option(pathArb) }),
   );
   const patchArb = fc.oneof(
-    { weight: 8, arbitrary: fc.record({ ops: fc.array(opArb, { maxLength: 4 }), begin: fc.constantFrom('*** Begin Patch', '*** Begin Patch ', '*** begin patch', ''), end: fc.constantFrom('*** End Patch', '', '*** End Patch\n*** End Patch'), crlf: fc.boolean() }).map(({ ops, begin, end, crlf }) => {
-      const lines: string[] = [begin];
-      for (const op of ops) {
-        lines.push(op.h + op.p);
-        if ('move' in op && op.move !== null && op.move !== undefined) lines.push(`*** Move to: ${op.move}`);
-        lines.push(...op.body);
-      }
-      lines.push(end);
-      return lines.join(crlf ? '\r\n' : '\n');
-    }) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .record({
+          ops: fc.array(opArb, { maxLength: 4 }),
+          begin: fc.constantFrom('*** Begin Patch', '*** Begin Patch ', '*** begin patch', ''),
+          end: fc.constantFrom('*** End Patch', '', '*** End Patch\n*** End Patch'),
+          crlf: fc.boolean(),
+        })
+        .map(({ ops, begin, end, crlf }) => {
+          const lines: string[] = [begin];
+          for (const op of ops) {
+            lines.push(op.h + op.p);
+            if ('move' in op && op.move !== null && op.move !== undefined) lines.push(`*** Move to: ${op.move}`);
+            lines.push(...op.body);
+          }
+          lines.push(end);
+          return lines.join(crlf ? '\r\n' : '\n');
+        }),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   );
 
@@ -109,7 +160,34 @@ describe('apply_patch with adversarial patches', () => {
 });
 
 describe('Markdown with adversarial input', () => {
-  const ALLOWED_TAGS = new Set(['p', 'em', 'strong', 's', 'code', 'pre', 'a', 'button', 'ul', 'ol', 'li', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+  const ALLOWED_TAGS = new Set([
+    'p',
+    'em',
+    'strong',
+    's',
+    'code',
+    'pre',
+    'a',
+    'button',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'hr',
+    'br',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ]);
   const ALLOWED_ATTRS = new Set(['href', 'class', 'title', 'type', 'data-recall-id', 'start', 'style']);
 
   /** Every tag and attribute the HTML carries, checked against what the renderer may produce. */
@@ -130,14 +208,56 @@ describe('Markdown with adversarial input', () => {
   }
 
   const hostile = [
-    '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '<a href="javascript:alert(1)">x</a>', '[x](javascript:alert(1))', '[x](JaVaScRiPt:alert(1))',
-    '[x]( javascript:alert(1) )', '[x](java\tscript:alert(1))', '[x](&#106;avascript:alert(1))', '[x](data:text/html,<script>alert(1)</script>)', '[x](vbscript:x)',
-    '[x](command:workbench.action.terminal.new)', '[x](file:///etc/passwd)', '![i](http://evil.example/x.png)', '<javascript:alert(1)>', '<http://ok.example>',
-    '[r]: javascript:alert(1)\n\n[x][r]', '<iframe src="http://evil">', '<div onclick="x">', '<style>*{}</style>', '"><svg/onload=alert(1)>', '`<script>`', '```\n<script>\n```',
-    '#a3f2', '`#a3f2`', '[#a3f2](http://x.example)', '#A3F2', '#a3f2"><script>', '| a | b |\n|---|:-:|\n| <b>x</b> | #beef |', '&lt;script&gt;', '\0', '\u202e',
-    '[x](http://a.example "title\\" onmouseover=alert(1)")', '<!-- comment -->', '<?php ?>', '[x](<javascript:alert(1)>)', '*'.repeat(5_000), '>'.repeat(3_000) + ' x', '['.repeat(5_000), '`'.repeat(3_000),
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '<a href="javascript:alert(1)">x</a>',
+    '[x](javascript:alert(1))',
+    '[x](JaVaScRiPt:alert(1))',
+    '[x]( javascript:alert(1) )',
+    '[x](java\tscript:alert(1))',
+    '[x](&#106;avascript:alert(1))',
+    '[x](data:text/html,<script>alert(1)</script>)',
+    '[x](vbscript:x)',
+    '[x](command:workbench.action.terminal.new)',
+    '[x](file:///etc/passwd)',
+    '![i](http://evil.example/x.png)',
+    '<javascript:alert(1)>',
+    '<http://ok.example>',
+    '[r]: javascript:alert(1)\n\n[x][r]',
+    '<iframe src="http://evil">',
+    '<div onclick="x">',
+    '<style>*{}</style>',
+    '"><svg/onload=alert(1)>',
+    '`<script>`',
+    '```\n<script>\n```',
+    '#a3f2',
+    '`#a3f2`',
+    '[#a3f2](http://x.example)',
+    '#A3F2',
+    '#a3f2"><script>',
+    '| a | b |\n|---|:-:|\n| <b>x</b> | #beef |',
+    '&lt;script&gt;',
+    '\0',
+    '\u202e',
+    '[x](http://a.example "title\\" onmouseover=alert(1)")',
+    '<!-- comment -->',
+    '<?php ?>',
+    '[x](<javascript:alert(1)>)',
+    '*'.repeat(5_000),
+    '>'.repeat(3_000) + ' x',
+    '['.repeat(5_000),
+    '`'.repeat(3_000),
   ];
-  const mdArb = fc.array(fc.oneof(fc.constantFrom(...hostile), fc.string({ maxLength: 20 }), fc.constantFrom('\n', '\n\n', ' ', '*', '_', '[', ']', '(', ')', '<', '>', '`', '#', '|', '-')), { maxLength: 12 }).map((parts) => parts.join(''));
+  const mdArb = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(...hostile),
+        fc.string({ maxLength: 20 }),
+        fc.constantFrom('\n', '\n\n', ' ', '*', '_', '[', ']', '(', ')', '<', '>', '`', '#', '|', '-'),
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join(''));
 
   it(`${MARKDOWN_RUNS} adversarial Markdown texts render to safe HTML, none throws`, () => {
     for (const text of hostile) expect(problems(renderMarkdown(text, EVERY_ID)), text.slice(0, 40)).toEqual([]);

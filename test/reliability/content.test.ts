@@ -53,7 +53,9 @@ afterAll(async () => rig?.close());
 describe('content', () => {
   it(`a ${BIG_FILE_MB} MB file is read in windows, first and last, with its full hash`, async () => {
     const size = (await fs.stat(join(rig.root, 'big.log'))).size;
-    const { value: first, growthBytes } = await peakRssGrowth(() => rig.ledger.execute({ callId: 'b1', name: 'read', input: { path: 'big.log' } }));
+    const { value: first, growthBytes } = await peakRssGrowth(() =>
+      rig.ledger.execute({ callId: 'b1', name: 'read', input: { path: 'big.log' } }),
+    );
     const m = /^\[#[0-9a-f]+ big\.log lines 1-2000 of (\d+) sha [0-9a-f]{8}\]\n1: 000000001 /.exec(first.text);
     expect(m, first.text.slice(0, 100)).not.toBeNull();
     const total = Number(m![1]);
@@ -63,7 +65,9 @@ describe('content', () => {
     expect(last.text).toContain(`${total}: ${String(total).padStart(9, '0')}`);
     // read hashes the whole file (it refuses over 256 MiB); what it keeps is the file, not copies of it.
     expect(growthBytes).toBeLessThan(8 * size);
-    console.info(`content: ${Math.round(size / MB)} MB file read in windows (${total} lines), peak RSS growth ${Math.round(growthBytes / MB)} MB`);
+    console.info(
+      `content: ${Math.round(size / MB)} MB file read in windows (${total} lines), peak RSS growth ${Math.round(growthBytes / MB)} MB`,
+    );
   }, 120_000);
 
   it(`a command printing ${BIG_OUTPUT_MB} MB: capped for the model, stored in full as it streams, memory bounded`, async () => {
@@ -75,7 +79,11 @@ describe('content', () => {
     try {
       const { value: r, growthBytes } = await peakRssGrowth(() =>
         ledger.execute(
-          { callId: 'big', name: 'bash', input: { command: `yes 'a line of output that goes on and on' | head -c ${bytes}; echo; echo THE END`, timeout_ms: 600_000 } },
+          {
+            callId: 'big',
+            name: 'bash',
+            input: { command: `yes 'a line of output that goes on and on' | head -c ${bytes}; echo; echo THE END`, timeout_ms: 600_000 },
+          },
           { onOutput: (chunk) => void (streamed += chunk.length) },
         ),
       );
@@ -98,14 +106,18 @@ describe('content', () => {
       // The fixed part (the test's own buffers, GC slack under a loaded machine) is measured at 140-200 MB;
       // an unbounded runner at 256 MB would be well over 500 MB.
       expect(growthBytes).toBeLessThan(kept * 4 + 300 * MB);
-      console.info(`content: a command printed ${Math.round(streamed / MB)} MB, all stored; ${r.text.length} chars shown; peak RSS growth ${Math.round(growthBytes / MB)} MB`);
+      console.info(
+        `content: a command printed ${Math.round(streamed / MB)} MB, all stored; ${r.text.length} chars shown; peak RSS growth ${Math.round(growthBytes / MB)} MB`,
+      );
     } finally {
       await journal.close();
     }
   }, 600_000);
 
   it(`a grep matching ${GREP_LINES.toLocaleString('en')} lines is capped, and recall reaches its last match`, async () => {
-    const { value: r, growthBytes } = await peakRssGrowth(() => rig.ledger.execute({ callId: 'g', name: 'grep', input: { pattern: 'needle', path: 'million.txt' } }));
+    const { value: r, growthBytes } = await peakRssGrowth(() =>
+      rig.ledger.execute({ callId: 'g', name: 'grep', input: { pattern: 'needle', path: 'million.txt' } }),
+    );
     expect(r.kind).toBe('capped');
     const elided = Number(/\[(\d+) lines elided/.exec(r.text)![1]);
     const shown = r.text.split('\n').length - 2;
@@ -113,7 +125,9 @@ describe('content', () => {
     const stored = await rig.store.readLines(r.id, 1, 1);
     const recall = await rig.ledger.execute({ callId: 'rc', name: 'recall', input: { id: r.id, offset: stored!.total, limit: 1 } });
     expect(recall.text).toContain(`row ${GREP_LINES} needle`);
-    console.info(`content: grep with ${GREP_LINES} matches capped to ${r.text.length} chars; peak RSS growth ${Math.round(growthBytes / MB)} MB`);
+    console.info(
+      `content: grep with ${GREP_LINES} matches capped to ${r.text.length} chars; peak RSS growth ${Math.round(growthBytes / MB)} MB`,
+    );
   }, 300_000);
 
   it('binary files: read names the size, grep skips them, edits refuse them', async () => {
@@ -138,7 +152,11 @@ describe('content', () => {
   it('CRLF files: lines are read without \\r, an edit keeps \\r\\n everywhere', async () => {
     const r = await rig.ledger.execute({ callId: 'c1', name: 'read', input: { path: 'crlf.txt' } });
     expect(r.text.split('\n').slice(1)).toEqual(['1: first', '2: second', '3: third']);
-    const e = await rig.ledger.execute({ callId: 'c2', name: 'edit', input: { path: 'crlf.txt', old_string: 'second\nthird', new_string: 'SECOND\nTHIRD\nfourth' } });
+    const e = await rig.ledger.execute({
+      callId: 'c2',
+      name: 'edit',
+      input: { path: 'crlf.txt', old_string: 'second\nthird', new_string: 'SECOND\nTHIRD\nfourth' },
+    });
     expect(e.isError, e.text).toBe(false);
     expect(await fs.readFile(join(rig.root, 'crlf.txt'), 'utf8')).toBe('first\r\nSECOND\r\nTHIRD\r\nfourth\r\n');
   });

@@ -18,12 +18,16 @@ beforeEach(async () => {
 });
 afterEach(async () => rig.close());
 
-const read = (path: string, extra: Record<string, unknown> = {}) => rig.ledger.execute({ callId: 'r', name: 'read', input: { path, ...extra } });
+const read = (path: string, extra: Record<string, unknown> = {}) =>
+  rig.ledger.execute({ callId: 'r', name: 'read', input: { path, ...extra } });
 
 describe('files under the agent', () => {
   it('a file rewritten continuously while it is read: every full read is self-consistent, every stub names a read with its own hash', async () => {
     // Another process rewrites the file as fast as it can, with contents of different lengths.
-    const writer = spawn('bash', ['-c', 'i=0; while true; do i=$((i+1)); seq 1 $((i % 40 + 1)) > churn.txt; done'], { cwd: rig.root, stdio: 'ignore' });
+    const writer = spawn('bash', ['-c', 'i=0; while true; do i=$((i+1)); seq 1 $((i % 40 + 1)) > churn.txt; done'], {
+      cwd: rig.root,
+      stdio: 'ignore',
+    });
     try {
       await new Promise((r) => setTimeout(r, 50));
       const fullShas = new Map<string, string>();
@@ -44,7 +48,10 @@ describe('files under the agent', () => {
           full++;
           fullShas.set(r.id, m![4]!);
           // The body is exactly the bytes that were hashed: rebuild them and compare.
-          const body = r.text.split('\n').slice(1).map((l) => l.replace(/^\d+: /, ''));
+          const body = r.text
+            .split('\n')
+            .slice(1)
+            .map((l) => l.replace(/^\d+: /, ''));
           const content = m![3] ? `${body.join('\n')}\n` : '';
           expect(sha256Hex(content).slice(0, 8), 'body and bracket hash agree').toBe(m![4]);
         } else if (r.kind === 'read-stub') {
@@ -162,7 +169,10 @@ describe('a workspace on a read-only disk', () => {
     }
     expect(await fs.readFile(join(roDir, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
     // A session's journal cannot live there either: creating one fails and says so; it does not pretend.
-    const refused = await SessionJournal.create(join(roDir, 'sessions'), { workspace: roDir, model: 'm' }).then(() => undefined, (e: unknown) => e as Error);
+    const refused = await SessionJournal.create(join(roDir, 'sessions'), { workspace: roDir, model: 'm' }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(refused).toBeInstanceOf(Error);
     console.info(`files: read-only disk, creating a journal: ${refused!.message}`);
     // Node's recursive mkdir reports ENOENT (not EROFS) on a read-only file system; the message still names

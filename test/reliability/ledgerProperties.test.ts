@@ -22,24 +22,47 @@ export const RECALL_RUNS = 300;
 export const ID_RUNS = 60;
 export const STUB_RUNS = 120;
 
-const SMALL_CAP = { 'cap.max_lines': 12, 'cap.max_chars': 600, 'cap.head_lines': 5, 'cap.head_chars': 300, 'cap.tail_lines': 3, 'cap.tail_chars': 150 } as const;
+const SMALL_CAP = {
+  'cap.max_lines': 12,
+  'cap.max_chars': 600,
+  'cap.head_lines': 5,
+  'cap.head_chars': 300,
+  'cap.tail_lines': 3,
+  'cap.tail_chars': 150,
+} as const;
 const SEED = Number(process.env.CAIRN_FUZZ_SEED ?? 4242);
 
 const lineArb = fc.oneof(
   { weight: 5, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\t', 'x'.repeat(400), '\u{1F600}'.repeat(200), '[3 lines elided, full output #beef]', '\r') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', ' ', '\t', 'x'.repeat(400), '\u{1F600}'.repeat(200), '[3 lines elided, full output #beef]', '\r'),
+  },
 );
 /** Text as a command would print it: lines joined by \n or \r\n, with or without a final newline. */
 const outputArb = fc
-  .record({ lines: fc.array(lineArb.map((l) => l.replace(/[\r\n]/g, '')), { maxLength: 60, size: 'large' }), crlf: fc.boolean(), finalNewline: fc.boolean() })
+  .record({
+    lines: fc.array(
+      lineArb.map((l) => l.replace(/[\r\n]/g, '')),
+      { maxLength: 60, size: 'large' },
+    ),
+    crlf: fc.boolean(),
+    finalNewline: fc.boolean(),
+  })
   .map(({ lines, crlf, finalNewline }) => lines.join(crlf ? '\r\n' : '\n') + (finalNewline && lines.length > 0 ? '\n' : ''));
 
 /** Exec answers with whatever the test set last: the property is about the ledger, not processes. */
 function scriptedExec(real: NodeWorkspace, next: { output: string }): Workspace {
   return new Proxy(real, {
     get(target, key, receiver) {
-      if (key === 'exec') return async (_c: string, _o: ExecOptions): Promise<ExecResult> => ({ output: next.output, exitCode: 0, timedOut: false, cancelled: false });
+      if (key === 'exec')
+        return async (_c: string, _o: ExecOptions): Promise<ExecResult> => ({
+          output: next.output,
+          exitCode: 0,
+          timedOut: false,
+          cancelled: false,
+        });
       const value: unknown = Reflect.get(target, key, receiver);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
@@ -82,7 +105,8 @@ describe('ledger properties', () => {
           const tail = shown.slice(marker + 1);
           expect(head.length + elided + tail.length).toBe(full.length);
           head.forEach((line, i) => {
-            if (line.endsWith(' […cut]') && i === 0 && line !== full[0]) expect(full[0]!.startsWith(line.slice(0, -' […cut]'.length))).toBe(true);
+            if (line.endsWith(' […cut]') && i === 0 && line !== full[0])
+              expect(full[0]!.startsWith(line.slice(0, -' […cut]'.length))).toBe(true);
             else expect(line).toBe(full[i]);
           });
           expect(tail).toEqual(full.slice(full.length - tail.length));
@@ -101,26 +125,36 @@ describe('ledger properties', () => {
     const rig = await startLedgerRig({ wrap: (real) => scriptedExec(real, next), hygiene: SMALL_CAP });
     try {
       await fc.assert(
-        fc.asyncProperty(outputArb, fc.integer({ min: 1, max: 80 }), fc.option(fc.integer({ min: 1, max: 80 })), fc.boolean(), async (output, offset, limit, hash) => {
-          next.output = output;
-          const r = await rig.ledger.execute({ callId: 'b', name: 'bash', input: { command: 'x' } });
-          const full = storedLines(output);
-          const id = hash ? r.id : r.id.slice(1).toUpperCase();
-          const recall = await rig.ledger.execute({ callId: 'r', name: 'recall', input: { id, offset, ...(limit === null ? {} : { limit }) } });
-          if (full.length === 0) {
-            expect(recall.text).toBe(`[${recall.id} recall ${r.id} empty]`);
-            return;
-          }
-          if (offset > full.length) {
-            expect(recall.isError).toBe(true);
-            expect(recall.text).toContain(String(full.length));
-            return;
-          }
-          const wanted = full.slice(offset - 1, offset - 1 + (limit ?? 2000));
-          const [bracket, ...body] = recall.text.split('\n');
-          expect(bracket).toBe(`[${recall.id} recall ${r.id} lines ${offset}-${offset - 1 + wanted.length} of ${full.length}]`);
-          expect(body).toEqual(wanted);
-        }),
+        fc.asyncProperty(
+          outputArb,
+          fc.integer({ min: 1, max: 80 }),
+          fc.option(fc.integer({ min: 1, max: 80 })),
+          fc.boolean(),
+          async (output, offset, limit, hash) => {
+            next.output = output;
+            const r = await rig.ledger.execute({ callId: 'b', name: 'bash', input: { command: 'x' } });
+            const full = storedLines(output);
+            const id = hash ? r.id : r.id.slice(1).toUpperCase();
+            const recall = await rig.ledger.execute({
+              callId: 'r',
+              name: 'recall',
+              input: { id, offset, ...(limit === null ? {} : { limit }) },
+            });
+            if (full.length === 0) {
+              expect(recall.text).toBe(`[${recall.id} recall ${r.id} empty]`);
+              return;
+            }
+            if (offset > full.length) {
+              expect(recall.isError).toBe(true);
+              expect(recall.text).toContain(String(full.length));
+              return;
+            }
+            const wanted = full.slice(offset - 1, offset - 1 + (limit ?? 2000));
+            const [bracket, ...body] = recall.text.split('\n');
+            expect(bracket).toBe(`[${recall.id} recall ${r.id} lines ${offset}-${offset - 1 + wanted.length} of ${full.length}]`);
+            expect(body).toEqual(wanted);
+          },
+        ),
         { numRuns: RECALL_RUNS, seed: SEED },
       );
     } finally {
@@ -145,7 +179,10 @@ describe('ledger properties', () => {
               seen.add(r.id);
             }
             // Alternate a restore from the checkpointed state and a bare reopen over the store.
-            ledger = i % 2 === 0 ? ResultLedger.restore(ledger.state(), { workspace, store, config }) : new ResultLedger({ workspace, store, config });
+            ledger =
+              i % 2 === 0
+                ? ResultLedger.restore(ledger.state(), { workspace, store, config })
+                : new ResultLedger({ workspace, store, config });
             if (seed % 5 === 0) ledger.clearDedupe();
           }
           expect(seen.size).toBe(bursts.reduce((a, b) => a + b, 0));
@@ -159,11 +196,28 @@ describe('ledger properties', () => {
 
   it(`a stub always names a full read of the same file whose hash is the file's (${STUB_RUNS} sequences on real files)`, async () => {
     const files = ['a.txt', 'b.txt', 'dir/c.txt'];
-    const contentArb = fc.array(fc.constantFrom('alpha', 'beta', '', 'gamma delta', '\u00e9\u00e8', 'x'.repeat(30)), { maxLength: 12 }).map((ls) => ls.join('\n') + '\n');
+    const contentArb = fc
+      .array(fc.constantFrom('alpha', 'beta', '', 'gamma delta', '\u00e9\u00e8', 'x'.repeat(30)), { maxLength: 12 })
+      .map((ls) => ls.join('\n') + '\n');
     const op = fc.oneof(
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('read' as const), file: fc.constantFrom(...files), spelling: fc.constantFrom('', './', 'dir/../'), offset: fc.option(fc.integer({ min: 1, max: 14 })), limit: fc.option(fc.integer({ min: 1, max: 14 })) }) },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant('outside-write' as const), file: fc.constantFrom(...files), content: contentArb }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('tool-write' as const), file: fc.constantFrom(...files), content: contentArb }) },
+      {
+        weight: 5,
+        arbitrary: fc.record({
+          kind: fc.constant('read' as const),
+          file: fc.constantFrom(...files),
+          spelling: fc.constantFrom('', './', 'dir/../'),
+          offset: fc.option(fc.integer({ min: 1, max: 14 })),
+          limit: fc.option(fc.integer({ min: 1, max: 14 })),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({ kind: fc.constant('outside-write' as const), file: fc.constantFrom(...files), content: contentArb }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('tool-write' as const), file: fc.constantFrom(...files), content: contentArb }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), file: fc.constantFrom(...files) }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
     );
@@ -177,7 +231,8 @@ describe('ledger properties', () => {
             if (o.kind === 'outside-write') await fs.writeFile(join(rig.root, o.file), o.content);
             else if (o.kind === 'delete') await fs.rm(join(rig.root, o.file), { force: true });
             else if (o.kind === 'clear') rig.ledger.clearDedupe();
-            else if (o.kind === 'tool-write') await rig.ledger.execute({ callId: 'w', name: 'write', input: { path: o.file, content: o.content } });
+            else if (o.kind === 'tool-write')
+              await rig.ledger.execute({ callId: 'w', name: 'write', input: { path: o.file, content: o.content } });
             else {
               const path = o.spelling === 'dir/../' ? `dir/../${o.file}` : `${o.spelling}${o.file}`;
               const input = { path, ...(o.offset === null ? {} : { offset: o.offset }), ...(o.limit === null ? {} : { limit: o.limit }) };

@@ -69,7 +69,10 @@ function callsWith(path: string): Array<{ name: string; input: Record<string, un
     { name: 'apply_patch', input: { patch: `*** Begin Patch\n*** Add File: ${path}\n+pwned\n*** End Patch` } },
     { name: 'apply_patch', input: { patch: `*** Begin Patch\n*** Update File: ${path}\n@@\n-outside secret\n+pwned\n*** End Patch` } },
     { name: 'apply_patch', input: { patch: `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch` } },
-    { name: 'apply_patch', input: { patch: `*** Begin Patch\n*** Update File: a.txt\n*** Move to: ${path}\n@@\n-lower\n+moved\n*** End Patch` } },
+    {
+      name: 'apply_patch',
+      input: { patch: `*** Begin Patch\n*** Update File: a.txt\n*** Move to: ${path}\n@@\n-lower\n+moved\n*** End Patch` },
+    },
   ];
 }
 

@@ -40,12 +40,35 @@ function scenario(): { json: unknown; faults: Record<string, number> } {
       else if (kind === '500') turns.push({ fault: { status: 500 } });
       else if (kind === 'cut') turns.push({ fault: { cut_after_events: [1, 3, 4][(faults.cut ?? 0) % 3]! } });
       else if (kind === 'slow') turns.push({ fault: { delay_ms: 2 } });
-      else turns.push({ fault: { prompt_too_long: true } }, { summary: `Summary of the work before turn ${t}: files under src/ were read and searched. `.padEnd(300, '.') });
+      else
+        turns.push(
+          { fault: { prompt_too_long: true } },
+          { summary: `Summary of the work before turn ${t}: files under src/ were read and searched. `.padEnd(300, '.') },
+        );
     }
     const f = (t * 7) % 10;
-    if (step === 0) turns.push({ assistant: { text: `Looking at f${f}.`, tool_calls: [{ name: 'read', input: { path: `src/f${f}.ts`, offset: 1 + (t % 30), limit: 10 } }, { name: 'grep', input: { pattern: `v${t % 40}\\b` } }] } });
+    if (step === 0)
+      turns.push({
+        assistant: {
+          text: `Looking at f${f}.`,
+          tool_calls: [
+            { name: 'read', input: { path: `src/f${f}.ts`, offset: 1 + (t % 30), limit: 10 } },
+            { name: 'grep', input: { pattern: `v${t % 40}\\b` } },
+          ],
+        },
+      });
     else if (step === 1) turns.push({ assistant: { tool_calls: [{ name: 'bash', input: { command: `echo step ${t}` } }] } });
-    else if (step === 2) turns.push({ assistant: { text: 'One more look.', tool_calls: [{ name: 'list', input: { path: 'src' } }, { name: 'read', input: { path: `src/f${(f + 1) % 10}.ts` } }, { name: 'glob', input: { pattern: '**/*.ts' } }] } });
+    else if (step === 2)
+      turns.push({
+        assistant: {
+          text: 'One more look.',
+          tool_calls: [
+            { name: 'list', input: { path: 'src' } },
+            { name: 'read', input: { path: `src/f${(f + 1) % 10}.ts` } },
+            { name: 'glob', input: { pattern: '**/*.ts' } },
+          ],
+        },
+      });
     else turns.push({ assistant: { text: `Done with task ${send}: f${f} checked.` } });
   }
   return { json: { model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 }, workspace, turns }, faults };
@@ -62,11 +85,14 @@ function pairingProblems(body: Body): string[] {
     const next = body.messages[i + 1];
     const results = next?.role === 'user' ? next.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id!) : [];
     if (uses.length > 0 && next === undefined) problems.push(`message ${i}: tool_use without a following message`);
-    for (const id of uses) if (results.filter((r) => r === id).length !== 1) problems.push(`message ${i}: ${id} has ${results.filter((r) => r === id).length} results`);
+    for (const id of uses)
+      if (results.filter((r) => r === id).length !== 1)
+        problems.push(`message ${i}: ${id} has ${results.filter((r) => r === id).length} results`);
     if (m.role === 'user') {
       const prev = body.messages[i - 1];
       const prevUses = new Set(prev?.role === 'assistant' ? prev.content.filter((b) => b.type === 'tool_use').map((b) => b.id!) : []);
-      for (const b of m.content) if (b.type === 'tool_result' && !prevUses.has(b.tool_use_id!)) problems.push(`message ${i}: orphan result for ${b.tool_use_id}`);
+      for (const b of m.content)
+        if (b.type === 'tool_result' && !prevUses.has(b.tool_use_id!)) problems.push(`message ${i}: orphan result for ${b.tool_use_id}`);
     }
   });
   return problems;
@@ -111,7 +137,9 @@ it(`a ${ANSWERED_TURNS}-turn session with a fault on one request in five complet
   expect(compactions.filter((e) => e.type === 'compacted' && e.reason === 'overflow')).toHaveLength(faults.prompt_too_long!);
 
   // Cache breaks only at compactions: a break is only ever on the first request of a new generation.
-  const snapshots = open.events.filter((e): e is Extract<typeof e, { type: 'request_finished' }> => e.type === 'request_finished' && e.requestIndex >= 0).map((e) => e.snapshot as RequestSnapshot);
+  const snapshots = open.events
+    .filter((e): e is Extract<typeof e, { type: 'request_finished' }> => e.type === 'request_finished' && e.requestIndex >= 0)
+    .map((e) => e.snapshot as RequestSnapshot);
   let lastGeneration = 0;
   let breaks = 0;
   for (const s of snapshots) {
@@ -137,7 +165,9 @@ it(`a ${ANSWERED_TURNS}-turn session with a fault on one request in five complet
     for (const id of shown) expect(reopened.journal.has(id), `${id} in the journal`).toBe(true);
     // And nothing else: every stored result was shown (none stored twice under a second id).
     expect([...ids].sort()).toEqual([...shown].sort());
-    console.info(`provider faults: ${logged.length} requests logged, ${mainRequests(open.server).length} answered, faults ${JSON.stringify(faults)}, ${shown.length} results all in the journal once, ${interruptedNotices.length} interrupted streams, ${incomplete.length} cut messages kept and marked, ${compactions.length} compactions, ${breaks} cache breaks (all at compactions)`);
+    console.info(
+      `provider faults: ${logged.length} requests logged, ${mainRequests(open.server).length} answered, faults ${JSON.stringify(faults)}, ${shown.length} results all in the journal once, ${interruptedNotices.length} interrupted streams, ${incomplete.length} cut messages kept and marked, ${compactions.length} compactions, ${breaks} cache breaks (all at compactions)`,
+    );
   } finally {
     await reopened.journal.close();
   }
@@ -147,13 +177,20 @@ it('a stream cut before anything arrived, right after tool results, is asked aga
   const regression = await startScenarioSession({
     model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
     workspace: { 'a.txt': 'a\n' },
-    turns: [{ assistant: { tool_calls: [{ name: 'read', input: { path: 'a.txt' } }] } }, { fault: { cut_after_events: 1 } }, { assistant: { text: 'after the cut' } }],
+    turns: [
+      { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.txt' } }] } },
+      { fault: { cut_after_events: 1 } },
+      { assistant: { text: 'after the cut' } },
+    ],
   });
   try {
     expect(await regression.assembled.session.send('go')).toBe('end_turn');
     for (const body of regression.server.requests.filter((r) => r.kind === 'main').map((r) => r.body as Body)) {
       const roles = body.messages.map((m) => m.role);
-      expect(roles.some((r, i) => i > 0 && r === roles[i - 1]), roles.join(',')).toBe(false);
+      expect(
+        roles.some((r, i) => i > 0 && r === roles[i - 1]),
+        roles.join(','),
+      ).toBe(false);
     }
     expect(regression.server.requests.filter((r) => r.kind === 'main').map((r) => r.status)).toEqual([200, 200, 200]);
   } finally {
@@ -165,7 +202,13 @@ it('after a run ends in a provider error, the next message is accepted (found by
   const regression = await startScenarioSession({
     model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
     workspace: {},
-    turns: [{ fault: { status: 500 } }, { fault: { status: 500 } }, { fault: { status: 500 } }, { fault: { status: 500 } }, { assistant: { text: 'back' } }],
+    turns: [
+      { fault: { status: 500 } },
+      { fault: { status: 500 } },
+      { fault: { status: 500 } },
+      { fault: { status: 500 } },
+      { assistant: { text: 'back' } },
+    ],
   });
   try {
     expect(await regression.assembled.session.send('first')).toBe('error');

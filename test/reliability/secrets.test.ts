@@ -68,9 +68,26 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
       workspace: { 'src/app.ts': { lines: 20, text: 'export const x{n} = {n};' } },
       turns: [
         { user: 'one' },
-        { assistant: { text: 'Looking.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }, { name: 'bash', input: { command: 'echo hello; ls' } }] } },
+        {
+          assistant: {
+            text: 'Looking.',
+            tool_calls: [
+              { name: 'read', input: { path: 'src/app.ts' } },
+              { name: 'bash', input: { command: 'echo hello; ls' } },
+            ],
+          },
+        },
         // The key the model client sends, printed by a command that assembles it, split over two chunks.
-        { assistant: { tool_calls: [{ name: 'bash', input: { command: `printf 'key: %s' '${CANARY.slice(0, 20)}'; sleep 0.4; printf '%s\\n' '${CANARY.slice(20)}'` } }] } },
+        {
+          assistant: {
+            tool_calls: [
+              {
+                name: 'bash',
+                input: { command: `printf 'key: %s' '${CANARY.slice(0, 20)}'; sleep 0.4; printf '%s\\n' '${CANARY.slice(20)}'` },
+              },
+            ],
+          },
+        },
         { assistant: { tool_calls: [{ name: 'edit', input: { path: 'src/app.ts', old_string: 'x1 = 1', new_string: 'x1 = 100' } }] } },
         { assistant: { text: 'Edited.' } },
         { user: 'two' },
@@ -144,7 +161,9 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   expect(streamed.map((e) => e.text).join('')).toContain('key: [redacted: API key]');
   expect(JSON.stringify(posted).includes(CANARY), 'webview messages').toBe(false);
   expect(JSON.stringify(digest).includes(CANARY), 'journal digest (webview pages)').toBe(false);
-  console.info(`secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`);
+  console.info(
+    `secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`,
+  );
 }, 120_000);
 
 /**
@@ -193,11 +212,15 @@ it('a command that prints the key by any route shows the model a redaction, neve
     const scenarioFile = join(root, 'scenario.json');
     await fs.writeFile(scenarioFile, JSON.stringify(scenario));
     const out = join(root, 'out');
-    const child = spawnSync(process.execPath, ['--import', 'tsx', 'src/node/headless/cli.ts', '--workspace', join(root, 'ws'), '--scenario', scenarioFile, '--out', out], {
-      env: { ...process.env, ANTHROPIC_API_KEY: CANARY },
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/node/headless/cli.ts', '--workspace', join(root, 'ws'), '--scenario', scenarioFile, '--out', out],
+      {
+        env: { ...process.env, ANTHROPIC_API_KEY: CANARY },
+        encoding: 'utf8',
+        timeout: 90_000,
+      },
+    );
     expect(child.status, child.stderr).toBe(0);
     // Each route reached the key and was redacted (so the searches below mean something).
     expect(child.stdout).toContain('ANTHROPIC_API_KEY=[redacted: API key]');

@@ -19,7 +19,11 @@ const commands: string[] = [];
 
 beforeAll(async () => {
   rig = await startLedgerRig({
-    files: { 'a.txt': 'one\ntwo\nthree\n', 'src/b.ts': 'export const b = 1;\r\nexport const c = 2;\r\n', 'bin.dat': new Uint8Array([0, 1, 2, 255]) },
+    files: {
+      'a.txt': 'one\ntwo\nthree\n',
+      'src/b.ts': 'export const b = 1;\r\nexport const c = 2;\r\n',
+      'bin.dat': new Uint8Array([0, 1, 2, 255]),
+    },
     wrap: (real) => withFakeExec(real, commands),
   });
 });
@@ -29,10 +33,37 @@ const huge = fc.constantFrom('x'.repeat(200_000), 'line\n'.repeat(50_000), '\u{1
 const strangeString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', ' ', '\0', 'a\0b', '..', '../../etc/passwd', '/etc/passwd', 'C:\\Windows\\win.ini', '\\\\server\\share', '~', '$HOME', '\ud800', '\udfff', '\u202e', 'NaN', '#', '#zzzz', '#0000', '__proto__', 'constructor', '*** Begin Patch', '*** Begin Patch\n*** End Patch'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\0',
+    'a\0b',
+    '..',
+    '../../etc/passwd',
+    '/etc/passwd',
+    'C:\\Windows\\win.ini',
+    '\\\\server\\share',
+    '~',
+    '$HOME',
+    '\ud800',
+    '\udfff',
+    '\u202e',
+    'NaN',
+    '#',
+    '#zzzz',
+    '#0000',
+    '__proto__',
+    'constructor',
+    '*** Begin Patch',
+    '*** Begin Patch\n*** End Patch',
+  ),
   huge,
 );
-const strangeNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 1e308, -1, 2 ** 53, Number.MAX_SAFE_INTEGER + 2));
+const strangeNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(NaN, Infinity, -Infinity, -0, 0, 1e308, -1, 2 ** 53, Number.MAX_SAFE_INTEGER + 2),
+);
 const strangeValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: strangeString },
   { weight: 2, arbitrary: strangeNumber },
@@ -55,15 +86,31 @@ function shapedInput(tool: string): fc.Arbitrary<unknown> {
     recall: ['id', 'offset', 'limit'],
   };
   const own = fields[tool] ?? ['path'];
-  const key = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...own) }, { weight: 1, arbitrary: fc.constantFrom('toString', 'constructor', 'hasOwnProperty', 'extra', '', 'PATH', 'valueOf') }, { weight: 1, arbitrary: fc.string() });
-  const editsValue = fc.array(fc.dictionary(fc.constantFrom('old_string', 'new_string', 'replace_all', 'x'), strangeValue, { maxKeys: 4 }), { maxLength: 3 });
+  const key = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...own) },
+    { weight: 1, arbitrary: fc.constantFrom('toString', 'constructor', 'hasOwnProperty', 'extra', '', 'PATH', 'valueOf') },
+    { weight: 1, arbitrary: fc.string() },
+  );
+  const editsValue = fc.array(
+    fc.dictionary(fc.constantFrom('old_string', 'new_string', 'replace_all', 'x'), strangeValue, { maxKeys: 4 }),
+    { maxLength: 3 },
+  );
   return fc.dictionary(key, fc.oneof(strangeValue, editsValue), { maxKeys: 5 });
 }
 
 const callArb = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...TOOL_NAMES).chain((name) => fc.record({ name: fc.constant<string>(name), input: shapedInput(name) })) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(...TOOL_NAMES).chain((name) => fc.record({ name: fc.constant<string>(name), input: shapedInput(name) })),
+  },
   { weight: 2, arbitrary: fc.record({ name: fc.constantFrom<string>(...TOOL_NAMES), input: strangeValue }) },
-  { weight: 1, arbitrary: fc.record({ name: fc.oneof(strangeString, fc.constantFrom('Read', 'READ', 'read ', ' bash', 'hasOwnProperty', 'toString', '__proto__')), input: strangeValue }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      name: fc.oneof(strangeString, fc.constantFrom('Read', 'READ', 'read ', ' bash', 'hasOwnProperty', 'toString', '__proto__')),
+      input: strangeValue,
+    }),
+  },
 );
 
 it(`${GENERATED_CALLS} generated calls with bad arguments: none throws, each is answered and says what was wrong`, async () => {
@@ -107,7 +154,9 @@ it(`${GENERATED_CALLS} generated calls with bad arguments: none throws, each is 
   );
   expect(n).toBeGreaterThanOrEqual(GENERATED_CALLS);
   expect(seen.size).toBe(n);
-  console.info(`generated tool calls: ${n} calls, ${tally.refused} refused by the argument check (${tally.unknownTool} unknown tools), ${tally.ranAnyway} valid and run (${tally.errorsFromTools} of them tool errors), ${commands.length} fake execs`);
+  console.info(
+    `generated tool calls: ${n} calls, ${tally.refused} refused by the argument check (${tally.unknownTool} unknown tools), ${tally.ranAnyway} valid and run (${tally.errorsFromTools} of them tool errors), ${commands.length} fake execs`,
+  );
 }, 240_000);
 
 it('an error never echoes a huge argument back in full (found by this suite: 60 KB and 200 KB errors)', async () => {

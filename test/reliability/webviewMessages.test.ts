@@ -99,42 +99,128 @@ const strange = fc.oneof(
   fc.anything({ maxDepth: 2 }),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.constantFrom(
-    '', 'javascript:alert(1)', 'command:workbench.action.terminal.new', 'file:///etc/passwd', 'vscode://x', 'data:text/html,<script>', '../../etc/passwd', '/etc/passwd',
-    'C:\\x', '\0', 'x'.repeat(2_000_001), -1, 0, 1.5, NaN, Infinity, 2 ** 53, '1', null, true, [], {}, '__proto__', 'constructor', 'allow-always', 'ALLOW-ONCE',
-    '#zz', '#' + 'a'.repeat(40), 'toolu_01; rm -rf /', 'https://example.com/' + 'a'.repeat(5000),
+    '',
+    'javascript:alert(1)',
+    'command:workbench.action.terminal.new',
+    'file:///etc/passwd',
+    'vscode://x',
+    'data:text/html,<script>',
+    '../../etc/passwd',
+    '/etc/passwd',
+    'C:\\x',
+    '\0',
+    'x'.repeat(2_000_001),
+    -1,
+    0,
+    1.5,
+    NaN,
+    Infinity,
+    2 ** 53,
+    '1',
+    null,
+    true,
+    [],
+    {},
+    '__proto__',
+    'constructor',
+    'allow-always',
+    'ALLOW-ONCE',
+    '#zz',
+    '#' + 'a'.repeat(40),
+    'toolu_01; rm -rf /',
+    'https://example.com/' + 'a'.repeat(5000),
   ),
 );
 
 /** A valid message with one field replaced, removed, added or renamed; or the whole message mangled. */
 const messageArb: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ base: fc.constantFrom(...VALID), key: fc.constantFrom('type', 'text', 'view', 'callId', 'decision', 'reason', 'action', 'resultId', 'path', 'line', 'url', 'requestId', 'method', 'params', 'extra', '__proto__', 'constructor'), value: strange, remove: fc.boolean() }).map(({ base, key, value, remove }) => {
-    const m: Record<string, unknown> = JSON.parse(JSON.stringify(base));
-    if (remove && key in m) delete m[key];
-    else Object.defineProperty(m, key, { value, enumerable: true, configurable: true, writable: true });
-    return m;
-  }) },
-  { weight: 2, arbitrary: fc.record({ base: fc.constantFrom(...VALID.filter((v) => v.type === 'request')), key: fc.constantFrom('resultId', 'offset', 'limit', 'beforeTurn', 'generation', 'x'), value: strange }).map(({ base, key, value }) => {
-    const m = JSON.parse(JSON.stringify(base)) as { params: Record<string, unknown> };
-    m.params[key] = value;
-    return m;
-  }) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        base: fc.constantFrom(...VALID),
+        key: fc.constantFrom(
+          'type',
+          'text',
+          'view',
+          'callId',
+          'decision',
+          'reason',
+          'action',
+          'resultId',
+          'path',
+          'line',
+          'url',
+          'requestId',
+          'method',
+          'params',
+          'extra',
+          '__proto__',
+          'constructor',
+        ),
+        value: strange,
+        remove: fc.boolean(),
+      })
+      .map(({ base, key, value, remove }) => {
+        const m: Record<string, unknown> = JSON.parse(JSON.stringify(base));
+        if (remove && key in m) delete m[key];
+        else Object.defineProperty(m, key, { value, enumerable: true, configurable: true, writable: true });
+        return m;
+      }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({
+        base: fc.constantFrom(...VALID.filter((v) => v.type === 'request')),
+        key: fc.constantFrom('resultId', 'offset', 'limit', 'beforeTurn', 'generation', 'x'),
+        value: strange,
+      })
+      .map(({ base, key, value }) => {
+        const m = JSON.parse(JSON.stringify(base)) as { params: Record<string, unknown> };
+        m.params[key] = value;
+        return m;
+      }),
+  },
   { weight: 1, arbitrary: fc.anything({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(
-    JSON.parse('{"type":"send","text":"x","__proto__":{"polluted":true}}'),
-    JSON.parse('{"__proto__":{"type":"cancel"}}'),
-    Object.create({ type: 'cancel' }),
-    new Proxy({}, { get() { throw new Error('getter throws'); }, ownKeys() { throw new Error('ownKeys throws'); } }),
-    Object.defineProperty({}, 'type', { get() { throw new Error('type getter throws'); }, enumerable: true }),
-    (() => { const a: Record<string, unknown> = { type: 'send' }; a.text = a; return a; })(),
-    { type: 'send', text: 'x'.repeat(1_000_001) },
-    { type: 'request', requestId: 1, method: 'toString', params: {} },
-    { type: 'request', requestId: 1, method: '__proto__', params: {} },
-    new Map([['type', 'cancel']]),
-    ['cancel'],
-    'cancel',
-    Symbol('cancel'),
-    () => 'cancel',
-  ) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      JSON.parse('{"type":"send","text":"x","__proto__":{"polluted":true}}'),
+      JSON.parse('{"__proto__":{"type":"cancel"}}'),
+      Object.create({ type: 'cancel' }),
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('getter throws');
+          },
+          ownKeys() {
+            throw new Error('ownKeys throws');
+          },
+        },
+      ),
+      Object.defineProperty({}, 'type', {
+        get() {
+          throw new Error('type getter throws');
+        },
+        enumerable: true,
+      }),
+      (() => {
+        const a: Record<string, unknown> = { type: 'send' };
+        a.text = a;
+        return a;
+      })(),
+      { type: 'send', text: 'x'.repeat(1_000_001) },
+      { type: 'request', requestId: 1, method: 'toString', params: {} },
+      { type: 'request', requestId: 1, method: '__proto__', params: {} },
+      new Map([['type', 'cancel']]),
+      ['cancel'],
+      'cancel',
+      Symbol('cancel'),
+      () => 'cancel',
+    ),
+  },
 );
 
 it(`${WEBVIEW_MESSAGES} malformed or unexpected webview messages: none acted on, none throws`, async () => {
@@ -171,7 +257,9 @@ it(`${WEBVIEW_MESSAGES} malformed or unexpected webview messages: none acted on,
   );
   expect(run).toBe(WEBVIEW_MESSAGES);
   expect(tally.refused).toBeGreaterThan(WEBVIEW_MESSAGES * 0.8);
-  console.info(`webview messages: ${run} sent to the host, ${tally.refused} refused and not acted on, ${tally.accepted} well-formed (${[...tally.acceptedTypes].map(([t, n]) => `${t} ${n}`).join(', ')}), ${warnings.length} log lines`);
+  console.info(
+    `webview messages: ${run} sent to the host, ${tally.refused} refused and not acted on, ${tally.accepted} well-formed (${[...tally.acceptedTypes].map(([t, n]) => `${t} ${n}`).join(', ')}), ${warnings.length} log lines`,
+  );
 }, 180_000);
 
 it('well-formed but hostile requests are refused by the workspace or ignored, and say so', async () => {

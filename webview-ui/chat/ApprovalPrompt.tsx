@@ -3,7 +3,13 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ApprovalDecision, ApprovalDetail, ApprovalFile } from '../../src/shared/protocol';
 import { VisibleText } from '../common/VisibleText';
 
-const CHANGE_LABEL: Record<ApprovalFile['change'], string> = { write: 'write', edit: 'edit', add: 'add', update: 'update', delete: 'delete' };
+const CHANGE_LABEL: Record<ApprovalFile['change'], string> = {
+  write: 'write',
+  edit: 'edit',
+  add: 'add',
+  update: 'update',
+  delete: 'delete',
+};
 
 /**
  * What the call will do, in full: the whole command in its own scrolling box, every path a write or a

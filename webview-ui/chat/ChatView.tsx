@@ -72,7 +72,8 @@ export function ChatView({ store }: { store: ChatStore }) {
         <div ref={content} class="transcript-content">
           {turns.length === 0 && !store.hasOlder.value && (
             <p class="empty quiet">
-              Ask Cairn to do something. Every tool result gets an id such as #a3f2 in its bracket; activate one to see the stored result in full.
+              Ask Cairn to do something. Every tool result gets an id such as #a3f2 in its bracket; activate one to see the stored result in
+              full.
             </p>
           )}
           <TurnList store={store} scrollRoot={scroller} />
@@ -83,7 +84,11 @@ export function ChatView({ store }: { store: ChatStore }) {
               ))}
             </RecallScope>
           )}
-          {store.busy.value && <div class="working quiet" aria-live="polite">Working…</div>}
+          {store.busy.value && (
+            <div class="working quiet" aria-live="polite">
+              Working…
+            </div>
+          )}
         </div>
       </main>
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />

@@ -37,7 +37,17 @@ export function CompactionDetailsToggle({ generation, label, preview }: { genera
   );
 }
 
-export function CompactionMark({ generation, tokensBefore, tokensAfter, hasDetails }: { generation: number; tokensBefore: number; tokensAfter: number; hasDetails: boolean }) {
+export function CompactionMark({
+  generation,
+  tokensBefore,
+  tokensAfter,
+  hasDetails,
+}: {
+  generation: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  hasDetails: boolean;
+}) {
   return (
     <div class="compaction-mark" role="note">
       <span class="compaction-line">

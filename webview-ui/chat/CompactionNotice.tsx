@@ -8,7 +8,9 @@ export function CompactionNotice({ state, onDismiss }: { state: CompactionStateV
   const bridge = useBridge();
   if (!state) return null;
   const tokens =
-    state.tokensAfter === undefined ? `${formatTokens(state.tokensBefore)} tokens` : `${formatTokens(state.tokensBefore)} → ${formatTokens(state.tokensAfter)} tokens`;
+    state.tokensAfter === undefined
+      ? `${formatTokens(state.tokensBefore)} tokens`
+      : `${formatTokens(state.tokensBefore)} → ${formatTokens(state.tokensAfter)} tokens`;
   const headline = {
     running: `Compacting the context… ${tokens}`,
     preview: `Summary ready: ${tokens}`,

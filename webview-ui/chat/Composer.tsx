@@ -18,50 +18,59 @@ export function Composer({ store }: { store: ChatStore }) {
   };
   return (
     <>
-    <div class="composer-tools">
-      {compacting.value && !busy ? (
-        <CompactForm onCompact={(preview, instructions) => store.compact(preview, instructions)} onClose={() => (compacting.value = false)} />
-      ) : (
-        <button
-          type="button"
-          class="text-button composer-compact"
-          disabled={busy}
-          onClick={() => (compacting.value = true)}
-          title="Summarize the older conversation to free context, with your instructions"
-        >
-          Compact…
-        </button>
-      )}
-    </div>
-    <div class="composer">
-      <textarea
-        ref={input}
-        class="composer-input"
-        rows={3}
-        aria-label="Message to Cairn"
-        placeholder={busy ? 'Cairn is working… (Escape to cancel)' : 'Ask Cairn (Enter to send, Shift+Enter for a new line)'}
-        value={draft.value}
-        onInput={(e) => (draft.value = (e.currentTarget as HTMLTextAreaElement).value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-            e.preventDefault();
-            send();
-          } else if (e.key === 'Escape' && busy) {
-            e.preventDefault();
-            store.cancel();
-          }
-        }}
-      />
-      {busy ? (
-        <button type="button" class="button secondary composer-button" onClick={() => store.cancel()} title="Cancel (Escape)">
-          Cancel
-        </button>
-      ) : (
-        <button type="button" class="button primary composer-button" onClick={send} disabled={draft.value.trim() === ''} title="Send (Enter)">
-          Send
-        </button>
-      )}
-    </div>
+      <div class="composer-tools">
+        {compacting.value && !busy ? (
+          <CompactForm
+            onCompact={(preview, instructions) => store.compact(preview, instructions)}
+            onClose={() => (compacting.value = false)}
+          />
+        ) : (
+          <button
+            type="button"
+            class="text-button composer-compact"
+            disabled={busy}
+            onClick={() => (compacting.value = true)}
+            title="Summarize the older conversation to free context, with your instructions"
+          >
+            Compact…
+          </button>
+        )}
+      </div>
+      <div class="composer">
+        <textarea
+          ref={input}
+          class="composer-input"
+          rows={3}
+          aria-label="Message to Cairn"
+          placeholder={busy ? 'Cairn is working… (Escape to cancel)' : 'Ask Cairn (Enter to send, Shift+Enter for a new line)'}
+          value={draft.value}
+          onInput={(e) => (draft.value = (e.currentTarget as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              send();
+            } else if (e.key === 'Escape' && busy) {
+              e.preventDefault();
+              store.cancel();
+            }
+          }}
+        />
+        {busy ? (
+          <button type="button" class="button secondary composer-button" onClick={() => store.cancel()} title="Cancel (Escape)">
+            Cancel
+          </button>
+        ) : (
+          <button
+            type="button"
+            class="button primary composer-button"
+            onClick={send}
+            disabled={draft.value.trim() === ''}
+            title="Send (Enter)"
+          >
+            Send
+          </button>
+        )}
+      </div>
     </>
   );
 }

@@ -32,7 +32,13 @@ function pathInBracket(bracket: string): { path: string; line: number } | undefi
 }
 
 /** One tool call: a collapsed line (tool, key argument, bracket, hygiene mark) that expands to the result. */
-export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId: string, decision: ApprovalDecision, reason?: string) => void }) {
+export function ToolCall({
+  item,
+  onAnswer,
+}: {
+  item: ToolItem;
+  onAnswer: (callId: string, decision: ApprovalDecision, reason?: string) => void;
+}) {
   const bridge = useBridge();
   const expanded = useSignal(false);
   const { result } = item;
@@ -62,7 +68,10 @@ export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId
           </span>
         )}
         {kindLabel && (
-          <span class={`kind-badge kind-${result!.kind}`} title={result!.tokensSaved > 0 ? 'Tokens hygiene kept out of the context' : undefined}>
+          <span
+            class={`kind-badge kind-${result!.kind}`}
+            title={result!.tokensSaved > 0 ? 'Tokens hygiene kept out of the context' : undefined}
+          >
             {kindLabel}
             {result!.tokensSaved > 0 && ` · saved ${formatTokens(result!.tokensSaved)}`}
           </span>
@@ -80,7 +89,13 @@ export function ToolCall({ item, onAnswer }: { item: ToolItem; onAnswer: (callId
           Asks every time: this call {item.approvalReason}.
         </p>
       )}
-      {item.status === 'awaiting-approval' && <ApprovalPrompt tool={item.tool} {...(item.approval ? { detail: item.approval } : {})} onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)} />}
+      {item.status === 'awaiting-approval' && (
+        <ApprovalPrompt
+          tool={item.tool}
+          {...(item.approval ? { detail: item.approval } : {})}
+          onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)}
+        />
+      )}
       {expanded.value && result && (
         <div class="tool-result">
           {file && (

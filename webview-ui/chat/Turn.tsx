@@ -102,7 +102,9 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
     const { turn, onAnswer } = this.props;
     const items = turn.items;
     const folded = !this.state.unfolded && items.length > LONG_TURN_ITEMS ? items.length - 1 - LONG_TURN_TAIL : 0;
-    const item = (entry: TranscriptItem, i: number) => <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} />;
+    const item = (entry: TranscriptItem, i: number) => (
+      <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} />
+    );
     return (
       <div class="turn" data-turn={turn.index}>
         {folded === 0 ? (

@@ -17,7 +17,17 @@ type Answer = (callId: string, decision: ApprovalDecision, reason?: string) => v
  * Keeps a long transcript fast: only turns on or near the screen are real DOM; the rest are empty
  * boxes of the height they had, so the scroll bar and position stay right.
  */
-function TurnSlot({ turn, root, initiallyVisible, onAnswer }: { turn: TurnView; root: RefObject<HTMLElement | null>; initiallyVisible: boolean; onAnswer: Answer }) {
+function TurnSlot({
+  turn,
+  root,
+  initiallyVisible,
+  onAnswer,
+}: {
+  turn: TurnView;
+  root: RefObject<HTMLElement | null>;
+  initiallyVisible: boolean;
+  onAnswer: Answer;
+}) {
   const element = useRef<HTMLDivElement>(null);
   const visible = useSignal(initiallyVisible);
   const height = useSignal(ESTIMATED_TURN_HEIGHT);
@@ -78,7 +88,13 @@ export function TurnList({ store, scrollRoot }: { store: ChatStore; scrollRoot: 
         {store.olderError.value && <p class="recall-error">{store.olderError.value}</p>}
       </div>
       {turns.map((turn, i) => (
-        <TurnSlot key={turn.index} turn={turn} root={scrollRoot} initiallyVisible={i >= turns.length - INITIALLY_RENDERED} onAnswer={onAnswer} />
+        <TurnSlot
+          key={turn.index}
+          turn={turn}
+          root={scrollRoot}
+          initiallyVisible={i >= turns.length - INITIALLY_RENDERED}
+          onAnswer={onAnswer}
+        />
       ))}
     </div>
   );

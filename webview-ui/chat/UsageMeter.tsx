@@ -20,7 +20,9 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
         ))}
       </div>
       <div class="meter-text">
-        <span>{formatShare(used / window)} of {formatTokens(meter.windowTokens)}</span>
+        <span>
+          {formatShare(used / window)} of {formatTokens(meter.windowTokens)}
+        </span>
         <span>cache {formatShare(meter.cacheHitShare)}</span>
         <span>{formatCost(meter.sessionCostUsd)}</span>
         <span>hygiene saved {formatTokens(meter.tokensSavedByHygiene)}</span>

@@ -28,7 +28,11 @@ describe('ChatStore streaming', () => {
     const page = fakePage();
     page.post({ type: 'turnStarted', turn: 0, text: 'hi' });
     const before = page.store.turns.value;
-    page.post({ type: 'textDelta', turn: 0, text: 'Hel' }, { type: 'textDelta', turn: 0, text: 'lo ' }, { type: 'textDelta', turn: 0, text: 'there' });
+    page.post(
+      { type: 'textDelta', turn: 0, text: 'Hel' },
+      { type: 'textDelta', turn: 0, text: 'lo ' },
+      { type: 'textDelta', turn: 0, text: 'there' },
+    );
     expect(page.store.turns.value).toBe(before);
     expect(page.pendingFrames()).toBe(1);
     page.frame();
@@ -44,7 +48,19 @@ describe('ChatStore streaming', () => {
       { type: 'textDelta', turn: 3, text: 'the file.' },
       { type: 'toolStarted', turn: 3, callId: 'c1', tool: 'read', summary: 'a.ts' },
       { type: 'textDelta', turn: 3, text: 'Done' },
-      { type: 'usage', meter: { inputTokens: 1, outputTokens: 1, contextTokens: 1, contextWindow: 10, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, tokensSaved: 0 } } as unknown as HostNotification,
+      {
+        type: 'usage',
+        meter: {
+          inputTokens: 1,
+          outputTokens: 1,
+          contextTokens: 1,
+          contextWindow: 10,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          costUsd: 0,
+          tokensSaved: 0,
+        },
+      } as unknown as HostNotification,
       { type: 'textDelta', turn: 3, text: ', all of it.' },
       { type: 'assistantDone', turn: 3, incomplete: false },
     ];

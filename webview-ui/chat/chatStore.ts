@@ -99,7 +99,9 @@ export class ChatStore {
 
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {
     this.turns.value = answerApproval(this.turns.value, callId, decision);
-    this.bridge.notify(reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision });
+    this.bridge.notify(
+      reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision },
+    );
   }
 
   async loadOlder(): Promise<void> {

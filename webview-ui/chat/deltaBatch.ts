@@ -42,7 +42,8 @@ export class DeltaBatch {
   add(delta: StreamDelta): void {
     const last = this.pending.at(-1);
     // Consecutive deltas of one stream become one: appending their joined text is the same as each in turn.
-    if (last && last.type === delta.type && last.turn === delta.turn) this.pending[this.pending.length - 1] = { ...last, text: last.text + delta.text };
+    if (last && last.type === delta.type && last.turn === delta.turn)
+      this.pending[this.pending.length - 1] = { ...last, text: last.text + delta.text };
     else this.pending.push(delta);
     if (this.scheduled) return;
     this.scheduled = true;

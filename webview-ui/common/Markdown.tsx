@@ -16,7 +16,12 @@ interface RenderedPiece {
  * (`splitMarkdownBlocks`), and only pieces whose text changed (in practice the last) are rendered and
  * put in the DOM; the rest keep their nodes. The element's children are the same as one full render's.
  */
-function useStreamingPieces(host: { current: HTMLDivElement | null }, source: string, streaming: boolean, known: ReadonlySet<string>): void {
+function useStreamingPieces(
+  host: { current: HTMLDivElement | null },
+  source: string,
+  streaming: boolean,
+  known: ReadonlySet<string>,
+): void {
   const shown = useRef<RenderedPiece[]>([]);
   const shownWith = useRef(known);
   useLayoutEffect(() => {
@@ -71,5 +76,9 @@ export function Markdown({ source, class: className, streaming = false }: { sour
     if (/^https?:\/\//i.test(url)) bridge.notify({ type: 'openLink', url });
   };
   const cls = `markdown ${className ?? ''}`;
-  return streaming ? <div ref={element} class={cls} onClick={onClick} /> : <div ref={element} class={cls} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return streaming ? (
+    <div ref={element} class={cls} onClick={onClick} />
+  ) : (
+    <div ref={element} class={cls} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+  );
 }

@@ -38,11 +38,7 @@ export function RecallPanel({ resultId, onClose }: { resultId: string; onClose: 
     <section class="recall-panel" aria-label={`Stored result ${resultId}`} data-recall-panel={resultId}>
       <header class="recall-header">
         <span class="recall-title">{shown ? <LinkedText text={shown.bracket} /> : resultId}</span>
-        {shown && (
-          <span class="recall-range">
-            {shown.total === 0 ? 'empty' : `lines ${shown.from}-${shown.to} of ${shown.total}`}
-          </span>
-        )}
+        {shown && <span class="recall-range">{shown.total === 0 ? 'empty' : `lines ${shown.from}-${shown.to} of ${shown.total}`}</span>}
         <span class="recall-actions">
           {hasPrevious && (
             <button type="button" class="text-button" onClick={() => (offset.value = Math.max(1, offset.value - RECALL_PAGE_LINES))}>
@@ -54,10 +50,20 @@ export function RecallPanel({ resultId, onClose }: { resultId: string; onClose: 
               Next ›
             </button>
           )}
-          <button type="button" class="text-button" onClick={() => bridge.notify({ type: 'copyResult', resultId })} title="Copy the full stored result">
+          <button
+            type="button"
+            class="text-button"
+            onClick={() => bridge.notify({ type: 'copyResult', resultId })}
+            title="Copy the full stored result"
+          >
             Copy
           </button>
-          <button type="button" class="text-button" onClick={() => bridge.notify({ type: 'openResult', resultId })} title="Open the stored result in an editor">
+          <button
+            type="button"
+            class="text-button"
+            onClick={() => bridge.notify({ type: 'openResult', resultId })}
+            title="Open the stored result in an editor"
+          >
             Open in editor
           </button>
           <button type="button" class="icon-button" onClick={onClose} aria-label={`Close ${resultId}`} title="Close">
@@ -65,7 +71,11 @@ export function RecallPanel({ resultId, onClose }: { resultId: string; onClose: 
           </button>
         </span>
       </header>
-      {error.value !== undefined && <p class="recall-error" role="alert">{error.value}</p>}
+      {error.value !== undefined && (
+        <p class="recall-error" role="alert">
+          {error.value}
+        </p>
+      )}
       {error.value === undefined && !shown && <p class="quiet">Loading {resultId}…</p>}
       {shown && (
         <RecallScope>

@@ -35,7 +35,10 @@ export class HostBridge {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(message: HostNotification) => void>();
 
-  constructor(private readonly api: VsCodeApi, target: Pick<Window, 'addEventListener'>) {
+  constructor(
+    private readonly api: VsCodeApi,
+    target: Pick<Window, 'addEventListener'>,
+  ) {
     target.addEventListener('message', (event: MessageEvent<unknown>) => this.receive(event.data));
   }
 

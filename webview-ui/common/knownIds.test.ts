@@ -16,7 +16,16 @@ const result = (id: string, refersTo?: string[]): ResultView => ({
 
 describe('the ids the session gave', () => {
   it('are the init ids, then each finished result and what it names; never an id read in a text', () => {
-    const init: HostNotification = { type: 'init', protocolVersion: 1, view: 'chat', sessionTitle: 's', turns: [], hasOlderTurns: false, resultIds: ['#a3f2'], busy: false };
+    const init: HostNotification = {
+      type: 'init',
+      protocolVersion: 1,
+      view: 'chat',
+      sessionTitle: 's',
+      turns: [],
+      hasOlderTurns: false,
+      resultIds: ['#a3f2'],
+      busy: false,
+    };
     observeKnownIds(init);
     expect([...knownResultIds.value]).toEqual(['#a3f2']);
     observeKnownIds({ type: 'toolFinished', turn: 0, callId: 't1', result: result('#b710', ['#a3f2']) });

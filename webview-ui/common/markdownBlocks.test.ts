@@ -54,7 +54,33 @@ describe('splitMarkdownBlocks', () => {
   });
 
   it('renders generated documents the same in pieces as whole (seeded, lists, fences at every indent, tables, quotes)', () => {
-    const LINES = ['', '', '', 'text here', 'more *em* text', '- item', '  - nested', '1. one', '   continued', '```', '```js', '   ```', '  ```', '~~~', '    code', '> quote', '---', '| a | b |', '|---|---|', '# Head', 'x', '`#a3f2`', '* star', '+ plus', '\tTab'];
+    const LINES = [
+      '',
+      '',
+      '',
+      'text here',
+      'more *em* text',
+      '- item',
+      '  - nested',
+      '1. one',
+      '   continued',
+      '```',
+      '```js',
+      '   ```',
+      '  ```',
+      '~~~',
+      '    code',
+      '> quote',
+      '---',
+      '| a | b |',
+      '|---|---|',
+      '# Head',
+      'x',
+      '`#a3f2`',
+      '* star',
+      '+ plus',
+      '\tTab',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     let split = 0;

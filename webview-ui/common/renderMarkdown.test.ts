@@ -12,7 +12,10 @@ describe('renderMarkdown', () => {
   });
 
   it('makes links only for http(s), and no images at all', () => {
-    const html = renderMarkdown('[a](javascript:alert(1)) [b](command:workbench.action.terminal.new) [c](file:///etc/passwd) [d](vscode://x) [e](https://example.com/) ![f](https://example.com/f.png)', GIVEN);
+    const html = renderMarkdown(
+      '[a](javascript:alert(1)) [b](command:workbench.action.terminal.new) [c](file:///etc/passwd) [d](vscode://x) [e](https://example.com/) ![f](https://example.com/f.png)',
+      GIVEN,
+    );
     expect(html.match(/<a /g)).toHaveLength(2);
     expect(html).toContain('<a href="https://example.com/" class="md-link" title="https://example.com/">e</a>');
     expect(html).toContain('<a href="https://example.com/f.png"');
@@ -37,7 +40,10 @@ describe('renderMarkdown', () => {
   });
 
   it('renders the files table with its ids as links', () => {
-    const html = renderMarkdown('| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-200 of 340 | 1c9e04ab | #a3f2 |', GIVEN);
+    const html = renderMarkdown(
+      '| Path | Lines | sha | Result |\n|---|---|---|---|\n| src/app.ts | 1-200 of 340 | 1c9e04ab | #a3f2 |',
+      GIVEN,
+    );
     expect(html).toContain('<table>');
     expect(html).toContain('data-recall-id="#a3f2"');
   });

@@ -45,7 +45,8 @@ function createRenderer(): MarkdownIt {
     const content = tokens[idx]?.content ?? '';
     return insideLink(tokens, idx) ? escapeHtml(content) : linkifyIdsHtml(content, knownIn(env));
   };
-  md.renderer.rules.code_inline = (tokens, idx, _options, env) => `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code>`;
+  md.renderer.rules.code_inline = (tokens, idx, _options, env) =>
+    `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code>`;
   const block = (tokens: Token[], idx: number, _options: unknown, env: unknown) =>
     `<pre class="md-code"><code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code></pre>\n`;
   md.renderer.rules.fence = block;

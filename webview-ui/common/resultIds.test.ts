@@ -22,9 +22,16 @@ describe('splitResultIds', () => {
 
   it('gives the text back when the segments are joined', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.constantFrom('#a3f2', ' #c9d0 ', '##', '#', 'x#abcd'))).map((parts) => parts.join('')), (text) => {
-        expect(splitResultIds(text, EVERY_ID).map((s) => (s.kind === 'id' ? s.id : s.text)).join('')).toBe(text);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string(), fc.constantFrom('#a3f2', ' #c9d0 ', '##', '#', 'x#abcd'))).map((parts) => parts.join('')),
+        (text) => {
+          expect(
+            splitResultIds(text, EVERY_ID)
+              .map((s) => (s.kind === 'id' ? s.id : s.text))
+              .join(''),
+          ).toBe(text);
+        },
+      ),
       { numRuns: 500, seed: 61 },
     );
   });
@@ -32,8 +39,16 @@ describe('splitResultIds', () => {
   it('links only ids the session gave: an id quoted in a file names no result', () => {
     const given = new Set(['#a3f2']);
     const text = '[#a3f2 notes.md lines 1-2 of 2 sha 00000000]\n1: see #beef and #a3f2\n2: `#c0ffee`';
-    expect(splitResultIds(text, given).filter((s) => s.kind === 'id').map((s) => (s.kind === 'id' ? s.id : ''))).toEqual(['#a3f2', '#a3f2']);
-    expect(splitResultIds(text, given).map((s) => (s.kind === 'id' ? s.id : s.text)).join('')).toBe(text);
+    expect(
+      splitResultIds(text, given)
+        .filter((s) => s.kind === 'id')
+        .map((s) => (s.kind === 'id' ? s.id : '')),
+    ).toEqual(['#a3f2', '#a3f2']);
+    expect(
+      splitResultIds(text, given)
+        .map((s) => (s.kind === 'id' ? s.id : s.text))
+        .join(''),
+    ).toBe(text);
     expect(linkifyIdsHtml('#beef #a3f2', given)).toBe(
       '#beef <button type="button" class="recall-link" data-recall-id="#a3f2" title="Show stored result #a3f2">#a3f2</button>',
     );

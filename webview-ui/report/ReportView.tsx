@@ -13,7 +13,12 @@ function RequestList({ store }: { store: ReportStore }) {
   return (
     <nav class="request-list" aria-label="Requests of this session">
       {store.selectedIndex.value !== undefined && (
-        <button type="button" class="text-button follow-newest" onClick={() => store.select(undefined)} title="Select each new request as it arrives">
+        <button
+          type="button"
+          class="text-button follow-newest"
+          onClick={() => store.select(undefined)}
+          title="Select each new request as it arrives"
+        >
           Follow newest
         </button>
       )}
@@ -60,7 +65,10 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
       <h2>
-        Request #{snapshot.index} <span class="quiet">· {snapshot.model} · generation {snapshot.generation} · {snapshot.purpose}</span>
+        Request #{snapshot.index}{' '}
+        <span class="quiet">
+          · {snapshot.model} · generation {snapshot.generation} · {snapshot.purpose}
+        </span>
       </h2>
       {breakText && (
         <div class="cache-break" role="alert">
@@ -76,7 +84,10 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
         <Fact label="Estimate (raw)" value={`${formatTokens(t.tokensRaw)} tokens`} />
         <Fact label="Estimate (calibrated)" value={`${formatTokens(t.tokensCalibrated)} tokens`} />
         {snapshot.calibration && <Fact label="Calibration" value={calibrationText(snapshot)} />}
-        <Fact label="Provider input" value={t.providerInput === undefined ? 'waiting for the response' : `${formatTokens(t.providerInput)} tokens`} />
+        <Fact
+          label="Provider input"
+          value={t.providerInput === undefined ? 'waiting for the response' : `${formatTokens(t.providerInput)} tokens`}
+        />
         <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
         <Fact label="Cache read" value={usage ? formatTokens(usage.cacheRead) : '–'} />
         <Fact label="Cache write" value={usage ? formatTokens(usage.cacheWrite) : '–'} />

@@ -14,9 +14,15 @@ export function RequestComparison({ a, b }: { a: RequestSnapshotView; b: Request
         <thead>
           <tr>
             <th scope="col">Source</th>
-            <th scope="col" class="num">#{a.index}</th>
-            <th scope="col" class="num">#{b.index}</th>
-            <th scope="col" class="num">Change</th>
+            <th scope="col" class="num">
+              #{a.index}
+            </th>
+            <th scope="col" class="num">
+              #{b.index}
+            </th>
+            <th scope="col" class="num">
+              Change
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -6,10 +6,17 @@ const PALETTE_SIZE = 6;
 
 /** A stacked bar of a request's sources by calibrated tokens, with a legend table of tokens and bytes. */
 export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] }) {
-  const total = Math.max(sources.reduce((n, s) => n + s.tokensCalibrated, 0), 1);
+  const total = Math.max(
+    sources.reduce((n, s) => n + s.tokensCalibrated, 0),
+    1,
+  );
   return (
     <div class="sources">
-      <div class="stacked-bar" role="img" aria-label={sources.map((s) => `${s.name} ${formatTokens(s.tokensCalibrated)} tokens`).join(', ')}>
+      <div
+        class="stacked-bar"
+        role="img"
+        aria-label={sources.map((s) => `${s.name} ${formatTokens(s.tokensCalibrated)} tokens`).join(', ')}
+      >
         {sources.map((s, i) => (
           <span
             key={s.name}
@@ -24,10 +31,18 @@ export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] 
         <thead>
           <tr>
             <th scope="col">Source</th>
-            <th scope="col" class="num">Bytes</th>
-            <th scope="col" class="num">Tokens (raw)</th>
-            <th scope="col" class="num">Tokens (calibrated)</th>
-            <th scope="col" class="num">Share</th>
+            <th scope="col" class="num">
+              Bytes
+            </th>
+            <th scope="col" class="num">
+              Tokens (raw)
+            </th>
+            <th scope="col" class="num">
+              Tokens (calibrated)
+            </th>
+            <th scope="col" class="num">
+              Share
+            </th>
           </tr>
         </thead>
         <tbody>

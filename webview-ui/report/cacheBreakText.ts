@@ -15,8 +15,12 @@ export function cacheBreakText(snapshot: RequestSnapshotView): CacheBreakText | 
   if (!found) return null;
   // A host older than `zone`/`where` placed every break at a message (0 for tools and system).
   const inMessages = found.zone === undefined || found.zone === 'messages';
-  const messageHash = inMessages ? snapshot.messageHashes[found.index] ?? null : null;
+  const messageHash = inMessages ? (snapshot.messageHashes[found.index] ?? null) : null;
   if (!found.where) return { headline: `at message ${found.index}`, evidence: found.reason, messageHash };
-  const evidence = found.reason.startsWith(`${found.where}: `) ? found.reason.slice(found.where.length + 2) : found.reason === found.where ? '' : found.reason;
+  const evidence = found.reason.startsWith(`${found.where}: `)
+    ? found.reason.slice(found.where.length + 2)
+    : found.reason === found.where
+      ? ''
+      : found.reason;
   return { headline: found.where, evidence, messageHash };
 }

@@ -163,7 +163,11 @@ export class AgentLoop {
         deps.emit({ type: 'notice', level: 'warning', kind: 'stream_interrupted', message });
         await deps.recorder.notice('warning', 'stream_interrupted', message);
         if (interruptedInARow > this.settings().maxInterruptedContinues) {
-          deps.emit({ type: 'error', kind: 'network', message: 'The connection kept dropping mid-response. Check the network and send a message to continue.' });
+          deps.emit({
+            type: 'error',
+            kind: 'network',
+            message: 'The connection kept dropping mid-response. Check the network and send a message to continue.',
+          });
           return this.finish('error');
         }
         // Nothing arrived (cut before the first block): the same request again. Asking to continue would put
@@ -191,7 +195,8 @@ export class AgentLoop {
           return this.finish('max_tokens', {
             level: 'warning',
             kind: 'max_tokens',
-            message: 'The response reached its output limit (max_tokens) and stopped. Ask Cairn to continue, or raise the limit in settings.',
+            message:
+              'The response reached its output limit (max_tokens) and stopped. Ask Cairn to continue, or raise the limit in settings.',
           });
         case 'refusal':
           return this.finish('refusal', { level: 'warning', kind: 'refusal', message: 'The model declined to continue this request.' });
@@ -299,7 +304,11 @@ export class AgentLoop {
     return cancelled;
   }
 
-  private async runWithApproval(call: { callId: string; name: string; input: unknown }, summary: string, signal: AbortSignal): Promise<LedgerResult> {
+  private async runWithApproval(
+    call: { callId: string; name: string; input: unknown },
+    summary: string,
+    signal: AbortSignal,
+  ): Promise<LedgerResult> {
     const { deps } = this;
     const readOnly = deps.isReadOnlyTool(call.name);
     const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
@@ -348,10 +357,14 @@ export class AgentLoop {
     if (result.kind === 'read-stub') this.addDecision({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
     else if (result.kind === 'diff') this.addDecision({ kind: 'diff', detail: `${result.bracket} answered with its diff`, resultIds: ids });
     else if (result.kind === 'capped') this.addDecision({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
-    else if (result.kind === 'same-result') this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
+    else if (result.kind === 'same-result')
+      this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
   }
 
-  private async appendUser(blocks: Parameters<Conversation['appendUser']>[0], options: Parameters<Conversation['appendUser']>[1] = {}): Promise<void> {
+  private async appendUser(
+    blocks: Parameters<Conversation['appendUser']>[0],
+    options: Parameters<Conversation['appendUser']>[1] = {},
+  ): Promise<void> {
     const { conversation, generation } = this.current();
     const entry = conversation.appendUser(blocks, options);
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
@@ -366,7 +379,10 @@ export class AgentLoop {
     this.deps.emit({ type: 'assistant_message', message: entry.message as AssistantMessage, incomplete });
   }
 
-  private async finish(reason: DoneReason, notice?: { level: 'info' | 'warning' | 'critical'; kind: string; message: string }): Promise<DoneReason> {
+  private async finish(
+    reason: DoneReason,
+    notice?: { level: 'info' | 'warning' | 'critical'; kind: string; message: string },
+  ): Promise<DoneReason> {
     if (notice) {
       this.deps.emit({ type: 'notice', ...notice });
       await this.deps.recorder.notice(notice.level, notice.kind, notice.message);

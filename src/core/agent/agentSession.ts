@@ -46,7 +46,9 @@ export class SessionBusyError extends Error {
 
 export class SessionReadOnlyError extends Error {
   constructor() {
-    super('This session is open read-only (its journal is damaged or another window holds it). Start a new session to continue working; this one can still be read and exported.');
+    super(
+      'This session is open read-only (its journal is damaged or another window holds it). Start a new session to continue working; this one can still be read and exported.',
+    );
     this.name = 'SessionReadOnlyError';
   }
 }

@@ -1,9 +1,7 @@
 /** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
 
 export type ApprovalDecision =
-  | { readonly kind: 'allow' }
-  | { readonly kind: 'allow_always' }
-  | { readonly kind: 'deny'; readonly reason?: string };
+  { readonly kind: 'allow' } | { readonly kind: 'allow_always' } | { readonly kind: 'deny'; readonly reason?: string };
 
 export interface ApprovalRequest {
   readonly callId: string;
@@ -52,9 +50,7 @@ export interface ApprovalSettings {
 }
 
 export type ApprovalVerdict =
-  | { readonly kind: 'run' }
-  | { readonly kind: 'ask'; readonly reason?: string }
-  | { readonly kind: 'refuse'; readonly reason: string };
+  { readonly kind: 'run' } | { readonly kind: 'ask'; readonly reason?: string } | { readonly kind: 'refuse'; readonly reason: string };
 
 /**
  * `protectedReason` (from `protectedWriteReason`) names a protected path the call writes: such a call

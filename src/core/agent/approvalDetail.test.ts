@@ -54,7 +54,9 @@ describe('the approval prompt shows the whole call', () => {
 
   it('every writing tool refuses a path with a hidden character', async () => {
     const workspace = new FakeWorkspace({ 'a.txt': 'x\n' });
-    const deps = { workspace, hashCache: { invalidate: () => {} }, config: {}, findStub: () => undefined } as unknown as Parameters<typeof runTool>[1];
+    const deps = { workspace, hashCache: { invalidate: () => {} }, config: {}, findStub: () => undefined } as unknown as Parameters<
+      typeof runTool
+    >[1];
     const calls = [
       { tool: 'write', args: { path: 'b\u202etxt.sh', content: 'x' } },
       { tool: 'edit', args: { path: 'a.txt\r', old_string: 'x', new_string: 'y' } },
@@ -74,7 +76,21 @@ describe('the approval prompt shows the whole call', () => {
   });
 
   it('shows C0 (but \\n and \\t), DEL, C1, separators, bidi and zero-widths', () => {
-    const hidden = ['\u0000', '\u001b', '\u007f', '\u0085', '\u2028', '\u2029', '\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200d', '\ufeff'];
+    const hidden = [
+      '\u0000',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u2028',
+      '\u2029',
+      '\u202a',
+      '\u202e',
+      '\u2066',
+      '\u2069',
+      '\u200b',
+      '\u200d',
+      '\ufeff',
+    ];
     for (const char of hidden) expect(splitHidden(`a${char}b`).map((s) => s.kind)).toEqual(['text', 'hidden', 'text']);
     expect(splitHidden('a\n\tb é 中')).toEqual([{ kind: 'text', text: 'a\n\tb é 中' }]);
   });

@@ -32,7 +32,10 @@ export function describeForApproval(tool: string, input: unknown): ApprovalDetai
       const path = stringField(input, 'path');
       if (path === undefined) return {};
       const problem = hiddenCharProblem(path);
-      return { files: [{ change: tool === 'write' ? 'write' : 'edit', path }], ...(problem ? { problem: `${problem} Nothing was changed.` } : {}) };
+      return {
+        files: [{ change: tool === 'write' ? 'write' : 'edit', path }],
+        ...(problem ? { problem: `${problem} Nothing was changed.` } : {}),
+      };
     }
     case 'apply_patch': {
       const patch = stringField(input, 'patch');

@@ -32,14 +32,23 @@ describe('the conversation of a generation', () => {
     c.appendUser([{ type: 'text', text: 'go' }]);
     c.appendAssistant({ role: 'assistant', content: [{ type: 'text', text: 'half an ans' }] }, { incomplete: true });
     const projected = projectForProvider(c.all());
-    expect(projected[1]!.content).toEqual([{ type: 'text', text: 'half an ans' }, { type: 'text', text: INTERRUPTION_NOTE }]);
+    expect(projected[1]!.content).toEqual([
+      { type: 'text', text: 'half an ans' },
+      { type: 'text', text: INTERRUPTION_NOTE },
+    ]);
     expect(c.all()[1]!.message.content).toHaveLength(1);
   });
 
   it('keeps which blocks Cairn wrote when its text joins the user\'s in one message, and never calls them "User"', () => {
     const c = new Conversation();
     // A rules delta before the user's words.
-    c.appendUser([{ type: 'text', text: '<cairn-rules path="AGENTS.md" state="changed" bytes="2">\nhi\n</cairn-rules>' }, { type: 'text', text: 'fix it' }], { syntheticBlocks: [0] });
+    c.appendUser(
+      [
+        { type: 'text', text: '<cairn-rules path="AGENTS.md" state="changed" bytes="2">\nhi\n</cairn-rules>' },
+        { type: 'text', text: 'fix it' },
+      ],
+      { syntheticBlocks: [0] },
+    );
     c.markSent();
     c.appendAssistant({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read', input: { path: 'a.ts' } }] });
     // Tool results, then (unsent) a continue prompt joins them: one message, the prompt marked.

@@ -37,7 +37,16 @@ describe('protectedPathReason', () => {
       expect([path, protectedPathReason(path)]).toEqual([path, expect.any(String)]);
     }
     expect(protectedPathReason('.git/hooks/pre-commit')).toMatch(/\.git\/.*run code/);
-    for (const path of ['src/app.ts', '.gitignore', '.github/workflows/ci.yml', '.gitattributes', 'docs/AGENTS.md', 'git/config', 'my.git/x', 'vscode/settings.json']) {
+    for (const path of [
+      'src/app.ts',
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      '.gitattributes',
+      'docs/AGENTS.md',
+      'git/config',
+      'my.git/x',
+      'vscode/settings.json',
+    ]) {
       expect([path, protectedPathReason(path)]).toEqual([path, undefined]);
     }
   });
@@ -73,7 +82,9 @@ describe('protectedWriteReason', () => {
     await symlink(join(root, '.git', 'hooks'), join(root, 'tools'));
     await symlink('.vscode/settings.json', join(root, 'settings.json'));
     const workspace = new NodeWorkspace(root);
-    expect(await protectedWriteReason('write', { path: 'tools/pre-commit', content: '' }, workspace)).toMatch(/\.git\/.*tools\/pre-commit is a link to \.git\/hooks\/pre-commit/);
+    expect(await protectedWriteReason('write', { path: 'tools/pre-commit', content: '' }, workspace)).toMatch(
+      /\.git\/.*tools\/pre-commit is a link to \.git\/hooks\/pre-commit/,
+    );
     expect(await protectedWriteReason('edit', { path: 'settings.json' }, workspace)).toMatch(/\.vscode\//);
     expect(await protectedWriteReason('write', { path: 'src/app.ts', content: '' }, workspace)).toBeUndefined();
     const patch = '*** Begin Patch\n*** Add File: ok.txt\n+a\n*** Add File: tools/post-checkout\n+b\n*** End Patch';
@@ -82,7 +93,10 @@ describe('protectedWriteReason', () => {
 
   it('makes an always-allowed tool ask, and an untrusted workspace refuse with the reason', () => {
     const reason = protectedPathReason('.git/config')!;
-    expect(approvalVerdict('write', false, { alwaysAllow: new Set(['write']), workspaceTrusted: true }, reason)).toEqual({ kind: 'ask', reason });
+    expect(approvalVerdict('write', false, { alwaysAllow: new Set(['write']), workspaceTrusted: true }, reason)).toEqual({
+      kind: 'ask',
+      reason,
+    });
     expect(approvalVerdict('write', false, { alwaysAllow: new Set(['write']), workspaceTrusted: true })).toEqual({ kind: 'run' });
     const refused = approvalVerdict('write', false, { alwaysAllow: new Set(['write']), workspaceTrusted: false }, reason);
     expect(refused.kind).toBe('refuse');

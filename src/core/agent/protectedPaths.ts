@@ -21,16 +21,24 @@ import type { Workspace } from '../ports';
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
 function canonicalName(name: string): string {
-  return name.normalize('NFC').replace(HFS_IGNORED, '').toLowerCase().replace(/[. ]+$/, '');
+  return name
+    .normalize('NFC')
+    .replace(HFS_IGNORED, '')
+    .toLowerCase()
+    .replace(/[. ]+$/, '');
 }
 
 /** Why a change to this workspace-relative path needs an explicit approval, or undefined when it does not. */
 export function protectedPathReason(path: string): string | undefined {
-  const names = path.replace(/\\/g, '/').split('/').filter((n) => n !== '' && n !== '.').map(canonicalName);
+  const names = path
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((n) => n !== '' && n !== '.')
+    .map(canonicalName);
   for (const name of names) {
     if (name === '.git' || name === 'git~1') return 'writes into .git/: hooks and config there can run code on the next git command';
-    if (name === '.vscode') return 'writes into .vscode/: editor settings and tasks there can run code or change Cairn\'s settings';
-    if (name === '.cairn') return 'writes into .cairn/: Cairn\'s own configuration';
+    if (name === '.vscode') return "writes into .vscode/: editor settings and tasks there can run code or change Cairn's settings";
+    if (name === '.cairn') return "writes into .cairn/: Cairn's own configuration";
   }
   const last = names.at(-1) ?? '';
   if (last.endsWith('.code-workspace')) return 'writes a .code-workspace file: its settings and tasks can run code';
@@ -58,7 +66,11 @@ export function pathsWritten(tool: string, input: unknown): string[] {
  * path the workspace resolves it to, or by where a symbolic link makes it land. Undefined for a call that
  * writes nowhere protected (and for read-only tools and bash, which ask or not by their own rule).
  */
-export async function protectedWriteReason(tool: string, input: unknown, workspace: Pick<Workspace, 'resolve'>): Promise<string | undefined> {
+export async function protectedWriteReason(
+  tool: string,
+  input: unknown,
+  workspace: Pick<Workspace, 'resolve'>,
+): Promise<string | undefined> {
   for (const path of pathsWritten(tool, input)) {
     const spelled = protectedPathReason(path);
     if (spelled) return spelled;
@@ -68,10 +80,14 @@ export async function protectedWriteReason(tool: string, input: unknown, workspa
     } catch {
       continue; // The tool refuses the same path with the resolver's own message.
     }
-    const reason = protectedPathReason(resolved.relative)
-      ?? (resolved.folderRelative !== undefined ? protectedPathReason(resolved.folderRelative) : undefined)
-      ?? (resolved.realRelative !== undefined ? protectedPathReason(resolved.realRelative) : undefined);
-    if (reason) return resolved.realRelative !== undefined && !protectedPathReason(resolved.relative) ? `${reason} (${path} is a link to ${resolved.realRelative})` : reason;
+    const reason =
+      protectedPathReason(resolved.relative) ??
+      (resolved.folderRelative !== undefined ? protectedPathReason(resolved.folderRelative) : undefined) ??
+      (resolved.realRelative !== undefined ? protectedPathReason(resolved.realRelative) : undefined);
+    if (reason)
+      return resolved.realRelative !== undefined && !protectedPathReason(resolved.relative)
+        ? `${reason} (${path} is a link to ${resolved.realRelative})`
+        : reason;
   }
   return undefined;
 }

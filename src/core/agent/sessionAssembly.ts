@@ -85,7 +85,14 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
-  const ledger = new ResultLedger({ workspace: ports.workspace, store: journal, config: hygiene, hashCache, ids, redactor: sessionRedactor(ports) });
+  const ledger = new ResultLedger({
+    workspace: ports.workspace,
+    store: journal,
+    config: hygiene,
+    hashCache,
+    ids,
+    redactor: sessionRedactor(ports),
+  });
   return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() }, 0);
 }
 
@@ -99,9 +106,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const options = { workspace: ports.workspace, store: opened.journal, config: hygiene, hashCache, redactor: sessionRedactor(ports) };
-  const ledger = opened.ledgerState
-    ? ResultLedger.restore(opened.ledgerState as LedgerState, options)
-    : new ResultLedger(options);
+  const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
   const replayed = replayConversation(opened.records);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
   let restoredStatic: StaticState | undefined;

@@ -80,7 +80,10 @@ export class Compactor {
   private nextGeneration: number;
   private autoBlocked: { generation: number; length: number } | undefined;
 
-  constructor(private readonly deps: CompactorDeps, highestGeneration = deps.session.generation.generation) {
+  constructor(
+    private readonly deps: CompactorDeps,
+    highestGeneration = deps.session.generation.generation,
+  ) {
     this.nextGeneration = highestGeneration + 1;
   }
 
@@ -119,9 +122,16 @@ export class Compactor {
     const soft = softLimitTokens(settings.threshold, window);
     const reserve = await this.completionReserve();
     if (estimate + reserve + settings.safetyMarginTokens > window) {
-      return { needed: true, fits: false, why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`, estimate, window };
+      return {
+        needed: true,
+        fits: false,
+        why: `prompt ${estimate} + reserve ${reserve} + margin ${settings.safetyMarginTokens} > window ${window}`,
+        estimate,
+        window,
+      };
     }
-    if (estimate > soft) return { needed: true, fits: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
+    if (estimate > soft)
+      return { needed: true, fits: true, why: `prompt ${estimate} > threshold ${soft} of window ${window}`, estimate, window };
     return { needed: false, fits: true, why: '', estimate, window };
   }
 
@@ -148,10 +158,7 @@ export class Compactor {
    * Plans and applies a compaction: the normal stage first, the emergency stage when normal does not
    * apply or its result still does not fit. Never throws for a failed summary: it reports and returns.
    */
-  async compact(
-    options: CompactionRequest & { mustFit?: boolean },
-    signal: AbortSignal,
-  ): Promise<CompactionOutcome> {
+  async compact(options: CompactionRequest & { mustFit?: boolean }, signal: AbortSignal): Promise<CompactionOutcome> {
     const plan = await this.plan(options, signal);
     if (!plan.ok) {
       // An automatic attempt that finds nothing worth compacting is routine: a log line, not a warning.
@@ -163,14 +170,12 @@ export class Compactor {
   }
 
   /** Works out a compaction without applying it (the preview of a manual compaction). */
-  async plan(
-    options: CompactionRequest,
-    signal: AbortSignal,
-  ): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
+  async plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
     const settings = this.deps.settings();
     const current = this.deps.session.generation;
     const entries = current.conversation.all();
-    const stages: Array<'normal' | 'emergency'> = options.stage === 'emergency' || options.keepNothing ? ['emergency'] : ['normal', 'emergency'];
+    const stages: Array<'normal' | 'emergency'> =
+      options.stage === 'emergency' || options.keepNothing ? ['emergency'] : ['normal', 'emergency'];
     const window = await this.deps.windowTokens().catch(() => Number.POSITIVE_INFINITY);
     const tokensBefore = this.estimateNext(current.conversation);
     let lastReason = 'There is nothing to compact yet: the conversation is too short.';
@@ -264,10 +269,17 @@ export class Compactor {
     this.undoable = { previous: plan.previous, generation };
 
     try {
-      await appendHistory(journal.sessionDir, renderHistory(plan.summarized, `Generation ${plan.previous.generation}, summarized into generation ${generation}`));
+      await appendHistory(
+        journal.sessionDir,
+        renderHistory(plan.summarized, `Generation ${plan.previous.generation}, summarized into generation ${generation}`),
+      );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      await session.notice('warning', 'history_archive', `The summarized history could not be added to history.md (${why}); the journal still has all of it.`);
+      await session.notice(
+        'warning',
+        'history_archive',
+        `The summarized history could not be added to history.md (${why}); the journal still has all of it.`,
+      );
     }
 
     const saved = plan.tokensBefore - plan.tokensAfter;
@@ -281,7 +293,9 @@ export class Compactor {
       // The summary is the model's text: an id it quotes may be misremembered or made up. Only stored results are named.
       resultIds: [...new Set(plan.opening.match(/#[0-9a-f]{4,}\b/g) ?? [])].filter((id) => ledger.has(id)),
     });
-    this.deps.log(`[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`);
+    this.deps.log(
+      `[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`,
+    );
     session.notify({
       type: 'compacted',
       generation,
@@ -313,7 +327,11 @@ export class Compactor {
     await this.deps.composer.startGeneration();
     await this.deps.journal.append({ type: 'static_context', generation: previous.generation, state: this.deps.composer.staticState() });
     this.undoable = undefined;
-    await this.deps.session.notice('info', 'compaction_undone', `The last compaction was undone; generation ${previous.generation} is active again.`);
+    await this.deps.session.notice(
+      'info',
+      'compaction_undone',
+      `The last compaction was undone; generation ${previous.generation} is active again.`,
+    );
     return true;
   }
 

@@ -2,9 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { ConversationEntry } from '../agent/conversation';
 import { splitForCompaction } from './split';
 
-const user = (text: string, synthetic = false): ConversationEntry => ({ message: { role: 'user', content: [{ type: 'text', text }] }, ...(synthetic ? { synthetic } : {}) });
-const call = (id: string): ConversationEntry => ({ message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'read', input: {} }] } });
-const results = (id: string): ConversationEntry => ({ message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: '[#aaaa]' }] } });
+const user = (text: string, synthetic = false): ConversationEntry => ({
+  message: { role: 'user', content: [{ type: 'text', text }] },
+  ...(synthetic ? { synthetic } : {}),
+});
+const call = (id: string): ConversationEntry => ({
+  message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'read', input: {} }] },
+});
+const results = (id: string): ConversationEntry => ({
+  message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: '[#aaaa]' }] },
+});
 const say = (text: string): ConversationEntry => ({ message: { role: 'assistant', content: [{ type: 'text', text }] } });
 
 /** n turns, each: user text, a tool call, its result, an answer. */

@@ -15,9 +15,7 @@ export interface CompactionSplit {
 
 /** A user message the user typed (not tool results, not a message Cairn wrote). */
 export function isRealUserMessage(entry: ConversationEntry): boolean {
-  return (
-    entry.message.role === 'user' && !entry.synthetic && entry.message.content.every((block) => block.type !== 'tool_result')
-  );
+  return entry.message.role === 'user' && !entry.synthetic && entry.message.content.every((block) => block.type !== 'tool_result');
 }
 
 /** A user message that starts a turn: text, no tool results (which belong to the turn before). */

@@ -83,7 +83,10 @@ export class ModelSummarizer implements Summarizer {
     const idleMs = this.deps.clock.now() - last;
     const afterMs = fallbackAfterMinutes * 60_000;
     if (idleMs > afterMs) {
-      return { use: fallbackModel, reason: `main model idle ${Math.round(idleMs / 1000)} s > ${Math.round(afterMs / 1000)} s: its cache is cold` };
+      return {
+        use: fallbackModel,
+        reason: `main model idle ${Math.round(idleMs / 1000)} s > ${Math.round(afterMs / 1000)} s: its cache is cold`,
+      };
     }
     return { reason: `main model cache warm (idle ${Math.round(idleMs / 1000)} s)` };
   }
@@ -91,10 +94,7 @@ export class ModelSummarizer implements Summarizer {
   private async summarizeOn(modelId: string, request: SummaryRequest, signal: AbortSignal): Promise<SummaryOutcome> {
     const settings = this.deps.settings();
     const facts = await this.deps.model.modelFacts(modelId);
-    const maxTokens = Math.max(
-      1024,
-      Math.min(settings.summaryMaxTokens, Math.floor(facts.maxInputTokens * 0.1), facts.maxOutputTokens),
-    );
+    const maxTokens = Math.max(1024, Math.min(settings.summaryMaxTokens, Math.floor(facts.maxInputTokens * 0.1), facts.maxOutputTokens));
     const prompt = request.stage === 'emergency' ? this.deps.prompts.emergency : this.deps.prompts.normal;
     const instructions = request.instructions?.trim()
       ? `\n\nThe user asked this compaction to keep in mind: ${request.instructions.trim()}`
@@ -125,7 +125,10 @@ export class ModelSummarizer implements Summarizer {
         .join('')
         .trim();
       if (summary.length >= settings.minSummaryChars) {
-        const capped = summary.length > settings.summaryMaxChars ? `${summary.slice(0, settings.summaryMaxChars)}\n[summary cut at ${settings.summaryMaxChars} characters]` : summary;
+        const capped =
+          summary.length > settings.summaryMaxChars
+            ? `${summary.slice(0, settings.summaryMaxChars)}\n[summary cut at ${settings.summaryMaxChars} characters]`
+            : summary;
         return { text: capped, model: modelId, attempts: attempt };
       }
       lastProblem = summary.length === 0 ? 'returned nothing' : `summary too short (${summary.length} characters)`;

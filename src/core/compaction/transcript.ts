@@ -50,9 +50,9 @@ function renderEntry(entry: ConversationEntry): string {
 
 function resultPreview(content: string): string {
   const lines = content.split('\n');
-  const head = lines.slice(0, 1 + RESULT_PREVIEW_LINES).map((line) =>
-    line.length > RESULT_PREVIEW_LINE_CHARS ? `${line.slice(0, RESULT_PREVIEW_LINE_CHARS)}…` : line,
-  );
+  const head = lines
+    .slice(0, 1 + RESULT_PREVIEW_LINES)
+    .map((line) => (line.length > RESULT_PREVIEW_LINE_CHARS ? `${line.slice(0, RESULT_PREVIEW_LINE_CHARS)}…` : line));
   const more = lines.length - head.length;
   return more > 0 ? `${head.join('\n')}\n(${more} more lines; recall the id for all of it)` : head.join('\n');
 }

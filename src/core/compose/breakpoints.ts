@@ -2,9 +2,7 @@ import type { ContentBlock, Message, ModelRequest } from '../model/types';
 
 /** Where a `cache_control` marker sits in a request. */
 export type BreakpointPosition =
-  | { zone: 'tools'; index: number }
-  | { zone: 'system'; index: number }
-  | { zone: 'messages'; index: number; block: number };
+  { zone: 'tools'; index: number } | { zone: 'system'; index: number } | { zone: 'messages'; index: number; block: number };
 
 export interface MessageBlockPosition {
   index: number;
@@ -63,7 +61,10 @@ export function placeBreakpoints(request: ModelRequest, previous: MessageBlockPo
   const wanted: MessageBlockPosition[] = [];
   if (previous && (!newest || previous.index !== newest.index || previous.block !== newest.block)) {
     const block = request.messages[previous.index]?.content[previous.block];
-    if (acceptsMarker(block) && (!newest || previous.index < newest.index || (previous.index === newest.index && previous.block < newest.block))) {
+    if (
+      acceptsMarker(block) &&
+      (!newest || previous.index < newest.index || (previous.index === newest.index && previous.block < newest.block))
+    ) {
       wanted.push(previous);
     }
   }

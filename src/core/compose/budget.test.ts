@@ -14,7 +14,12 @@ describe('budgets', () => {
 
   it('keeps a source that fits, takes the compact variant next, and cuts with a marker last', () => {
     expect(fitToBudget('short', 'sh', 100, 'x')).toEqual({ text: 'short', bytes: 5, fullBytes: 5, variant: 'full', truncated: false });
-    expect(fitToBudget('long text here', 'compact', 10, 'x')).toMatchObject({ text: 'compact', variant: 'compact', truncated: false, fullBytes: 14 });
+    expect(fitToBudget('long text here', 'compact', 10, 'x')).toMatchObject({
+      text: 'compact',
+      variant: 'compact',
+      truncated: false,
+      fullBytes: 14,
+    });
     const cut = fitToBudget('line one\nline two\nline three\n'.repeat(20), 'c'.repeat(200), 120, 'project context');
     expect(cut.truncated).toBe(true);
     expect(cut.variant).toBe('compact');

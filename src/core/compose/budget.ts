@@ -14,9 +14,7 @@ export function resolveBudgets(overrides: Partial<SourceBudgets> = {}): SourceBu
   const out: SourceBudgets = { ...DEFAULT_SOURCE_BUDGETS };
   for (const [name, value] of Object.entries(overrides)) {
     if (!(name in DEFAULT_SOURCE_BUDGETS)) {
-      throw new ComposeError(
-        `Unknown context budget "${name}". Budgets exist for: ${Object.keys(DEFAULT_SOURCE_BUDGETS).join(', ')}.`,
-      );
+      throw new ComposeError(`Unknown context budget "${name}". Budgets exist for: ${Object.keys(DEFAULT_SOURCE_BUDGETS).join(', ')}.`);
     }
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {

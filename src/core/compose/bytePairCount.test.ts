@@ -26,7 +26,7 @@ describe('BytePairCounter', () => {
     const alphabet = ['a', 'e', 'q', 'x', 'T', 'Z', '0', '5', ' ', '_', '.', '/', '<', '|', '>', 'é', 'ß', '東', '🙂', '\u0301', '\n'];
     const texts = [
       "It's what we'd've DONE, isn't it? HTTPServer parseJSON naïve Ωmega 東京都の天気 🙂👍🏽 <|endoftext|> <|im_start|>",
-      'const item100003_12 = load(\'100003/12\'); // step 100003 #19aa3 0123abcd supercalifragilisticexpialidocious',
+      "const item100003_12 = load('100003/12'); // step 100003 #19aa3 0123abcd supercalifragilisticexpialidocious",
       'zqxjkvbw'.repeat(8),
     ];
     for (let i = 0; i < 300; i++) {

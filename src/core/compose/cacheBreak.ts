@@ -28,10 +28,14 @@ export interface CacheBreak {
 export function cacheBreakWhere(found: Pick<CacheBreak, 'zone' | 'index' | 'block' | 'where'>): string {
   if (found.where) return found.where;
   switch (found.zone) {
-    case 'request': return 'request settings (model or thinking) changed';
-    case 'tools': return `tools: tool definition ${found.index} changed`;
-    case 'system': return `system block ${found.index} changed`;
-    case 'messages': return found.block === null ? `message ${found.index} changed` : `message ${found.index} block ${found.block} changed`;
+    case 'request':
+      return 'request settings (model or thinking) changed';
+    case 'tools':
+      return `tools: tool definition ${found.index} changed`;
+    case 'system':
+      return `system block ${found.index} changed`;
+    case 'messages':
+      return found.block === null ? `message ${found.index} changed` : `message ${found.index} block ${found.block} changed`;
   }
 }
 
@@ -105,7 +109,13 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
       return found('system', index, null, `${named} changed`, describeDifference(before.system[index] ?? '', after.system[index] ?? ''));
     }
     const what = before.system.length > after.system.length ? `${named} removed` : `${named} added`;
-    return found('system', index, null, `system part changed: ${what}`, `${before.system.length} blocks before, ${after.system.length} now`);
+    return found(
+      'system',
+      index,
+      null,
+      `system part changed: ${what}`,
+      `${before.system.length} blocks before, ${after.system.length} now`,
+    );
   }
   const lastBefore = before.messages.length - 1;
   for (let index = 0; index <= lastBefore; index++) {
@@ -113,7 +123,13 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
     const now = after.messages[index];
     if (!old) continue;
     if (!now) {
-      return found('messages', index, null, `message ${index} (${old.role}) was dropped`, `${before.messages.length} messages before, ${after.messages.length} now`);
+      return found(
+        'messages',
+        index,
+        null,
+        `message ${index} (${old.role}) was dropped`,
+        `${before.messages.length} messages before, ${after.messages.length} now`,
+      );
     }
     if (old.role !== now.role) {
       return found('messages', index, 0, `message ${index} changed role`, `from ${old.role} to ${now.role}`);
@@ -124,14 +140,32 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
       const was = old.blocks[block] ?? '';
       const is = now.blocks[block];
       if (is === undefined) {
-        return found('messages', index, block, `message ${index} (${old.role}) lost block ${block} (${blockLabel(was)})`, `${old.blocks.length} blocks before, ${now.blocks.length} now`);
+        return found(
+          'messages',
+          index,
+          block,
+          `message ${index} (${old.role}) lost block ${block} (${blockLabel(was)})`,
+          `${old.blocks.length} blocks before, ${now.blocks.length} now`,
+        );
       }
       if (is !== was) {
-        return found('messages', index, block, `message ${index} (${old.role}) block ${block} (${blockLabel(was)}) changed`, describeDifference(was, is));
+        return found(
+          'messages',
+          index,
+          block,
+          `message ${index} (${old.role}) block ${block} (${blockLabel(was)}) changed`,
+          describeDifference(was, is),
+        );
       }
     }
     if (index < lastBefore && now.blocks.length !== old.blocks.length) {
-      return found('messages', index, old.blocks.length, `message ${index} (${old.role}) gained blocks after it was sent`, `${old.blocks.length} before, ${now.blocks.length} now`);
+      return found(
+        'messages',
+        index,
+        old.blocks.length,
+        `message ${index} (${old.role}) gained blocks after it was sent`,
+        `${old.blocks.length} before, ${now.blocks.length} now`,
+      );
     }
   }
   return null;
@@ -204,7 +238,13 @@ function compareTools(before: readonly string[], after: readonly string[]): Cach
       const b = tool.fields.get(key);
       if (a === b) continue;
       const field = FIELD_NAMES[key] ?? `\`${key}\``;
-      changes.push(a === undefined ? `the ${field} of \`${tool.name}\` was added` : b === undefined ? `the ${field} of \`${tool.name}\` was removed` : `the ${field} of \`${tool.name}\` changed`);
+      changes.push(
+        a === undefined
+          ? `the ${field} of \`${tool.name}\` was added`
+          : b === undefined
+            ? `the ${field} of \`${tool.name}\` was removed`
+            : `the ${field} of \`${tool.name}\` changed`,
+      );
       if (!evidence && a !== undefined && b !== undefined) evidence = describeDifference(a, b);
     }
   }

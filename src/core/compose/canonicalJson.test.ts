@@ -7,13 +7,15 @@ import { canonicalJson } from './canonicalJson';
  * (index-like keys come first in numeric order, an own `__proto__` member is dropped).
  */
 function reference(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const record = v as Record<string, unknown>;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(record).sort()) sorted[key] = record[key];
-    return sorted;
-  }) ?? 'null';
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+      const record = v as Record<string, unknown>;
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(record).sort()) sorted[key] = record[key];
+      return sorted;
+    }) ?? 'null'
+  );
 }
 
 describe('canonicalJson', () => {

@@ -46,13 +46,21 @@ async function send(request: ModelRequest): Promise<ModelUsage> {
   return body.usage;
 }
 
-const rules: RulesSource = { load: async () => [{ scope: 'project', path: 'AGENTS.md', text: 'Run the tests before saying done.\nKeep functions small.\n' }] };
+const rules: RulesSource = {
+  load: async () => [{ scope: 'project', path: 'AGENTS.md', text: 'Run the tests before saying done.\nKeep functions small.\n' }],
+};
 const project: ProjectContextSource = {
   load: async () => ({
-    folders: [{
-      name: 'app', path: '/work/app', depth: 2, omitted: 0, git: null,
-      tree: ['src/', 'test/', 'package.json', 'README.md'].map((path) => ({ path, depth: 0 })),
-    }],
+    folders: [
+      {
+        name: 'app',
+        path: '/work/app',
+        depth: 2,
+        omitted: 0,
+        git: null,
+        tree: ['src/', 'test/', 'package.json', 'README.md'].map((path) => ({ path, depth: 0 })),
+      },
+    ],
   }),
 };
 
@@ -71,7 +79,14 @@ describe('the composer against the local server', () => {
     const rows: Array<{ raw: number; calibrated: number; reported: number }> = [];
     for (let i = 0; i < 12; i++) {
       session.step();
-      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 1024, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      const { request, snapshot } = composer.compose({
+        model: MODEL,
+        maxTokens: 1024,
+        generation: 0,
+        conversation: session.messages,
+        purpose: 'main',
+        decisions: [],
+      });
       const usage = await send(request);
       const reported = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
       rows.push({ raw: snapshot.estimate.rawTokens, calibrated: snapshot.estimate.tokens, reported });
@@ -99,10 +114,22 @@ describe('the composer against the local server', () => {
     session.user('Find out why the build output is so large.');
     const rows: Array<{ preamble: number; preambleRaw: number; calibrated: number; reported: number }> = [];
     const round = async (): Promise<void> => {
-      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 1024, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      const { request, snapshot } = composer.compose({
+        model: MODEL,
+        maxTokens: 1024,
+        generation: 0,
+        conversation: session.messages,
+        purpose: 'main',
+        decisions: [],
+      });
       const usage = await send(request);
       const preamble = snapshot.sources.find((source) => source.source === 'preamble')!;
-      rows.push({ preamble: preamble.tokens, preambleRaw: preamble.rawTokens, calibrated: snapshot.estimate.tokens, reported: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens });
+      rows.push({
+        preamble: preamble.tokens,
+        preambleRaw: preamble.rawTokens,
+        calibrated: snapshot.estimate.tokens,
+        reported: usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens,
+      });
       composer.observeUsage(snapshot, usage);
     };
     for (let i = 0; i < 6; i++) {
@@ -131,7 +158,13 @@ describe('the composer against the local server', () => {
   });
 
   it('keeps the prefix byte-identical and breaks no cache over a long session, checked from the logged bodies', async () => {
-    const composer = new Composer({ tools: TOOL_DEFINITIONS, preamble: 'You are Cairn, a coding agent.', rules, projectContext: project, sessionDate: '2026-11-30' });
+    const composer = new Composer({
+      tools: TOOL_DEFINITIONS,
+      preamble: 'You are Cairn, a coding agent.',
+      rules,
+      projectContext: project,
+      sessionDate: '2026-11-30',
+    });
     await composer.prepare();
     const session = new ScriptedSession(29);
     const first = server.requests.length;
@@ -139,7 +172,14 @@ describe('the composer against the local server', () => {
     for (let i = 0; i < 110; i++) {
       if (i % 12 === 0) session.user(`Task ${i}: keep going.`);
       session.step();
-      const { request, snapshot } = composer.compose({ model: MODEL, maxTokens: 512, generation: 0, conversation: session.messages, purpose: 'main', decisions: [] });
+      const { request, snapshot } = composer.compose({
+        model: MODEL,
+        maxTokens: 512,
+        generation: 0,
+        conversation: session.messages,
+        purpose: 'main',
+        decisions: [],
+      });
       snapshots.push(composer.observeUsage(snapshot, await send(request)));
       if (i % 12 === 11) session.reply();
     }
@@ -152,10 +192,14 @@ describe('the composer against the local server', () => {
     bodies.forEach((body, i) => {
       expect(JSON.stringify({ system: body.system, tools: body.tools })).toBe(prefix);
       expect(detector.observe(encodeRequest(body), 0)).toBeNull();
-      const hashes = body.messages.map((m) => sha256Hex(canonicalJson({
-        role: m.role,
-        content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
-      })).slice(0, 8));
+      const hashes = body.messages.map((m) =>
+        sha256Hex(
+          canonicalJson({
+            role: m.role,
+            content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
+          }),
+        ).slice(0, 8),
+      );
       expect(snapshots[i]!.messageHashes).toEqual(hashes);
       expect((JSON.stringify(body).match(/cache_control/g) ?? []).length).toBeLessThanOrEqual(4);
       // Every request after the first reads the whole previous request from the cache.

@@ -21,11 +21,30 @@ function projectSource(context: ProjectContext): ProjectContextSource {
 }
 
 const smallProject: ProjectContext = {
-  folders: [{
-    name: 'app', path: '/work/app', depth: 2, omitted: 0,
-    git: { branch: 'main', upstream: null, staged: 0, modified: 1, deleted: 0, untracked: 0, conflicted: 0, changed: [' M src/app.ts'], changedOmitted: 0 },
-    tree: [{ path: 'src/', depth: 0 }, { path: 'src/app.ts', depth: 1 }, { path: 'package.json', depth: 0 }],
-  }],
+  folders: [
+    {
+      name: 'app',
+      path: '/work/app',
+      depth: 2,
+      omitted: 0,
+      git: {
+        branch: 'main',
+        upstream: null,
+        staged: 0,
+        modified: 1,
+        deleted: 0,
+        untracked: 0,
+        conflicted: 0,
+        changed: [' M src/app.ts'],
+        changedOmitted: 0,
+      },
+      tree: [
+        { path: 'src/', depth: 0 },
+        { path: 'src/app.ts', depth: 1 },
+        { path: 'package.json', depth: 0 },
+      ],
+    },
+  ],
 };
 
 let home: string;
@@ -70,7 +89,11 @@ function stripMarkers(request: ModelRequest): unknown {
     const { cache_control: _c, ...rest } = block as { cache_control?: unknown };
     return rest;
   };
-  return { tools: request.tools.map(strip), system: request.system.map(strip), messages: request.messages.map((m) => ({ role: m.role, content: m.content.map(strip) })) };
+  return {
+    tools: request.tools.map(strip),
+    system: request.system.map(strip),
+    messages: request.messages.map((m) => ({ role: m.role, content: m.content.map(strip) })),
+  };
 }
 
 describe('Composer', () => {
@@ -119,10 +142,14 @@ describe('Composer', () => {
     expect(names).toEqual([...names].sort());
     expect(request.messages[0]?.content[0]).toEqual({ type: 'text', text: sessionDateText('2026-11-30') });
     expect(request.system.map((b) => b.text.split('\n')[0])).toEqual([
-      'You are Cairn.', '# ~/.cairn/AGENTS.md (the user\'s global rules)', '# AGENTS.md (rules of this workspace)', '# Project context',
+      'You are Cairn.',
+      "# ~/.cairn/AGENTS.md (the user's global rules)",
+      '# AGENTS.md (rules of this workspace)',
+      '# Project context',
     ]);
     for (const block of [...request.system, ...request.messages.flatMap((m): object[] => m.content)]) {
-      for (const key of Object.keys(block)) expect(['type', 'text', 'cache_control', 'id', 'name', 'input', 'tool_use_id', 'content', 'is_error']).toContain(key);
+      for (const key of Object.keys(block))
+        expect(['type', 'text', 'cache_control', 'id', 'name', 'input', 'tool_use_id', 'content', 'is_error']).toContain(key);
     }
   });
 
@@ -182,7 +209,9 @@ describe('Composer', () => {
     const { request, snapshot } = compose(c, session.messages);
     expect(JSON.stringify(request.system)).toBe(JSON.stringify(before.system));
     expect(snapshot.cacheBreak).toBeNull();
-    expect(snapshot.decisions).toEqual([{ kind: 'rules_delta', detail: 'rules sent as a delta: AGENTS.md changed, CLAUDE.md added', resultIds: [] }]);
+    expect(snapshot.decisions).toEqual([
+      { kind: 'rules_delta', detail: 'rules sent as a delta: AGENTS.md changed, CLAUDE.md added', resultIds: [] },
+    ]);
 
     await c.startGeneration();
     const fresh = compose(c, [{ role: 'user', content: [{ type: 'text', text: 'Summary…' }] }], 1).request;
@@ -210,12 +239,14 @@ describe('Composer', () => {
 
   it('marks a project context cut to its budget, preferring the compact variant', async () => {
     const big: ProjectContext = {
-      folders: [{
-        ...smallProject.folders[0]!,
-        tree: Array.from({ length: 400 }, (_, i) => ({ path: `src/module${i}/`, depth: 0 })).concat(
-          Array.from({ length: 400 }, (_, i) => ({ path: `src/module${i}/index.ts`, depth: 1 })),
-        ),
-      }],
+      folders: [
+        {
+          ...smallProject.folders[0]!,
+          tree: Array.from({ length: 400 }, (_, i) => ({ path: `src/module${i}/`, depth: 0 })).concat(
+            Array.from({ length: 400 }, (_, i) => ({ path: `src/module${i}/index.ts`, depth: 1 })),
+          ),
+        },
+      ],
     };
     const compactFits = composer({ projectContext: projectSource(big), budgets: { projectContext: 12_000 } });
     await compactFits.prepare();
@@ -242,7 +273,11 @@ describe('Composer', () => {
     session.user('Ünïcödé ✓ and emoji 🎉 in the task');
     for (let i = 0; i < 8; i++) session.step();
     const { request, snapshot } = compose(c, session.messages);
-    const logged = JSON.parse(JSON.stringify(request)) as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }>; tools: Array<Record<string, unknown>>; system: Array<Record<string, unknown>> };
+    const logged = JSON.parse(JSON.stringify(request)) as {
+      messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+      tools: Array<Record<string, unknown>>;
+      system: Array<Record<string, unknown>>;
+    };
     const stripped = (block: Record<string, unknown>) => {
       const copy = { ...block };
       delete copy.cache_control;
@@ -260,7 +295,15 @@ describe('Composer', () => {
     expect(snapshot.bytes.total).toBe(snapshot.bytes.tools + snapshot.bytes.system + snapshot.bytes.messages);
     expect(snapshot.sources.reduce((sum, s) => sum + s.bytes, 0)).toBe(snapshot.bytes.total);
     expect(snapshot.sources.reduce((sum, s) => sum + s.rawTokens, 0)).toBe(snapshot.estimate.rawTokens);
-    expect(snapshot.sources.map((s) => s.source)).toEqual(['preamble', 'tools', 'rules', 'rules', 'project_context', 'session_date', 'conversation']);
+    expect(snapshot.sources.map((s) => s.source)).toEqual([
+      'preamble',
+      'tools',
+      'rules',
+      'rules',
+      'project_context',
+      'session_date',
+      'conversation',
+    ]);
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
   });
 
@@ -286,7 +329,14 @@ describe('Composer', () => {
     expect(snapshot.decisions.at(-1)).toMatchObject({ kind: 'cache_break' });
     expect(c.cacheBreaks).toBe(1);
     // A compaction request is a deliberate break: not compared, not counted.
-    c.compose({ model: MODEL, maxTokens: 1000, generation: 0, conversation: [{ role: 'user', content: [{ type: 'text', text: 'Summarize' }] }], purpose: 'compaction', decisions: [] });
+    c.compose({
+      model: MODEL,
+      maxTokens: 1000,
+      generation: 0,
+      conversation: [{ role: 'user', content: [{ type: 'text', text: 'Summarize' }] }],
+      purpose: 'compaction',
+      decisions: [],
+    });
     expect(c.cacheBreaks).toBe(1);
     // A new generation starts from nothing.
     expect(compose(c, [{ role: 'user', content: [{ type: 'text', text: 'Summary' }] }], 1).snapshot.cacheBreak).toBeNull();
@@ -312,7 +362,9 @@ describe('Composer', () => {
       expect(snapshot.estimate.rawTokens).toBe(c.estimator.rawRequest(request));
       expect(snapshot.cacheBreak).toBeNull();
       // The request is the stored conversation with the date first, markers only where placed.
-      const unmarked = JSON.parse(JSON.stringify(request.messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value))) as Message[];
+      const unmarked = JSON.parse(
+        JSON.stringify(request.messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value)),
+      ) as Message[];
       expect(unmarked.slice(1)).toEqual(JSON.parse(JSON.stringify(stored.slice(1))));
       expect(unmarked[0]!.content.slice(1)).toEqual(JSON.parse(JSON.stringify(stored[0]!.content)));
       expect(Object.isFrozen(request.messages.at(-1)!.content.at(-1))).toBe(false);
@@ -326,7 +378,11 @@ describe('Composer', () => {
     session.user('Go');
     session.step();
     const { request, snapshot } = c.compose({
-      model: MODEL, maxTokens: 100, generation: 0, conversation: session.messages, purpose: 'main',
+      model: MODEL,
+      maxTokens: 100,
+      generation: 0,
+      conversation: session.messages,
+      purpose: 'main',
       decisions: [{ kind: 'stub', detail: 'unchanged re-read', resultIds: ['#1001'] }],
     });
     const frozen = JSON.stringify({ request, snapshot });
@@ -341,17 +397,30 @@ describe('Composer', () => {
     const c = composer();
     await c.prepare();
     const { snapshot } = compose(c, [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
-    const observed = c.observeUsage(snapshot, { input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 600, output_tokens: 50 });
+    const observed = c.observeUsage(snapshot, {
+      input_tokens: 100,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 600,
+      output_tokens: 50,
+    });
     expect(snapshot.usage).toBeNull();
     expect(observed.usage).toEqual({ input: 100, cacheWrite: 300, cacheRead: 600, output: 50 });
     expect(observed.cacheHitShare).toBeCloseTo(0.6);
     // Sonnet: $3 in, $15 out, writes 1.25x, reads 0.1x, per million tokens.
     expect(observed.cost?.usd).toBeCloseTo((100 * 3 + 300 * 3.75 + 600 * 0.3 + 50 * 15) / 1e6, 12);
     expect(c.estimator.calibration(MODEL).samples).toBe(1);
-    const unpriced = c.observeUsage({ ...snapshot, model: 'some-local-model' }, { input_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 });
+    const unpriced = c.observeUsage(
+      { ...snapshot, model: 'some-local-model' },
+      { input_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+    );
     expect(unpriced.cost).toBeNull();
     const custom = composer({ prices: { 'some-local-model': { input: 1, output: 2, cacheWrite: 1, cacheRead: 0 } } });
-    expect(custom.observeUsage({ ...snapshot, model: 'some-local-model' }, { input_tokens: 1e6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1e6 }).cost?.usd).toBe(3);
+    expect(
+      custom.observeUsage(
+        { ...snapshot, model: 'some-local-model' },
+        { input_tokens: 1e6, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1e6 },
+      ).cost?.usd,
+    ).toBe(3);
   });
 
   it('reports usage in three parts that always exist', async () => {
@@ -363,7 +432,14 @@ describe('Composer', () => {
     expect(empty.history).toBe(0);
     expect(empty.summary).toBe(0);
     const summary = 'The user asked for a cache. Work completed: the cache. Remaining: tests.';
-    const parts = c.usageParts([{ role: 'user', content: [{ type: 'text', text: summary }] }, { role: 'assistant', content: [{ type: 'text', text: 'Continuing with the tests now.' }] }], summary, 200_000);
+    const parts = c.usageParts(
+      [
+        { role: 'user', content: [{ type: 'text', text: summary }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Continuing with the tests now.' }] },
+      ],
+      summary,
+      200_000,
+    );
     expect(parts.summary).toBeGreaterThan(0);
     expect(parts.history).toBeGreaterThan(0);
     expect(parts.total).toBe(parts.system + parts.history + parts.summary);

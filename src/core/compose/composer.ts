@@ -12,7 +12,15 @@ import type { ProjectContextSource } from './projectContext';
 import { EncodingMemo, type EncodedBlock, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';
 import { rulesDeltaBlocks, type RulesSource } from './rules';
-import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, sourceWithTokens, type RequestSnapshot, type SourceSnapshot } from './snapshot';
+import {
+  cacheHitShare,
+  cloneSnapshot,
+  promptTokens,
+  snapshotUsage,
+  sourceWithTokens,
+  type RequestSnapshot,
+  type SourceSnapshot,
+} from './snapshot';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
 import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
 import { usagePartsOf, type UsageParts } from './usageParts';
@@ -177,7 +185,10 @@ export class Composer {
     const current = await this.options.rules.load();
     const blocks = rulesDeltaBlocks(this.knownRules, current);
     if (blocks.length === 0) return [];
-    const changed = describeRulesChanges(this.knownRules, current.map((file) => [file.path, file.text]));
+    const changed = describeRulesChanges(
+      this.knownRules,
+      current.map((file) => [file.path, file.text]),
+    );
     this.knownRules = new Map(current.map((file) => [file.path, file.text]));
     this.pending.push({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
     return blocks;
@@ -325,20 +336,33 @@ export class Composer {
   }
 
   private snapshotOf(
-    request: ModelRequest, fixed: StaticEncoding, encoded: readonly EncodedMessage[], input: ComposeInput, part: StaticPart, decisions: Decision[],
+    request: ModelRequest,
+    fixed: StaticEncoding,
+    encoded: readonly EncodedMessage[],
+    input: ComposeInput,
+    part: StaticPart,
+    decisions: Decision[],
   ): RequestSnapshot {
     const est = this.estimator;
     const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot => sourceWithTokens(fields, est.calibrate(model, fields.rawTokens, fields.runTokens));
+    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot =>
+      sourceWithTokens(fields, est.calibrate(model, fields.rawTokens, fields.runTokens));
 
     const { toolBytes, toolRaw, systemBytes } = fixed;
     // Tool definitions count as ordinary text (see EncodingMemo): no runs.
     const systemSources: SourceSnapshot[] = part.sources.map((info) => {
       const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
       return source({
-        source: info.source, label: info.label, zone: 'system',
-        bytes: block?.bytes ?? 0, rawTokens: block?.rawTokens ?? 0, runTokens: block?.runTokens ?? 0,
-        budgetBytes: info.budgetBytes, fullBytes: info.fullBytes, truncated: info.truncated, variant: info.variant,
+        source: info.source,
+        label: info.label,
+        zone: 'system',
+        bytes: block?.bytes ?? 0,
+        rawTokens: block?.rawTokens ?? 0,
+        runTokens: block?.runTokens ?? 0,
+        budgetBytes: info.budgetBytes,
+        fullBytes: info.fullBytes,
+        truncated: info.truncated,
+        variant: info.variant,
       });
     });
     const preamble = systemSources[0];
@@ -368,13 +392,42 @@ export class Composer {
 
     const sources: SourceSnapshot[] = [
       ...(preamble ? [preamble] : []),
-      source({ source: 'tools', label: `${request.tools.length} tools`, zone: 'tools', bytes: toolBytes, rawTokens: toolRaw, runTokens: 0, budgetBytes: null, fullBytes: toolBytes, truncated: false, variant: 'full' }),
-      ...restOfSystem,
-      source({ source: 'session_date', label: 'session date', zone: 'messages', bytes: dateBytes, rawTokens: dateRaw, runTokens: dateRuns, budgetBytes: null, fullBytes: this.dateTextBytes, truncated: false, variant: 'full' }),
       source({
-        source: 'conversation', label: `${input.conversation.length} messages`, zone: 'messages',
-        bytes: messageBytes - dateBytes, rawTokens: totalRaw - toolRaw - systemRaw - dateRaw, runTokens: messageRuns - dateRuns,
-        budgetBytes: null, fullBytes: messageBytes - dateBytes, truncated: false, variant: 'full',
+        source: 'tools',
+        label: `${request.tools.length} tools`,
+        zone: 'tools',
+        bytes: toolBytes,
+        rawTokens: toolRaw,
+        runTokens: 0,
+        budgetBytes: null,
+        fullBytes: toolBytes,
+        truncated: false,
+        variant: 'full',
+      }),
+      ...restOfSystem,
+      source({
+        source: 'session_date',
+        label: 'session date',
+        zone: 'messages',
+        bytes: dateBytes,
+        rawTokens: dateRaw,
+        runTokens: dateRuns,
+        budgetBytes: null,
+        fullBytes: this.dateTextBytes,
+        truncated: false,
+        variant: 'full',
+      }),
+      source({
+        source: 'conversation',
+        label: `${input.conversation.length} messages`,
+        zone: 'messages',
+        bytes: messageBytes - dateBytes,
+        rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
+        runTokens: messageRuns - dateRuns,
+        budgetBytes: null,
+        fullBytes: messageBytes - dateBytes,
+        truncated: false,
+        variant: 'full',
       }),
     ];
     return {

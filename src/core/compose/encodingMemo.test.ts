@@ -31,7 +31,13 @@ function deepFreeze<T>(value: T): T {
 }
 
 const exchange = (): Message[] => [
-  { role: 'assistant', content: [{ type: 'text', text: 'Reading it now.' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/a.ts', range: { from: 1, to: 30 } } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading it now.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'src/a.ts', range: { from: 1, to: 30 } } },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '[#1001 src/a.ts lines 1-30]\nconst a = 1;' }] },
 ];
 

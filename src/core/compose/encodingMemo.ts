@@ -130,10 +130,11 @@ export class EncodingMemo {
     const json = canonicalJson(bare);
     // A copy of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
     const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
-    const counted = countedAs === 'block' ? blockCountText(value as ContentBlock)
-      : countedAs === 'system' ? (value as { text: string }).text : json;
+    const counted =
+      countedAs === 'block' ? blockCountText(value as ContentBlock) : countedAs === 'system' ? (value as { text: string }).text : json;
     // Tool definitions are canonical JSON without spaces: their "runs" are ordinary to both tokenizers.
-    const count = countedAs === 'json' ? { tokens: this.estimator.countText(counted), runTokens: 0 } : this.estimator.countTextParts(counted);
+    const count =
+      countedAs === 'json' ? { tokens: this.estimator.countText(counted), runTokens: 0 } : this.estimator.countTextParts(counted);
     const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: count.tokens, runTokens: count.runTokens, sendable };
     const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
     const values = keys.map((key) => (value as Record<string, unknown>)[key]);

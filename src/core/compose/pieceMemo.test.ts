@@ -9,7 +9,8 @@ describe('PieceMemo', () => {
     const memo = new PieceMemo(5000);
     const reference = new Map<string, number>();
     const alphabet = ['a', 'b', ' ', '1', '.', 'é', '東', '🙂'];
-    const word = (): string => Array.from({ length: 1 + Math.floor(random() * 4) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const word = (): string =>
+      Array.from({ length: 1 + Math.floor(random() * 4) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
     for (let i = 0; i < 3000; i++) {
       const piece = i % 2 === 0 ? word() : `${word()}${i}`;
       if (!reference.has(piece)) {

@@ -42,7 +42,13 @@ describe('preamble', () => {
     expect(defaults).toContain('Output over 400 lines or 40,000 characters keeps');
     expect(defaults).toContain('A line longer than 2000 characters is cut');
     expect(defaults).not.toContain('{{');
-    const changed = await loadPreamble(PROMPTS, { ...DEFAULT_HYGIENE, 'cap.max_lines': 250, 'cap.max_chars': 25_000, 'read.window': 500, 'recall.window': 800 });
+    const changed = await loadPreamble(PROMPTS, {
+      ...DEFAULT_HYGIENE,
+      'cap.max_lines': 250,
+      'cap.max_chars': 25_000,
+      'read.window': 500,
+      'recall.window': 800,
+    });
     expect(changed).toContain('Output over 250 lines or 25,000 characters keeps');
     expect(changed).toContain('they show up to 500 lines from `offset`');
     expect(changed).toContain('up to 800 lines from `offset`');
@@ -50,6 +56,8 @@ describe('preamble', () => {
   });
 
   it('refuses a prompt that names a number the settings do not have', () => {
-    expect(() => buildPreamble({ preamble: 'A', context: 'up to {{read.windw}} lines' })).toThrow(/\{\{read\.windw\}\}.*Fix the prompt file/);
+    expect(() => buildPreamble({ preamble: 'A', context: 'up to {{read.windw}} lines' })).toThrow(
+      /\{\{read\.windw\}\}.*Fix the prompt file/,
+    );
   });
 });

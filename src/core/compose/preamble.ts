@@ -55,7 +55,9 @@ function fillNumbers(text: string, hygiene: Readonly<HygieneConfig>): string {
   return text.replace(/\{\{([\w.]+)\}\}/g, (_, name: string) => {
     const value = (hygiene as unknown as Record<string, unknown>)[name];
     if (typeof value !== 'number') {
-      throw new ComposeError(`The prompt names {{${name}}}, which is not a number of the hygiene settings (${Object.keys(hygiene).join(', ')}). Fix the prompt file.`);
+      throw new ComposeError(
+        `The prompt names {{${name}}}, which is not a number of the hygiene settings (${Object.keys(hygiene).join(', ')}). Fix the prompt file.`,
+      );
     }
     return value >= 10_000 ? value.toLocaleString('en-US') : String(value);
   });

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('rules files', () => {
-  it('reads the global file, then each folder\'s AGENTS.md and CLAUDE.md, leaving out missing ones', async () => {
+  it("reads the global file, then each folder's AGENTS.md and CLAUDE.md, leaving out missing ones", async () => {
     const home = await temp();
     const a = await temp();
     const b = await temp();
@@ -29,7 +29,12 @@ describe('rules files', () => {
     const single = await new FileRulesSource({ homeDir: home, roots: [b] }).load();
     expect(single.map((f) => f.path)).toEqual(['~/.cairn/AGENTS.md', 'AGENTS.md', 'CLAUDE.md']);
     const many = await new FileRulesSource({ homeDir: home, roots: [a, b] }).load();
-    expect(many.map((f) => [f.scope, f.text])).toEqual([['global', 'global'], ['project', 'a claude'], ['project', 'b agents'], ['project', 'b claude']]);
+    expect(many.map((f) => [f.scope, f.text])).toEqual([
+      ['global', 'global'],
+      ['project', 'a claude'],
+      ['project', 'b agents'],
+      ['project', 'b claude'],
+    ]);
     expect(await new FileRulesSource({ homeDir: join(home, 'none'), roots: [] }).load()).toEqual([]);
   });
 
@@ -48,13 +53,19 @@ describe('rules files', () => {
     const header = `<cairn-rules path="AGENTS.md" state="changed" bytes="${utf8Bytes(body)}">\n`;
     expect(block.text.startsWith(header)).toBe(true);
     const start = Buffer.from(header).length;
-    const bodyBack = Buffer.from(block.text).subarray(start, start + utf8Bytes(body)).toString('utf8');
+    const bodyBack = Buffer.from(block.text)
+      .subarray(start, start + utf8Bytes(body))
+      .toString('utf8');
     expect(bodyBack).toBe(body);
     expect(rulesEnvelope('a"b', 'removed', '').text).toBe('<cairn-rules path="a&quot;b" state="removed" bytes="0">\n\n</cairn-rules>');
   });
 
   it('lists removals first, then additions and changes in file order', () => {
-    const known = new Map([['~/.cairn/AGENTS.md', 'g'], ['AGENTS.md', 'old'], ['CLAUDE.md', 'same']]);
+    const known = new Map([
+      ['~/.cairn/AGENTS.md', 'g'],
+      ['AGENTS.md', 'old'],
+      ['CLAUDE.md', 'same'],
+    ]);
     const blocks = rulesDeltaBlocks(known, [
       { scope: 'project', path: 'AGENTS.md', text: 'new' },
       { scope: 'project', path: 'CLAUDE.md', text: 'same' },

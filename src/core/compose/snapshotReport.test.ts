@@ -6,17 +6,35 @@ import { formatSnapshotReport } from './snapshotReport';
 
 describe('formatSnapshotReport', () => {
   it('shows each request with estimate, reported usage, sources, decisions and breaks, then totals', async () => {
-    const composer = new Composer({ tools: [], preamble: 'You are Cairn.', rules: noRules, projectContext: emptyProjectContext, sessionDate: '2026-11-30' });
+    const composer = new Composer({
+      tools: [],
+      preamble: 'You are Cairn.',
+      rules: noRules,
+      projectContext: emptyProjectContext,
+      sessionDate: '2026-11-30',
+    });
     await composer.prepare();
     const first = composer.compose({
-      model: 'claude-sonnet-4-5', maxTokens: 100, generation: 0, purpose: 'main',
+      model: 'claude-sonnet-4-5',
+      maxTokens: 100,
+      generation: 0,
+      purpose: 'main',
       conversation: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
       decisions: [{ kind: 'stub', detail: 'unchanged re-read of src/app.ts', resultIds: ['#a3f2'] }],
     });
-    const observed = composer.observeUsage(first.snapshot, { input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 70, output_tokens: 5 });
+    const observed = composer.observeUsage(first.snapshot, {
+      input_tokens: 10,
+      cache_creation_input_tokens: 20,
+      cache_read_input_tokens: 70,
+      output_tokens: 5,
+    });
     const second = composer.compose({
-      model: 'claude-sonnet-4-5', maxTokens: 100, generation: 0, purpose: 'main',
-      conversation: [{ role: 'user', content: [{ type: 'text', text: 'rewritten' }] }], decisions: [],
+      model: 'claude-sonnet-4-5',
+      maxTokens: 100,
+      generation: 0,
+      purpose: 'main',
+      conversation: [{ role: 'user', content: [{ type: 'text', text: 'rewritten' }] }],
+      decisions: [],
     });
     const report = formatSnapshotReport([observed, second.snapshot]);
     expect(report).toContain('#0  gen 0  main  claude-sonnet-4-5  1 messages');
@@ -25,6 +43,8 @@ describe('formatSnapshotReport', () => {
     expect(report).toMatch(/#1 .*estimate \d+ \(raw \d+, provider_usage, medium, ×\d\.\d{3} text\)/);
     expect(report).toContain('stub: unchanged re-read of src/app.ts [#a3f2]');
     expect(report).toContain('CACHE BREAK at message 0 (user) block 1 (text) changed: first difference at character');
-    expect(report.split('\n').at(-1)).toMatch(/^2 requests, 1 cache breaks, prompt tokens 100, cache-hit share 70\.0%, cost \$0\.\d{4} \(1 requests unpriced\)$/);
+    expect(report.split('\n').at(-1)).toMatch(
+      /^2 requests, 1 cache breaks, prompt tokens 100, cache-hit share 70\.0%, cost \$0\.\d{4} \(1 requests unpriced\)$/,
+    );
   });
 });

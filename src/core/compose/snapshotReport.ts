@@ -25,7 +25,10 @@ export function formatSnapshot(snapshot: RequestSnapshot): string[] {
   ];
   if (usage) {
     const prompt = usage.input + usage.cacheWrite + usage.cacheRead;
-    head.push(`reported ${prompt} = ${usage.input} uncached + ${usage.cacheWrite} written + ${usage.cacheRead} read`, `out ${usage.output}`);
+    head.push(
+      `reported ${prompt} = ${usage.input} uncached + ${usage.cacheWrite} written + ${usage.cacheRead} read`,
+      `out ${usage.output}`,
+    );
   }
   if (snapshot.cacheHitShare !== null) head.push(`hit ${(snapshot.cacheHitShare * 100).toFixed(1)}%`);
   if (snapshot.cost) head.push(`$${snapshot.cost.usd.toFixed(4)}`);
@@ -78,6 +81,7 @@ function formatTotals(snapshots: readonly RequestSnapshot[]): string {
     }
   }
   const share = prompt > 0 ? `${((read / prompt) * 100).toFixed(1)}%` : 'n/a';
-  const money = priced > 0 ? `$${cost.toFixed(4)}${priced < snapshots.length ? ` (${snapshots.length - priced} requests unpriced)` : ''}` : 'n/a';
+  const money =
+    priced > 0 ? `$${cost.toFixed(4)}${priced < snapshots.length ? ` (${snapshots.length - priced} requests unpriced)` : ''}` : 'n/a';
   return `${snapshots.length} requests, ${breaks} cache breaks, prompt tokens ${prompt}, cache-hit share ${share}, cost ${money}`;
 }

@@ -40,9 +40,7 @@ export function sortedTools(tools: readonly ToolDefinition[]): ToolDefinition[] 
     if (seen.has(tool.name)) throw new ComposeError(`Two tool definitions are named "${tool.name}"; tool names must be unique.`);
     seen.add(tool.name);
   }
-  return [...tools]
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((tool) => withoutMarker(structuredClone(tool)));
+  return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((tool) => withoutMarker(structuredClone(tool)));
 }
 
 export async function buildStaticPart(options: {
@@ -58,12 +56,28 @@ export async function buildStaticPart(options: {
   const [rulesFiles, project] = await Promise.all([options.rules.load(), options.projectContext.load()]);
   const system: TextBlock[] = [{ type: 'text', text: options.preamble }];
   const sources: StaticSourceInfo[] = [
-    { source: 'preamble', label: 'preamble', blockIndex: 0, budgetBytes: null, fullBytes: utf8Bytes(options.preamble), truncated: false, variant: 'full' },
+    {
+      source: 'preamble',
+      label: 'preamble',
+      blockIndex: 0,
+      budgetBytes: null,
+      fullBytes: utf8Bytes(options.preamble),
+      truncated: false,
+      variant: 'full',
+    },
   ];
   const rules = new Map<string, string>();
   for (const file of rulesFiles) {
     rules.set(file.path, file.text);
-    sources.push({ source: 'rules', label: file.path, blockIndex: system.length, budgetBytes: null, fullBytes: utf8Bytes(file.text), truncated: false, variant: 'full' });
+    sources.push({
+      source: 'rules',
+      label: file.path,
+      blockIndex: system.length,
+      budgetBytes: null,
+      fullBytes: utf8Bytes(file.text),
+      truncated: false,
+      variant: 'full',
+    });
     system.push({ type: 'text', text: renderRulesFile(file) });
   }
   const decisions: Decision[] = [];
@@ -75,14 +89,25 @@ export async function buildStaticPart(options: {
     const blockIndex = fitted.text.length > 0 ? system.length : null;
     if (fitted.text.length > 0) system.push({ type: 'text', text: fitted.text });
     sources.push({
-      source: 'project_context', label: 'project context', blockIndex, budgetBytes: budget,
-      fullBytes: fitted.fullBytes, truncated: fitted.truncated, variant: fitted.variant,
+      source: 'project_context',
+      label: 'project context',
+      blockIndex,
+      budgetBytes: budget,
+      fullBytes: fitted.fullBytes,
+      truncated: fitted.truncated,
+      variant: fitted.variant,
     });
     if (fitted.truncated || fitted.variant === 'compact') {
       const how = fitted.truncated
-        ? fitted.text.length > 0 ? `cut to ${fitted.bytes} bytes (${fitted.variant} variant)` : 'left out'
+        ? fitted.text.length > 0
+          ? `cut to ${fitted.bytes} bytes (${fitted.variant} variant)`
+          : 'left out'
         : `replaced by its compact variant (${fitted.bytes} bytes)`;
-      decisions.push({ kind: 'budget_cut', detail: `project context is ${fitted.fullBytes} bytes, over its ${budget}-byte budget: ${how}`, resultIds: [] });
+      decisions.push({
+        kind: 'budget_cut',
+        detail: `project context is ${fitted.fullBytes} bytes, over its ${budget}-byte budget: ${how}`,
+        resultIds: [],
+      });
     }
   }
   return { system, tools: sortedTools(options.tools), sources, rules, decisions };
@@ -108,11 +133,18 @@ export function staticStateOf(part: StaticPart): StaticState {
 export function restoreStaticPart(state: StaticState, tools: readonly ToolDefinition[]): StaticPart {
   const valid =
     state?.version === 1 &&
-    Array.isArray(state.system) && state.system.every((b) => b?.type === 'text' && typeof b.text === 'string') &&
-    Array.isArray(state.sources) && state.sources.every((s) => s.blockIndex === null || (Number.isInteger(s.blockIndex) && s.blockIndex >= 0 && s.blockIndex < state.system.length)) &&
-    Array.isArray(state.rules) && state.rules.every((r) => Array.isArray(r) && typeof r[0] === 'string' && typeof r[1] === 'string');
+    Array.isArray(state.system) &&
+    state.system.every((b) => b?.type === 'text' && typeof b.text === 'string') &&
+    Array.isArray(state.sources) &&
+    state.sources.every(
+      (s) => s.blockIndex === null || (Number.isInteger(s.blockIndex) && s.blockIndex >= 0 && s.blockIndex < state.system.length),
+    ) &&
+    Array.isArray(state.rules) &&
+    state.rules.every((r) => Array.isArray(r) && typeof r[0] === 'string' && typeof r[1] === 'string');
   if (!valid) {
-    throw new ComposeError('The journalled prompt prefix of this session is damaged; start a new generation (compact) or a new session to rebuild it.');
+    throw new ComposeError(
+      'The journalled prompt prefix of this session is damaged; start a new generation (compact) or a new session to rebuild it.',
+    );
   }
   return {
     system: state.system.map((block) => withoutMarker({ type: 'text' as const, text: block.text })),

@@ -46,8 +46,11 @@ const PIECE_MEMO_MAX_LENGTH = 64;
  * milliseconds once per process, in idle time.
  */
 function warmUpText(round: number): string {
-  const lines = Array.from({ length: 24 }, (_, i) =>
-    `${i + 1}: export const Value${round * 24 + i} = read('${i}/part'); // it's step ${(round * 24 + i) * 37}, DONE?\n\tif (x[${i}] !== y) { return { ok: false }; }\n`);
+  const lines = Array.from(
+    { length: 24 },
+    (_, i) =>
+      `${i + 1}: export const Value${round * 24 + i} = read('${i}/part'); // it's step ${(round * 24 + i) * 37}, DONE?\n\tif (x[${i}] !== y) { return { ok: false }; }\n`,
+  );
   return `${lines.join('\n')}\ncafé ${'x'.repeat(LONG_RUN + round)}\n`;
 }
 const WARM_UP_ROUNDS = 24;
@@ -205,6 +208,15 @@ export function hasLongRun(text: string): boolean {
 /** `\s` of a regular expression (WhiteSpace and LineTerminator of ECMAScript), by UTF-16 code unit. */
 export function isRegexSpace(code: number): boolean {
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029
-    || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }

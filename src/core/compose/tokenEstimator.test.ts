@@ -21,8 +21,13 @@ class CountingFakeCounter implements TextTokenCounter {
 
 function request(texts: string[]): ModelRequest {
   return {
-    model: 'm', max_tokens: 10, system: [{ type: 'text', text: 'system words here' }], tools: [],
-    messages: texts.map((text, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] }) as ModelRequest['messages'][number]),
+    model: 'm',
+    max_tokens: 10,
+    system: [{ type: 'text', text: 'system words here' }],
+    tools: [],
+    messages: texts.map(
+      (text, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text }] }) as ModelRequest['messages'][number],
+    ),
   };
 }
 
@@ -32,7 +37,15 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter });
     const first = estimator.estimateRequest(request(['one two', 'three']));
     expect(counter.calls).toBe(3);
-    expect(first).toEqual({ tokens: 3 + 3 + 2 * 4, rawTokens: 3 + 3 + 2 * 4, runTokens: 0, ratio: 1, runRatio: 1, strategy: 'fake-words', confidence: 'low' });
+    expect(first).toEqual({
+      tokens: 3 + 3 + 2 * 4,
+      rawTokens: 3 + 3 + 2 * 4,
+      runTokens: 0,
+      ratio: 1,
+      runRatio: 1,
+      strategy: 'fake-words',
+      confidence: 'low',
+    });
     estimator.estimateRequest(request(['one two', 'three', 'four five six']));
     expect(counter.calls).toBe(4);
   });
@@ -55,7 +68,13 @@ describe('TokenEstimator', () => {
     const estimator = new TokenEstimator({ counter: new CountingFakeCounter() });
     expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1000, confidence: 'low' });
     estimator.observe('a', 1000, 1200);
-    expect(estimator.fromRaw('a', 1000)).toMatchObject({ tokens: 1200, rawTokens: 1000, runTokens: 0, strategy: 'provider_usage', confidence: 'medium' });
+    expect(estimator.fromRaw('a', 1000)).toMatchObject({
+      tokens: 1200,
+      rawTokens: 1000,
+      runTokens: 0,
+      strategy: 'provider_usage',
+      confidence: 'medium',
+    });
     for (let i = 0; i < 8; i++) estimator.observe('a', 1000, 1100);
     expect(Math.abs(estimator.calibrate('a', 1000) - 1100)).toBeLessThanOrEqual(1);
     expect(estimator.fromRaw('a', 10).confidence).toBe('high');
@@ -76,7 +95,9 @@ describe('TokenEstimator calibration in two ratios', () => {
     expect(Math.abs(estimator.calibration('m').ratio - settled)).toBeLessThan(0.02);
     expect(estimator.calibration('m').runRatio).toBeCloseTo(0.5, 1);
     estimator.observe('m', 2700 + 12_500, Math.round(2700 * 1.02) + 6250, 12_500);
-    expect(Math.abs(estimator.calibrate('m', 2800 + 12_500, 12_500) - (Math.round(2800 * 1.02) + 6250)) / (2800 * 1.02 + 6250)).toBeLessThan(0.01);
+    expect(
+      Math.abs(estimator.calibrate('m', 2800 + 12_500, 12_500) - (Math.round(2800 * 1.02) + 6250)) / (2800 * 1.02 + 6250),
+    ).toBeLessThan(0.01);
     expect(estimator.calibrate('m', 1597)).toBeGreaterThan(1597);
   });
 
@@ -87,7 +108,10 @@ describe('TokenEstimator calibration in two ratios', () => {
     expect(parts.runTokens).toBe(12_500);
     expect(parts.tokens).toBeGreaterThan(12_500);
     const estimate = estimator.estimateRequest(request(['plain words', `${'a'.repeat(100_000)}`]));
-    expect(estimate).toMatchObject({ runTokens: 12_500, rawTokens: estimator.rawRequest(request(['plain words', `${'a'.repeat(100_000)}`])) });
+    expect(estimate).toMatchObject({
+      runTokens: 12_500,
+      rawTokens: estimator.rawRequest(request(['plain words', `${'a'.repeat(100_000)}`])),
+    });
   });
 });
 
@@ -98,7 +122,9 @@ describe('TiktokenCounter', () => {
     expect(counter.count('hello world')).toBe(2);
     expect(counter.count('a <|endoftext|> b')).toBeGreaterThan(3);
     // 40,000 characters without a space: counted in memoised slices, not one quadratic piece.
-    expect(counter.count('a'.repeat(40_000))).toBe(counter.count('a'.repeat(128)) * (40_000 / 128 | 0) + counter.count('a'.repeat(40_000 % 128)));
+    expect(counter.count('a'.repeat(40_000))).toBe(
+      counter.count('a'.repeat(128)) * ((40_000 / 128) | 0) + counter.count('a'.repeat(40_000 % 128)),
+    );
   });
 
   it('counts piece by piece (remembering pieces) exactly as encoding the whole text does', () => {
@@ -114,7 +140,9 @@ describe('TiktokenCounter', () => {
     ];
     // Real text too: this folder's sources (no runs of 128+ non-space characters, which are sliced by design).
     const dir = import.meta.dirname;
-    for (const name of readdirSync(dir).filter((file) => file.endsWith('.ts')).slice(0, 8)) {
+    for (const name of readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .slice(0, 8)) {
       const text = readFileSync(join(dir, name), 'utf8');
       if (!/\S{128,}/.test(text)) samples.push(text);
     }

@@ -259,8 +259,12 @@ export class TokenEstimator {
     const runRatio = calibration.runRatio !== undefined && calibration.runRatio > 0 ? calibration.runRatio : 1;
     // Known to about the steady-state uncertainty; a run ratio never observed stays open.
     this.calibrations.set(model, {
-      ratio: clamp(calibration.ratio, RATIO_BOUNDS), runRatio: clamp(runRatio, RUN_RATIO_BOUNDS),
-      a: DRIFT_VARIANCE, b: 0, c: calibration.runRatio === undefined ? PRIOR_VARIANCE : DRIFT_VARIANCE, samples: calibration.samples,
+      ratio: clamp(calibration.ratio, RATIO_BOUNDS),
+      runRatio: clamp(runRatio, RUN_RATIO_BOUNDS),
+      a: DRIFT_VARIANCE,
+      b: 0,
+      c: calibration.runRatio === undefined ? PRIOR_VARIANCE : DRIFT_VARIANCE,
+      samples: calibration.samples,
     });
   }
 }

@@ -70,10 +70,7 @@ export class JournalCorruptError extends SessionError {
   ) {
     const more = badLines > 1 ? ` (${badLines} unreadable lines in all)` : '';
     const where = damage.line > 0 ? `line ${damage.line} (byte ${damage.byteOffset})` : `byte ${damage.byteOffset}`;
-    super(
-      `The journal of session ${sessionId} is damaged at ${where}: ` +
-        `${damage.reason}${more}. ${advice}. File: ${path}`,
-    );
+    super(`The journal of session ${sessionId} is damaged at ${where}: ` + `${damage.reason}${more}. ${advice}. File: ${path}`);
   }
 }
 

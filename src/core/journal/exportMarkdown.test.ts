@@ -19,7 +19,12 @@ const readResult = '[#a3f2 src/app.ts lines 1-3 of 3 sha 1c9e04ab]\n1: const a =
 
 async function sampleSession(): Promise<SessionJournal> {
   const journal = await SessionJournal.create(dir, { workspace: '/home/me/project', model: 'claude-sonnet', sessionId: 'exp' });
-  await journal.append({ type: 'user_message', generation: 0, index: 0, message: { role: 'user', content: [{ type: 'text', text: 'What does app.ts do?' }] } });
+  await journal.append({
+    type: 'user_message',
+    generation: 0,
+    index: 0,
+    message: { role: 'user', content: [{ type: 'text', text: 'What does app.ts do?' }] },
+  });
   await journal.append({
     type: 'assistant_message',
     generation: 0,
@@ -34,7 +39,15 @@ async function sampleSession(): Promise<SessionJournal> {
       ],
     },
   });
-  await journal.put({ id: '#a3f2', callId: 'toolu_1', tool: 'read', input: { path: 'src/app.ts' }, bracket: '[#a3f2 …]', body: 'full body', kind: 'full' });
+  await journal.put({
+    id: '#a3f2',
+    callId: 'toolu_1',
+    tool: 'read',
+    input: { path: 'src/app.ts' },
+    bracket: '[#a3f2 …]',
+    body: 'full body',
+    kind: 'full',
+  });
   await journal.append({
     type: 'user_message',
     generation: 0,
@@ -47,10 +60,22 @@ async function sampleSession(): Promise<SessionJournal> {
       ],
     },
   });
-  await journal.append({ type: 'assistant_message', generation: 0, index: 3, incomplete: true, message: { role: 'assistant', content: [{ type: 'text', text: 'It defines a' }] } });
+  await journal.append({
+    type: 'assistant_message',
+    generation: 0,
+    index: 3,
+    incomplete: true,
+    message: { role: 'assistant', content: [{ type: 'text', text: 'It defines a' }] },
+  });
   await journal.append({ type: 'notice', level: 'warning', kind: 'stream_cut', message: 'The response was cut off.' });
   await journal.append({ type: 'generation_started', generation: 1, detail: { summary: 'We read app.ts.', retained: [2, 3] } });
-  await journal.append({ type: 'user_message', generation: 1, index: 0, synthetic: true, message: { role: 'user', content: [{ type: 'text', text: 'Summary of earlier work.' }] } });
+  await journal.append({
+    type: 'user_message',
+    generation: 1,
+    index: 0,
+    synthetic: true,
+    message: { role: 'user', content: [{ type: 'text', text: 'Summary of earlier work.' }] },
+  });
   return journal;
 }
 
@@ -87,9 +112,25 @@ describe('exportSessionMarkdown', () => {
 
   it('shows a trailing user message that grew once, where it first stood', async () => {
     const journal = await SessionJournal.create(dir, { workspace: '/w', model: 'm', sessionId: 'grow' });
-    await journal.append({ type: 'user_message', generation: 0, index: 0, message: { role: 'user', content: [{ type: 'text', text: 'one' }] } });
+    await journal.append({
+      type: 'user_message',
+      generation: 0,
+      index: 0,
+      message: { role: 'user', content: [{ type: 'text', text: 'one' }] },
+    });
     await journal.append({ type: 'notice', level: 'info', kind: 'k', message: 'between' });
-    await journal.append({ type: 'user_message', generation: 0, index: 0, message: { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] } });
+    await journal.append({
+      type: 'user_message',
+      generation: 0,
+      index: 0,
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
+    });
     const { markdownPath } = await exportSessionMarkdown(journal, dir);
     await journal.close();
     const md = await fs.readFile(markdownPath, 'utf8');

@@ -131,7 +131,11 @@ function renderAssistant(blocks: readonly AssistantBlock[], results: ReturnType<
         const bracket = result ? (newline < 0 ? result.content : result.content.slice(0, newline)) : undefined;
         const shownInput = input.length <= INLINE_INPUT_CHARS ? input : `${input.slice(0, INLINE_INPUT_CHARS - 1)}…`;
         const head = `**Tool ${inlineCode(block.name)}** ${inlineCode(shownInput)}`;
-        parts.push(bracket === undefined ? `${head} — _no result was recorded_` : `${head} → ${inlineCode(bracket)}${result?.isError ? ' (error)' : ''}`);
+        parts.push(
+          bracket === undefined
+            ? `${head} — _no result was recorded_`
+            : `${head} → ${inlineCode(bracket)}${result?.isError ? ' (error)' : ''}`,
+        );
         const inside: string[] = [];
         if (input.length > INLINE_INPUT_CHARS) inside.push(`Input:\n\n${fenced(JSON.stringify(block.input, null, 2), 'json')}`);
         if (result) inside.push(fenced(result.content));

@@ -169,7 +169,9 @@ it(`every acknowledged record survives ${KILLS} SIGKILLs`, async () => {
 
   // Drills guarantee torn tails whatever the scheduling; kills mid-write add real ones.
   expect(tally.torn).toBeGreaterThan(0);
-  console.info(`journal crash test: ${KILLS} kills, ${tally.acks} acks checked, ${tally.torn} torn tails (${tally.tornFromKills} from real kills), ${tally.early} early kills, ${tally.readOnlyChecks} read-only reopens, parent cpu ${Math.round((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000)} ms`);
+  console.info(
+    `journal crash test: ${KILLS} kills, ${tally.acks} acks checked, ${tally.torn} torn tails (${tally.tornFromKills} from real kills), ${tally.early} early kills, ${tally.readOnlyChecks} read-only reopens, parent cpu ${Math.round((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000)} ms`,
+  );
 }, 240_000);
 
 it('two processes never write one journal: the second is refused while the first lives', async () => {

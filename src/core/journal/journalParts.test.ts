@@ -15,7 +15,14 @@ beforeEach(async () => {
 afterEach(async () => fs.rm(dir, { recursive: true, force: true }));
 
 const result = (id: string, body: string, count: number, chars: number) => ({
-  id, callId: 'toolu_1', tool: 'bash', input: { command: 'x' }, bracket: `[${id}]`, body, kind: 'full' as const, bodyParts: { count, chars },
+  id,
+  callId: 'toolu_1',
+  tool: 'bash',
+  input: { command: 'x' },
+  bracket: `[${id}]`,
+  body,
+  kind: 'full' as const,
+  bodyParts: { count, chars },
 });
 
 it('stores a body in parts and reads it whole, by window, after a reopen too', async () => {

@@ -36,7 +36,9 @@ const hashCache = () => new HashCache({ clock: { now: () => 10 ** 12 } });
 
 function ledgerOver(journal: SessionJournal, state?: LedgerState, cache = hashCache()): ResultLedger {
   const options = { workspace: workspace(), store: journal, config: resolveHygiene({}), hashCache: cache };
-  const ledger = state ? ResultLedger.restore(state, options) : new ResultLedger({ ...options, ids: new IdAllocator({ digits: 4, seed: 11 }) });
+  const ledger = state
+    ? ResultLedger.restore(state, options)
+    : new ResultLedger({ ...options, ids: new IdAllocator({ digits: 4, seed: 11 }) });
   journal.useLedgerState(() => ledger.state());
   return ledger;
 }
@@ -71,7 +73,10 @@ describe('SessionJournal: bodies stored as references', () => {
     expect(recallOfRecall.text).toBe(`[${recallOfRecall.id} recall ${recall.id} lines 1-3 of 3]\n${numbered(6, 8)}`);
 
     const stubLine = (await journalLines()).find((line) => line.includes(`"id":"${stub.id}"`))!;
-    expect(JSON.parse(stubLine)).toMatchObject({ bodyChars: numbered(5, 14).length, result: { body: '', bodyRef: { id: full.id, from: 5, to: 14 } } });
+    expect(JSON.parse(stubLine)).toMatchObject({
+      bodyChars: numbered(5, 14).length,
+      result: { body: '', bodyRef: { id: full.id, from: 5, to: 14 } },
+    });
     expect(stubLine.length).toBeLessThan(600);
 
     const check = async (j: SessionJournal) => {
@@ -113,9 +118,25 @@ describe('SessionJournal: bodies stored as references', () => {
     const journal = await createJournal();
     await journal.put({ id: '#a001', tool: 'read', input: {}, bracket: '[#a001]', body: 'x\ny', kind: 'full' });
     await expect(
-      journal.put({ id: '#a002', tool: 'read', input: {}, bracket: '[#a002]', body: '', kind: 'read-stub', bodyRef: { id: '#dead', from: 1, to: 1, chars: 1 } }),
+      journal.put({
+        id: '#a002',
+        tool: 'read',
+        input: {},
+        bracket: '[#a002]',
+        body: '',
+        kind: 'read-stub',
+        bodyRef: { id: '#dead', from: 1, to: 1, chars: 1 },
+      }),
     ).rejects.toBeInstanceOf(DanglingReferenceError);
-    await journal.put({ id: '#a003', tool: 'read', input: {}, bracket: '[#a003]', body: '', kind: 'read-stub', bodyRef: { id: '#a001', from: 2, to: 2, chars: 1 } });
+    await journal.put({
+      id: '#a003',
+      tool: 'read',
+      input: {},
+      bracket: '[#a003]',
+      body: '',
+      kind: 'read-stub',
+      bodyRef: { id: '#a001', from: 2, to: 2, chars: 1 },
+    });
     expect((await journal.readResult('#a003'))?.body).toBe('y');
     await journal.close();
 
@@ -136,8 +157,34 @@ describe('SessionJournal: format-1 journals (every body written out)', () => {
     const header = JSON.parse((await fs.readFile(path, 'utf8')).split('\n')[0]!) as JournalRecord;
     const records: JournalRecord[] = [
       { ...header, format: 1 } as JournalRecord,
-      { type: 'tool_result', seq: 2, at: 1, callId: 'toolu_a', result: { id: '#c001', tool: 'read', input: { path: 'a.txt' }, bracket: '[#c001 a.txt lines 1-40 of 40 sha 00000000]', body: numbered(1, 40), kind: 'full' } },
-      { type: 'tool_result', seq: 3, at: 2, callId: 'toolu_b', result: { id: '#c002', tool: 'read', input: { path: 'a.txt', limit: 4 }, bracket: '[#c002 a.txt lines 1-4 of 40 sha 00000000]', body: numbered(1, 4), kind: 'read-stub' } },
+      {
+        type: 'tool_result',
+        seq: 2,
+        at: 1,
+        callId: 'toolu_a',
+        result: {
+          id: '#c001',
+          tool: 'read',
+          input: { path: 'a.txt' },
+          bracket: '[#c001 a.txt lines 1-40 of 40 sha 00000000]',
+          body: numbered(1, 40),
+          kind: 'full',
+        },
+      },
+      {
+        type: 'tool_result',
+        seq: 3,
+        at: 2,
+        callId: 'toolu_b',
+        result: {
+          id: '#c002',
+          tool: 'read',
+          input: { path: 'a.txt', limit: 4 },
+          bracket: '[#c002 a.txt lines 1-4 of 40 sha 00000000]',
+          body: numbered(1, 4),
+          kind: 'read-stub',
+        },
+      },
     ];
     await fs.writeFile(path, records.map((r) => `${serialiseRecord(r)}\n`).join(''));
   }

@@ -167,13 +167,21 @@ class ScanState {
         }
         if (record.result.bodyRef && !this.results.has(record.result.bodyRef.id)) {
           // References only ever name an earlier result; one that does not could never be read.
-          this.hurt(line.number, line.offset, `result ${record.result.id} refers to ${record.result.bodyRef.id}, which is not stored before it`);
+          this.hurt(
+            line.number,
+            line.offset,
+            `result ${record.result.id} refers to ${record.result.bodyRef.id}, which is not stored before it`,
+          );
           return;
         }
         if (record.result.bodyParts) {
           const parts = this.openParts.get(record.result.id) ?? [];
           if (parts.length !== record.result.bodyParts.count) {
-            this.hurt(line.number, line.offset, `result ${record.result.id} has ${record.result.bodyParts.count} output parts, but ${parts.length} are stored before it`);
+            this.hurt(
+              line.number,
+              line.offset,
+              `result ${record.result.id} has ${record.result.bodyParts.count} output parts, but ${parts.length} are stored before it`,
+            );
             return;
           }
           this.bodyParts.set(record.result.id, parts);

@@ -17,7 +17,11 @@ describe('tool_result lines', () => {
   it('put type, seq and at first, and the body last after its length', () => {
     const line = serialiseRecord(bigResult('b'));
     expect(line.startsWith('{"type":"tool_result","seq":7,"at":123,')).toBe(true);
-    expect(line.endsWith(',"bodyChars":1,"result":{"id":"#abcd","tool":"bash","input":{"command":"x"},"bracket":"[#abcd]","kind":"capped","body":"b"}}')).toBe(true);
+    expect(
+      line.endsWith(
+        ',"bodyChars":1,"result":{"id":"#abcd","tool":"bash","input":{"command":"x"},"bracket":"[#abcd]","kind":"capped","body":"b"}}',
+      ),
+    ).toBe(true);
   });
 
   it('are read without their body, with the same head as a full parse, whatever the body and input hold', () => {
@@ -46,14 +50,27 @@ describe('tool results stored as references', () => {
     type: 'tool_result',
     seq: 3,
     at: 1,
-    result: { id: '#ab02', tool: 'read', input: {}, bracket: '[#ab02]', body: '', kind: 'read-stub', bodyRef: { id: '#ab01', from: 2, to: 9, chars: 77 } },
+    result: {
+      id: '#ab02',
+      tool: 'read',
+      input: {},
+      bracket: '[#ab02]',
+      body: '',
+      kind: 'read-stub',
+      bodyRef: { id: '#ab01', from: 2, to: 9, chars: 77 },
+    },
   };
 
   it('writes the length of the text a reference stands for, and heads carry that length without the reference', () => {
     const line = serialiseRecord(stub);
     expect(JSON.parse(line)).toMatchObject({ bodyChars: 77, result: { body: '', bodyRef: { id: '#ab01', from: 2, to: 9, chars: 77 } } });
     const parsed = parseRecordLine(line);
-    expect(parsed.known && headOf(parsed.record as ToolResultRecord)).toEqual({ type: 'tool_result', seq: 3, at: 1, result: { id: '#ab02', tool: 'read', input: {}, bracket: '[#ab02]', kind: 'read-stub', bodyChars: 77 } });
+    expect(parsed.known && headOf(parsed.record as ToolResultRecord)).toEqual({
+      type: 'tool_result',
+      seq: 3,
+      at: 1,
+      result: { id: '#ab02', tool: 'read', input: {}, bracket: '[#ab02]', kind: 'read-stub', bodyChars: 77 },
+    });
   });
 
   it('refuses a damaged reference', () => {

@@ -185,13 +185,10 @@ export interface SnapshotHead extends Envelope {
  * ledger states are folded into the latest one.
  */
 export type LoadedRecord =
-  | Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord | OutputPartRecord>
-  | ToolResultHead
-  | SnapshotHead;
+  Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord | OutputPartRecord> | ToolResultHead | SnapshotHead;
 
 export type ParsedLine =
-  | { readonly known: true; readonly record: JournalRecord }
-  | { readonly known: false; readonly type: string; readonly seq: number };
+  { readonly known: true; readonly record: JournalRecord } | { readonly known: false; readonly type: string; readonly seq: number };
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'session_started',
@@ -266,7 +263,10 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
       need(typeof (res as Record<string, unknown>).body === 'string', 'tool_result without a body');
       const parts = (res as Record<string, unknown>).bodyParts;
       if (parts !== undefined) {
-        need(isObject(parts) && Number.isSafeInteger(parts.count) && (parts.count as number) >= 1 && Number.isSafeInteger(parts.chars), 'tool_result with damaged body parts');
+        need(
+          isObject(parts) && Number.isSafeInteger(parts.count) && (parts.count as number) >= 1 && Number.isSafeInteger(parts.chars),
+          'tool_result with damaged body parts',
+        );
       }
       if ((res as Record<string, unknown>).bodyRef !== undefined) {
         const problem = referenceProblem((res as Record<string, unknown>).bodyRef);
@@ -296,7 +296,10 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
       need(Number.isSafeInteger(r.generation) && 'state' in r, 'static_context without a generation or state');
       return;
     case 'output_part':
-      need(typeof r.id === 'string' && Number.isSafeInteger(r.part) && (r.part as number) >= 0 && typeof r.text === 'string', 'output_part without id, part or text');
+      need(
+        typeof r.id === 'string' && Number.isSafeInteger(r.part) && (r.part as number) >= 0 && typeof r.text === 'string',
+        'output_part without id, part or text',
+      );
       return;
   }
 }
@@ -328,7 +331,14 @@ export function serialiseRecord(record: JournalRecord): string {
     const { type, seq, at, result, bodyChars: _given, ...rest } = record;
     const { body, ...head } = result;
     // For a reference, the length of the text it stands for: what a reader of the result will get.
-    return JSON.stringify({ type, seq, at, ...rest, bodyChars: result.bodyRef?.chars ?? body.length + (result.bodyParts?.chars ?? 0), result: { ...head, body } });
+    return JSON.stringify({
+      type,
+      seq,
+      at,
+      ...rest,
+      bodyChars: result.bodyRef?.chars ?? body.length + (result.bodyParts?.chars ?? 0),
+      result: { ...head, body },
+    });
   }
   const { type, seq, at, ...rest } = record;
   return JSON.stringify({ type, seq, at, ...rest });

@@ -45,12 +45,22 @@ async function touch(sessionId: string, ms: number): Promise<void> {
 
 describe('SessionCatalog', () => {
   it('lists sessions newest first with title, times and message count', async () => {
-    const older = await SessionJournal.create(dir, { workspace: '/ws', model: 'm', sessionId: 'older', clock: fixedClock(Date.UTC(2026, 0, 1)) });
+    const older = await SessionJournal.create(dir, {
+      workspace: '/ws',
+      model: 'm',
+      sessionId: 'older',
+      clock: fixedClock(Date.UTC(2026, 0, 1)),
+    });
     await older.append(say('Fix the flaky test in parser.ts please'));
     await older.append(reply('Looking.'));
     await older.put({ id: '#0001', tool: 'read', input: {}, bracket: '[#0001]', body: 'x'.repeat(10_000), kind: 'full' });
     await older.close();
-    const newer = await SessionJournal.create(dir, { workspace: '/other', model: 'm', sessionId: 'newer', clock: fixedClock(Date.UTC(2026, 0, 2)) });
+    const newer = await SessionJournal.create(dir, {
+      workspace: '/other',
+      model: 'm',
+      sessionId: 'newer',
+      clock: fixedClock(Date.UTC(2026, 0, 2)),
+    });
     const long = `${'word '.repeat(40)}end`;
     await newer.append(say(`  ${long}\n\nmore`));
     await newer.close();
@@ -60,7 +70,14 @@ describe('SessionCatalog', () => {
     const list = await new SessionCatalog(dir).list();
     expect(list.map((s) => s.id)).toEqual(['newer', 'older']);
     const [n, o] = list;
-    expect(o).toMatchObject({ title: 'Fix the flaky test in parser.ts please', messageCount: 2, workspace: '/ws', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T12:00:00.000Z', inUse: false });
+    expect(o).toMatchObject({
+      title: 'Fix the flaky test in parser.ts please',
+      messageCount: 2,
+      workspace: '/ws',
+      created: '2026-01-01T00:00:00.000Z',
+      updated: '2026-01-01T12:00:00.000Z',
+      inUse: false,
+    });
     expect(n!.title).toHaveLength(80);
     expect(n!.title.endsWith('…')).toBe(true);
     expect(n!.title.startsWith('word word')).toBe(true);

@@ -165,9 +165,7 @@ export async function openSessionFiles(
     reader = await fs.open(path, 'r');
     const fileSize = (await reader.stat()).size;
     const scan = await scanJournal(reader, sessionId);
-    const corruption = scan.damage
-      ? new JournalCorruptError(sessionId, path, scan.damage, scan.badLines)
-      : undefined;
+    const corruption = scan.damage ? new JournalCorruptError(sessionId, path, scan.damage, scan.badLines) : undefined;
     let readOnlyReason: string | undefined;
     if (corruption) readOnlyReason = 'its journal is damaged, so it was opened read-only';
     else if (options.readOnly) readOnlyReason = 'it was opened read-only';

@@ -15,7 +15,10 @@ export const JOURNAL_FILE = 'journal.jsonl';
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export function newSessionId(clock: Clock = systemClock): string {
-  const stamp = new Date(clock.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(clock.now())
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -63,4 +66,3 @@ export async function removeLeftovers(sessionDir: string): Promise<void> {
     }
   }
 }
-

@@ -45,7 +45,13 @@ describe('SessionJournal', () => {
     await journal.put(result('#a001', body, { callId: 'toolu_1' }));
     await journal.put(result('#a002', 'one\r\ntwo\n'));
     expect(journal.has('#a001')).toBe(true);
-    expect(await journal.readLines('#a001', 10, 3)).toEqual({ id: '#a001', from: 10, to: 12, total: 50, lines: ['line 10', 'line 11', 'line 12'] });
+    expect(await journal.readLines('#a001', 10, 3)).toEqual({
+      id: '#a001',
+      from: 10,
+      to: 12,
+      total: 50,
+      lines: ['line 10', 'line 11', 'line 12'],
+    });
     await journal.close();
 
     const reopened = track(await SessionJournal.open(dir, 's1'));
@@ -73,7 +79,10 @@ describe('SessionJournal', () => {
     state = { n: 2 };
     await journal.checkpointLedgerState();
     await journal.checkpointLedgerState();
-    const lines = (await fs.readFile(journalPath(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await fs.readFile(journalPath(), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.type, 'ledgerState' in l])).toEqual([
       ['session_started', false],
       ['tool_result', true],
@@ -96,9 +105,14 @@ describe('SessionJournal', () => {
 
   it('serialises concurrent appends into increasing seqs', async () => {
     const journal = await createSession();
-    const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => journal.put(result(`#d${i.toString(16).padStart(3, '0')}`, `body ${i}`)).then(() => i)));
+    const seqs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => journal.put(result(`#d${i.toString(16).padStart(3, '0')}`, `body ${i}`)).then(() => i)),
+    );
     expect(seqs).toHaveLength(20);
-    const lines = (await fs.readFile(journalPath(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { seq: number });
+    const lines = (await fs.readFile(journalPath(), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number });
     expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     expect(journal.ids()).toEqual(Array.from({ length: 20 }, (_, i) => `#d${i.toString(16).padStart(3, '0')}`));
   });
@@ -118,7 +132,9 @@ describe('SessionJournal', () => {
     const text = await fs.readFile(journalPath(), 'utf8');
     // Same length, so the index still points at the line, but the line no longer parses.
     await fs.writeFile(journalPath(), text.replace('"original"', '"original '));
-    await expect(journal.readLines('#9001', 1, 1)).rejects.toThrow(/damaged at byte \d+: the journal changed under Cairn .*reopen the session/);
+    await expect(journal.readLines('#9001', 1, 1)).rejects.toThrow(
+      /damaged at byte \d+: the journal changed under Cairn .*reopen the session/,
+    );
   });
 
   it('throws SessionNotFoundError for a missing session', async () => {
@@ -346,7 +362,10 @@ describe('a journal cut at any byte', () => {
     await journal.close();
     const opened = track(await SessionJournal.open(dir, 's1'));
     expect(opened.journal.ids()).toEqual(['#f100', '#f101']);
-    expect(await opened.journal.readLines('#f100', 39_999, 5)).toMatchObject({ total: 40_000, lines: [`39998 ${'x'.repeat(60)}`, `39999 ${'x'.repeat(60)}`] });
+    expect(await opened.journal.readLines('#f100', 39_999, 5)).toMatchObject({
+      total: 40_000,
+      lines: [`39998 ${'x'.repeat(60)}`, `39999 ${'x'.repeat(60)}`],
+    });
     expect(await opened.journal.readLines('#f101', 1, 1)).toMatchObject({ lines: ['after'] });
   });
 });

@@ -169,7 +169,8 @@ export class SessionJournal implements ResultStore {
    */
   async putBodyPart(id: string, part: number, text: string): Promise<void> {
     this.assertWritable();
-    if (this.results.has(id) || this.pendingIds.has(id)) throw new JournalRecordError(`Result ${id} is already stored in session ${this.sessionId}; its output cannot grow.`);
+    if (this.results.has(id) || this.pendingIds.has(id))
+      throw new JournalRecordError(`Result ${id} is already stored in session ${this.sessionId}; its output cannot grow.`);
     const asked = part === 0 ? 0 : (this.partsAsked.get(id) ?? -1);
     if (asked !== part) throw new JournalRecordError(`Part ${part} of result ${id} came out of order (expected ${Math.max(asked, 0)}).`);
     this.partsAsked.set(id, part + 1);
@@ -187,7 +188,8 @@ export class SessionJournal implements ResultStore {
   async put(result: StoredResult): Promise<void> {
     if (result.bodyParts) {
       const asked = this.partsAsked.get(result.id) ?? 0;
-      if (asked !== result.bodyParts.count) throw new JournalRecordError(`Result ${result.id} names ${result.bodyParts.count} output parts; ${asked} were written.`);
+      if (asked !== result.bodyParts.count)
+        throw new JournalRecordError(`Result ${result.id} names ${result.bodyParts.count} output parts; ${asked} were written.`);
       const held = this.heldParts.get(result.id);
       if (held) {
         const { bodyParts: _parts, ...whole } = result;
@@ -347,7 +349,8 @@ export class SessionJournal implements ResultStore {
         // How a long body is stored, not a record of the session: readers get it inside its result.
         if (record.type === 'output_part') continue;
         // Exports and digests see a stub's or recall's text, as they did when it was copied.
-        if (record.type === 'tool_result' && (record.result.bodyRef || record.result.bodyParts)) record = { ...record, result: await this.withText(record.result) };
+        if (record.type === 'tool_result' && (record.result.bodyRef || record.result.bodyParts))
+          record = { ...record, result: await this.withText(record.result) };
       } catch {
         // A damaged line (or a reference to one): the reopen reported it; the rest is still worth reading.
         continue;

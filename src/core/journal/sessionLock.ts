@@ -112,11 +112,7 @@ export class SessionLock {
       await SessionLock.removeStale(path, existing.raw);
     }
     const last = await readLock(path);
-    throw new SessionLockedError(
-      sessionId,
-      path,
-      last?.content ? { pid: last.content.pid, hostname: last.content.hostname } : undefined,
-    );
+    throw new SessionLockedError(sessionId, path, last?.content ? { pid: last.content.pid, hostname: last.content.hostname } : undefined);
   }
 
   /**

@@ -26,7 +26,8 @@ describe.skipIf(process.platform === 'win32')('session file permissions', () => 
     await appendHistory(sessionDir, '# summarized\n');
     expect(await modeOf(sessions)).toBe('700');
     expect(await modeOf(sessionDir)).toBe('700');
-    for (const file of ['journal.jsonl', 'meta.json', 'lock', 'history.md']) expect([file, await modeOf(join(sessionDir, file))]).toEqual([file, '600']);
+    for (const file of ['journal.jsonl', 'meta.json', 'lock', 'history.md'])
+      expect([file, await modeOf(join(sessionDir, file))]).toEqual([file, '600']);
     await journal.close();
   });
 

@@ -46,7 +46,15 @@ describe('stubs and recalls stored as references', () => {
     expect(given.bodyRef).toEqual({ id: full.id, from: 10, to: 14, chars: numbered(10, 14).length });
     expect(stub.fullChars).toBe(numbered(10, 14).length);
     // Readers see the text, never the reference.
-    expect(store.get(stub.id)).toEqual({ id: stub.id, callId: 'c2', tool: 'read', input: { path: 'a.txt', offset: 10, limit: 5 }, bracket: stub.bracket, body: numbered(10, 14), kind: 'read-stub' });
+    expect(store.get(stub.id)).toEqual({
+      id: stub.id,
+      callId: 'c2',
+      tool: 'read',
+      input: { path: 'a.txt', offset: 10, limit: 5 },
+      bracket: stub.bracket,
+      body: numbered(10, 14),
+      kind: 'read-stub',
+    });
     expect(await store.readLines(stub.id, 2, 2)).toEqual({ id: stub.id, from: 2, to: 3, total: 5, lines: ['11: line 11', '12: line 12'] });
   });
 
@@ -79,7 +87,17 @@ describe('stubs and recalls stored as references', () => {
 
   it('refuses a reference to a result the store does not hold', async () => {
     const store = new MemoryResultStore();
-    await expect(store.put({ id: '#0b01', tool: 'read', input: {}, bracket: '[#0b01]', body: '', kind: 'read-stub', bodyRef: { id: '#dead', from: 1, to: 2, chars: 3 } })).rejects.toBeInstanceOf(DanglingReferenceError);
+    await expect(
+      store.put({
+        id: '#0b01',
+        tool: 'read',
+        input: {},
+        bracket: '[#0b01]',
+        body: '',
+        kind: 'read-stub',
+        bodyRef: { id: '#dead', from: 1, to: 2, chars: 3 },
+      }),
+    ).rejects.toBeInstanceOf(DanglingReferenceError);
     expect(store.has('#0b01')).toBe(false);
   });
 
@@ -97,7 +115,10 @@ describe('command output kept as one string', () => {
     const output = Array.from({ length: 1000 }, (_, i) => `row ${i}\r`).join('\n') + '\n';
     const { ledger, store } = setup(output);
     const r = await ledger.execute(call('bash', { command: 'build' }));
-    const lines = output.split('\n').slice(0, -1).map((l) => l.slice(0, -1));
+    const lines = output
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => l.slice(0, -1));
     expect(store.get(r.id)?.body).toBe(lines.join('\n'));
     expect(r.fullChars).toBe(lines.join('\n').length);
     expect(r.kind).toBe('capped');

@@ -48,7 +48,11 @@ describe('capBody', () => {
  * The reference: the cap rule applied line by line, as the spec states it, on already split lines. capText
  * finds the same lines by scanning a string; the two must agree everywhere.
  */
-function capByLinesReference(lines: readonly string[], resultId: string, limits: CapLimits): { lines: readonly string[]; capped: boolean; elided: number } {
+function capByLinesReference(
+  lines: readonly string[],
+  resultId: string,
+  limits: CapLimits,
+): { lines: readonly string[]; capped: boolean; elided: number } {
   if (lines.length <= limits['cap.max_lines'] && bodyChars(lines) <= limits['cap.max_chars']) return { lines, capped: false, elided: 0 };
   const head: string[] = [];
   let headChars = 0;

@@ -39,7 +39,11 @@ export function bodyChars(lines: readonly string[]): number {
  * the model sees how the output starts; the tail never reaches into the head. When the body is within the
  * cap, `lines` is undefined: the caller shows the text as it is.
  */
-export function capText(text: string, resultId: string, limits: CapLimits): { readonly lines: readonly string[] | undefined; readonly capped: boolean; readonly elided: number } {
+export function capText(
+  text: string,
+  resultId: string,
+  limits: CapLimits,
+): { readonly lines: readonly string[] | undefined; readonly capped: boolean; readonly elided: number } {
   const total = countLines(text);
   if (total <= limits['cap.max_lines'] && text.length <= limits['cap.max_chars']) return { lines: undefined, capped: false, elided: 0 };
   const head: string[] = [];

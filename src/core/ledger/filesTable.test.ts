@@ -32,7 +32,8 @@ describe('files table', () => {
 
   it('keeps the newest rows when over the limit', () => {
     const t = new ReadTable();
-    for (const [i, p] of ['a', 'b', 'c'].entries()) t.add({ id: `#${i}aaa`, path: p, sha: sha('1'), from: 1, to: 1, total: 1, binary: false });
+    for (const [i, p] of ['a', 'b', 'c'].entries())
+      t.add({ id: `#${i}aaa`, path: p, sha: sha('1'), from: 1, to: 1, total: 1, binary: false });
     expect(t.newestPerPath(2).map((e) => e.path)).toEqual(['b', 'c']);
   });
 

@@ -62,10 +62,21 @@ describe('a long output is stored whole as it streams', () => {
     const workspace = new FakeWorkspace({}, async (_command: string, options: ExecOptions): Promise<ExecResult> => {
       for (const chunk of chunks) await options.onOutput?.(chunk);
       // What a bounded runner returns: head, a marker, tail.
-      return { output: `${big.slice(0, 1000)}[lots of characters of output not kept in memory]\nEND\n`, exitCode: 2, timedOut: false, cancelled: false, omittedChars: 1 };
+      return {
+        output: `${big.slice(0, 1000)}[lots of characters of output not kept in memory]\nEND\n`,
+        exitCode: 2,
+        timedOut: false,
+        cancelled: false,
+        omittedChars: 1,
+      };
     });
     const store = new MemoryResultStore();
-    const ledger = new ResultLedger({ workspace, store, redactor: new Redactor(() => [{ value: KEY, label: 'API key' }]), ids: new IdAllocator({ digits: 4, seed: 5 }) });
+    const ledger = new ResultLedger({
+      workspace,
+      store,
+      redactor: new Redactor(() => [{ value: KEY, label: 'API key' }]),
+      ids: new IdAllocator({ digits: 4, seed: 5 }),
+    });
     const r = await ledger.execute({ callId: 'big', name: 'bash', input: { command: 'make' } });
     const expected = `${big}key [redacted: API key]\n${big}END\n[exit code 2]`;
     expect(store.get(r.id)?.body).toBe(expected);

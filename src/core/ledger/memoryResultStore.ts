@@ -27,7 +27,8 @@ export class MemoryResultStore implements ResultStore {
     const { bodyParts, ...rest } = result;
     if (bodyParts) {
       const parts = this.parts.get(result.id) ?? [];
-      if (parts.length !== bodyParts.count) throw new Error(`Result ${result.id} names ${bodyParts.count} body parts; ${parts.length} were stored.`);
+      if (parts.length !== bodyParts.count)
+        throw new Error(`Result ${result.id} names ${bodyParts.count} body parts; ${parts.length} were stored.`);
       this.parts.delete(result.id);
       this.results.set(result.id, { result: { ...rest, body: parts.join('') + result.body } });
       return;

@@ -13,7 +13,12 @@ let n = 0;
 const call = (name: string, input: unknown) => ({ callId: `c${++n}`, name, input });
 
 function setup(files: Record<string, string> = { 'a.txt': ABC }, overrides = {}) {
-  const workspace = new FakeWorkspace(files, (command) => ({ output: command === 'seq' ? Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join('') : `${command}\n`, exitCode: 0, timedOut: false, cancelled: false }));
+  const workspace = new FakeWorkspace(files, (command) => ({
+    output: command === 'seq' ? Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join('') : `${command}\n`,
+    exitCode: 0,
+    timedOut: false,
+    cancelled: false,
+  }));
   const store = new MemoryResultStore();
   // The fake's mtimes are far in the past, so the hash cache trusts them as it would an old file.
   const hashCache = new HashCache({ clock: { now: () => 10 ** 12 } });
@@ -117,7 +122,13 @@ describe('ResultLedger cap, recall and search dedupe', () => {
 describe('ResultLedger bad input and unrun calls', () => {
   it('turns bad input and unknown tools into error results with ids, never throwing', async () => {
     const { ledger, store } = setup();
-    for (const [name, input] of [['nope', {}], ['read', null], ['read', { path: 3 }], ['read', 'a.txt'], ['edit', { path: 'a.txt' }]] as const) {
+    for (const [name, input] of [
+      ['nope', {}],
+      ['read', null],
+      ['read', { path: 3 }],
+      ['read', 'a.txt'],
+      ['edit', { path: 'a.txt' }],
+    ] as const) {
       const r = await ledger.execute(call(name, input));
       expect(r.text.startsWith(`[${r.id}] `)).toBe(true);
       expect(r.isError).toBe(true);
@@ -142,7 +153,12 @@ describe('ResultLedger state and compaction hooks', () => {
     expect(JSON.stringify(state)).not.toContain('one');
     // Ids given are read back from the store, so the checkpointed state stays small.
     expect(state.ids.used).toBeUndefined();
-    const reopened = ResultLedger.restore(state, { workspace, store, config, hashCache: new HashCache({ clock: { now: () => 10 ** 12 } }) });
+    const reopened = ResultLedger.restore(state, {
+      workspace,
+      store,
+      config,
+      hashCache: new HashCache({ clock: { now: () => 10 ** 12 } }),
+    });
     const r2 = await reopened.execute(call('read', { path: 'a.txt' }));
     expect(r2.refersTo).toEqual([r1.id]);
     const g2 = await reopened.execute(call('glob', { pattern: '*.txt' }));
@@ -153,7 +169,9 @@ describe('ResultLedger state and compaction hooks', () => {
   it('refuses a damaged or newer state with a typed error', () => {
     const { workspace, store } = setup();
     expect(() => ResultLedger.restore({ version: 2 } as never, { workspace, store })).toThrow(/version 2; this Cairn reads version 1/);
-    expect(() => ResultLedger.restore({ version: 1, ids: {}, reads: [], searches: [] } as never, { workspace, store })).toThrow(LedgerStateError);
+    expect(() => ResultLedger.restore({ version: 1, ids: {}, reads: [], searches: [] } as never, { workspace, store })).toThrow(
+      LedgerStateError,
+    );
   });
 
   it('never reuses an id found in the store, even without state', async () => {

@@ -119,7 +119,9 @@ export class ResultLedger {
     // caller (the chat) and to the store, which so keeps all of it however long it is.
     const live = this.redactor.stream();
     const store = this.store;
-    const spill = store.putBodyPart ? new OutputSpill(id, { putBodyPart: (i, part, text) => store.putBodyPart!(i, part, text) }) : undefined;
+    const spill = store.putBodyPart
+      ? new OutputSpill(id, { putBodyPart: (i, part, text) => store.putBodyPart!(i, part, text) })
+      : undefined;
     const pass = (text: string): Promise<void> | undefined => {
       if (text.length === 0) return undefined;
       context.onOutput?.(text);
@@ -211,7 +213,16 @@ export class ResultLedger {
       const sha = sha256Hex(typeof body === 'string' ? body : body.join('\n'));
       const same = this.searches.findSame(key, sha);
       if (same) {
-        return { bracket: `[${id}]`, sentence: `Same result as ${same.id}.`, body: [], kind: 'same-result', isError: false, stored, cappable: false, refersTo: [same.id] };
+        return {
+          bracket: `[${id}]`,
+          sentence: `Same result as ${same.id}.`,
+          body: [],
+          kind: 'same-result',
+          isError: false,
+          stored,
+          cappable: false,
+          refersTo: [same.id],
+        };
       }
       this.searches.add(key, { id, sha });
     }
@@ -223,7 +234,13 @@ export class ResultLedger {
     const base = { isError: false, cappable: false };
     if (facts.binary) {
       this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: true });
-      return { ...base, bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`, body: [], kind: 'full', stored: { lines: [] } };
+      return {
+        ...base,
+        bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`,
+        body: [],
+        kind: 'full',
+        stored: { lines: [] },
+      };
     }
     if (facts.totalLines === 0) {
       this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: false });
@@ -235,17 +252,35 @@ export class ResultLedger {
       if (earlier && earlier.id === stubOf) {
         // The stub is stored as the body a full read would have shown. The earlier read's stored body already
         // holds those lines, so it is stored as a reference to them: no copy, whatever the window's size.
-        const stored: StoredBody | undefined = body ? { lines: body } : await this.windowOf(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1);
+        const stored: StoredBody | undefined = body
+          ? { lines: body }
+          : await this.windowOf(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1);
         if (stored) {
-          return { ...base, bracket, sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`, body: [], kind: 'read-stub', stored, refersTo: [earlier.id] };
+          return {
+            ...base,
+            bracket,
+            sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`,
+            body: [],
+            kind: 'read-stub',
+            stored,
+            refersTo: [earlier.id],
+          };
         }
       }
       if (!body) {
         // The table changed while the call ran (a compaction): read the file in full after all.
-        const again = await runTool({ tool: 'read', args: { path: facts.displayPath, offset: facts.from, limit: facts.to - facts.from + 1 } }, {
-          workspace: this.workspace, hashCache: this.hashCache, config: this.config, findStub: () => undefined,
-        });
-        return again.type === 'read' && again.body ? this.readAnswer(id, again.facts, again.body, undefined) : this.fromOutcome(id, 'read', {}, again);
+        const again = await runTool(
+          { tool: 'read', args: { path: facts.displayPath, offset: facts.from, limit: facts.to - facts.from + 1 } },
+          {
+            workspace: this.workspace,
+            hashCache: this.hashCache,
+            config: this.config,
+            findStub: () => undefined,
+          },
+        );
+        return again.type === 'read' && again.body
+          ? this.readAnswer(id, again.facts, again.body, undefined)
+          : this.fromOutcome(id, 'read', {}, again);
       }
     }
     this.reads.add({ id, path: facts.relative, sha: facts.sha, from: facts.from, to: facts.to, total: facts.totalLines, binary: false });
@@ -267,15 +302,31 @@ export class ResultLedger {
     const slice = await this.store.readLines(target, offset, args.limit ?? this.config['recall.window']);
     if (!slice) return errorAnswer(id, missing);
     if (slice.total === 0) {
-      return { bracket: `[${id} recall ${target} empty]`, body: [], kind: 'recall', isError: false, stored: { lines: [] }, cappable: false, refersTo: [target] };
+      return {
+        bracket: `[${id} recall ${target} empty]`,
+        body: [],
+        kind: 'recall',
+        isError: false,
+        stored: { lines: [] },
+        cappable: false,
+        refersTo: [target],
+      };
     }
     if (offset > slice.total) {
-      return errorAnswer(id, `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`);
+      return errorAnswer(
+        id,
+        `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`,
+      );
     }
     return {
       bracket: `[${id} recall ${target} lines ${slice.from}-${slice.to} of ${slice.total}]`,
       // Stored as a reference to the lines it shows (which may themselves be a reference: a recall of a stub).
-      body: slice.lines, kind: 'recall', isError: false, stored: { ref: referenceTo(target, slice.from, slice.lines) }, cappable: false, refersTo: [target],
+      body: slice.lines,
+      kind: 'recall',
+      isError: false,
+      stored: { ref: referenceTo(target, slice.from, slice.lines) },
+      cappable: false,
+      refersTo: [target],
     };
   }
 
@@ -292,10 +343,23 @@ export class ResultLedger {
       }
     }
     const stored = answer.stored;
-    const storedBody = 'lines' in stored ? storedText(stored.lines) : 'text' in stored ? storedTextOfJoined(stored.text) : 'rest' in stored ? stored.rest : '';
+    const storedBody =
+      'lines' in stored
+        ? storedText(stored.lines)
+        : 'text' in stored
+          ? storedTextOfJoined(stored.text)
+          : 'rest' in stored
+            ? stored.rest
+            : '';
     const fullChars = 'ref' in stored ? stored.ref.chars : 'parts' in stored ? stored.parts.chars + storedBody.length : storedBody.length;
     await this.store.put({
-      id, callId: call.callId, tool: call.name, input: call.input, bracket: answer.bracket, body: storedBody, kind: answer.kind,
+      id,
+      callId: call.callId,
+      tool: call.name,
+      input: call.input,
+      bracket: answer.bracket,
+      body: storedBody,
+      kind: answer.kind,
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
       ...('parts' in stored ? { bodyParts: stored.parts } : {}),
     });
@@ -328,7 +392,6 @@ export class ResultLedger {
   }
 }
 
-
 /** A saved ledger state that cannot be used (from a newer Cairn, or damaged). */
 export class LedgerStateError extends Error {
   override readonly name = 'LedgerStateError';
@@ -337,7 +400,8 @@ export class LedgerStateError extends Error {
 function stateProblem(state: unknown): string | undefined {
   if (typeof state !== 'object' || state === null) return 'the saved state is not an object.';
   const s = state as Partial<Record<keyof LedgerState, unknown>>;
-  if (s.version !== 1) return `the saved state has version ${JSON.stringify(s.version)}; this Cairn reads version 1. Update Cairn to reopen this session.`;
+  if (s.version !== 1)
+    return `the saved state has version ${JSON.stringify(s.version)}; this Cairn reads version 1. Update Cairn to reopen this session.`;
   const ids = s.ids as Partial<IdAllocatorState> | undefined;
   if (!ids || !Number.isInteger(ids.digits) || !Number.isInteger(ids.rng)) return 'the saved id state is damaged.';
   if (!Array.isArray(s.reads) || !Array.isArray(s.searches)) return 'the saved dedupe tables are damaged.';

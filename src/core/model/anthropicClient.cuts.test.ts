@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiErrorBody, messageEvents, type FakeReply, type SseEvent } from './fakeSseServer';
-import { closeScriptedServers, modelFailure as failure, scriptedClient as setup, TEST_KEY as KEY, testRequest as request } from './scriptedClient';
+import {
+  closeScriptedServers,
+  modelFailure as failure,
+  scriptedClient as setup,
+  TEST_KEY as KEY,
+  testRequest as request,
+} from './scriptedClient';
 
 afterEach(closeScriptedServers);
 
@@ -159,7 +165,11 @@ describe('AnthropicModelClient model facts', () => {
       maxOutputTokens: 32_000,
       source: 'fallback-table',
     });
-    expect(await client.modelFacts('claude-haiku-4-5')).toMatchObject({ maxInputTokens: 200_000, maxOutputTokens: 64_000, source: 'fallback-table' });
+    expect(await client.modelFacts('claude-haiku-4-5')).toMatchObject({
+      maxInputTokens: 200_000,
+      maxOutputTokens: 64_000,
+      source: 'fallback-table',
+    });
     expect(await client.modelFacts('claude-opus-5')).toEqual({
       id: 'claude-opus-5',
       maxInputTokens: 300_000,

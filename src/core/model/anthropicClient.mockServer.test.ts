@@ -36,7 +36,9 @@ describe('AnthropicModelClient against the local server', () => {
   it('streams thinking, text and a tool call, and returns them exactly as the server sent them', async () => {
     const { client, server } = await against({
       model: { id: 'claude-sonnet-5-5' },
-      turns: [{ assistant: { thinking: 'Read the file first.', text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } }],
+      turns: [
+        { assistant: { thinking: 'Read the file first.', text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },
+      ],
     });
     const events: ModelStreamEvent[] = [];
     const response = await client.stream(testRequest, { purpose: 'main', onEvent: (e) => events.push(e) });
@@ -56,7 +58,12 @@ describe('AnthropicModelClient against the local server', () => {
 
   it('retries 429 (waiting as retry-after says), 529 and 500, then gets the turn', async () => {
     const { client, server, waits } = await against({
-      turns: [{ fault: { status: 429, retry_after: 2 } }, { fault: { status: 529 } }, { fault: { status: 500 } }, { assistant: { text: answer } }],
+      turns: [
+        { fault: { status: 429, retry_after: 2 } },
+        { fault: { status: 529 } },
+        { fault: { status: 500 } },
+        { assistant: { text: answer } },
+      ],
     });
     const retries: number[] = [];
     const response = await client.stream(testRequest, {
@@ -127,10 +134,16 @@ describe('AnthropicModelClient against the local server', () => {
   });
 
   it('cancels during a real retry wait', async () => {
-    const server = await startMockServer({ scenario: parseScenario({ turns: [{ fault: { status: 529 } }, { assistant: { text: answer } }] }) });
+    const server = await startMockServer({
+      scenario: parseScenario({ turns: [{ fault: { status: 529 } }, { assistant: { text: answer } }] }),
+    });
     servers.push(server);
     // The real sleep, with a first backoff far longer than any test run.
-    const client = new AnthropicModelClient({ apiKey: TEST_KEY, baseUrl: server.url, settings: { retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 } } });
+    const client = new AnthropicModelClient({
+      apiKey: TEST_KEY,
+      baseUrl: server.url,
+      settings: { retry: { baseDelayMs: 600_000, maxDelayMs: 600_000 } },
+    });
     const controller = new AbortController();
     const error = await modelFailure(
       client.stream(testRequest, {

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from './anthropicClient';
 import { apiErrorBody, messageEvents, type FakeReply, type SseEvent } from './fakeSseServer';
-import { closeScriptedServers, modelFailure as failure, scriptedClient as setup, TEST_KEY as KEY, testRequest as request } from './scriptedClient';
+import {
+  closeScriptedServers,
+  modelFailure as failure,
+  scriptedClient as setup,
+  TEST_KEY as KEY,
+  testRequest as request,
+} from './scriptedClient';
 import type { ModelStreamEvent } from './types';
 
 afterEach(closeScriptedServers);
@@ -35,7 +41,13 @@ describe('AnthropicModelClient streaming', () => {
     });
     const sent = server.requests[0]!;
     expect(sent.url).toBe('/v1/messages');
-    expect(sent.body).toMatchObject({ model: 'claude-sonnet-5-5', max_tokens: 1024, stream: true, messages: request.messages, tools: request.tools });
+    expect(sent.body).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 1024,
+      stream: true,
+      messages: request.messages,
+      tools: request.tools,
+    });
     expect(sent.headers['x-cairn-request-kind']).toBeUndefined();
   });
 
@@ -76,7 +88,9 @@ describe('AnthropicModelClient streaming', () => {
 
   it('passes every stop reason through for the loop to act on', async () => {
     const reasons = ['end_turn', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'stop_sequence'] as const;
-    const { client } = await setup(reasons.map((stopReason) => ({ kind: 'sse', events: messageEvents([{ type: 'text', chunks: ['x'] }], { stopReason }) })));
+    const { client } = await setup(
+      reasons.map((stopReason) => ({ kind: 'sse', events: messageEvents([{ type: 'text', chunks: ['x'] }], { stopReason }) })),
+    );
     for (const reason of reasons) {
       const response = await client.stream(request, { purpose: 'main' });
       expect(response.stopReason).toBe(reason);
@@ -153,7 +167,12 @@ describe('AnthropicModelClient errors', () => {
   it('honours retry-after on a 429 and reports the wait', async () => {
     const { client, server, waits } = await setup([
       { kind: 'json', status: 429, body: apiErrorBody('rate_limit_error', 'slow down'), headers: { 'retry-after': '3' } },
-      { kind: 'json', status: 429, body: apiErrorBody('rate_limit_error', 'slow down'), headers: { 'retry-after-ms': '1500', 'retry-after': '9' } },
+      {
+        kind: 'json',
+        status: 429,
+        body: apiErrorBody('rate_limit_error', 'slow down'),
+        headers: { 'retry-after-ms': '1500', 'retry-after': '9' },
+      },
       textReply('done'),
     ]);
     const events: ModelStreamEvent[] = [];
@@ -215,7 +234,12 @@ describe('AnthropicModelClient errors', () => {
 
     const closedUrl = server.baseUrl;
     await server.close();
-    const offline = new AnthropicModelClient({ apiKey: KEY, baseUrl: closedUrl, sleep: async () => {}, settings: { retry: { maxAttempts: 2 } } });
+    const offline = new AnthropicModelClient({
+      apiKey: KEY,
+      baseUrl: closedUrl,
+      sleep: async () => {},
+      settings: { retry: { maxAttempts: 2 } },
+    });
     const error = await failure(offline.stream(request, { purpose: 'main' }));
     expect(error.kind).toBe('network');
     expect(error.message).toContain(closedUrl);
@@ -224,7 +248,10 @@ describe('AnthropicModelClient errors', () => {
 
   it('retries an overloaded error event that arrives before any content', async () => {
     const start = messageEvents([])[0]!;
-    const { client, server } = await setup([{ kind: 'sse', events: [start, errorEvent('overloaded_error', 'Overloaded')] }, textReply('second')]);
+    const { client, server } = await setup([
+      { kind: 'sse', events: [start, errorEvent('overloaded_error', 'Overloaded')] },
+      textReply('second'),
+    ]);
     const response = await client.stream(request, { purpose: 'main' });
     expect(response.content).toEqual([{ type: 'text', text: 'second' }]);
     expect(server.requests).toHaveLength(2);

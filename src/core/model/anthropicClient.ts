@@ -80,7 +80,9 @@ export class AnthropicModelClient implements ModelClient {
         const delayMs = retryDelayMs(modelError, attempt, this.retry, this.random);
         if (delayMs === null) throw this.givenUp(modelError, attempt);
         const reason = modelError.message;
-        this.logger.warn(`Model request failed (${modelError.kind}); retrying in ${delayMs} ms (attempt ${attempt + 1} of ${this.retry.maxAttempts}).`);
+        this.logger.warn(
+          `Model request failed (${modelError.kind}); retrying in ${delayMs} ms (attempt ${attempt + 1} of ${this.retry.maxAttempts}).`,
+        );
         guarded.onEvent?.({ type: 'retrying', attempt: attempt + 1, delayMs, reason });
         await abortableWait(this.sleep, delayMs, signal);
       }
@@ -281,9 +283,7 @@ function toSdkParams(request: ModelRequest): Anthropic.MessageCreateParamsStream
         type: tool.input_schema.type,
         properties: tool.input_schema.properties,
         ...(tool.input_schema.required ? { required: [...tool.input_schema.required] } : {}),
-        ...(tool.input_schema.additionalProperties !== undefined
-          ? { additionalProperties: tool.input_schema.additionalProperties }
-          : {}),
+        ...(tool.input_schema.additionalProperties !== undefined ? { additionalProperties: tool.input_schema.additionalProperties } : {}),
       },
       ...(tool.cache_control ? { cache_control: tool.cache_control } : {}),
     })),

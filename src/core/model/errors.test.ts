@@ -23,7 +23,9 @@ describe('classifyHttpFailure', () => {
   });
 
   it('tells a too-long prompt from other 400s by its message', () => {
-    expect(classifyHttpFailure({ status: 400, apiMessage: 'prompt is too long: 208310 tokens > 200000 maximum' }).kind).toBe('prompt_too_long');
+    expect(classifyHttpFailure({ status: 400, apiMessage: 'prompt is too long: 208310 tokens > 200000 maximum' }).kind).toBe(
+      'prompt_too_long',
+    );
     expect(classifyHttpFailure({ status: 400, apiMessage: 'max_tokens: must be at most 64000' }).kind).toBe('bad_request');
   });
 

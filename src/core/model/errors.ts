@@ -10,15 +10,7 @@ import type { ModelResponse } from './types';
  * - `cancelled`: the caller's `AbortSignal` fired.
  */
 export type ModelErrorKind =
-  | 'auth'
-  | 'rate_limited'
-  | 'overloaded'
-  | 'server'
-  | 'network'
-  | 'prompt_too_long'
-  | 'bad_request'
-  | 'not_found'
-  | 'cancelled';
+  'auth' | 'rate_limited' | 'overloaded' | 'server' | 'network' | 'prompt_too_long' | 'bad_request' | 'not_found' | 'cancelled';
 
 export interface ModelErrorDetails {
   readonly status?: number;
@@ -103,14 +95,18 @@ export interface HttpFailure {
  * no stable error code for it, so match the wording loosely. A 413 (body too large) is answered the
  * same way (compaction makes the request smaller), so it is classed with it.
  */
-const PROMPT_TOO_LONG = /prompt is too long|prompt too long|too many (input )?tokens|exceeds? the (model's )?(maximum )?context (window|length)|input is too long/i;
+const PROMPT_TOO_LONG =
+  /prompt is too long|prompt too long|too many (input )?tokens|exceeds? the (model's )?(maximum )?context (window|length)|input is too long/i;
 
 export function isPromptTooLongMessage(message: string): boolean {
   return PROMPT_TOO_LONG.test(message);
 }
 
 /** `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date). */
-export function retryAfterMsFromHeaders(headers: { get(name: string): string | null } | null | undefined, now: number = Date.now()): number | undefined {
+export function retryAfterMsFromHeaders(
+  headers: { get(name: string): string | null } | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {
@@ -146,7 +142,10 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
   const code = status !== undefined ? ` (${status})` : '';
 
   if (status === 401 || type === 'authentication_error') {
-    return new ModelError('auth', withDetail(`The Anthropic API rejected the API key${code}`, apiMessage), { ...base, action: SET_KEY_ACTION });
+    return new ModelError('auth', withDetail(`The Anthropic API rejected the API key${code}`, apiMessage), {
+      ...base,
+      action: SET_KEY_ACTION,
+    });
   }
   if (status === 403 || type === 'permission_error') {
     return new ModelError('auth', withDetail(`The API key is not allowed to make this request${code}`, apiMessage), {

@@ -158,7 +158,10 @@ export function messageEvents(
       block.type === 'text'
         ? block.chunks.map((text) => ({ type: 'text_delta', text }))
         : block.type === 'thinking'
-          ? [...block.chunks.map((thinking) => ({ type: 'thinking_delta', thinking })), { type: 'signature_delta', signature: block.signature }]
+          ? [
+              ...block.chunks.map((thinking) => ({ type: 'thinking_delta', thinking })),
+              { type: 'signature_delta', signature: block.signature },
+            ]
           : block.type === 'tool_use'
             ? block.jsonChunks.map((partial_json) => ({ type: 'input_json_delta', partial_json }))
             : [];
@@ -167,7 +170,11 @@ export function messageEvents(
   });
   events.push({
     event: 'message_delta',
-    data: { type: 'message_delta', delta: { stop_reason: options.stopReason ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+    data: {
+      type: 'message_delta',
+      delta: { stop_reason: options.stopReason ?? 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return events;

@@ -13,11 +13,15 @@ describe('fallbackFacts', () => {
 describe('ModelFactsCatalog', () => {
   it('fills what the API leaves out from the table and logs why', async () => {
     const warnings: string[] = [];
-    const catalog = new ModelFactsCatalog(async () => ({ max_input_tokens: 400_000, max_tokens: null }), {}, {
-      info() {},
-      warn: (m) => warnings.push(m),
-      error() {},
-    });
+    const catalog = new ModelFactsCatalog(
+      async () => ({ max_input_tokens: 400_000, max_tokens: null }),
+      {},
+      {
+        info() {},
+        warn: (m) => warnings.push(m),
+        error() {},
+      },
+    );
     expect(await catalog.facts('claude-sonnet-5')).toEqual({
       id: 'claude-sonnet-5',
       maxInputTokens: 400_000,

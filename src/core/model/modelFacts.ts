@@ -105,7 +105,9 @@ export class ModelFactsCatalog {
       const answer = await this.lookup(modelId);
       fromApi = { maxInputTokens: positive(answer.max_input_tokens), maxOutputTokens: positive(answer.max_tokens) };
       if (fromApi.maxInputTokens === undefined || fromApi.maxOutputTokens === undefined) {
-        this.logger.warn(`The Models API gave no context window or output limit for ${modelId}; using Cairn's fallback table for what is missing.`);
+        this.logger.warn(
+          `The Models API gave no context window or output limit for ${modelId}; using Cairn's fallback table for what is missing.`,
+        );
       }
     } catch (error) {
       lookupFailed = true;

@@ -4,7 +4,11 @@ import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
 
 const start: WireStreamEvent = {
   type: 'message_start',
-  message: { id: 'msg_1', model: 'm', usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 } },
+  message: {
+    id: 'msg_1',
+    model: 'm',
+    usage: { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 3, cache_read_input_tokens: 4 },
+  },
 };
 
 describe('StreamAccumulator', () => {

@@ -16,7 +16,9 @@ export async function snapshotChild(bundle: string, blob: string): Promise<strin
     const builder = spawn(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', bundle], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     builder.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    builder.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`building the snapshot failed (${code}): ${stderr.slice(-1000)}`))));
+    builder.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`building the snapshot failed (${code}): ${stderr.slice(-1000)}`)),
+    );
   });
   return blob;
 }

@@ -81,7 +81,8 @@ export class TerminalTextStream {
         return '\u240d' + this.text(code, char);
       case 'esc':
         if (char === '[') this.state = { kind: 'csi', seen: '' };
-        else if (char === ']' || char === 'P' || char === 'X' || char === '^' || char === '_') this.state = { kind: 'string', seen: char, esc: false };
+        else if (char === ']' || char === 'P' || char === 'X' || char === '^' || char === '_')
+          this.state = { kind: 'string', seen: char, esc: false };
         else if (code >= 0x20 && code <= 0x2f) this.state = { kind: 'escInter', seen: char };
         else if (code >= 0x30 && code <= 0x7e) this.state = { kind: 'text' };
         else {

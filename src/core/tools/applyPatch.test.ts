@@ -13,10 +13,16 @@ function setup(files: Record<string, string>) {
 describe('applyChunks', () => {
   it('applies hunks in order, tolerating trailing whitespace, keeping \\r\\n endings', () => {
     expect(applyChunks('a\r\nb  \r\nc\r\n', [{ oldLines: ['b'], newLines: ['B'], atEnd: false }], 'f')).toBe('a\r\nB\r\nc\r\n');
-    expect(applyChunks('x\ny\nx\ny\n', [
-      { header: 'x', oldLines: ['y'], newLines: ['1'], atEnd: false },
-      { header: 'x', oldLines: ['y'], newLines: ['2'], atEnd: false },
-    ], 'f')).toBe('x\n1\nx\n2\n');
+    expect(
+      applyChunks(
+        'x\ny\nx\ny\n',
+        [
+          { header: 'x', oldLines: ['y'], newLines: ['1'], atEnd: false },
+          { header: 'x', oldLines: ['y'], newLines: ['2'], atEnd: false },
+        ],
+        'f',
+      ),
+    ).toBe('x\n1\nx\n2\n');
   });
 
   it('pins an end-of-file hunk to the end, and appends a hunk with no old lines', () => {
@@ -28,7 +34,23 @@ describe('applyChunks', () => {
 describe('runApplyPatch', () => {
   it('leaves every file as it was when one hunk does not fit', async () => {
     const { workspace, deps, written } = setup({ 'a.txt': 'a\n', 'c.txt': 'c\n' });
-    const out = await runApplyPatch({ patch: patch('*** Update File: a.txt', '-a', '+A', '*** Add File: b.txt', '+b', '*** Delete File: c.txt', '*** Update File: a.txt', '@@', '-zzz', '+y') }, deps);
+    const out = await runApplyPatch(
+      {
+        patch: patch(
+          '*** Update File: a.txt',
+          '-a',
+          '+A',
+          '*** Add File: b.txt',
+          '+b',
+          '*** Delete File: c.txt',
+          '*** Update File: a.txt',
+          '@@',
+          '-zzz',
+          '+y',
+        ),
+      },
+      deps,
+    );
     expect(out.type).toBe('error');
     expect(out.type === 'error' && out.message).toMatch(/Hunk 1 of a\.txt did not match[\s\S]*\|zzz[\s\S]*Nothing was changed/);
     expect(workspace.text('a.txt')).toBe('a\n');
@@ -50,9 +72,12 @@ describe('runApplyPatch', () => {
     expect(await msg(patch('*** Update File: ../a.txt', '@@', '-a', '+A'))).toMatch(/outside the workspace/);
   });
 
-  it('reports each file in the patch\'s order with its change', async () => {
+  it("reports each file in the patch's order with its change", async () => {
     const { workspace, deps } = setup({ 'a.txt': 'a\n', 'old.txt': 'o\n' });
-    const out = await runApplyPatch({ patch: patch('*** Delete File: old.txt', '*** Add File: n.txt', '+n', '*** Update File: a.txt', '@@', '-a', '+A') }, deps);
+    const out = await runApplyPatch(
+      { patch: patch('*** Delete File: old.txt', '*** Add File: n.txt', '+n', '*** Update File: a.txt', '@@', '-a', '+A') },
+      deps,
+    );
     expect(out.type === 'files' && out.changes.map((c) => [c.displayPath, c.kind])).toEqual([
       ['old.txt', 'deleted'],
       ['n.txt', 'created'],

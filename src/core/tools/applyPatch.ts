@@ -62,7 +62,9 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], path: s
     }
     const at = findSequence(lines, chunk.oldLines, cursor, chunk.atEnd);
     if (at === -1) {
-      throw new PatchApplyError(`${name} did not match. These lines were not found${cursor > 0 ? ` after line ${cursor}` : ''}:\n${preview(chunk.oldLines)}`);
+      throw new PatchApplyError(
+        `${name} did not match. These lines were not found${cursor > 0 ? ` after line ${cursor}` : ''}:\n${preview(chunk.oldLines)}`,
+      );
     }
     lines.splice(at, chunk.oldLines.length, ...chunk.newLines);
     cursor = at + chunk.newLines.length;
@@ -103,8 +105,16 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
       if (known) return known;
       const file = await readTextFile(deps.workspace, relative);
       if (file.exists && file.binary) throw new PatchApplyError(`${path} is a binary file and cannot be patched as text.`);
-      if (file.exists && !file.validUtf8) throw new PatchApplyError(`${path} is not valid UTF-8; patching it would damage the bytes that cannot be read. Use bash for this file.`);
-      const planned: PlannedFile = { relative, displayPath: path, before: file.exists ? file.text : null, after: file.exists ? file.text : null };
+      if (file.exists && !file.validUtf8)
+        throw new PatchApplyError(
+          `${path} is not valid UTF-8; patching it would damage the bytes that cannot be read. Use bash for this file.`,
+        );
+      const planned: PlannedFile = {
+        relative,
+        displayPath: path,
+        before: file.exists ? file.text : null,
+        after: file.exists ? file.text : null,
+      };
       files.set(relative, planned);
       return planned;
     };
@@ -161,7 +171,9 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
       }
       deps.onWritten(file.relative);
     }
-    return errorOutcome(`The patch was not applied: writing failed (${describeError(error, current)}). Files already written were put back; check them with read.`);
+    return errorOutcome(
+      `The patch was not applied: writing failed (${describeError(error, current)}). Files already written were put back; check them with read.`,
+    );
   }
 
   // Each change is reported against the file's state before the patch and after all of it.

@@ -20,7 +20,7 @@ describe('checkArgs', () => {
     );
   });
 
-  it('names a missing argument and shows the tool\'s arguments', () => {
+  it("names a missing argument and shows the tool's arguments", () => {
     expect(message('write', { path: 'a' })).toBe(
       'Bad arguments for write: Missing argument "content" in the arguments. (write takes {path: string, content: string}.)',
     );
@@ -28,7 +28,9 @@ describe('checkArgs', () => {
 
   it('names a wrong type', () => {
     expect(message('read', { path: ['a'] })).toMatch(/^Bad arguments for read: Argument "path" must be a string, got a list\./);
-    expect(message('edit', { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' })).toMatch(/"replace_all" must be true or false/);
+    expect(message('edit', { path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' })).toMatch(
+      /"replace_all" must be true or false/,
+    );
     expect(message('read', { path: 'a', limit: 2.5 })).toMatch(/"limit" must be a whole number, got the number 2.5/);
     expect(message('recall', { id: 12 })).toMatch(/"id" must be a string/);
     expect(message('read', 'a.txt')).toMatch(/the arguments must be an object, got string "a.txt"/);
@@ -41,9 +43,15 @@ describe('checkArgs', () => {
 
   it('checks every edit of a multiedit', () => {
     expect(message('multiedit', { path: 'a', edits: [] })).toMatch(/"edits" is empty/);
-    expect(message('multiedit', { path: 'a', edits: [{ old_string: 'x', new_string: 'y' }, { old_string: 1, new_string: 'y' }] })).toMatch(
-      /edits\[2\]: Argument "old_string" must be a string/,
-    );
+    expect(
+      message('multiedit', {
+        path: 'a',
+        edits: [
+          { old_string: 'x', new_string: 'y' },
+          { old_string: 1, new_string: 'y' },
+        ],
+      }),
+    ).toMatch(/edits\[2\]: Argument "old_string" must be a string/);
     expect(message('multiedit', { path: 'a', edits: 'x' })).toMatch(/"edits" must be a list/);
   });
 });

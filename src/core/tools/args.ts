@@ -3,17 +3,52 @@
  * a message that says exactly what was wrong and what the call should look like. Nothing here throws:
  * bad input from the model is a result, not an exception in the loop.
  */
-export interface ReadArgs { path: string; offset?: number; limit?: number }
-export interface WriteArgs { path: string; content: string }
-export interface EditSpec { old_string: string; new_string: string; replace_all?: boolean }
-export interface EditArgs extends EditSpec { path: string }
-export interface MultiEditArgs { path: string; edits: EditSpec[] }
-export interface ApplyPatchArgs { patch: string }
-export interface ListArgs { path?: string }
-export interface GlobArgs { pattern: string; path?: string }
-export interface GrepArgs { pattern: string; path?: string; glob?: string; ignore_case?: boolean }
-export interface BashArgs { command: string; timeout_ms?: number }
-export interface RecallArgs { id: string; offset?: number; limit?: number }
+export interface ReadArgs {
+  path: string;
+  offset?: number;
+  limit?: number;
+}
+export interface WriteArgs {
+  path: string;
+  content: string;
+}
+export interface EditSpec {
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+export interface EditArgs extends EditSpec {
+  path: string;
+}
+export interface MultiEditArgs {
+  path: string;
+  edits: EditSpec[];
+}
+export interface ApplyPatchArgs {
+  patch: string;
+}
+export interface ListArgs {
+  path?: string;
+}
+export interface GlobArgs {
+  pattern: string;
+  path?: string;
+}
+export interface GrepArgs {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  ignore_case?: boolean;
+}
+export interface BashArgs {
+  command: string;
+  timeout_ms?: number;
+}
+export interface RecallArgs {
+  id: string;
+  offset?: number;
+  limit?: number;
+}
 
 export interface ToolArgs {
   read: ReadArgs;
@@ -68,7 +103,9 @@ export function isToolName(name: string): name is ToolName {
 
 function usage(tool: ToolName): string {
   const fields = TOOL_FIELDS[tool] as Record<string, Field>;
-  const parts = Object.entries(fields).map(([name, f]) => `${name}${f.required ? '' : '?'}: ${f.kind === 'edits' ? '[{old_string, new_string, replace_all?}]' : f.kind}`);
+  const parts = Object.entries(fields).map(
+    ([name, f]) => `${name}${f.required ? '' : '?'}: ${f.kind === 'edits' ? '[{old_string, new_string, replace_all?}]' : f.kind}`,
+  );
   return `${tool} takes {${parts.join(', ')}}`;
 }
 
@@ -95,11 +132,13 @@ function checkField(tool: ToolName, name: string, field: Field, value: unknown):
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `Argument "${name}" must be true or false, got ${describe(value)}.`;
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) return `Argument "${name}" must be a whole number, got ${describe(value)}.`;
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        return `Argument "${name}" must be a whole number, got ${describe(value)}.`;
       if (field.min !== undefined && value < field.min) return `Argument "${name}" must be at least ${field.min}, got ${value}.`;
       return undefined;
     case 'edits': {
-      if (!Array.isArray(value)) return `Argument "edits" must be a list of {old_string, new_string, replace_all?}, got ${describe(value)}.`;
+      if (!Array.isArray(value))
+        return `Argument "edits" must be a list of {old_string, new_string, replace_all?}, got ${describe(value)}.`;
       if (value.length === 0) return 'Argument "edits" is empty; give at least one {old_string, new_string}.';
       const editFields = { old_string: s(true), new_string: s(true), replace_all: bool };
       for (let i = 0; i < value.length; i++) {

@@ -3,7 +3,18 @@ import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from './definitio
 
 describe('TOOL_DEFINITIONS', () => {
   it('lists the ten tools sorted by name, each with a closed object schema', () => {
-    expect(TOOL_DEFINITIONS.map((t) => t.name)).toEqual(['apply_patch', 'bash', 'edit', 'glob', 'grep', 'list', 'multiedit', 'read', 'recall', 'write']);
+    expect(TOOL_DEFINITIONS.map((t) => t.name)).toEqual([
+      'apply_patch',
+      'bash',
+      'edit',
+      'glob',
+      'grep',
+      'list',
+      'multiedit',
+      'read',
+      'recall',
+      'write',
+    ]);
     for (const tool of TOOL_DEFINITIONS) {
       expect(tool.description.length).toBeGreaterThan(20);
       expect(tool.input_schema.type).toBe('object');
@@ -31,7 +42,11 @@ describe('summarizeToolCall', () => {
   it('shows the key argument in one short line', () => {
     expect(summarizeToolCall('read', { path: 'src/app.ts' })).toBe('read src/app.ts');
     expect(summarizeToolCall('bash', { command: 'npm   test\n  --silent' })).toBe('bash npm test --silent');
-    expect(summarizeToolCall('apply_patch', { patch: '*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** Add File: b.ts\n+x\n*** End Patch' })).toBe('apply_patch a.ts, b.ts');
+    expect(
+      summarizeToolCall('apply_patch', {
+        patch: '*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** Add File: b.ts\n+x\n*** End Patch',
+      }),
+    ).toBe('apply_patch a.ts, b.ts');
     expect(summarizeToolCall('list', {})).toBe('list .');
     expect(summarizeToolCall('unknown', { a: 1 })).toBe('unknown');
     expect(summarizeToolCall('read', null)).toBe('read');

@@ -14,7 +14,7 @@ const DESCRIPTIONS: Record<ToolName, { text: string; args: Record<string, string
       '*** Begin Patch\n*** Add File: path\n+line\n*** Delete File: path\n*** Update File: path\n*** Move to: new/path (optional)\n' +
       '@@ optional line to find first\n context line\n-removed line\n+added line\n*** End Patch\n' +
       'Give about 3 lines of unchanged context around each change. If a hunk does not match, nothing is changed. ' +
-      'The answer shows each file with its diff, in the patch\'s order.',
+      "The answer shows each file with its diff, in the patch's order.",
     args: { patch: 'The whole patch, from *** Begin Patch to *** End Patch.' },
   },
   bash: {
@@ -124,8 +124,16 @@ export function isReadOnlyTool(name: string): boolean {
 }
 
 const KEY_ARGUMENT: Record<ToolName, string> = {
-  read: 'path', write: 'path', edit: 'path', multiedit: 'path', apply_patch: 'patch',
-  list: 'path', glob: 'pattern', grep: 'pattern', bash: 'command', recall: 'id',
+  read: 'path',
+  write: 'path',
+  edit: 'path',
+  multiedit: 'path',
+  apply_patch: 'patch',
+  list: 'path',
+  glob: 'pattern',
+  grep: 'pattern',
+  bash: 'command',
+  recall: 'id',
 };
 
 /** The call's key argument in one short line, for the UI (`read src/app.ts`, `bash npm test`). */

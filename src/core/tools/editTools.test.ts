@@ -11,16 +11,33 @@ const errorOf = (out: { type: string; message?: string }) => (out.type === 'erro
 
 describe('edit and multiedit', () => {
   it('change nothing and say what to do when they fail', async () => {
-    const { workspace, deps } = setup({ 'a.txt': 'x\nx\n', 'bin': new Uint8Array([1, 0, 2]) });
-    expect(errorOf(await runEdit({ path: 'a.txt', old_string: 'y', new_string: 'z' }, deps))).toMatch(/not found in a\.txt.*Nothing was changed/);
-    expect(errorOf(await runEdit({ path: 'a.txt', old_string: 'x', new_string: 'z' }, deps))).toMatch(/occurs 2 times.*replace_all.*Nothing was changed/);
-    expect(errorOf(await runEdit({ path: 'gone.txt', old_string: 'x', new_string: 'z' }, deps))).toMatch(/gone\.txt does not exist\. Nothing was changed\. Use write/);
+    const { workspace, deps } = setup({ 'a.txt': 'x\nx\n', bin: new Uint8Array([1, 0, 2]) });
+    expect(errorOf(await runEdit({ path: 'a.txt', old_string: 'y', new_string: 'z' }, deps))).toMatch(
+      /not found in a\.txt.*Nothing was changed/,
+    );
+    expect(errorOf(await runEdit({ path: 'a.txt', old_string: 'x', new_string: 'z' }, deps))).toMatch(
+      /occurs 2 times.*replace_all.*Nothing was changed/,
+    );
+    expect(errorOf(await runEdit({ path: 'gone.txt', old_string: 'x', new_string: 'z' }, deps))).toMatch(
+      /gone\.txt does not exist\. Nothing was changed\. Use write/,
+    );
     expect(errorOf(await runEdit({ path: 'a.txt', old_string: '', new_string: 'z' }, deps))).toMatch(/old_string is empty.*use write/);
     expect(errorOf(await runEdit({ path: 'bin', old_string: 'x', new_string: 'z' }, deps))).toMatch(/binary file/);
     expect(errorOf(await runEdit({ path: '../a.txt', old_string: 'x', new_string: 'z' }, deps))).toMatch(/outside the workspace root/);
-    expect(errorOf(await runMultiEdit({ path: 'a.txt', edits: [{ old_string: 'x\nx', new_string: 'y' }, { old_string: 'x', new_string: 'z' }] }, deps))).toMatch(
-      /^Edit 2 of 2: old_string was not found/,
-    );
+    expect(
+      errorOf(
+        await runMultiEdit(
+          {
+            path: 'a.txt',
+            edits: [
+              { old_string: 'x\nx', new_string: 'y' },
+              { old_string: 'x', new_string: 'z' },
+            ],
+          },
+          deps,
+        ),
+      ),
+    ).toMatch(/^Edit 2 of 2: old_string was not found/);
     expect(workspace.text('a.txt')).toBe('x\nx\n');
   });
 
@@ -65,7 +82,9 @@ describe('files that are not UTF-8', () => {
   it('are not edited, so bytes that cannot be read are never replaced', async () => {
     const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café\n" in Latin-1
     const { workspace, deps } = setup({ 'l.txt': latin1 });
-    expect(errorOf(await runEdit({ path: 'l.txt', old_string: 'caf', new_string: 'CAF' }, deps))).toMatch(/not valid UTF-8.*Nothing was changed/);
+    expect(errorOf(await runEdit({ path: 'l.txt', old_string: 'caf', new_string: 'CAF' }, deps))).toMatch(
+      /not valid UTF-8.*Nothing was changed/,
+    );
     expect(workspace.files.get('l.txt')!.bytes).toEqual(latin1);
   });
 });

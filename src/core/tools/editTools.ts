@@ -26,7 +26,10 @@ export async function runWrite(args: WriteArgs, deps: EditDeps): Promise<ToolOut
     await deps.workspace.writeFile(relative, args.content);
     deps.onWritten(relative);
     if (!before.exists) {
-      return { type: 'files', changes: [{ displayPath: args.path, relative, kind: 'created', sha, lineCount: splitLines(args.content).length }] };
+      return {
+        type: 'files',
+        changes: [{ displayPath: args.path, relative, kind: 'created', sha, lineCount: splitLines(args.content).length }],
+      };
     }
     const hunks = diffHunks(before.binary ? '' : before.text, args.content);
     return { type: 'files', changes: [{ displayPath: args.path, relative, kind: 'updated', sha, hunks }] };
@@ -61,12 +64,20 @@ export function replaceOnce(text: string, edit: EditSpec, path: string): Replace
   }
   if (count === 0) {
     // A common slip: copying a read's `N: ` line prefixes into old_string.
-    const numbered = edit.old_string.split('\n').filter((l) => l !== '').every((l) => /^\s*\d+: /.test(l));
-    const hint = numbered ? ' Leave out the "N: " line numbers a read shows; they are not part of the file.' : ' Read the file again and copy the text exactly, whitespace and indentation included.';
+    const numbered = edit.old_string
+      .split('\n')
+      .filter((l) => l !== '')
+      .every((l) => /^\s*\d+: /.test(l));
+    const hint = numbered
+      ? ' Leave out the "N: " line numbers a read shows; they are not part of the file.'
+      : ' Read the file again and copy the text exactly, whitespace and indentation included.';
     return { ok: false, message: `old_string was not found in ${path}.${hint}` };
   }
   if (count > 1 && !edit.replace_all) {
-    return { ok: false, message: `old_string occurs ${count} times in ${path}. Include more surrounding lines so it occurs once, or set replace_all to true to replace every occurrence.` };
+    return {
+      ok: false,
+      message: `old_string occurs ${count} times in ${path}. Include more surrounding lines so it occurs once, or set replace_all to true to replace every occurrence.`,
+    };
   }
   // split/join rather than String.replace: `$&` and friends in new_string must stay literal.
   return { ok: true, text: edit.replace_all ? text.split(oldString).join(newString) : spliceFirst(text, oldString, newString) };
@@ -80,10 +91,13 @@ function spliceFirst(text: string, oldString: string, newString: string): string
 async function applyEdits(path: string, edits: readonly EditSpec[], deps: EditDeps, numbered: boolean): Promise<ToolOutcome> {
   try {
     const file = await readTextFile(deps.workspace, path);
-    if (!file.exists) return errorOutcome(`${path} does not exist. ${NOTHING_CHANGED} Use write to create it, or glob to find the right path.`);
+    if (!file.exists)
+      return errorOutcome(`${path} does not exist. ${NOTHING_CHANGED} Use write to create it, or glob to find the right path.`);
     if (file.binary) return errorOutcome(`${path} is a binary file and cannot be edited as text. ${NOTHING_CHANGED}`);
     if (!file.validUtf8) {
-      return errorOutcome(`${path} is not valid UTF-8, so an edit would damage the bytes it cannot read. ${NOTHING_CHANGED} Use bash (e.g. sed) for this file, or write its whole content.`);
+      return errorOutcome(
+        `${path} is not valid UTF-8, so an edit would damage the bytes it cannot read. ${NOTHING_CHANGED} Use bash (e.g. sed) for this file, or write its whole content.`,
+      );
     }
     let text = file.text;
     for (let i = 0; i < edits.length; i++) {

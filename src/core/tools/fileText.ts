@@ -59,7 +59,14 @@ export function describeError(error: unknown, path: string): string {
     if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
     if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
     // The workspace's own errors (files, grep patterns) already name what was wrong and what to do.
-    if (error.name === 'WorkspaceFileError' || error.name === 'GrepPatternError' || error.name === 'GlobPatternError' || error.name === 'FileTooLargeError' || error.message.includes(path)) return error.message;
+    if (
+      error.name === 'WorkspaceFileError' ||
+      error.name === 'GrepPatternError' ||
+      error.name === 'GlobPatternError' ||
+      error.name === 'FileTooLargeError' ||
+      error.message.includes(path)
+    )
+      return error.message;
     return `${path}: ${error.message}`;
   }
   return `${path}: ${String(error)}`;
@@ -90,5 +97,11 @@ export async function readTextFile(workspace: Workspace, path: string): Promise<
   if (stat.size > MAX_READ_BYTES) throw new FileTooLargeError(path, stat.size);
   const bytes = await workspace.readFile(resolved.relative);
   const strict = decodeStrict(bytes);
-  return { exists: true, binary: isBinary(bytes), text: strict ?? decodeText(bytes), relative: resolved.relative, validUtf8: strict !== undefined };
+  return {
+    exists: true,
+    binary: isBinary(bytes),
+    text: strict ?? decodeText(bytes),
+    relative: resolved.relative,
+    validUtf8: strict !== undefined,
+  };
 }

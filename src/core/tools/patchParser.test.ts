@@ -46,7 +46,9 @@ describe('parsePatch', () => {
   it('says what is wrong with a malformed patch', () => {
     expect(() => parsePatch('diff --git a b')).toThrow(/must start with "\*\*\* Begin Patch"/);
     expect(() => parsePatch('*** Begin Patch\n*** Delete File: x')).toThrow(/must end with "\*\*\* End Patch"/);
-    expect(() => parsePatch('*** Begin Patch\n*** Add File: x\nno plus\n*** End Patch')).toThrow(/Line 3: every line of an added file must start with "\+"/);
+    expect(() => parsePatch('*** Begin Patch\n*** Add File: x\nno plus\n*** End Patch')).toThrow(
+      /Line 3: every line of an added file must start with "\+"/,
+    );
     expect(() => parsePatch('*** Begin Patch\n*** Update File: x\n*** End Patch')).toThrow(/has no hunks/);
     expect(() => parsePatch('*** Begin Patch\n*** Update File: x\n@@\n?bad\n*** End Patch')).toThrow(/must start with " ", "-" or "\+"/);
     expect(() => parsePatch('*** Begin Patch\n*** Frobnicate: x\n*** End Patch')).toThrow(/expected "\*\*\* Add File: "/);

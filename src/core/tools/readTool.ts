@@ -23,10 +23,15 @@ function rangeFor(args: ReadArgs, total: number, config: HygieneConfig, path: st
   const offset = args.offset ?? 1;
   const limit = args.limit ?? config['read.window'];
   if (total === 0) {
-    return offset === 1 ? { ok: true, from: 1, to: 0 } : { ok: false, message: `${path} is empty; offset ${offset} is past its end. Read it without an offset.` };
+    return offset === 1
+      ? { ok: true, from: 1, to: 0 }
+      : { ok: false, message: `${path} is empty; offset ${offset} is past its end. Read it without an offset.` };
   }
   if (offset > total) {
-    return { ok: false, message: `${path} has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${total}.` };
+    return {
+      ok: false,
+      message: `${path} has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${total}.`,
+    };
   }
   return { ok: true, from: offset, to: Math.min(total, offset + limit - 1) };
 }
@@ -51,7 +56,16 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
       if (stubOf) {
         return {
           type: 'read',
-          facts: { displayPath: args.path, relative, sha: cached.sha256, totalLines: cached.lineCount, size: cached.size, binary: false, from: range.from, to: range.to },
+          facts: {
+            displayPath: args.path,
+            relative,
+            sha: cached.sha256,
+            totalLines: cached.lineCount,
+            size: cached.size,
+            binary: false,
+            from: range.from,
+            to: range.to,
+          },
           stubOf,
         };
       }
@@ -59,7 +73,9 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
 
     if (stat.size > MAX_READ_BYTES) {
       const mib = Math.round(stat.size / (1024 * 1024));
-      return errorOutcome(`${args.path} is ${mib} MiB, too large to read. Use grep to find what you need in it, or bash with head, tail or sed for a part.`);
+      return errorOutcome(
+        `${args.path} is ${mib} MiB, too large to read. Use grep to find what you need in it, or bash with head, tail or sed for a part.`,
+      );
     }
     const bytes = await workspace.readFile(relative);
     const sha = sha256Hex(bytes);

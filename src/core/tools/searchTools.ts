@@ -45,7 +45,8 @@ export async function runGrep(args: GrepArgs, workspace: Workspace, config: Hygi
   try {
     if (args.path !== undefined) {
       const resolved = await workspace.resolve(args.path);
-      if (!(await workspace.stat(resolved.relative))) return errorOutcome(`${args.path} does not exist. Use list or glob to find the right path.`);
+      if (!(await workspace.stat(resolved.relative)))
+        return errorOutcome(`${args.path} does not exist. Use list or glob to find the right path.`);
     }
     const unsearched = new Map<string, string>();
     const matches = await workspace.grep({

@@ -21,7 +21,8 @@ export function visibleCodePoint(char: string): string {
   return `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`;
 }
 
-export type VisibleSegment = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'hidden'; readonly char: string; readonly shown: string };
+export type VisibleSegment =
+  { readonly kind: 'text'; readonly text: string } | { readonly kind: 'hidden'; readonly char: string; readonly shown: string };
 
 /** Splits text into plain runs and hidden characters, in order (the chat styles the hidden ones apart). */
 export function splitHidden(text: string): VisibleSegment[] {

@@ -59,7 +59,19 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
       flags.add(arg);
       continue;
     }
-    if (!['--workspace', '--scenario', '--prompt', '--base-url', '--out', '--model', '--threshold', '--fallback-model', '--fallback-after-minutes'].includes(arg)) {
+    if (
+      ![
+        '--workspace',
+        '--scenario',
+        '--prompt',
+        '--base-url',
+        '--out',
+        '--model',
+        '--threshold',
+        '--fallback-model',
+        '--fallback-after-minutes',
+      ].includes(arg)
+    ) {
       throw new UsageError(`Unknown option "${arg}".\n\n${USAGE}`);
     }
     const value = argv[i + 1];

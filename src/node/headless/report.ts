@@ -21,6 +21,10 @@ export function renderReport(snapshots: readonly RequestSnapshot[]): string {
     ];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

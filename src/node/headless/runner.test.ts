@@ -61,7 +61,18 @@ describe('the headless runner', () => {
 
   it('--threshold, --fallback-model and --fallback-after-minutes reach the compactor: an automatic compaction runs on the fallback model', async () => {
     const dir = await tempDir();
-    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '2000', '--fallback-model', 'claude-small', '--fallback-after-minutes', '0']);
+    const args = parseHeadlessArgs([
+      '--workspace',
+      join(dir, 'w'),
+      '--scenario',
+      'x.json',
+      '--threshold',
+      '2000',
+      '--fallback-model',
+      'claude-small',
+      '--fallback-after-minutes',
+      '0',
+    ]);
     expect(args.threshold).toEqual({ kind: 'tokens', value: 2000 });
     // After 0 minutes the main model's cache counts as cold: every summary runs on the fallback.
     const turns = ['a', 'b', 'c', 'd', 'e'].flatMap((t) => [{ user: t }, { assistant: { text: `answer ${t}` } }]);
@@ -81,7 +92,9 @@ describe('the headless runner', () => {
 
   it('refuses a threshold that is neither a share nor a token count', () => {
     expect(() => parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', 'lots'])).toThrow(UsageError);
-    expect(() => parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', 'lots'])).toThrow(/--threshold: .*share of the window/);
+    expect(() => parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', 'lots'])).toThrow(
+      /--threshold: .*share of the window/,
+    );
     expect(parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', '50%']).threshold).toEqual({ kind: 'share', value: 0.5 });
   });
 
@@ -96,7 +109,9 @@ describe('the headless runner', () => {
     expect(stdout).toMatch(/## compaction \(manual, normal stage\): generation 1/);
     expect(stdout).toContain('## Files read before this summary');
     const afterCompaction = stdout.slice(stdout.indexOf('## compaction'));
-    expect(afterCompaction).toMatch(/## result of read\n\[#[0-9a-f]{4,} src\/units\.js lines 1-12 of 12 sha [0-9a-f]{8}\]\n1: 'use strict';/);
+    expect(afterCompaction).toMatch(
+      /## result of read\n\[#[0-9a-f]{4,} src\/units\.js lines 1-12 of 12 sha [0-9a-f]{8}\]\n1: 'use strict';/,
+    );
     expect(stdout).toMatch(/10 requests, 5 runs \(end_turn, end_turn, end_turn, end_turn, end_turn\)/);
   }, 60_000);
 });

@@ -84,7 +84,9 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
   if (!scenario && !options.prompt) throw new HeadlessError('Give a scenario or a prompt.');
   if (scenario) await writeWorkspaceFiles(scenario.workspace, workspaceDir);
 
-  const player = scenario ? new ScenarioPlayer(scenario, { driver: 'runner', ...(options.onNotice ? { onNotice: options.onNotice } : {}) }) : undefined;
+  const player = scenario
+    ? new ScenarioPlayer(scenario, { driver: 'runner', ...(options.onNotice ? { onNotice: options.onNotice } : {}) })
+    : undefined;
   const server =
     scenario && player
       ? await startMockServer({

@@ -39,7 +39,9 @@ export function buildReply(answer: PlannedAnswer, context: ReplyContext): Assist
       if (turn.thinking) blocks.push({ type: 'thinking', thinking: turn.thinking, signature: signatureFor(turn.thinking) });
       const resolve = (value: unknown, where: string): unknown =>
         substituteResultRefs(value, context.resultIds, (reference) =>
-          context.notice(`turn ${turn.index}: ${reference} in ${where} names no tool result seen so far (${context.resultIds.all.length} seen)`),
+          context.notice(
+            `turn ${turn.index}: ${reference} in ${where} names no tool result seen so far (${context.resultIds.all.length} seen)`,
+          ),
         );
       // Texts may name results too ("as #a3f2 shows"), the way a model would.
       if (turn.text) blocks.push({ type: 'text', text: resolve(turn.text, 'the text') as string });
@@ -80,7 +82,8 @@ function limitToMaxTokens(blocks: ReplyBlock[], stopReason: ScriptedStopReason, 
     }
     const room = limit - used;
     // A tool call cut part-way is not usable; text and thinking keep their share of characters.
-    if (room > 0 && block.type === 'text') kept.push({ ...block, text: block.text.slice(0, Math.floor((block.text.length * room) / cost)) });
+    if (room > 0 && block.type === 'text')
+      kept.push({ ...block, text: block.text.slice(0, Math.floor((block.text.length * room) / cost)) });
     if (room > 0 && block.type === 'thinking') {
       const thinking = block.thinking.slice(0, Math.floor((block.thinking.length * room) / cost));
       kept.push({ ...block, thinking, signature: signatureFor(thinking) });

@@ -18,7 +18,10 @@ afterEach(async () => {
 
 /** Starts the CLI as `npm run mock-server` does and resolves with the URL it prints first. */
 function startCli(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/mockServer/cli.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/mockServer/cli.ts', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -40,7 +43,10 @@ describe('mock-server CLI', () => {
     const message = await client.messages
       .stream({ model: 'claude-sonnet-4-5', max_tokens: 1000, messages: [{ role: 'user', content: 'fix average' }] })
       .finalMessage();
-    expect(message.content).toMatchObject([{ type: 'text' }, { type: 'tool_use', name: 'grep', input: { pattern: 'average', path: 'src' } }]);
+    expect(message.content).toMatchObject([
+      { type: 'text' },
+      { type: 'tool_use', name: 'grep', input: { pattern: 'average', path: 'src' } },
+    ]);
     const facts = await client.models.retrieve('claude-sonnet-4-5');
     expect(facts.max_input_tokens).toBe(200000);
   });

@@ -64,7 +64,9 @@ describe('local server: faults from the scenario', () => {
     expect(error.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
 
     const unspecified = await serveWithFault({ status: 429 }, { maxRetries: 0 });
-    const defaulted = (await unspecified.client.messages.create({ model, max_tokens: 100, messages: hello }).catch((e: unknown) => e)) as APIError;
+    const defaulted = (await unspecified.client.messages
+      .create({ model, max_tokens: 100, messages: hello })
+      .catch((e: unknown) => e)) as APIError;
     expect(defaulted.headers?.get('retry-after')).toBe('1');
   });
 

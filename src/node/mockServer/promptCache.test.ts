@@ -179,7 +179,12 @@ describe('prompt-cache simulation', () => {
 
   it('keeps tools and system cached when thinking settings change, but not the messages', async () => {
     const tools: Anthropic.Tool[] = [
-      { name: 'read', description: prose(500, 'tooldoc'), input_schema: { type: 'object', properties: { path: { type: 'string' } } }, cache_control: mark },
+      {
+        name: 'read',
+        description: prose(500, 'tooldoc'),
+        input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+        cache_control: mark,
+      },
     ];
     const messages = [question(prose(300, 'ask'), true)];
     const first = await usageOf({ tools, system: [{ type: 'text', text: 'Short system.' }], messages });
@@ -210,7 +215,10 @@ describe('prompt-cache simulation', () => {
     const messages: MessageParam[] = [
       question(prose(600, 'task'), false),
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '[#1001]\nok', cache_control: mark }] }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: '[#1001]\nok', cache_control: mark }] }],
+      },
     ];
     const first = await usageOf({ messages });
     expect(first.write).toBe(first.total);

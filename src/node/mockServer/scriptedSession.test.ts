@@ -37,12 +37,30 @@ function withResults(history: MessageParam[], reply: Anthropic.Message, results:
 describe('local server: playing a script', () => {
   it('resolves {result:K} from the ids in the tool results it received, as a model would', async () => {
     const { client, server } = await serve([
-      { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }, { name: 'bash', input: { command: 'make' } }] } },
-      { assistant: { text: 'The build output is {result:-1}.', tool_calls: [{ name: 'recall', input: { id: '{result:1}' } }, { name: 'recall', input: { id: '{result:9}' } }] } },
+      {
+        assistant: {
+          tool_calls: [
+            { name: 'read', input: { path: 'a.ts' } },
+            { name: 'bash', input: { command: 'make' } },
+          ],
+        },
+      },
+      {
+        assistant: {
+          text: 'The build output is {result:-1}.',
+          tool_calls: [
+            { name: 'recall', input: { id: '{result:1}' } },
+            { name: 'recall', input: { id: '{result:9}' } },
+          ],
+        },
+      },
     ]);
     let history: MessageParam[] = [{ role: 'user', content: 'go' }];
     const first = await client.messages.create({ model, max_tokens: 500, messages: history });
-    history = withResults(history, first, ['[#a3f2 a.ts lines 1-2 of 2 sha 1c9e04ab]\n1: x\n2: y', '[#b710]\n[1234 lines elided, full output #b710]']);
+    history = withResults(history, first, [
+      '[#a3f2 a.ts lines 1-2 of 2 sha 1c9e04ab]\n1: x\n2: y',
+      '[#b710]\n[1234 lines elided, full output #b710]',
+    ]);
     const second = await client.messages.create({ model, max_tokens: 500, messages: history });
     expect(second.content).toEqual([
       { type: 'text', text: 'The build output is #b710.' },
@@ -102,11 +120,16 @@ describe('local server: playing a script', () => {
   });
 
   it('shares one cursor with an in-process runner: the runner feeds user turns, the server answers the rest', async () => {
-    const scenario = parseScenario({ turns: [{ user: 'first' }, { assistant: { text: 'a1' } }, { user: 'second' }, { assistant: { text: 'a2' } }] });
+    const scenario = parseScenario({
+      turns: [{ user: 'first' }, { assistant: { text: 'a1' } }, { user: 'second' }, { assistant: { text: 'a2' } }],
+    });
     const player = new ScenarioPlayer(scenario, { driver: 'runner' });
     const { client } = await serve([], { scenario, player });
     const ask = async (text: string) =>
-      ((await client.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: text }] })).content[0] as Anthropic.TextBlock).text;
+      (
+        (await client.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: text }] }))
+          .content[0] as Anthropic.TextBlock
+      ).text;
     expect(await ask('too early')).toBe('The script has no assistant turn here: turn 0 is a user turn.');
     expect(player.advance()).toMatchObject({ kind: 'user', text: 'first' });
     expect(await ask('first')).toBe('a1');

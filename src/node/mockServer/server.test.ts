@@ -40,7 +40,15 @@ describe('local server: the Messages API as the real SDK sees it', () => {
   it('streams thinking with its signature, then a tool call whose input arrives as JSON fragments', async () => {
     const input = { path: 'src/app.ts', offset: 10, limit: 40, note: 'a "quoted" value' };
     const { client } = await serve({
-      turns: [{ assistant: { thinking: 'I should read the file first, around line ten.', text: 'Reading it.', tool_calls: [{ name: 'read', input }] } }],
+      turns: [
+        {
+          assistant: {
+            thinking: 'I should read the file first, around line ten.',
+            text: 'Reading it.',
+            tool_calls: [{ name: 'read', input }],
+          },
+        },
+      ],
     });
     const fragments: string[] = [];
     const stream = client.messages.stream({ model, max_tokens: 2000, messages: hello });
@@ -58,7 +66,14 @@ describe('local server: the Messages API as the real SDK sees it', () => {
   it('answers without streaming, with deterministic tool-use ids across turns', async () => {
     const { client } = await serve({
       turns: [
-        { assistant: { tool_calls: [{ name: 'glob', input: { pattern: '*.ts' } }, { name: 'grep', input: { pattern: 'x' } }] } },
+        {
+          assistant: {
+            tool_calls: [
+              { name: 'glob', input: { pattern: '*.ts' } },
+              { name: 'grep', input: { pattern: 'x' } },
+            ],
+          },
+        },
         { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },
       ],
     });
@@ -93,7 +108,11 @@ describe('local server: the Messages API as the real SDK sees it', () => {
 
   it('counts tokens without consuming the script, and the count matches the usage of the same request', async () => {
     const { client } = await serve({ turns: [{ assistant: { text: 'ok' } }] });
-    const body = { model, system: 'You are terse.', messages: [{ role: 'user' as const, content: 'Count the tokens of this sentence, please.' }] };
+    const body = {
+      model,
+      system: 'You are terse.',
+      messages: [{ role: 'user' as const, content: 'Count the tokens of this sentence, please.' }],
+    };
     const counted = await client.messages.countTokens(body);
     expect(counted.input_tokens).toBeGreaterThan(5);
     const answer = await client.messages.create({ ...body, max_tokens: 50 });
@@ -132,7 +151,10 @@ describe('local server: the Messages API as the real SDK sees it', () => {
 
   it('refuses a request without an API key as the real service does', async () => {
     const { server } = await serve({ turns: [] });
-    const response = await fetch(`${server.url}/v1/messages`, { method: 'POST', body: JSON.stringify({ model, max_tokens: 5, messages: hello }) });
+    const response = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify({ model, max_tokens: 5, messages: hello }),
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
@@ -171,7 +193,10 @@ describe('local server: the Messages API as the real SDK sees it', () => {
       expect(server.requests.map((r) => r.kind)).toEqual(['main', 'compaction']);
       expect(server.requests[0]?.body).toEqual({ model, max_tokens: 10, system: 'sys', messages: hello });
       expect(JSON.parse(server.requests[0]!.rawBody)).toEqual(server.requests[0]?.body);
-      const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = (await readFile(logFile, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.map((l) => l.kind)).toEqual(['main', 'compaction']);
       expect(lines[0]?.body).toEqual({ model, max_tokens: 10, system: 'sys', messages: hello });
       expect(lines[1]).toMatchObject({ status: 200, turnIndex: 1, usage: { output_tokens: expect.any(Number) } });

@@ -66,7 +66,8 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const server = createServer((request, response) => {
     exchange.handle(request, response).catch((error: unknown) => {
       player.notice(`internal error: ${(error as Error).stack ?? String(error)}`);
-      if (!response.headersSent) sendError(response, new ApiError(500, `local server error: ${(error as Error).message}`), 'req_mock_error');
+      if (!response.headersSent)
+        sendError(response, new ApiError(500, `local server error: ${(error as Error).message}`), 'req_mock_error');
       else response.destroy();
     });
   });
@@ -147,7 +148,11 @@ class MessagesExchange {
     // Checked before the script is consumed: the real service refuses these without answering.
     if (inputTokens > this.model.contextWindow) return fail(promptTooLong(inputTokens, this.model.contextWindow));
     if ((wire.maxTokens ?? 0) > this.model.maxOutput) {
-      return fail(invalidRequest(`max_tokens: ${wire.maxTokens} > ${this.model.maxOutput}, which is the maximum allowed number of output tokens for ${wire.model}`));
+      return fail(
+        invalidRequest(
+          `max_tokens: ${wire.maxTokens} > ${this.model.maxOutput}, which is the maximum allowed number of output tokens for ${wire.model}`,
+        ),
+      );
     }
 
     this.player.resultIds.observe(wire.messages);

@@ -41,7 +41,8 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
     if (typeof m !== 'object' || m === null) return invalidRequest(`messages.${i}: Input should be a valid dictionary`);
     // Claude Code sends `system`-role messages mid-conversation (instructions the service renders in place);
     // they are kept in the prompt and stand outside the user/assistant alternation.
-    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') return invalidRequest(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system')
+      return invalidRequest(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
     const content = toBlocks(m.content, `messages.${i}.content`);
     if (typeof content === 'string') return invalidRequest(content);
     messages.push({ role: m.role, content });

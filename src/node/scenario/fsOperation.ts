@@ -22,5 +22,7 @@ export async function applyFsOperation(operation: FsOperation, dir: string): Pro
 }
 
 export function describeFsOperation(operation: FsOperation): string {
-  return operation.type === 'delete' ? `delete ${operation.path}` : `${operation.type} ${operation.path} (${operation.content.length} chars)`;
+  return operation.type === 'delete'
+    ? `delete ${operation.path}`
+    : `${operation.type} ${operation.path} (${operation.content.length} chars)`;
 }

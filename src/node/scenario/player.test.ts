@@ -52,7 +52,12 @@ describe('ScenarioPlayer', () => {
   });
 
   it('a cut shows the coming turn without consuming it; a delay consumes it', async () => {
-    const { plan } = playerOf([{ fault: { cut_after_events: 3 } }, { fault: { delay_ms: 5 } }, { assistant: { text: 'the turn' } }, { assistant: { text: 'next' } }]);
+    const { plan } = playerOf([
+      { fault: { cut_after_events: 3 } },
+      { fault: { delay_ms: 5 } },
+      { assistant: { text: 'the turn' } },
+      { assistant: { text: 'next' } },
+    ]);
     expect(await plan()).toMatchObject({ fault: { type: 'cut' }, answer: { turn: { text: 'the turn' } } });
     expect(await plan()).toMatchObject({ fault: { type: 'delay' }, answer: { turn: { text: 'the turn' } } });
     expect(await plan()).toMatchObject({ answer: { turn: { text: 'next' } } });
@@ -81,9 +86,12 @@ describe('ScenarioPlayer', () => {
   });
 
   it('plans one request at a time even when fs callbacks are slow', async () => {
-    const player = new ScenarioPlayer(parseScenario({ turns: [{ fs: { delete: 'a' } }, { assistant: { text: '1' } }, { assistant: { text: '2' } }] }), {
-      driver: 'runner',
-    });
+    const player = new ScenarioPlayer(
+      parseScenario({ turns: [{ fs: { delete: 'a' } }, { assistant: { text: '1' } }, { assistant: { text: '2' } }] }),
+      {
+        driver: 'runner',
+      },
+    );
     const slow = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
     const [a, b] = await Promise.all([player.planRequest('main', slow), player.planRequest('main', slow)]);
     expect([a.answer, b.answer]).toMatchObject([{ turn: { text: '1' } }, { turn: { text: '2' } }]);
@@ -95,7 +103,16 @@ describe('{result:K}', () => {
     { role: 'user', content: 'go' },
     ...ids.flatMap((id, i) => [
       { role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'read', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: [{ type: 'text', text: `[${id} a.ts lines 1-2 of 2 sha 1c9e04ab]\n1: x` }] }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: `t${i}`,
+            content: [{ type: 'text', text: `[${id} a.ts lines 1-2 of 2 sha 1c9e04ab]\n1: x` }],
+          },
+        ],
+      },
     ]),
   ];
 

@@ -77,7 +77,9 @@ export class ScenarioPlayer {
 
   /** The assistant turn the next main request would get, looking past fs and fault turns; undefined when none. */
   upcomingAssistant(): AssistantTurn | undefined {
-    const ahead = this.scenario.turns.slice(this.cursor).find((t) => t.kind !== 'fs' && t.kind !== 'fault' && !(this.driver === 'server' && this.skippable('main', t)));
+    const ahead = this.scenario.turns
+      .slice(this.cursor)
+      .find((t) => t.kind !== 'fs' && t.kind !== 'fault' && !(this.driver === 'server' && this.skippable('main', t)));
     return ahead?.kind === 'assistant' ? ahead : undefined;
   }
 

@@ -37,10 +37,26 @@ describe('parseScenario', () => {
     });
     expect(scenario.model).toEqual({ id: 'claude-x', contextWindow: 1000, maxOutput: 500 });
     expect(scenario.turns.map((t) => t.kind)).toEqual([
-      'user', 'assistant', 'fs', 'fs', 'fs', 'fault', 'fault', 'fault', 'fault', 'fault', 'summary', 'compact', 'compact',
+      'user',
+      'assistant',
+      'fs',
+      'fs',
+      'fs',
+      'fault',
+      'fault',
+      'fault',
+      'fault',
+      'fault',
+      'summary',
+      'compact',
+      'compact',
     ]);
     expect(scenario.turns[1]).toEqual({
-      kind: 'assistant', index: 1, text: 'Reading.', thinking: 'hmm', toolCalls: [{ name: 'read', input: { path: 'src/a.ts' } }],
+      kind: 'assistant',
+      index: 1,
+      text: 'Reading.',
+      thinking: 'hmm',
+      toolCalls: [{ name: 'read', input: { path: 'src/a.ts' } }],
     });
     expect(scenario.turns[4]).toEqual({ kind: 'fs', index: 4, operation: { type: 'delete', path: 'big.txt' } });
     expect(scenario.turns.slice(5, 10).map((t) => (t.kind === 'fault' ? t.fault : null))).toEqual([
@@ -67,7 +83,10 @@ describe('parseScenario', () => {
 
   it.each([
     [{ turns: [{ usr: 'hi' }] }, /scenario demo\.json: turns\[0\]: expected exactly one of user, assistant/],
-    [{ turns: [{ user: 'a' }, { assistant: { tool_calls: [{ input: {} }] } }] }, /turns\[1\]\.assistant\.tool_calls\[0\]\.name: expected a non-empty string/],
+    [
+      { turns: [{ user: 'a' }, { assistant: { tool_calls: [{ input: {} }] } }] },
+      /turns\[1\]\.assistant\.tool_calls\[0\]\.name: expected a non-empty string/,
+    ],
     [{ turns: [{ assistant: {} }] }, /turns\[0\]\.assistant: needs "text" or at least one of "tool_calls"/],
     [{ turns: [{ assistant: { text: 'x', tools: [] } }] }, /turns\[0\]\.assistant\.tools: unknown field/],
     [{ turns: [{ fault: { status: 200 } }] }, /turns\[0\]\.fault\.status: expected an HTTP error status/],
@@ -89,8 +108,13 @@ describe('parseScenario', () => {
     expect(parseScenario({ 'x-bench': { strategy: 'cairn' }, turns: [] }).turns).toEqual([]);
   });
 
-  it('allows x- extension fields beside a turn\'s kind, and still one kind only', () => {
-    const scenario = parseScenario({ turns: [{ user: 'hi', 'x-note': 1 }, { assistant: { text: 'ok' }, 'x-needs': ['hi'] }] });
+  it("allows x- extension fields beside a turn's kind, and still one kind only", () => {
+    const scenario = parseScenario({
+      turns: [
+        { user: 'hi', 'x-note': 1 },
+        { assistant: { text: 'ok' }, 'x-needs': ['hi'] },
+      ],
+    });
     expect(scenario.turns.map((t) => t.kind)).toEqual(['user', 'assistant']);
     expect(() => parseScenario({ turns: [{ user: 'hi', 'x-note': 1, assistant: { text: 'ok' } }] })).toThrow(/expected exactly one of/);
     expect(() => parseScenario({ turns: [{ 'x-needs': [] }] })).toThrow(/found nothing/);
@@ -105,7 +129,10 @@ describe('parseScenario', () => {
 
 describe('workspace files', () => {
   it('materialises text and generated files, creating folders', async () => {
-    const scenario = parseScenario({ workspace: { 'src/deep/a.ts': 'const a = 1;\n', 'gen.txt': { lines: 3, text: 'line {n} of {n}' } }, turns: [] });
+    const scenario = parseScenario({
+      workspace: { 'src/deep/a.ts': 'const a = 1;\n', 'gen.txt': { lines: 3, text: 'line {n} of {n}' } },
+      turns: [],
+    });
     await writeWorkspaceFiles(scenario.workspace, dir);
     expect(await readFile(join(dir, 'src/deep/a.ts'), 'utf8')).toBe('const a = 1;\n');
     expect(await readFile(join(dir, 'gen.txt'), 'utf8')).toBe('line 1 of 1\nline 2 of 2\nline 3 of 3\n');

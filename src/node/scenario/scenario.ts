@@ -254,7 +254,8 @@ function parseFs(value: unknown, at: string, fail: Fail): FsOperation {
     }
   };
   if ('delete' in fs) return { type: 'delete', path: path(fs.delete, `${at}.delete`) };
-  const type = 'write' in fs ? 'write' : 'append' in fs ? 'append' : fail(at, `unknown operation "${keys[0]}" (expected write, append or delete)`);
+  const type =
+    'write' in fs ? 'write' : 'append' in fs ? 'append' : fail(at, `unknown operation "${keys[0]}" (expected write, append or delete)`);
   const opField = `${at}.${type}`;
   const op = asObject(fs[type], opField, fail, 'expected {"path": ..., "content": ...}');
   onlyKeys(op, ['path', 'content'], opField, fail);

@@ -16,7 +16,9 @@ describe('BoundedOutput', () => {
       const output = new BoundedOutput(200);
       for (let i = 0; i < text.length; i += size) output.append(text.slice(i, i + size));
       expect(output.omittedChars).toBe(text.length - 200);
-      expect(output.text()).toBe(`${text.slice(0, 100)}\n[${text.length - 200} characters of output not kept in memory]\n${text.slice(-100)}`);
+      expect(output.text()).toBe(
+        `${text.slice(0, 100)}\n[${text.length - 200} characters of output not kept in memory]\n${text.slice(-100)}`,
+      );
     }
   });
 });

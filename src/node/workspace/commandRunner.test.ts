@@ -151,7 +151,7 @@ describe('exec', () => {
 });
 
 describe('the environment commands run with', () => {
-  it('asks for plain output and withholds every Anthropic credential, the user\'s other variables pass', () => {
+  it("asks for plain output and withholds every Anthropic credential, the user's other variables pass", () => {
     const env = commandEnvironment({
       PATH: '/bin',
       GITHUB_TOKEN: 'gh',
@@ -166,7 +166,9 @@ describe('the environment commands run with', () => {
   });
 
   it('gives the redactor the withheld values, custom headers split into their values', () => {
-    expect(environmentSecrets({ ANTHROPIC_API_KEY: ' sk-1 ', ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: sk-2\nX-Other:v', PATH: '/bin' })).toEqual([
+    expect(
+      environmentSecrets({ ANTHROPIC_API_KEY: ' sk-1 ', ANTHROPIC_CUSTOM_HEADERS: 'x-api-key: sk-2\nX-Other:v', PATH: '/bin' }),
+    ).toEqual([
       { value: 'sk-1', label: 'API key' },
       { value: 'sk-2', label: 'ANTHROPIC_CUSTOM_HEADERS header' },
       { value: 'v', label: 'ANTHROPIC_CUSTOM_HEADERS header' },

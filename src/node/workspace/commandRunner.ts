@@ -98,7 +98,12 @@ export function environmentSecrets(env: Readonly<Record<string, string | undefin
   return secrets;
 }
 
-export function runCommand(command: string, cwd: string, options: ExecOptions, limits: CommandLimits = DEFAULT_COMMAND_LIMITS): Promise<CommandResult> {
+export function runCommand(
+  command: string,
+  cwd: string,
+  options: ExecOptions,
+  limits: CommandLimits = DEFAULT_COMMAND_LIMITS,
+): Promise<CommandResult> {
   const output = new BoundedOutput(limits.maxOutputChars);
   if (options.signal?.aborted) {
     return Promise.resolve({ output: '', exitCode: null, timedOut: false, cancelled: true, omittedChars: 0 });

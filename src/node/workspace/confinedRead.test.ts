@@ -97,7 +97,11 @@ describe('the JavaScript grep, when files are swapped for links after the walk l
     renameSync(at(inside, 'dir'), at(inside, 'dir.moved'));
     symlinkSync(at(outside, 'dir'), at(inside, 'dir'));
     // The list the walker gave before the swap.
-    const found = await grepWithJavascript(inside.root, ['notes.txt', 'dir/file.txt', 'dir.moved/file.txt'], compileGrepPattern('SECRET|inside', false));
+    const found = await grepWithJavascript(
+      inside.root,
+      ['notes.txt', 'dir/file.txt', 'dir.moved/file.txt'],
+      compileGrepPattern('SECRET|inside', false),
+    );
     expect(found).toEqual([{ path: 'dir.moved/file.txt', line: 1, text: 'inside dir' }]);
   });
 });
@@ -106,7 +110,11 @@ describe('reads under a concurrent link flipper', () => {
   it('never return the outside file', async () => {
     // A separate process flips a folder on the path and a final link between inside and outside,
     // each swap atomic (rename over), for as long as the test reads.
-    const flipper = spawn(process.execPath, ['-e', `
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const fs = require('node:fs');
       const [root, out] = process.argv.slice(1);
       for (let i = 0; ; i++) {
@@ -116,7 +124,12 @@ describe('reads under a concurrent link flipper', () => {
         fs.renameSync(t, root + '/link');
         try { fs.renameSync(root + '/dir', root + '/dir.real'); fs.symlinkSync(out + '/dir', root + '/dir'); }
         catch { fs.rmSync(root + '/dir', { force: true }); fs.renameSync(root + '/dir.real', root + '/dir'); }
-      }`, inside.root, outside.root], { stdio: 'ignore' });
+      }`,
+        inside.root,
+        outside.root,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       const seen = new Set<string>();
       const until = Date.now() + 2000;

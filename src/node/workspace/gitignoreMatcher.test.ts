@@ -94,15 +94,55 @@ describe('GitignoreRules agrees with the `ignore` package it replaced', () => {
 
   it('on lines built from gitignore syntax pieces', () => {
     const piece = fc.constantFrom(
-      '**', '*', '***', '/', '/**', '**/', 'a', 'b', 'A', '1', '.', '?', '!', '#', ' ', '\r', '\uFEFF',
-      '[:alpha:]', '[[:digit:]x]', '[[:upper:]]', '[[:bogus:]]', '[[:space:][:punct:]]', '[a-b]', '[z-a]', '[a-]',
-      '[!a]', '[^b]', '[]a]', '[!]-a]', '[\\]]', '[a', '\\*', '\\ ', '\\[', '\\!', '\\#', '\\\\',
+      '**',
+      '*',
+      '***',
+      '/',
+      '/**',
+      '**/',
+      'a',
+      'b',
+      'A',
+      '1',
+      '.',
+      '?',
+      '!',
+      '#',
+      ' ',
+      '\r',
+      '\uFEFF',
+      '[:alpha:]',
+      '[[:digit:]x]',
+      '[[:upper:]]',
+      '[[:bogus:]]',
+      '[[:space:][:punct:]]',
+      '[a-b]',
+      '[z-a]',
+      '[a-]',
+      '[!a]',
+      '[^b]',
+      '[]a]',
+      '[!]-a]',
+      '[\\]]',
+      '[a',
+      '\\*',
+      '\\ ',
+      '\\[',
+      '\\!',
+      '\\#',
+      '\\\\',
     );
     const line = fc.array(piece, { maxLength: 7 }).map((parts) => parts.join(''));
-    const name = fc.array(fc.constantFrom('a', 'b', 'A', '1', '.', '*', '[', ']', '!', ' ', '#', '\\', 'x'), { minLength: 1, maxLength: 3 }).map((c) => c.join(''));
+    const name = fc
+      .array(fc.constantFrom('a', 'b', 'A', '1', '.', '*', '[', ']', '!', ' ', '#', '\\', 'x'), { minLength: 1, maxLength: 3 })
+      .map((c) => c.join(''));
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), fc.array(pathOf(name), { maxLength: 8 }), fc.boolean(), fc.constantFrom('\n', '\r\n'), (lines, paths, ignoreCase, newline) =>
-        compare(lines, paths, ignoreCase, newline),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 3 }),
+        fc.array(pathOf(name), { maxLength: 8 }),
+        fc.boolean(),
+        fc.constantFrom('\n', '\r\n'),
+        (lines, paths, ignoreCase, newline) => compare(lines, paths, ignoreCase, newline),
       ),
       { numRuns: 3000 },
     );
@@ -115,9 +155,16 @@ describe('GitignoreRules agrees with the `ignore` package it replaced', () => {
       .array(char, { maxLength: 10 })
       .map((c) => c.join(''))
       .filter((l) => !quotedSlashBesideGlobstar.test(l));
-    const name = fc.array(fc.constantFrom('a', 'b', 'A', '-', ']', '[', '*', 'z', '!', ' ', '#', '^', ':', '\\'), { minLength: 1, maxLength: 4 }).map((c) => c.join(''));
+    const name = fc
+      .array(fc.constantFrom('a', 'b', 'A', '-', ']', '[', '*', 'z', '!', ' ', '#', '^', ':', '\\'), { minLength: 1, maxLength: 4 })
+      .map((c) => c.join(''));
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), fc.array(pathOf(name), { maxLength: 6 }), fc.boolean(), (lines, paths, ignoreCase) => compare(lines, paths, ignoreCase, '\n')),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 3 }),
+        fc.array(pathOf(name), { maxLength: 6 }),
+        fc.boolean(),
+        (lines, paths, ignoreCase) => compare(lines, paths, ignoreCase, '\n'),
+      ),
       { numRuns: 3000 },
     );
   });
@@ -151,11 +198,15 @@ describe('a hostile .gitignore cannot freeze the editor (probe: 57 s in glob and
   }, 30_000);
 
   it('grep (JavaScript engine) finds the line', async () => {
-    expect(await inChild(`new NodeWorkspace(root, { ripgrepPath: null }).grep({ pattern: 'x' }).then((m) => m.map((x) => x.path))`)).toBe(JSON.stringify([deep]));
+    expect(await inChild(`new NodeWorkspace(root, { ripgrepPath: null }).grep({ pattern: 'x' }).then((m) => m.map((x) => x.path))`)).toBe(
+      JSON.stringify([deep]),
+    );
   }, 30_000);
 
   it('the project context lists the tree', async () => {
-    const answer = await inChild(`new NodeProjectContext({ folders: [root], depth: 45, runGit: () => false }).load().then((c) => c.folders[0]!.tree.length)`);
+    const answer = await inChild(
+      `new NodeProjectContext({ folders: [root], depth: 45, runGit: () => false }).load().then((c) => c.folders[0]!.tree.length)`,
+    );
     expect(answer).toBe('42');
   }, 30_000);
 });

@@ -100,7 +100,8 @@ export class GitignoreRules {
     for (let i = this.rules.length - 1; i >= 0; i--) {
       const rule = this.rules[i] as Rule;
       if (rule.dirOnly && !isDir) continue;
-      if (matchPath(rule.segments, rule.basename ? name : units)) return rule.negative ? { ignored: false, unignored: true } : { ignored: true, unignored: false };
+      if (matchPath(rule.segments, rule.basename ? name : units))
+        return rule.negative ? { ignored: false, unignored: true } : { ignored: true, unignored: false };
     }
     return NOT_MATCHED;
   }
@@ -152,7 +153,8 @@ function endsWithOddBackslashes(body: string): boolean {
   return count % 2 === 1;
 }
 
-type Item = { readonly kind: 'slash'; readonly quoted: boolean } | { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
+type Item =
+  { readonly kind: 'slash'; readonly quoted: boolean } | { readonly kind: 'star' } | { readonly kind: 'one'; readonly test: CharTest };
 
 /** The line as items; null when git would give up on it (an unclosed `[`, an unknown class, `x\/`). */
 function tokenize(body: string, ignoreCase: boolean): Item[] | null {
@@ -178,7 +180,9 @@ function tokenize(body: string, ignoreCase: boolean): Item[] | null {
       if (bracket === null) return null;
       const { inside, negated } = bracket;
       // Case folds into membership, and only then is `[!..]` negated (as RegExp's `i` does).
-      const test: CharTest = ignoreCase ? (x) => (inside(x) || inside(x.toLowerCase()) || inside(x.toUpperCase())) !== negated : (x) => inside(x) !== negated;
+      const test: CharTest = ignoreCase
+        ? (x) => (inside(x) || inside(x.toLowerCase()) || inside(x.toUpperCase())) !== negated
+        : (x) => inside(x) !== negated;
       items.push({ kind: 'one', test });
       i = bracket.end;
     } else items.push(literal(c));

@@ -43,19 +43,21 @@ afterEach(() => tree.remove());
 
 describe('glob', () => {
   it('matches ** across folders, sorted by code unit, with .gitignore (nested too) respected and .git never listed', async () => {
-    expect(await ws.glob('**/*.ts')).toEqual([
-      '.github/workflows/ci.ts',
-      'index.ts',
-      'src/Z.ts',
-      'src/_a.ts',
-      'src/app.test.ts',
-      'src/app.ts',
-      'src/gen/deeper/more.ts',
-      'src/gen/keep.ts',
-      'src/top-only.ts',
-      'pkg/lib/ok.ts',
-      'pkg/lib/build.ts/inner.ts',
-    ].sort());
+    expect(await ws.glob('**/*.ts')).toEqual(
+      [
+        '.github/workflows/ci.ts',
+        'index.ts',
+        'src/Z.ts',
+        'src/_a.ts',
+        'src/app.test.ts',
+        'src/app.ts',
+        'src/gen/deeper/more.ts',
+        'src/gen/keep.ts',
+        'src/top-only.ts',
+        'pkg/lib/ok.ts',
+        'pkg/lib/build.ts/inner.ts',
+      ].sort(),
+    );
   });
 
   it('agrees with git about which files are ignored', async () => {

@@ -50,7 +50,8 @@ export function grepGlobFilter(pattern: string): (relative: string) => boolean {
   const compiled = compileGlob(pattern, clean);
   // Without a `/`, the file name at any depth (ripgrep's -g, .gitignore).
   const basename = !clean.includes('/');
-  const matches = (relative: string): boolean => compiled.matches(basename ? [relative.slice(relative.lastIndexOf('/') + 1)] : relative.split('/'));
+  const matches = (relative: string): boolean =>
+    compiled.matches(basename ? [relative.slice(relative.lastIndexOf('/') + 1)] : relative.split('/'));
   return negated ? (relative) => !matches(relative) : matches;
 }
 
@@ -77,11 +78,16 @@ interface CompiledGlob {
 
 function compileGlob(original: string, clean: string): CompiledGlob {
   const fail = (reason: string): never => {
-    throw new GlobPatternError(`The glob pattern ${JSON.stringify(original.length > 80 ? `${original.slice(0, 80)}…` : original)} ${reason}`);
+    throw new GlobPatternError(
+      `The glob pattern ${JSON.stringify(original.length > 80 ? `${original.slice(0, 80)}…` : original)} ${reason}`,
+    );
   };
-  if (clean.length > MAX_GLOB_CHARS) fail(`is ${clean.length} characters long; at most ${MAX_GLOB_CHARS} are accepted. Use a shorter pattern, or several calls.`);
+  if (clean.length > MAX_GLOB_CHARS)
+    fail(`is ${clean.length} characters long; at most ${MAX_GLOB_CHARS} are accepted. Use a shorter pattern, or several calls.`);
   if (hasExtglob(clean)) {
-    fail('uses an extended glob such as *(a|b) or @(x), which is not supported. Use braces for alternatives, as in *.{ts,js}, or write \\( to match a parenthesis.');
+    fail(
+      'uses an extended glob such as *(a|b) or @(x), which is not supported. Use braces for alternatives, as in *.{ts,js}, or write \\( to match a parenthesis.',
+    );
   }
   const alternatives = expandBraces(clean, fail);
   const compiled = alternatives.map((alternative) => splitSegments(alternative).map(compileSegment));
@@ -119,7 +125,9 @@ function expandBraces(pattern: string, fail: (reason: string) => never): string[
     out.push(expanded);
     chars += expanded.length;
     if (out.length > MAX_GLOB_ALTERNATIVES || chars > MAX_GLOB_EXPANDED_CHARS) {
-      fail(`expands to more than ${MAX_GLOB_ALTERNATIVES} patterns or ${MAX_GLOB_EXPANDED_CHARS} characters through its braces. Use fewer alternatives, or several calls.`);
+      fail(
+        `expands to more than ${MAX_GLOB_ALTERNATIVES} patterns or ${MAX_GLOB_EXPANDED_CHARS} characters through its braces. Use fewer alternatives, or several calls.`,
+      );
     }
   };
   const expand = (text: string, from: number): void => {
@@ -192,8 +200,10 @@ function rangeItems([from, to]: readonly [string, string], fail: (reason: string
   const a = numeric ? Number(from) : from.codePointAt(0)!;
   const b = numeric ? Number(to) : to.codePointAt(0)!;
   // Checked before any item is made: `{1..100000000}` must not allocate its items first.
-  if (Math.abs(b - a) + 1 > MAX_GLOB_ALTERNATIVES) fail(`has the range {${from}..${to}} of ${Math.abs(b - a) + 1} values; at most ${MAX_GLOB_ALTERNATIVES} are accepted.`);
-  const width = numeric && (/^-?0\d/.test(from) || /^-?0\d/.test(to)) ? Math.max(from.replace('-', '').length, to.replace('-', '').length) : 0;
+  if (Math.abs(b - a) + 1 > MAX_GLOB_ALTERNATIVES)
+    fail(`has the range {${from}..${to}} of ${Math.abs(b - a) + 1} values; at most ${MAX_GLOB_ALTERNATIVES} are accepted.`);
+  const width =
+    numeric && (/^-?0\d/.test(from) || /^-?0\d/.test(to)) ? Math.max(from.replace('-', '').length, to.replace('-', '').length) : 0;
   const items: string[] = [];
   const step = a <= b ? 1 : -1;
   for (let n = a; step > 0 ? n <= b : n >= b; n += step) {

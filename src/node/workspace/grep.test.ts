@@ -219,18 +219,24 @@ describe('a one-line file of 560 MB and files that cannot be read (security item
   });
   afterAll(() => huge.remove());
 
-  const expected = [{ path: 'one-line.txt', line: 1, text: longLineText(Buffer.concat([Buffer.from('x'.repeat(8192)), Buffer.alloc(MAX_LINE_BYTES)])) }];
+  const expected = [
+    { path: 'one-line.txt', line: 1, text: longLineText(Buffer.concat([Buffer.from('x'.repeat(8192)), Buffer.alloc(MAX_LINE_BYTES)])) },
+  ];
 
   it('the fallback streams the line and finds the plain-text match at its end', async () => {
     const ws = new NodeWorkspace(huge.root, { ripgrepPath: null });
     expect(await ws.grep({ pattern: 'needle at the end' })).toEqual(expected);
   }, 60_000);
 
-  it.skipIf(!ripgrepInstalled)('ripgrep prints a bounded preview (no crash, no huge string) and answers the same', async () => {
-    const ws = new NodeWorkspace(huge.root);
-    expect(await ws.grepEngine()).toBe('ripgrep');
-    expect(await ws.grep({ pattern: 'needle at the end' })).toEqual(expected);
-  }, 60_000);
+  it.skipIf(!ripgrepInstalled)(
+    'ripgrep prints a bounded preview (no crash, no huge string) and answers the same',
+    async () => {
+      const ws = new NodeWorkspace(huge.root);
+      expect(await ws.grepEngine()).toBe('ripgrep');
+      expect(await ws.grep({ pattern: 'needle at the end' })).toEqual(expected);
+    },
+    60_000,
+  );
 
   it('both engines name a file they could not read instead of leaving it out silently', async () => {
     const compiled = compileGrepPattern('hello');

@@ -85,7 +85,9 @@ export function compileGrepPattern(pattern: string, ignoreCaseOption = false): C
     regex = new RegExp(js, ignoreCase ? 'sui' : 'su');
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '') : String(error);
-    throw new GrepPatternError(`Invalid grep pattern ${JSON.stringify(pattern)}: ${reason}. Escape special characters with \\ to match them literally.`);
+    throw new GrepPatternError(
+      `Invalid grep pattern ${JSON.stringify(pattern)}: ${reason}. Escape special characters with \\ to match them literally.`,
+    );
   }
   let linear: LinearMatcher;
   try {
@@ -177,7 +179,8 @@ class Translator {
     if (e === 'p' || e === 'P') return this.propertyEscape(e);
     if (/[1-9]/.test(e) || e === 'k') this.fail('backreferences are not supported (ripgrep cannot run them)');
     // ripgrep's ASCII \B also matches between the bytes of one non-ASCII character.
-    if (e === 'B' && !inClass) this.fail('\\B is not supported (the engines disagree next to non-ASCII text); match the characters around it instead');
+    if (e === 'B' && !inClass)
+      this.fail('\\B is not supported (the engines disagree next to non-ASCII text); match the characters around it instead');
     if ('DWS'.includes(e)) this.fail(`\\${e} is not supported inside [...]; write a negated class such as [^0-9] instead`);
     if (/[A-Za-z0-9]/.test(e)) this.fail(`\\${e} is not a supported escape`);
     // Punctuation and other characters: a literal. Each engine gets the escape only where its

@@ -19,7 +19,12 @@ export type Unsearched = (path: string, reason: string) => void;
  * engine throw and leave a file out. `absoluteRoot` must be the root's real path (symlinks followed):
  * each opened file is checked to really be there.
  */
-export async function grepWithJavascript(absoluteRoot: string, files: readonly string[], pattern: CompiledGrepPattern, unsearched: Unsearched = () => {}): Promise<GrepMatch[]> {
+export async function grepWithJavascript(
+  absoluteRoot: string,
+  files: readonly string[],
+  pattern: CompiledGrepPattern,
+  unsearched: Unsearched = () => {},
+): Promise<GrepMatch[]> {
   const matches: GrepMatch[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -50,7 +55,13 @@ function scan(line: LongLine, needle: Buffer, piece: Buffer): void {
   else line.carry = Buffer.from(haystack.subarray(Math.max(0, haystack.length - (needle.length - 1))));
 }
 
-async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, into: GrepMatch[], unsearched: Unsearched): Promise<void> {
+async function searchFile(
+  absoluteRoot: string,
+  file: string,
+  pattern: CompiledGrepPattern,
+  into: GrepMatch[],
+  unsearched: Unsearched,
+): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     // The walk and the open are two steps: a file or folder swapped for a link in between must not

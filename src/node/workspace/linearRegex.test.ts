@@ -7,9 +7,50 @@ import { makeTestTree } from './testTree';
 
 /** The same pieces as the parity suite, plus nesting that backtracks; every sequence is a valid pattern or refused. */
 const PIECES = [
-  'a', 'b', 'é', 'Z', '1', '_', ' ', '-', '.', '\\.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '\\b',
-  '[ab]', '[^a ]', '[a-z]', '[\\d_]', '[é-]', '(a|b)', '(?:é|Z)', '(?<g>a)', '*', '+', '?', '*?', '{2}', '{1,2}', '{0,}',
-  '\\t', '\\x{e9}', '\\p{L}', '\\r', '(', ')', '|', '^', '$', '😀', '\\u{1F600}', '[😀-😂]',
+  'a',
+  'b',
+  'é',
+  'Z',
+  '1',
+  '_',
+  ' ',
+  '-',
+  '.',
+  '\\.',
+  '\\d',
+  '\\D',
+  '\\w',
+  '\\W',
+  '\\s',
+  '\\S',
+  '\\b',
+  '[ab]',
+  '[^a ]',
+  '[a-z]',
+  '[\\d_]',
+  '[é-]',
+  '(a|b)',
+  '(?:é|Z)',
+  '(?<g>a)',
+  '*',
+  '+',
+  '?',
+  '*?',
+  '{2}',
+  '{1,2}',
+  '{0,}',
+  '\\t',
+  '\\x{e9}',
+  '\\p{L}',
+  '\\r',
+  '(',
+  ')',
+  '|',
+  '^',
+  '$',
+  '😀',
+  '\\u{1F600}',
+  '[😀-😂]',
 ];
 const LINE_CHARS = ['a', 'b', 'é', 'É', 'Z', 'z', '1', '_', ' ', '-', '.', '\t', 'ß', 'K', 'ſ', '\r', '😀'];
 
@@ -31,7 +72,13 @@ describe('the linear matcher (security item 9)', () => {
           const automaton = compileLinear(compiled.js.source, compiled.js.flags, true);
           for (const chars of lines) {
             const line = chars.join('');
-            expect({ pattern: compiled.js.source, flags: compiled.js.flags, line, linear: compiled.linear.test(line), automaton: automaton.test(line) }).toEqual({
+            expect({
+              pattern: compiled.js.source,
+              flags: compiled.js.flags,
+              line,
+              linear: compiled.linear.test(line),
+              automaton: automaton.test(line),
+            }).toEqual({
               pattern: compiled.js.source,
               flags: compiled.js.flags,
               line,

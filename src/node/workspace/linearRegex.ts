@@ -143,7 +143,9 @@ class Program {
 
   push(op: Op, a: number, b: number): number {
     if (this.ops.length >= MAX_PROGRAM_SIZE) {
-      throw new PatternTooLargeError(`its repetitions make it too large to run (over ${MAX_PROGRAM_SIZE} steps); use smaller counts in {n,m}`);
+      throw new PatternTooLargeError(
+        `its repetitions make it too large to run (over ${MAX_PROGRAM_SIZE} steps); use smaller counts in {n,m}`,
+      );
     }
     this.ops.push(op);
     this.a.push(a);
@@ -352,10 +354,12 @@ class PikeVm implements LinearMatcher {
       let nextCount = 0;
       for (let k = 0; k < currentCount && !this.matched; k++) {
         const pc = this.current[k] as number;
-        if ((this.atoms[this.a[pc] as number] as AtomTest).test(here)) nextCount = this.add(this.next, nextCount, pc + 1, at + width, here, following);
+        if ((this.atoms[this.a[pc] as number] as AtomTest).test(here))
+          nextCount = this.add(this.next, nextCount, pc + 1, at + width, here, following);
       }
       // Unanchored: a match may also start at the next position.
-      if (!this.anchored && !this.matched && this.mayStart(following)) nextCount = this.add(this.next, nextCount, 0, at + width, here, following);
+      if (!this.anchored && !this.matched && this.mayStart(following))
+        nextCount = this.add(this.next, nextCount, 0, at + width, here, following);
       const swap = this.current;
       this.current = this.next;
       this.next = swap;

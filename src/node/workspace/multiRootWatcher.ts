@@ -11,10 +11,12 @@ export class MultiRootWatcher implements FileWatcher {
 
   constructor(private readonly watchers: ReadonlyArray<{ readonly prefix: string; readonly watcher: FileWatcher }>) {
     for (const { prefix, watcher } of watchers) {
-      this.subscriptions.push(watcher.onDidChange((relative) => {
-        const path = prefix === '' ? relative : relative === '' ? prefix : `${prefix}/${relative}`;
-        for (const listener of this.listeners) listener(path);
-      }));
+      this.subscriptions.push(
+        watcher.onDidChange((relative) => {
+          const path = prefix === '' ? relative : relative === '' ? prefix : `${prefix}/${relative}`;
+          for (const listener of this.listeners) listener(path);
+        }),
+      );
     }
   }
 

@@ -32,7 +32,11 @@ afterEach(() => tree.remove());
 describe('MultiRootWorkspace: every folder the model is shown works', () => {
   it('reads and resolves `lib/…` in the second folder, plain paths in the first, absolute paths in either', async () => {
     expect(text(await ws.readFile('lib/src/util.ts'))).toBe('export function util() {}\n');
-    expect(await ws.resolve('lib/src/util.ts')).toEqual({ relative: 'lib/src/util.ts', absolute: nodePath.join(tree.root, 'lib/src/util.ts'), folderRelative: 'src/util.ts' });
+    expect(await ws.resolve('lib/src/util.ts')).toEqual({
+      relative: 'lib/src/util.ts',
+      absolute: nodePath.join(tree.root, 'lib/src/util.ts'),
+      folderRelative: 'src/util.ts',
+    });
     expect(text(await ws.readFile('README.md'))).toBe('app readme\n');
     expect(text(await ws.readFile('./lib/README.md'))).toBe('lib readme\n');
     // An absolute path inside the second folder gets the same relative path as `lib/…` (one hash-cache entry).
@@ -63,13 +67,19 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
     expect(await ws.glob('src/*.ts')).toEqual(['src/main.ts']);
     expect(await ws.glob('lib/**/*.ts')).toEqual(['lib/src/util.ts']);
     expect(await ws.glob('*.ts', 'lib/src')).toEqual(['lib/src/util.ts']);
-    expect((await ws.grep({ pattern: 'util' })).map((m) => `${m.path}:${m.line}`)).toEqual(['lib/src/util.ts:1', 'src/main.ts:1', 'src/main.ts:2']);
+    expect((await ws.grep({ pattern: 'util' })).map((m) => `${m.path}:${m.line}`)).toEqual([
+      'lib/src/util.ts:1',
+      'src/main.ts:1',
+      'src/main.ts:2',
+    ]);
     expect((await ws.grep({ pattern: 'readme', path: 'lib' })).map((m) => m.path)).toEqual(['lib/README.md']);
     expect((await ws.grep({ pattern: 'readme', glob: 'lib/*.md' })).map((m) => m.path)).toEqual(['lib/README.md']);
   });
 
-  it('protects every folder\'s own rules files as the root\'s are (they are in the system prompt too)', async () => {
-    expect(await protectedWriteReason('write', { path: 'lib/AGENTS.md', content: '' }, ws)).toMatch(/AGENTS\.md: the rules Cairn gives the model/);
+  it("protects every folder's own rules files as the root's are (they are in the system prompt too)", async () => {
+    expect(await protectedWriteReason('write', { path: 'lib/AGENTS.md', content: '' }, ws)).toMatch(
+      /AGENTS\.md: the rules Cairn gives the model/,
+    );
     expect(await protectedWriteReason('edit', { path: nodePath.join(tree.root, 'lib/CLAUDE.md') }, ws)).toMatch(/CLAUDE\.md/);
     expect(await protectedWriteReason('write', { path: 'lib/.git/config', content: '' }, ws)).toMatch(/\.git/);
     expect(await protectedWriteReason('write', { path: 'lib/src/AGENTS.md', content: '' }, ws)).toBeUndefined();
@@ -83,7 +93,10 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
         return [];
       },
     });
-    const both = new MultiRootWorkspace([{ name: 'app', workspace: new NodeWorkspace(nodePath.join(tree.root, 'app'), { ripgrepPath: null }) }, { name: 'lib', workspace: failing }]);
+    const both = new MultiRootWorkspace([
+      { name: 'app', workspace: new NodeWorkspace(nodePath.join(tree.root, 'app'), { ripgrepPath: null }) },
+      { name: 'lib', workspace: failing },
+    ]);
     const unsearched: string[] = [];
     await both.grep({ pattern: 'util', onUnsearched: (path) => unsearched.push(path) });
     await both.grep({ pattern: 'util', path: 'lib/src', onUnsearched: (path) => unsearched.push(path) });
@@ -96,7 +109,11 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
   });
 
   it('tells the model the folders the tools reach, and how to address them', async () => {
-    const folders = reachableFolders([nodePath.join(tree.root, 'app'), nodePath.join(tree.root, 'lib'), nodePath.join(tree.root, 'x', 'lib')]);
+    const folders = reachableFolders([
+      nodePath.join(tree.root, 'app'),
+      nodePath.join(tree.root, 'lib'),
+      nodePath.join(tree.root, 'x', 'lib'),
+    ]);
     // A second `lib` could not be told apart: it is left out of the tools and of what the model is told.
     expect(folders.map((f) => f.name)).toEqual(['app', 'lib']);
     const context = await new NodeProjectContext({ folders: folders.map((f) => f.path) }).load();
@@ -109,7 +126,10 @@ describe('MultiRootWorkspace: every folder the model is shown works', () => {
 describe('MultiRootWatcher', () => {
   it('reports a change in a mounted folder as `name/path`, the path its tools resolve it to', () => {
     const fakes = [fakeWatcher(), fakeWatcher()];
-    const watcher = new MultiRootWatcher([{ prefix: '', watcher: fakes[0]! }, { prefix: 'lib', watcher: fakes[1]! }]);
+    const watcher = new MultiRootWatcher([
+      { prefix: '', watcher: fakes[0]! },
+      { prefix: 'lib', watcher: fakes[1]! },
+    ]);
     const seen: string[] = [];
     watcher.onDidChange((path) => seen.push(path));
     fakes[0]!.fire('src/main.ts');

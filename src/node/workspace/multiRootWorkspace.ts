@@ -125,7 +125,9 @@ export class MultiRootWorkspace implements Workspace {
     if (prefix !== '' || target !== this.first || !['', '.', './'].includes(inner)) return entries;
     // The root lists the other folders too, as the folders they are mounted as.
     const names = new Set(entries.map((entry) => entry.name));
-    const extra = this.mounted.filter((folder) => !names.has(folder.name)).map((folder): DirEntry => ({ name: folder.name, kind: 'directory' }));
+    const extra = this.mounted
+      .filter((folder) => !names.has(folder.name))
+      .map((folder): DirEntry => ({ name: folder.name, kind: 'directory' }));
     return [...entries, ...extra].sort((a, b) => compare(a.name, b.name));
   }
 
@@ -150,7 +152,12 @@ export class MultiRootWorkspace implements Workspace {
       const glob = query.glob !== undefined && prefix !== '' ? globInside(query.glob, prefix) : query.glob;
       if (glob === null) return [];
       const { glob: _glob, ...scoped } = query;
-      const matches = await target.grep({ ...scoped, path: inner, ...(glob !== undefined ? { glob } : {}), ...unsearchedIn(prefix, query) });
+      const matches = await target.grep({
+        ...scoped,
+        path: inner,
+        ...(glob !== undefined ? { glob } : {}),
+        ...unsearchedIn(prefix, query),
+      });
       return matches.map((match) => ({ ...match, path: prefixed(prefix, match.path) }));
     }
     const found = [...(await this.first.grep(query))];
@@ -158,7 +165,11 @@ export class MultiRootWorkspace implements Workspace {
       const glob = query.glob === undefined ? undefined : globInside(query.glob, folder.name);
       if (glob === null) continue;
       const { path: _path, glob: _glob, ...rest } = query;
-      const matches = await folder.workspace.grep({ ...rest, ...(glob !== undefined ? { glob } : {}), ...unsearchedIn(folder.name, query) });
+      const matches = await folder.workspace.grep({
+        ...rest,
+        ...(glob !== undefined ? { glob } : {}),
+        ...unsearchedIn(folder.name, query),
+      });
       for (const match of matches) found.push({ ...match, path: prefixed(folder.name, match.path) });
     }
     return found.sort((a, b) => compare(a.path, b.path) || a.line - b.line);

@@ -93,7 +93,8 @@ describe('NodeFileWatcher', () => {
     async function forgotten(): Promise<void> {
       const after = statSync(absolute);
       expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
-      for (let waited = 0; waited < 3000 && cache.lookup('src/app.ts', before); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; waited < 3000 && cache.lookup('src/app.ts', before); waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(cache.lookup('src/app.ts', before)).toBeUndefined();
     }
 

@@ -32,7 +32,10 @@ describe('readFile', () => {
     expect((await ws.readFile('empty.txt')).length).toBe(0);
     const missing = await ws.readFile('nope.txt').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(WorkspaceFileError);
-    expect(missing).toMatchObject({ code: 'ENOENT', message: 'Cannot read "nope.txt": it does not exist. Use list or glob to find the right path.' });
+    expect(missing).toMatchObject({
+      code: 'ENOENT',
+      message: 'Cannot read "nope.txt": it does not exist. Use list or glob to find the right path.',
+    });
     await expect(ws.readFile('src')).rejects.toMatchObject({ code: 'EISDIR' });
   });
 

@@ -161,8 +161,12 @@ export class NodeWorkspace implements Workspace {
     }
     const listed = await Promise.all(
       entries.map(async (entry): Promise<DirEntry> => {
-        if (!entry.isSymbolicLink()) return { name: entry.name, kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' };
-        return { name: entry.name, kind: await this.linkKind(resolved.relative === '' ? entry.name : `${resolved.relative}/${entry.name}`) };
+        if (!entry.isSymbolicLink())
+          return { name: entry.name, kind: entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : 'other' };
+        return {
+          name: entry.name,
+          kind: await this.linkKind(resolved.relative === '' ? entry.name : `${resolved.relative}/${entry.name}`),
+        };
       }),
     );
     return listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

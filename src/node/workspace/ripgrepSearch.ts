@@ -20,11 +20,18 @@ const MAX_ARG_BYTES = 128 * 1024;
  */
 export async function findRipgrep(preferred: string | null | undefined): Promise<string | null> {
   if (preferred === null) return null;
-  const candidates = preferred !== undefined
-    ? [preferred]
-    : (process.env.PATH ?? '').split(nodePath.delimiter).filter(Boolean).map((dir) => nodePath.join(dir, 'rg'));
+  const candidates =
+    preferred !== undefined
+      ? [preferred]
+      : (process.env.PATH ?? '')
+          .split(nodePath.delimiter)
+          .filter(Boolean)
+          .map((dir) => nodePath.join(dir, 'rg'));
   for (const candidate of candidates) {
-    const usable = await fs.access(candidate, fsConstants.X_OK).then(() => true, () => false);
+    const usable = await fs.access(candidate, fsConstants.X_OK).then(
+      () => true,
+      () => false,
+    );
     if (usable) return candidate;
   }
   return null;
@@ -128,7 +135,14 @@ const MAX_OUTPUT_LINE_BYTES = MAX_LINE_BYTES + 16 * 1024;
 /** `12:3456:` after the path's NUL. */
 const LINE_PREFIX = /^(\d+):(\d+):/;
 
-function runBatch(ripgrep: string, cwd: string, files: readonly string[], pattern: string, ignoreCase: boolean, out: BatchOutput): Promise<void> {
+function runBatch(
+  ripgrep: string,
+  cwd: string,
+  files: readonly string[],
+  pattern: string,
+  ignoreCase: boolean,
+  out: BatchOutput,
+): Promise<void> {
   const args = [
     '--no-config',
     '--null',

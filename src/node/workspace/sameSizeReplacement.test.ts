@@ -26,7 +26,13 @@ beforeEach(() => {
   // The cache's clock is a minute ahead, so no entry is distrusted for being racily fresh: only the
   // file's identity can tell the change.
   const hashCache = new HashCache({ clock: { now: () => Date.now() + 60_000 } });
-  ledger = new ResultLedger({ workspace: new NodeWorkspace(tree.root), store: new MemoryResultStore(), config: resolveHygiene({}), hashCache, ids: new IdAllocator({ digits: 4, seed: 7 }) });
+  ledger = new ResultLedger({
+    workspace: new NodeWorkspace(tree.root),
+    store: new MemoryResultStore(),
+    config: resolveHygiene({}),
+    hashCache,
+    ids: new IdAllocator({ digits: 4, seed: 7 }),
+  });
 });
 afterEach(() => tree.remove());
 

@@ -15,7 +15,12 @@ const REPO_ROOT = resolve(import.meta.dirname, '..', '..', '..');
 
 /** Electron executables of desktop VS Code in its usual install places, per platform. */
 const KNOWN_LOCATIONS: Record<string, string[]> = {
-  linux: ['/usr/share/code/code', '/usr/share/code-insiders/code-insiders', '/snap/code/current/usr/share/code/code', '/opt/visual-studio-code/code'],
+  linux: [
+    '/usr/share/code/code',
+    '/usr/share/code-insiders/code-insiders',
+    '/snap/code/current/usr/share/code/code',
+    '/opt/visual-studio-code/code',
+  ],
   darwin: ['/Applications/Visual Studio Code.app/Contents/MacOS/Electron', '/Applications/Visual Studio Code.app/Contents/MacOS/Code'],
   win32: [join(process.env.LOCALAPPDATA ?? 'C:\\', 'Programs', 'Microsoft VS Code', 'Code.exe')],
 };
@@ -24,8 +29,16 @@ const KNOWN_LOCATIONS: Record<string, string[]> = {
 function cachedBuild(): string | undefined {
   const dir = join(REPO_ROOT, '.vscode-test');
   if (!existsSync(dir)) return undefined;
-  for (const entry of readdirSync(dir).filter((e) => e.startsWith('vscode-')).sort().reverse()) {
-    for (const exe of ['code', 'Code.exe', join('VSCode-linux-x64', 'code'), join('Visual Studio Code.app', 'Contents', 'MacOS', 'Electron')]) {
+  for (const entry of readdirSync(dir)
+    .filter((e) => e.startsWith('vscode-'))
+    .sort()
+    .reverse()) {
+    for (const exe of [
+      'code',
+      'Code.exe',
+      join('VSCode-linux-x64', 'code'),
+      join('Visual Studio Code.app', 'Contents', 'MacOS', 'Electron'),
+    ]) {
       const candidate = join(dir, entry, exe);
       if (existsSync(candidate)) return candidate;
     }
@@ -78,7 +91,14 @@ async function main(): Promise<void> {
       vscodeExecutablePath: vscode.path,
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: join(import.meta.dirname, 'suite', 'index.cjs'),
-      launchArgs: [workspace, '--disable-workspace-trust', '--user-data-dir', join(scratch, 'user-data'), '--skip-welcome', '--skip-release-notes'],
+      launchArgs: [
+        workspace,
+        '--disable-workspace-trust',
+        '--user-data-dir',
+        join(scratch, 'user-data'),
+        '--skip-welcome',
+        '--skip-release-notes',
+      ],
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });

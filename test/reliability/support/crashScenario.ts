@@ -6,12 +6,28 @@ export function crashScenarioJson(seed: number): unknown {
     const f = (seed + round) % 6;
     turns.push({ user: `round ${round}` });
     turns.push({ fault: { delay_ms: 2 } });
-    turns.push({ assistant: { text: `Reading f${f} and running a check.`, tool_calls: [{ name: 'read', input: { path: `src/f${f}.ts` } }, { name: 'bash', input: { command: `sleep 0.0${1 + (round % 4)}; echo checked ${round}` } }] } });
-    turns.push({ assistant: { tool_calls: [{ name: 'write', input: { path: `notes/n${(seed + round) % 9}.md`, content: `note ${seed} ${round}\n`.repeat(1 + (round % 5)) } }, { name: 'grep', input: { pattern: `v${round % 30}\\b` } }] } });
+    turns.push({
+      assistant: {
+        text: `Reading f${f} and running a check.`,
+        tool_calls: [
+          { name: 'read', input: { path: `src/f${f}.ts` } },
+          { name: 'bash', input: { command: `sleep 0.0${1 + (round % 4)}; echo checked ${round}` } },
+        ],
+      },
+    });
+    turns.push({
+      assistant: {
+        tool_calls: [
+          { name: 'write', input: { path: `notes/n${(seed + round) % 9}.md`, content: `note ${seed} ${round}\n`.repeat(1 + (round % 5)) } },
+          { name: 'grep', input: { pattern: `v${round % 30}\\b` } },
+        ],
+      },
+    });
     turns.push({ fault: { delay_ms: 1 } });
     turns.push({ assistant: { text: `Round ${round} done: f${f} is fine. `.repeat(3) } });
-    turns.push({ summary: `Summary through round ${round}: files under src/ were read, notes were written, checks passed. `.padEnd(320, '.') });
+    turns.push({
+      summary: `Summary through round ${round}: files under src/ were read, notes were written, checks passed. `.padEnd(320, '.'),
+    });
   }
   return { model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 }, workspace: {}, turns };
 }
-

@@ -6,9 +6,38 @@
 import type { AssistantMessage, Message, UserMessage } from '../../model/types';
 import { seededRandom } from '../../testing/seededRandom';
 
-
-const WORDS = ['config', 'result', 'ledger', 'request', 'stream', 'window', 'budget', 'session', 'model', 'token', 'cache', 'entry', 'value', 'path', 'index', 'buffer', 'reader', 'writer', 'options', 'error'];
-const FILES = ['src/app.ts', 'src/server/routes.ts', 'src/lib/cache.ts', 'src/lib/tokens.ts', 'test/app.test.ts', 'README.md', 'package.json', 'src/ui/panel.tsx'];
+const WORDS = [
+  'config',
+  'result',
+  'ledger',
+  'request',
+  'stream',
+  'window',
+  'budget',
+  'session',
+  'model',
+  'token',
+  'cache',
+  'entry',
+  'value',
+  'path',
+  'index',
+  'buffer',
+  'reader',
+  'writer',
+  'options',
+  'error',
+];
+const FILES = [
+  'src/app.ts',
+  'src/server/routes.ts',
+  'src/lib/cache.ts',
+  'src/lib/tokens.ts',
+  'test/app.test.ts',
+  'README.md',
+  'package.json',
+  'src/ui/panel.tsx',
+];
 
 export class ScriptedSession {
   readonly messages: Message[] = [];
@@ -35,8 +64,10 @@ export class ScriptedSession {
       const a = this.word();
       const b = this.word();
       const shape = Math.floor(this.next() * 5);
-      if (shape === 0) lines.push(`export function ${a}${b[0]?.toUpperCase()}${b.slice(1)}(${a}: ${b === 'error' ? 'Error' : 'string'}): number {`);
-      else if (shape === 1) lines.push(`  const ${a} = await this.${b}.get(${JSON.stringify(this.word())}, ${Math.floor(this.next() * 1000)});`);
+      if (shape === 0)
+        lines.push(`export function ${a}${b[0]?.toUpperCase()}${b.slice(1)}(${a}: ${b === 'error' ? 'Error' : 'string'}): number {`);
+      else if (shape === 1)
+        lines.push(`  const ${a} = await this.${b}.get(${JSON.stringify(this.word())}, ${Math.floor(this.next() * 1000)});`);
       else if (shape === 2) lines.push(`  // Keep the ${a} ${b} stable: the prompt cache depends on it.`);
       else if (shape === 3) lines.push(`  if (!${a}) throw new Error(\`No ${b} for \${${a}}\`);`);
       else lines.push('}');
@@ -66,7 +97,9 @@ export class ScriptedSession {
       case 'read': {
         const total = 40 + Math.floor(this.next() * 260);
         const lines = this.codeLines(Math.min(total, 200));
-        content = `[${id} ${path} lines 1-${lines.length} of ${total} sha ${Math.floor(this.next() * 0xffffffff).toString(16).padStart(8, '0')}]\n${lines.map((line, i) => `${i + 1}: ${line}`).join('\n')}`;
+        content = `[${id} ${path} lines 1-${lines.length} of ${total} sha ${Math.floor(this.next() * 0xffffffff)
+          .toString(16)
+          .padStart(8, '0')}]\n${lines.map((line, i) => `${i + 1}: ${line}`).join('\n')}`;
         break;
       }
       case 'stub':
@@ -77,7 +110,10 @@ export class ScriptedSession {
         const pattern = this.word();
         input = { pattern };
         const hits = 3 + Math.floor(this.next() * 20);
-        const lines = Array.from({ length: hits }, () => `${this.pick(FILES)}:${1 + Math.floor(this.next() * 300)}: ${this.codeLines(1)[0]}`);
+        const lines = Array.from(
+          { length: hits },
+          () => `${this.pick(FILES)}:${1 + Math.floor(this.next() * 300)}: ${this.codeLines(1)[0]}`,
+        );
         content = `[${id}]\n${lines.join('\n')}`;
         break;
       }
@@ -100,7 +136,10 @@ export class ScriptedSession {
       default: {
         name = 'bash';
         input = { command: 'npm test' };
-        const lines = Array.from({ length: 10 + Math.floor(this.next() * 60) }, (_, i) => `  ✓ ${this.word()} ${this.word()} works (${i} ms)`);
+        const lines = Array.from(
+          { length: 10 + Math.floor(this.next() * 60) },
+          (_, i) => `  ✓ ${this.word()} ${this.word()} works (${i} ms)`,
+        );
         content = `[${id}]\n> npm test\n${lines.join('\n')}\n\nTests: ${lines.length} passed`;
       }
     }

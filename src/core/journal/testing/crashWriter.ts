@@ -48,7 +48,12 @@ async function run(orders: CrashOrders): Promise<void> {
   for (let acks = 0; ; acks++) {
     if (orders.drillAfter === acks) {
       const body = crashBody(orders.seed, index);
-      const line = JSON.stringify({ type: 'tool_result', seq: journal.lastSeq + 1, at: Date.now(), result: { id: crashResultId(index), body } });
+      const line = JSON.stringify({
+        type: 'tool_result',
+        seq: journal.lastSeq + 1,
+        at: Date.now(),
+        result: { id: crashResultId(index), body },
+      });
       const cut = 1 + Math.floor(random() * (line.length - 1));
       await fs.appendFile(join(orders.dir, orders.sessionId, JOURNAL_FILE), line.slice(0, cut));
       say(`torn ${Buffer.byteLength(line.slice(0, cut))}`);
@@ -63,7 +68,15 @@ async function run(orders: CrashOrders): Promise<void> {
       continue;
     }
     const id = crashResultId(index);
-    await journal.put({ id, callId: `toolu_${index}`, tool: 'bash', input: { command: `run ${index}` }, bracket: `[${id}]`, body: crashBody(orders.seed, index), kind: 'full' });
+    await journal.put({
+      id,
+      callId: `toolu_${index}`,
+      tool: 'bash',
+      input: { command: `run ${index}` },
+      bracket: `[${id}]`,
+      body: crashBody(orders.seed, index),
+      kind: 'full',
+    });
     say(`ack ${journal.lastSeq} ${id} ${index}`);
     index += 1;
   }

@@ -25,7 +25,10 @@ export class FakeWorkspace implements Workspace {
   reads = 0;
   private tick = 1_000_000;
 
-  constructor(files: Record<string, string | Uint8Array> = {}, private readonly onExec?: FakeExec) {
+  constructor(
+    files: Record<string, string | Uint8Array> = {},
+    private readonly onExec?: FakeExec,
+  ) {
     for (const [path, content] of Object.entries(files)) this.put(path, content);
   }
 
@@ -51,7 +54,8 @@ export class FakeWorkspace implements Workspace {
     for (const part of rel.split('/')) {
       if (part === '' || part === '.') continue;
       if (part === '..') {
-        if (out.length === 0) throw new FakeWorkspacePathError(`Path "${path}" is outside the workspace root ${this.root}. Use a path relative to the root.`);
+        if (out.length === 0)
+          throw new FakeWorkspacePathError(`Path "${path}" is outside the workspace root ${this.root}. Use a path relative to the root.`);
         out.pop();
       } else out.push(part);
     }
@@ -117,9 +121,12 @@ export class FakeWorkspace implements Workspace {
     for (const [path, file] of [...this.files].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (base && path !== base && !path.startsWith(`${base}/`)) continue;
       if (globMatch && !globMatch(path)) continue;
-      new TextDecoder().decode(file.bytes).split('\n').forEach((text, i) => {
-        if (re.test(text)) out.push({ path, line: i + 1, text });
-      });
+      new TextDecoder()
+        .decode(file.bytes)
+        .split('\n')
+        .forEach((text, i) => {
+          if (re.test(text)) out.push({ path, line: i + 1, text });
+        });
     }
     return out;
   }
