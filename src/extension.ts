@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SessionPorts } from './core/agent/sessionAssembly';
+import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './core/compose/rules';
 import { NodeProjectContext } from './node/projectContext';
 import { environmentSecrets } from './node/workspace/commandRunner';

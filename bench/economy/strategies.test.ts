@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationEntry } from '../../src/core/agent/conversation';
+import type { ConversationEntry } from '../../src/core/conversation/conversation';
 import { IdAllocator } from '../../src/core/ledger/ids';
 import { MemoryResultStore } from '../../src/core/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';

@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { SessionPorts } from '../../src/core/agent/sessionAssembly';
-import type { ConversationEntry } from '../../src/core/agent/conversation';
-import { projectForProvider } from '../../src/core/agent/projection';
+import type { SessionPorts } from '../../src/core/session/node/sessionAssembly';
+import type { ConversationEntry } from '../../src/core/conversation/conversation';
+import { projectForProvider } from '../../src/core/conversation/projection';
 import type { LedgerResult, ResultStore, ToolCall } from '../../src/core/ledger/types';
 import type { Message, ToolResultBlock, UserBlock } from '../../src/core/model/types';
 

@@ -3,7 +3,7 @@
  * (running → preview → done / failed), apply or discard a preview, and undo until a request has used the
  * new generation. One compaction at a time, and never while the agent runs (both change the conversation).
  */
-import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { CompactionPlan } from '../core/compaction/compactor';
 import type { CompactionDetails, CompactionStateView } from '../shared/protocol';
 

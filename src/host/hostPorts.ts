@@ -2,7 +2,7 @@
  * The small interfaces the session controller works through, so it runs with VS Code in the extension and
  * with fakes or the real session in tests.
  */
-import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { HostAction, HostToWebview } from '../shared/protocol';
 
 export interface ViewSink {

@@ -3,7 +3,7 @@
  * `init` and `olderTurns` pages after a reload), the snapshots for the report, the compaction details and
  * the running totals of the usage meter. Result bodies are never kept: a long session stays small.
  */
-import { isGenerationDetail } from '../core/compaction/generation';
+import { isGenerationDetail } from '../core/conversation/generationDetail';
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';

@@ -5,7 +5,7 @@
  * the host tests drive it with the real session and fake views.
  */
 import type { AgentEvent } from '../core/agent/events';
-import type { AssembledSession } from '../core/agent/sessionAssembly';
+import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { Workspace } from '../core/ports';
 import type {
   CompactionDetails,

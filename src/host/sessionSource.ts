@@ -3,7 +3,7 @@
  * the workspace used last (so a window reload resumes it with its ids). A session another window is
  * writing is never resumed here: that window holds its lock.
  */
-import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../core/agent/sessionAssembly';
+import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../core/session/node/sessionAssembly';
 import { SessionCatalog, type SessionSummary } from '../core/journal/sessionCatalog';
 import type { SessionSource } from './sessionController';
 

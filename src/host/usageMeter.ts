@@ -2,8 +2,8 @@
  * The usage meter's running totals (session cost, tokens hygiene saved, the last cache-hit share, the
  * active summary) and the meter view built from them and the composer's three usage parts.
  */
-import { projectForProvider } from '../core/agent/projection';
-import type { AssembledSession } from '../core/agent/sessionAssembly';
+import { projectForProvider } from '../core/conversation/projection';
+import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { RequestSnapshotView, UsageMeterView } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_CONTINUE_PROMPT } from '../../src/core/agent/agentLoop';
 import type { Approver } from '../../src/core/agent/approval';
-import { INTERRUPTION_NOTE } from '../../src/core/agent/projection';
+import { INTERRUPTION_NOTE } from '../../src/core/conversation/projection';
 import { EventProjection } from '../../src/host/eventProjection';
 import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transcript';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resumeSession } from '../../src/core/agent/sessionAssembly';
-import type { ConversationEntry } from '../../src/core/agent/conversation';
-import { projectForProvider } from '../../src/core/agent/projection';
+import { resumeSession } from '../../src/core/session/node/sessionAssembly';
+import type { ConversationEntry } from '../../src/core/conversation/conversation';
+import { projectForProvider } from '../../src/core/conversation/projection';
 import type { RequestSnapshot } from '../../src/core/compose/snapshot';
 import type { Message } from '../../src/core/model/types';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../src/core/agent/agentLoop';
 import { autoApprover, type ApprovalSettings, type Approver } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
+import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import { FileRulesSource, noRules } from '../../src/core/compose/rules';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { Clock } from '../../src/core/ports';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resumeSession } from '../../src/core/agent/sessionAssembly';
+import { resumeSession } from '../../src/core/session/node/sessionAssembly';
 import { startScenarioSession, toolResultTexts, mainRequests, type ScenarioSession } from './harness';
 
 const model = { id: 'claude-test-model', context_window: 200000, max_output: 64000 };

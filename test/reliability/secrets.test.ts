@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../src/core/agent/agentLoop';
 import { autoApprover } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
-import { startSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
+import { startSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../src/core/compaction/settings';
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
 import { noRules } from '../../src/core/compose/rules';

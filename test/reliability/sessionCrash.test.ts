@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../src/core/agent/agentLoop';
 import { autoApprover } from '../../src/core/agent/approval';
-import { resumeSession, type SessionPorts } from '../../src/core/agent/sessionAssembly';
+import { resumeSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';

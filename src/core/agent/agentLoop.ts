@@ -13,11 +13,11 @@ import type {
   ToolUseBlock,
 } from '../model/types';
 import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver } from './approval';
-import type { Conversation, ConversationEntry } from './conversation';
+import type { Conversation, ConversationEntry } from '../conversation/conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
-import { projectForProvider } from './projection';
+import { projectForProvider } from '../conversation/projection';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 
 export interface AgentLoopSettings {

@@ -1,6 +1,6 @@
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { SessionJournal } from '../journal/sessionJournal';
-import type { ConversationEntry } from './conversation';
+import type { ConversationEntry } from '../conversation/conversation';
 import type { SessionRecorder } from './ports';
 
 /** Writes what the loop did into the session journal; each record is on disk before the loop goes on. */

@@ -1,7 +1,7 @@
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
-import type { ConversationEntry } from './conversation';
+import type { ConversationEntry } from '../conversation/conversation';
 import type { Decision } from '../compose/decisions';
 
 /** What the loop needs of the result ledger (`ResultLedger` satisfies it). */

@@ -1,11 +1,11 @@
-import type { AgentSession, AgentSessionDeps } from '../agent/agentSession';
-import { Conversation, type ConversationEntry } from '../agent/conversation';
+import type { AgentSession, AgentSessionDeps } from '../session/agentSession';
+import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import type { GenerationRef } from '../agent/agentLoop';
-import { projectForProvider } from '../agent/projection';
+import { projectForProvider } from '../conversation/projection';
 import type { Composer } from '../compose/composer';
 import type { ResultLedger } from '../ledger/resultLedger';
 import type { SessionJournal } from '../journal/sessionJournal';
-import { generationOpening, type CompactionReason, type GenerationDetail } from './generation';
+import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
 import { appendHistory, renderHistory } from './historyArchive';
 import { escalationFor } from './escalation';
 import { softLimitTokens, type CompactionSettings } from './settings';

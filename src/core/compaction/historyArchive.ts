@@ -1,6 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSyntheticBlock, type ConversationEntry } from '../agent/conversation';
+import { isSyntheticBlock, type ConversationEntry } from '../conversation/conversation';
 import { PRIVATE_FILE_MODE } from '../journal/privateModes';
 
 export const HISTORY_FILE = 'history.md';

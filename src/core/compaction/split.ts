@@ -1,4 +1,4 @@
-import type { ConversationEntry } from '../agent/conversation';
+import type { ConversationEntry } from '../conversation/conversation';
 
 /**
  * Where a generation is cut: everything before `tailStart` is summarized, everything from it is kept.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationEntry } from '../agent/conversation';
+import type { ConversationEntry } from '../conversation/conversation';
 import { renderTranscript } from './transcript';
 
 const entries: ConversationEntry[] = [

@@ -1,4 +1,4 @@
-import { isSyntheticBlock, type ConversationEntry } from '../agent/conversation';
+import { isSyntheticBlock, type ConversationEntry } from '../conversation/conversation';
 
 /** Lines of a tool result shown to the summarizer after its bracket: enough to know what it held. */
 const RESULT_PREVIEW_LINES = 3;

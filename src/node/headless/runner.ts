@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../core/agent/agentLoop';
 import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
-import { startSession, type AssembledSession, type SessionPorts } from '../../core/agent/sessionAssembly';
+import { startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../../core/compose/rules';
 import type { RequestSnapshot } from '../../core/compose/snapshot';

@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_LOOP_SETTINGS } from '../../../src/core/agent/agentLoop';
 import { autoApprover } from '../../../src/core/agent/approval';
-import { resumeSession, startSession, type SessionPorts } from '../../../src/core/agent/sessionAssembly';
+import { resumeSession, startSession, type SessionPorts } from '../../../src/core/session/node/sessionAssembly';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/core/compaction/settings';
 import { emptyProjectContext } from '../../../src/core/compose/projectContext';
 import { noRules } from '../../../src/core/compose/rules';

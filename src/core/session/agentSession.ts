@@ -1,10 +1,10 @@
 import type { SessionJournal } from '../journal/sessionJournal';
-import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from './agentLoop';
-import type { ApprovalSettings, Approver } from './approval';
-import { Conversation } from './conversation';
-import type { AgentEvent, DoneReason } from './events';
-import { JournalRecorder } from './journalRecorder';
-import type { RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from '../agent/agentLoop';
+import type { ApprovalSettings, Approver } from '../agent/approval';
+import { Conversation } from '../conversation/conversation';
+import type { AgentEvent, DoneReason } from '../agent/events';
+import { JournalRecorder } from '../agent/journalRecorder';
+import type { RequestComposer, SessionRecorder, ToolExecutor } from '../agent/ports';
 import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { Clock } from '../ports';
 import type { Decision } from '../compose/decisions';

@@ -1,4 +1,4 @@
-import type { ConversationEntry } from '../agent/conversation';
+import type { ConversationEntry } from './conversation';
 
 /**
  * What a `generation_started` journal record holds. The new generation's opening entries are inside the

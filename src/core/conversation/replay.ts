@@ -1,6 +1,6 @@
 import type { LoadedRecord } from '../journal/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
-import { isGenerationDetail } from '../compaction/generation';
+import { isGenerationDetail } from './generationDetail';
 import { Conversation, type ConversationEntry } from './conversation';
 
 export interface ReplayedGeneration {
