@@ -1,36 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GenerationRef } from '../src/core/agent/agentLoop';
-import type { SessionHooks } from '../src/core/session/agentSession';
-import { Conversation } from '../src/core/conversation/conversation';
-import type { AgentEvent } from '../src/core/agent/events';
-import { Compactor, type CompactionHost } from '../src/core/compaction/compactor';
+import { JournalRecorder } from '../src/core/agent/journalRecorder';
+import { Compactor } from '../src/core/compaction/compactor';
 import { DEFAULT_COMPACTION_SETTINGS } from '../src/core/compaction/settings';
 import type { Summarizer } from '../src/core/compaction/summarizer';
 import { Composer } from '../src/core/compose/composer';
-import type { Decision } from '../src/core/compose/decisions';
+import { DecisionQueue } from '../src/core/compose/decisions';
+import { ActiveGeneration } from '../src/core/conversation/activeGeneration';
 import { emptyProjectContext } from '../src/core/compose/projectContext';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
 import { SessionJournal } from '../src/core/journal/sessionJournal';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
-
-/** The conversation a case builds as it calls tools, as the compactor sees a session. */
-class CaseConversation implements CompactionHost {
-  generation: GenerationRef = { generation: 0, conversation: new Conversation() };
-  readonly notices: string[] = [];
-  replaceGeneration(next: GenerationRef): void {
-    this.generation = next;
-  }
-  notify(_event: AgentEvent): void {}
-  async notice(_level: string, _kind: string, message: string): Promise<void> {
-    this.notices.push(message);
-  }
-  useHooks(_hooks: SessionHooks): void {}
-  addDecision(_decision: Decision): void {}
-}
 
 /** Answers every summary request with the case's text: the conformance step's "summarizer that returns TEXT". */
 class CaseSummarizer implements Summarizer {
@@ -48,7 +31,7 @@ class CaseSummarizer implements Summarizer {
  */
 export class CaseCompaction {
   private constructor(
-    private readonly host: CaseConversation,
+    private readonly generations: ActiveGeneration,
     private readonly summarizer: CaseSummarizer,
     private readonly compactor: Compactor,
     private readonly journal: SessionJournal,
@@ -66,13 +49,15 @@ export class CaseCompaction {
       sessionDate: '2026-01-01',
     });
     await composer.prepare();
-    const host = new CaseConversation();
+    const generations = new ActiveGeneration();
     const summarizer = new CaseSummarizer();
     return new CaseCompaction(
-      host,
+      generations,
       summarizer,
       new Compactor({
-        session: host,
+        generations,
+        decisions: new DecisionQueue(),
+        recorder: new JournalRecorder(journal, () => ledger.state()),
         ledger,
         composer,
         journal,
@@ -89,7 +74,7 @@ export class CaseCompaction {
   }
 
   recordCall(step: number, call: ToolCall, result: LedgerResult): void {
-    const { conversation } = this.host.generation;
+    const { conversation } = this.generations.current;
     conversation.appendUser([{ type: 'text', text: `step ${step}` }]);
     conversation.markSent();
     conversation.appendAssistant({

@@ -63,9 +63,9 @@ export class CompactionRunner {
     if (this.deps.isBusy())
       throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
     const assembled = await this.deps.session();
-    const { compactor, session } = assembled;
+    const { session } = assembled;
     const generation = session.generation.generation;
-    const tokensBefore = compactor.estimateNext();
+    const tokensBefore = session.estimateNextTokens();
     this.pending = undefined;
     this.set({ status: 'running', generation, tokensBefore, hasDetails: false, canUndo: false });
     const controller = new AbortController();
@@ -74,7 +74,7 @@ export class CompactionRunner {
       const options = { reason: 'manual' as const, ...(instructions ? { instructions } : {}) };
       const planned = await this.deps.progress('Cairn: compacting the conversation…', async (signal) => {
         signal.addEventListener('abort', () => controller.abort(), { once: true });
-        return compactor.plan(options, controller.signal);
+        return session.planCompaction(options, controller.signal);
       });
       if (!planned.ok) {
         this.deps.log.warn(`[Context] compaction not applied: ${planned.reason}`);
@@ -120,7 +120,7 @@ export class CompactionRunner {
       await this.applyPlan(plan);
       return;
     }
-    if (!(await assembled.compactor.undo())) {
+    if (!(await assembled.session.undoCompaction())) {
       this.deps.log.warn('Undo was asked for, but the last compaction can no longer be undone (a request has used it).');
       if (this.current) this.set({ ...this.current, canUndo: false });
       return;
@@ -131,7 +131,7 @@ export class CompactionRunner {
 
   private async applyPlan(plan: CompactionPlan): Promise<void> {
     const assembled = await this.deps.session();
-    const outcome = await assembled.compactor.apply(plan);
+    const outcome = await assembled.session.applyCompaction(plan);
     if (!outcome.applied) {
       this.set({
         status: 'failed',
@@ -149,7 +149,7 @@ export class CompactionRunner {
       tokensBefore: plan.tokensBefore,
       tokensAfter: plan.tokensAfter,
       hasDetails: true,
-      canUndo: assembled.compactor.canUndo,
+      canUndo: assembled.session.canUndoCompaction,
     });
     await this.deps.afterChange();
   }

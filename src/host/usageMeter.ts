@@ -2,7 +2,6 @@
  * The usage meter's running totals (session cost, tokens hygiene saved, the last cache-hit share, the
  * active summary) and the meter view built from them and the composer's three usage parts.
  */
-import { projectForProvider } from '../core/conversation/projection';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { RequestSnapshotView, UsageMeterView } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
@@ -36,7 +35,7 @@ export class UsageMeter {
   }
 
   view(assembled: AssembledSession, windowTokens: number): UsageMeterView {
-    const messages = projectForProvider(assembled.session.generation.conversation.all());
+    const messages = assembled.session.projectedMessages();
     const parts = assembled.composer.usageParts(messages, this.summary, windowTokens);
     return {
       windowTokens: parts.window,

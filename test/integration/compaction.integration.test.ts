@@ -238,18 +238,18 @@ describe('compaction through the local server', () => {
       },
       { loop },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     for (const t of ['a', 'b', 'c', 'd']) await session.send(t);
     const before = session.generation;
-    const outcome = await compactor.compact({ reason: 'manual', instructions: 'keep the API names' }, new AbortController().signal);
+    const outcome = await session.compact({ reason: 'manual', instructions: 'keep the API names' }, new AbortController().signal);
     expect(outcome.applied).toBe(true);
     const request = open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!;
     expect(JSON.stringify(request.body)).toContain('keep the API names');
     expect(session.generation.generation).toBe(1);
     // Normal stage: the last 3 turns are kept, the first summarized.
     expect(session.generation.conversation.length).toBe(6);
-    expect(compactor.canUndo).toBe(true);
-    expect(await compactor.undo()).toBe(true);
+    expect(session.canUndoCompaction).toBe(true);
+    expect(await session.undoCompaction()).toBe(true);
     expect(session.generation).toBe(before);
     await session.send('e');
     const last = mainRequests(open.server).at(-1);
@@ -284,10 +284,10 @@ describe('compaction through the local server', () => {
       },
       { loop },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     const signal = new AbortController().signal;
     for (const t of ['a', 'b', 'c', 'd']) await session.send(t);
-    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    expect((await session.compact({ reason: 'manual' }, signal)).applied).toBe(true);
     // [a, one] summarized; [b, two, c, three, d, four] kept, the summary merged into "b".
     expect(session.generation.conversation.length).toBe(6);
     for (const t of ['e', 'f', 'g']) await session.send(t);
@@ -297,7 +297,7 @@ describe('compaction through the local server', () => {
     expect(decisions.find((d) => d.kind === 'compaction')?.detail).toContain('summarized 2 messages, kept 6');
 
     // The second compaction summarizes the first summary (merged into "b"): it is Cairn's text, not the user's.
-    expect((await compactor.compact({ reason: 'manual' }, signal)).applied).toBe(true);
+    expect((await session.compact({ reason: 'manual' }, signal)).applied).toBe(true);
     const transcript = JSON.stringify(open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!.body);
     expect(transcript).toContain(`Cairn: ${SUMMARY.slice(0, 30)}`);
     expect(transcript).toContain('User: b');
@@ -323,14 +323,17 @@ describe('compaction through the local server', () => {
       },
       { loop },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     await session.send('a');
     await session.send('b');
-    const planned = await compactor.plan({ reason: 'manual' }, new AbortController().signal);
+    const planned = await session.planCompaction({ reason: 'manual' }, new AbortController().signal);
     if (!planned.ok) throw new Error(planned.reason);
     await session.send('c');
-    const outcome = await compactor.apply(planned.plan);
-    expect(outcome).toEqual({ applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' });
+    const outcome = await session.applyCompaction(planned.plan);
+    expect(outcome).toMatchObject({
+      applied: false,
+      reason: 'The conversation moved on since this compaction was prepared; prepare it again.',
+    });
     expect(session.generation.generation).toBe(0);
     expect(session.generation.conversation.length).toBe(6);
   });
@@ -377,15 +380,15 @@ describe('compaction through the local server', () => {
       },
       { loop, compaction: { fallbackModel: 'claude-small', fallbackAfterMinutes: 5 }, clock: { now: () => now } },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     await session.send('a');
     await session.send('b');
-    await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    await session.compact({ reason: 'manual' }, new AbortController().signal);
     expect(compactionSnapshots(open).at(-1)!.model).toBe('claude-main');
     await session.send('c');
     await session.send('d');
     now += 6 * 60_000;
-    await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    await session.compact({ reason: 'manual' }, new AbortController().signal);
     expect(compactionSnapshots(open).at(-1)!.model).toBe('claude-small');
     // The journal records which model summarized and, when the fallback was used, why.
     const details: Record<string, unknown>[] = [];
@@ -412,10 +415,10 @@ describe('compaction through the local server', () => {
       },
       { loop },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     await session.send('a');
     await session.send('b');
-    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    const outcome = await session.compact({ reason: 'manual' }, new AbortController().signal);
     expect(outcome.applied).toBe(false);
     expect(open.server.requests.filter((r) => r.kind === 'compaction').map((r) => r.status)).toEqual([400]);
     const snapshots = compactionSnapshots(open);
@@ -444,11 +447,11 @@ describe('compaction through the local server', () => {
       },
       { loop },
     );
-    const { session, compactor } = open.assembled;
+    const { session } = open.assembled;
     await session.send('a');
     await session.send('b');
     const before = session.generation;
-    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    const outcome = await session.compact({ reason: 'manual' }, new AbortController().signal);
     expect(outcome.applied).toBe(false);
     expect(session.generation).toBe(before);
     expect(open.events.some((e) => e.type === 'notice' && e.kind === 'compaction_failed')).toBe(true);

@@ -137,7 +137,7 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
     const failure = events.find((e) => e.type === 'error');
     expect(failure).toBeDefined();
     expect(await assembled.session.send('three'), JSON.stringify(server.requests.map((r) => r.status))).toBe('end_turn');
-    const compacted = await assembled.compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    const compacted = await assembled.session.compact({ reason: 'manual' }, new AbortController().signal);
     expect(compacted.applied).toBe(true);
     expect(await assembled.session.send('four')).toBe('end_turn');
     await exportSessionMarkdown(assembled.journal, exportDir);

@@ -1,11 +1,9 @@
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult } from '../ledger/types';
 import { ModelError } from '../model/errors';
-import { systemClock, type Clock } from '../ports';
 import type {
   AssistantBlock,
   AssistantMessage,
-  Message,
   ModelClient,
   ModelResponse,
   ModelStreamEvent,
@@ -13,11 +11,14 @@ import type {
   ToolUseBlock,
 } from '../model/types';
 import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver } from './approval';
-import type { Conversation, ConversationEntry } from '../conversation/conversation';
+import type { DecisionQueue } from '../compose/decisions';
+import type { ActiveGeneration } from '../conversation/activeGeneration';
+import type { Conversation } from '../conversation/conversation';
+import { projectForProvider, type Projection } from '../conversation/projection';
 import type { AgentEvent, DoneReason } from './events';
-import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import type { ContextChange, ContextPolicy, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
-import { projectForProvider } from '../conversation/projection';
+import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 
 export interface AgentLoopSettings {
@@ -49,25 +50,16 @@ export interface AgentLoopDeps {
   /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
   readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;
-  /**
-   * The provider said the prompt is too long. Compaction answers with an emergency compaction; the loop
-   * retries the request once when it returns true.
-   */
-  readonly onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
-  /** Called before each main request; compaction may start a new generation here (automatic trigger). */
-  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
-  readonly clock?: Clock;
-  /**
-   * How stored entries become the provider's messages. Cairn's projection only adds the interruption
-   * note; benchmarks swap in peers' strategies (which rewrite history) to measure them side by side.
-   */
-  readonly project?: (entries: readonly ConversationEntry[]) => Message[];
-}
-
-/** The current generation as the loop sees it: compaction swaps it between requests. */
-export interface GenerationRef {
-  readonly generation: number;
-  readonly conversation: Conversation;
+  /** The session's current generation: the loop appends to it; compaction may replace it between requests. */
+  readonly generations: ActiveGeneration;
+  /** The decisions waiting for the next main request's snapshot (the loop adds the ledger's). */
+  readonly decisions: DecisionQueue;
+  /** Numbers every request of the session; the loop notes when the main model answered. */
+  readonly requests: RequestCounter;
+  /** Asked before each request and on a "prompt too long" (compaction); none: the context is never changed. */
+  readonly contextPolicy?: ContextPolicy;
+  /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
+  readonly project?: Projection;
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -78,42 +70,19 @@ export const INTERRUPTED_CONTINUE_PROMPT =
  * until the model ends its turn, the user cancels, an error stops it, or the turn limit is reached.
  */
 export class AgentLoop {
-  private pendingDecisions: LoopDecision[] = [];
-  private requestIndex = 0;
-  private lastMainAt: number | undefined;
   /** Tool-use ids seen in this run, across compactions (a new generation no longer holds the older ones). */
   private readonly usedToolUseIds = new Set<string>();
 
   constructor(
     private readonly deps: AgentLoopDeps,
     private readonly settings: () => AgentLoopSettings,
-    private readonly current: () => GenerationRef,
   ) {}
-
-  /** Decisions made outside the loop (a compaction, a rules delta) that the next snapshot should show. */
-  addDecision(decision: LoopDecision): void {
-    this.pendingDecisions.push(decision);
-  }
-
-  /**
-   * Numbers one request to the model. The loop's own requests and compaction's summary requests share
-   * this count, so every `request_started`/`request_finished` event names a request of this run.
-   */
-  takeRequestIndex(): number {
-    return this.requestIndex++;
-  }
-
-  /** When the main model last answered: its prompt cache is warm for a while after (compaction's fallback reads this). */
-  get lastMainRequestAt(): number | undefined {
-    return this.lastMainAt;
-  }
 
   async run(userText: string, signal: AbortSignal): Promise<DoneReason> {
     const { deps } = this;
+    deps.contextPolicy?.startRun();
+    // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
     const delta = await deps.composer.rulesDelta();
-    if (delta.length > 0) {
-      this.addDecision({ kind: 'rules_delta', detail: 'A rules file changed; its new text is sent in this message.', resultIds: [] });
-    }
     // The rules delta is Cairn's text in the user's message: marked, never attributed to the user.
     await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
     deps.emit({ type: 'user_message', text: userText });
@@ -138,15 +107,17 @@ export class AgentLoop {
         return this.finish('max_turns', { level: 'warning', kind: 'max_turns', message });
       }
       if (signal.aborted) return this.finish('cancelled');
-      if (deps.beforeRequest) await deps.beforeRequest(signal);
+      if (deps.contextPolicy) this.show(await deps.contextPolicy.beforeRequest(signal));
 
       const outcome = await this.request(signal);
       if (outcome.kind === 'error') {
         const error = outcome.error;
         if (error.kind === 'cancelled') return this.finish('cancelled');
-        if (error.kind === 'prompt_too_long' && deps.onPromptTooLong && !promptTooLongRetried) {
+        if (error.kind === 'prompt_too_long' && deps.contextPolicy && !promptTooLongRetried) {
           promptTooLongRetried = true;
-          if (await deps.onPromptTooLong(signal)) continue;
+          const change = await deps.contextPolicy.promptTooLong(signal);
+          this.show(change);
+          if (change.newGeneration) continue;
         }
         deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.action ? { action: error.action } : {}) });
         return this.finish('error');
@@ -209,9 +180,8 @@ export class AgentLoop {
   private async request(signal: AbortSignal): Promise<{ kind: 'ok'; response: ModelResponse } | { kind: 'error'; error: ModelError }> {
     const { deps } = this;
     const settings = this.settings();
-    const { generation, conversation } = this.current();
-    const decisions = this.pendingDecisions;
-    this.pendingDecisions = [];
+    const { generation, conversation } = deps.generations.current;
+    const decisions = deps.decisions.take();
     const composition = deps.composer.compose({
       model: settings.model,
       maxTokens: await this.maxTokensFor(settings),
@@ -220,7 +190,7 @@ export class AgentLoop {
       purpose: 'main',
       decisions,
     });
-    const index = this.takeRequestIndex();
+    const index = deps.requests.take();
     const sentBefore = conversation.sentCount;
     conversation.markSent();
     deps.emit({ type: 'request_started', requestIndex: index, generation });
@@ -242,7 +212,7 @@ export class AgentLoop {
     };
     try {
       const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
-      this.lastMainAt = (deps.clock ?? systemClock).now();
+      deps.requests.mainAnswered();
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
@@ -336,7 +306,7 @@ export class AgentLoop {
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
   private withUniqueToolUseIds(content: readonly AssistantBlock[]): { content: AssistantBlock[]; duplicates: ReadonlyMap<string, string> } {
-    const used = toolUseIdsIn(this.current().conversation.messages());
+    const used = toolUseIdsIn(this.deps.generations.current.conversation.messages());
     for (const id of this.usedToolUseIds) used.add(id);
     const unique = uniqueToolUseIds(content, used);
     for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
@@ -354,25 +324,31 @@ export class AgentLoop {
 
   private noteDecision(result: LedgerResult): void {
     const ids = [result.id, ...(result.refersTo ?? [])];
-    if (result.kind === 'read-stub') this.addDecision({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
-    else if (result.kind === 'diff') this.addDecision({ kind: 'diff', detail: `${result.bracket} answered with its diff`, resultIds: ids });
-    else if (result.kind === 'capped') this.addDecision({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
+    const { decisions } = this.deps;
+    if (result.kind === 'read-stub') decisions.add({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
+    else if (result.kind === 'diff') decisions.add({ kind: 'diff', detail: `${result.bracket} answered with its diff`, resultIds: ids });
+    else if (result.kind === 'capped') decisions.add({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
     else if (result.kind === 'same-result')
-      this.addDecision({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
+      decisions.add({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
+  }
+
+  /** Tells the views what the context policy did (it has journalled it already). */
+  private show(change: ContextChange): void {
+    for (const event of change.events) this.deps.emit(event);
   }
 
   private async appendUser(
     blocks: Parameters<Conversation['appendUser']>[0],
     options: Parameters<Conversation['appendUser']>[1] = {},
   ): Promise<void> {
-    const { conversation, generation } = this.current();
+    const { conversation, generation } = this.deps.generations.current;
     const entry = conversation.appendUser(blocks, options);
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 
   private async appendAssistantIfAny(content: readonly AssistantBlock[], incomplete: boolean): Promise<void> {
     if (content.length === 0) return;
-    const { conversation, generation } = this.current();
+    const { conversation, generation } = this.deps.generations.current;
     const message: AssistantMessage = { role: 'assistant', content: [...content] };
     const entry = conversation.appendAssistant(message, { incomplete });
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);

@@ -1,14 +1,24 @@
 import type { RequestSnapshot } from '../compose/snapshot';
-import type { SessionJournal } from '../journal/sessionJournal';
 import type { ConversationEntry } from '../conversation/conversation';
+import type { SessionJournal } from '../journal/sessionJournal';
 import type { SessionRecorder } from './ports';
 
-/** Writes what the loop did into the session journal; each record is on disk before the loop goes on. */
+/**
+ * Writes what the session did into its journal; each record is on disk before the caller goes on. The one
+ * writer of the ledger's checkpoints: the dedupe tables are written once per batch of results, just before
+ * the message that carries them (a reopened session then has the tables that match its conversation; per
+ * result would write the whole table each time), and after anything that changes them outside a batch
+ * (a compaction clears them). Ids are safe without it: the store never gives an id twice.
+ */
 export class JournalRecorder implements SessionRecorder {
-  constructor(private readonly journal: SessionJournal) {}
+  constructor(
+    private readonly journal: Pick<SessionJournal, 'append' | 'checkpointLedgerState'>,
+    private readonly ledgerState: () => unknown,
+  ) {}
 
   async conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void> {
     if (entry.message.role === 'user') {
+      if (entry.message.content.some((block) => block.type === 'tool_result')) await this.checkpointLedgerState();
       await this.journal.append({
         type: 'user_message',
         generation,
@@ -26,6 +36,11 @@ export class JournalRecorder implements SessionRecorder {
         ...(entry.incomplete ? { incomplete: true } : {}),
       });
     }
+  }
+
+  /** Writes the ledger's state if it changed since the last one written. */
+  async checkpointLedgerState(): Promise<void> {
+    await this.journal.checkpointLedgerState(this.ledgerState());
   }
 
   async snapshot(snapshot: RequestSnapshot): Promise<void> {

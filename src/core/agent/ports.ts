@@ -1,17 +1,15 @@
+import type { Decision } from '../compose/decisions';
 import type { RequestSnapshot } from '../compose/snapshot';
+import type { ConversationEntry } from '../conversation/conversation';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
-import type { ConversationEntry } from '../conversation/conversation';
-import type { Decision } from '../compose/decisions';
+import type { AgentEvent } from './events';
 
 /** What the loop needs of the result ledger (`ResultLedger` satisfies it). */
 export interface ToolExecutor {
   execute(call: ToolCall, context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }): Promise<LedgerResult>;
   answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult>;
 }
-
-/** A choice made between two requests that the context report explains, with the result ids involved. */
-export type LoopDecision = Decision;
 
 /** What the loop needs of the composer (`Composer` satisfies it). */
 export interface RequestComposer {
@@ -21,7 +19,7 @@ export interface RequestComposer {
     generation: number;
     conversation: readonly Message[];
     purpose: RequestPurpose;
-    decisions: readonly LoopDecision[];
+    decisions: readonly Decision[];
   }): { request: ModelRequest; snapshot: RequestSnapshot };
   observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot;
   rulesDelta(): Promise<TextBlock[]>;
@@ -32,4 +30,26 @@ export interface SessionRecorder {
   conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void>;
   snapshot(snapshot: RequestSnapshot): Promise<void>;
   notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void>;
+}
+
+/** What a context policy did when asked: whether a new generation is now current, and what to show. */
+export interface ContextChange {
+  /** True when the policy made a new generation current (the next request is built from it). */
+  readonly newGeneration: boolean;
+  /** What the views should be told (a compaction's notice, warnings); the journal already has them. */
+  readonly events: readonly AgentEvent[];
+}
+
+/**
+ * What keeps the context within the model's window, asked by the loop at fixed points (compaction
+ * implements it). It may start a new generation (through the session's `ActiveGeneration`) and reports
+ * what it did; it never calls back into the loop or the session.
+ */
+export interface ContextPolicy {
+  /** A user message starts a run. */
+  startRun(): void;
+  /** Before each main request (the automatic trigger). */
+  beforeRequest(signal: AbortSignal): Promise<ContextChange>;
+  /** The provider refused the prompt as too long; a new generation means the request may be retried. */
+  promptTooLong(signal: AbortSignal): Promise<ContextChange>;
 }

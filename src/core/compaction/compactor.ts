@@ -1,26 +1,31 @@
-import type { AgentSession, AgentSessionDeps } from '../session/agentSession';
-import { Conversation, type ConversationEntry } from '../conversation/conversation';
-import type { GenerationRef } from '../agent/agentLoop';
-import { projectForProvider } from '../conversation/projection';
+import type { AgentEvent, NoticeLevel } from '../agent/events';
+import type { JournalRecorder } from '../agent/journalRecorder';
+import type { ContextChange, ContextPolicy } from '../agent/ports';
 import type { Composer } from '../compose/composer';
-import type { ResultLedger } from '../ledger/resultLedger';
-import type { SessionJournal } from '../journal/sessionJournal';
+import type { DecisionQueue } from '../compose/decisions';
+import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
+import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
-import { appendHistory, renderHistory } from './historyArchive';
+import { projectForProvider, type Projection } from '../conversation/projection';
+import type { SessionJournal } from '../journal/sessionJournal';
+import type { ResultLedger } from '../ledger/resultLedger';
 import { escalationFor } from './escalation';
+import { appendHistory, renderHistory } from './historyArchive';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
 import { renderTranscript } from './transcript';
 
-/** The session as compaction sees it: the current generation, and where to tell what happened. */
-export type CompactionHost = Pick<AgentSession, 'generation' | 'replaceGeneration' | 'notify' | 'notice' | 'useHooks' | 'addDecision'>;
-
 export interface CompactorDeps {
-  readonly session: CompactionHost;
-  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'state' | 'has'>;
+  /** The session's current generation: compaction reads it, and starts or restores one through it. */
+  readonly generations: ActiveGeneration;
+  /** Where the compaction decision waits for the next main request's snapshot. */
+  readonly decisions: DecisionQueue;
+  /** Journals notices, and the ledger's checkpoint after the dedupe tables are cleared. */
+  readonly recorder: Pick<JournalRecorder, 'notice' | 'checkpointLedgerState'>;
+  readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
-  readonly journal: Pick<SessionJournal, 'append' | 'checkpointLedgerState' | 'sessionDir'>;
+  readonly journal: Pick<SessionJournal, 'append' | 'sessionDir'>;
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
@@ -29,11 +34,8 @@ export interface CompactorDeps {
   /** The model's input window in tokens (from the Models API, the fallback table or settings). */
   readonly windowTokens: () => Promise<number>;
   readonly log: (line: string) => void;
-  /**
-   * Benchmarks only: how stored entries become the provider's messages, the same hook the loop is given
-   * (`AgentLoopDeps.project`), so the threshold is judged on what would really be sent.
-   */
-  readonly project?: AgentSessionDeps['project'];
+  /** How stored entries become the provider's messages: the loop's, so the threshold is judged on what would really be sent. */
+  readonly project?: Projection;
 }
 
 /** A compaction worked out but not yet applied: what a preview shows. */
@@ -63,9 +65,10 @@ export interface CompactionRequest {
   readonly keepNothing?: boolean;
 }
 
+/** What a compaction did, and what the views should be told about it (the journal already has it). */
 export type CompactionOutcome =
-  | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number }
-  | { readonly applied: false; readonly reason: string };
+  | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number; readonly events: readonly AgentEvent[] }
+  | { readonly applied: false; readonly reason: string; readonly events: readonly AgentEvent[] };
 
 /**
  * Compaction: the one deliberate break of the prompt cache. It summarizes the older part of the current
@@ -74,35 +77,31 @@ export type CompactionOutcome =
  * with a notice. The previous generation stays in the journal, and the last compaction can be undone
  * until a request has used the new generation.
  */
-export class Compactor {
+export class Compactor implements ContextPolicy {
   private compactionsThisRun = 0;
   private undoable: { previous: GenerationRef; generation: number } | undefined;
-  private nextGeneration: number;
   private autoBlocked: { generation: number; length: number } | undefined;
 
-  constructor(
-    private readonly deps: CompactorDeps,
-    highestGeneration = deps.session.generation.generation,
-  ) {
-    this.nextGeneration = highestGeneration + 1;
+  constructor(private readonly deps: CompactorDeps) {}
+
+  startRun(): void {
+    this.compactionsThisRun = 0;
   }
 
-  /** Wires the automatic and overflow triggers into the session. */
-  attach(): void {
-    this.deps.session.useHooks({
-      beforeRun: () => {
-        this.compactionsThisRun = 0;
-      },
-      beforeRequest: (signal) => this.beforeRequest(signal),
-      onPromptTooLong: async (signal) => {
-        const outcome = await this.compact({ reason: 'overflow', stage: 'emergency' }, signal);
-        return outcome.applied;
-      },
-    });
+  /** The automatic trigger: compacts when the next request passes the soft threshold or fails the hard fit. */
+  async beforeRequest(signal: AbortSignal): Promise<ContextChange> {
+    const outcome = await this.autoCompact(signal);
+    return { newGeneration: outcome?.applied ?? false, events: outcome?.events ?? [] };
+  }
+
+  /** The provider refused the prompt as too long: an emergency compaction, after which the request may be retried. */
+  async promptTooLong(signal: AbortSignal): Promise<ContextChange> {
+    const outcome = await this.compact({ reason: 'overflow', stage: 'emergency' }, signal);
+    return { newGeneration: outcome.applied, events: outcome.events };
   }
 
   /** The estimated prompt of the next request in tokens (calibrated). */
-  estimateNext(conversation: Conversation = this.deps.session.generation.conversation): number {
+  estimateNext(conversation: Conversation = this.deps.generations.current.conversation): number {
     const prefix = this.deps.composer.staticPrefix();
     return this.deps.composer.estimate({
       model: this.deps.model(),
@@ -140,18 +139,19 @@ export class Compactor {
     return Math.min(this.deps.settings().completionReserveTokens, await this.deps.maxTokens());
   }
 
-  private async beforeRequest(signal: AbortSignal): Promise<void> {
+  private async autoCompact(signal: AbortSignal): Promise<CompactionOutcome | undefined> {
     // The first request of a new generation makes the compaction final.
-    const { conversation, generation } = this.deps.session.generation;
+    const { conversation, generation } = this.deps.generations.current;
     if (this.undoable && conversation.sentCount > 0) this.undoable = undefined;
     // After an attempt that could not help, wait for the conversation to grow before trying again.
     const blocked = this.autoBlocked;
-    if (blocked && blocked.generation === generation && conversation.length < blocked.length + 2) return;
+    if (blocked && blocked.generation === generation && conversation.length < blocked.length + 2) return undefined;
     const check = await this.needsCompaction();
-    if (!check.needed) return;
+    if (!check.needed) return undefined;
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
     const outcome = await this.compact({ reason: 'auto', mustFit: !check.fits }, signal);
     this.autoBlocked = outcome.applied ? undefined : { generation, length: conversation.length };
+    return outcome;
   }
 
   /**
@@ -162,9 +162,12 @@ export class Compactor {
     const plan = await this.plan(options, signal);
     if (!plan.ok) {
       // An automatic attempt that finds nothing worth compacting is routine: a log line, not a warning.
-      if (options.reason === 'auto' && !options.mustFit) this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
-      else await this.reportFailure(plan.reason);
-      return { applied: false, reason: plan.reason };
+      if (options.reason === 'auto' && !options.mustFit) {
+        this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
+        return { applied: false, reason: plan.reason, events: [] };
+      }
+      this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
+      return { applied: false, reason: plan.reason, events: [await this.notice('warning', 'compaction_failed', plan.reason)] };
     }
     return this.apply(plan.plan);
   }
@@ -172,7 +175,7 @@ export class Compactor {
   /** Works out a compaction without applying it (the preview of a manual compaction). */
   async plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
     const settings = this.deps.settings();
-    const current = this.deps.session.generation;
+    const current = this.deps.generations.current;
     const entries = current.conversation.all();
     const stages: Array<'normal' | 'emergency'> =
       options.stage === 'emergency' || options.keepNothing ? ['emergency'] : ['normal', 'emergency'];
@@ -237,11 +240,12 @@ export class Compactor {
 
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */
   async apply(plan: CompactionPlan): Promise<CompactionOutcome> {
-    const { session, journal, ledger, composer } = this.deps;
-    if (session.generation !== plan.previous || plan.previous.conversation.length !== plan.conversationLength) {
-      return { applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.' };
+    const { generations, journal, ledger, composer } = this.deps;
+    if (generations.current !== plan.previous || plan.previous.conversation.length !== plan.conversationLength) {
+      return { applied: false, reason: 'The conversation moved on since this compaction was prepared; prepare it again.', events: [] };
     }
-    const generation = this.nextGeneration++;
+    const events: AgentEvent[] = [];
+    const generation = generations.nextNumber;
     const detail: GenerationDetail = {
       kind: 'compaction',
       previousGeneration: plan.previous.generation,
@@ -261,8 +265,8 @@ export class Compactor {
     await journal.append({ type: 'generation_started', generation, detail });
     // No stub may point at content that just left the context.
     ledger.clearDedupe();
-    await journal.checkpointLedgerState(this.deps.ledger.state());
-    session.replaceGeneration({ generation, conversation: new Conversation(plan.entries, 0) });
+    await this.deps.recorder.checkpointLedgerState();
+    generations.begin(plan.entries);
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();
     await journal.append({ type: 'static_context', generation, state: composer.staticState() });
@@ -275,15 +279,17 @@ export class Compactor {
       );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      await session.notice(
-        'warning',
-        'history_archive',
-        `The summarized history could not be added to history.md (${why}); the journal still has all of it.`,
+      events.push(
+        await this.notice(
+          'warning',
+          'history_archive',
+          `The summarized history could not be added to history.md (${why}); the journal still has all of it.`,
+        ),
       );
     }
 
     const saved = plan.tokensBefore - plan.tokensAfter;
-    session.addDecision({
+    this.deps.decisions.add({
       kind: 'compaction',
       detail:
         `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.keptMessages}` +
@@ -296,7 +302,7 @@ export class Compactor {
     this.deps.log(
       `[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`,
     );
-    session.notify({
+    events.push({
       type: 'compacted',
       generation,
       tokensBefore: plan.tokensBefore,
@@ -308,36 +314,33 @@ export class Compactor {
     });
     this.compactionsThisRun++;
     const escalation = escalationFor(this.compactionsThisRun);
-    if (escalation) await session.notice(escalation.level, 'compaction_escalation', escalation.message);
-    return { applied: true, plan, generation };
+    if (escalation) events.push(await this.notice(escalation.level, 'compaction_escalation', escalation.message));
+    return { applied: true, plan, generation, events };
   }
 
   /** Whether the last compaction can still be undone: no request has used the new generation yet. */
   get canUndo(): boolean {
-    const current = this.deps.session.generation;
+    const current = this.deps.generations.current;
     return Boolean(this.undoable && this.undoable.generation === current.generation && current.conversation.sentCount === 0);
   }
 
   /** Restores the generation before the last compaction. The dedupe tables stay empty (always safe). */
-  async undo(): Promise<boolean> {
-    if (!this.canUndo || !this.undoable) return false;
+  async undo(): Promise<{ readonly undone: boolean; readonly events: readonly AgentEvent[] }> {
+    if (!this.canUndo || !this.undoable) return { undone: false, events: [] };
     const { previous, generation } = this.undoable;
     await this.deps.journal.append({ type: 'compaction_undone', generation });
-    this.deps.session.replaceGeneration(previous);
+    this.deps.generations.restore(previous);
     await this.deps.composer.startGeneration();
     await this.deps.journal.append({ type: 'static_context', generation: previous.generation, state: this.deps.composer.staticState() });
     this.undoable = undefined;
-    await this.deps.session.notice(
-      'info',
-      'compaction_undone',
-      `The last compaction was undone; generation ${previous.generation} is active again.`,
-    );
-    return true;
+    const message = `The last compaction was undone; generation ${previous.generation} is active again.`;
+    return { undone: true, events: [await this.notice('info', 'compaction_undone', message)] };
   }
 
-  private async reportFailure(reason: string): Promise<void> {
-    this.deps.log(`[Context] compaction not applied: ${reason}`);
-    await this.deps.session.notice('warning', 'compaction_failed', reason);
+  /** Journals a notice and returns it as the event the views are shown. */
+  private async notice(level: NoticeLevel, kind: string, message: string): Promise<AgentEvent> {
+    await this.deps.recorder.notice(level, kind, message);
+    return { type: 'notice', level, kind, message };
   }
 }
 

@@ -6,6 +6,7 @@ import type { Message, ModelRequest } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { Composer, sessionDateText } from './composer';
+import { DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
 import { sha256Hex } from '../text/sha';
 import { messageHash } from './messageHash';
@@ -63,20 +64,29 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** Each composer's decision queue, as the session's loop would hold it. */
+const queues = new WeakMap<Composer, DecisionQueue>();
+
 function composer(overrides: Partial<ConstructorParameters<typeof Composer>[0]> = {}): Composer {
-  return new Composer({
+  const decisions = new DecisionQueue();
+  const built = new Composer({
     tools: TOOL_DEFINITIONS,
     preamble: 'You are Cairn.\n\nUse the tools.',
     rules: new FileRulesSource({ homeDir: home, roots: [root] }),
     projectContext: projectSource(smallProject),
     sessionDate: '2026-11-30',
     clock: { now: () => Date.UTC(2026, 10, 30, 9, 0, 0) },
+    decisions,
     ...overrides,
   });
+  queues.set(built, decisions);
+  return built;
 }
 
+/** A main request, carrying the decisions queued since the last one (as the loop does). */
 function compose(c: Composer, conversation: readonly Message[], generation = 0) {
-  return c.compose({ model: MODEL, maxTokens: 4096, generation, conversation, purpose: 'main', decisions: [] });
+  const decisions = queues.get(c)?.take() ?? [];
+  return c.compose({ model: MODEL, maxTokens: 4096, generation, conversation, purpose: 'main', decisions });
 }
 
 /** What the wire carries: the request serialised and parsed back, as the local server logs it. */

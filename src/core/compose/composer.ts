@@ -5,7 +5,7 @@ import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
 import { canonicalJson, utf8Bytes } from './canonicalJson';
-import { cloneDecision, type Decision } from './decisions';
+import { cloneDecision, DecisionQueue, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
 import type { ProjectContextSource } from './projectContext';
@@ -44,6 +44,11 @@ export interface ComposerOptions {
    * `prepare()` takes it instead of reading the files, so the prefix and the rules baseline carry on.
    */
   restoredStatic?: StaticState;
+  /**
+   * The session's one queue of decisions waiting for the next main request: the composer adds its own
+   * (a budget cut in the static part, a rules delta) and the loop passes them all back in `compose()`.
+   */
+  decisions?: DecisionQueue;
 }
 
 export interface ComposeInput {
@@ -53,7 +58,7 @@ export interface ComposeInput {
   /** The current generation's messages, append-only; never mutated here. */
   conversation: readonly Message[];
   purpose: RequestPurpose;
-  /** Decisions since the previous request (stubs, caps, same results, compaction choices…). */
+  /** Decisions since the previous main request (stubs, caps, same results, compaction choices…), from the session's queue. */
   decisions: readonly Decision[];
   thinking?: ModelRequest['thinking'];
 }
@@ -87,8 +92,7 @@ export class Composer {
   private building: Promise<void> | null = null;
   /** Rules text by path as the model has it (system part plus deltas already reported). */
   private knownRules = new Map<string, string>();
-  /** Composer decisions waiting for the next request. */
-  private pending: Decision[] = [];
+  private readonly decisions: DecisionQueue;
   private requestCount = 0;
   private lastGeneration: number | null = null;
   private lastMainBreakpoint: MessageBlockPosition | null = null;
@@ -108,6 +112,7 @@ export class Composer {
     this.prices = resolvePrices(options.prices);
     this.clock = options.clock ?? systemClock;
     this.estimator = options.estimator ?? new TokenEstimator();
+    this.decisions = options.decisions ?? new DecisionQueue();
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);
@@ -157,7 +162,7 @@ export class Composer {
     this.staticPart = part;
     this.staticEncoding = null;
     this.knownRules = new Map(part.rules);
-    this.pending.push(...part.decisions);
+    this.decisions.add(...part.decisions);
   }
 
   /** The static part's file-derived content as JSON, for the journal (see `restoredStatic`). */
@@ -190,7 +195,7 @@ export class Composer {
       current.map((file) => [file.path, file.text]),
     );
     this.knownRules = new Map(current.map((file) => [file.path, file.text]));
-    this.pending.push({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
+    this.decisions.add({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
     return blocks;
   }
 
@@ -215,13 +220,7 @@ export class Composer {
 
     const sameGeneration = this.lastGeneration === input.generation;
     const breakpoints = placeBreakpoints(request, sameGeneration ? this.lastMainBreakpoint : null);
-    // The loop may record the rules delta itself; the composer's entry (naming the files) then stands in for it.
-    const pending = this.pending.splice(0);
-    const fromLoop = input.decisions.map(cloneDecision);
-    const decisions = [
-      ...pending,
-      ...(pending.some((d) => d.kind === 'rules_delta') ? fromLoop.filter((d) => d.kind !== 'rules_delta') : fromLoop),
-    ];
+    const decisions = input.decisions.map(cloneDecision);
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,

@@ -22,3 +22,23 @@ export interface Decision {
 export function cloneDecision(decision: Decision): Decision {
   return { kind: decision.kind, detail: decision.detail, resultIds: [...decision.resultIds] };
 }
+
+/**
+ * The decisions taken since the last main request, waiting for its snapshot: the one queue every part
+ * adds to (the ledger's answers through the loop, the composer's static part and rules deltas, compaction)
+ * and the loop takes from when it composes a main request.
+ */
+export class DecisionQueue {
+  private pending: Decision[] = [];
+
+  add(...decisions: readonly Decision[]): void {
+    for (const decision of decisions) this.pending.push(cloneDecision(decision));
+  }
+
+  /** Everything queued, in order; the queue is empty after. */
+  take(): Decision[] {
+    const taken = this.pending;
+    this.pending = [];
+    return taken;
+  }
+}

@@ -15,3 +15,9 @@ export function projectForProvider(entries: readonly ConversationEntry[]): Messa
     return { role: 'assistant', content: [...entry.message.content, { type: 'text', text: INTERRUPTION_NOTE }] };
   });
 }
+
+/**
+ * How stored entries become the provider's messages. Cairn's is `projectForProvider`; benchmarks swap in
+ * peers' strategies (which rewrite history) to measure them side by side.
+ */
+export type Projection = (entries: readonly ConversationEntry[]) => Message[];

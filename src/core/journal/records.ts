@@ -79,7 +79,10 @@ export interface ToolResultRecord extends Envelope {
    * readers (`readResult`, `readLines`, `readAll`) resolve it, so they always return the text.
    */
   readonly result: StoredResult;
-  /** The ledger's `state()` as JSON, when it changed since the last record that carried one. */
+  /**
+   * The ledger's `state()`, on results written by Cairn before the state moved to its own `ledger_state`
+   * records (checkpointed once per batch): read so those sessions reopen with their tables; never written now.
+   */
   readonly ledgerState?: unknown;
   /** The body's length, written before it so a reopen can skip the body (see `parseToolResultHead`). */
   readonly bodyChars?: number;

@@ -39,7 +39,6 @@ function journalPath(id = 's1'): string {
 describe('SessionJournal', () => {
   it('stores results in full and reads lines back by offset after a reopen', async () => {
     const journal = await createSession();
-    journal.useLedgerState(() => ({ used: journal.ids().length }));
     await journal.append({ type: 'user_message', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } });
     const body = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
     await journal.put(result('#a001', body, { callId: 'toolu_1' }));
@@ -62,7 +61,6 @@ describe('SessionJournal', () => {
     expect(await reopened.journal.readLines('#a002', 1, 10)).toEqual({ id: '#a002', from: 1, to: 2, total: 2, lines: ['one', 'two'] });
     expect(await reopened.journal.readLines('#a001', 60, 5)).toEqual({ id: '#a001', from: 60, to: 59, total: 50, lines: [] });
     expect(await reopened.journal.readLines('#ffff', 1, 5)).toBeUndefined();
-    expect(reopened.ledgerState).toEqual({ used: 1 });
     const head = reopened.records.find((r) => r.type === 'tool_result');
     expect(head).toMatchObject({ callId: 'toolu_1', result: { id: '#a001', bodyChars: body.length } });
     expect(head && 'body' in (head as { result: object }).result).toBe(false);
@@ -72,26 +70,35 @@ describe('SessionJournal', () => {
 
   it('writes the ledger state only when it changed', async () => {
     const journal = await createSession();
-    let state = { n: 1 };
-    journal.useLedgerState(() => state);
+    await journal.checkpointLedgerState({ n: 1 });
     await journal.put(result('#b001', 'x'));
+    await journal.checkpointLedgerState({ n: 1 });
     await journal.put(result('#b002', 'y'));
-    state = { n: 2 };
-    await journal.checkpointLedgerState();
-    await journal.checkpointLedgerState();
+    await journal.checkpointLedgerState({ n: 2 });
     const lines = (await fs.readFile(journalPath(), 'utf8'))
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l.type, 'ledgerState' in l])).toEqual([
       ['session_started', false],
-      ['tool_result', true],
+      ['ledger_state', false],
+      ['tool_result', false],
       ['tool_result', false],
       ['ledger_state', false],
     ]);
     await journal.close();
     const reopened = track(await SessionJournal.open(dir, 's1'));
     expect(reopened.ledgerState).toEqual({ n: 2 });
+  });
+
+  it('reopens a session written before ledger_state records with the state its results carried', async () => {
+    const journal = await createSession();
+    // How Cairn wrote the state until it was checkpointed once per batch: on the result itself.
+    await journal.append({ type: 'tool_result', result: result('#b101', 'x'), ledgerState: { n: 7 } });
+    await journal.close();
+    const reopened = track(await SessionJournal.open(dir, 's1'));
+    expect(reopened.ledgerState).toEqual({ n: 7 });
+    expect(reopened.journal.has('#b101')).toBe(true);
   });
 
   it('refuses an id given twice', async () => {

@@ -87,7 +87,6 @@ export class SessionJournal implements ResultStore {
   private readonly heldParts = new Map<string, string[]>();
   private readonly pendingIds = new Set<string>();
   private meta: SessionMeta | undefined;
-  private ledgerStateSource: (() => unknown) | undefined;
   private lastLedgerStateJson: string | undefined;
 
   private constructor(parts: JournalParts) {
@@ -150,14 +149,6 @@ export class SessionJournal implements ResultStore {
     return this.appender?.byteSize ?? this.scannedSize;
   }
 
-  /**
-   * Where `put` takes the ledger's state from (`() => ledger.state()`); it is written with a result
-   * only when it changed since the last one written.
-   */
-  useLedgerState(source: () => unknown): void {
-    this.ledgerStateSource = source;
-  }
-
   /** Appends one record, durably; resolves with its seq once it is written and fsynced. */
   append(record: NewJournalRecord): Promise<number> {
     return this.assertWritable().append(record, (appended) => this.appended(appended));
@@ -211,21 +202,18 @@ export class SessionJournal implements ResultStore {
       // Readers of an older format would show a reference as an empty body: a session begun by an older
       // Cairn gets the text written out, as it always had.
       const written = ref && this.format < FIRST_FORMAT_WITH_REFERENCES ? await this.withText(result) : result;
-      const state = this.changedLedgerState(this.ledgerStateSource?.());
       await this.append({
         type: 'tool_result',
         ...(result.callId !== undefined ? { callId: result.callId } : {}),
         result: written,
-        ...(state ? { ledgerState: state.value } : {}),
       });
-      if (state) this.lastLedgerStateJson = state.json;
     } finally {
       this.pendingIds.delete(result.id);
     }
   }
 
-  /** Writes the ledger's state on its own if it changed since the last one written. */
-  async checkpointLedgerState(state: unknown = this.ledgerStateSource?.()): Promise<void> {
+  /** Writes the ledger's state on its own if it changed since the last one written (`JournalRecorder` is its one caller). */
+  async checkpointLedgerState(state: unknown): Promise<void> {
     const changed = this.changedLedgerState(state);
     if (!changed) return;
     await this.append({ type: 'ledger_state', state: changed.value });

@@ -1,41 +1,13 @@
-import type { SessionJournal } from '../journal/sessionJournal';
-import { AgentLoop, type AgentLoopDeps, type AgentLoopSettings, type GenerationRef } from '../agent/agentLoop';
-import type { ApprovalSettings, Approver } from '../agent/approval';
-import { Conversation } from '../conversation/conversation';
+import type { AgentLoop } from '../agent/agentLoop';
+import type { EventHub } from '../agent/eventHub';
 import type { AgentEvent, DoneReason } from '../agent/events';
-import { JournalRecorder } from '../agent/journalRecorder';
-import type { RequestComposer, SessionRecorder, ToolExecutor } from '../agent/ports';
-import type { ModelClient, ToolResultBlock, ToolUseBlock } from '../model/types';
-import type { Clock } from '../ports';
-import type { Decision } from '../compose/decisions';
-
-export interface AgentSessionDeps {
-  readonly journal: SessionJournal;
-  /** The ledger; after each call its state is checkpointed so ids and dedupe continue after a reopen. */
-  readonly tools: ToolExecutor & { state(): unknown };
-  readonly composer: RequestComposer;
-  readonly model: ModelClient;
-  readonly approver: Approver;
-  readonly approvals: () => ApprovalSettings;
-  readonly settings: () => AgentLoopSettings;
-  readonly isReadOnlyTool: (tool: string) => boolean;
-  readonly summarizeToolCall: (tool: string, input: unknown) => string;
-  readonly describeForApproval?: AgentLoopDeps['describeForApproval'];
-  readonly protectedReason?: AgentLoopDeps['protectedReason'];
-  readonly clock: Clock;
-  /** See `AgentLoopDeps.project`; benchmarks only. */
-  readonly project?: AgentLoopDeps['project'];
-}
-
-export type AgentListener = (event: AgentEvent) => void;
-
-/** Where compaction plugs into a session: before each run and request, and on a "prompt too long". */
-export interface SessionHooks {
-  readonly beforeRun?: () => void;
-  readonly beforeRequest?: (signal: AbortSignal) => Promise<void>;
-  /** Returns true when the request may be retried (an emergency compaction made room). */
-  readonly onPromptTooLong?: (signal: AbortSignal) => Promise<boolean>;
-}
+import type { JournalRecorder } from '../agent/journalRecorder';
+import type { ToolExecutor } from '../agent/ports';
+import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
+import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
+import type { Projection } from '../conversation/projection';
+import type { SessionJournal } from '../journal/sessionJournal';
+import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -53,123 +25,103 @@ export class SessionReadOnlyError extends Error {
   }
 }
 
+/** The parts a session is made of, built by its assembly (`node/sessionAssembly.ts`). */
+export interface AgentSessionParts {
+  readonly journal: SessionJournal;
+  readonly generations: ActiveGeneration;
+  readonly loop: AgentLoop;
+  readonly compactor: Compactor;
+  readonly recorder: JournalRecorder;
+  /** Answers tool calls a crash left without results (the ledger, or a benchmark's wrapper of it). */
+  readonly tools: ToolExecutor;
+  readonly project: Projection;
+  readonly events: EventHub;
+}
+
 /**
- * One session: its journal, its current generation, and the loop that runs on it. One run at a time;
- * `cancel()` stops the run wherever it is and leaves the conversation valid for the next message.
+ * One session, as the editor, the headless runner and the benchmarks use it: send a message, cancel, watch
+ * its events, compact and undo. One run at a time; `cancel()` stops the run wherever it is and leaves the
+ * conversation valid for the next message. The parts behind it each own one thing: the current generation
+ * (`ActiveGeneration`), the decisions (`DecisionQueue`), the ledger's checkpoints (`JournalRecorder`).
  */
 export class AgentSession {
-  private current: GenerationRef;
-  private readonly listeners = new Set<AgentListener>();
-  private readonly loop: AgentLoop;
   private running: AbortController | undefined;
-  private readonly recorder: JournalRecorder;
-  private hooks: SessionHooks = {};
 
-  constructor(
-    private readonly deps: AgentSessionDeps,
-    start: GenerationRef = { generation: 0, conversation: new Conversation() },
-  ) {
-    this.current = start;
-    this.recorder = new JournalRecorder(deps.journal);
-    // The ledger's dedupe state is checkpointed once per batch of results, just before the message that
-    // carries them: a reopened session then has the tables that match its conversation. (Per result would
-    // write the whole table each time.) Ids are safe without it: the store's ids are never given again.
-    const recorder: SessionRecorder = {
-      conversationEntry: async (generation, entry, index) => {
-        if (entry.message.role === 'user' && entry.message.content.some((b) => b.type === 'tool_result')) {
-          await deps.journal.checkpointLedgerState(deps.tools.state());
-        }
-        await this.recorder.conversationEntry(generation, entry, index);
-      },
-      snapshot: (snapshot) => this.recorder.snapshot(snapshot),
-      notice: (level, kind, message) => this.recorder.notice(level, kind, message),
-    };
-    const tools: ToolExecutor = deps.tools;
-    this.loop = new AgentLoop(
-      {
-        model: deps.model,
-        tools,
-        composer: deps.composer,
-        recorder,
-        approver: deps.approver,
-        approvals: deps.approvals,
-        isReadOnlyTool: deps.isReadOnlyTool,
-        summarizeToolCall: deps.summarizeToolCall,
-        ...(deps.describeForApproval ? { describeForApproval: deps.describeForApproval } : {}),
-        ...(deps.protectedReason ? { protectedReason: deps.protectedReason } : {}),
-        emit: (event) => this.emit(event),
-        onPromptTooLong: async (signal) => (this.hooks.onPromptTooLong ? this.hooks.onPromptTooLong(signal) : false),
-        beforeRequest: async (signal) => this.hooks.beforeRequest?.(signal),
-        clock: deps.clock,
-        ...(deps.project ? { project: deps.project } : {}),
-      },
-      deps.settings,
-      () => this.current,
-    );
-  }
+  constructor(private readonly parts: AgentSessionParts) {}
 
   get journal(): SessionJournal {
-    return this.deps.journal;
+    return this.parts.journal;
   }
 
+  /** The current generation (read it; only the loop and compaction change it). */
   get generation(): GenerationRef {
-    return this.current;
+    return this.parts.generations.current;
   }
 
   get busy(): boolean {
     return this.running !== undefined;
   }
 
-  get agentLoop(): AgentLoop {
-    return this.loop;
-  }
-
-  onEvent(listener: AgentListener): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+  onEvent(listener: (event: AgentEvent) => void): { dispose(): void } {
+    return this.parts.events.on(listener);
   }
 
   /** Runs the agent on one user message until it ends its turn, is cancelled, fails, or hits the turn limit. */
   async send(text: string): Promise<DoneReason> {
-    if (this.running) throw new SessionBusyError();
-    if (this.deps.journal.readOnly) throw new SessionReadOnlyError();
+    this.assertIdle();
+    if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const controller = new AbortController();
     this.running = controller;
     try {
-      this.hooks.beforeRun?.();
-      return await this.loop.run(text, controller.signal);
+      return await this.parts.loop.run(text, controller.signal);
     } finally {
       this.running = undefined;
     }
-  }
-
-  /** A decision made outside the loop (a compaction) for the next request's snapshot. */
-  addDecision(decision: Decision): void {
-    this.loop.addDecision(decision);
-  }
-
-  useHooks(hooks: SessionHooks): void {
-    this.hooks = hooks;
-  }
-
-  /** Lets session-level parts (compaction) tell the views what they did. */
-  notify(event: AgentEvent): void {
-    this.emit(event);
-  }
-
-  /** Records a notice in the journal and shows it. */
-  async notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void> {
-    await this.recorder.notice(level, kind, message);
-    this.emit({ type: 'notice', level, kind, message });
   }
 
   cancel(): void {
     this.running?.abort();
   }
 
-  /** Compaction swaps in a new generation between requests. */
-  replaceGeneration(next: GenerationRef): void {
-    this.current = next;
+  /** The current generation's messages as the next request would send them (the usage meter counts these). */
+  projectedMessages(): Message[] {
+    return this.parts.project(this.generation.conversation.all());
+  }
+
+  /** The estimated prompt of the next request, in tokens. */
+  estimateNextTokens(): number {
+    return this.parts.compactor.estimateNext();
+  }
+
+  /** Plans and applies a compaction now (the user's command, the headless runner's step). */
+  async compact(request: CompactionRequest, signal: AbortSignal): Promise<CompactionOutcome> {
+    this.assertIdle();
+    return this.shown(await this.parts.compactor.compact(request, signal));
+  }
+
+  /** Works out a compaction without applying it: what a preview shows. */
+  async planCompaction(request: CompactionRequest, signal: AbortSignal): ReturnType<Compactor['plan']> {
+    this.assertIdle();
+    return this.parts.compactor.plan(request, signal);
+  }
+
+  /** Applies a previewed plan (refused when the conversation moved on since). */
+  async applyCompaction(plan: CompactionPlan): Promise<CompactionOutcome> {
+    this.assertIdle();
+    return this.shown(await this.parts.compactor.apply(plan));
+  }
+
+  /** Whether the last compaction can still be undone: no request has used the new generation yet. */
+  get canUndoCompaction(): boolean {
+    return this.parts.compactor.canUndo;
+  }
+
+  /** Restores the generation before the last compaction; false when that is no longer possible. */
+  async undoCompaction(): Promise<boolean> {
+    this.assertIdle();
+    const { undone, events } = await this.parts.compactor.undo();
+    for (const event of events) this.parts.events.emit(event);
+    return undone;
   }
 
   /**
@@ -180,30 +132,28 @@ export class AgentSession {
     if (toolUses.length === 0) return;
     const results: ToolResultBlock[] = [];
     for (const use of toolUses) {
-      const result = await this.deps.tools.answerWithoutRunning(
+      const result = await this.parts.tools.answerWithoutRunning(
         { callId: use.id, name: use.name, input: use.input },
         'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }
-    const { conversation, generation } = this.current;
+    const { conversation, generation } = this.generation;
     const entry = conversation.appendUser(results);
-    await this.deps.journal.checkpointLedgerState(this.deps.tools.state());
-    await this.recorder.conversationEntry(generation, entry, conversation.length - 1);
+    await this.parts.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 
   async close(): Promise<void> {
     this.cancel();
-    await this.deps.journal.close();
+    await this.parts.journal.close();
   }
 
-  private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener (a closed view) must never stop the agent.
-      }
-    }
+  private shown(outcome: CompactionOutcome): CompactionOutcome {
+    for (const event of outcome.events) this.parts.events.emit(event);
+    return outcome;
+  }
+
+  private assertIdle(): void {
+    if (this.running) throw new SessionBusyError();
   }
 }

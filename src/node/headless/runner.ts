@@ -181,7 +181,7 @@ async function playScenario(
         // What "Cairn: Compact Context" does: a manual compaction with the user's instructions, applied at
         // once. The summary request that follows takes the script's next summary turn. A compaction that
         // cannot be done says why in a notice (the transcript prints it); the script goes on.
-        const outcome = await assembled.compactor.compact(
+        const outcome = await assembled.session.compact(
           { reason: 'manual', ...(turn.instructions?.trim() ? { instructions: turn.instructions } : {}) },
           new AbortController().signal,
         );

@@ -61,7 +61,7 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     compaction: () => DEFAULT_COMPACTION_SETTINGS,
   };
   const assembled = orders.sessionId ? await resumeSession(ports, orders.sessionId) : await startSession(ports);
-  const { session, compactor } = assembled;
+  const { session } = assembled;
   session.onEvent((event) => {
     if (event.type === 'tool_started') say('phase tool');
     else if (event.type === 'request_started') say('phase stream');
@@ -72,7 +72,7 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     const reason = await session.send(`round ${round}`);
     if (reason !== 'end_turn') say(`note send ended ${reason}`);
     say('phase compaction');
-    const outcome = await compactor.compact({ reason: 'manual' }, new AbortController().signal);
+    const outcome = await session.compact({ reason: 'manual' }, new AbortController().signal);
     if (outcome.applied) say(`ack compacted ${session.generation.generation}`);
   }
 }

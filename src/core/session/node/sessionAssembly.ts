@@ -17,13 +17,19 @@ import { join } from 'node:path';
 import { SessionJournal, type OpenedSession } from '../../journal/sessionJournal';
 import { describeForApproval } from '../../agent/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
+import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
+import { EventHub } from '../../agent/eventHub';
+import { JournalRecorder } from '../../agent/journalRecorder';
+import type { ToolExecutor } from '../../agent/ports';
+import { RequestCounter } from '../../agent/requestCounter';
 import { Compactor } from '../../compaction/compactor';
+import { DecisionQueue } from '../../compose/decisions';
+import { ActiveGeneration } from '../../conversation/activeGeneration';
+import { projectForProvider, type Projection } from '../../conversation/projection';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../compaction/settings';
 import { ModelSummarizer } from '../../compaction/summarizer';
-import type { AgentLoopSettings } from '../../agent/agentLoop';
-import { AgentSession, type AgentSessionDeps } from '../agentSession';
+import { AgentSession } from '../agentSession';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
-import { Conversation } from '../../conversation/conversation';
 import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
@@ -56,10 +62,13 @@ export interface SessionPorts {
    * the values of credential variables withheld from commands, MCP secrets later.
    */
   readonly secrets?: SecretSource;
-  /** Benchmarks only: how stored entries become the provider's messages (see `AgentLoopDeps.project`). */
-  readonly project?: AgentSessionDeps['project'];
-  /** Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is unchanged. */
-  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => AgentSessionDeps['tools'];
+  /** Benchmarks only: how stored entries become the provider's messages (a peer's strategy); `projectForProvider` otherwise. */
+  readonly project?: Projection;
+  /**
+   * Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is
+   * unchanged. `state()` is what the journal checkpoints.
+   */
+  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => ToolExecutor & { state(): unknown };
 }
 
 export interface AssembledSession {
@@ -68,7 +77,6 @@ export interface AssembledSession {
   readonly composer: Composer;
   readonly journal: SessionJournal;
   readonly hashCache: HashCache;
-  readonly compactor: Compactor;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -93,7 +101,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     ids,
     redactor: sessionRedactor(ports),
   });
-  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), { generation: 0, conversation: new Conversation() }, 0);
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration());
 }
 
 /**
@@ -119,8 +127,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     ledger,
     hashCache,
     sessionDateOf(created),
-    replayed,
-    replayed.highestGeneration,
+    new ActiveGeneration(replayed, replayed.highestGeneration),
     opened.tornTail,
     restoredStatic,
   );
@@ -134,17 +141,20 @@ async function assemble(
   ledger: ResultLedger,
   hashCache: HashCache,
   sessionDate: string,
-  start: { generation: number; conversation: Conversation },
-  highestGeneration: number,
+  generations: ActiveGeneration,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
 ): Promise<AssembledSession> {
+  const clock = ports.clock ?? systemClock;
+  const log = ports.log ?? (() => undefined);
+  const decisions = new DecisionQueue();
   const composer = new Composer({
     tools: TOOL_DEFINITIONS,
     preamble: await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE),
     rules: ports.rules,
     projectContext: ports.projectContext,
     sessionDate,
+    decisions,
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.prices ? { prices: ports.prices } : {}),
     ...(restoredStatic ? { restoredStatic } : {}),
@@ -152,68 +162,74 @@ async function assemble(
   await composer.prepare();
   // The static part a generation starts with is journalled, so a reopen sends the same prefix.
   if (!restoredStatic && !journal.readOnly) {
-    await journal.append({ type: 'static_context', generation: start.generation, state: composer.staticState() });
+    await journal.append({ type: 'static_context', generation: generations.current.generation, state: composer.staticState() });
   }
   // The tokenizer loads in a second or two; start it now rather than on the first request.
   void Promise.resolve().then(() => composer.estimator.warmUp());
-  const session = new AgentSession(
-    {
-      journal,
-      tools: ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger,
-      composer,
-      model: ports.model,
-      approver: ports.approver,
-      approvals: ports.approvals,
-      settings: ports.settings,
-      isReadOnlyTool,
-      summarizeToolCall,
-      describeForApproval,
-      protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
-      clock: ports.clock ?? systemClock,
-      ...(ports.project ? { project: ports.project } : {}),
-    },
-    start,
-  );
-  const clock = ports.clock ?? systemClock;
-  const log = ports.log ?? (() => undefined);
+
+  const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
+  const recorder = new JournalRecorder(journal, () => tools.state());
+  const events = new EventHub();
+  const requests = new RequestCounter(clock);
+  const project = ports.project ?? projectForProvider;
   const compactionSettings = ports.compaction ?? (() => DEFAULT_COMPACTION_SETTINGS);
-  const summaryPrompts = {
-    normal: await readFile(join(ports.promptsDir, 'compaction.md'), 'utf8'),
-    emergency: await readFile(join(ports.promptsDir, 'compaction-emergency.md'), 'utf8'),
-  };
   const summarizer = new ModelSummarizer({
     model: ports.model,
     composer,
     mainModel: () => ports.settings().model,
     settings: compactionSettings,
-    prompts: summaryPrompts,
-    lastMainRequestAt: () => session.agentLoop.lastMainRequestAt,
+    prompts: {
+      normal: await readFile(join(ports.promptsDir, 'compaction.md'), 'utf8'),
+      emergency: await readFile(join(ports.promptsDir, 'compaction-emergency.md'), 'utf8'),
+    },
+    lastMainRequestAt: () => requests.lastMainAnswerAt,
     clock,
-    generation: () => session.generation.generation,
+    generation: () => generations.current.generation,
+    // Compaction's requests leave snapshots and are numbered like the loop's.
     onSnapshot: async (snapshot) => {
-      await journal.append({ type: 'snapshot', snapshot });
-      session.notify({ type: 'request_finished', requestIndex: session.agentLoop.takeRequestIndex(), snapshot });
+      await recorder.snapshot(snapshot);
+      events.emit({ type: 'request_finished', requestIndex: requests.take(), snapshot });
     },
     log,
   });
-  const compactor = new Compactor(
+  const compactor = new Compactor({
+    generations,
+    decisions,
+    recorder,
+    ledger,
+    composer,
+    journal,
+    summarizer,
+    settings: compactionSettings,
+    model: () => ports.settings().model,
+    // The max_tokens the loop really sends (the setting lowered to the model's output limit), not the setting.
+    maxTokens: () => effectiveMaxTokens(ports.model, ports.settings().model, ports.settings().maxTokens),
+    windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
+    log,
+    project,
+  });
+  const loop = new AgentLoop(
     {
-      session,
-      ledger,
+      model: ports.model,
+      tools,
       composer,
-      journal,
-      summarizer,
-      settings: compactionSettings,
-      model: () => ports.settings().model,
-      // The max_tokens the loop really sends (the setting lowered to the model's output limit), not the setting.
-      maxTokens: () => effectiveMaxTokens(ports.model, ports.settings().model, ports.settings().maxTokens),
-      windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
-      log,
-      ...(ports.project ? { project: ports.project } : {}),
+      recorder,
+      approver: ports.approver,
+      approvals: ports.approvals,
+      isReadOnlyTool,
+      summarizeToolCall,
+      describeForApproval,
+      protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
+      emit: (event) => events.emit(event),
+      generations,
+      decisions,
+      requests,
+      contextPolicy: compactor,
+      project,
     },
-    highestGeneration,
+    ports.settings,
   );
-  compactor.attach();
+  const session = new AgentSession({ journal, generations, loop, compactor, recorder, tools, project, events });
   // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
   return {
@@ -222,7 +238,6 @@ async function assemble(
     composer,
     journal,
     hashCache,
-    compactor,
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();

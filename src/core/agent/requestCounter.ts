@@ -1,0 +1,25 @@
+import { systemClock, type Clock } from '../ports';
+
+/**
+ * Numbers the model requests of a session, main and compaction alike, so every `request_started` and
+ * `request_finished` event names one request; and remembers when the main model last answered (its prompt
+ * cache stays warm for a while after, which compaction's choice of model reads).
+ */
+export class RequestCounter {
+  private nextIndex = 0;
+  private mainAt: number | undefined;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  take(): number {
+    return this.nextIndex++;
+  }
+
+  mainAnswered(): void {
+    this.mainAt = this.clock.now();
+  }
+
+  get lastMainAnswerAt(): number | undefined {
+    return this.mainAt;
+  }
+}
