@@ -15,9 +15,9 @@ import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario } from '../../src/node/scenario/scenario';
-import { seededRandom } from '../../src/core/testing/seededRandom';
+import { seededRandom } from '../support/seededRandom';
 import { crashScenarioJson } from './support/crashScenario';
-import { bundleChild, LineChild, snapshotChild } from '../../src/core/testing/lineChild';
+import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 /**
  * Issue 9, crashes: a child process runs a real session (real SDK against a local server, real files, the

@@ -19,7 +19,7 @@ import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContext';
 import type { RulesSource } from './rules';
-import { ScriptedSession } from './testing/scriptedSession';
+import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
 
 const MODEL = 'claude-sonnet-4-5';
 // Cairn's own preamble (about 1,600 tokens): the source the issue saw shown at a third of its size.

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../node/mockServer/server';
 import { parseScenario } from '../../node/scenario/scenario';
 import { AnthropicModelClient } from './anthropicClient';
-import { modelFailure, TEST_KEY, testRequest } from './scriptedClient';
+import { modelFailure, TEST_KEY, testRequest } from '../../../test/support/model/scriptedClient';
 import type { ModelStreamEvent } from './types';
 
 const servers: MockServer[] = [];
