@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashCache } from '../src/core/tools/hashCache';
-import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../src/core/ledger/resultLedger';
 import { NodeWorkspace } from '../src/node/workspace/nodeWorkspace';
 

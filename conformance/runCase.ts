@@ -8,7 +8,7 @@ import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygien
 import { CaseCompaction } from './compactionStep';
 import { HashCache } from '../src/core/tools/hashCache';
 import { IdAllocator, seedFromString } from '../src/core/ledger/ids';
-import { MemoryResultStore } from '../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { Workspace } from '../src/core/ports';
 import { fileContent, type ConformanceCase, type Expectations, type Step } from './format';

@@ -23,7 +23,7 @@ import { freeLoopbackPort } from './free-port.mjs';
 
 const DEFAULT_PORT = 8765;
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
-const MOCK_SERVER_CLI = join(REPO_ROOT, 'src', 'node', 'mockServer', 'cli.ts');
+const LOCAL_SERVER_CLI = join(REPO_ROOT, 'src', 'node', 'localServer', 'cli.ts');
 /** Any key works against the local server; given so a Cairn that insists on a key can start. */
 const DEMO_API_KEY = 'cairn-demo-key';
 
@@ -95,15 +95,15 @@ function prepareWorkspace(dir, options) {
  * @returns {Promise<{ url: string, stop: () => void }>}
  */
 function startDemoServer(workspace, logDir) {
-  if (!existsSync(MOCK_SERVER_CLI) || !existsSync(DEMO_SCENARIO)) {
-    throw new StartError(`--demo needs ${MOCK_SERVER_CLI} and ${DEMO_SCENARIO}, which are missing from this checkout.`);
+  if (!existsSync(LOCAL_SERVER_CLI) || !existsSync(DEMO_SCENARIO)) {
+    throw new StartError(`--demo needs ${LOCAL_SERVER_CLI} and ${DEMO_SCENARIO}, which are missing from this checkout.`);
   }
   const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
-      MOCK_SERVER_CLI,
+      LOCAL_SERVER_CLI,
       '--scenario',
       DEMO_SCENARIO,
       '--workspace',

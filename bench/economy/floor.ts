@@ -8,10 +8,10 @@
  * diffs, capped outputs and messages. A tool result whose content repeats an earlier result's content
  * counts only its first line (the model needs to know which result it is, not the content again).
  */
-import { promptBlocks, toolResultText } from '../../src/node/mockServer/promptBlocks';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
-import { TokenCounter } from '../../src/node/mockServer/tokenCounter';
-import { validateRequest } from '../../src/node/mockServer/validateRequest';
+import { promptBlocks, toolResultText } from '../../src/node/localServer/promptBlocks';
+import type { LoggedRequest } from '../../src/node/localServer/server';
+import { TokenCounter } from '../../src/node/localServer/tokenCounter';
+import { validateRequest } from '../../src/node/localServer/validateRequest';
 import { answeredPromptRequests, READ_FACTOR, WRITE_FACTOR } from './measure';
 
 export interface FloorBlock {

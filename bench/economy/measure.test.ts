@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { LoggedRequest } from '../../src/node/localServer/server';
 import { measureRun } from './measure';
 
 let index = 0;

@@ -5,7 +5,7 @@
 import { CacheBreakDetector } from '../../src/core/compose/cacheBreak';
 import { encodeRequest } from '../../src/core/compose/requestEncoding';
 import type { ModelRequest } from '../../src/core/model/types';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { LoggedRequest } from '../../src/node/localServer/server';
 
 /** Cache writes cost 1.25× input, cache reads 0.1× (Anthropic's 5-minute cache prices). */
 export const WRITE_FACTOR = 1.25;

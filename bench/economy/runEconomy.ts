@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import { runHeadless } from '../../src/node/headless/runner';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { LoggedRequest } from '../../src/node/localServer/server';
 import { prepareWorkspace, type BenchScenario } from './benchScenario';
 import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
 import { measureRun, type RunFigures } from './measure';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationEntry } from '../../src/core/conversation/conversation';
 import { IdAllocator } from '../../src/core/ledger/ids';
-import { MemoryResultStore } from '../../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
 import type { Message } from '../../src/core/model/types';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';

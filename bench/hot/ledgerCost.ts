@@ -9,11 +9,11 @@ import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdAllocator } from '../../src/core/ledger/ids';
-import { MemoryResultStore } from '../../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
 import type { ResultStore } from '../../src/core/ledger/types';
 import { SessionJournal } from '../../src/core/journal/sessionJournal';
-import { FakeWorkspace } from '../../src/core/tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../test/support/workspace/fakeWorkspace';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { figure, inBlocks, paired, type HotFigure } from './figure';
 

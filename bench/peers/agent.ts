@@ -1,5 +1,5 @@
 /** What every agent of the peers benchmark provides: how it is made ready, and one run of a scenario. */
-import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { LoggedRequest } from '../../src/node/localServer/server';
 import type { BenchScenario } from '../economy/benchScenario';
 import type { ToolCategories } from './categories';
 import type { NeedsByTurn } from './needs';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runHeadless } from '../../src/node/headless/runner';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
 import { CAIRN_CATEGORIES } from './categories';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';

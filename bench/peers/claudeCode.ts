@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
-import { toolResultText } from '../../src/node/mockServer/promptBlocks';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { AgentHooks } from '../../src/node/localServer/agentHooks';
+import type { LoggedRequest } from '../../src/node/localServer/server';
+import { toolResultText } from '../../src/node/localServer/promptBlocks';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';

@@ -6,8 +6,8 @@
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { AgentHooks } from '../../src/node/localServer/agentHooks';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';

@@ -3,7 +3,7 @@
  * and kilo after a "prompt is too long", Claude Code's /compact). The server answers it with a summary
  * built from the request, and it counts as a compaction, not a step of the script.
  */
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { WireRequest } from '../../src/node/localServer/wire';
 
 export function isCompactionRequest(request: WireRequest): boolean {
   const last = request.messages.at(-1);

@@ -4,12 +4,12 @@
  * its token counter counts the prompt. Side requests (title generation, token counting) are counted
  * apart and are in the billed total.
  */
-import { ApiError } from '../../src/node/mockServer/apiError';
-import { promptBlocks, totalTokens, type PromptBlock } from '../../src/node/mockServer/promptBlocks';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
-import { TokenCounter } from '../../src/node/mockServer/tokenCounter';
-import { validateRequest } from '../../src/node/mockServer/validateRequest';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import { ApiError } from '../../src/node/localServer/apiError';
+import { promptBlocks, totalTokens, type PromptBlock } from '../../src/node/localServer/promptBlocks';
+import type { LoggedRequest } from '../../src/node/localServer/server';
+import { TokenCounter } from '../../src/node/localServer/tokenCounter';
+import { validateRequest } from '../../src/node/localServer/validateRequest';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import { billedOf } from '../economy/measure';
 import { CATEGORIES, type TokenCategory, type ToolCategories } from './categories';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
 import { missingNeeds, needsGate, needsOf, retrievalTurn, windowAround } from './needs';
 

@@ -4,9 +4,9 @@
  * looks at the agent's latest request; a need that is not visible there (cut, elided, saved to a
  * file) gets the retrieval that agent's own tools allow served first, counted as an extra request.
  */
-import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
-import { toolResultText } from '../../src/node/mockServer/promptBlocks';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import type { AgentHooks } from '../../src/node/localServer/agentHooks';
+import { toolResultText } from '../../src/node/localServer/promptBlocks';
+import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
 
 /** Turn index → the texts that must be visible before that turn is served. */

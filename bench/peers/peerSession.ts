@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentHooks } from '../../src/node/mockServer/agentHooks';
-import { startMockServer, type LoggedRequest } from '../../src/node/mockServer/server';
+import type { AgentHooks } from '../../src/node/localServer/agentHooks';
+import { startLocalServer, type LoggedRequest } from '../../src/node/localServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import type { AgentRunContext } from './agent';
@@ -44,7 +44,7 @@ export async function playToPeer(context: AgentRunContext, driver: PeerDriver): 
   await mkdir(home, { recursive: true });
   const player = new ScenarioPlayer(context.bench.scenario, { driver: 'runner', onNotice: context.onNotice });
   const proxy = await startRefusingProxy();
-  const server = await startMockServer({
+  const server = await startLocalServer({
     scenario: context.bench.scenario,
     player,
     logFile: join(context.scratchDir, 'requests.jsonl'),

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LoggedRequest } from '../../src/node/mockServer/server';
+import type { LoggedRequest } from '../../src/node/localServer/server';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import { cairnAgent } from './cairnAgent';
 import { CAIRN_CATEGORIES } from './categories';

@@ -1,7 +1,7 @@
 // What a peer's request shows of earlier tool results, and which of them a scripted recall means:
 // the same for every peer, whatever its tool names (each translation decides how to show it again).
-import { toolResultText } from '../../src/node/mockServer/promptBlocks';
-import type { WireRequest } from '../../src/node/mockServer/wire';
+import { toolResultText } from '../../src/node/localServer/promptBlocks';
+import type { WireRequest } from '../../src/node/localServer/wire';
 
 type Input = Record<string, unknown>;
 

@@ -1,16 +1,16 @@
 // The model for real-editor scenarios: the local Anthropic-compatible server playing a scenario file,
 // its starting files written into the editor's workspace and its `fs` turns applied there, exactly as
-// `npm run mock-server -- --workspace DIR` does. Point the editor at it with `cairn.baseUrl: url`.
+// `npm run local-server -- --workspace DIR` does. Point the editor at it with `cairn.baseUrl: url`.
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { loadScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 
 export interface ScenarioModel {
   url: string;
-  server: MockServer;
+  server: LocalServer;
   close(): Promise<void>;
 }
 
@@ -23,7 +23,7 @@ export async function startScenarioModel(options: {
   await writeWorkspaceFiles(scenario.workspace, options.workspaceDir);
   // 'server' driver: the test types the user's messages in the editor, so user turns are skipped.
   const player = new ScenarioPlayer(scenario, { driver: 'server' });
-  const server = await startMockServer({
+  const server = await startLocalServer({
     scenario,
     player,
     ...(options.logFile ? { logFile: options.logFile } : {}),

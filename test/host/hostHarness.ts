@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import type * as vscode from 'vscode';
 import { activate, deactivate } from '../../src/extension';
 import { API_KEY_SECRET } from '../../src/core/model/apiKey';
-import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 import { FakeWebview, shim, Uri } from './vscodeShim';
@@ -41,7 +41,7 @@ export interface HostOptions {
 
 export interface HostRun {
   readonly chat: FakeWebview;
-  readonly server: MockServer;
+  readonly server: LocalServer;
   readonly workspaceDir: string;
   readonly storageDir: string;
   readonly baseDir: string;
@@ -98,7 +98,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
 
   const scenario = parseScenario(options.scenario, 'host test');
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
-  const server = await startMockServer({ scenario, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
+  const server = await startLocalServer({ scenario, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
 
   const extraDirs: string[] = [];
   for (const [name, files] of Object.entries(options.extraFolders ?? {})) {

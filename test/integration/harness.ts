@@ -10,7 +10,7 @@ import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/
 import type { Clock } from '../../src/core/ports';
 import { emptyProjectContext } from '../../src/core/compose/projectContext';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
-import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
@@ -19,7 +19,7 @@ import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 
 export interface ScenarioSession {
   readonly assembled: AssembledSession;
-  readonly server: MockServer;
+  readonly server: LocalServer;
   readonly events: AgentEvent[];
   readonly workspaceDir: string;
   readonly sleeps: number[];
@@ -53,7 +53,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   await mkdir(workspaceDir, { recursive: true });
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
   const player = new ScenarioPlayer(scenario, { driver: 'server' });
-  const server = await startMockServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
+  const server = await startLocalServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
   const sleeps: number[] = [];
   const logLines: string[] = [];
   const model = new AnthropicModelClient({
@@ -105,6 +105,6 @@ export function toolResultTexts(body: unknown): string[] {
   return out;
 }
 
-export function mainRequests(server: MockServer): unknown[] {
+export function mainRequests(server: LocalServer): unknown[] {
   return server.requests.filter((r) => r.kind === 'main' && r.status === 200).map((r) => r.body);
 }

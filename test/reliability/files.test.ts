@@ -151,7 +151,7 @@ describe('a workspace on a read-only disk', () => {
     }
     const { NodeWorkspace } = await import('../../src/node/workspace/nodeWorkspace');
     const { ResultLedger } = await import('../../src/core/ledger/resultLedger');
-    const { MemoryResultStore } = await import('../../src/core/ledger/memoryResultStore');
+    const { MemoryResultStore } = await import('../support/ledger/memoryResultStore');
     const ledger = new ResultLedger({ workspace: new NodeWorkspace(roDir, { ripgrepPath: null }), store: new MemoryResultStore() });
     const ok = await ledger.execute({ callId: 'r', name: 'read', input: { path: 'a.txt' } });
     expect(ok.text).toContain('1: one');

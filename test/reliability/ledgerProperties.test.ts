@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../../src/core/config/hygiene';
 import { HashCache } from '../../src/core/tools/hashCache';
 import { splitLines } from '../../src/core/text/lines';
-import { MemoryResultStore } from '../../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../support/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
 import { sha256Hex } from '../../src/core/text/sha';
 import type { LedgerResult } from '../../src/core/ledger/types';

@@ -17,7 +17,7 @@ import { SessionJournal } from '../../src/core/journal/sessionJournal';
 import { EventProjection } from '../../src/host/eventProjection';
 import { digestJournal } from '../../src/host/journalDigest';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
-import { startMockServer } from '../../src/node/mockServer/server';
+import { startLocalServer } from '../../src/node/localServer/server';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
@@ -103,7 +103,7 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   );
   await mkdir(workspaceDir, { recursive: true });
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
-  const server = await startMockServer({ scenario, player: new ScenarioPlayer(scenario, { driver: 'server' }) });
+  const server = await startLocalServer({ scenario, player: new ScenarioPlayer(scenario, { driver: 'server' }) });
   const logLines: string[] = [];
   const settings = { ...DEFAULT_LOOP_SETTINGS, model: 'claude-test-model' };
   const ports: SessionPorts = {

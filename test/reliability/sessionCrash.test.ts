@@ -12,12 +12,12 @@ import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/sessionJournal';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
-import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario } from '../../src/node/scenario/scenario';
-import { seededRandom } from '../../src/core/testing/seededRandom';
+import { seededRandom } from '../support/seededRandom';
 import { crashScenarioJson } from './support/crashScenario';
-import { bundleChild, LineChild, snapshotChild } from '../../src/core/testing/lineChild';
+import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 /**
  * Issue 9, crashes: a child process runs a real session (real SDK against a local server, real files, the
@@ -41,7 +41,7 @@ type Kind = (typeof KINDS)[number];
 
 let work: string;
 let script: string;
-let server: MockServer;
+let server: LocalServer;
 const children: LineChild[] = [];
 
 async function scratchRoot(): Promise<string> {
@@ -137,7 +137,7 @@ it(
       expect(await child.nextLine(30_000), `${where}: child ready ${child.stderr}`).toBe('ready');
       // Each run gets its own server and script: a killed run leaves the script wherever it stopped.
       const scenario = parseScenario(crashScenarioJson(Math.floor(random() * 1000)), 'crash run');
-      server = await startMockServer({ scenario, player: new ScenarioPlayer(scenario, { driver: 'server' }) });
+      server = await startLocalServer({ scenario, player: new ScenarioPlayer(scenario, { driver: 'server' }) });
       child.send({
         sessionsDir,
         workspaceDir: session.workspaceDir,

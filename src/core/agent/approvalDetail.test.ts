@@ -3,7 +3,7 @@ import { describeForApproval } from './approvalDetail';
 import { summarizeToolCall } from '../tools/definitions';
 import { runApplyPatch } from '../tools/applyPatch';
 import { runTool } from '../tools/dispatch';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { showHidden, splitHidden } from '../tools/visibleText';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');

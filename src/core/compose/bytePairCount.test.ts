@@ -1,7 +1,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../testing/seededRandom';
+import { seededRandom } from '../../../test/support/seededRandom';
 import { BytePairCounter } from './bytePairCount';
 
 const PATTERN = new RegExp(o200kBase.pat_str, 'gu');

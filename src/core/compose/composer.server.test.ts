@@ -5,7 +5,7 @@
  * estimator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../node/localServer/server';
 import { parseScenario } from '../../node/scenario/scenario';
 import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
@@ -19,16 +19,16 @@ import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContext';
 import type { RulesSource } from './rules';
-import { ScriptedSession } from './testing/scriptedSession';
+import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
 
 const MODEL = 'claude-sonnet-4-5';
 // Cairn's own preamble (about 1,600 tokens): the source the issue saw shown at a third of its size.
 const realPreamble = () => loadPreamble(join(import.meta.dirname, '../../prompts'));
-let server: MockServer;
+let server: LocalServer;
 
 beforeAll(async () => {
   const turns = Array.from({ length: 200 }, () => ({ assistant: { text: 'ok' } }));
-  server = await startMockServer({ scenario: parseScenario({ about: 'calibration', model: { id: MODEL }, turns }), host: '127.0.0.1' });
+  server = await startLocalServer({ scenario: parseScenario({ about: 'calibration', model: { id: MODEL }, turns }), host: '127.0.0.1' });
 });
 
 afterAll(async () => {

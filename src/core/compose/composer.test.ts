@@ -13,7 +13,7 @@ import { messageHash } from './messageHash';
 import { encodeRequest } from './requestEncoding';
 import type { ProjectContext, ProjectContextSource } from './projectContext';
 import { FileRulesSource } from './rules';
-import { ScriptedSession } from './testing/scriptedSession';
+import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
 
 const MODEL = 'claude-sonnet-4-5';
 

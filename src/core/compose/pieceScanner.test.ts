@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../testing/seededRandom';
+import { seededRandom } from '../../../test/support/seededRandom';
 import { forEachPiece } from './pieceScanner';
 
 const PATTERN = new RegExp(o200kBase.pat_str, 'gu');

@@ -4,7 +4,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../model/types';
-import { seededRandom } from '../testing/seededRandom';
+import { seededRandom } from '../../../test/support/seededRandom';
 import type { TextTokenCounter } from './textTokenCounter';
 import { hasLongRun, isRegexSpace, TiktokenCounter } from './textTokenCounter';
 import { TokenEstimator } from './tokenEstimator';

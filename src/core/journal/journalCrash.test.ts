@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { splitLines } from '../text/lines';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 import { crashBody, crashResultId, seededRandom } from './testing/crashBodies';
-import { LineChild } from '../testing/lineChild';
+import { LineChild } from '../../../test/support/lineChild';
 import { buildCrashWriter, scratchRoot } from './testing/crashChild';
 
 /**

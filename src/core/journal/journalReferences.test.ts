@@ -7,7 +7,7 @@ import { DanglingReferenceError } from '../ledger/bodyReference';
 import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from '../ledger/ids';
 import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { serialiseRecord, type JournalRecord } from './records';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 

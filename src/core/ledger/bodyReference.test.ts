@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { DanglingReferenceError, referencedText, referenceTo } from './bodyReference';
 import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';
-import { MemoryResultStore } from './memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from './resultLedger';
 import type { StoredResult } from './types';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HYGIENE } from '../config/hygiene';
-import { seededRandom } from '../testing/seededRandom';
+import { seededRandom } from '../../../test/support/seededRandom';
 import { bodyChars, capBody, capText, type CapLimits } from './cap';
 
 const limits = (over: Partial<CapLimits>): CapLimits => ({ ...DEFAULT_HYGIENE, ...over });

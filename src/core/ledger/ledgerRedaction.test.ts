@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecOptions, ExecResult } from '../ports';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { IdAllocator } from './ids';
-import { MemoryResultStore } from './memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { Redactor } from './redactor';
 import { ResultLedger } from './resultLedger';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';
-import { MemoryResultStore } from './memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { LedgerStateError, ResultLedger } from './resultLedger';
 import { sha256Hex } from '../text/sha';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from './canonicalJson';
-import { MemoryResultStore } from './memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { SearchTable } from './searchTable';
 
 describe('canonicalJson', () => {

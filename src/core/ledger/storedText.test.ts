@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
 import { SessionJournal } from '../journal/sessionJournal';
-import { FakeWorkspace } from '../tools/testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';
 import { splitLines, storedText } from '../text/lines';
-import { MemoryResultStore } from './memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from './resultLedger';
 import type { ResultStore } from './types';
 

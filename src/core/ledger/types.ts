@@ -92,7 +92,7 @@ export interface StoredSlice {
 }
 
 /**
- * Keeps every result in full. In memory for tests and conformance; the session journal keeps them on
+ * Keeps every result in full. In memory for tests and conformance (`test/support/ledger`); the session journal keeps them on
  * disk and reads one by id with offset and limit without loading the others.
  */
 export interface ResultStore {

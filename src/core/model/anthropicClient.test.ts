@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from './anthropicClient';
-import { apiErrorBody, messageEvents, type FakeReply, type SseEvent } from './fakeSseServer';
+import { apiErrorBody, messageEvents, type FakeReply, type SseEvent } from '../../../test/support/model/fakeSseServer';
 import {
   closeScriptedServers,
   modelFailure as failure,
   scriptedClient as setup,
   TEST_KEY as KEY,
   testRequest as request,
-} from './scriptedClient';
+} from '../../../test/support/model/scriptedClient';
 import type { ModelStreamEvent } from './types';
 
 afterEach(closeScriptedServers);

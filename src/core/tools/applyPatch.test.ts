@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyChunks, runApplyPatch } from './applyPatch';
-import { FakeWorkspace } from './testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 
 const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 

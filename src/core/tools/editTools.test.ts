@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replaceOnce, runEdit, runMultiEdit, runWrite } from './editTools';
-import { FakeWorkspace } from './testing/fakeWorkspace';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 
 function setup(files: Record<string, string | Uint8Array>) {
   const workspace = new FakeWorkspace(files);

@@ -11,8 +11,8 @@ import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
 import { AnthropicModelClient } from '../../core/model/anthropicClient';
 import { defaultModel } from '../../core/model/defaultModel';
-import type { AgentHooks } from '../mockServer/agentHooks';
-import { startMockServer, type MockServer } from '../mockServer/server';
+import type { AgentHooks } from '../localServer/agentHooks';
+import { startLocalServer, type LocalServer } from '../localServer/server';
 import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
 import { ScenarioPlayer } from '../scenario/player';
 import { writeWorkspaceFiles } from '../scenario/scenario';
@@ -59,7 +59,7 @@ export interface HeadlessResult {
   readonly doneReasons: readonly DoneReason[];
   readonly events: readonly AgentEvent[];
   /** The local server's log of every request body, when a scenario ran. */
-  readonly server?: Pick<MockServer, 'requests' | 'notices'>;
+  readonly server?: Pick<LocalServer, 'requests' | 'notices'>;
 }
 
 export class HeadlessError extends Error {
@@ -89,7 +89,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
     : undefined;
   const server =
     scenario && player
-      ? await startMockServer({
+      ? await startLocalServer({
           scenario,
           player,
           logFile: join(outDir, 'requests.jsonl'),

@@ -3,7 +3,7 @@ import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandEnvironment, environmentSecrets } from './commandRunner';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 
 let tree: TestTree;
 let ws: NodeWorkspace;

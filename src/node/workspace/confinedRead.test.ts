@@ -6,7 +6,7 @@ import { compileGrepPattern } from './grepPattern';
 import { grepWithJavascript } from './javascriptGrep';
 import { NodeWorkspace } from './nodeWorkspace';
 import { PathResolver } from './pathResolver';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspacePathError } from './workspaceErrors';
 
 // Security item 15: a link swapped between the path check and the open must not let a read out of

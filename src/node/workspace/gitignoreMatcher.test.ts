@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import ignore from 'ignore';
 import { describe, expect, it } from 'vitest';
-import { runWithDeadline } from './deadlineChild';
+import { runWithDeadline } from '../../../test/support/deadlineChild';
 import { GitignoreRules } from './gitignoreMatcher';
-import { makeTestTree } from './testTree';
+import { makeTestTree } from '../../../test/support/workspace/testTree';
 
 const rules = (text: string, ignoreCase = false): GitignoreRules => new GitignoreRules({ ignoreCase }).add(text);
 
@@ -184,7 +184,7 @@ describe('a hostile .gitignore cannot freeze the editor (probe: 57 s in glob and
         const root = ${JSON.stringify(tree.root)};
         void NodeWorkspace, NodeProjectContext;
         (${call}).then((answer: unknown) => console.log(JSON.stringify(answer)), (error: Error) => console.log(error.name + ': ' + error.message));`;
-      const run = await runWithDeadline(source, 10_000);
+      const run = await runWithDeadline(source, 10_000, __dirname);
       expect(run.timedOut, `${call} did not finish within 10 s`).toBe(false);
       expect(run.stderr).toBe('');
       return run.stdout.trim();

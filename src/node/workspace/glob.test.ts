@@ -3,8 +3,8 @@ import { symlinkSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from './nodeWorkspace';
-import { runWithDeadline } from './deadlineChild';
-import { makeTestTree, type TestTree } from './testTree';
+import { runWithDeadline } from '../../../test/support/deadlineChild';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspacePathError } from './workspaceErrors';
 
 let tree: TestTree;
@@ -130,7 +130,7 @@ describe('glob patterns from an untrusted model (security item 8)', () => {
           (found) => console.log(JSON.stringify(found)),
           (error) => console.log(error.name + ': ' + error.message),
         );`;
-      const run = await runWithDeadline(source, 10_000);
+      const run = await runWithDeadline(source, 10_000, __dirname);
       expect(run.timedOut, `glob ${pattern} did not finish within 10 s`).toBe(false);
       expect(run.stderr).toBe('');
       return run.stdout.trim();

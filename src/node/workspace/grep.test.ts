@@ -8,7 +8,7 @@ import { compileGrepPattern, GrepPatternError, MAX_LINE_BYTES } from './grepPatt
 import { grepWithJavascript } from './javascriptGrep';
 import { NodeWorkspace } from './nodeWorkspace';
 import { grepWithRipgrep } from './ripgrepSearch';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 
 const ripgrepInstalled = spawnSync('rg', ['--version']).status === 0;
 

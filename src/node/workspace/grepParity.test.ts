@@ -4,7 +4,7 @@ import * as nodePath from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 
 const ripgrepInstalled = spawnSync('rg', ['--version']).status === 0;
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runWithDeadline } from './deadlineChild';
+import { runWithDeadline } from '../../../test/support/deadlineChild';
 import { compileGrepPattern, GrepPatternError } from './grepPattern';
 import { compileLinear } from './linearRegex';
-import { makeTestTree } from './testTree';
+import { makeTestTree } from '../../../test/support/workspace/testTree';
 
 /** The same pieces as the parity suite, plus nesting that backtracks; every sequence is a valid pattern or refused. */
 const PIECES = [
@@ -109,7 +109,7 @@ describe('the linear matcher (security item 9)', () => {
         const cases = ${JSON.stringify(cases)};
         Promise.all(cases.map(([pattern], n) => ws.grep({ pattern, path: 'f' + n + '.txt' }).then((m) => m.length > 0)))
           .then((found) => console.log(JSON.stringify(found)));`;
-      const run = await runWithDeadline(source, 10_000);
+      const run = await runWithDeadline(source, 10_000, __dirname);
       expect(run.timedOut, 'grep did not finish within 10 s').toBe(false);
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual(cases.map(([, , expected]) => expected));

@@ -8,7 +8,7 @@ import { NodeProjectContext } from '../projectContext';
 import { MultiRootWatcher } from './multiRootWatcher';
 import { MultiRootWorkspace, reachableFolders } from './multiRootWorkspace';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspacePathError } from './workspaceErrors';
 
 let tree: TestTree;

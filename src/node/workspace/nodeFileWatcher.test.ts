@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HashCache } from '../../core/tools/hashCache';
 import { NodeFileWatcher } from './nodeFileWatcher';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 
 let tree: TestTree;
 let watcher: NodeFileWatcher;

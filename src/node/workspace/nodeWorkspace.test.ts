@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspaceFileError } from './workspaceErrors';
 
 let tree: TestTree;

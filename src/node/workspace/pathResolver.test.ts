@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspacePathError, type PathRule } from './workspaceErrors';
 
 let tree: TestTree;

@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../../core/config/hygiene';
 import { HashCache } from '../../core/tools/hashCache';
 import { IdAllocator } from '../../core/ledger/ids';
-import { MemoryResultStore } from '../../core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../../core/ledger/resultLedger';
 import { NodeWorkspace } from './nodeWorkspace';
-import { makeTestTree, type TestTree } from './testTree';
+import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 
 // Security item 14: a file replaced with the same size and its mtime put back (npm in node_modules,
 // `cp -p`, `tar`, `rsync -t`), with no watcher to say so, must be read again, never stubbed.

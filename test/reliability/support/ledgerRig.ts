@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { resolveHygiene, type HygieneOverrides } from '../../../src/core/config/hygiene';
 import { HashCache } from '../../../src/core/tools/hashCache';
 import { IdAllocator } from '../../../src/core/ledger/ids';
-import { MemoryResultStore } from '../../../src/core/ledger/memoryResultStore';
+import { MemoryResultStore } from '../../support/ledger/memoryResultStore';
 import { ResultLedger } from '../../../src/core/ledger/resultLedger';
 import type { ExecOptions, ExecResult, Workspace } from '../../../src/core/ports';
 import { NodeWorkspace, type NodeWorkspaceOptions } from '../../../src/node/workspace/nodeWorkspace';

@@ -87,7 +87,7 @@ function main(): void {
     });
 }
 
-// Built into a V8 startup snapshot (see src/core/testing/lineChild.ts) with the tokenizer's ranks already loaded: loading
+// Built into a V8 startup snapshot (see test/support/lineChild.ts) with the tokenizer's ranks already loaded: loading
 // them costs about a second of CPU per process, which a thousand kills cannot pay on two cores.
 if (startupSnapshot.isBuildingSnapshot()) {
   new TiktokenCounter().count('warm up the ranks');

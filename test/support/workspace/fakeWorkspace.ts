@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { DirEntry, ExecOptions, ExecResult, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../ports';
+import type { DirEntry, ExecOptions, ExecResult, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../../src/core/ports';
 
 /** Named like the real one so the tools' error handling is exercised the same way. */
 export class FakeWorkspacePathError extends Error {

@@ -16,9 +16,9 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** Starts the CLI as `npm run mock-server` does and resolves with the URL it prints first. */
+/** Starts the CLI as `npm run local-server` does and resolves with the URL it prints first. */
 function startCli(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/mockServer/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/node/localServer/cli.ts', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -28,13 +28,13 @@ function startCli(args: string[]): Promise<{ url: string; stderr: () => string }
   return new Promise((resolvePromise, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (url) => resolvePromise({ url, stderr: () => stderr }));
-    child.once('exit', (code) => reject(new Error(`mock-server exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`local-server exited with ${code}: ${stderr}`)));
   });
 }
 
-describe('mock-server CLI', () => {
+describe('local-server CLI', () => {
   it('serves a scenario, prints its URL first, and writes the scenario files into --workspace', async () => {
-    const workspace = await mkdtemp(join(tmpdir(), 'cairn-mock-cli-'));
+    const workspace = await mkdtemp(join(tmpdir(), 'cairn-local-cli-'));
     dirs.push(workspace);
     const { url } = await startCli(['--scenario', demo, '--port', '0', '--workspace', workspace]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -52,7 +52,7 @@ describe('mock-server CLI', () => {
   });
 
   it('exits with a message naming the field when the scenario is invalid', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cairn-mock-cli-'));
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-local-cli-'));
     dirs.push(dir);
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ turns: [{ assistant: { text: 1 } }] }));

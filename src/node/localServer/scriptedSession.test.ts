@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyFsOperation } from '../scenario/fsOperation';
 import { ScenarioPlayer } from '../scenario/player';
 import { parseScenario } from '../scenario/scenario';
-import { startMockServer, type MockServer } from './server';
+import { startLocalServer, type LocalServer } from './server';
 
-const servers: MockServer[] = [];
+const servers: LocalServer[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -18,8 +18,8 @@ afterEach(async () => {
 const model = 'claude-test-1';
 type MessageParam = Anthropic.MessageParam;
 
-async function serve(turns: unknown[], extra: Partial<Parameters<typeof startMockServer>[0]> = {}) {
-  const server = await startMockServer({ scenario: parseScenario({ turns }), ...extra });
+async function serve(turns: unknown[], extra: Partial<Parameters<typeof startLocalServer>[0]> = {}) {
+  const server = await startLocalServer({ scenario: parseScenario({ turns }), ...extra });
   servers.push(server);
   return { server, client: new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 }) };
 }
@@ -71,7 +71,7 @@ describe('local server: playing a script', () => {
   });
 
   it('applies fs turns met between assistant turns through onFs, before answering', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cairn-mock-fs-'));
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-local-fs-'));
     dirs.push(dir);
     const { client } = await serve(
       [

@@ -1,6 +1,6 @@
-import { DanglingReferenceError, referencedText } from './bodyReference';
-import { splitLines } from '../text/lines';
-import type { ResultStore, StoredResult, StoredSlice } from './types';
+import { DanglingReferenceError, referencedText } from '../../../src/core/ledger/bodyReference';
+import { splitLines } from '../../../src/core/text/lines';
+import type { ResultStore, StoredResult, StoredSlice } from '../../../src/core/ledger/types';
 
 interface Entry {
   readonly result: StoredResult;
@@ -8,7 +8,7 @@ interface Entry {
   lines?: readonly string[];
 }
 
-/** Keeps every result in memory: for tests, conformance and headless runs without a journal. */
+/** Keeps every result in memory: for tests, conformance and the bench, which run without a journal. */
 export class MemoryResultStore implements ResultStore {
   private readonly results = new Map<string, Entry>();
   /** Parts of bodies still streaming, joined into the body by `put`. */

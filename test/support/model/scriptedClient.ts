@@ -2,11 +2,11 @@
  * Test support for the model client's tests: the real client and the real SDK against the
  * scripted fake server, with a recording `sleep` so retries never wait for real.
  */
-import { AnthropicModelClient, type AnthropicModelClientOptions } from './anthropicClient';
-import { ModelError } from './errors';
+import { AnthropicModelClient, type AnthropicModelClientOptions } from '../../../src/core/model/anthropicClient';
+import { ModelError } from '../../../src/core/model/errors';
 import { startFakeSseServer, type FakeReply, type FakeSseServer } from './fakeSseServer';
-import type { Sleep } from './retryPolicy';
-import type { ModelRequest } from './types';
+import type { Sleep } from '../../../src/core/model/retryPolicy';
+import type { ModelRequest } from '../../../src/core/model/types';
 
 export const TEST_KEY = 'sk-ant-test-0123456789abcdef';
 

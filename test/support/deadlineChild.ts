@@ -5,13 +5,18 @@ import * as nodePath from 'node:path';
 import { build } from 'esbuild';
 
 /**
- * For tests only: runs a snippet of TypeScript (it may import from this folder) in a child Node and
- * kills it after `deadlineMs`. A synchronous hang (a backtracking regex) blocks the test runner's own
- * timers, so a test that must fail on a hang runs the risky call here, where the hang is observable.
+ * Runs a snippet of TypeScript in a child Node and kills it after `deadlineMs`. A synchronous hang (a
+ * backtracking regex) blocks the test runner's own timers, so a test that must fail on a hang runs the
+ * risky call here, where the hang is observable. The snippet's relative imports resolve from
+ * `importsFrom` (the calling test's folder, `__dirname`).
  */
-export async function runWithDeadline(source: string, deadlineMs: number): Promise<{ timedOut: boolean; stdout: string; stderr: string }> {
+export async function runWithDeadline(
+  source: string,
+  deadlineMs: number,
+  importsFrom: string,
+): Promise<{ timedOut: boolean; stdout: string; stderr: string }> {
   const bundled = await build({
-    stdin: { contents: source, resolveDir: __dirname, loader: 'ts', sourcefile: 'deadline-snippet.ts' },
+    stdin: { contents: source, resolveDir: importsFrom, loader: 'ts', sourcefile: 'deadline-snippet.ts' },
     bundle: true,
     write: false,
     platform: 'node',

@@ -1,22 +1,22 @@
 /**
  * The model client, the real SDK and the project's local Anthropic-compatible server
- * (`src/node/mockServer`) together, over a real socket on 127.0.0.1: what the headless runner
+ * (`src/node/localServer`) together, over a real socket on 127.0.0.1: what the headless runner
  * and the integration tests will do.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMockServer, type MockServer } from '../../node/mockServer/server';
+import { startLocalServer, type LocalServer } from '../../node/localServer/server';
 import { parseScenario } from '../../node/scenario/scenario';
 import { AnthropicModelClient } from './anthropicClient';
-import { modelFailure, TEST_KEY, testRequest } from './scriptedClient';
+import { modelFailure, TEST_KEY, testRequest } from '../../../test/support/model/scriptedClient';
 import type { ModelStreamEvent } from './types';
 
-const servers: MockServer[] = [];
+const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 async function against(scenario: unknown) {
-  const server = await startMockServer({ scenario: parseScenario(scenario) });
+  const server = await startLocalServer({ scenario: parseScenario(scenario) });
   servers.push(server);
   const waits: number[] = [];
   const client = new AnthropicModelClient({
@@ -134,7 +134,7 @@ describe('AnthropicModelClient against the local server', () => {
   });
 
   it('cancels during a real retry wait', async () => {
-    const server = await startMockServer({
+    const server = await startLocalServer({
       scenario: parseScenario({ turns: [{ fault: { status: 529 } }, { assistant: { text: answer } }] }),
     });
     servers.push(server);

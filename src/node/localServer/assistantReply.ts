@@ -95,7 +95,7 @@ function limitToMaxTokens(blocks: ReplyBlock[], stopReason: ScriptedStopReason, 
 }
 
 function signatureFor(thinking: string): string {
-  return createHash('sha256').update(`cairn-mock-signature:${thinking}`).digest('base64');
+  return createHash('sha256').update(`cairn-local-signature:${thinking}`).digest('base64');
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run mock-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]`
+ * `npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]`
  *
  * Serves the scenario on 127.0.0.1 until interrupted. With `--workspace` the scenario's files are
  * written there first and its `fs` turns are applied there; without it `fs` turns are logged and
@@ -9,9 +9,9 @@ import { parseArgs } from 'node:util';
 import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
 import { ScenarioPlayer } from '../scenario/player';
 import { loadScenario, writeWorkspaceFiles } from '../scenario/scenario';
-import { startMockServer } from './server';
+import { startLocalServer } from './server';
 
-const USAGE = 'usage: npm run mock-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]';
+const USAGE = 'usage: npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -39,8 +39,8 @@ async function main(): Promise<void> {
   const scenario = await loadScenario(values.scenario);
   const workspace = values.workspace;
   if (workspace) await writeWorkspaceFiles(scenario.workspace, workspace);
-  const player = new ScenarioPlayer(scenario, { driver: 'server', onNotice: (message) => console.error(`[mock-server] ${message}`) });
-  const server = await startMockServer({
+  const player = new ScenarioPlayer(scenario, { driver: 'server', onNotice: (message) => console.error(`[local-server] ${message}`) });
+  const server = await startLocalServer({
     scenario,
     player,
     port,
@@ -50,14 +50,14 @@ async function main(): Promise<void> {
       ? {
           onFs: async (turn) => {
             await applyFsOperation(turn.operation, workspace);
-            console.error(`[mock-server] turn ${turn.index}: ${describeFsOperation(turn.operation)}`);
+            console.error(`[local-server] turn ${turn.index}: ${describeFsOperation(turn.operation)}`);
           },
         }
       : {}),
   });
   console.log(server.url);
   console.error(
-    `[mock-server] serving ${scenario.source} (${scenario.turns.length} turns) at ${server.url}; ` +
+    `[local-server] serving ${scenario.source} (${scenario.turns.length} turns) at ${server.url}; ` +
       `set ANTHROPIC_BASE_URL=${server.url} (any API key). Ctrl-C stops.`,
   );
   const stop = (): void => {
@@ -68,6 +68,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`mock-server: ${(error as Error).message}`);
+  console.error(`local-server: ${(error as Error).message}`);
   process.exit(1);
 });

@@ -3,8 +3,8 @@
  * greps, edits and runs commands, and the tool results look like the ledger's (bracket, numbered
  * lines, diffs, capped output, stubs, same-result answers). Append-only, like the loop's.
  */
-import type { AssistantMessage, Message, UserMessage } from '../../model/types';
-import { seededRandom } from '../../testing/seededRandom';
+import type { AssistantMessage, Message, UserMessage } from '../../../src/core/model/types';
+import { seededRandom } from '../seededRandom';
 
 const WORDS = [
   'config',

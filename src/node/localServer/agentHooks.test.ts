@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
 import type { AssistantTurn } from '../scenario/types';
-import { startMockServer, type MockServer } from './server';
+import { startLocalServer, type LocalServer } from './server';
 
-const servers: MockServer[] = [];
+const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
@@ -11,7 +11,7 @@ afterEach(async () => {
 const tool = { name: 'Read', input_schema: { type: 'object' } };
 
 async function post(
-  server: MockServer,
+  server: LocalServer,
   body: Record<string, unknown>,
   path = '/v1/messages?beta=true',
 ): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -33,7 +33,7 @@ describe('local server: agent hooks (the peers benchmark)', () => {
       ],
     });
     let retrievals = 0;
-    const server = await startMockServer({
+    const server = await startLocalServer({
       scenario,
       agent: {
         isSide: (request) => request.tools.length === 0,
@@ -69,7 +69,7 @@ describe('local server: agent hooks (the peers benchmark)', () => {
   });
 
   it("answers an agent's own compaction request with a summary, apart from the script", async () => {
-    const server = await startMockServer({
+    const server = await startLocalServer({
       scenario: parseScenario({ turns: [{ assistant: { text: 'scripted' } }] }),
       agent: { isCompaction: (r) => r.tools.length === 0 },
     });
@@ -86,7 +86,7 @@ describe('local server: agent hooks (the peers benchmark)', () => {
   });
 
   it('accepts a system-role message inside the conversation, and counts it', async () => {
-    const server = await startMockServer({ scenario: parseScenario({ turns: [] }) });
+    const server = await startLocalServer({ scenario: parseScenario({ turns: [] }) });
     servers.push(server);
     const messages = [
       { role: 'user', content: 'hello' },
@@ -110,7 +110,7 @@ describe('local server: agent hooks (the peers benchmark)', () => {
   });
 
   it('counts a deferred tool as nothing in the prompt until it is loaded', async () => {
-    const server = await startMockServer({ scenario: parseScenario({ turns: [] }) });
+    const server = await startLocalServer({ scenario: parseScenario({ turns: [] }) });
     servers.push(server);
     const messages = [{ role: 'user', content: 'hello' }];
     const schema = {

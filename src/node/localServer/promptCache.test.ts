@@ -1,7 +1,7 @@
 import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
-import { startMockServer, type MockServer } from './server';
+import { startLocalServer, type LocalServer } from './server';
 
 type TextBlockParam = Anthropic.TextBlockParam;
 type MessageParam = Anthropic.MessageParam;
@@ -16,11 +16,11 @@ function prose(words: number, seed: string): string {
 }
 
 let now: number;
-let server: MockServer;
+let server: LocalServer;
 let client: Anthropic;
 
 async function start(minCacheableTokens?: number): Promise<void> {
-  server = await startMockServer({
+  server = await startLocalServer({
     scenario: parseScenario({ model: { id: model }, turns: [] }),
     clock: () => now,
     ...(minCacheableTokens !== undefined ? { minCacheableTokens } : {}),

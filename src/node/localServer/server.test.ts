@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
-import { startMockServer, type MockServer } from './server';
+import { startLocalServer, type LocalServer } from './server';
 
-const servers: MockServer[] = [];
+const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(json: unknown, extra: Partial<Parameters<typeof startMockServer>[0]> = {}) {
-  const server = await startMockServer({ scenario: parseScenario(json), ...extra });
+async function serve(json: unknown, extra: Partial<Parameters<typeof startLocalServer>[0]> = {}) {
+  const server = await startLocalServer({ scenario: parseScenario(json), ...extra });
   servers.push(server);
   const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
   return { server, client };
@@ -180,7 +180,7 @@ describe('local server: the Messages API as the real SDK sees it', () => {
   });
 
   it('logs every request body exactly as received, in memory and one JSON line each in the log file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cairn-mock-log-'));
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-local-log-'));
     try {
       const logFile = join(dir, 'requests.jsonl');
       const { client, server } = await serve({ turns: [{ assistant: { text: 'a' } }, { summary: 'The summary.' }] }, { logFile });

@@ -1,9 +1,9 @@
 import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
-import { startMockServer, type MockServer } from './server';
+import { startLocalServer, type LocalServer } from './server';
 
-const servers: MockServer[] = [];
+const servers: LocalServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
@@ -20,7 +20,7 @@ interface Seen {
 
 /** A real SDK client whose fetch records each response's status, `retry-after` and arrival time. */
 async function serveWithFault(fault: unknown, options: { maxRetries?: number; modelJson?: unknown } = {}) {
-  const server = await startMockServer({
+  const server = await startLocalServer({
     scenario: parseScenario({ model: options.modelJson ?? { id: model }, turns: [{ fault }, { assistant: { text: answer } }] }),
   });
   servers.push(server);
@@ -131,7 +131,7 @@ describe('local server: faults from the scenario', () => {
   });
 
   it('a request larger than model.context_window is refused as prompt too long without consuming the script', async () => {
-    const server = await startMockServer({
+    const server = await startLocalServer({
       scenario: parseScenario({ model: { id: model, context_window: 300 }, turns: [{ assistant: { text: answer } }] }),
     });
     servers.push(server);

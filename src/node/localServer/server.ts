@@ -22,7 +22,7 @@ import type { WireRequest } from './wire';
 export type { LoggedRequest } from './requestLog';
 
 /** Model id the Models API lists when the scenario names none. */
-export const DEFAULT_MOCK_MODEL_ID = 'claude-sonnet-4-5';
+export const DEFAULT_SERVED_MODEL_ID = 'claude-sonnet-4-5';
 
 const CUT_GRACE_MS = 50;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -30,7 +30,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** The header that marks a compaction request. */
 export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
 
-export interface MockServerOptions {
+export interface LocalServerOptions {
   readonly scenario: Scenario;
   /** The cursor to answer from; shared with an in-process runner. Default: a new `server`-driven player. */
   readonly player?: ScenarioPlayer;
@@ -48,7 +48,7 @@ export interface MockServerOptions {
   readonly agent?: AgentHooks;
 }
 
-export interface MockServer {
+export interface LocalServer {
   readonly url: string;
   readonly port: number;
   readonly requests: readonly LoggedRequest[];
@@ -59,7 +59,7 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const player = options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server' });
   const cache = new PromptCache(options.clock ?? Date.now, options.minCacheableTokens);
   const exchange = new MessagesExchange(options, player, cache, new RequestLog(options.logFile));
@@ -67,7 +67,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     exchange.handle(request, response).catch((error: unknown) => {
       player.notice(`internal error: ${(error as Error).stack ?? String(error)}`);
       if (!response.headersSent)
-        sendError(response, new ApiError(500, `local server error: ${(error as Error).message}`), 'req_mock_error');
+        sendError(response, new ApiError(500, `local server error: ${(error as Error).message}`), 'req_local_error');
       else response.destroy();
     });
   });
@@ -104,7 +104,7 @@ class MessagesExchange {
   private toolUseCount = 0;
 
   constructor(
-    private readonly options: MockServerOptions,
+    private readonly options: LocalServerOptions,
     private readonly player: ScenarioPlayer,
     private readonly cache: PromptCache,
     readonly log: RequestLog,
@@ -115,7 +115,7 @@ class MessagesExchange {
   }
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const requestId = `req_mock_${String(++this.requestCount).padStart(6, '0')}`;
+    const requestId = `req_local_${String(++this.requestCount).padStart(6, '0')}`;
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = url.pathname.replace(/\/+$/, '');
     const method = request.method ?? 'GET';
@@ -182,7 +182,7 @@ class MessagesExchange {
       cache_read_input_tokens: usage.cache_read_input_tokens,
     };
     this.log.finish(entry);
-    const messageId = `msg_mock_${String(++this.messageCount).padStart(6, '0')}`;
+    const messageId = `msg_local_${String(++this.messageCount).padStart(6, '0')}`;
     if (wire.stream) return this.stream(response, requestId, messageId, wire.model, reply, usage, plan);
     return this.respondWhole(response, requestId, messageId, wire.model, reply, usage, plan);
   }
@@ -303,7 +303,7 @@ class MessagesExchange {
     const named = this.model.id;
     let body: unknown;
     if (path === '/v1/models') {
-      const id = named ?? DEFAULT_MOCK_MODEL_ID;
+      const id = named ?? DEFAULT_SERVED_MODEL_ID;
       body = { data: [info(id)], first_id: id, last_id: id, has_more: false };
     } else {
       const id = decodeURIComponent(path.slice('/v1/models/'.length));
