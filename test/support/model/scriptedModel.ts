@@ -54,6 +54,8 @@ export class ScriptedModel implements ModelClient {
   }
 
   async stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+    // As the real client: a request whose signal has already fired is not sent (and takes no step).
+    if (options.signal?.aborted) throw cancelledError();
     this.sent.push({ request: structuredClone(request), purpose: options.purpose });
     const step = this.steps.shift();
     if (!step) throw new Error(`the script has no step for request ${this.sent.length}`);
