@@ -643,6 +643,20 @@ describe('AgentLoop: cancel', () => {
     expect(ofType(h.events, 'done')).toEqual([{ type: 'done', reason: 'cancelled' }]);
   });
 
+  // BUG (left for the lead; see the report): the loop checks the signal before `beforeRequest`, not after
+  // it. A cancel while compaction runs there (a summary request takes seconds) still composes the request,
+  // emits request_started and request_finished, and journals a snapshot for a request that never went out
+  // (the client refuses an aborted signal), so the context report counts a request that was not made.
+  it.fails('cancel during beforeRequest (a compaction) → done: cancelled, nothing sent or journalled', async () => {
+    const h = loopWith([replyText('never')], {
+      beforeRequest: async (_signal, harness) => harness.controller.abort(),
+    });
+    expect(await h.run('go')).toBe('cancelled');
+    expect(h.model.sent).toEqual([]);
+    expect(ofType(h.events, 'request_started')).toEqual([]);
+    expect(h.recorder.of('snapshot')).toEqual([]);
+  });
+
   it("cancel between tools → the next call answered 'cancelled' without running", async () => {
     const h = loopWith([replyTools(['t1', 'read'], ['t2', 'read']), replyText('never')], {
       onEvent: (event, harness) => {
@@ -800,6 +814,21 @@ describe('AgentLoop: prompt too long', () => {
     expect(asked).toBe(1);
     expect(h.model.sent).toHaveLength(2);
     expect(ofType(h.events, 'error').map((e) => e.kind)).toEqual(['prompt_too_long']);
+  });
+
+  // BUG (left for the lead; see the report): a cancel during the emergency compaction makes
+  // `onPromptTooLong` return false (the compactor reports "cancelled, not applied"), and the loop then shows
+  // the prompt-too-long error with its "Compact the conversation" action and ends with done: error, where
+  // every other cancel ends with done: cancelled and no error.
+  it.fails('cancel during the prompt-too-long recovery → done: cancelled, no error', async () => {
+    const h = loopWith([fail(promptTooLong()), replyText('never')], {
+      onPromptTooLong: async () => {
+        h.controller.abort();
+        return false;
+      },
+    });
+    expect(await h.run('go')).toBe('cancelled');
+    expect(ofType(h.events, 'error')).toEqual([]);
   });
 
   it('prompt too long after a successful request → asked again', async () => {
