@@ -996,9 +996,9 @@ function expectAlternatingRoles(messages: readonly Message[]): void {
 
 describe('AgentLoop: a request answered with nothing', () => {
   // BUG (found by these tests, left for the lead; see the report): when a request is answered with no
-  // content and the run then ends (end_turn, pause_turn or refusal with an empty answer; a cut stream with nothing in
-  // it followed by a cancel, an error or the interrupted-streak limit), the user message stays marked as
-  // sent with no assistant message after it. The next user text then starts a second user message in a row,
+  // content and the run then ends (end_turn, pause_turn or refusal with an empty answer; a cut stream with
+  // nothing in it followed by a cancel, an error or the interrupted-streak limit), the user message stays
+  // marked as sent with no assistant message after it. The next user text then starts a second user message in a row,
   // which the Conversation promises never to hold and the API refuses ("roles must alternate"). A request
   // that fails outright calls `unmarkSent` for exactly this reason; these paths do not.
   it.fails.each<[string, ScriptedStep[]]>([
