@@ -22,10 +22,10 @@ import { ModelError } from '../model/errors';
 import type { Message, ModelFacts, ModelRequest, ModelUsage, TextBlock, ToolResultBlock, UserBlock } from '../model/types';
 import { AgentLoop, DEFAULT_LOOP_SETTINGS, INTERRUPTED_CONTINUE_PROMPT, type AgentLoopSettings, type GenerationRef } from './agentLoop';
 import { denialMessage, type ApprovalDecision, type ApprovalDetail, type ApprovalRequest, type ApprovalSettings } from './approval';
-import { Conversation, type ConversationEntry } from './conversation';
+import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import type { AgentEvent, DoneReason } from './events';
 import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
-import { INTERRUPTION_NOTE } from './projection';
+import { INTERRUPTION_NOTE } from '../conversation/projection';
 import { duplicateIdMessage } from './toolUseIds';
 
 // ---------------------------------------------------------------------------------------------------
