@@ -20,11 +20,14 @@ import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult, ResultKind, ToolCall } from '../ledger/types';
 import { ModelError } from '../model/errors';
 import type { Message, ModelFacts, ModelRequest, ModelUsage, TextBlock, ToolResultBlock, UserBlock } from '../model/types';
-import { AgentLoop, DEFAULT_LOOP_SETTINGS, INTERRUPTED_CONTINUE_PROMPT, type AgentLoopSettings, type GenerationRef } from './agentLoop';
+import { DecisionQueue, type Decision } from '../compose/decisions';
+import { ActiveGeneration } from '../conversation/activeGeneration';
+import { AgentLoop, DEFAULT_LOOP_SETTINGS, INTERRUPTED_CONTINUE_PROMPT, type AgentLoopSettings } from './agentLoop';
 import { denialMessage, type ApprovalDecision, type ApprovalDetail, type ApprovalRequest, type ApprovalSettings } from './approval';
-import { Conversation, type ConversationEntry } from '../conversation/conversation';
+import type { Conversation, ConversationEntry } from '../conversation/conversation';
 import type { AgentEvent, DoneReason } from './events';
-import type { LoopDecision, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import type { RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import { RequestCounter } from './requestCounter';
 import { INTERRUPTION_NOTE } from '../conversation/projection';
 import { duplicateIdMessage } from './toolUseIds';
 
@@ -32,6 +35,8 @@ import { duplicateIdMessage } from './toolUseIds';
 // Fakes
 
 type ComposeInput = Parameters<RequestComposer['compose']>[0];
+
+const RULES_DELTA_DECISION: Decision = { kind: 'rules_delta', detail: 'rules sent as a delta: AGENTS.md changed', resultIds: [] };
 
 function fakeSnapshot(index: number, input: ComposeInput): RequestSnapshot {
   return {
@@ -64,6 +69,7 @@ class RecordingComposer implements RequestComposer {
   constructor(
     private readonly deltas: TextBlock[][],
     private readonly log: string[],
+    private readonly decisions: DecisionQueue,
   ) {}
 
   compose(input: ComposeInput): { request: ModelRequest; snapshot: RequestSnapshot } {
@@ -91,8 +97,11 @@ class RecordingComposer implements RequestComposer {
     };
   }
 
+  /** Like the real composer, queues the rules_delta decision as it hands out a delta. */
   async rulesDelta(): Promise<TextBlock[]> {
-    return this.deltas.shift() ?? [];
+    const delta = this.deltas.shift() ?? [];
+    if (delta.length > 0) this.decisions.add(RULES_DELTA_DECISION);
+    return delta;
   }
 }
 
@@ -182,8 +191,11 @@ interface LoopHarness {
   /** The order in which `beforeRequest` and `compose` were called. */
   readonly calls: string[];
   readonly controller: AbortController;
-  /** The current generation; `startGeneration` replaces it (as compaction does between requests). */
-  current: GenerationRef;
+  /** The session's current generation; `startGeneration` begins a new one (as compaction does between requests). */
+  readonly generations: ActiveGeneration;
+  /** The session's decision queue (compaction and the composer add to it too). */
+  readonly decisions: DecisionQueue;
+  readonly requests: RequestCounter;
   startGeneration(entries: readonly ConversationEntry[]): void;
   conversation(): Conversation;
   run(text: string, signal?: AbortSignal): Promise<DoneReason>;
@@ -195,9 +207,12 @@ const NOW = Date.UTC(2026, 11, 1, 22, 0, 0);
 /** The one place that builds an `AgentLoop`: adapting to a new constructor is a change here only. */
 function loopWith(script: readonly ScriptedStep[], overrides: LoopOverrides = {}): LoopHarness {
   const model = new ScriptedModel(script, overrides.facts);
+  const generations = new ActiveGeneration();
+  const decisions = new DecisionQueue();
+  const requests = new RequestCounter({ now: () => NOW });
   const tools = new FakeTools(overrides.tools ?? {});
   const calls: string[] = [];
-  const composer = new RecordingComposer([...(overrides.rulesDeltas ?? [])], calls);
+  const composer = new RecordingComposer([...(overrides.rulesDeltas ?? [])], calls, decisions);
   const recorder = new RecordingRecorder();
   const events: AgentEvent[] = [];
   const approvalsAsked: ApprovalRequest[] = [];
@@ -225,15 +240,21 @@ function loopWith(script: readonly ScriptedStep[], overrides: LoopOverrides = {}
         events.push(event);
         overrides.onEvent?.(event, harness);
       },
-      ...(overrides.onPromptTooLong ? { onPromptTooLong: overrides.onPromptTooLong } : {}),
-      beforeRequest: async (signal) => {
-        calls.push('beforeRequest');
-        await overrides.beforeRequest?.(signal, harness);
+      generations,
+      decisions,
+      requests,
+      // A fake context policy: what the test asks of compaction, recorded in `calls`.
+      contextPolicy: {
+        startRun: () => undefined,
+        beforeRequest: async (signal) => {
+          calls.push('beforeRequest');
+          await overrides.beforeRequest?.(signal, harness);
+          return { newGeneration: false, events: [] };
+        },
+        promptTooLong: async (signal) => ({ newGeneration: (await overrides.onPromptTooLong?.(signal)) ?? false, events: [] }),
       },
-      clock: { now: () => NOW },
     },
     () => settings,
-    () => harness.current,
   );
   const harness: LoopHarness = {
     loop,
@@ -245,12 +266,14 @@ function loopWith(script: readonly ScriptedStep[], overrides: LoopOverrides = {}
     events,
     calls,
     controller: new AbortController(),
-    current: { generation: 0, conversation: new Conversation() },
+    generations,
+    decisions,
+    requests,
     startGeneration(entries) {
-      harness.current = { generation: harness.current.generation + 1, conversation: new Conversation(entries, 0) };
+      generations.begin(entries);
     },
     conversation() {
-      return harness.current.conversation;
+      return generations.current.conversation;
     },
     run(text, signal) {
       return harness.loop.run(text, signal ?? harness.controller.signal);
@@ -328,7 +351,7 @@ describe('AgentLoop: a request and its answer', () => {
     expect(h.recorder.records.map((r) => r.type)).toEqual(['entry', 'snapshot', 'entry']);
     expect(h.recorder.of('snapshot')[0]!.snapshot.usage).toEqual({ input: 100, cacheWrite: 0, cacheRead: 0, output: 20 });
     expect(ofType(h.events, 'usage')[0]).toEqual({ type: 'usage', requestIndex: 0, usage: SCRIPTED_USAGE });
-    expect(h.loop.lastMainRequestAt).toBe(NOW);
+    expect(h.requests.lastMainAnswerAt).toBe(NOW);
   });
 
   it('stream events → text and thinking deltas forwarded, a retry shown as an info notice', async () => {
@@ -363,9 +386,9 @@ describe('AgentLoop: a request and its answer', () => {
     expect(unknown.composer.composed[0]!.maxTokens).toBe(DEFAULT_LOOP_SETTINGS.maxTokens);
   });
 
-  it('request indexes → shared with takeRequestIndex (compaction requests count too)', async () => {
+  it("request indexes → from the session's counter (compaction requests count too)", async () => {
     const h = loopWith([replyTools(['t1', 'read']), replyText('done')]);
-    expect(h.loop.takeRequestIndex()).toBe(0);
+    expect(h.requests.take()).toBe(0);
     await h.run('hi');
     expect(ofType(h.events, 'request_started').map((e) => e.requestIndex)).toEqual([1, 2]);
     expect(ofType(h.events, 'request_finished').map((e) => e.requestIndex)).toEqual([1, 2]);
@@ -942,16 +965,16 @@ describe('AgentLoop: what reaches the next request', () => {
     expect(h.recorder.of('entry').map((r) => r.generation)).toEqual([0, 0, 0, 1]);
   });
 
-  it('addDecision → in the next compose, and only once', async () => {
-    const decision: LoopDecision = { kind: 'compaction', detail: 'compacted: normal stage', resultIds: [] };
+  it('a queued decision (compaction, composer) → in the next compose, and only once', async () => {
+    const decision: Decision = { kind: 'compaction', detail: 'compacted: normal stage', resultIds: [] };
     const h = loopWith([replyTools(['t1', 'read']), replyText('ok')]);
-    h.loop.addDecision(decision);
+    h.decisions.add(decision);
     await h.run('go');
     expect(h.composer.composed[0]!.decisions).toEqual([decision]);
     expect(h.composer.composed[1]!.decisions).toEqual([]);
   });
 
-  it.each<[ResultKind, LoopDecision['kind'] | undefined, string]>([
+  it.each<[ResultKind, Decision['kind'] | undefined, string]>([
     ['read-stub', 'stub', 'answered with a stub'],
     ['diff', 'diff', 'answered with its diff'],
     ['capped', 'cap', 'capped head and tail'],
@@ -978,9 +1001,8 @@ describe('AgentLoop: what reaches the next request', () => {
     expect(h.conversation().all()[0]).toEqual({ message: user(delta, text('go')), syntheticBlocks: [0] });
     expect(h.recorder.of('entry')[0]!.entry.syntheticBlocks).toEqual([0]);
     expect(ofType(h.events, 'user_message')).toEqual([{ type: 'user_message', text: 'go' }]);
-    expect(h.composer.composed[0]!.decisions).toEqual([
-      { kind: 'rules_delta', detail: 'A rules file changed; its new text is sent in this message.', resultIds: [] },
-    ]);
+    // The composer's decision (naming the files) reaches the request once; the loop adds none of its own.
+    expect(h.composer.composed[0]!.decisions).toEqual([RULES_DELTA_DECISION]);
     // No change at the next message: no delta, no decision.
     await h.run('again');
     expect(h.composer.composed[1]!.decisions).toEqual([]);
