@@ -107,7 +107,11 @@ export class AgentLoop {
         return this.finish('max_turns', { level: 'warning', kind: 'max_turns', message });
       }
       if (signal.aborted) return this.finish('cancelled');
-      if (deps.contextPolicy) this.show(await deps.contextPolicy.beforeRequest(signal));
+      if (deps.contextPolicy) {
+        this.show(await deps.contextPolicy.beforeRequest(signal));
+        // A cancel while compaction ran: no request is composed, shown or journalled.
+        if (signal.aborted) return this.finish('cancelled');
+      }
 
       const outcome = await this.request(signal);
       if (outcome.kind === 'error') {
@@ -117,6 +121,8 @@ export class AgentLoop {
           promptTooLongRetried = true;
           const change = await deps.contextPolicy.promptTooLong(signal);
           this.show(change);
+          // The user cancelled the recovery: a cancel, not the error it was recovering from.
+          if (signal.aborted) return this.finish('cancelled');
           if (change.newGeneration) continue;
         }
         deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.action ? { action: error.action } : {}) });
@@ -213,6 +219,9 @@ export class AgentLoop {
     try {
       const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
       deps.requests.mainAnswered();
+      // An answer with nothing in it leaves the messages it carried unanswered: whatever comes next (the same
+      // request again, or the user's next text) must join them, or two user messages would follow each other.
+      if (response.content.length === 0) conversation.unmarkSent(sentBefore);
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
