@@ -92,3 +92,16 @@ export function rulesDeltaBlocks(known: ReadonlyMap<string, string>, current: re
   }
   return blocks;
 }
+
+/** The files a delta names, for its decision: `AGENTS.md changed, CLAUDE.md removed` (removals first, as the delta). */
+export function describeRulesChanges(known: ReadonlyMap<string, string>, current: ReadonlyArray<readonly [string, string]>): string {
+  const now = new Map(current);
+  const parts: string[] = [];
+  for (const path of known.keys()) if (!now.has(path)) parts.push(`${path} removed`);
+  for (const [path, text] of current) {
+    const before = known.get(path);
+    if (before === undefined) parts.push(`${path} added`);
+    else if (before !== text) parts.push(`${path} changed`);
+  }
+  return parts.join(', ');
+}

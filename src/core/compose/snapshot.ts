@@ -105,20 +105,3 @@ export function cacheHitShare(usage: SnapshotUsage): number | null {
 export function cloneSnapshot(snapshot: RequestSnapshot): RequestSnapshot {
   return structuredClone(snapshot);
 }
-
-/** A source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on the compose path). */
-export function sourceWithTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
-  return {
-    source: fields.source,
-    label: fields.label,
-    zone: fields.zone,
-    bytes: fields.bytes,
-    rawTokens: fields.rawTokens,
-    runTokens: fields.runTokens,
-    tokens,
-    budgetBytes: fields.budgetBytes,
-    fullBytes: fields.fullBytes,
-    truncated: fields.truncated,
-    variant: fields.variant,
-  };
-}
