@@ -13,6 +13,7 @@ import { encodeRequest } from './requestEncoding';
 import type { ProjectContext, ProjectContextSource } from './projectContext';
 import { FileRulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
+import { deepFreeze } from '../deepFreeze';
 
 const MODEL = 'claude-sonnet-4-5';
 
@@ -445,11 +446,3 @@ describe('Composer', () => {
     expect(parts.total).toBe(parts.system + parts.history + parts.summary);
   });
 });
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}

@@ -3,6 +3,7 @@ import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
 import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from './tokenEstimator';
+import { deepFreeze } from '../deepFreeze';
 
 /** One block's canonical JSON (marker removed), its UTF-8 length and its raw token count. */
 export interface EncodedBlock {
@@ -193,14 +194,6 @@ function frozenCopy<T>(value: T): T {
     copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
   }
   return Object.freeze(copy) as T;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /**
