@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Composer } from './composer';
 import { loadPreamble } from './preamble';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson } from './canonicalJson';
+import { canonicalJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';

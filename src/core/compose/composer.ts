@@ -4,7 +4,8 @@ import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, Tool
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson, utf8Bytes } from './canonicalJson';
+import { canonicalJson } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
@@ -16,7 +17,7 @@ import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type Request
 import { buildSnapshot } from './snapshotBuilder';
 import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
-import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
+import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { usagePartsFor, type UsageParts } from './usageParts';
 
 export interface ComposerOptions {

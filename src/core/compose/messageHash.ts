@@ -1,6 +1,6 @@
 import { sha256Hex } from '../text/sha';
 import type { Message } from '../model/types';
-import { canonicalMessage } from './canonicalJson';
+import { canonicalMessage } from '../model/canonicalJson';
 
 /**
  * A message's hash in a snapshot: the first 4 bytes of SHA-256, as 8 lowercase hex digits, over the

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../model/types';
-import { canonicalBlock, canonicalJson } from './canonicalJson';
+import { canonicalBlock, canonicalJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 
 /**

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { utf8Bytes } from './canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { ComposeError } from './errors';
 import { FileRulesSource, rulesDeltaBlocks, rulesEnvelope } from './rules';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { TextBlock } from '../model/types';
-import { utf8Bytes } from './canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { ComposeError } from './errors';
 
 /** One rules file as the model is shown it. */

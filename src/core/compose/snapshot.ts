@@ -3,7 +3,7 @@ import type { BreakpointPosition } from './breakpoints';
 import type { CacheBreak } from './cacheBreak';
 import type { Decision } from './decisions';
 import type { RequestCost } from './prices';
-import type { TokenEstimate } from './tokenEstimator';
+import type { TokenEstimate } from '../tokens/tokenEstimator';
 
 export type SourceKind = 'preamble' | 'tools' | 'rules' | 'project_context' | 'session_date' | 'conversation';
 

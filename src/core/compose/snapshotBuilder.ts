@@ -4,7 +4,7 @@ import type { EncodedMessage } from './encodingMemo';
 import type { RequestSnapshot, SourceSnapshot } from './snapshot';
 import type { StaticEncoding } from './staticEncoding';
 import type { StaticPart } from './staticPart';
-import type { TokenEstimator } from './tokenEstimator';
+import type { TokenEstimator } from '../tokens/tokenEstimator';
 
 /** What one composition knows when its snapshot is made: the request and the encodings it was built from. */
 export interface SnapshotInputs {

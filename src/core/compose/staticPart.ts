@@ -1,6 +1,7 @@
 import type { TextBlock, ToolDefinition } from '../model/types';
 import { fitToBudget, type SourceBudgets } from './budget';
-import { utf8Bytes, withoutMarker } from './canonicalJson';
+import { withoutMarker } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import type { Decision } from './decisions';
 import { ComposeError } from './errors';
 import { renderProjectContext, type ProjectContextSource } from './projectContext';

@@ -1,7 +1,7 @@
 import type { Message } from '../model/types';
 import type { EncodingMemo } from './encodingMemo';
 import type { StaticPart } from './staticPart';
-import type { TokenEstimator } from './tokenEstimator';
+import type { TokenEstimator } from '../tokens/tokenEstimator';
 
 /**
  * How full the window is, in three parts that always exist, even at 0, so the meter never changes

@@ -14,7 +14,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/core/compaction/settin
 import { emptyProjectContext } from '../../../src/core/compose/projectContext';
 import { noRules } from '../../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { TiktokenCounter } from '../../../src/core/compose/textTokenCounter';
+import { TiktokenCounter } from '../../../src/core/tokens/textTokenCounter';
 import { startupSnapshot } from 'node:v8';
 import { NodeWorkspace } from '../../../src/node/workspace/nodeWorkspace';
 

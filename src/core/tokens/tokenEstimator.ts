@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ModelRequest, TextBlock, ToolDefinition } from '../model/types';
-import { canonicalBlock, canonicalJson } from './canonicalJson';
+import { canonicalBlock, canonicalJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { TiktokenCounter, type TextTokenCounter } from './textTokenCounter';
 
