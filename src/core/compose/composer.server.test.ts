@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Composer } from './composer';
 import { loadPreamble } from './preamble';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson } from '../model/canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
@@ -194,7 +194,7 @@ describe('the composer against the local server', () => {
       expect(detector.observe(encodeRequest(body), 0)).toBeNull();
       const hashes = body.messages.map((m) =>
         sha256Hex(
-          canonicalJson({
+          canonicalRequestJson({
             role: m.role,
             content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
           }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, ModelRequest } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
-import { canonicalJson } from '../model/canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { Composer, sessionDateText } from './composer';
 import { ComposeError } from './errors';
@@ -123,7 +123,7 @@ describe('Composer', () => {
       if (previous && i % 10 === 0) {
         const before = stripMarkers(wire(previous)) as { messages: unknown[] };
         const after = stripMarkers(wire(request)) as { messages: unknown[] };
-        expect(canonicalJson(after.messages.slice(0, before.messages.length))).toBe(canonicalJson(before.messages));
+        expect(canonicalRequestJson(after.messages.slice(0, before.messages.length))).toBe(canonicalRequestJson(before.messages));
       }
       if (i % 10 === 9) session.reply();
       if (i % 10 === 9) previous = request;
@@ -285,11 +285,14 @@ describe('Composer', () => {
       delete copy.cache_control;
       return copy;
     };
-    const hashes = logged.messages.map((m) => sha256Hex(canonicalJson({ role: m.role, content: m.content.map(stripped) })).slice(0, 8));
+    const hashes = logged.messages.map((m) =>
+      sha256Hex(canonicalRequestJson({ role: m.role, content: m.content.map(stripped) })).slice(0, 8),
+    );
     expect(snapshot.messageHashes).toEqual(hashes);
     expect(snapshot.messageCount).toBe(logged.messages.length);
 
-    const bytes = (blocks: Array<Record<string, unknown>>) => blocks.reduce((sum, b) => sum + utf8Bytes(canonicalJson(stripped(b))), 0);
+    const bytes = (blocks: Array<Record<string, unknown>>) =>
+      blocks.reduce((sum, b) => sum + utf8Bytes(canonicalRequestJson(stripped(b))), 0);
     expect(snapshot.bytes.tools).toBe(bytes(logged.tools));
     expect(snapshot.toolDefinitionBytes).toBe(snapshot.bytes.tools);
     expect(snapshot.bytes.system).toBe(bytes(logged.system));

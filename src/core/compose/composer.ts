@@ -4,7 +4,7 @@ import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, Tool
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson } from '../model/canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
@@ -220,7 +220,7 @@ export class Composer {
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,
-      thinking: canonicalJson(request.thinking ?? null),
+      thinking: canonicalRequestJson(request.thinking ?? null),
       tools: fixed.toolJsons,
       system: fixed.systemJsons,
       messages: encoded.map((message) => ({ role: message.role, blocks: message.jsons as string[] })),

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message } from '../model/types';
-import { canonicalJson } from '../model/canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
@@ -129,7 +129,7 @@ export class EncodingMemo {
     if (known && (known.frozen || this.stillMatches(known, value))) return known.result;
     const frozen = this.isDeepFrozen(value);
     const bare = withoutMarkerMember(value);
-    const json = canonicalJson(bare);
+    const json = canonicalRequestJson(bare);
     // A copy of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
     const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
     const counted =

@@ -43,7 +43,7 @@ export interface SnapshotUsage {
  * JSON-serialisable; the journal stores it as is and the context report reads it.
  *
  * Bytes add up: every count is the UTF-8 length of the canonical JSON (sorted keys, no whitespace,
- * `canonicalJson.ts`) of a block with its `cache_control` removed — a tool definition, a system
+ * `model/canonicalJson.ts`) of a block with its `cache_control` removed — a tool definition, a system
  * block, or one content block of a message (role and message framing are not counted).
  * `bytes.tools` sums the tool definitions, `bytes.system` the system blocks, `bytes.messages` every
  * content block of every message; `bytes.total` is their sum and also the sum of `sources[].bytes`.
