@@ -10,7 +10,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '../src/core/compaction/settings';
 import type { Summarizer } from '../src/core/compaction/summarizer';
 import { Composer } from '../src/core/compose/composer';
 import type { Decision } from '../src/core/compose/decisions';
-import { emptyProjectContext } from '../src/core/compose/projectContext';
+import { emptyProjectContext } from '../src/core/compose/projectContextSource';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/agent/sessionAssembly';
 import { FileRulesSource } from './core/compose/rules';
-import { NodeProjectContext } from './node/projectContext';
+import { NodeProjectContext } from './node/nodeProjectContext';
 import { environmentSecrets } from './node/workspace/commandRunner';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';

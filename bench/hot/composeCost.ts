@@ -20,7 +20,7 @@ import { FileRulesSource } from '../../src/core/compose/rules';
 import type { Message } from '../../src/core/model/types';
 import { TOOL_DEFINITIONS } from '../../src/core/tools/definitions';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
-import { NodeProjectContext } from '../../src/node/projectContext';
+import { NodeProjectContext } from '../../src/node/nodeProjectContext';
 import type { HotFigure } from './figure';
 
 const MODEL = 'claude-sonnet-4-5';

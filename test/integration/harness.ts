@@ -8,7 +8,7 @@ import { startSession, type AssembledSession, type SessionPorts } from '../../sr
 import { FileRulesSource, noRules } from '../../src/core/compose/rules';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { Clock } from '../../src/core/ports';
-import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { startMockServer, type MockServer } from '../../src/node/mockServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';

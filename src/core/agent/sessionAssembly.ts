@@ -1,7 +1,7 @@
 import { Composer } from '../compose/composer';
 import { loadPreamble } from '../compose/preamble';
 import type { StaticState } from '../compose/staticPart';
-import type { ProjectContextSource } from '../compose/projectContext';
+import type { ProjectContextSource } from '../compose/projectContextSource';
 import type { RulesSource } from '../compose/rules';
 import type { PriceTable } from '../compose/prices';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';

@@ -17,7 +17,7 @@ import { canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
-import type { ProjectContextSource } from './projectContext';
+import type { ProjectContextSource } from './projectContextSource';
 import type { RulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
 

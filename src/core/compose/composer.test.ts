@@ -11,7 +11,7 @@ import { ComposeError } from './errors';
 import { sha256Hex } from '../text/sha';
 import { messageHash } from './messageHash';
 import { encodeRequest } from './requestEncoding';
-import type { ProjectContext, ProjectContextSource } from './projectContext';
+import type { ProjectContext, ProjectContextSource } from './projectContextSource';
 import { FileRulesSource } from './rules';
 import { ScriptedSession } from './testing/scriptedSession';
 import { deepFreeze } from '../deepFreeze';

@@ -9,7 +9,7 @@ import { utf8Bytes } from '../text/utf8Bytes';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
-import type { ProjectContextSource } from './projectContext';
+import type { ProjectContextSource } from './projectContextSource';
 import { EncodingMemo, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';
 import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rules';

@@ -4,7 +4,7 @@ import { withoutMarker } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import type { Decision } from './decisions';
 import { ComposeError } from './errors';
-import { renderProjectContext, type ProjectContextSource } from './projectContext';
+import { renderProjectContext, type ProjectContextSource } from './projectContextSource';
 import { renderRulesFile, type RulesSource } from './rules';
 import type { SourceKind } from './snapshot';
 

@@ -17,7 +17,7 @@ import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
 import { ScenarioPlayer } from '../scenario/player';
 import { writeWorkspaceFiles } from '../scenario/scenario';
 import type { Scenario } from '../scenario/types';
-import { NodeProjectContext } from '../projectContext';
+import { NodeProjectContext } from '../nodeProjectContext';
 import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
 import { environmentSecrets } from '../workspace/commandRunner';
 import { NodeWorkspace } from '../workspace/nodeWorkspace';
