@@ -148,7 +148,7 @@ export class AgentLoop {
           promptTooLongRetried = true;
           if (await deps.onPromptTooLong(signal)) continue;
         }
-        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.action ? { action: error.action } : {}) });
+        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.advice ? { advice: error.advice } : {}) });
         return this.finish('error');
       }
       promptTooLongRetried = false;
