@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/agent/sessionAssembly';
-import { FileRulesSource } from './core/compose/rules';
+import { FileRulesSource } from './node/fileRulesSource';
 import { NodeProjectContext } from './node/nodeProjectContext';
 import { environmentSecrets } from './node/workspace/commandRunner';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';

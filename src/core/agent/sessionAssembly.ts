@@ -1,5 +1,5 @@
 import { Composer } from '../compose/composer';
-import { loadPreamble } from '../compose/preamble';
+import { loadPreamble } from '../../node/prompts';
 import type { StaticState } from '../compose/staticPart';
 import type { ProjectContextSource } from '../compose/projectContextSource';
 import type { RulesSource } from '../compose/rules';

@@ -11,7 +11,7 @@ import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { join } from 'node:path';
 import { Composer } from './composer';
-import { loadPreamble } from './preamble';
+import { loadPreamble } from '../../node/prompts';
 import { CacheBreakDetector } from './cacheBreak';
 import { canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';

@@ -12,7 +12,7 @@ import { sha256Hex } from '../text/sha';
 import { messageHash } from './messageHash';
 import { encodeRequest } from './requestEncoding';
 import type { ProjectContext, ProjectContextSource } from './projectContextSource';
-import { FileRulesSource } from './rules';
+import { FileRulesSource } from '../../node/fileRulesSource';
 import { ScriptedSession } from './testing/scriptedSession';
 import { deepFreeze } from '../deepFreeze';
 

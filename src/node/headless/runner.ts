@@ -6,7 +6,7 @@ import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
 import { startSession, type AssembledSession, type SessionPorts } from '../../core/agent/sessionAssembly';
 import type { CompactionSettings } from '../../core/compaction/settings';
-import { FileRulesSource } from '../../core/compose/rules';
+import { FileRulesSource } from '../fileRulesSource';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
 import { AnthropicModelClient } from '../../core/model/anthropicClient';
