@@ -1,11 +1,12 @@
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
+import { utf8Bytes } from '../text/utf8Bytes';
+import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalRequestJson } from '../model/canonicalJson';
-import { utf8Bytes } from '../text/utf8Bytes';
 import { cloneDecision, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
@@ -17,7 +18,6 @@ import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type Request
 import { buildSnapshot } from './snapshotBuilder';
 import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
-import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { usagePartsFor, type UsageParts } from './usageParts';
 
 export interface ComposerOptions {
