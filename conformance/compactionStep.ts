@@ -8,7 +8,7 @@ import type { Summarizer } from '../src/core/compaction/summarizer';
 import { Composer } from '../src/core/compose/composer';
 import { DecisionQueue } from '../src/core/compose/decisions';
 import { ActiveGeneration } from '../src/core/conversation/activeGeneration';
-import { emptyProjectContext } from '../src/core/compose/projectContext';
+import { emptyProjectContext } from '../src/core/compose/projectContextSource';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';

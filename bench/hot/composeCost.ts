@@ -15,12 +15,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Composer } from '../../src/core/compose/composer';
-import { loadPreamble } from '../../src/core/compose/preamble';
-import { FileRulesSource } from '../../src/core/compose/rules';
+import { FileRulesSource } from '../../src/node/fileRulesSource';
+import { loadPreamble } from '../../src/core/compose/node/prompts';
 import type { Message } from '../../src/core/model/types';
 import { TOOL_DEFINITIONS } from '../../src/core/tools/definitions';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
-import { NodeProjectContext } from '../../src/node/projectContext';
+import { NodeProjectContext } from '../../src/node/nodeProjectContext';
 import type { HotFigure } from './figure';
 
 const MODEL = 'claude-sonnet-4-5';

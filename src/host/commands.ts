@@ -8,7 +8,8 @@ import type { Secrets } from '../core/ports';
 import { exportSessionMarkdown } from '../core/journal/exportMarkdown';
 import type { SessionSummary } from '../core/journal/sessionCatalog';
 import { CHAT_VIEW_ID } from './chatViewProvider';
-import { describe, type HostLog, type SessionController } from './sessionController';
+import { errorMessage } from '../core/errorMessage';
+import type { HostLog, SessionController } from './sessionController';
 
 export const COMMANDS = {
   newSession: 'cairn.newSession',
@@ -51,7 +52,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await run(...args);
       } catch (error) {
-        const message = describe(error);
+        const message = errorMessage(error);
         log.error(`${name} failed: ${message}`);
         void vscode.window.showErrorMessage(`Cairn: ${message}`);
       }

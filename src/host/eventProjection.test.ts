@@ -33,7 +33,7 @@ describe('EventProjection', () => {
 
   it('gives errors the button that fixes them', () => {
     const projection = new EventProjection(0);
-    const [error] = projection.project({ type: 'error', kind: 'auth', message: 'No key.', action: 'Set it.' });
+    const [error] = projection.project({ type: 'error', kind: 'auth', message: 'No key.', advice: 'Set it.' });
     expect(error).toEqual({ type: 'error', turn: 0, kind: 'auth', message: 'No key. Set it.', action: 'setApiKey' });
     expect(actionForError('prompt_too_long')).toBe('compact');
     expect(actionForError('overloaded')).toBe('retry');

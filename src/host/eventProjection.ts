@@ -28,8 +28,8 @@ export function actionForError(kind: string): HostAction | undefined {
 }
 
 /** The message and what to do about it, as one text (the loop gives them apart). */
-export function errorText(message: string, action: string | undefined): string {
-  return action && !message.includes(action) ? `${message} ${action}` : message;
+export function errorText(message: string, advice: string | undefined): string {
+  return advice && !message.includes(advice) ? `${message} ${advice}` : message;
 }
 
 export class EventProjection {
@@ -80,7 +80,7 @@ export class EventProjection {
         return [{ type: 'notice', turn, level: event.level, kind: event.kind, message: event.message }];
       case 'error': {
         const action = actionForError(event.kind);
-        return [{ type: 'error', turn, kind: event.kind, message: errorText(event.message, event.action), ...(action ? { action } : {}) }];
+        return [{ type: 'error', turn, kind: event.kind, message: errorText(event.message, event.advice), ...(action ? { action } : {}) }];
       }
       case 'compacted':
         return [

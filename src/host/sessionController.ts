@@ -7,6 +7,7 @@
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { Workspace } from '../core/ports';
+import { errorMessage } from '../core/errorMessage';
 import type {
   CompactionDetails,
   CompactionStateView,
@@ -176,7 +177,7 @@ export class SessionController {
       if (message.type === 'request') await this.answer(sink, message);
       else await this.handle(sink, message);
     } catch (error) {
-      this.deps.log.error(`Handling a "${message.type}" message failed: ${describe(error)}`);
+      this.deps.log.error(`Handling a "${message.type}" message failed: ${errorMessage(error)}`);
     }
   }
 
@@ -199,7 +200,7 @@ export class SessionController {
     try {
       ({ session } = await this.session());
     } catch (error) {
-      this.postError('no_session', describe(error), error instanceof NoSessionError ? undefined : 'newSession');
+      this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return;
     }
     this.lastUserText = text;
@@ -207,7 +208,7 @@ export class SessionController {
     try {
       await session.send(text);
     } catch (error) {
-      this.postError('session', describe(error));
+      this.postError('session', errorMessage(error));
     } finally {
       this.setBusy(false);
       await this.refreshMeter();
@@ -298,7 +299,7 @@ export class SessionController {
       try {
         return this.attach(await this.deps.sessions.resume(last));
       } catch (error) {
-        this.deps.log.warn(`The last session ${last} could not be reopened (${describe(error)}); starting a new one.`);
+        this.deps.log.warn(`The last session ${last} could not be reopened (${errorMessage(error)}); starting a new one.`);
       }
     }
     return this.attach(await this.deps.sessions.start());
@@ -405,7 +406,7 @@ export class SessionController {
         let failure: unknown;
         await this.session().catch((error: unknown) => {
           failure = error;
-          this.deps.log.error(`No session: ${describe(error)}`);
+          this.deps.log.error(`No session: ${errorMessage(error)}`);
         });
         await this.sendInit(sink, message.view);
         if (failure !== undefined && message.view === 'chat') {
@@ -413,7 +414,7 @@ export class SessionController {
             type: 'error',
             turn: 0,
             kind: 'no_session',
-            message: describe(failure),
+            message: errorMessage(failure),
             ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }),
           });
           return;
@@ -472,7 +473,7 @@ export class SessionController {
         try {
           await this.compaction.run(message.instructions?.trim() || undefined, message.preview);
         } catch (error) {
-          this.postError('compaction', describe(error));
+          this.postError('compaction', errorMessage(error));
         }
         return;
     }
@@ -487,7 +488,7 @@ export class SessionController {
       );
       this.post(sink, { type: 'response', requestId: request.requestId, ok: true, result });
     } catch (error) {
-      this.post(sink, { type: 'response', requestId: request.requestId, ok: false, error: describe(error) });
+      this.post(sink, { type: 'response', requestId: request.requestId, ok: false, error: errorMessage(error) });
     }
   }
 
@@ -529,7 +530,7 @@ export class SessionController {
       this.broadcast({ type: 'usage', meter });
       this.deps.onMeter?.(meter);
     } catch (error) {
-      this.deps.log.warn(`The usage meter could not be updated: ${describe(error)}`);
+      this.deps.log.warn(`The usage meter could not be updated: ${errorMessage(error)}`);
     }
   }
 
@@ -547,8 +548,4 @@ export class SessionController {
       this.views.delete(sink);
     }
   }
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,10 +5,11 @@ import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../src/core/ag
 import { autoApprover, type ApprovalSettings, type Approver } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startSession, type AssembledSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
-import { FileRulesSource, noRules } from '../../src/core/compose/rules';
+import { noRules } from '../../src/core/compose/rules';
+import { FileRulesSource } from '../../src/node/fileRulesSource';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { Clock } from '../../src/core/ports';
-import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';

@@ -9,7 +9,7 @@ import { autoApprover } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { startSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../src/core/compaction/settings';
-import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { exportSessionMarkdown } from '../../src/core/journal/exportMarkdown';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_LOOP_SETTINGS } from '../../src/core/agent/agentLoop';
 import { autoApprover } from '../../src/core/agent/approval';
 import { resumeSession, type SessionPorts } from '../../src/core/session/node/sessionAssembly';
-import { emptyProjectContext } from '../../src/core/compose/projectContext';
+import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/sessionJournal';

@@ -394,15 +394,15 @@ describe('AgentLoop: a request and its answer', () => {
     expect(ofType(h.events, 'request_finished').map((e) => e.requestIndex)).toEqual([1, 2]);
   });
 
-  it('request error → the error with its action, done: error, and the unsent user text joins the next one', async () => {
+  it('request error → the error with its advice, done: error, and the unsent user text joins the next one', async () => {
     const overloaded = new ModelError('overloaded', 'The Anthropic API is overloaded (529).', {
       status: 529,
-      action: 'Try again in a few minutes.',
+      advice: 'Try again in a few minutes.',
     });
     const h = loopWith([fail(overloaded), replyText('ok')]);
     expect(await h.run('first')).toBe('error');
     expect(ofType(h.events, 'error')).toEqual([
-      { type: 'error', kind: 'overloaded', message: 'The Anthropic API is overloaded (529).', action: 'Try again in a few minutes.' },
+      { type: 'error', kind: 'overloaded', message: 'The Anthropic API is overloaded (529).', advice: 'Try again in a few minutes.' },
     ]);
     expect(h.recorder.of('snapshot')).toHaveLength(1);
     expect(ofType(h.events, 'request_finished')).toHaveLength(1);
@@ -810,7 +810,7 @@ describe('AgentLoop: prompt too long', () => {
         type: 'error',
         kind: 'prompt_too_long',
         message: promptTooLong().message,
-        action: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
+        advice: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
       },
     ]);
   });

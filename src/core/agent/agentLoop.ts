@@ -125,7 +125,7 @@ export class AgentLoop {
           if (signal.aborted) return this.finish('cancelled');
           if (change.newGeneration) continue;
         }
-        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.action ? { action: error.action } : {}) });
+        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.advice ? { advice: error.advice } : {}) });
         return this.finish('error');
       }
       promptTooLongRetried = false;

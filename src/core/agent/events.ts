@@ -24,7 +24,7 @@ export type AgentEvent =
    */
   | { type: 'request_finished'; requestIndex: number; snapshot: RequestSnapshot }
   | { type: 'notice'; level: NoticeLevel; kind: string; message: string }
-  | { type: 'error'; kind: string; message: string; action?: string }
+  | { type: 'error'; kind: string; message: string; advice?: string }
   | {
       type: 'compacted';
       generation: number;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { fail, reply, replyText, ScriptedModel, type ScriptedStep } from '../../../test/support/model/scriptedModel';
 import { Composer } from '../compose/composer';
-import { emptyProjectContext } from '../compose/projectContext';
+import { emptyProjectContext } from '../compose/projectContextSource';
 import type { RequestSnapshot } from '../compose/snapshot';
 import { ModelError, cancelledError } from '../model/errors';
 import type { ModelFacts, TextBlock } from '../model/types';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutAtBytes, fitToBudget, resolveBudgets } from './budget';
-import { utf8Bytes } from './canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { ComposeError } from './errors';
 
 describe('budgets', () => {

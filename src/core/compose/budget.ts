@@ -1,4 +1,4 @@
-import { utf8Bytes } from './canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { ComposeError } from './errors';
 
 /** Byte budgets of the sources that have one. Rules files and the preamble are never cut. */

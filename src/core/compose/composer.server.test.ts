@@ -11,13 +11,13 @@ import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { join } from 'node:path';
 import { Composer } from './composer';
-import { loadPreamble } from './preamble';
+import { loadPreamble } from './node/prompts';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson } from './canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { encodeRequest } from './requestEncoding';
 import type { RequestSnapshot } from './snapshot';
-import type { ProjectContextSource } from './projectContext';
+import type { ProjectContextSource } from './projectContextSource';
 import type { RulesSource } from './rules';
 import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
 
@@ -194,7 +194,7 @@ describe('the composer against the local server', () => {
       expect(detector.observe(encodeRequest(body), 0)).toBeNull();
       const hashes = body.messages.map((m) =>
         sha256Hex(
-          canonicalJson({
+          canonicalRequestJson({
             role: m.role,
             content: m.content.map((block) => Object.fromEntries(Object.entries(block).filter(([key]) => key !== 'cache_control'))),
           }),

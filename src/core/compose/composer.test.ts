@@ -4,16 +4,18 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, ModelRequest } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
-import { canonicalJson, utf8Bytes } from './canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { Composer, sessionDateText } from './composer';
 import { DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
 import { sha256Hex } from '../text/sha';
 import { messageHash } from './messageHash';
 import { encodeRequest } from './requestEncoding';
-import type { ProjectContext, ProjectContextSource } from './projectContext';
-import { FileRulesSource } from './rules';
+import type { ProjectContext, ProjectContextSource } from './projectContextSource';
+import { FileRulesSource } from '../../node/fileRulesSource';
 import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
+import { deepFreeze } from '../deepFreeze';
 
 const MODEL = 'claude-sonnet-4-5';
 
@@ -131,7 +133,7 @@ describe('Composer', () => {
       if (previous && i % 10 === 0) {
         const before = stripMarkers(wire(previous)) as { messages: unknown[] };
         const after = stripMarkers(wire(request)) as { messages: unknown[] };
-        expect(canonicalJson(after.messages.slice(0, before.messages.length))).toBe(canonicalJson(before.messages));
+        expect(canonicalRequestJson(after.messages.slice(0, before.messages.length))).toBe(canonicalRequestJson(before.messages));
       }
       if (i % 10 === 9) session.reply();
       if (i % 10 === 9) previous = request;
@@ -293,11 +295,14 @@ describe('Composer', () => {
       delete copy.cache_control;
       return copy;
     };
-    const hashes = logged.messages.map((m) => sha256Hex(canonicalJson({ role: m.role, content: m.content.map(stripped) })).slice(0, 8));
+    const hashes = logged.messages.map((m) =>
+      sha256Hex(canonicalRequestJson({ role: m.role, content: m.content.map(stripped) })).slice(0, 8),
+    );
     expect(snapshot.messageHashes).toEqual(hashes);
     expect(snapshot.messageCount).toBe(logged.messages.length);
 
-    const bytes = (blocks: Array<Record<string, unknown>>) => blocks.reduce((sum, b) => sum + utf8Bytes(canonicalJson(stripped(b))), 0);
+    const bytes = (blocks: Array<Record<string, unknown>>) =>
+      blocks.reduce((sum, b) => sum + utf8Bytes(canonicalRequestJson(stripped(b))), 0);
     expect(snapshot.bytes.tools).toBe(bytes(logged.tools));
     expect(snapshot.toolDefinitionBytes).toBe(snapshot.bytes.tools);
     expect(snapshot.bytes.system).toBe(bytes(logged.system));
@@ -455,11 +460,3 @@ describe('Composer', () => {
     expect(parts.total).toBe(parts.system + parts.history + parts.summary);
   });
 });
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}

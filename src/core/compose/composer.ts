@@ -1,29 +1,24 @@
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
+import { canonicalRequestJson } from '../model/canonicalJson';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
+import { utf8Bytes } from '../text/utf8Bytes';
+import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { canonicalJson, utf8Bytes } from './canonicalJson';
 import { cloneDecision, DecisionQueue, type Decision } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
-import type { ProjectContextSource } from './projectContext';
-import { EncodingMemo, type EncodedBlock, type EncodedMessage } from './encodingMemo';
+import type { ProjectContextSource } from './projectContextSource';
+import { EncodingMemo, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';
-import { rulesDeltaBlocks, type RulesSource } from './rules';
-import {
-  cacheHitShare,
-  cloneSnapshot,
-  promptTokens,
-  snapshotUsage,
-  sourceWithTokens,
-  type RequestSnapshot,
-  type SourceSnapshot,
-} from './snapshot';
+import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rules';
+import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot } from './snapshot';
+import { buildSnapshot } from './snapshotBuilder';
+import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
-import { TokenEstimator, type TokenEstimate } from './tokenEstimator';
-import { usagePartsOf, type UsageParts } from './usageParts';
+import { usagePartsFor, type UsageParts } from './usageParts';
 
 export interface ComposerOptions {
   /** The tool definitions (`TOOL_DEFINITIONS`); the composer sorts them by name. */
@@ -224,7 +219,7 @@ export class Composer {
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,
-      thinking: canonicalJson(request.thinking ?? null),
+      thinking: canonicalRequestJson(request.thinking ?? null),
       tools: fixed.toolJsons,
       system: fixed.systemJsons,
       messages: encoded.map((message) => ({ role: message.role, blocks: message.jsons as string[] })),
@@ -238,7 +233,22 @@ export class Composer {
     }
     this.lastModel = input.model;
 
-    const snapshot = this.snapshotOf(request, fixed, encoded, input, part, decisions);
+    const snapshot = buildSnapshot(
+      {
+        request,
+        fixed,
+        encoded,
+        part,
+        generation: input.generation,
+        purpose: input.purpose,
+        conversationLength: input.conversation.length,
+        decisions,
+        dateTextBytes: this.dateTextBytes,
+        index: this.requestCount++,
+        time: new Date(this.clock.now()).toISOString(),
+      },
+      this.estimator,
+    );
     // placeBreakpoints made these objects for this request alone: the snapshot can own them.
     snapshot.breakpoints = breakpoints;
     snapshot.cacheBreak = cacheBreak;
@@ -263,26 +273,14 @@ export class Composer {
 
   /** Usage in three parts that always exist (system, history, summary) plus the window. */
   usageParts(conversation: readonly Message[], summaryText: string | null, windowTokens: number): UsageParts {
-    const model = this.lastModel ?? '';
-    let systemRaw = 0;
-    if (this.staticPart) {
-      for (const tool of this.staticPart.tools) systemRaw += this.estimator.rawTool(tool);
-      for (const block of this.staticPart.system) systemRaw += this.estimator.rawSystemBlock(block);
-      systemRaw += this.estimator.countText(sessionDateText(this.options.sessionDate));
-    }
-    let historyRaw = 0;
-    let historyRuns = 0;
-    for (const message of conversation) {
-      const encoded = this.memo.message(message);
-      historyRaw += encoded.rawTokens;
-      historyRuns += encoded.runTokens;
-    }
-    // The summary opens the generation's first message, so it is counted there and taken out of history.
-    const summary = summaryText ? this.estimator.countTextParts(summaryText) : { tokens: 0, runTokens: 0 };
-    historyRaw = Math.max(0, historyRaw - summary.tokens);
-    historyRuns = Math.min(historyRaw, Math.max(0, historyRuns - summary.runTokens));
-    const scale = (raw: number, runs = 0): number => this.estimator.calibrate(model, raw, runs);
-    return usagePartsOf(scale(systemRaw), scale(historyRaw, historyRuns), scale(summary.tokens, summary.runTokens), windowTokens);
+    const sources = {
+      estimator: this.estimator,
+      memo: this.memo,
+      staticPart: this.staticPart,
+      dateText: this.dateBlock.text,
+      model: this.lastModel ?? '',
+    };
+    return usagePartsFor(sources, conversation, summaryText, windowTokens);
   }
 
   private requireStatic(): StaticPart {
@@ -314,192 +312,8 @@ export class Composer {
   }
 
   private staticEncodingOf(part: StaticPart): StaticEncoding {
-    if (this.staticEncoding) return this.staticEncoding;
     // The part is the composer's own and never changed after adopt(), so this holds until the next adopt().
-    const tools = deepFreeze(structuredClone(part.tools));
-    const toolBlocks = tools.map((tool) => this.memo.tool(tool));
-    const systemBlocks = part.system.map((block) => this.memo.systemBlock(block));
-    this.staticEncoding = {
-      tools,
-      toolBlocks,
-      systemBlocks,
-      toolJsons: toolBlocks.map((block) => block.json),
-      systemJsons: systemBlocks.map((block) => block.json),
-      systemLabels: systemLabelsOf(part),
-      toolBytes: sumOf(toolBlocks, 'bytes'),
-      toolRaw: sumOf(toolBlocks, 'rawTokens'),
-      systemBytes: sumOf(systemBlocks, 'bytes'),
-      systemBlocksRaw: sumOf(systemBlocks, 'rawTokens'),
-    };
+    this.staticEncoding ??= encodeStaticPart(part, this.memo);
     return this.staticEncoding;
   }
-
-  private snapshotOf(
-    request: ModelRequest,
-    fixed: StaticEncoding,
-    encoded: readonly EncodedMessage[],
-    input: ComposeInput,
-    part: StaticPart,
-    decisions: Decision[],
-  ): RequestSnapshot {
-    const est = this.estimator;
-    const model = request.model;
-    const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot =>
-      sourceWithTokens(fields, est.calibrate(model, fields.rawTokens, fields.runTokens));
-
-    const { toolBytes, toolRaw, systemBytes } = fixed;
-    // Tool definitions count as ordinary text (see EncodingMemo): no runs.
-    const systemSources: SourceSnapshot[] = part.sources.map((info) => {
-      const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
-      return source({
-        source: info.source,
-        label: info.label,
-        zone: 'system',
-        bytes: block?.bytes ?? 0,
-        rawTokens: block?.rawTokens ?? 0,
-        runTokens: block?.runTokens ?? 0,
-        budgetBytes: info.budgetBytes,
-        fullBytes: info.fullBytes,
-        truncated: info.truncated,
-        variant: info.variant,
-      });
-    });
-    const preamble = systemSources[0];
-    const restOfSystem = systemSources.slice(1);
-
-    let messageBytes = 0;
-    let messageRaw = 0;
-    let messageRuns = 0;
-    for (const message of encoded) {
-      messageBytes += message.bytes;
-      messageRaw += message.rawTokens;
-      messageRuns += message.runTokens;
-    }
-    // messagesFor always puts the date first in the first message.
-    const dateBlock = encoded[0]?.blocks[0];
-    const dateBytes = dateBlock?.bytes ?? 0;
-    const dateRaw = dateBlock?.rawTokens ?? 0;
-    const dateRuns = dateBlock?.runTokens ?? 0;
-    let systemRaw = 0;
-    let systemRuns = 0;
-    for (const s of systemSources) {
-      systemRaw += s.rawTokens;
-      systemRuns += s.runTokens;
-    }
-    // What `est.rawRequest(request)` counts: every tool, every system block, every message with its framing.
-    const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
-
-    const sources: SourceSnapshot[] = [
-      ...(preamble ? [preamble] : []),
-      source({
-        source: 'tools',
-        label: `${request.tools.length} tools`,
-        zone: 'tools',
-        bytes: toolBytes,
-        rawTokens: toolRaw,
-        runTokens: 0,
-        budgetBytes: null,
-        fullBytes: toolBytes,
-        truncated: false,
-        variant: 'full',
-      }),
-      ...restOfSystem,
-      source({
-        source: 'session_date',
-        label: 'session date',
-        zone: 'messages',
-        bytes: dateBytes,
-        rawTokens: dateRaw,
-        runTokens: dateRuns,
-        budgetBytes: null,
-        fullBytes: this.dateTextBytes,
-        truncated: false,
-        variant: 'full',
-      }),
-      source({
-        source: 'conversation',
-        label: `${input.conversation.length} messages`,
-        zone: 'messages',
-        bytes: messageBytes - dateBytes,
-        rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
-        runTokens: messageRuns - dateRuns,
-        budgetBytes: null,
-        fullBytes: messageBytes - dateBytes,
-        truncated: false,
-        variant: 'full',
-      }),
-    ];
-    return {
-      version: 1,
-      index: this.requestCount++,
-      time: new Date(this.clock.now()).toISOString(),
-      model,
-      generation: input.generation,
-      purpose: input.purpose,
-      maxTokens: request.max_tokens,
-      sources,
-      bytes: { tools: toolBytes, system: systemBytes, messages: messageBytes, total: toolBytes + systemBytes + messageBytes },
-      toolDefinitionBytes: toolBytes,
-      messageCount: request.messages.length,
-      messageHashes: encoded.map((message) => message.hash),
-      breakpoints: [],
-      estimate: est.fromRaw(model, totalRaw, systemRuns + messageRuns),
-      decisions,
-      cacheBreak: null,
-      usage: null,
-      cacheHitShare: null,
-      cost: null,
-    };
-  }
-}
-
-interface StaticEncoding {
-  /** A deep-frozen copy of the part's tools: requests take shallow copies (the marker goes on the top level). */
-  tools: readonly ToolDefinition[];
-  toolBlocks: readonly EncodedBlock[];
-  systemBlocks: readonly EncodedBlock[];
-  toolJsons: string[];
-  systemJsons: string[];
-  /** What each system block is, so a cache break can name the source that changed. */
-  systemLabels: string[];
-  /** Sums over the blocks above, made once with them (the snapshot of every request needs them). */
-  toolBytes: number;
-  toolRaw: number;
-  systemBytes: number;
-  systemBlocksRaw: number;
-}
-
-function systemLabelsOf(part: StaticPart): string[] {
-  const labels: string[] = part.system.map(() => '');
-  for (const info of part.sources) {
-    if (info.blockIndex === null) continue;
-    labels[info.blockIndex] = info.source === 'rules' ? `rules ${info.label}` : info.label;
-  }
-  return labels;
-}
-
-function sumOf(blocks: readonly EncodedBlock[], field: 'bytes' | 'rawTokens'): number {
-  let total = 0;
-  for (const block of blocks) total += block[field];
-  return total;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
-  }
-  return value;
-}
-
-function describeRulesChanges(known: ReadonlyMap<string, string>, current: ReadonlyArray<readonly [string, string]>): string {
-  const now = new Map(current);
-  const parts: string[] = [];
-  for (const path of known.keys()) if (!now.has(path)) parts.push(`${path} removed`);
-  for (const [path, text] of current) {
-    const before = known.get(path);
-    if (before === undefined) parts.push(`${path} added`);
-    else if (before !== text) parts.push(`${path} changed`);
-  }
-  return parts.join(', ');
 }

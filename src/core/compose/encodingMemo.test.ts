@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, TextBlock, ToolUseBlock } from '../model/types';
-import { canonicalBlock, utf8Bytes } from './canonicalJson';
+import { canonicalBlock } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { EncodingMemo } from './encodingMemo';
 import { messageHash } from './messageHash';
-import type { TextTokenCounter } from './textTokenCounter';
-import { TokenEstimator } from './tokenEstimator';
+import type { TextTokenCounter } from '../tokens/textTokenCounter';
+import { TokenEstimator } from '../tokens/tokenEstimator';
+import { deepFreeze } from '../deepFreeze';
 
 /** Counts whitespace-separated words and how many texts it was asked about, so a test can see re-counting. */
 class FakeWordCounter implements TextTokenCounter {
@@ -20,14 +22,6 @@ function setup() {
   const counter = new FakeWordCounter();
   const estimator = new TokenEstimator({ counter });
   return { counter, estimator, memo: new EncodingMemo(estimator) };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
 }
 
 const exchange = (): Message[] => [

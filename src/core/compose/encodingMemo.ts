@@ -1,8 +1,10 @@
 import type { ContentBlock, Message } from '../model/types';
-import { canonicalJson, utf8Bytes } from './canonicalJson';
+import { canonicalRequestJson } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
-import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from './tokenEstimator';
+import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/tokenEstimator';
+import { deepFreeze } from '../deepFreeze';
 
 /** One block's canonical JSON (marker removed), its UTF-8 length and its raw token count. */
 export interface EncodedBlock {
@@ -127,7 +129,7 @@ export class EncodingMemo {
     if (known && (known.frozen || this.stillMatches(known, value))) return known.result;
     const frozen = this.isDeepFrozen(value);
     const bare = withoutMarkerMember(value);
-    const json = canonicalJson(bare);
+    const json = canonicalRequestJson(bare);
     // A copy of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
     const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
     const counted =
@@ -193,14 +195,6 @@ function frozenCopy<T>(value: T): T {
     copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
   }
   return Object.freeze(copy) as T;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
-  }
-  return value;
 }
 
 /**

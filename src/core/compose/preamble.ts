@@ -1,34 +1,12 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import { ComposeError } from './errors';
 
-/** The prompt files the preamble is made of, read from `src/prompts/` (shipped with the extension). */
+/** The prompt files the preamble is made of, read from `src/prompts/` (shipped with the extension) by `loadPromptTexts` (`src/node/prompts.ts`). */
 export interface PromptTexts {
   /** `preamble.md`: who Cairn is, how to work, what it is given. */
   preamble: string;
   /** `context.md`: result ids, stubs, caps, recall, diffs (the context-hygiene rules). */
   context: string;
-}
-
-/** `src/prompts` under the extension's (or the repository's) root. */
-export function promptsDir(root: string): string {
-  return join(root, 'src', 'prompts');
-}
-
-export async function loadPromptTexts(dir: string): Promise<PromptTexts> {
-  return { preamble: await readPrompt(dir, 'preamble.md'), context: await readPrompt(dir, 'context.md') };
-}
-
-async function readPrompt(dir: string, name: string): Promise<string> {
-  try {
-    return await readFile(join(dir, name), 'utf8');
-  } catch (error) {
-    throw new ComposeError(
-      `Cannot read the prompt file ${join(dir, name)} (${(error as NodeJS.ErrnoException).code ?? String(error)}). ` +
-        'It ships with Cairn; reinstall the extension or point Cairn at the folder that holds src/prompts.',
-    );
-  }
 }
 
 /**
@@ -39,11 +17,6 @@ async function readPrompt(dir: string, name: string): Promise<string> {
 export function buildPreamble(texts: PromptTexts, hygiene: Readonly<HygieneConfig> = DEFAULT_HYGIENE): string {
   const parts = [texts.preamble, texts.context].map((text) => fillNumbers(text.replace(/\r\n/g, '\n').trim(), hygiene)).filter(Boolean);
   return parts.join('\n\n');
-}
-
-/** Reads the prompt files from `dir` and builds the preamble with the session's hygiene numbers. */
-export async function loadPreamble(dir: string, hygiene: Readonly<HygieneConfig> = DEFAULT_HYGIENE): Promise<string> {
-  return buildPreamble(await loadPromptTexts(dir), hygiene);
 }
 
 /**

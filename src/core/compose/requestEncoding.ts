@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../model/types';
-import { canonicalBlock, canonicalJson } from './canonicalJson';
+import { canonicalBlock, canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 
 /**
@@ -18,7 +18,7 @@ export interface RequestEncoding {
 export function encodeRequest(request: ModelRequest): RequestEncoding {
   return {
     model: request.model,
-    thinking: canonicalJson(request.thinking ?? null),
+    thinking: canonicalRequestJson(request.thinking ?? null),
     tools: request.tools.map((tool) => canonicalBlock(tool)),
     system: request.system.map((block) => canonicalBlock(block)),
     messages: request.messages.map((message) => ({

@@ -1,8 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import type { TextBlock } from '../model/types';
-import { utf8Bytes } from './canonicalJson';
-import { ComposeError } from './errors';
+import { utf8Bytes } from '../text/utf8Bytes';
 
 /** One rules file as the model is shown it. */
 export interface RulesFile {
@@ -18,42 +15,8 @@ export interface RulesSource {
   load(): Promise<RulesFile[]>;
 }
 
+/** No rules files (tests, and sessions that read none). The files on disk: `FileRulesSource` (`src/node/fileRulesSource.ts`). */
 export const noRules: RulesSource = { load: async () => [] };
-
-/**
- * Rules files on disk: `<home>/.cairn/AGENTS.md`, then for each workspace folder `AGENTS.md` and
- * `CLAUDE.md`. A missing file is left out; a file that exists but cannot be read is a `ComposeError`
- * (silently dropping the user's rules would be worse than stopping).
- */
-export class FileRulesSource implements RulesSource {
-  constructor(private readonly options: { homeDir: string; roots: readonly string[] }) {}
-
-  async load(): Promise<RulesFile[]> {
-    const files: RulesFile[] = [];
-    const global = await readIfPresent(join(this.options.homeDir, '.cairn', 'AGENTS.md'));
-    if (global !== null) files.push({ scope: 'global', path: '~/.cairn/AGENTS.md', text: global });
-    const many = this.options.roots.length > 1;
-    for (const root of this.options.roots) {
-      for (const name of ['AGENTS.md', 'CLAUDE.md']) {
-        const text = await readIfPresent(join(root, name));
-        if (text !== null) files.push({ scope: 'project', path: many ? `${basename(root)}/${name}` : name, text });
-      }
-    }
-    return files;
-  }
-}
-
-async function readIfPresent(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new ComposeError(
-      `Cannot read the rules file ${path} (${code ?? String(error)}). Fix its permissions or remove it; Cairn does not start a request without the rules it was given.`,
-    );
-  }
-}
 
 /** The system-part text of one rules file: a heading naming it, then its text unchanged. */
 export function renderRulesFile(file: RulesFile): string {
@@ -91,4 +54,17 @@ export function rulesDeltaBlocks(known: ReadonlyMap<string, string>, current: re
     else if (before !== file.text) blocks.push(rulesEnvelope(file.path, 'changed', file.text));
   }
   return blocks;
+}
+
+/** The files a delta names, for its decision: `AGENTS.md changed, CLAUDE.md removed` (removals first, as the delta). */
+export function describeRulesChanges(known: ReadonlyMap<string, string>, current: ReadonlyArray<readonly [string, string]>): string {
+  const now = new Map(current);
+  const parts: string[] = [];
+  for (const path of known.keys()) if (!now.has(path)) parts.push(`${path} removed`);
+  for (const [path, text] of current) {
+    const before = known.get(path);
+    if (before === undefined) parts.push(`${path} added`);
+    else if (before !== text) parts.push(`${path} changed`);
+  }
+  return parts.join(', ');
 }

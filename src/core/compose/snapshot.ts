@@ -3,7 +3,7 @@ import type { BreakpointPosition } from './breakpoints';
 import type { CacheBreak } from './cacheBreak';
 import type { Decision } from './decisions';
 import type { RequestCost } from './prices';
-import type { TokenEstimate } from './tokenEstimator';
+import type { TokenEstimate } from '../tokens/tokenEstimator';
 
 export type SourceKind = 'preamble' | 'tools' | 'rules' | 'project_context' | 'session_date' | 'conversation';
 
@@ -43,7 +43,7 @@ export interface SnapshotUsage {
  * JSON-serialisable; the journal stores it as is and the context report reads it.
  *
  * Bytes add up: every count is the UTF-8 length of the canonical JSON (sorted keys, no whitespace,
- * `canonicalJson.ts`) of a block with its `cache_control` removed — a tool definition, a system
+ * `model/canonicalJson.ts`) of a block with its `cache_control` removed — a tool definition, a system
  * block, or one content block of a message (role and message framing are not counted).
  * `bytes.tools` sums the tool definitions, `bytes.system` the system blocks, `bytes.messages` every
  * content block of every message; `bytes.total` is their sum and also the sum of `sources[].bytes`.
@@ -104,21 +104,4 @@ export function cacheHitShare(usage: SnapshotUsage): number | null {
 /** A deep copy (snapshots are values: a reader must not be able to change a stored one). */
 export function cloneSnapshot(snapshot: RequestSnapshot): RequestSnapshot {
   return structuredClone(snapshot);
-}
-
-/** A source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on the compose path). */
-export function sourceWithTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
-  return {
-    source: fields.source,
-    label: fields.label,
-    zone: fields.zone,
-    bytes: fields.bytes,
-    rawTokens: fields.rawTokens,
-    runTokens: fields.runTokens,
-    tokens,
-    budgetBytes: fields.budgetBytes,
-    fullBytes: fields.fullBytes,
-    truncated: fields.truncated,
-    variant: fields.variant,
-  };
 }

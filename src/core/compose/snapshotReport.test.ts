@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Composer } from './composer';
-import { emptyProjectContext } from './projectContext';
+import { emptyProjectContext } from './projectContextSource';
 import { noRules } from './rules';
 import { formatSnapshotReport } from './snapshotReport';
 

@@ -1,9 +1,10 @@
 import type { TextBlock, ToolDefinition } from '../model/types';
 import { fitToBudget, type SourceBudgets } from './budget';
-import { utf8Bytes, withoutMarker } from './canonicalJson';
+import { withoutMarker } from '../model/canonicalJson';
+import { utf8Bytes } from '../text/utf8Bytes';
 import type { Decision } from './decisions';
 import { ComposeError } from './errors';
-import { renderProjectContext, type ProjectContextSource } from './projectContext';
+import { renderProjectContext, type ProjectContextSource } from './projectContextSource';
 import { renderRulesFile, type RulesSource } from './rules';
 import type { SourceKind } from './snapshot';
 

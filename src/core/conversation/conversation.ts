@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, UserBlock } from '../model/types';
+import { deepFreeze } from '../deepFreeze';
 
 /** One message of a generation, with what Cairn knows about it but never sends as such. */
 export interface ConversationEntry {
@@ -126,12 +127,4 @@ function freezeEntry(entry: ConversationEntry): ConversationEntry {
     ...(!entry.synthetic && entry.syntheticBlocks?.length ? { syntheticBlocks: [...entry.syntheticBlocks] } : {}),
   };
   return deepFreeze(copy);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
-  }
-  return value;
 }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonicalJson';
 import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { SearchTable } from './searchTable';
-
-describe('canonicalJson', () => {
-  it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
-  });
-});
 
 describe('SearchTable', () => {
   it('names the earliest full result with the same text for the same call', () => {

@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonicalJson';
+import { sortedKeysJson } from './sortedKeysJson';
 
 export interface SearchEntry {
   readonly id: string;
@@ -19,7 +19,7 @@ export class SearchTable {
   }
 
   static keyOf(tool: string, args: unknown): string {
-    return canonicalJson({ args, tool });
+    return sortedKeysJson({ args, tool });
   }
 
   findSame(key: string, sha: string): SearchEntry | undefined {

@@ -122,7 +122,7 @@ describe('AnthropicModelClient streaming', () => {
     const error = await failure(client.stream(request, { purpose: 'main' }));
     expect(error.kind).toBe('auth');
     expect(error.status).toBe(401);
-    expect(error.action).toContain('Cairn: Set API Key');
+    expect(error.advice).toContain('Cairn: Set API Key');
     expect(error.message).not.toContain(KEY);
     const auth = `${server.requests[0]!.headers['authorization'] ?? ''}${server.requests[0]!.headers['x-api-key'] ?? ''}`;
     expect(auth).toContain(KEY);
@@ -130,11 +130,11 @@ describe('AnthropicModelClient streaming', () => {
 });
 
 describe('AnthropicModelClient errors', () => {
-  it('reports a missing key as an auth error with an action, without calling the server', async () => {
+  it('reports a missing key as an auth error with advice, without calling the server', async () => {
     const { client, server } = await setup([textReply()], { apiKey: async () => undefined });
     const error = await failure(client.stream(request, { purpose: 'main' }));
     expect(error.kind).toBe('auth');
-    expect(error.action).toContain('Cairn: Set API Key');
+    expect(error.advice).toContain('Cairn: Set API Key');
     expect(server.requests).toHaveLength(0);
   });
 
@@ -243,7 +243,7 @@ describe('AnthropicModelClient errors', () => {
     const error = await failure(offline.stream(request, { purpose: 'main' }));
     expect(error.kind).toBe('network');
     expect(error.message).toContain(closedUrl);
-    expect(error.action).toBeDefined();
+    expect(error.advice).toBeDefined();
   });
 
   it('retries an overloaded error event that arrives before any content', async () => {

@@ -16,7 +16,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
-import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ACTION } from './errors';
+import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ADVICE } from './errors';
 import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
@@ -150,7 +150,7 @@ export class AnthropicModelClient implements ModelClient {
     if (!accumulator.complete) {
       if (!accumulator.contentStarted) {
         throw new ModelError('network', 'The connection to the model closed before the response began.', {
-          action: 'Check your network connection and try again.',
+          advice: 'Check your network connection and try again.',
         });
       }
       return this.cutShort(accumulator, 'the stream ended without message_stop');
@@ -180,7 +180,7 @@ export class AnthropicModelClient implements ModelClient {
     } catch (error) {
       // The secret store failed (a locked keyring, say): the user must be told, not shown a crash.
       throw new ModelError('auth', `Cairn could not read the API key: ${error instanceof Error ? error.message : String(error)}.`, {
-        action: SET_KEY_ACTION,
+        advice: SET_KEY_ADVICE,
         cause: error,
       });
     }
@@ -224,14 +224,14 @@ export class AnthropicModelClient implements ModelClient {
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
     if (error instanceof Anthropic.APIConnectionTimeoutError) {
       return new ModelError('network', `The model server at ${this.serverName()} did not answer in time.`, {
-        action: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        advice: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
         cause: error,
       });
     }
     if (error instanceof Anthropic.APIConnectionError) {
       const cause = error.cause instanceof Error ? `: ${redactSecret(error.cause.message, key)}` : '';
       return new ModelError('network', `Could not reach the model server at ${this.serverName()}${cause}.`, {
-        action: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        advice: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
         cause: error,
       });
     }
@@ -248,7 +248,7 @@ export class AnthropicModelClient implements ModelClient {
     // Anything else is the body failing mid-read (socket closed, proxy reset): a network failure.
     const message = error instanceof Error ? error.message : String(error);
     return new ModelError('network', `The connection to the model server at ${this.serverName()} failed: ${redactSecret(message, key)}.`, {
-      action: 'Check your network connection and try again.',
+      advice: 'Check your network connection and try again.',
       cause: error,
     });
   }
@@ -262,7 +262,7 @@ function detailsOf(error: ModelError): ConstructorParameters<typeof ModelError>[
   return {
     ...(error.status !== undefined ? { status: error.status } : {}),
     ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-    ...(error.action !== undefined ? { action: error.action } : {}),
+    ...(error.advice !== undefined ? { advice: error.advice } : {}),
     ...(error.requestId !== undefined ? { requestId: error.requestId } : {}),
   };
 }

@@ -22,7 +22,7 @@ describe('API key and base URL', () => {
   it('reports a missing key as an auth error that says how to set one', async () => {
     await expect(resolveApiKey(secretsWith({}), {})).rejects.toMatchObject({
       kind: 'auth',
-      action: expect.stringContaining('Cairn: Set API Key'),
+      advice: expect.stringContaining('Cairn: Set API Key'),
     });
   });
 

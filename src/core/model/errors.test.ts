@@ -19,7 +19,7 @@ describe('classifyHttpFailure', () => {
     expect(error.kind).toBe(kind);
     expect(error.status).toBe(status);
     expect(error.retryable).toBe(retryable);
-    expect(error.action).toBeTruthy();
+    expect(error.advice).toBeTruthy();
   });
 
   it('tells a too-long prompt from other 400s by its message', () => {

@@ -17,7 +17,7 @@ export interface ModelErrorDetails {
   /** How long the server asked us to wait (from `retry-after-ms` / `retry-after`). */
   readonly retryAfterMs?: number;
   /** What the user can do about it, e.g. "Set your API key with “Cairn: Set API Key”". */
-  readonly action?: string;
+  readonly advice?: string;
   /** The API's `request-id`, for a support ticket. */
   readonly requestId?: string;
   /** What had streamed before a cancel, so the loop can keep it as an incomplete message if it wants. */
@@ -29,7 +29,7 @@ export class ModelError extends Error {
   readonly kind: ModelErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
-  readonly action?: string;
+  readonly advice?: string;
   readonly requestId?: string;
   readonly partial?: ModelResponse;
 
@@ -39,7 +39,7 @@ export class ModelError extends Error {
     this.kind = kind;
     if (details.status !== undefined) this.status = details.status;
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
-    if (details.action !== undefined) this.action = details.action;
+    if (details.advice !== undefined) this.advice = details.advice;
     if (details.requestId !== undefined) this.requestId = details.requestId;
     if (details.partial !== undefined) this.partial = details.partial;
   }
@@ -53,7 +53,7 @@ export class ModelError extends Error {
     if (error instanceof Error && error.name === 'AbortError') return cancelledError();
     const message = error instanceof Error ? error.message : String(error);
     return new ModelError('server', `Unexpected failure while talking to the model: ${message}`, {
-      action: 'Try again; if it keeps happening, report it with the session export.',
+      advice: 'Try again; if it keeps happening, report it with the session export.',
       cause: error,
     });
   }
@@ -68,10 +68,10 @@ export function isModelError(value: unknown): value is ModelError {
   return value instanceof ModelError;
 }
 
-export const SET_KEY_ACTION = 'Set your API key with “Cairn: Set API Key”, or set the ANTHROPIC_API_KEY environment variable.';
+export const SET_KEY_ADVICE = 'Set your API key with “Cairn: Set API Key”, or set the ANTHROPIC_API_KEY environment variable.';
 
 export function missingKeyError(): ModelError {
-  return new ModelError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model.', { action: SET_KEY_ACTION });
+  return new ModelError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model.', { advice: SET_KEY_ADVICE });
 }
 
 export function cancelledError(partial?: ModelResponse): ModelError {
@@ -144,51 +144,51 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
   if (status === 401 || type === 'authentication_error') {
     return new ModelError('auth', withDetail(`The Anthropic API rejected the API key${code}`, apiMessage), {
       ...base,
-      action: SET_KEY_ACTION,
+      advice: SET_KEY_ADVICE,
     });
   }
   if (status === 403 || type === 'permission_error') {
     return new ModelError('auth', withDetail(`The API key is not allowed to make this request${code}`, apiMessage), {
       ...base,
-      action: 'Check the key’s workspace and model access in the Anthropic Console, or set another key with “Cairn: Set API Key”.',
+      advice: 'Check the key’s workspace and model access in the Anthropic Console, or set another key with “Cairn: Set API Key”.',
     });
   }
   if (status === 429 || type === 'rate_limit_error') {
     return new ModelError('rate_limited', withDetail(`The Anthropic API is rate limiting this key${code}`, apiMessage), {
       ...withRetry,
-      action: 'Wait a minute and try again, or raise the key’s rate limits in the Anthropic Console.',
+      advice: 'Wait a minute and try again, or raise the key’s rate limits in the Anthropic Console.',
     });
   }
   if (status === 529 || type === 'overloaded_error') {
     return new ModelError('overloaded', withDetail(`The Anthropic API is overloaded${code}`, apiMessage), {
       ...withRetry,
-      action: 'Try again in a few minutes.',
+      advice: 'Try again in a few minutes.',
     });
   }
   if (status === 413 || ((status === 400 || type === 'invalid_request_error') && apiMessage && isPromptTooLongMessage(apiMessage))) {
     return new ModelError('prompt_too_long', withDetail(`The request is too long for the model${code}`, apiMessage), {
       ...base,
-      action: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
+      advice: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
     });
   }
   if (status === 404 || type === 'not_found_error') {
     return new ModelError('not_found', withDetail(`The Anthropic API does not know this resource${code}`, apiMessage), {
       ...base,
-      action: 'Check the model id in the `cairn.model` setting, and `cairn.baseUrl` if you use another server.',
+      advice: 'Check the model id in the `cairn.model` setting, and `cairn.baseUrl` if you use another server.',
     });
   }
   if ((status !== undefined && status >= 500) || type === 'api_error' || type === 'timeout_error') {
     return new ModelError('server', withDetail(`The Anthropic API had an internal error${code}`, apiMessage), {
       ...withRetry,
-      action: 'Try again; if it keeps happening, check https://status.anthropic.com.',
+      advice: 'Try again; if it keeps happening, check https://status.anthropic.com.',
     });
   }
   if (status === 408) {
-    return new ModelError('network', withDetail(`The request timed out${code}`, apiMessage), { ...withRetry, action: 'Try again.' });
+    return new ModelError('network', withDetail(`The request timed out${code}`, apiMessage), { ...withRetry, advice: 'Try again.' });
   }
   return new ModelError('bad_request', withDetail(`The Anthropic API refused the request${code}`, apiMessage), {
     ...base,
-    action: 'This is likely a bug in Cairn; please report it with the session export.',
+    advice: 'This is likely a bug in Cairn; please report it with the session export.',
   });
 }
 

@@ -203,7 +203,7 @@ export class StreamAccumulator {
           draft.input = JSON.parse(draft.json);
         } catch {
           throw new ModelError('server', `The model sent input for tool "${draft.name}" that is not valid JSON.`, {
-            action: 'Try again; if it keeps happening, report it with the session export.',
+            advice: 'Try again; if it keeps happening, report it with the session export.',
           });
         }
       }

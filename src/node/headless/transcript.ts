@@ -29,7 +29,7 @@ function rawLines(event: AgentEvent): string[] {
     case 'notice':
       return [`[${event.level}] ${event.message}`];
     case 'error':
-      return [`[error: ${event.kind}] ${event.message}${event.action ? ` — ${event.action}` : ''}`];
+      return [`[error: ${event.kind}] ${event.message}${event.advice ? ` — ${event.advice}` : ''}`];
     case 'compacted':
       // The new generation opens with exactly this: the summary, then the files table.
       return [

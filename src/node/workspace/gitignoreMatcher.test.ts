@@ -180,7 +180,7 @@ describe('a hostile .gitignore cannot freeze the editor (probe: 57 s in glob and
     try {
       const source = `
         import { NodeWorkspace } from './nodeWorkspace';
-        import { NodeProjectContext } from '../projectContext';
+        import { NodeProjectContext } from '../nodeProjectContext';
         const root = ${JSON.stringify(tree.root)};
         void NodeWorkspace, NodeProjectContext;
         (${call}).then((answer: unknown) => console.log(JSON.stringify(answer)), (error: Error) => console.log(error.name + ': ' + error.message));`;

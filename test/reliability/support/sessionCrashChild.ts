@@ -11,10 +11,10 @@ import { DEFAULT_LOOP_SETTINGS } from '../../../src/core/agent/agentLoop';
 import { autoApprover } from '../../../src/core/agent/approval';
 import { resumeSession, startSession, type SessionPorts } from '../../../src/core/session/node/sessionAssembly';
 import { DEFAULT_COMPACTION_SETTINGS } from '../../../src/core/compaction/settings';
-import { emptyProjectContext } from '../../../src/core/compose/projectContext';
+import { emptyProjectContext } from '../../../src/core/compose/projectContextSource';
 import { noRules } from '../../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../../src/core/model/anthropicClient';
-import { TiktokenCounter } from '../../../src/core/compose/textTokenCounter';
+import { TiktokenCounter } from '../../../src/core/tokens/textTokenCounter';
 import { startupSnapshot } from 'node:v8';
 import { NodeWorkspace } from '../../../src/node/workspace/nodeWorkspace';
 

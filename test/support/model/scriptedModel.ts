@@ -131,7 +131,7 @@ export function promptTooLong(): ModelError {
     'The request is too long for the model (400): prompt is too long: 210000 tokens > 200000 maximum',
     {
       status: 400,
-      action: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
+      advice: 'Compact the conversation (“Cairn: Compact”) or start a new session.',
     },
   );
 }

@@ -1,7 +1,7 @@
 import { Composer } from '../../compose/composer';
-import { loadPreamble } from '../../compose/preamble';
+import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
 import type { StaticState } from '../../compose/staticPart';
-import type { ProjectContextSource } from '../../compose/projectContext';
+import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';
 import type { PriceTable } from '../../compose/prices';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../../config/hygiene';
@@ -12,8 +12,6 @@ import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
 import type { ModelClient } from '../../model/types';
 import type { Clock, FileWatcher, Workspace } from '../../ports';
 import { systemClock } from '../../ports';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { SessionJournal, type OpenedSession } from '../../journal/sessionJournal';
 import { describeForApproval } from '../../agent/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
@@ -178,10 +176,7 @@ async function assemble(
     composer,
     mainModel: () => ports.settings().model,
     settings: compactionSettings,
-    prompts: {
-      normal: await readFile(join(ports.promptsDir, 'compaction.md'), 'utf8'),
-      emergency: await readFile(join(ports.promptsDir, 'compaction-emergency.md'), 'utf8'),
-    },
+    prompts: await loadCompactionPrompts(ports.promptsDir),
     lastMainRequestAt: () => requests.lastMainAnswerAt,
     clock,
     generation: () => generations.current.generation,

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ModelRequest, TextBlock, ToolDefinition } from '../model/types';
-import { canonicalBlock, canonicalJson } from './canonicalJson';
+import { canonicalBlock, canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { TiktokenCounter, type TextTokenCounter } from './textTokenCounter';
 
@@ -81,7 +81,7 @@ export function blockCountText(block: ContentBlock): string {
     case 'redacted_thinking':
       return block.data;
     case 'tool_use':
-      return `${block.name}\n${canonicalJson(block.input)}`;
+      return `${block.name}\n${canonicalRequestJson(block.input)}`;
     case 'tool_result':
       return block.content;
   }

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { commandEnvironment } from './workspace/commandRunner';
 import { GitignoreRules } from './workspace/gitignoreMatcher';
-import type { FolderContext, GitSummary, ProjectContext, ProjectContextSource, TreeEntry } from '../core/compose/projectContext';
+import type { FolderContext, GitSummary, ProjectContext, ProjectContextSource, TreeEntry } from '../core/compose/projectContextSource';
 
 export interface NodeProjectContextOptions {
   /** Absolute paths of the workspace folders, in the editor's order. */

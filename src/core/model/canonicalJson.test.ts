@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './canonicalJson';
+import { canonicalRequestJson } from './canonicalJson';
 
 /**
  * The encoding as first written (a sorted copy of each object through a replacer): journals and
@@ -18,7 +18,7 @@ function reference(value: unknown): string {
   );
 }
 
-describe('canonicalJson', () => {
+describe('canonicalRequestJson', () => {
   it('writes flat and nested values as JSON.stringify with sorted keys does', () => {
     const nullProto = Object.assign(Object.create(null) as object, { b: 1, a: 'x' });
     const values: unknown[] = [
@@ -37,6 +37,6 @@ describe('canonicalJson', () => {
       42,
       null,
     ];
-    for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
+    for (const value of values) expect(canonicalRequestJson(value)).toBe(reference(value));
   });
 });

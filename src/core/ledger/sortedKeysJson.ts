@@ -1,5 +1,5 @@
 /** JSON with object keys sorted at every depth, so two calls with the same arguments compare equal however the keys were ordered. */
-export function canonicalJson(value: unknown): string {
+export function sortedKeysJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 

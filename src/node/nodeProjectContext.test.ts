@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderProjectContext } from '../core/compose/projectContext';
-import { NodeProjectContext, parsePorcelain } from './projectContext';
+import { renderProjectContext } from '../core/compose/projectContextSource';
+import { NodeProjectContext, parsePorcelain } from './nodeProjectContext';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -1,10 +1,11 @@
 /**
- * Canonical JSON: object keys sorted by UTF-16 code unit order, no whitespace, `undefined` members
+ * The canonical JSON of a request's parts (a block, a tool definition, a tool call's input, the
+ * thinking setting), in which the composer measures bytes, hashes and cache breaks: object keys sorted by UTF-16 code unit order, no whitespace, `undefined` members
  * dropped, everything else exactly as `JSON.stringify` writes it. A request body parsed back from
  * the wire encodes to the same string as the object it was serialised from, whatever key order the
  * sender used, so hashes and byte counts reproduce from logged bodies.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalRequestJson(value: unknown): string {
   const flat = flatObjectJson(value);
   if (flat !== null) return flat;
   // The native serialiser with a key-sorting replacer is several times faster than a recursive
@@ -64,18 +65,10 @@ export function messageWithoutMarkers<M extends { role: string; content: readonl
 
 /** Canonical JSON of a block, system block or tool definition, its marker removed. */
 export function canonicalBlock(value: object): string {
-  return canonicalJson(withoutMarker(value));
+  return canonicalRequestJson(withoutMarker(value));
 }
 
 /** Canonical JSON of a message (`{"content":[...],"role":"..."}`), block markers removed. */
 export function canonicalMessage(message: { role: string; content: readonly object[] }): string {
-  return canonicalJson(messageWithoutMarkers(message));
-}
-
-const encoder = new TextEncoder();
-
-/** UTF-8 length of a string. */
-export function utf8Bytes(text: string): number {
-  // Buffer.byteLength avoids materialising the bytes; fall back for non-Node runtimes.
-  return typeof Buffer !== 'undefined' ? Buffer.byteLength(text, 'utf8') : encoder.encode(text).length;
+  return canonicalRequestJson(messageWithoutMarkers(message));
 }

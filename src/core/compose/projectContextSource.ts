@@ -50,7 +50,7 @@ export interface ProjectContext {
   folders: FolderContext[];
 }
 
-/** Port: `src/node/projectContext.ts` implements it with git subprocesses and the file system. */
+/** Port: `NodeProjectContext` (`src/node/nodeProjectContext.ts`) implements it with git subprocesses and the file system. */
 export interface ProjectContextSource {
   load(): Promise<ProjectContext>;
 }

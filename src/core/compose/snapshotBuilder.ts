@@ -1,0 +1,161 @@
+import type { ModelRequest } from '../model/types';
+import type { Decision } from './decisions';
+import type { EncodedMessage } from './encodingMemo';
+import type { RequestSnapshot, SourceSnapshot } from './snapshot';
+import type { StaticEncoding } from './staticEncoding';
+import type { StaticPart } from './staticPart';
+import type { TokenEstimator } from '../tokens/tokenEstimator';
+
+/** What one composition knows when its snapshot is made: the request and the encodings it was built from. */
+export interface SnapshotInputs {
+  request: ModelRequest;
+  fixed: StaticEncoding;
+  /** The request's messages, encoded; the session date is the first block of the first. */
+  encoded: readonly EncodedMessage[];
+  part: StaticPart;
+  generation: number;
+  purpose: RequestSnapshot['purpose'];
+  /** Messages of the conversation (the request may have one more: a message opened for the date). */
+  conversationLength: number;
+  decisions: Decision[];
+  /** UTF-8 bytes of the session date's text. */
+  dateTextBytes: number;
+  /** 0-based position of the request in the composer's session. */
+  index: number;
+  /** ISO 8601 time of the composition. */
+  time: string;
+}
+
+/**
+ * The snapshot of a composed request, from the remembered encodings (nothing is encoded again):
+ * sources in the request's order (preamble, tools, the other system blocks, session date,
+ * conversation), bytes and raw tokens that add up, tokens calibrated for the request's model.
+ * Breakpoints and the cache break are the composer's to fill in.
+ */
+export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator): RequestSnapshot {
+  const { request, fixed, encoded, part } = inputs;
+  const model = request.model;
+  const source = (fields: Omit<SourceSnapshot, 'tokens'>): SourceSnapshot =>
+    sourceWithTokens(fields, estimator.calibrate(model, fields.rawTokens, fields.runTokens));
+
+  const { toolBytes, toolRaw, systemBytes } = fixed;
+  // Tool definitions count as ordinary text (see EncodingMemo): no runs.
+  const systemSources: SourceSnapshot[] = part.sources.map((info) => {
+    const block = info.blockIndex === null ? undefined : fixed.systemBlocks[info.blockIndex];
+    return source({
+      source: info.source,
+      label: info.label,
+      zone: 'system',
+      bytes: block?.bytes ?? 0,
+      rawTokens: block?.rawTokens ?? 0,
+      runTokens: block?.runTokens ?? 0,
+      budgetBytes: info.budgetBytes,
+      fullBytes: info.fullBytes,
+      truncated: info.truncated,
+      variant: info.variant,
+    });
+  });
+  const preamble = systemSources[0];
+  const restOfSystem = systemSources.slice(1);
+
+  let messageBytes = 0;
+  let messageRaw = 0;
+  let messageRuns = 0;
+  for (const message of encoded) {
+    messageBytes += message.bytes;
+    messageRaw += message.rawTokens;
+    messageRuns += message.runTokens;
+  }
+  // The composer always puts the date first in the first message.
+  const dateBlock = encoded[0]?.blocks[0];
+  const dateBytes = dateBlock?.bytes ?? 0;
+  const dateRaw = dateBlock?.rawTokens ?? 0;
+  const dateRuns = dateBlock?.runTokens ?? 0;
+  let systemRaw = 0;
+  let systemRuns = 0;
+  for (const s of systemSources) {
+    systemRaw += s.rawTokens;
+    systemRuns += s.runTokens;
+  }
+  // What `estimator.rawRequest(request)` counts: every tool, every system block, every message with its framing.
+  const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
+
+  const sources: SourceSnapshot[] = [
+    ...(preamble ? [preamble] : []),
+    source({
+      source: 'tools',
+      label: `${request.tools.length} tools`,
+      zone: 'tools',
+      bytes: toolBytes,
+      rawTokens: toolRaw,
+      runTokens: 0,
+      budgetBytes: null,
+      fullBytes: toolBytes,
+      truncated: false,
+      variant: 'full',
+    }),
+    ...restOfSystem,
+    source({
+      source: 'session_date',
+      label: 'session date',
+      zone: 'messages',
+      bytes: dateBytes,
+      rawTokens: dateRaw,
+      runTokens: dateRuns,
+      budgetBytes: null,
+      fullBytes: inputs.dateTextBytes,
+      truncated: false,
+      variant: 'full',
+    }),
+    source({
+      source: 'conversation',
+      label: `${inputs.conversationLength} messages`,
+      zone: 'messages',
+      bytes: messageBytes - dateBytes,
+      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
+      runTokens: messageRuns - dateRuns,
+      budgetBytes: null,
+      fullBytes: messageBytes - dateBytes,
+      truncated: false,
+      variant: 'full',
+    }),
+  ];
+  return {
+    version: 1,
+    index: inputs.index,
+    time: inputs.time,
+    model,
+    generation: inputs.generation,
+    purpose: inputs.purpose,
+    maxTokens: request.max_tokens,
+    sources,
+    bytes: { tools: toolBytes, system: systemBytes, messages: messageBytes, total: toolBytes + systemBytes + messageBytes },
+    toolDefinitionBytes: toolBytes,
+    messageCount: request.messages.length,
+    messageHashes: encoded.map((message) => message.hash),
+    breakpoints: [],
+    estimate: estimator.fromRaw(model, totalRaw, systemRuns + messageRuns),
+    decisions: inputs.decisions,
+    cacheBreak: null,
+    usage: null,
+    cacheHitShare: null,
+    cost: null,
+  };
+}
+
+/** A source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on the compose path). */
+export function sourceWithTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens: number): SourceSnapshot {
+  return {
+    source: fields.source,
+    label: fields.label,
+    zone: fields.zone,
+    bytes: fields.bytes,
+    rawTokens: fields.rawTokens,
+    runTokens: fields.runTokens,
+    tokens,
+    budgetBytes: fields.budgetBytes,
+    fullBytes: fields.fullBytes,
+    truncated: fields.truncated,
+    variant: fields.variant,
+  };
+}
