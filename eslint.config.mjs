@@ -23,6 +23,171 @@ const nodeGlobals = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
+// ---------------------------------------------------------------------------------------------------
+// The layers (ARCHITECTURE.md), as import restrictions. ESLint sees an import's specifier, not the file it
+// resolves to, so a rule about "leaving src/core" is written per folder depth: from a file N folders below
+// src/core, `../` N+1 times reaches src/. The rules:
+//   - nothing under src/ (tests aside) imports test/, bench/ or conformance/;
+//   - src/core imports no `vscode` at runtime, nothing of src/host or src/node, and no Node I/O module
+//     except in a `node/` folder of its area (src/core/<area>/node/); other core files import a `node/`
+//     folder's modules only as types;
+//   - src/node imports nothing of src/host and no `vscode`;
+//   - src/shared (the host ↔ webview protocol) imports only types from src/core, and core/text's pure helpers;
+//   - webview-ui imports only src/shared of src/ (its tests may build views with host code).
+
+/** Node's modules that reach outside the process's memory (files, processes, network, the machine). */
+const NODE_IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'child_process',
+  'http',
+  'https',
+  'http2',
+  'net',
+  'tls',
+  'dgram',
+  'dns',
+  'os',
+  'worker_threads',
+  'cluster',
+  'readline',
+  'inspector',
+  'v8',
+  'vm',
+  'process',
+].flatMap((name) => [name, `node:${name}`]);
+/** Packages that do I/O on their own (a file watcher, a bundler). */
+const IO_PACKAGES = ['chokidar', 'esbuild'];
+
+const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
+
+function ups(count) {
+  return `^(\\.\\./){${count}}`;
+}
+
+/** The no-restricted-imports options for a core file `depth` folders below src/core. */
+function coreRestrictions(depth, inNodeFolder) {
+  const toSrc = depth + 1;
+  const patterns = [
+    {
+      regex: `${ups(toSrc)}(host|node|extension)(/|$)`,
+      message: 'src/core may not import src/host, src/node or the extension: pass what it needs through a port (src/core/ports.ts).',
+    },
+    { regex: `${ups(toSrc + 1)}`, message: 'src/core may not import anything outside src/ (tests, bench, conformance).' },
+  ];
+  const paths = [
+    { name: 'vscode', allowTypeImports: true, message: 'src/core runs under plain Node: no runtime vscode import (types are fine).' },
+  ];
+  if (!inNodeFolder) {
+    patterns.push({
+      regex: '(^|/)node(/|$)',
+      allowTypeImports: true,
+      message:
+        'A core file outside a node/ folder imports a node/ folder only as types; put the Node I/O behind a port or in the node/ folder.',
+    });
+    for (const name of [...NODE_IO_MODULES, ...IO_PACKAGES]) {
+      paths.push({
+        name,
+        message: `Node I/O in src/core lives in a node/ folder of its area (src/core/<area>/node/); ${name} is imported outside one.`,
+      });
+    }
+  }
+  return { paths, patterns };
+}
+
+function coreLayerConfigs() {
+  const configs = [];
+  for (let depth = 0; depth <= 3; depth++) {
+    const below = '*/'.repeat(depth);
+    // depth 0: src/core/x.ts; 1: src/core/area/x.ts; 2: src/core/area/node/x.ts or src/core/area/sub/x.ts ...
+    configs.push({
+      files: [`src/core/${below}*.ts`],
+      ignores: [...testFiles, 'src/core/**/node/**'],
+      rules: { '@typescript-eslint/no-restricted-imports': ['error', coreRestrictions(depth, false)] },
+    });
+    if (depth >= 2) {
+      configs.push({
+        files: [`src/core/${'*/'.repeat(depth - 1)}node/*.ts`],
+        ignores: testFiles,
+        rules: { '@typescript-eslint/no-restricted-imports': ['error', coreRestrictions(depth, true)] },
+      });
+    }
+  }
+  return configs;
+}
+
+const layers = [
+  ...coreLayerConfigs(),
+  {
+    files: ['src/node/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/node runs without VS Code (the headless runner, the local server): no vscode import.' }],
+          patterns: [
+            { regex: '(^|/)host(/|$)', message: 'src/node may not import src/host.' },
+            { regex: '(^|/)(test|bench|conformance)(/|$)', message: 'Product code may not import tests, the bench or conformance.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/host/**/*.ts', 'src/*.ts'],
+    ignores: testFiles,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)(test|bench|conformance)(/|$)', message: 'Product code may not import tests, the bench or conformance.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    ignores: testFiles,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/shared is read by the webview: no vscode import.' }],
+          patterns: [
+            {
+              regex: '^\\.\\./core/(?!text/)',
+              allowTypeImports: true,
+              message: "src/shared takes only types from src/core (and core/text's pure helpers): the webview bundles it.",
+            },
+            { regex: '^\\.\\./(host|node)(/|$)', message: 'src/shared may not import src/host or src/node.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
+    ignores: testFiles,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'The webview has no vscode module: it talks to the host through src/shared/protocol.ts.' }],
+          patterns: [
+            {
+              regex: '(^|/)src/(?!shared/)',
+              message: 'The webview imports only src/shared of src/: what it shows comes over the protocol.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -60,4 +225,5 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...layers,
 );

@@ -364,4 +364,4 @@ export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/;
 
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */
-export { splitHidden, type VisibleSegment } from '../core/tools/visibleText';
+export { splitHidden, type VisibleSegment } from '../core/text/visibleText';

@@ -4,7 +4,7 @@ import { summarizeToolCall } from '../tools/definitions';
 import { runApplyPatch } from '../tools/applyPatch';
 import { runTool } from '../tools/dispatch';
 import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
-import { showHidden, splitHidden } from '../tools/visibleText';
+import { showHidden, splitHidden } from '../text/visibleText';
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch'].join('\n');
 

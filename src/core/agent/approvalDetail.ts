@@ -4,7 +4,7 @@
  */
 import type { ApprovalDetail, ApprovalFile } from './approval';
 import { parsePatch, PatchParseError } from '../tools/patchParser';
-import { hiddenCharProblem } from '../tools/visibleText';
+import { hiddenCharProblem } from '../text/visibleText';
 
 function stringField(input: unknown, name: string): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../model/types';
 import { parsePatch } from './patchParser';
 import { TOOL_FIELDS, type ToolName } from './args';
-import { showHidden } from './visibleText';
+import { showHidden } from '../text/visibleText';
 
 /**
  * What the model is told about each tool. Names and arguments are a contract (issue 2 §2); the

@@ -8,7 +8,7 @@ import { runEdit, runMultiEdit, runWrite } from './editTools';
 import { errorOutcome, type ToolOutcome } from './outcome';
 import { runRead, type ReadDeps } from './readTool';
 import { runGlob, runGrep, runList } from './searchTools';
-import { hiddenCharProblem } from './visibleText';
+import { hiddenCharProblem } from '../text/visibleText';
 
 export interface ToolDeps {
   readonly workspace: Workspace;

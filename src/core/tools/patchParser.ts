@@ -12,7 +12,7 @@
  * The parser only reads the text; `applyPatch` decides whether it fits the files. A path holding a
  * control, line-separator, bidi or zero-width character is refused here (see visibleText.ts).
  */
-import { hiddenCharProblem } from './visibleText';
+import { hiddenCharProblem } from '../text/visibleText';
 
 export interface PatchChunk {
   /** Text after `@@`: a line to find before the hunk's own lines. */
