@@ -48,7 +48,7 @@ export class CompactionRunner {
     const plan = this.pending;
     if (!plan) return undefined;
     return {
-      generation: plan.previous.generation,
+      generation: plan.previous.number,
       summary: plan.summary.text,
       filesTable: plan.filesTable,
       tokensBefore: plan.tokensBefore,
@@ -64,7 +64,7 @@ export class CompactionRunner {
       throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');
     const assembled = await this.deps.session();
     const { session } = assembled;
-    const generation = session.generation.generation;
+    const generation = session.generation.number;
     const tokensBefore = session.estimateNextTokens();
     this.pending = undefined;
     this.set({ status: 'running', generation, tokensBefore, hasDetails: false, canUndo: false });
@@ -135,7 +135,7 @@ export class CompactionRunner {
     if (!outcome.applied) {
       this.set({
         status: 'failed',
-        generation: plan.previous.generation,
+        generation: plan.previous.number,
         tokensBefore: plan.tokensBefore,
         message: outcome.reason,
         hasDetails: false,

@@ -245,7 +245,7 @@ describe('compaction through the local server', () => {
     expect(outcome.applied).toBe(true);
     const request = open.server.requests.filter((r) => r.kind === 'compaction').at(-1)!;
     expect(JSON.stringify(request.body)).toContain('keep the API names');
-    expect(session.generation.generation).toBe(1);
+    expect(session.generation.number).toBe(1);
     // Normal stage: the last 3 turns are kept, the first summarized.
     expect(session.generation.conversation.length).toBe(6);
     expect(session.canUndoCompaction).toBe(true);
@@ -259,7 +259,7 @@ describe('compaction through the local server', () => {
     const id = open.assembled.journal.sessionId;
     await open.assembled.dispose();
     const resumed = await resumeSession(open.ports, id);
-    expect(resumed.session.generation.generation).toBe(0);
+    expect(resumed.session.generation.number).toBe(0);
     expect(resumed.session.generation.conversation.length).toBe(10);
     await resumed.dispose();
   });
@@ -334,7 +334,7 @@ describe('compaction through the local server', () => {
       applied: false,
       reason: 'The conversation moved on since this compaction was prepared; prepare it again.',
     });
-    expect(session.generation.generation).toBe(0);
+    expect(session.generation.number).toBe(0);
     expect(session.generation.conversation.length).toBe(6);
   });
 

@@ -232,7 +232,7 @@ it(
         const ids = assembled.journal.ids();
         expect(new Set(ids).size, `${where}: ids unique`).toBe(ids.length);
 
-        const generation = assembled.session.generation.generation;
+        const generation = assembled.session.generation.number;
         expect(generation, `${where}: the newest complete generation is the active one`).toBe(newest);
         expect(generation, `${where}: an acknowledged compaction is never lost`).toBeGreaterThanOrEqual(session.ackedGeneration);
         if (generation > 0) tally.generationsSeen++;

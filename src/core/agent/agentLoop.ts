@@ -186,7 +186,7 @@ export class AgentLoop {
   private async request(signal: AbortSignal): Promise<{ kind: 'ok'; response: ModelResponse } | { kind: 'error'; error: ModelError }> {
     const { deps } = this;
     const settings = this.settings();
-    const { generation, conversation } = deps.generations.current;
+    const { number: generation, conversation } = deps.generations.current;
     const decisions = deps.decisions.take();
     const composition = deps.composer.compose({
       model: settings.model,
@@ -350,14 +350,14 @@ export class AgentLoop {
     blocks: Parameters<Conversation['appendUser']>[0],
     options: Parameters<Conversation['appendUser']>[1] = {},
   ): Promise<void> {
-    const { conversation, generation } = this.deps.generations.current;
+    const { conversation, number: generation } = this.deps.generations.current;
     const entry = conversation.appendUser(blocks, options);
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 
   private async appendAssistantIfAny(content: readonly AssistantBlock[], incomplete: boolean): Promise<void> {
     if (content.length === 0) return;
-    const { conversation, generation } = this.deps.generations.current;
+    const { conversation, number: generation } = this.deps.generations.current;
     const message: AssistantMessage = { role: 'assistant', content: [...content] };
     const entry = conversation.appendAssistant(message, { incomplete });
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);

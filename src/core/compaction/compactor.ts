@@ -141,7 +141,7 @@ export class Compactor implements ContextPolicy {
 
   private async autoCompact(signal: AbortSignal): Promise<CompactionOutcome | undefined> {
     // The first request of a new generation makes the compaction final.
-    const { conversation, generation } = this.deps.generations.current;
+    const { conversation, number: generation } = this.deps.generations.current;
     if (this.undoable && conversation.sentCount > 0) this.undoable = undefined;
     // After an attempt that could not help, wait for the conversation to grow before trying again.
     const blocked = this.autoBlocked;
@@ -248,7 +248,7 @@ export class Compactor implements ContextPolicy {
     const generation = generations.nextNumber;
     const detail: GenerationDetail = {
       kind: 'compaction',
-      previousGeneration: plan.previous.generation,
+      previousGeneration: plan.previous.number,
       stage: plan.split.stage,
       reason: plan.reason,
       summary: plan.summary.text,
@@ -275,7 +275,7 @@ export class Compactor implements ContextPolicy {
     try {
       await appendHistory(
         journal.sessionDir,
-        renderHistory(plan.summarized, `Generation ${plan.previous.generation}, summarized into generation ${generation}`),
+        renderHistory(plan.summarized, `Generation ${plan.previous.number}, summarized into generation ${generation}`),
       );
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
@@ -321,7 +321,7 @@ export class Compactor implements ContextPolicy {
   /** Whether the last compaction can still be undone: no request has used the new generation yet. */
   get canUndo(): boolean {
     const current = this.deps.generations.current;
-    return Boolean(this.undoable && this.undoable.generation === current.generation && current.conversation.sentCount === 0);
+    return Boolean(this.undoable && this.undoable.generation === current.number && current.conversation.sentCount === 0);
   }
 
   /** Restores the generation before the last compaction. The dedupe tables stay empty (always safe). */
@@ -331,9 +331,9 @@ export class Compactor implements ContextPolicy {
     await this.deps.journal.append({ type: 'compaction_undone', generation });
     this.deps.generations.restore(previous);
     await this.deps.composer.startGeneration();
-    await this.deps.journal.append({ type: 'static_context', generation: previous.generation, state: this.deps.composer.staticState() });
+    await this.deps.journal.append({ type: 'static_context', generation: previous.number, state: this.deps.composer.staticState() });
     this.undoable = undefined;
-    const message = `The last compaction was undone; generation ${previous.generation} is active again.`;
+    const message = `The last compaction was undone; generation ${previous.number} is active again.`;
     return { undone: true, events: [await this.notice('info', 'compaction_undone', message)] };
   }
 

@@ -2,7 +2,8 @@ import { Conversation, type ConversationEntry } from './conversation';
 
 /** A generation: its number and its conversation. */
 export interface GenerationRef {
-  readonly generation: number;
+  /** The generation's number: 0 at the session's start, one more at each compaction (never given twice). */
+  readonly number: number;
   readonly conversation: Conversation;
 }
 
@@ -16,9 +17,9 @@ export class ActiveGeneration {
   private active: GenerationRef;
   private highest: number;
 
-  constructor(start: GenerationRef = { generation: 0, conversation: new Conversation() }, highestGeneration = start.generation) {
+  constructor(start: GenerationRef = { number: 0, conversation: new Conversation() }, highestGeneration = start.number) {
     this.active = start;
-    this.highest = Math.max(highestGeneration, start.generation);
+    this.highest = Math.max(highestGeneration, start.number);
   }
 
   get current(): GenerationRef {
@@ -33,7 +34,7 @@ export class ActiveGeneration {
   /** Makes a new generation current, starting with `entries` (none of them sent yet). */
   begin(entries: readonly ConversationEntry[]): GenerationRef {
     this.highest += 1;
-    this.active = { generation: this.highest, conversation: new Conversation(entries, 0) };
+    this.active = { number: this.highest, conversation: new Conversation(entries, 0) };
     return this.active;
   }
 

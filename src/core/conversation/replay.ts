@@ -1,11 +1,11 @@
 import type { LoadedRecord } from '../journal/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
 import { isGenerationDetail } from './generationDetail';
+import type { GenerationRef } from './activeGeneration';
 import { Conversation, type ConversationEntry } from './conversation';
 
-export interface ReplayedGeneration {
-  readonly generation: number;
-  readonly conversation: Conversation;
+/** The active generation of a reopened session, and what the reopen must still do. */
+export interface ReplayedGeneration extends GenerationRef {
   /** tool_use blocks of the last assistant message that never got a tool_result (a crash mid-tool). */
   readonly danglingToolUses: readonly ToolUseBlock[];
   /** The highest generation number ever started (undone ones included): new generations count on from it. */
@@ -57,5 +57,5 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
     last && last.message.role === 'assistant'
       ? (last.message as AssistantMessage).content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
       : [];
-  return { generation, conversation: new Conversation(entries, sent), danglingToolUses, highestGeneration };
+  return { number: generation, conversation: new Conversation(entries, sent), danglingToolUses, highestGeneration };
 }

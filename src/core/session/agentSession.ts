@@ -138,7 +138,7 @@ export class AgentSession {
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }
-    const { conversation, generation } = this.generation;
+    const { conversation, number: generation } = this.generation;
     const entry = conversation.appendUser(results);
     await this.parts.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }

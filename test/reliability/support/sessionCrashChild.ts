@@ -67,13 +67,13 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     else if (event.type === 'request_started') say('phase stream');
     else if (event.type === 'tool_finished') say(`ack result ${event.result.id}`);
   });
-  say(`opened ${assembled.journal.sessionId} ${session.generation.generation}`);
+  say(`opened ${assembled.journal.sessionId} ${session.generation.number}`);
   for (let round = 0; ; round++) {
     const reason = await session.send(`round ${round}`);
     if (reason !== 'end_turn') say(`note send ended ${reason}`);
     say('phase compaction');
     const outcome = await session.compact({ reason: 'manual' }, new AbortController().signal);
-    if (outcome.applied) say(`ack compacted ${session.generation.generation}`);
+    if (outcome.applied) say(`ack compacted ${session.generation.number}`);
   }
 }
 

@@ -117,7 +117,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
   let restoredStatic: StaticState | undefined;
   for (const record of opened.records) {
-    if (record.type === 'static_context' && record.generation === replayed.generation) restoredStatic = record.state as StaticState;
+    if (record.type === 'static_context' && record.generation === replayed.number) restoredStatic = record.state as StaticState;
   }
   const assembled = await assemble(
     ports,
@@ -160,7 +160,7 @@ async function assemble(
   await composer.prepare();
   // The static part a generation starts with is journalled, so a reopen sends the same prefix.
   if (!restoredStatic && !journal.readOnly) {
-    await journal.append({ type: 'static_context', generation: generations.current.generation, state: composer.staticState() });
+    await journal.append({ type: 'static_context', generation: generations.current.number, state: composer.staticState() });
   }
   // The tokenizer loads in a second or two; start it now rather than on the first request.
   void Promise.resolve().then(() => composer.estimator.warmUp());
@@ -179,7 +179,7 @@ async function assemble(
     prompts: await loadCompactionPrompts(ports.promptsDir),
     lastMainRequestAt: () => requests.lastMainAnswerAt,
     clock,
-    generation: () => generations.current.generation,
+    generation: () => generations.current.number,
     // Compaction's requests leave snapshots and are numbered like the loop's.
     onSnapshot: async (snapshot) => {
       await recorder.snapshot(snapshot);
