@@ -58,6 +58,24 @@ export class CompactionRunner {
     };
   }
 
+  /** The waiting preview as a read-only Markdown page: tokens before → after, the summary, the files table. */
+  previewMarkdown(): string | undefined {
+    const preview = this.preview;
+    if (!preview) return undefined;
+    return [
+      '# Compaction preview (not applied yet)',
+      '',
+      `About ${preview.tokensBefore} → ${preview.tokensAfter} tokens. Summarizes ${preview.summarizedMessages} messages and keeps ${preview.keptMessages}.`,
+      'Apply uses this summary as it is; Discard leaves the conversation unchanged.',
+      '',
+      '## Summary',
+      '',
+      preview.summary,
+      ...(preview.filesTable ? ['', preview.filesTable] : []),
+      '',
+    ].join('\n');
+  }
+
   async run(instructions: string | undefined, preview: boolean): Promise<void> {
     if (this.running) throw new CompactionBusyError('A compaction is already running.');
     if (this.deps.isBusy())

@@ -30,10 +30,14 @@ import type { WebviewApprover } from './webviewApprover';
 import { answerRequest } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
+import { OpenViews } from './openViews';
+import { openFromWebview } from './webviewOpens';
+import { ENV_KEY_WARNING, NoSessionError } from './sessionNotices';
 import { OutputThrottle } from './outputThrottle';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
+export { ENV_KEY_WARNING, NoSessionError };
 
 /** Newest turns sent with `init`; older ones come page by page. */
 export const INIT_TURNS = 30;
@@ -56,26 +60,11 @@ export interface SessionControllerDeps {
   readonly onBusy?: (busy: boolean) => void;
 }
 
-/**
- * Commands never get ANTHROPIC_API_KEY, and results are redacted of the key, but a command can read the
- * editor's own environment (`/proc/$PPID/environ`) and send it elsewhere: only a key that is not in the
- * environment is out of its reach.
- */
-export const ENV_KEY_WARNING =
-  "Cairn is using ANTHROPIC_API_KEY from the environment. Commands Cairn runs do not get it and results never show it, but a command can still read the editor's environment. To keep the key out of reach, set it with “Cairn: Set API Key” (VS Code’s SecretStorage) and start VS Code without the variable.";
-
-export class NoSessionError extends Error {
-  override readonly name = 'NoSessionError';
-  constructor(why = 'No Cairn session is open. Open a folder, then run “Cairn: New Session”.') {
-    super(why);
-  }
-}
-
 export class SessionController {
   private assembled: AssembledSession | undefined;
   private subscription: { dispose(): void } | undefined;
   private projection = new EventProjection(0);
-  private readonly views = new Map<ViewSink, WebviewKind>();
+  private readonly views: OpenViews;
   private digestCache: { seq: number; digest: JournalDigest } | undefined;
   private snapshots: RequestSnapshotView[] = [];
   private readonly usage = new UsageMeter();
@@ -93,6 +82,7 @@ export class SessionController {
   private readonly compaction: CompactionRunner;
 
   constructor(private readonly deps: SessionControllerDeps) {
+    this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       isBusy: () => this.busy,
@@ -162,8 +152,7 @@ export class SessionController {
 
   /** A view to keep informed; it gets `init` when it says `ready`. */
   addView(sink: ViewSink, kind: WebviewKind): { dispose(): void } {
-    this.views.set(sink, kind);
-    return { dispose: () => this.views.delete(sink) };
+    return this.views.add(sink, kind);
   }
 
   /** Every message a webview posts comes here. Never throws, whatever `raw` is. */
@@ -246,21 +235,9 @@ export class SessionController {
 
   /** Shows the waiting preview read-only in an editor tab: tokens before → after, the summary, the files table. */
   async showCompactionPreview(): Promise<boolean> {
-    const preview = this.compaction.preview;
-    if (!preview) return false;
-    const lines = [
-      '# Compaction preview (not applied yet)',
-      '',
-      `About ${preview.tokensBefore} → ${preview.tokensAfter} tokens. Summarizes ${preview.summarizedMessages} messages and keeps ${preview.keptMessages}.`,
-      'Apply uses this summary as it is; Discard leaves the conversation unchanged.',
-      '',
-      '## Summary',
-      '',
-      preview.summary,
-      ...(preview.filesTable ? ['', preview.filesTable] : []),
-      '',
-    ];
-    await this.deps.editor.showText(`compaction-preview-${Date.now()}.md`, lines.join('\n'));
+    const markdown = this.compaction.previewMarkdown();
+    if (markdown === undefined) return false;
+    await this.deps.editor.showText(`compaction-preview-${Date.now()}.md`, markdown);
     return true;
   }
 
@@ -319,7 +296,7 @@ export class SessionController {
     if (assembled.journal.readOnly) this.deps.log.warn(`Session ${assembled.journal.sessionId} is open read-only.`);
     this.deps.log.info(`Session ${assembled.journal.sessionId} open (${digest.turns.length} turns).`);
     await this.refreshMeter();
-    for (const [sink, kind] of this.views) await this.sendInit(sink, kind);
+    for (const [sink, kind] of this.views.entries()) await this.sendInit(sink, kind);
     return assembled;
   }
 
@@ -402,7 +379,7 @@ export class SessionController {
   private async handle(sink: ViewSink, message: WebviewNotification): Promise<void> {
     switch (message.type) {
       case 'ready': {
-        this.views.set(sink, message.view);
+        this.views.add(sink, message.view);
         let failure: unknown;
         await this.session().catch((error: unknown) => {
           failure = error;
@@ -446,25 +423,14 @@ export class SessionController {
         await this.deps.editor.runAction(message.action);
         return;
       case 'openResult':
-      case 'copyResult': {
-        const stored = await (await this.session()).journal.readResult(message.resultId);
-        if (!stored) {
-          this.deps.log.warn(`The webview asked for ${message.resultId}, which this session does not have.`);
-          return;
-        }
-        if (message.type === 'copyResult') await this.deps.editor.copyText(stored.body);
-        else await this.deps.editor.openResult(stored);
+      case 'copyResult':
+      case 'openFile':
+      case 'openLink': {
+        // The session is opened only for a stored result; a file or a link does not need one.
+        const journal = { readResult: async (id: string) => (await this.session()).journal.readResult(id) };
+        await openFromWebview(message, { journal, editor: this.deps.editor, workspace: this.deps.workspace, log: this.deps.log });
         return;
       }
-      case 'openFile': {
-        // The workspace refuses paths that leave it: the webview cannot open arbitrary files.
-        const resolved = await this.deps.workspace.resolve(message.path);
-        await this.deps.editor.openFile(resolved.absolute, message.line);
-        return;
-      }
-      case 'openLink':
-        await this.deps.editor.openExternal(message.url);
-        return;
       case 'compaction':
         await this.compaction.act(message.action);
         return;
@@ -535,17 +501,10 @@ export class SessionController {
   }
 
   private broadcast(message: HostToWebview, only?: WebviewKind): void {
-    if (message.type !== 'response') this.liveTurn.observe(message);
-    for (const [sink, kind] of this.views) if (!only || kind === only) this.post(sink, message);
+    this.views.broadcast(message, only);
   }
 
   private post(sink: ViewSink, message: HostToWebview): void {
-    try {
-      const posted = sink.post(message);
-      // A disposed webview rejects; the view is gone and will send `ready` again if it comes back.
-      if (posted && typeof (posted as Promise<unknown>).then === 'function') (posted as Promise<unknown>).then(undefined, () => undefined);
-    } catch {
-      this.views.delete(sink);
-    }
+    this.views.post(sink, message);
   }
 }

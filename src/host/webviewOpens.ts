@@ -1,0 +1,41 @@
+import type { Workspace } from '../core/ports';
+import type { SessionJournal } from '../core/journal/sessionJournal';
+import type { WebviewNotification } from '../shared/protocol';
+import type { EditorActions, HostLog } from './hostPorts';
+
+/** The webview's requests to show something in the editor: a stored result, a file, a link. */
+export type OpenRequest = Extract<WebviewNotification, { type: 'openResult' | 'copyResult' | 'openFile' | 'openLink' }>;
+
+export interface OpenDeps {
+  readonly journal: Pick<SessionJournal, 'readResult'>;
+  readonly editor: EditorActions;
+  /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
+  readonly workspace: Pick<Workspace, 'resolve'>;
+  readonly log: HostLog;
+}
+
+/** Opens or copies what the webview asked for; an id the session does not have is logged, nothing else. */
+export async function openFromWebview(request: OpenRequest, deps: OpenDeps): Promise<void> {
+  switch (request.type) {
+    case 'openResult':
+    case 'copyResult': {
+      const stored = await deps.journal.readResult(request.resultId);
+      if (!stored) {
+        deps.log.warn(`The webview asked for ${request.resultId}, which this session does not have.`);
+        return;
+      }
+      if (request.type === 'copyResult') await deps.editor.copyText(stored.body);
+      else await deps.editor.openResult(stored);
+      return;
+    }
+    case 'openFile': {
+      // The workspace refuses paths that leave it: the webview cannot open arbitrary files.
+      const resolved = await deps.workspace.resolve(request.path);
+      await deps.editor.openFile(resolved.absolute, request.line);
+      return;
+    }
+    case 'openLink':
+      await deps.editor.openExternal(request.url);
+      return;
+  }
+}
