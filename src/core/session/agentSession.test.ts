@@ -3,7 +3,10 @@
  * `ActiveGeneration`, `DecisionQueue` and `JournalRecorder`; fakes for the tools, the composer, the
  * journal and the compactor. No server, no files.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { replyText, ScriptedModel, streamUntilCancelled, type ScriptedStep } from '../../../test/support/model/scriptedModel';
 import { AgentLoop, DEFAULT_LOOP_SETTINGS } from '../agent/agentLoop';
 import { EventHub } from '../agent/eventHub';
@@ -18,7 +21,7 @@ import { ActiveGeneration } from '../conversation/activeGeneration';
 import type { ConversationEntry } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { NewJournalRecord } from '../journal/records';
-import type { SessionJournal } from '../journal/sessionJournal';
+import { SessionJournal } from '../journal/sessionJournal';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelUsage, TextBlock, ToolUseBlock } from '../model/types';
 import { AgentSession, SessionBusyError, SessionReadOnlyError } from './agentSession';
@@ -163,15 +166,17 @@ interface Harness {
   readonly events: AgentEvent[];
 }
 
-function sessionWith(script: readonly ScriptedStep[], options: { project?: Projection } = {}): Harness {
+/** `options.journal`: a real journal instead of the fake (then `Harness.journal` is unused). */
+function sessionWith(script: readonly ScriptedStep[], options: { project?: Projection; journal?: SessionJournal } = {}): Harness {
   const model = new ScriptedModel(script);
   const journal = new FakeJournal();
+  const sessionJournal = options.journal ?? (journal as unknown as SessionJournal);
   const tools = new FakeTools();
   const composer = new FakeComposer();
   const compactor = new FakeCompactor();
   const generations = new ActiveGeneration();
   const hub = new EventHub();
-  const recorder = new JournalRecorder(journal, () => tools.state());
+  const recorder = new JournalRecorder(sessionJournal, () => tools.state());
   const project = options.project ?? projectForProvider;
   const loop = new AgentLoop(
     {
@@ -192,7 +197,7 @@ function sessionWith(script: readonly ScriptedStep[], options: { project?: Proje
     () => ({ ...DEFAULT_LOOP_SETTINGS, model: 'claude-test' }),
   );
   const session = new AgentSession({
-    journal: journal as unknown as SessionJournal,
+    journal: sessionJournal,
     generations,
     loop,
     compactor: compactor as unknown as Compactor,
@@ -309,6 +314,30 @@ describe('AgentSession: runs', () => {
     await closing;
 
     expect(h.journal.closed).toBe(true);
+  });
+});
+
+describe('AgentSession: close with a real journal', () => {
+  let scratch: string | undefined;
+  afterEach(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  // `close()` aborts the run and closes the journal at once, without waiting for the run to end: the
+  // cancelled run still journals its last request's snapshot, which the closing journal refuses, so the
+  // run ends as an internal error ("done: error") instead of "cancelled", and that snapshot is lost.
+  // The right behaviour: close waits for the cancelled run to finish before closing the journal.
+  it.fails('close during a run ends it as cancelled, not as an internal error', async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'cairn-session-'));
+    const journal = await SessionJournal.create(scratch, { workspace: scratch, model: 'claude-test' });
+    let closing: Promise<void> | undefined;
+    const h: Harness = sessionWith([streamUntilCancelled([], () => (closing = h.session.close()))], { journal });
+
+    const done = await h.session.send('hello');
+    await closing;
+
+    expect(h.events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(done).toBe('cancelled');
   });
 });
 
