@@ -1,0 +1,473 @@
+/**
+ * The session facade on its own: a real `AgentLoop` on a scripted model, the real `EventHub`,
+ * `ActiveGeneration`, `DecisionQueue` and `JournalRecorder`; fakes for the tools, the composer, the
+ * journal and the compactor. No server, no files.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replyText, ScriptedModel, streamUntilCancelled, type ScriptedStep } from '../../../test/support/model/scriptedModel';
+import { AgentLoop, DEFAULT_LOOP_SETTINGS } from '../agent/agentLoop';
+import { EventHub } from '../agent/eventHub';
+import type { AgentEvent } from '../agent/events';
+import { JournalRecorder } from '../agent/journalRecorder';
+import type { RequestComposer, ToolExecutor } from '../agent/ports';
+import { RequestCounter } from '../agent/requestCounter';
+import type { CompactionOutcome, CompactionPlan, Compactor } from '../compaction/compactor';
+import { DecisionQueue } from '../compose/decisions';
+import type { RequestSnapshot } from '../compose/snapshot';
+import { ActiveGeneration } from '../conversation/activeGeneration';
+import type { ConversationEntry } from '../conversation/conversation';
+import { projectForProvider, type Projection } from '../conversation/projection';
+import type { NewJournalRecord } from '../journal/records';
+import { SessionJournal } from '../journal/sessionJournal';
+import type { LedgerResult, ToolCall } from '../ledger/types';
+import type { Message, ModelUsage, TextBlock, ToolUseBlock } from '../model/types';
+import { AgentSession, SessionBusyError, SessionReadOnlyError } from './agentSession';
+
+// ---------------------------------------------------------------------------------------------------
+// Fakes
+
+/**
+ * The journal as the session, its recorder and the loop use it: `readOnly`, `append`,
+ * `checkpointLedgerState`, `close`. A small fake cast to `SessionJournal` (the class also reads and
+ * stores results, which nothing here touches); it logs what was written, in order.
+ */
+class FakeJournal {
+  readOnly = false;
+  closed = false;
+  readonly log: string[] = [];
+  readonly records: NewJournalRecord[] = [];
+  readonly checkpoints: unknown[] = [];
+
+  async append(record: NewJournalRecord): Promise<number> {
+    this.log.push(`append:${record.type}`);
+    this.records.push(structuredClone(record));
+    return this.records.length;
+  }
+
+  async checkpointLedgerState(state: unknown): Promise<void> {
+    this.log.push('checkpoint');
+    this.checkpoints.push(state);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+class FakeTools implements ToolExecutor {
+  readonly executed: ToolCall[] = [];
+  readonly notRun: Array<{ call: ToolCall; message: string }> = [];
+
+  async execute(call: ToolCall): Promise<LedgerResult> {
+    this.executed.push(call);
+    return this.result(call, `ran ${call.name}`, false);
+  }
+
+  async answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+    this.notRun.push({ call, message });
+    return { ...this.result(call, message, true), kind: 'error' };
+  }
+
+  state(): unknown {
+    return { answered: this.notRun.length };
+  }
+
+  private result(call: ToolCall, text: string, isError: boolean): LedgerResult {
+    const id = `#b${this.executed.length + this.notRun.length}`;
+    return { id, tool: call.name, bracket: `[${id} ${call.name}]`, text, kind: 'full', fullChars: text.length, isError };
+  }
+}
+
+type ComposeInput = Parameters<RequestComposer['compose']>[0];
+
+/** Sends the conversation as it is; `rulesDelta` may be made to throw (a bug before the loop's own guard). */
+class FakeComposer implements RequestComposer {
+  rulesDeltaError: Error | undefined;
+
+  compose(input: ComposeInput) {
+    const snapshot = {
+      version: 1,
+      index: 0,
+      model: input.model,
+      generation: input.generation,
+      purpose: input.purpose,
+      decisions: input.decisions,
+    } as unknown as RequestSnapshot;
+    return {
+      request: {
+        model: input.model,
+        max_tokens: input.maxTokens,
+        system: [],
+        tools: [],
+        messages: structuredClone([...input.conversation]),
+      },
+      snapshot,
+    };
+  }
+
+  observeUsage(snapshot: RequestSnapshot, _usage: ModelUsage): RequestSnapshot {
+    return snapshot;
+  }
+
+  async rulesDelta(): Promise<TextBlock[]> {
+    if (this.rulesDeltaError) throw this.rulesDeltaError;
+    return [];
+  }
+}
+
+/**
+ * The compactor as the facade sees it: each method returns what the test scripted and counts its calls.
+ * A fake cast to `Compactor`: the facade's promise is to pass on and show what the compactor returns,
+ * whatever the compaction itself did (that is `compactor.test.ts`).
+ */
+class FakeCompactor {
+  readonly calls: string[] = [];
+  outcome: CompactionOutcome = { applied: false, reason: 'scripted', events: [] };
+  undone: { undone: boolean; events: readonly AgentEvent[] } = { undone: false, events: [] };
+  canUndo = false;
+
+  async compact(): Promise<CompactionOutcome> {
+    this.calls.push('compact');
+    return this.outcome;
+  }
+
+  async plan(): Promise<{ ok: false; reason: string }> {
+    this.calls.push('plan');
+    return { ok: false, reason: 'planned nothing' };
+  }
+
+  async apply(): Promise<CompactionOutcome> {
+    this.calls.push('apply');
+    return this.outcome;
+  }
+
+  async undo(): Promise<{ undone: boolean; events: readonly AgentEvent[] }> {
+    this.calls.push('undo');
+    return this.undone;
+  }
+
+  estimateNext(): number {
+    this.calls.push('estimateNext');
+    return 4242;
+  }
+}
+
+interface Harness {
+  readonly session: AgentSession;
+  readonly model: ScriptedModel;
+  readonly journal: FakeJournal;
+  readonly tools: FakeTools;
+  readonly composer: FakeComposer;
+  readonly compactor: FakeCompactor;
+  readonly generations: ActiveGeneration;
+  readonly events: AgentEvent[];
+}
+
+/** `options.journal`: a real journal instead of the fake (then `Harness.journal` is unused). */
+function sessionWith(script: readonly ScriptedStep[], options: { project?: Projection; journal?: SessionJournal } = {}): Harness {
+  const model = new ScriptedModel(script);
+  const journal = new FakeJournal();
+  const sessionJournal = options.journal ?? (journal as unknown as SessionJournal);
+  const tools = new FakeTools();
+  const composer = new FakeComposer();
+  const compactor = new FakeCompactor();
+  const generations = new ActiveGeneration();
+  const hub = new EventHub();
+  const recorder = new JournalRecorder(sessionJournal, () => tools.state());
+  const project = options.project ?? projectForProvider;
+  const loop = new AgentLoop(
+    {
+      model,
+      tools,
+      composer,
+      recorder,
+      approver: { request: async () => ({ kind: 'allow' }) },
+      approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true }),
+      isReadOnlyTool: () => true,
+      summarizeToolCall: (tool) => tool,
+      emit: (event) => hub.emit(event),
+      generations,
+      decisions: new DecisionQueue(),
+      requests: new RequestCounter({ now: () => 0 }),
+      project,
+    },
+    () => ({ ...DEFAULT_LOOP_SETTINGS, model: 'claude-test' }),
+  );
+  const session = new AgentSession({
+    journal: sessionJournal,
+    generations,
+    loop,
+    compactor: compactor as unknown as Compactor,
+    recorder,
+    tools,
+    project,
+    events: hub,
+  });
+  const events: AgentEvent[] = [];
+  session.onEvent((event) => events.push(event));
+  return { session, model, journal, tools, composer, compactor, generations, events };
+}
+
+/** A step that answers only when the test says so: the run stays busy until then. */
+function gated(): { step: ScriptedStep; started: Promise<void>; release: () => void } {
+  let release!: () => void;
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const answer = replyText('done');
+  return {
+    started,
+    release,
+    step: async (request, streamOptions) => {
+      markStarted();
+      await gate;
+      return answer(request, streamOptions);
+    },
+  };
+}
+
+const NOTICE_A: AgentEvent = { type: 'notice', level: 'warning', kind: 'history_archive', message: 'a' };
+const COMPACTED: AgentEvent = {
+  type: 'compacted',
+  generation: 1,
+  tokensBefore: 10,
+  tokensAfter: 5,
+  summary: 's',
+  filesTable: '',
+  reason: 'manual',
+  stage: 'normal',
+};
+const NOTICE_B: AgentEvent = { type: 'notice', level: 'critical', kind: 'compaction_escalation', message: 'b' };
+
+const signal = () => new AbortController().signal;
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('AgentSession: runs', () => {
+  it('is busy during a run and refuses a second send, then idle again', async () => {
+    const gate = gated();
+    const h = sessionWith([gate.step]);
+    expect(h.session.busy).toBe(false);
+
+    const running = h.session.send('first');
+    await gate.started;
+
+    expect(h.session.busy).toBe(true);
+    await expect(h.session.send('second')).rejects.toBeInstanceOf(SessionBusyError);
+    gate.release();
+    expect(await running).toBe('end_turn');
+    expect(h.session.busy).toBe(false);
+    // The refused message never reached the conversation.
+    const userTexts = h.session.generation.conversation
+      .messages()
+      .filter((m) => m.role === 'user')
+      .flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : '')));
+    expect(userTexts).toEqual(['first']);
+  });
+
+  it('is idle again after a run that throws', async () => {
+    const h = sessionWith([replyText('never sent')]);
+    h.composer.rulesDeltaError = new Error('rules unreadable');
+
+    await expect(h.session.send('hello')).rejects.toThrow('rules unreadable');
+
+    expect(h.session.busy).toBe(false);
+    h.composer.rulesDeltaError = undefined;
+    expect(await h.session.send('again')).toBe('end_turn');
+  });
+
+  it('refuses to send on a read-only journal', async () => {
+    const h = sessionWith([replyText('never sent')]);
+    h.journal.readOnly = true;
+
+    await expect(h.session.send('hello')).rejects.toBeInstanceOf(SessionReadOnlyError);
+
+    expect(h.session.busy).toBe(false);
+    expect(h.model.sent).toHaveLength(0);
+    expect(h.journal.records).toEqual([]);
+  });
+
+  it('cancel aborts the running send: done with cancelled', async () => {
+    // The step runs once `send` is under way, so `h` is set by then.
+    const h: Harness = sessionWith([streamUntilCancelled(['part'], () => h.session.cancel())]);
+
+    expect(await h.session.send('hello')).toBe('cancelled');
+
+    expect(h.events.at(-1)).toEqual({ type: 'done', reason: 'cancelled' });
+    expect(h.session.busy).toBe(false);
+  });
+
+  it('cancel when idle does nothing', async () => {
+    const h = sessionWith([replyText('ok')]);
+    h.session.cancel();
+    expect(await h.session.send('hello')).toBe('end_turn');
+  });
+
+  it('close cancels the run and closes the journal', async () => {
+    let closing: Promise<void> | undefined;
+    const h: Harness = sessionWith([streamUntilCancelled([], () => (closing = h.session.close()))]);
+
+    expect(await h.session.send('hello')).toBe('cancelled');
+    await closing;
+
+    expect(h.journal.closed).toBe(true);
+  });
+});
+
+describe('AgentSession: close with a real journal', () => {
+  let scratch: string | undefined;
+  afterEach(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  // `close()` aborts the run and closes the journal at once, without waiting for the run to end: the
+  // cancelled run still journals its last request's snapshot, which the closing journal refuses, so the
+  // run ends as an internal error ("done: error") instead of "cancelled", and that snapshot is lost.
+  // The right behaviour: close waits for the cancelled run to finish before closing the journal.
+  it.fails('close during a run ends it as cancelled, not as an internal error', async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'cairn-session-'));
+    const journal = await SessionJournal.create(scratch, { workspace: scratch, model: 'claude-test' });
+    let closing: Promise<void> | undefined;
+    const h: Harness = sessionWith([streamUntilCancelled([], () => (closing = h.session.close()))], { journal });
+
+    const done = await h.session.send('hello');
+    await closing;
+
+    expect(h.events.filter((e) => e.type === 'error')).toEqual([]);
+    expect(done).toBe('cancelled');
+  });
+});
+
+describe('AgentSession: compaction', () => {
+  it('refuses every compaction method while a run is going on', async () => {
+    const gate = gated();
+    const h = sessionWith([gate.step]);
+    const running = h.session.send('first');
+    await gate.started;
+
+    await expect(h.session.compact({ reason: 'manual' }, signal())).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(h.session.planCompaction({ reason: 'manual' }, signal())).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(h.session.applyCompaction({} as CompactionPlan)).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(h.session.undoCompaction()).rejects.toBeInstanceOf(SessionBusyError);
+    expect(h.compactor.calls).toEqual([]);
+
+    gate.release();
+    await running;
+    await h.session.compact({ reason: 'manual' }, signal());
+    expect(h.compactor.calls).toEqual(['compact']);
+  });
+
+  it('compact emits exactly the events the compactor returned, in order, and returns its outcome', async () => {
+    const h = sessionWith([]);
+    h.compactor.outcome = { applied: false, reason: 'r', events: [NOTICE_A, COMPACTED, NOTICE_B] };
+
+    const outcome = await h.session.compact({ reason: 'manual' }, signal());
+
+    expect(outcome).toBe(h.compactor.outcome);
+    expect(h.events).toEqual([NOTICE_A, COMPACTED, NOTICE_B]);
+  });
+
+  it('a listener that throws does not stop the others', async () => {
+    const h = sessionWith([]);
+    h.compactor.outcome = { applied: false, reason: 'r', events: [NOTICE_A, COMPACTED] };
+    const seen: AgentEvent[] = [];
+    h.session.onEvent(() => {
+      throw new Error('view closed');
+    });
+    h.session.onEvent((event) => seen.push(event));
+
+    await h.session.applyCompaction({} as CompactionPlan);
+
+    expect(h.events).toEqual([NOTICE_A, COMPACTED]);
+    expect(seen).toEqual([NOTICE_A, COMPACTED]);
+  });
+
+  it('applyCompaction emits the events apply returned', async () => {
+    const h = sessionWith([]);
+    h.compactor.outcome = { applied: false, reason: 'stale', events: [NOTICE_B] };
+    expect(await h.session.applyCompaction({} as CompactionPlan)).toBe(h.compactor.outcome);
+    expect(h.compactor.calls).toEqual(['apply']);
+    expect(h.events).toEqual([NOTICE_B]);
+  });
+
+  it('undoCompaction emits the events undo returned and says whether it undid', async () => {
+    const h = sessionWith([]);
+    h.compactor.undone = { undone: true, events: [NOTICE_A, NOTICE_B] };
+    expect(await h.session.undoCompaction()).toBe(true);
+    expect(h.events).toEqual([NOTICE_A, NOTICE_B]);
+
+    h.compactor.undone = { undone: false, events: [] };
+    expect(await h.session.undoCompaction()).toBe(false);
+    expect(h.events).toEqual([NOTICE_A, NOTICE_B]);
+  });
+
+  it('planCompaction emits nothing; canUndoCompaction and estimateNextTokens ask the compactor', async () => {
+    const h = sessionWith([]);
+    expect(await h.session.planCompaction({ reason: 'manual' }, signal())).toEqual({ ok: false, reason: 'planned nothing' });
+    expect(h.events).toEqual([]);
+    expect(h.session.canUndoCompaction).toBe(false);
+    h.compactor.canUndo = true;
+    expect(h.session.canUndoCompaction).toBe(true);
+    expect(h.session.estimateNextTokens()).toBe(4242);
+  });
+});
+
+describe('AgentSession: the conversation', () => {
+  it('projectedMessages uses the given projection on the current generation', async () => {
+    const seen: Array<readonly ConversationEntry[]> = [];
+    const projected: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'as projected' }] }];
+    const h = sessionWith([], {
+      project: (entries) => {
+        seen.push(entries);
+        return projected;
+      },
+    });
+    h.generations.current.conversation.appendUser([{ type: 'text', text: 'stored' }]);
+
+    expect(h.session.projectedMessages()).toBe(projected);
+    expect(seen).toEqual([h.generations.current.conversation.all()]);
+  });
+
+  it('answerDangling answers each dangling tool_use without running it, in one user message, journalled after a checkpoint', async () => {
+    const h = sessionWith([]);
+    const conversation = h.generations.current.conversation;
+    conversation.appendUser([{ type: 'text', text: 'go' }]);
+    conversation.markSent();
+    const uses: ToolUseBlock[] = [
+      { type: 'tool_use', id: 'toolu_1', name: 'run', input: { command: 'make' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'read', input: { path: 'a.ts' } },
+    ];
+    conversation.appendAssistant({ role: 'assistant', content: uses });
+
+    await h.session.answerDangling(uses);
+
+    expect(h.tools.executed).toEqual([]);
+    expect(h.tools.notRun.map((n) => n.call)).toEqual([
+      { callId: 'toolu_1', name: 'run', input: { command: 'make' } },
+      { callId: 'toolu_2', name: 'read', input: { path: 'a.ts' } },
+    ]);
+    expect(h.tools.notRun.every((n) => n.message.startsWith('Not finished: Cairn stopped'))).toBe(true);
+
+    expect(conversation.length).toBe(3);
+    const answer = conversation.last()!.message;
+    expect(answer.role).toBe('user');
+    expect(answer.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: h.tools.notRun[0]!.message, is_error: true },
+      { type: 'tool_result', tool_use_id: 'toolu_2', content: h.tools.notRun[1]!.message, is_error: true },
+    ]);
+
+    expect(h.journal.log).toEqual(['checkpoint', 'append:user_message']);
+    expect(h.journal.checkpoints).toEqual([{ answered: 2 }]);
+    expect(h.journal.records[0]).toMatchObject({ type: 'user_message', generation: 0, index: 2, message: answer });
+  });
+
+  it('answerDangling with nothing dangling writes nothing', async () => {
+    const h = sessionWith([]);
+    await h.session.answerDangling([]);
+    expect(h.generations.current.conversation.length).toBe(0);
+    expect(h.journal.log).toEqual([]);
+  });
+});
