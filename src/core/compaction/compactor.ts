@@ -65,6 +65,13 @@ export interface CompactionRequest {
   readonly keepNothing?: boolean;
 }
 
+/** Why no plan came out: nothing that would help, the user's cancel, or the summary request failed. */
+export interface PlanFailure {
+  readonly ok: false;
+  readonly failure: 'nothing_to_compact' | 'cancelled' | 'summary_failed';
+  readonly reason: string;
+}
+
 /** What a compaction did, and what the views should be told about it (the journal already has it). */
 export type CompactionOutcome =
   | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number; readonly events: readonly AgentEvent[] }
@@ -161,19 +168,19 @@ export class Compactor implements ContextPolicy {
   async compact(options: CompactionRequest & { mustFit?: boolean }, signal: AbortSignal): Promise<CompactionOutcome> {
     const plan = await this.plan(options, signal);
     if (!plan.ok) {
-      // An automatic attempt that finds nothing worth compacting is routine: a log line, not a warning.
-      if (options.reason === 'auto' && !options.mustFit) {
-        this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
-        return { applied: false, reason: plan.reason, events: [] };
-      }
       this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
+      // The user's own cancel needs no warning; nor does an automatic attempt that finds nothing worth
+      // compacting (routine). A summary that failed, or a context that must shrink and cannot, does.
+      const quiet =
+        plan.failure === 'cancelled' || (plan.failure === 'nothing_to_compact' && options.reason === 'auto' && !options.mustFit);
+      if (quiet) return { applied: false, reason: plan.reason, events: [] };
       return { applied: false, reason: plan.reason, events: [await this.notice('warning', 'compaction_failed', plan.reason)] };
     }
     return this.apply(plan.plan);
   }
 
   /** Works out a compaction without applying it (the preview of a manual compaction). */
-  async plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | { ok: false; reason: string }> {
+  async plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | PlanFailure> {
     const settings = this.deps.settings();
     const current = this.deps.generations.current;
     const entries = current.conversation.all();
@@ -207,9 +214,13 @@ export class Compactor implements ContextPolicy {
           signal,
         );
       } catch (error) {
-        if (signal.aborted) return { ok: false, reason: 'Compaction was cancelled; the conversation is unchanged.' };
+        if (signal.aborted) return { ok: false, failure: 'cancelled', reason: 'Compaction was cancelled; the conversation is unchanged.' };
         const why = error instanceof Error ? error.message : String(error);
-        return { ok: false, reason: `The summary could not be written (${why}); the conversation continues uncompacted.` };
+        return {
+          ok: false,
+          failure: 'summary_failed',
+          reason: `The summary could not be written (${why}); the conversation continues uncompacted.`,
+        };
       }
       const filesTable = this.deps.ledger.filesTable();
       const opening = generationOpening(summary.text, filesTable);
@@ -235,7 +246,7 @@ export class Compactor implements ContextPolicy {
       lastReason = `The normal stage left ${tokensAfter} tokens, which does not fit the window of ${window}.`;
       this.deps.log(`[Context] ${lastReason} Trying the emergency stage.`);
     }
-    return { ok: false, reason: lastReason };
+    return { ok: false, failure: 'nothing_to_compact', reason: lastReason };
   }
 
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */

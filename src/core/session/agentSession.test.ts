@@ -323,11 +323,9 @@ describe('AgentSession: close with a real journal', () => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  // `close()` aborts the run and closes the journal at once, without waiting for the run to end: the
-  // cancelled run still journals its last request's snapshot, which the closing journal refuses, so the
-  // run ends as an internal error ("done: error") instead of "cancelled", and that snapshot is lost.
-  // The right behaviour: close waits for the cancelled run to finish before closing the journal.
-  it.fails('close during a run ends it as cancelled, not as an internal error', async () => {
+  // A cancelled run still journals its last request's snapshot: close waits for it before closing the
+  // journal (closing at once made the run end as an internal error and lost that snapshot).
+  it('close during a run ends it as cancelled, not as an internal error', async () => {
     scratch = mkdtempSync(join(tmpdir(), 'cairn-session-'));
     const journal = await SessionJournal.create(scratch, { workspace: scratch, model: 'claude-test' });
     let closing: Promise<void> | undefined;

@@ -46,6 +46,8 @@ export interface AgentSessionParts {
  */
 export class AgentSession {
   private running: AbortController | undefined;
+  /** The run going on, so `close` can wait for it to write its last records. */
+  private run: Promise<DoneReason> | undefined;
 
   constructor(private readonly parts: AgentSessionParts) {}
 
@@ -72,10 +74,13 @@ export class AgentSession {
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const controller = new AbortController();
     this.running = controller;
+    const run = this.parts.loop.run(text, controller.signal);
+    this.run = run;
     try {
-      return await this.parts.loop.run(text, controller.signal);
+      return await run;
     } finally {
       this.running = undefined;
+      this.run = undefined;
     }
   }
 
@@ -143,8 +148,10 @@ export class AgentSession {
     await this.parts.recorder.conversationEntry(generation, entry, conversation.length - 1);
   }
 
+  /** Cancels a run going on and waits for it to end (it journals its last records), then closes the journal. */
   async close(): Promise<void> {
     this.cancel();
+    await this.run?.catch(() => undefined);
     await this.parts.journal.close();
   }
 
