@@ -12,7 +12,7 @@ import { emptyProjectContext } from '../src/core/compose/projectContextSource';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
-import { SessionJournal } from '../src/core/journal/sessionJournal';
+import { SessionJournal } from '../src/core/journal/node/sessionJournal';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
 
 /** Answers every summary request with the case's text: the conformance step's "summarizer that returns TEXT". */

@@ -7,10 +7,12 @@ import type { ActiveGeneration, GenerationRef } from '../conversation/activeGene
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
 import { projectForProvider, type Projection } from '../conversation/projection';
-import type { SessionJournal } from '../journal/sessionJournal';
+import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { escalationFor } from './escalation';
-import { appendHistory, renderHistory } from './historyArchive';
+import { renderHistory } from './historyMarkdown';
+// A runtime import of Node I/O from a core file: compaction should be given the archive writer (a port) instead.
+import { appendHistory } from './node/historyArchive';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';

@@ -12,7 +12,7 @@ import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
 import type { ModelClient } from '../../model/types';
 import type { Clock, FileWatcher, Workspace } from '../../ports';
 import { systemClock } from '../../ports';
-import { SessionJournal, type OpenedSession } from '../../journal/sessionJournal';
+import { SessionJournal, type OpenedSession } from '../../journal/node/sessionJournal';
 import { describeForApproval } from '../../agent/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
 import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';

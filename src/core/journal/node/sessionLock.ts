@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SessionLockedError } from './errors';
+import { SessionLockedError } from '../errors';
 import { PRIVATE_FILE_MODE } from './privateModes';
 
 /**
