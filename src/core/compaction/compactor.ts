@@ -11,8 +11,6 @@ import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { escalationFor } from './escalation';
 import { renderHistory } from './historyMarkdown';
-// A runtime import of Node I/O from a core file: compaction should be given the archive writer (a port) instead.
-import { appendHistory } from './node/historyArchive';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
@@ -27,7 +25,9 @@ export interface CompactorDeps {
   readonly recorder: Pick<JournalRecorder, 'notice' | 'checkpointLedgerState'>;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
-  readonly journal: Pick<SessionJournal, 'append' | 'sessionDir'>;
+  readonly journal: Pick<SessionJournal, 'append'>;
+  /** Appends summarized turns to the session's `history.md` (`node/historyArchive.ts`'s `appendHistory`). */
+  readonly archiveHistory: (markdown: string) => Promise<void>;
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
@@ -275,8 +275,7 @@ export class Compactor implements ContextPolicy {
     this.undoable = { previous: plan.previous, generation };
 
     try {
-      await appendHistory(
-        journal.sessionDir,
+      await this.deps.archiveHistory(
         renderHistory(plan.summarized, `Generation ${plan.previous.generation}, summarized into generation ${generation}`),
       );
     } catch (error) {

@@ -21,6 +21,7 @@ import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
 import { Compactor } from '../../compaction/compactor';
+import { appendHistory } from '../../compaction/node/historyArchive';
 import { DecisionQueue } from '../../compose/decisions';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
@@ -194,6 +195,7 @@ async function assemble(
     ledger,
     composer,
     journal,
+    archiveHistory: (markdown) => appendHistory(journal.sessionDir, markdown),
     summarizer,
     settings: compactionSettings,
     model: () => ports.settings().model,
