@@ -12,7 +12,8 @@ import { emptyProjectContext } from '../src/core/compose/projectContextSource';
 import { noRules } from '../src/core/compose/rules';
 import type { ResultLedger } from '../src/core/ledger/resultLedger';
 import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
-import { SessionJournal } from '../src/core/journal/sessionJournal';
+import { appendHistory } from '../src/core/compaction/node/historyArchive';
+import { SessionJournal } from '../src/core/journal/node/sessionJournal';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
 
 /** Answers every summary request with the case's text: the conformance step's "summarizer that returns TEXT". */
@@ -61,6 +62,7 @@ export class CaseCompaction {
         ledger,
         composer,
         journal,
+        archiveHistory: (markdown) => appendHistory(journal.sessionDir, markdown),
         summarizer,
         settings: () => ({ ...DEFAULT_COMPACTION_SETTINGS, minSummaryChars: 0 }),
         model: () => 'conformance',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { StoredResult } from '../../src/core/ledger/types';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import type { HotFigure } from './figure';
 import { logText } from './ledgerCost';
 

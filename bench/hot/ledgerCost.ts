@@ -12,7 +12,7 @@ import { IdAllocator } from '../../src/core/ledger/ids';
 import { MemoryResultStore } from '../../test/support/ledger/memoryResultStore';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
 import type { ResultStore } from '../../src/core/ledger/types';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { FakeWorkspace } from '../../test/support/workspace/fakeWorkspace';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { figure, inBlocks, paired, type HotFigure } from './figure';

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { API_KEY_SECRET } from '../core/model/apiKey';
 import type { Secrets } from '../core/ports';
-import { exportSessionMarkdown } from '../core/journal/exportMarkdown';
-import type { SessionSummary } from '../core/journal/sessionCatalog';
+import { exportSessionMarkdown } from '../core/journal/node/exportMarkdown';
+import type { SessionSummary } from '../core/journal/node/sessionCatalog';
 import { CHAT_VIEW_ID } from './chatViewProvider';
 import { errorMessage } from '../core/errorMessage';
 import type { HostLog, SessionController } from './sessionController';

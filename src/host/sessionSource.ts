@@ -4,7 +4,7 @@
  * writing is never resumed here: that window holds its lock.
  */
 import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../core/session/node/sessionAssembly';
-import { SessionCatalog, type SessionSummary } from '../core/journal/sessionCatalog';
+import { SessionCatalog, type SessionSummary } from '../core/journal/node/sessionCatalog';
 import type { SessionSource } from './sessionController';
 
 /** The part of `vscode.Memento` used (workspaceState). */

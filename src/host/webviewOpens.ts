@@ -1,5 +1,5 @@
 import type { Workspace } from '../core/ports';
-import type { SessionJournal } from '../core/journal/sessionJournal';
+import type { SessionJournal } from '../core/journal/node/sessionJournal';
 import type { WebviewNotification } from '../shared/protocol';
 import type { EditorActions, HostLog } from './hostPorts';
 

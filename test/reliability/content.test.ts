@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerRig, type LedgerRig } from './support/ledgerRig';
 import { MB, peakRssGrowth } from './support/memoryPeak';
 import { ResultLedger } from '../../src/core/ledger/resultLedger';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { DEFAULT_COMMAND_LIMITS } from '../../src/node/workspace/commandRunner';
 
 /**

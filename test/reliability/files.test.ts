@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/text/sha';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { startLedgerRig, type LedgerRig } from './support/ledgerRig';
 
 /**
@@ -191,7 +191,7 @@ describe('two windows on one workspace', () => {
     try {
       expect(second.sessionId).not.toBe(first.sessionId);
       // Another process (another window) asks for the first session.
-      const script = `const m = await import(${JSON.stringify(join(process.cwd(), 'src/core/journal/sessionJournal.ts'))});
+      const script = `const m = await import(${JSON.stringify(join(process.cwd(), 'src/core/journal/node/sessionJournal.ts'))});
         const { SessionJournal } = m.SessionJournal ? m : m.default;
         try { await SessionJournal.open(${JSON.stringify(sessionsDir)}, ${JSON.stringify(first.sessionId)}); console.log('opened'); }
         catch (e) { console.log('refused: ' + e.message); }`;

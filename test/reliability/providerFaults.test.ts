@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { INTERRUPTION_NOTE } from '../../src/core/conversation/projection';
 import type { RequestSnapshot } from '../../src/core/compose/snapshot';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { mainRequests, startScenarioSession, type ScenarioSession } from '../integration/harness';
 
 /**

@@ -12,8 +12,8 @@ import { DEFAULT_COMPACTION_SETTINGS } from '../../src/core/compaction/settings'
 import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
-import { exportSessionMarkdown } from '../../src/core/journal/exportMarkdown';
-import { SessionJournal } from '../../src/core/journal/sessionJournal';
+import { exportSessionMarkdown } from '../../src/core/journal/node/exportMarkdown';
+import { SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { EventProjection } from '../../src/host/eventProjection';
 import { digestJournal } from '../../src/host/journalDigest';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';

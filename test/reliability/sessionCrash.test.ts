@@ -9,7 +9,7 @@ import { resumeSession, type SessionPorts } from '../../src/core/session/node/se
 import { emptyProjectContext } from '../../src/core/compose/projectContextSource';
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
-import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/sessionJournal';
+import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/node/sessionJournal';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';

@@ -1,6 +1,6 @@
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { ConversationEntry } from '../conversation/conversation';
-import type { SessionJournal } from '../journal/sessionJournal';
+import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { SessionRecorder } from './ports';
 
 /**

@@ -19,7 +19,7 @@ import type { GenerationDetail } from '../conversation/generationDetail';
 import type { ModelRequest } from '../model/types';
 import type { TokenEstimate } from '../tokens/tokenEstimator';
 import { Compactor, type CompactorDeps } from './compactor';
-import { HISTORY_FILE } from './historyArchive';
+import { appendHistory, HISTORY_FILE } from './node/historyArchive';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from './settings';
 import type { Summarizer, SummaryRequest } from './summarizer';
 
@@ -152,8 +152,9 @@ function compactorWith(overrides: { sessionDir?: string; settings?: Partial<Comp
       has: (id: string) => stored.has(id),
     },
     composer: composer as unknown as CompactorDeps['composer'],
+    // The real history.md writer, as the assembly gives it.
+    archiveHistory: (markdown) => appendHistory(overrides.sessionDir ?? scratch, markdown),
     journal: {
-      sessionDir: overrides.sessionDir ?? scratch,
       append: async (record: NewJournalRecord) => {
         order.push(`journal:${record.type}`);
         journalled.push({ record: structuredClone(record), current: generations.current.number });

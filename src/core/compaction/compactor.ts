@@ -7,10 +7,10 @@ import type { ActiveGeneration, GenerationRef } from '../conversation/activeGene
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
 import { projectForProvider, type Projection } from '../conversation/projection';
-import type { SessionJournal } from '../journal/sessionJournal';
+import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { escalationFor } from './escalation';
-import { appendHistory, renderHistory } from './historyArchive';
+import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
@@ -25,7 +25,9 @@ export interface CompactorDeps {
   readonly recorder: Pick<JournalRecorder, 'notice' | 'checkpointLedgerState'>;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
-  readonly journal: Pick<SessionJournal, 'append' | 'sessionDir'>;
+  readonly journal: Pick<SessionJournal, 'append'>;
+  /** Appends summarized turns to the session's `history.md` (`node/historyArchive.ts`'s `appendHistory`). */
+  readonly archiveHistory: (markdown: string) => Promise<void>;
   readonly summarizer: Summarizer;
   readonly settings: () => CompactionSettings;
   readonly model: () => string;
@@ -284,8 +286,7 @@ export class Compactor implements ContextPolicy {
     this.undoable = { previous: plan.previous, generation };
 
     try {
-      await appendHistory(
-        journal.sessionDir,
+      await this.deps.archiveHistory(
         renderHistory(plan.summarized, `Generation ${plan.previous.number}, summarized into generation ${generation}`),
       );
     } catch (error) {

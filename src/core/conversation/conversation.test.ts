@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderHistory } from '../compaction/historyArchive';
+import { renderHistory } from '../compaction/historyMarkdown';
 import { renderTranscript } from '../compaction/transcript';
 import { Conversation, isSyntheticBlock } from './conversation';
 import { INTERRUPTION_NOTE, projectForProvider } from './projection';

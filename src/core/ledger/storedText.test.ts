@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveHygiene } from '../config/hygiene';
-import { SessionJournal } from '../journal/sessionJournal';
+import { SessionJournal } from '../journal/node/sessionJournal';
 import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { HashCache } from '../tools/hashCache';
 import { IdAllocator } from './ids';

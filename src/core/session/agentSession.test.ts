@@ -21,7 +21,7 @@ import { ActiveGeneration } from '../conversation/activeGeneration';
 import type { ConversationEntry } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { NewJournalRecord } from '../journal/records';
-import { SessionJournal } from '../journal/sessionJournal';
+import { SessionJournal } from '../journal/node/sessionJournal';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelUsage, TextBlock, ToolUseBlock } from '../model/types';
 import { AgentSession, SessionBusyError, SessionReadOnlyError } from './agentSession';

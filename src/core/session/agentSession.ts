@@ -6,7 +6,7 @@ import type { ToolExecutor } from '../agent/ports';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import type { Projection } from '../conversation/projection';
-import type { SessionJournal } from '../journal/sessionJournal';
+import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 
 export class SessionBusyError extends Error {

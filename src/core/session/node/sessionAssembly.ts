@@ -12,7 +12,7 @@ import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
 import type { ModelClient } from '../../model/types';
 import type { Clock, FileWatcher, Workspace } from '../../ports';
 import { systemClock } from '../../ports';
-import { SessionJournal, type OpenedSession } from '../../journal/sessionJournal';
+import { SessionJournal, type OpenedSession } from '../../journal/node/sessionJournal';
 import { describeForApproval } from '../../agent/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
 import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
@@ -21,6 +21,7 @@ import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
 import { Compactor } from '../../compaction/compactor';
+import { appendHistory } from '../../compaction/node/historyArchive';
 import { DecisionQueue } from '../../compose/decisions';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
@@ -194,6 +195,7 @@ async function assemble(
     ledger,
     composer,
     journal,
+    archiveHistory: (markdown) => appendHistory(journal.sessionDir, markdown),
     summarizer,
     settings: compactionSettings,
     model: () => ports.settings().model,

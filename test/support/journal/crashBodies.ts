@@ -4,7 +4,7 @@
  * with some large ones, so kills land both between records and in the middle of long writes.
  */
 
-import { seededRandom } from '../../../../test/support/seededRandom';
+import { seededRandom } from '../seededRandom';
 
 export { seededRandom };
 

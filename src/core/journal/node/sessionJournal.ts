@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DanglingReferenceError, referencedText } from '../ledger/bodyReference';
-import { splitLines } from '../text/lines';
-import type { ResultStore, StoredResult, StoredSlice } from '../ledger/types';
-import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from './errors';
+import { DanglingReferenceError, referencedText } from '../../ledger/bodyReference';
+import { splitLines } from '../../text/lines';
+import type { ResultStore, StoredResult, StoredSlice } from '../../ledger/types';
+import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from '../errors';
 import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
 import { generationsOf, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
@@ -18,7 +18,7 @@ import {
   type LoadedRecord,
   type NewJournalRecord,
   type SessionStartedRecord,
-} from './records';
+} from '../records';
 import {
   createSessionFiles,
   openSessionFiles,
@@ -28,7 +28,8 @@ import {
 } from './sessionFiles';
 import { JOURNAL_FILE } from './sessionFolder';
 import type { SessionLock } from './sessionLock';
-import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
+import { foldMeta, type SessionMeta } from '../sessionMeta';
+import { writeMeta } from './sessionMetaFile';
 
 export type { CreateSessionOptions, OpenSessionOptions } from './sessionFiles';
 export { JOURNAL_FILE, checkSessionId, isSessionId, newSessionId } from './sessionFolder';

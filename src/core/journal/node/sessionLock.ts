@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SessionLockedError } from './errors';
+import { SessionLockedError } from '../errors';
 import { PRIVATE_FILE_MODE } from './privateModes';
 
 /**
@@ -22,6 +22,12 @@ interface LockContent {
 }
 
 export const LOCK_FILE = 'lock';
+/** Held (as `lock.breaking`, created like a lock) by the one taker removing a stale lock. */
+const BREAKING_SUFFIX = '.breaking';
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function isLockContent(value: unknown): value is LockContent {
   if (typeof value !== 'object' || value === null) return false;
@@ -109,7 +115,7 @@ export class SessionLock {
       } else if (holder.hostname !== content.hostname || (await holderIsAlive(holder))) {
         throw new SessionLockedError(sessionId, path, { pid: holder.pid, hostname: holder.hostname });
       }
-      await SessionLock.removeStale(path, existing.raw);
+      if (!(await SessionLock.removeStale(path, existing.raw, content))) await delay(50 * (attempt + 1));
     }
     const last = await readLock(path);
     throw new SessionLockedError(sessionId, path, last?.content ? { pid: last.content.pid, hostname: last.content.hostname } : undefined);
@@ -160,23 +166,44 @@ export class SessionLock {
   }
 
   /**
-   * Removes a stale lock without removing a fresh one another taker wrote meanwhile: move it aside under
-   * a unique name, and if what was moved is not the stale lock we read, put it back.
+   * Removes a stale lock without removing a fresh one another taker wrote meanwhile. Only the taker that
+   * holds `lock.breaking` removes a lock, and it removes it only if it still reads as the stale one: no one
+   * else removes a lock meanwhile (owners remove only their own, live ones), so the check cannot go out of
+   * date. Moving the lock aside and putting back a fresh one instead loses that fresh lock when a third
+   * taker links its own in between, and two writers then both think they hold the session.
+   * Returns false when another taker is removing it (the caller waits and reads the lock again).
    */
-  private static async removeStale(path: string, staleRaw: string): Promise<void> {
-    const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private static async removeStale(path: string, staleRaw: string, content: LockContent): Promise<boolean> {
+    const guard = `${path}${BREAKING_SUFFIX}`;
+    if (!(await SessionLock.tryCreate(guard, content))) {
+      await SessionLock.removeAbandonedGuard(guard, content.hostname);
+      return false;
+    }
     try {
-      await fs.rename(path, aside);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
+      const now = await readLock(path);
+      if (now?.raw === staleRaw) await fs.unlink(path).catch(() => undefined);
+    } finally {
+      await fs.unlink(guard).catch(() => undefined);
     }
-    const moved = await fs.readFile(aside, 'utf8').catch(() => undefined);
-    if (moved !== staleRaw) {
-      // link fails if yet another lock appeared; that one wins and ours is dropped.
-      await fs.link(aside, path).catch(() => undefined);
+    return true;
+  }
+
+  /**
+   * A guard whose taker died between creating and removing it would keep every later taker out: it is
+   * removed when its pid is dead on this host, or, unreadable, when older than a taker ever holds it.
+   * (Two takers may both find it abandoned; that needs a crash mid-removal first.)
+   */
+  private static async removeAbandonedGuard(guard: string, ourHost: string): Promise<void> {
+    const existing = await readLock(guard);
+    if (!existing) return;
+    const holder = existing.content;
+    if (holder === undefined) {
+      const stat = await fs.stat(guard).catch(() => undefined);
+      if (!stat || Date.now() - stat.mtimeMs < 10_000) return;
+    } else if (holder.hostname !== ourHost || (await holderIsAlive(holder))) {
+      return;
     }
-    await fs.unlink(aside).catch(() => undefined);
+    await fs.unlink(guard).catch(() => undefined);
   }
 
   /**

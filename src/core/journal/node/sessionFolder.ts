@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { systemClock, type Clock } from '../ports';
-import { SessionError } from './errors';
+import { systemClock, type Clock } from '../../ports';
+import { SessionError } from '../errors';
 import { LOCK_FILE } from './sessionLock';
-import { META_FILE } from './sessionMeta';
+import { META_FILE } from '../sessionMeta';
 
 /** A session's folder: `<sessions dir>/<sessionId>/`, named by an id that is safe as a folder name. */
 

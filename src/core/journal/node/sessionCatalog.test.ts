@@ -2,11 +2,11 @@ import { promises as fs } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../ports';
-import { SessionLockedError, SessionNotFoundError } from './errors';
+import type { Clock } from '../../ports';
+import { SessionLockedError, SessionNotFoundError } from '../errors';
 import { SessionCatalog } from './sessionCatalog';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
-import { META_FILE } from './sessionMeta';
+import { META_FILE } from '../sessionMeta';
 
 let dir: string;
 

@@ -1,14 +1,15 @@
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { systemClock, type Clock } from '../ports';
-import { JournalCorruptError, JournalWriteError, SessionError, SessionExistsError, SessionNotFoundError } from './errors';
+import { systemClock, type Clock } from '../../ports';
+import { JournalCorruptError, JournalWriteError, SessionError, SessionExistsError, SessionNotFoundError } from '../errors';
 import { scanJournal, type JournalScan, type RecordLocation } from './journalScan';
-import { JOURNAL_FORMAT, serialiseRecord, type JournalRecord, type SessionStartedRecord } from './records';
+import { JOURNAL_FORMAT, serialiseRecord, type JournalRecord, type SessionStartedRecord } from '../records';
 import { JOURNAL_FILE, checkSessionId, newSessionId, removeLeftovers, syncDirectory } from './sessionFolder';
 import { makePrivate, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './privateModes';
 import { SessionLock } from './sessionLock';
-import { foldMeta, writeMeta, type SessionMeta } from './sessionMeta';
+import { foldMeta, type SessionMeta } from '../sessionMeta';
+import { writeMeta } from './sessionMetaFile';
 
 /**
  * Bringing a session's files up: a new session's folder, lock and header, or a reopen's lock, scan and

@@ -9,7 +9,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { JOURNAL_FILE, SessionJournal } from '../sessionJournal';
+import { JOURNAL_FILE, SessionJournal } from '../../../src/core/journal/node/sessionJournal';
 import { crashBody, crashResultId, seededRandom } from './crashBodies';
 
 export interface CrashOrders {

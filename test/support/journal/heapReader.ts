@@ -3,7 +3,7 @@
  * together are far larger than that heap and reads every one back through `readLines`. It can only
  * succeed if the journal keeps offsets, not bodies. Prints `ok <results> <lines>` or `error <message>`.
  */
-import { SessionJournal } from '../sessionJournal';
+import { SessionJournal } from '../../../src/core/journal/node/sessionJournal';
 
 async function main(): Promise<void> {
   const [dir, sessionId] = process.argv.slice(2);

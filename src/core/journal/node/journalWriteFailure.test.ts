@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SessionJournal } from './sessionJournal';
-import { buildTestChild } from './testing/crashChild';
+import { buildTestChild } from '../../../../test/support/journal/crashChild';
 
 /**
  * A write the file system refuses part-way (here `ulimit -f`, as a full disk would) must not leave half

@@ -6,14 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * The parent's side of the crash test: builds the writer child once into a single file (Node starts it
- * far faster than through a TypeScript loader); `LineChild` (src/core/testing) drives one child per kill
+ * far faster than through a TypeScript loader); `LineChild` (test/support/lineChild.ts) drives one child per kill
  * over stdin/stdout lines.
  */
 export async function buildCrashWriter(outDir: string): Promise<string> {
   return buildTestChild('crashWriter', outDir);
 }
 
-/** Bundles `testing/<name>.ts` into `<outDir>/<name>.mjs` for a child process to run. */
+/** Bundles `<name>.ts` (beside this file) into `<outDir>/<name>.mjs` for a child process to run. */
 export async function buildTestChild(name: string, outDir: string): Promise<string> {
   const outfile = join(outDir, `${name}.mjs`);
   await build({

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { splitLines } from '../text/lines';
+import { splitLines } from '../../text/lines';
 import { SessionJournal } from './sessionJournal';
 
 // A long command output is written as output_part records while it runs (format 3); every reader gets the

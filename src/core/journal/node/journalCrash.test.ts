@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { splitLines } from '../text/lines';
+import { splitLines } from '../../text/lines';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
-import { crashBody, crashResultId, seededRandom } from './testing/crashBodies';
-import { LineChild } from '../../../test/support/lineChild';
-import { buildCrashWriter, scratchRoot } from './testing/crashChild';
+import { crashBody, crashResultId, seededRandom } from '../../../../test/support/journal/crashBodies';
+import { LineChild } from '../../../../test/support/lineChild';
+import { buildCrashWriter, scratchRoot } from '../../../../test/support/journal/crashChild';
 
 /**
  * Issue 3's crash test: a child appends records and acknowledges each only after `append` resolved; the

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendHistory } from '../compaction/historyArchive';
+import { appendHistory } from '../../compaction/node/historyArchive';
 import { SessionJournal } from './sessionJournal';
 
 // Every tool result is in the journal: other local users must not be able to read it (issue item 7).

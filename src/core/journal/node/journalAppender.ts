@@ -1,8 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { Clock } from '../ports';
-import { JournalRecordError, JournalWriteError } from './errors';
+import type { Clock } from '../../ports';
+import { JournalRecordError, JournalWriteError } from '../errors';
 import type { RecordLocation } from './journalScan';
-import { serialiseRecord, type JournalRecord, type NewJournalRecord } from './records';
+import { serialiseRecord, type JournalRecord, type NewJournalRecord } from '../records';
 
 export interface AppendedRecord {
   readonly record: JournalRecord;

@@ -1,9 +1,4 @@
-import { appendFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { isSyntheticBlock, type ConversationEntry } from '../conversation/conversation';
-import { PRIVATE_FILE_MODE } from '../journal/privateModes';
-
-export const HISTORY_FILE = 'history.md';
 
 /**
  * The summarized history in readable form, oldest first: user and assistant text and one line per tool
@@ -33,9 +28,4 @@ export function renderHistory(entries: readonly ConversationEntry[], heading: st
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
-/** Appends to the session's history.md archive (created on the first append). */
-export async function appendHistory(sessionDir: string, markdown: string): Promise<void> {
-  await appendFile(join(sessionDir, HISTORY_FILE), markdown, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
 }

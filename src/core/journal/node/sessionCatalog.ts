@@ -1,11 +1,12 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { SessionError, SessionNotFoundError } from './errors';
+import { SessionError, SessionNotFoundError } from '../errors';
 import { journalLines } from './journalLines';
-import { parseRecordLine } from './records';
+import { parseRecordLine } from '../records';
 import { JOURNAL_FILE, checkSessionId, isSessionId } from './sessionJournal';
 import { SessionLock } from './sessionLock';
-import { foldMeta, readMeta, type SessionMeta } from './sessionMeta';
+import { foldMeta, type SessionMeta } from '../sessionMeta';
+import { readMeta } from './sessionMetaFile';
 
 export interface SessionSummary {
   readonly id: string;

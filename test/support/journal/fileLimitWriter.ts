@@ -4,7 +4,7 @@
  * fails, tries once more, and reports: `acked <n>`, then `failed <error name> <size after>` per failure.
  */
 import { promises as fs } from 'node:fs';
-import { SessionJournal } from '../sessionJournal';
+import { SessionJournal } from '../../../src/core/journal/node/sessionJournal';
 
 async function main(): Promise<void> {
   const [dir] = process.argv.slice(2);

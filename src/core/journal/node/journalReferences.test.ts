@@ -2,13 +2,13 @@ import { promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveHygiene } from '../config/hygiene';
-import { DanglingReferenceError } from '../ledger/bodyReference';
-import { HashCache } from '../tools/hashCache';
-import { IdAllocator } from '../ledger/ids';
-import { ResultLedger, type LedgerState } from '../ledger/resultLedger';
-import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
-import { serialiseRecord, type JournalRecord } from './records';
+import { resolveHygiene } from '../../config/hygiene';
+import { DanglingReferenceError } from '../../ledger/bodyReference';
+import { HashCache } from '../../tools/hashCache';
+import { IdAllocator } from '../../ledger/ids';
+import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
+import { FakeWorkspace } from '../../../../test/support/workspace/fakeWorkspace';
+import { serialiseRecord, type JournalRecord } from '../records';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 
 // Stubs and recalls are stored as references to an earlier result's lines (format 2); these tests hold

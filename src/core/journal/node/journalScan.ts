@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { JournalDamage } from './errors';
+import type { JournalDamage } from '../errors';
 import { journalLines, type JournalLine } from './journalLines';
 import {
   JOURNAL_FORMAT,
@@ -12,7 +12,7 @@ import {
   type LoadedRecord,
   type SessionStartedRecord,
   type ToolResultRecord,
-} from './records';
+} from '../records';
 
 /** Where one record sits in the file (its line, without the newline). */
 export interface RecordLocation {

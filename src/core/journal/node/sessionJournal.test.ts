@@ -3,8 +3,8 @@ import { promises as fs } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StoredResult } from '../ledger/types';
-import { JournalCorruptError, JournalReadOnlyError, JournalRecordError, SessionLockedError, SessionNotFoundError } from './errors';
+import type { StoredResult } from '../../ledger/types';
+import { JournalCorruptError, JournalReadOnlyError, JournalRecordError, SessionLockedError, SessionNotFoundError } from '../errors';
 import { JOURNAL_FILE, SessionJournal } from './sessionJournal';
 
 let dir: string;

@@ -1,5 +1,3 @@
-import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
 import type { AssistantBlock, UserBlock } from '../model/types';
 import type {
   AssistantMessageRecord,
@@ -11,7 +9,6 @@ import type {
   SessionStartedRecord,
   UserMessageRecord,
 } from './records';
-import type { SessionJournal } from './sessionJournal';
 import { titleFrom } from './sessionMeta';
 
 /**
@@ -206,21 +203,4 @@ export function renderSessionMarkdown(records: Iterable<JournalRecord>): string 
     }
   }
   return `${out.join('\n\n')}\n`;
-}
-
-export interface SessionExport {
-  readonly markdownPath: string;
-  readonly jsonlPath: string;
-}
-
-/** Writes `<sessionId>.md` and the raw journal `<sessionId>.jsonl` into `outDir`. */
-export async function exportSessionMarkdown(journal: SessionJournal, outDir: string): Promise<SessionExport> {
-  await fs.mkdir(outDir, { recursive: true });
-  const records: JournalRecord[] = [];
-  for await (const record of journal.readAll({ types: EXPORTED_TYPES })) records.push(record);
-  const markdownPath = join(outDir, `${journal.sessionId}.md`);
-  const jsonlPath = join(outDir, `${journal.sessionId}.jsonl`);
-  await fs.writeFile(markdownPath, renderSessionMarkdown(records));
-  await journal.copyTo(jsonlPath);
-  return { markdownPath, jsonlPath };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SessionJournal } from './sessionJournal';
-import { buildTestChild, scratchRoot } from './testing/crashChild';
+import { buildTestChild, scratchRoot } from '../../../../test/support/journal/crashChild';
 
 /**
  * "A session with gigabytes of output keeps a small heap": a reader whose heap is capped far below the
