@@ -1,0 +1,97 @@
+import type { JsonSchema, ToolDefinition } from '../model/types';
+import { sha256Hex } from '../text/sha';
+import type { McpToolInfo } from './types';
+
+/** The API's rule for a tool name. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Longest description offered: a server's prose is the user's tokens on every request. */
+export const MAX_DESCRIPTION_CHARS = 1_000;
+/** Largest schema offered (its JSON): a bigger one is skipped with a notice, never sent. */
+export const MAX_SCHEMA_CHARS = 16_000;
+
+/** One MCP tool as offered to the model, and where calls to it go. */
+export interface OfferedMcpTool {
+  /** `mcp__SERVER__TOOL`, made to fit the API's name rule. */
+  readonly name: string;
+  readonly server: string;
+  readonly tool: string;
+  readonly definition: ToolDefinition;
+  /** Annotated read-only and idempotent: the same arguments with the same result answer "Same result as". */
+  readonly sameResultDedupe: boolean;
+}
+
+export interface OfferedMcpTools {
+  /** Sorted by name, so the same servers with the same tools always give the same prefix. */
+  readonly tools: readonly OfferedMcpTool[];
+  /** Tools not offered, each with the reason (shown to the user once). */
+  readonly skipped: readonly string[];
+}
+
+/** A name part made of what the API accepts: anything else becomes `_`. */
+function namePart(text: string): string {
+  const cleaned = text.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return cleaned.length > 0 ? cleaned : '_';
+}
+
+/** `mcp__SERVER__TOOL`; one too long for the API keeps its start and a short hash of the whole, so it stays unique. */
+export function mcpToolName(server: string, tool: string): string {
+  const full = `mcp__${namePart(server)}__${namePart(tool)}`;
+  if (full.length <= 64) return full;
+  return `${full.slice(0, 55)}_${sha256Hex(`${server}\u0000${tool}`).slice(0, 8)}`;
+}
+
+function isObjectSchema(schema: unknown): schema is { type: 'object'; properties?: unknown } {
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) && (schema as { type?: unknown }).type === 'object';
+}
+
+/**
+ * What the model is offered from the servers' tool lists: each tool with a name the API accepts and no other
+ * tool has, a description of bounded length, and an object schema. A tool that cannot be offered as it is
+ * (a schema that is not an object, one too large, a name that collides) is skipped and named in `skipped`.
+ */
+export function offeredMcpTools(listed: readonly McpToolInfo[], builtInNames: ReadonlySet<string>): OfferedMcpTools {
+  const skipped: string[] = [];
+  const byName = new Map<string, OfferedMcpTool>();
+  const sorted = [...listed].sort((a, b) => (a.server === b.server ? cmp(a.name, b.name) : cmp(a.server, b.server)));
+  for (const info of sorted) {
+    const label = `${info.server}/${info.name}`;
+    const name = mcpToolName(info.server, info.name);
+    if (!TOOL_NAME.test(name) || builtInNames.has(name)) {
+      skipped.push(`${label}: its name cannot be offered (${name}).`);
+      continue;
+    }
+    if (byName.has(name)) {
+      skipped.push(`${label}: another tool of the same server already has the name ${name}.`);
+      continue;
+    }
+    if (!isObjectSchema(info.inputSchema)) {
+      skipped.push(`${label}: its input schema is not a JSON object schema, so its arguments cannot be described.`);
+      continue;
+    }
+    const schemaJson = JSON.stringify(info.inputSchema);
+    if (schemaJson.length > MAX_SCHEMA_CHARS) {
+      skipped.push(`${label}: its input schema is ${schemaJson.length} characters (at most ${MAX_SCHEMA_CHARS} are offered).`);
+      continue;
+    }
+    const described = (info.description ?? '').trim() || `The ${info.name} tool of the ${info.server} MCP server.`;
+    const description = described.length > MAX_DESCRIPTION_CHARS ? `${described.slice(0, MAX_DESCRIPTION_CHARS)} […cut]` : described;
+    const schema = JSON.parse(schemaJson) as Record<string, unknown>;
+    const input_schema = { ...schema, type: 'object', properties: isPlainObject(schema.properties) ? schema.properties : {} } as JsonSchema;
+    byName.set(name, {
+      name,
+      server: info.server,
+      tool: info.name,
+      definition: { name, description: `[MCP server ${info.server}] ${description}`, input_schema },
+      sameResultDedupe: info.annotations?.readOnlyHint === true && info.annotations?.idempotentHint === true,
+    });
+  }
+  return { tools: [...byName.values()].sort((a, b) => cmp(a.name, b.name)), skipped };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
