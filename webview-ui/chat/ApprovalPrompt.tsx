@@ -18,6 +18,16 @@ const CHANGE_LABEL: Record<ApprovalFile['change'], string> = {
 function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
   return (
     <div class="approval-detail">
+      {detail.mcp !== undefined && (
+        <p class="approval-mcp">
+          MCP server <code>{detail.mcp.server}</code>, tool <code>{detail.mcp.tool}</code>
+        </p>
+      )}
+      {detail.arguments !== undefined && (
+        <pre class="approval-command" aria-label="Arguments">
+          <VisibleText text={detail.arguments} />
+        </pre>
+      )}
       {detail.command !== undefined && (
         <pre class="approval-command" aria-label="Command">
           <VisibleText text={detail.command} />

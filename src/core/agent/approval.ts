@@ -30,6 +30,10 @@ export interface ApprovalFile {
 export interface ApprovalDetail {
   readonly command?: string;
   readonly files?: readonly ApprovalFile[];
+  /** An MCP tool: its server and the server's own name for it. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
+  /** The call's arguments in full, as JSON (an MCP tool's: nothing else shows what it will do). */
+  readonly arguments?: string;
   /**
    * The tool would refuse the input without changing anything (a patch that does not parse, a path with a
    * hidden character): the loop answers with this and does not ask.
@@ -66,8 +70,15 @@ export function approvalVerdict(tool: string, readOnly: boolean, settings: Appro
     };
   }
   if (protectedReason) return { kind: 'ask', reason: protectedReason };
-  if (settings.alwaysAllow.has(tool)) return { kind: 'run' };
+  if (alwaysAllowed(tool, settings.alwaysAllow)) return { kind: 'run' };
   return { kind: 'ask' };
+}
+
+/** Allowed by name, or an MCP tool whose whole server is allowed (`mcp__SERVER__*` in `cairn.approvals`). */
+function alwaysAllowed(tool: string, allow: ReadonlySet<string>): boolean {
+  if (allow.has(tool)) return true;
+  const server = /^mcp__(.+?)__./.exec(tool)?.[1];
+  return server !== undefined && allow.has(`mcp__${server}__*`);
 }
 
 /** Allows every call: the headless runner with a scenario, where no person is there to ask. */

@@ -23,6 +23,11 @@ import { usagePartsFor, type UsageParts } from './usageParts';
 export interface ComposerOptions {
   /** The tool definitions (`TOOL_DEFINITIONS`); the composer sorts them by name. */
   tools: readonly ToolDefinition[];
+  /**
+   * Tools beyond the built-in ones (MCP servers' tools), asked for again whenever a generation starts (and
+   * at a resume): fixed within a generation, so the cached prefix never changes mid-generation.
+   */
+  extraTools?: () => Promise<readonly ToolDefinition[]>;
   /** Built once per session by `buildPreamble()`. */
   preamble: string;
   rules: RulesSource;
@@ -119,13 +124,14 @@ export class Composer {
   /** Loads the static part once (rules, project context); later calls reuse it until startGeneration(). */
   prepare(): Promise<void> {
     if (this.staticPart) return Promise.resolve();
-    if (this.options.restoredStatic) {
-      try {
-        this.adopt(restoreStaticPart(this.options.restoredStatic, this.options.tools));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return Promise.resolve();
+    const restored = this.options.restoredStatic;
+    if (restored) {
+      this.building ??= this.toolList()
+        .then((tools) => this.adopt(restoreStaticPart(restored, tools)))
+        .finally(() => {
+          this.building = null;
+        });
+      return this.building;
     }
     this.building ??= this.rebuild().finally(() => {
       this.building = null;
@@ -145,12 +151,17 @@ export class Composer {
   private async rebuild(): Promise<void> {
     const built = await buildStaticPart({
       preamble: this.options.preamble,
-      tools: this.options.tools,
+      tools: await this.toolList(),
       rules: this.options.rules,
       projectContext: this.options.projectContext,
       budgets: this.budgets,
     });
     this.adopt(built);
+  }
+
+  /** The built-in tools and the extra ones as they are now. */
+  private async toolList(): Promise<ToolDefinition[]> {
+    return [...this.options.tools, ...((await this.options.extraTools?.()) ?? [])];
   }
 
   private adopt(part: StaticPart): void {

@@ -82,18 +82,20 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
 
   const sources: SourceSnapshot[] = [
     ...(preamble ? [preamble] : []),
-    source({
-      source: 'tools',
-      label: `${request.tools.length} tools`,
-      zone: 'tools',
-      bytes: toolBytes,
-      rawTokens: toolRaw,
-      runTokens: 0,
-      budgetBytes: null,
-      fullBytes: toolBytes,
-      truncated: false,
-      variant: 'full',
-    }),
+    ...toolGroups(fixed).map((group) =>
+      source({
+        source: group.server === null ? 'tools' : 'mcp_tools',
+        label: group.server === null ? `${group.count} tools` : `${group.server}: ${group.count} tools`,
+        zone: 'tools',
+        bytes: group.bytes,
+        rawTokens: group.rawTokens,
+        runTokens: 0,
+        budgetBytes: null,
+        fullBytes: group.bytes,
+        truncated: false,
+        variant: 'full',
+      }),
+    ),
     ...restOfSystem,
     source({
       source: 'session_date',
@@ -158,4 +160,23 @@ export function sourceWithTokens(fields: Omit<SourceSnapshot, 'tokens'>, tokens:
     truncated: fields.truncated,
     variant: fields.variant,
   };
+}
+
+/**
+ * The tool definitions as the report shows them: Cairn's own tools as one source, each MCP server's tools
+ * (`mcp__SERVER__…`) as another, so a server's share of every request is seen.
+ */
+function toolGroups(fixed: StaticEncoding): Array<{ server: string | null; count: number; bytes: number; rawTokens: number }> {
+  const groups = new Map<string | null, { server: string | null; count: number; bytes: number; rawTokens: number }>();
+  groups.set(null, { server: null, count: 0, bytes: 0, rawTokens: 0 });
+  fixed.tools.forEach((tool, i) => {
+    const server = /^mcp__(.+?)__/.exec(tool.name)?.[1] ?? null;
+    const group = groups.get(server) ?? { server, count: 0, bytes: 0, rawTokens: 0 };
+    const block = fixed.toolBlocks[i];
+    group.count += 1;
+    group.bytes += block?.bytes ?? 0;
+    group.rawTokens += block?.rawTokens ?? 0;
+    groups.set(server, group);
+  });
+  return [...groups.values()];
 }

@@ -15,7 +15,7 @@ import { SearchTable, type SearchEntry } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
 import { sha256Hex, shortSha } from '../text/sha';
-import type { BodyParts, BodyReference, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
+import type { BodyParts, BodyReference, ExternalTools, LedgerResult, ResultKind, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
   readonly workspace: Workspace;
@@ -25,6 +25,8 @@ export interface ResultLedgerOptions {
   readonly ids?: IdAllocator;
   /** The secrets no result may show (the API key); none when absent. */
   readonly redactor?: Redactor;
+  /** Tools beyond the built-in ones (MCP servers' tools); none when absent. */
+  readonly externalTools?: ExternalTools;
 }
 
 export interface ExecuteContext {
@@ -86,6 +88,7 @@ export class ResultLedger {
   private readonly hashCache: HashCache;
   private readonly ids: IdAllocator;
   private readonly redactor: Redactor;
+  private readonly externalTools: ExternalTools | undefined;
   private reads = new ReadTable();
   private searches = new SearchTable();
 
@@ -96,6 +99,7 @@ export class ResultLedger {
     this.hashCache = options.hashCache ?? new HashCache();
     this.ids = options.ids ?? new IdAllocator({ digits: this.config['ids.digits'] });
     this.redactor = options.redactor ?? new Redactor();
+    this.externalTools = options.externalTools;
     // Ids already in the store (a reopened session) are never given again.
     for (const id of this.store.ids()) this.ids.markUsed(id);
   }
@@ -172,6 +176,8 @@ export class ResultLedger {
   }
 
   private async answer(id: string, call: ToolCall, context: InternalContext): Promise<Answer> {
+    const external = this.externalTools;
+    if (external?.has(call.name)) return this.externalAnswer(external, id, call, context);
     const check = checkArgs(call.name, call.input);
     if (!check.ok) return errorAnswer(id, check.message);
     if (check.call.tool === 'recall') return this.recall(id, check.call.args);
@@ -206,9 +212,28 @@ export class ResultLedger {
     }
   }
 
+  /** An MCP server's tool: its text like a command's output; its error as an error result (both capped). */
+  private async externalAnswer(external: ExternalTools, id: string, call: ToolCall, context: InternalContext): Promise<Answer> {
+    const outcome = await external.run(call.name, call.input, {
+      ...(context.signal ? { signal: context.signal } : {}),
+      // Progress lines go to the chat as the tool's live output; the result is what the server answers.
+      ...(context.onOutput ? { onProgress: (line: string) => void context.onOutput?.(`${line}\n`) } : {}),
+    });
+    // Redacted with every other result, in `finish`.
+    if (outcome.isError) return errorAnswer(id, outcome.text);
+    return this.textAnswer(id, call.name, call.input, outcome.text, { text: outcome.text }, outcome.sameResultDedupe);
+  }
+
   /** A listing, a search or a command's output: in full (capped on the way), or "same as" an earlier identical result. */
-  private textAnswer(id: string, tool: string, args: unknown, body: readonly string[] | string, stored: StoredBody): Answer {
-    if (this.config['dedupe.by_result'].includes(tool)) {
+  private textAnswer(
+    id: string,
+    tool: string,
+    args: unknown,
+    body: readonly string[] | string,
+    stored: StoredBody,
+    sameResultDedupe = this.config['dedupe.by_result'].includes(tool),
+  ): Answer {
+    if (sameResultDedupe) {
       const key = SearchTable.keyOf(tool, args);
       const sha = sha256Hex(typeof body === 'string' ? body : body.join('\n'));
       const same = this.searches.findSame(key, sha);

@@ -111,3 +111,25 @@ export interface ResultStore {
    */
   putBodyPart?(id: string, part: number, text: string): Promise<void>;
 }
+
+/**
+ * Tools the ledger does not know itself (the tools of MCP servers): it asks this port whether a name is one
+ * of them and runs them through it, then answers like any output: an id, stored in full, capped, and
+ * "Same result as" when the tool is marked for it.
+ */
+export interface ExternalTools {
+  has(name: string): boolean;
+  run(
+    name: string,
+    input: unknown,
+    context: { readonly signal?: AbortSignal; readonly onProgress?: (line: string) => void },
+  ): Promise<ExternalToolOutcome>;
+}
+
+export interface ExternalToolOutcome {
+  /** The result as text (binary content already named, not included). */
+  readonly text: string;
+  readonly isError: boolean;
+  /** The same arguments with the same result answer "Same result as" (a read-only, idempotent tool). */
+  readonly sameResultDedupe: boolean;
+}

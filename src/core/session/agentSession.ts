@@ -36,6 +36,8 @@ export interface AgentSessionParts {
   readonly tools: ToolExecutor;
   readonly project: Projection;
   readonly events: EventHub;
+  /** Builds the static part again now (the MCP servers' tools changed), recorded as a deliberate break. */
+  readonly rebuildStaticPart?: () => Promise<void>;
 }
 
 /**
@@ -127,6 +129,15 @@ export class AgentSession {
     const { undone, events } = await this.parts.compactor.undo();
     for (const event of events) this.parts.events.emit(event);
     return undone;
+  }
+
+  /**
+   * Offers the MCP servers' current tools from the next request on, instead of from the next generation:
+   * the prompt prefix is written again once (a recorded cache break). Refused while a run is going on.
+   */
+  async applyToolChangesNow(): Promise<void> {
+    this.assertIdle();
+    await this.parts.rebuildStaticPart?.();
   }
 
   /**

@@ -28,6 +28,10 @@ import { projectForProvider, type Projection } from '../../conversation/projecti
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../compaction/settings';
 import { ModelSummarizer } from '../../compaction/summarizer';
 import { AgentSession } from '../agentSession';
+import type { NoticeLevel } from '../../agent/events';
+import { mcpApprovalDetail, mcpCallSummary } from '../../mcp/mcpCallText';
+import { McpTools } from '../../mcp/mcpTools';
+import type { McpConnections } from '../../mcp/types';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
 import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
@@ -68,6 +72,11 @@ export interface SessionPorts {
    * unchanged. `state()` is what the journal checkpoints.
    */
   readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => ToolExecutor & { state(): unknown };
+  /**
+   * The MCP servers' connections (the host or the headless runner owns them and closes them); their tools
+   * are offered from each generation's start. None: no MCP tools.
+   */
+  readonly mcp?: McpConnections;
 }
 
 export interface AssembledSession {
@@ -92,6 +101,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
+  const mcpTools = mcpToolsOf(ports);
   const ledger = new ResultLedger({
     workspace: ports.workspace,
     store: journal,
@@ -99,8 +109,9 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     hashCache,
     ids,
     redactor: sessionRedactor(ports),
+    ...(mcpTools ? { externalTools: mcpTools } : {}),
   });
-  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration());
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration(), mcpTools);
 }
 
 /**
@@ -112,7 +123,15 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const opened = await SessionJournal.open(ports.sessionsDir, sessionId, ports.clock ? { clock: ports.clock } : {});
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
-  const options = { workspace: ports.workspace, store: opened.journal, config: hygiene, hashCache, redactor: sessionRedactor(ports) };
+  const mcpTools = mcpToolsOf(ports);
+  const options = {
+    workspace: ports.workspace,
+    store: opened.journal,
+    config: hygiene,
+    hashCache,
+    redactor: sessionRedactor(ports),
+    ...(mcpTools ? { externalTools: mcpTools } : {}),
+  };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
   const replayed = replayConversation(opened.records);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
@@ -127,6 +146,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     hashCache,
     sessionDateOf(created),
     new ActiveGeneration(replayed, replayed.highestGeneration),
+    mcpTools,
     opened.tornTail,
     restoredStatic,
   );
@@ -141,12 +161,33 @@ async function assemble(
   hashCache: HashCache,
   sessionDate: string,
   generations: ActiveGeneration,
+  mcpTools: McpTools | undefined,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
 ): Promise<AssembledSession> {
   const clock = ports.clock ?? systemClock;
   const log = ports.log ?? (() => undefined);
   const decisions = new DecisionQueue();
+  const events = new EventHub();
+  // A notice that reaches the journal (the chat reads it there when it opens) and the views already open.
+  const notice = (level: NoticeLevel, kind: string, message: string): void => {
+    log(`[MCP] ${message}`);
+    events.emit({ type: 'notice', level, kind, message });
+    if (!journal.readOnly) void journal.append({ type: 'notice', level, kind, message }).catch(() => undefined);
+  };
+  const reported = new Set<string>();
+  mcpTools?.useProblemReporter((problems) => {
+    const fresh = problems.filter((problem) => !reported.has(problem));
+    for (const problem of fresh) reported.add(problem);
+    if (fresh.length > 0) notice('warning', 'mcp', fresh.join('\n'));
+  });
+  const mcpSubscription = ports.mcp?.onToolsChanged((server) =>
+    notice(
+      'info',
+      'mcp_tools_changed',
+      `The MCP server ${server} changed its tools. The change applies from the next generation (after a compaction), or now with “Cairn: Apply MCP Tool Changes Now” (the prompt prefix is then written again, once).`,
+    ),
+  );
   const composer = new Composer({
     tools: TOOL_DEFINITIONS,
     preamble: await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE),
@@ -154,6 +195,7 @@ async function assemble(
     projectContext: ports.projectContext,
     sessionDate,
     decisions,
+    ...(mcpTools ? { extraTools: () => mcpTools.definitions() } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.prices ? { prices: ports.prices } : {}),
     ...(restoredStatic ? { restoredStatic } : {}),
@@ -168,7 +210,6 @@ async function assemble(
 
   const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
   const recorder = new JournalRecorder(journal, () => tools.state());
-  const events = new EventHub();
   const requests = new RequestCounter(clock);
   const project = ports.project ?? projectForProvider;
   const compactionSettings = ports.compaction ?? (() => DEFAULT_COMPACTION_SETTINGS);
@@ -214,8 +255,14 @@ async function assemble(
       approver: ports.approver,
       approvals: ports.approvals,
       isReadOnlyTool,
-      summarizeToolCall,
-      describeForApproval,
+      describeForApproval: (tool, input) => {
+        const mcp = mcpTools?.describe(tool);
+        return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
+      },
+      summarizeToolCall: (tool, input) => {
+        const mcp = mcpTools?.describe(tool);
+        return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
+      },
       protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
       emit: (event) => events.emit(event),
       generations,
@@ -226,7 +273,26 @@ async function assemble(
     },
     ports.settings,
   );
-  const session = new AgentSession({ journal, generations, loop, compactor, recorder, tools, project, events });
+  const session = new AgentSession({
+    journal,
+    generations,
+    loop,
+    compactor,
+    recorder,
+    tools,
+    project,
+    events,
+    // "Apply MCP tool changes now": the static part again, mid-generation, as a recorded break.
+    rebuildStaticPart: async () => {
+      await composer.startGeneration();
+      await journal.append({ type: 'static_context', generation: generations.current.number, state: composer.staticState() });
+      decisions.add({
+        kind: 'cache_break',
+        detail: 'The MCP servers’ tools changed and were applied now, on the user’s word: the prompt prefix is written again.',
+        resultIds: [],
+      });
+    },
+  });
   // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
   return {
@@ -238,6 +304,7 @@ async function assemble(
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();
+      mcpSubscription?.dispose();
       await session.close();
     },
   };
@@ -256,4 +323,10 @@ export function sessionRedactor(ports: Pick<SessionPorts, 'model' | 'secrets'>):
 /** The session's date, fixed at its start so every request of the session sends the same bytes. */
 export function sessionDateOf(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+/** The MCP tools of a session whose ports have MCP connections. */
+function mcpToolsOf(ports: SessionPorts): McpTools | undefined {
+  if (!ports.mcp) return undefined;
+  return new McpTools(ports.mcp, { builtInNames: new Set(TOOL_DEFINITIONS.map((tool) => tool.name)) });
 }

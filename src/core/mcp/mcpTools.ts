@@ -1,0 +1,91 @@
+import type { ExternalToolOutcome, ExternalTools } from '../ledger/types';
+import type { ToolDefinition } from '../model/types';
+import { offeredMcpTools, type OfferedMcpTool } from './offeredTools';
+import { mcpResultText } from './resultText';
+import { McpError, type McpConnections } from './types';
+
+/** How long one MCP tool call may take before the server is told to cancel it. */
+export const MCP_CALL_TIMEOUT_MS = 120_000;
+
+export interface McpToolsOptions {
+  /** The names of Cairn's own tools: an MCP tool never takes one. */
+  readonly builtInNames: ReadonlySet<string>;
+  readonly callTimeoutMs?: number;
+}
+
+/**
+ * The MCP servers' tools as the session offers them: listed when a generation starts (the composer asks
+ * through `definitions`) and fixed until the next one, so the cached prefix never changes mid-generation;
+ * run for the ledger (`ExternalTools`), their results and failures as text it stores and caps.
+ */
+export class McpTools implements ExternalTools {
+  private offered = new Map<string, OfferedMcpTool>();
+  private reportProblems: (problems: readonly string[]) => void = () => undefined;
+
+  constructor(
+    private readonly connections: McpConnections,
+    private readonly options: McpToolsOptions,
+  ) {}
+
+  /** Where each listing's problems go: tools that could not be offered, servers that did not start. */
+  useProblemReporter(report: (problems: readonly string[]) => void): void {
+    this.reportProblems = report;
+  }
+
+  /** Lists every server's tools now and fixes what is offered until the next call. */
+  async definitions(): Promise<ToolDefinition[]> {
+    let listed;
+    try {
+      listed = await this.connections.listTools();
+    } catch (error) {
+      // The port promises not to throw for a server; a bug here must not stop the session from starting.
+      this.reportProblems([`The MCP servers' tools could not be listed: ${error instanceof Error ? error.message : String(error)}`]);
+      listed = [];
+    }
+    const { tools, skipped } = offeredMcpTools(listed, this.options.builtInNames);
+    const failed = this.connections
+      .status()
+      .filter((s) => s.state === 'failed' || s.state === 'not_started')
+      .map((s) => `MCP server ${s.name}: ${s.detail ?? s.state}`);
+    if (skipped.length + failed.length > 0) this.reportProblems([...failed, ...skipped]);
+    this.offered = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools.map((tool) => tool.definition);
+  }
+
+  has(name: string): boolean {
+    return this.offered.has(name);
+  }
+
+  /** The server and the server's own name of a tool offered now. */
+  describe(name: string): { server: string; tool: string } | undefined {
+    const tool = this.offered.get(name);
+    return tool ? { server: tool.server, tool: tool.tool } : undefined;
+  }
+
+  async run(
+    name: string,
+    input: unknown,
+    context: { readonly signal?: AbortSignal; readonly onProgress?: (line: string) => void },
+  ): Promise<ExternalToolOutcome> {
+    const tool = this.offered.get(name);
+    if (!tool) return { text: `No MCP tool ${name} is offered in this generation.`, isError: true, sameResultDedupe: false };
+    const args = input === undefined || input === null ? {} : input;
+    if (typeof args !== 'object' || Array.isArray(args)) {
+      return { text: `The arguments of ${name} must be a JSON object.`, isError: true, sameResultDedupe: false };
+    }
+    try {
+      const result = await this.connections.call(tool.server, tool.tool, args, {
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.onProgress ? { onProgress: context.onProgress } : {}),
+        timeoutMs: this.options.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS,
+      });
+      return { text: mcpResultText(result), isError: result.isError, sameResultDedupe: tool.sameResultDedupe && !result.isError };
+    } catch (error) {
+      const message =
+        error instanceof McpError
+          ? error.message
+          : `The MCP server ${tool.server} failed on ${tool.tool}: ${error instanceof Error ? error.message : String(error)}`;
+      return { text: message, isError: true, sameResultDedupe: false };
+    }
+  }
+}
