@@ -1,0 +1,130 @@
+/**
+ * MCP tools through the real ledger (a fake of the connections port: the real connections are tested
+ * against real servers in node/): ids, the cap and recall, "Same result as", errors, tools fixed per listing.
+ */
+import { describe, expect, it } from 'vitest';
+import { FakeMcpConnections } from '../../../test/support/mcp/fakeMcpConnections';
+import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
+import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
+import { resolveHygiene } from '../config/hygiene';
+import { IdAllocator } from '../ledger/ids';
+import { ResultLedger } from '../ledger/resultLedger';
+import { McpTools } from './mcpTools';
+import { McpError, type McpToolInfo } from './types';
+
+const TOOLS: McpToolInfo[] = [
+  {
+    server: 'memory',
+    name: 'read_graph',
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: true, idempotentHint: true },
+  },
+  { server: 'memory', name: 'create', inputSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+];
+
+let n = 0;
+const call = (name: string, input: unknown = {}) => ({ callId: `c${++n}`, name, input });
+
+async function setup(answer?: ConstructorParameters<typeof FakeMcpConnections>[1]) {
+  const connections = new FakeMcpConnections(TOOLS, answer);
+  const mcp = new McpTools(connections, { builtInNames: new Set(['read', 'bash']) });
+  await mcp.definitions();
+  const store = new MemoryResultStore();
+  const ledger = new ResultLedger({
+    workspace: new FakeWorkspace({}),
+    store,
+    config: resolveHygiene({}),
+    ids: new IdAllocator({ digits: 4, seed: 7 }),
+    externalTools: mcp,
+  });
+  return { connections, mcp, ledger, store };
+}
+
+describe('MCP tools through the ledger', () => {
+  it('a call gets an id and is stored in full; its arguments reach the server', async () => {
+    const { ledger, connections, store } = await setup(() => ({ content: [{ type: 'text', text: 'entities: 3' }], isError: false }));
+    const result = await ledger.execute(call('mcp__memory__create', { name: 'x' }));
+    expect(result.text).toBe(`[${result.id}]\nentities: 3`);
+    expect(result.isError).toBe(false);
+    expect(connections.calls.map((c) => [c.server, c.tool, c.args])).toEqual([['memory', 'create', { name: 'x' }]]);
+    expect((await store.get(result.id))?.body).toBe('entities: 3');
+  });
+
+  it('a large result is capped head and tail, and recall shows the whole', async () => {
+    const big = Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`).join('\n');
+    const { ledger } = await setup(() => ({ content: [{ type: 'text', text: big }], isError: false }));
+    const result = await ledger.execute(call('mcp__memory__create'));
+    expect(result.kind).toBe('capped');
+    expect(result.text).toContain(`lines elided, full output ${result.id}]`);
+    const recalled = await ledger.execute(call('recall', { id: result.id, offset: 1990, limit: 11 }));
+    expect(recalled.text).toContain('line 2000');
+  });
+
+  it('a read-only, idempotent tool called again with the same result answers "Same result as"; another tool does not', async () => {
+    const { ledger } = await setup(() => ({ content: [{ type: 'text', text: 'graph' }], isError: false }));
+    const first = await ledger.execute(call('mcp__memory__read_graph'));
+    const again = await ledger.execute(call('mcp__memory__read_graph'));
+    expect(again.text).toBe(`[${again.id}] Same result as ${first.id}.`);
+    const create1 = await ledger.execute(call('mcp__memory__create'));
+    const create2 = await ledger.execute(call('mcp__memory__create'));
+    expect(create2.text).not.toContain('Same result as');
+    expect(create1.kind).toBe('full');
+  });
+
+  it("the server's isError result is an error result; a failed connection is one too, naming what happened", async () => {
+    const { ledger } = await setup((_s, tool) => {
+      if (tool === 'create') return { content: [{ type: 'text', text: 'name taken' }], isError: true };
+      throw new McpError('The MCP server memory stopped (exit code 1). It will be started again on the next call.', 'disconnected');
+    });
+    const refused = await ledger.execute(call('mcp__memory__create'));
+    expect(refused).toMatchObject({ isError: true, kind: 'error' });
+    expect(refused.text).toBe(`[${refused.id}] name taken`);
+    const died = await ledger.execute(call('mcp__memory__read_graph'));
+    expect(died.isError).toBe(true);
+    expect(died.text).toContain('It will be started again on the next call.');
+  });
+
+  it('arguments that are not an object are an error, never sent', async () => {
+    const { ledger, connections } = await setup();
+    const result = await ledger.execute(call('mcp__memory__create', [1, 2]));
+    expect(result.isError).toBe(true);
+    expect(connections.calls).toEqual([]);
+  });
+
+  it('the tools offered stay fixed until the next listing (a generation start)', async () => {
+    const { mcp, connections, ledger } = await setup();
+    connections.changeTools('memory', [{ server: 'memory', name: 'fresh', inputSchema: { type: 'object' } }]);
+    expect(mcp.has('mcp__memory__create')).toBe(true);
+    expect(mcp.has('mcp__memory__fresh')).toBe(false);
+    expect((await ledger.execute(call('mcp__memory__fresh'))).text).toContain('Unknown tool');
+    expect((await mcp.definitions()).map((d) => d.name)).toEqual(['mcp__memory__fresh']);
+    expect(mcp.has('mcp__memory__create')).toBe(false);
+  });
+
+  it('progress lines reach the live output; the signal and a timeout go to the connection', async () => {
+    const { ledger, connections } = await setup((_s, _t, _a, options) => {
+      options?.onProgress?.('1/2 working');
+      return { content: [{ type: 'text', text: 'done' }], isError: false };
+    });
+    const seen: string[] = [];
+    const controller = new AbortController();
+    await ledger.execute(call('mcp__memory__create'), { signal: controller.signal, onOutput: (chunk) => seen.push(chunk) });
+    expect(seen.join('')).toContain('1/2 working');
+    expect(connections.calls[0]!.options?.signal).toBe(controller.signal);
+    expect(connections.calls[0]!.options?.timeoutMs).toBeGreaterThan(0);
+  });
+
+  it('tools that cannot be offered and servers that did not start are reported', async () => {
+    const connections = new FakeMcpConnections([{ server: 'odd', name: 'x', inputSchema: 'string' }], undefined, [
+      { name: 'down', state: 'failed', detail: 'exited with code 1 before it answered', toolCount: 0 },
+    ]);
+    const mcp = new McpTools(connections, { builtInNames: new Set() });
+    const problems: string[] = [];
+    mcp.useProblemReporter((p) => problems.push(...p));
+    expect(await mcp.definitions()).toEqual([]);
+    expect(problems).toEqual([
+      'MCP server down: exited with code 1 before it answered',
+      'odd/x: its input schema is not a JSON object schema, so its arguments cannot be described.',
+    ]);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, mcpToolName, offeredMcpTools } from './offeredTools';
+import type { McpToolInfo } from './types';
+
+const BUILT_IN = new Set(['read', 'bash', 'recall']);
+const tool = (server: string, name: string, extra: Partial<McpToolInfo> = {}): McpToolInfo => ({
+  server,
+  name,
+  description: `${name} does things`,
+  inputSchema: { type: 'object', properties: { a: { type: 'string' } } },
+  ...extra,
+});
+
+describe('offeredMcpTools', () => {
+  it('names each tool mcp__SERVER__TOOL, sorted, with the server in its description', () => {
+    const { tools, skipped } = offeredMcpTools([tool('zeta', 'b'), tool('alpha', 'z'), tool('alpha', 'a')], BUILT_IN);
+    expect(tools.map((t) => t.name)).toEqual(['mcp__alpha__a', 'mcp__alpha__z', 'mcp__zeta__b']);
+    expect(tools[0]!.definition.description).toBe('[MCP server alpha] a does things');
+    expect(tools[0]!.definition.input_schema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
+    expect(skipped).toEqual([]);
+  });
+
+  it('makes names the API accepts, unique even when cut to 64 characters', () => {
+    expect(mcpToolName('my server', 'do.it')).toBe('mcp__my_server__do_it');
+    const long = mcpToolName('s', 'x'.repeat(80));
+    const other = mcpToolName('s', `${'x'.repeat(79)}y`);
+    expect(long).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(long).not.toBe(other);
+  });
+
+  it('skips a schema that is not an object schema, and says why (a hostile or broken server)', () => {
+    const { tools, skipped } = offeredMcpTools(
+      [tool('s', 'ok'), tool('s', 'str', { inputSchema: 'string' }), tool('s', 'arr', { inputSchema: { type: 'array' } })],
+      BUILT_IN,
+    );
+    expect(tools.map((t) => t.tool)).toEqual(['ok']);
+    expect(skipped).toEqual([
+      's/arr: its input schema is not a JSON object schema, so its arguments cannot be described.',
+      's/str: its input schema is not a JSON object schema, so its arguments cannot be described.',
+    ]);
+  });
+
+  it("a tool named like a built-in keeps its server's prefix: it can never replace Cairn's own", () => {
+    const { tools } = offeredMcpTools([tool('evil', 'bash')], BUILT_IN);
+    expect(tools.map((t) => t.name)).toEqual(['mcp__evil__bash']);
+  });
+
+  it('two tools of one server that clean to the same name: the first is offered, the second named as skipped', () => {
+    const { tools, skipped } = offeredMcpTools([tool('s', 'a.b'), tool('s', 'a_b')], BUILT_IN);
+    expect(tools).toHaveLength(1);
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toContain('already has the name mcp__s__a_b');
+  });
+
+  it('bounds what a server can put in the prefix: long descriptions cut, huge schemas skipped', () => {
+    const { tools, skipped } = offeredMcpTools(
+      [
+        tool('s', 'long', { description: 'x'.repeat(5000) }),
+        tool('s', 'huge', { inputSchema: { type: 'object', properties: { a: { description: 'y'.repeat(MAX_SCHEMA_CHARS) } } } }),
+      ],
+      BUILT_IN,
+    );
+    expect(tools.map((t) => t.tool)).toEqual(['long']);
+    expect(tools[0]!.definition.description.length).toBeLessThan(MAX_DESCRIPTION_CHARS + 60);
+    expect(skipped[0]).toMatch(/^s\/huge: its input schema is \d+ characters/);
+  });
+
+  it('only a tool annotated read-only and idempotent answers "Same result as"', () => {
+    const { tools } = offeredMcpTools(
+      [
+        tool('s', 'both', { annotations: { readOnlyHint: true, idempotentHint: true } }),
+        tool('s', 'readonly', { annotations: { readOnlyHint: true } }),
+        tool('s', 'none'),
+      ],
+      BUILT_IN,
+    );
+    expect(Object.fromEntries(tools.map((t) => [t.tool, t.sameResultDedupe]))).toEqual({ both: true, readonly: false, none: false });
+  });
+});
