@@ -41,6 +41,8 @@ export interface ScenarioSessionOptions {
   readonly workspaceRules?: boolean;
   /** Benchmarks' hook: how stored entries become the provider's messages (`SessionPorts.project`). */
   readonly project?: SessionPorts['project'];
+  /** MCP servers' connections (`SessionPorts.mcp`); the caller closes them. */
+  readonly mcp?: SessionPorts['mcp'];
 }
 
 /**
@@ -78,6 +80,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     ...(options.clock ? { clock: options.clock } : {}),
     log: (line) => logLines.push(line),
     ...(options.project ? { project: options.project } : {}),
+    ...(options.mcp ? { mcp: options.mcp } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];
