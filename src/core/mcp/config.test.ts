@@ -134,7 +134,11 @@ describe('parseMcpJson: shapes', () => {
   });
 
   it('reads the settings: servers and inputs of the user', () => {
-    const parsed = parseMcpSettings({ mem: { command: 'node', args: ['m.js'] } }, [{ type: 'promptString', id: 'k', password: true }], USER);
+    const parsed = parseMcpSettings(
+      { mem: { command: 'node', args: ['m.js'] } },
+      [{ type: 'promptString', id: 'k', password: true }],
+      USER,
+    );
     expect(parsed.problems).toEqual([]);
     expect(parsed.servers[0]).toMatchObject({ name: 'mem', scope: 'user', source: USER.label, inputsSource: USER.inputsLabel });
     expect(parsed.inputs).toEqual([{ id: 'k', description: 'Value for k', password: true }]);
@@ -144,25 +148,40 @@ describe('parseMcpJson: shapes', () => {
   it('keeps a server named __proto__ as a server, not as a prototype', () => {
     const parsed = parseMcpJson('{"servers": {"__proto__": {"command": "x", "env": {"__proto__": "y"}}}}', WORKSPACE);
     expect(parsed.servers[0]!.name).toBe('__proto__');
-    expect(Object.getOwnPropertyDescriptor(parsed.servers[0]!.transport.type === 'stdio' ? parsed.servers[0]!.transport.env : {}, '__proto__')?.value).toBe('y');
+    expect(
+      Object.getOwnPropertyDescriptor(parsed.servers[0]!.transport.type === 'stdio' ? parsed.servers[0]!.transport.env : {}, '__proto__')
+        ?.value,
+    ).toBe('y');
   });
 });
 
 describe('parseMcpJson: bad entries', () => {
   const cases: [string, string, RegExp][] = [
     ['not an object', '{"servers": {"a": 3}}', /server "a" must be an object such as/],
-    ['unknown type', '{"servers": {"a": {"type": "websocket", "url": "ws://x"}}}', /server "a" has "type": "websocket"; write "stdio" .* or "http" or "sse"/],
+    [
+      'unknown type',
+      '{"servers": {"a": {"type": "websocket", "url": "ws://x"}}}',
+      /server "a" has "type": "websocket"; write "stdio" .* or "http" or "sse"/,
+    ],
     ['no command', '{"servers": {"a": {"type": "stdio"}}}', /server "a" needs "command": the program to run/],
     ['empty command', '{"servers": {"a": {"command": "  "}}}', /server "a" needs "command"/],
     ['command and url without type', '{"servers": {"a": {"command": "x", "url": "http://y"}}}', /has both "command" and "url"; add "type"/],
-    ['args not text', '{"servers": {"a": {"command": "x", "args": ["--port", 3000]}}}', /"args" that is not a list of text.*numbers in quotes/],
+    [
+      'args not text',
+      '{"servers": {"a": {"command": "x", "args": ["--port", 3000]}}}',
+      /"args" that is not a list of text.*numbers in quotes/,
+    ],
     ['args not a list', '{"servers": {"a": {"command": "x", "args": "--port 3000"}}}', /"args" that is not a list of text/],
     ['env not an object', '{"servers": {"a": {"command": "x", "env": ["A=1"]}}}', /"env" that is not an object/],
     ['env value not text', '{"servers": {"a": {"command": "x", "env": {"A": {"b": 1}}}}}', /"env.A" that is not text/],
     ['envFile not text', '{"servers": {"a": {"command": "x", "envFile": 1}}}', /"envFile" that is not text/],
     ['cwd not text', '{"servers": {"a": {"command": "x", "cwd": false}}}', /"cwd" that is not text/],
     ['no url', '{"servers": {"a": {"type": "http"}}}', /server "a" needs "url"/],
-    ['headers not text', '{"servers": {"a": {"type": "sse", "url": "http://x", "headers": {"X": 1}}}}', /"headers" that is not an object of text/],
+    [
+      'headers not text',
+      '{"servers": {"a": {"type": "sse", "url": "http://x", "headers": {"X": 1}}}}',
+      /"headers" that is not an object of text/,
+    ],
     ['empty name', '{"servers": {"": {"command": "x"}}}', /a server has an empty name/],
   ];
   for (const [what, text, message] of cases) {
@@ -247,7 +266,9 @@ describe('parseEnvFile', () => {
   });
 
   it('reports bad lines by number, never quoting them', () => {
-    const parsed = parseEnvFile(['OK=1', 'sk-ant-secret-line', '1BAD=x', 'OPEN="never closed', 'NEXT=swallowed by the open quote'].join('\n'));
+    const parsed = parseEnvFile(
+      ['OK=1', 'sk-ant-secret-line', '1BAD=x', 'OPEN="never closed', 'NEXT=swallowed by the open quote'].join('\n'),
+    );
     expect(parsed.values).toEqual({ OK: '1' });
     expect(parsed.problems).toEqual([
       'line 2 is not KEY=VALUE.',
@@ -330,7 +351,10 @@ describe('resolveMcpServer: variables', () => {
 
   it('never reads a substituted value for variables again', async () => {
     const { entry, inputs } = only(
-      JSON.stringify({ inputs: [{ type: 'promptString', id: 'a' }], servers: { s: { command: 'x', args: ['${input:a}', '${env:TRICK}'] } } }),
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'a' }],
+        servers: { s: { command: 'x', args: ['${input:a}', '${env:TRICK}'] } },
+      }),
     );
     const resolved = await resolveMcpServer(
       entry,
@@ -348,6 +372,14 @@ describe('resolveMcpServer: variables', () => {
     expect(inFolder.kind === 'ready' && inFolder.config.transport.type === 'stdio' && inFolder.config.transport.cwd).toBe('/work/app');
     const noFolder = await resolveMcpServer(entry, context({ workspaceFolder: undefined }));
     expect(noFolder.kind === 'ready' && noFolder.config.transport).toEqual({ type: 'stdio', command: 'x', args: [], env: {} });
+  });
+
+  it("runs a user server where the editor runs unless it says otherwise (a folder's node_modules/.bin must not pick its npx)", async () => {
+    const user = parseMcpSettings({ s: { command: 'npx' }, t: { command: 'npx', cwd: '${workspaceFolder}' } }, undefined, USER).servers;
+    const plain = await resolveMcpServer(user[0]!, context());
+    expect(plain.kind === 'ready' && plain.config.transport).toEqual({ type: 'stdio', command: 'npx', args: [], env: {} });
+    const given = await resolveMcpServer(user[1]!, context());
+    expect(given.kind === 'ready' && given.config.transport.type === 'stdio' && given.config.transport.cwd).toBe('/work/app');
   });
 
   it('reads the env file under env, which wins', async () => {
@@ -378,7 +410,10 @@ describe('resolveMcpServer: variables', () => {
 });
 
 describe('resolveMcpServer: not started', () => {
-  async function reason(text: string, overrides: Partial<McpVariableContext> = {}): Promise<{ reason: string; problem: boolean; asked: string[] }> {
+  async function reason(
+    text: string,
+    overrides: Partial<McpVariableContext> = {},
+  ): Promise<{ reason: string; problem: boolean; asked: string[] }> {
     const parsed = parseMcpJson(text, WORKSPACE);
     const ctx = context({ inputs: parsed.inputs, ...overrides });
     const resolved = await resolveMcpServer(parsed.servers[0]!, ctx);
@@ -390,7 +425,9 @@ describe('resolveMcpServer: not started', () => {
 
   it('an unknown variable, before any input is asked', async () => {
     const r = await reason(`{${declared}, "servers": {"s": {"command": "x", "args": ["\${input:t}", "\${userHome}", "\${env:}"]}}}`);
-    expect(r.reason).toMatch(/server "s" uses \$\{userHome\}, which Cairn does not know \(it knows \$\{workspaceFolder\}, \$\{env:NAME\} and \$\{input:id\}\)/);
+    expect(r.reason).toMatch(
+      /server "s" uses \$\{userHome\}, which Cairn does not know \(it knows \$\{workspaceFolder\}, \$\{env:NAME\} and \$\{input:id\}\)/,
+    );
     expect(r.reason).toContain('${env:}');
     expect(r.problem).toBe(true);
     expect(r.asked).toEqual([]);
@@ -415,7 +452,9 @@ describe('resolveMcpServer: not started', () => {
   });
 
   it('a declined input: not a problem, a status that says how to be asked again', async () => {
-    const r = await reason(`{${declared}, "servers": {"s": {"command": "x", "args": ["\${input:t}"]}}}`, { askInput: async () => undefined });
+    const r = await reason(`{${declared}, "servers": {"s": {"command": "x", "args": ["\${input:t}"]}}}`, {
+      askInput: async () => undefined,
+    });
     expect(r.problem).toBe(false);
     expect(r.reason).toBe(
       'Server "s" is not started: no value was given for ${input:t} (The token). Cairn asks again after "Cairn: Clear MCP Inputs" or a reload.',
@@ -423,7 +462,9 @@ describe('resolveMcpServer: not started', () => {
   });
 
   it('a url that is not http(s) once substituted, without quoting it', async () => {
-    const r = await reason(`{${declared}, "servers": {"s": {"type": "http", "url": "\${input:t}"}}}`, { askInput: async () => 'file:///secret-value' });
+    const r = await reason(`{${declared}, "servers": {"s": {"type": "http", "url": "\${input:t}"}}}`, {
+      askInput: async () => 'file:///secret-value',
+    });
     expect(r.reason).toMatch(/has a "url" that is not an http\(s\) address once its variables are filled in/);
     expect(r.reason).not.toContain('secret-value');
   });
@@ -431,7 +472,9 @@ describe('resolveMcpServer: not started', () => {
   it('an env file that cannot be read, or has bad lines (not quoted)', async () => {
     const missing = await reason('{"servers": {"s": {"command": "x", "envFile": "/nope/.env"}}}');
     expect(missing.reason).toMatch(/its "envFile" \/nope\/\.env cannot be read. Create it or remove "envFile"/);
-    const bad = await reason('{"servers": {"s": {"command": "x", "envFile": "/e/.env"}}}', { readEnvFile: async () => 'OK=1\nsk-secret\n' });
+    const bad = await reason('{"servers": {"s": {"command": "x", "envFile": "/e/.env"}}}', {
+      readEnvFile: async () => 'OK=1\nsk-secret\n',
+    });
     expect(bad.reason).toMatch(/its "envFile" \/e\/\.env: line 2 is not KEY=VALUE\. It is not started\./);
     expect(bad.reason).not.toContain('sk-secret');
   });

@@ -227,7 +227,8 @@ export interface McpConfigSource {
 /** The text of a `.vscode/mcp.json`. */
 export function parseMcpJson(text: string, source: McpConfigSource): ParsedMcpConfig {
   const parsed = parseJsonc(text);
-  if (!parsed.ok) return { servers: [], inputs: [], problems: [`${source.label} is not valid JSON: ${parsed.error}. No server of it is started.`] };
+  if (!parsed.ok)
+    return { servers: [], inputs: [], problems: [`${source.label} is not valid JSON: ${parsed.error}. No server of it is started.`] };
   if (parsed.value === undefined) return { servers: [], inputs: [], problems: [] };
   if (!isObject(parsed.value)) {
     return {
@@ -251,13 +252,17 @@ export function parseMcpSettings(servers: unknown, inputs: unknown, source: McpC
 function parseInputs(value: unknown, where: string, problems: string[]): McpInputDeclaration[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    problems.push(`${where} must be a list such as [{ "type": "promptString", "id": "token", "description": "API token", "password": true }].`);
+    problems.push(
+      `${where} must be a list such as [{ "type": "promptString", "id": "token", "description": "API token", "password": true }].`,
+    );
     return [];
   }
   const byId = new Map<string, McpInputDeclaration>();
   value.forEach((entry: unknown, index) => {
     if (!isObject(entry) || typeof entry.id !== 'string' || entry.id.trim() === '') {
-      problems.push(`${where}: entry ${index + 1} needs an "id" (text), as in { "type": "promptString", "id": "token", "description": "API token" }.`);
+      problems.push(
+        `${where}: entry ${index + 1} needs an "id" (text), as in { "type": "promptString", "id": "token", "description": "API token" }.`,
+      );
       return;
     }
     const id = entry.id;
@@ -436,7 +441,8 @@ const VARIABLE = /\$\{([^}]*)\}/g;
 /** Cairn's own credentials: never handed to a server, whoever wrote the configuration. */
 const CAIRN_KEY_VARIABLE = /^ANTHROPIC_/i;
 
-type Variable = { readonly kind: 'workspaceFolder' } | { readonly kind: 'env'; readonly name: string } | { readonly kind: 'input'; readonly id: string };
+type Variable =
+  { readonly kind: 'workspaceFolder' } | { readonly kind: 'env'; readonly name: string } | { readonly kind: 'input'; readonly id: string };
 
 function variableOf(inner: string): Variable | undefined {
   if (inner === 'workspaceFolder') return { kind: 'workspaceFolder' };
@@ -523,7 +529,8 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
   const env = new Map<string, string>();
   if (transport.envFile !== undefined) {
     const path = absolute(substitute(transport.envFile));
-    if (path === undefined) return notStarted(`${prefix} has a relative "envFile" and no folder is open; write an absolute path. It is not started.`);
+    if (path === undefined)
+      return notStarted(`${prefix} has a relative "envFile" and no folder is open; write an absolute path. It is not started.`);
     let text: string;
     try {
       text = await context.readEnvFile(path);
@@ -537,7 +544,10 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
     for (const [key, value] of Object.entries(parsed.values)) env.set(key, value);
   }
   for (const [key, value] of Object.entries(transport.env)) env.set(key, substitute(value));
-  const cwd = transport.cwd !== undefined ? absolute(substitute(transport.cwd)) : context.workspaceFolder;
+  // A workspace server runs in its folder, as in VS Code. A user server runs where the editor does unless it
+  // says otherwise: a folder's own node_modules/.bin or .npmrc must not decide what a user's `npx` runs.
+  const cwd =
+    transport.cwd !== undefined ? absolute(substitute(transport.cwd)) : entry.scope === 'workspace' ? context.workspaceFolder : undefined;
   if (transport.cwd !== undefined && cwd === undefined)
     return notStarted(`${prefix} has a relative "cwd" and no folder is open; write an absolute path. It is not started.`);
   return {
