@@ -80,6 +80,8 @@ describe('parseJsonc', () => {
     const parsed = parseJsonc('{\n  "servers": {\n    "a": 1 x\n  }\n}');
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.error).toMatch(/line 3, column \d+/);
+    const quoted = parseJsonc('{"token": sk-live-123}');
+    expect(quoted).toEqual({ ok: false, error: "Unexpected token 's'" });
     const open = parseJsonc('{ /* never closed ');
     expect(open).toEqual({ ok: false, error: 'a /* comment is not closed (line 1, column 3)' });
   });
@@ -469,13 +471,21 @@ describe('resolveMcpServer: not started', () => {
     expect(r.reason).not.toContain('secret-value');
   });
 
+  it('an env file named by an input: the path as written, never the value', async () => {
+    const r = await reason(`{${declared}, "servers": {"s": {"command": "x", "envFile": "/e/\${input:t}"}}}`, {
+      askInput: async () => 'secret-value',
+    });
+    expect(r.reason).toContain('its "envFile" (/e/${input:t}) cannot be read');
+    expect(r.reason).not.toContain('secret-value');
+  });
+
   it('an env file that cannot be read, or has bad lines (not quoted)', async () => {
     const missing = await reason('{"servers": {"s": {"command": "x", "envFile": "/nope/.env"}}}');
-    expect(missing.reason).toMatch(/its "envFile" \/nope\/\.env cannot be read. Create it or remove "envFile"/);
+    expect(missing.reason).toMatch(/its "envFile" \(\/nope\/\.env\) cannot be read. Create it or remove "envFile"/);
     const bad = await reason('{"servers": {"s": {"command": "x", "envFile": "/e/.env"}}}', {
       readEnvFile: async () => 'OK=1\nsk-secret\n',
     });
-    expect(bad.reason).toMatch(/its "envFile" \/e\/\.env: line 2 is not KEY=VALUE\. It is not started\./);
+    expect(bad.reason).toMatch(/its "envFile" \(\/e\/\.env\): line 2 is not KEY=VALUE\. It is not started\./);
     expect(bad.reason).not.toContain('sk-secret');
   });
 

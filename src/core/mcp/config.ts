@@ -109,7 +109,11 @@ export function parseJsonc(text: string): JsoncResult {
     const message = error instanceof Error ? error.message : String(error);
     const position = /at position (\d+)/.exec(message);
     const where = position ? ` (${lineColumn(text, Number(position[1]))})` : '';
-    const what = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
+    // V8 sometimes quotes the text around the error: left out, since a file may hold a token written in it.
+    const what = message
+      .replace(/\s*in JSON at position \d+.*$/s, '')
+      .replace(/\s*\(line \d+ column \d+\)/, '')
+      .replace(/, .*is not valid JSON$/s, '');
     return { ok: false, error: `${what}${where}` };
   }
 }
@@ -528,6 +532,7 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
 
   const env = new Map<string, string>();
   if (transport.envFile !== undefined) {
+    // Messages name the path as written: substituted, it could hold an input's value.
     const path = absolute(substitute(transport.envFile));
     if (path === undefined)
       return notStarted(`${prefix} has a relative "envFile" and no folder is open; write an absolute path. It is not started.`);
@@ -535,11 +540,13 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
     try {
       text = await context.readEnvFile(path);
     } catch {
-      return notStarted(`${prefix}: its "envFile" ${path} cannot be read. Create it or remove "envFile". It is not started.`);
+      return notStarted(
+        `${prefix}: its "envFile" (${transport.envFile}) cannot be read. Create it or remove "envFile". It is not started.`,
+      );
     }
     const parsed = parseEnvFile(text);
     if (parsed.problems.length > 0) {
-      return notStarted(`${prefix}: its "envFile" ${path}: ${parsed.problems.join(' ')} It is not started.`);
+      return notStarted(`${prefix}: its "envFile" (${transport.envFile}): ${parsed.problems.join(' ')} It is not started.`);
     }
     for (const [key, value] of Object.entries(parsed.values)) env.set(key, value);
   }
