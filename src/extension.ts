@@ -11,6 +11,8 @@ import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
 import { MultiRootWorkspace, reachableFolders } from './node/workspace/multiRootWorkspace';
 import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
+import { McpInputs, registerClearMcpInputsCommand } from './host/mcpInputs';
+import { McpSetup } from './host/mcpSetup';
 import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
 import { OutputLog } from './host/outputLog';
 import { ReportPanel } from './host/reportPanel';
@@ -54,6 +56,11 @@ export function activate(context: vscode.ExtensionContext): void {
     process.env,
     (key) => log.hide(key),
   );
+  // MCP servers (.vscode/mcp.json, cairn.mcp.servers), read when a session is assembled; inputs in SecretStorage.
+  const mcpInputs = new McpInputs(context.secrets, log);
+  const mcp = new McpSetup(mcpInputs, log);
+  context.subscriptions.push(registerClearMcpInputsCommand(mcpInputs, log));
+  void mcp; // The session assembly's ports take `() => mcp.loadMcpServers()` (with the connections).
   const approver = new WebviewApprover((tool) => {
     const allowed = new Set(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? []);
     allowed.add(tool);

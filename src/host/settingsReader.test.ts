@@ -70,6 +70,24 @@ describe('readCairnSettings', () => {
   });
 });
 
+describe('cairn.approvals for MCP tools', () => {
+  it('passes mcp__SERVER__TOOL and mcp__SERVER__* through', () => {
+    const s = from({ approvals: { mcp__github__get_issue: 'allow', 'mcp__memory-2__*': 'allow', mcp__fs__write_file: 'ask' } });
+    expect([...s.alwaysAllow].sort()).toEqual(['mcp__github__get_issue', 'mcp__memory-2__*']);
+    expect(s.problems).toEqual([]);
+  });
+
+  it('reports an MCP name the tools never have, with how to write it', () => {
+    const s = from({ approvals: { 'mcp__my server__*': 'allow', mcp__github: 'allow', 'mcp__gh__a*': 'allow', mcp__x__y: 'always' } });
+    expect([...s.alwaysAllow]).toEqual([]);
+    expect(s.problems).toHaveLength(4);
+    expect(s.problems[0]).toContain('cairn.approvals names "mcp__my server__*"; an MCP tool is "mcp__SERVER__TOOL" or "mcp__SERVER__*"');
+    expect(s.problems[1]).toContain('"mcp__github"');
+    expect(s.problems[2]).toContain('"mcp__gh__a*"');
+    expect(s.problems[3]).toBe('cairn.approvals.mcp__x__y must be "allow" or "ask"; it asks.');
+  });
+});
+
 describe('userScopedGetter', () => {
   it('takes only the user or default value of cairn.baseUrl and cairn.approvals, never the workspace one', () => {
     const values: Record<
@@ -88,6 +106,13 @@ describe('userScopedGetter', () => {
     const settings = readCairnSettings(userScopedGetter({ get: effective, inspect: (key) => values[key] }));
     expect(settings.baseUrl).toBeUndefined();
     expect([...settings.alwaysAllow]).toEqual(['edit']);
+    // The MCP servers and inputs too: a repository cannot add servers through its settings.json.
+    const mcp = userScopedGetter({
+      get: () => ({ evil: { command: 'sh' } }),
+      inspect: () => ({ defaultValue: {}, workspaceValue: { evil: { command: 'sh' } } }) as { defaultValue?: unknown },
+    });
+    expect(mcp('mcp.servers')).toEqual({});
+    expect(mcp('mcp.inputs')).toEqual({});
     // Other settings keep VS Code's usual precedence.
     expect(settings.loop.maxTurns).toBe(7);
   });

@@ -17,7 +17,7 @@ export type SettingGetter = (key: string) => unknown;
  * kept in remote windows, where `machine`-scoped user values are dropped); the reader also takes only the user's
  * (or the default) value, so a repository's `.vscode/settings.json` has no say even if an editor let it.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals']);
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals', 'mcp.servers', 'mcp.inputs']);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
 export interface ScopedConfiguration {
@@ -47,8 +47,14 @@ export interface CairnSettings {
   readonly problems: readonly string[];
 }
 
-/** Tool names the approvals setting may name: the tools that ask before they run. */
+/** Tool names the approvals setting may name: the tools that ask before they run (and MCP tools, below). */
 export const APPROVABLE_TOOLS: readonly string[] = ['apply_patch', 'bash', 'edit', 'multiedit', 'write'];
+
+/**
+ * An MCP tool as offered to the model (`mcp__SERVER__TOOL`), or every tool of a server (`mcp__SERVER__*`).
+ * Offered names hold only letters, digits, `_` and `-` (other characters of a server's or tool's name become `_`).
+ */
+const MCP_APPROVAL = /^mcp__[A-Za-z0-9_-]+__(?:[A-Za-z0-9_-]+|\*)$/;
 
 function positiveInteger(get: SettingGetter, key: string, fallback: number, problems: string[], min = 1): number {
   const value = get(key);
@@ -87,12 +93,20 @@ function approvalsOf(get: SettingGetter, problems: string[]): Set<string> {
   const allowed = new Set<string>();
   if (value === undefined || value === null) return allowed;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push('cairn.approvals must be an object such as { "bash": "allow" }; every tool asks.');
+    problems.push('cairn.approvals must be an object such as { "bash": "allow", "mcp__github__*": "allow" }; every tool asks.');
     return allowed;
   }
   for (const [tool, mode] of Object.entries(value as Record<string, unknown>)) {
-    if (!APPROVABLE_TOOLS.includes(tool)) {
-      problems.push(`cairn.approvals names "${tool}", which is not a tool that asks (${APPROVABLE_TOOLS.join(', ')}).`);
+    if (tool.startsWith('mcp__') && !MCP_APPROVAL.test(tool)) {
+      problems.push(
+        `cairn.approvals names "${tool}"; an MCP tool is "mcp__SERVER__TOOL" or "mcp__SERVER__*" (every tool of the server), with letters, digits, _ and - only (write other characters as _).`,
+      );
+      continue;
+    }
+    if (!APPROVABLE_TOOLS.includes(tool) && !MCP_APPROVAL.test(tool)) {
+      problems.push(
+        `cairn.approvals names "${tool}", which is not a tool that asks (${APPROVABLE_TOOLS.join(', ')}, or an MCP tool: mcp__SERVER__TOOL, mcp__SERVER__*).`,
+      );
       continue;
     }
     if (mode === 'allow') allowed.add(tool);

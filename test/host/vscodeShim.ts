@@ -132,6 +132,9 @@ export const shim = {
   infoMessages: [] as string[],
   /** The button the user clicks on the next information messages, in order (undefined: dismissed). */
   infoMessageAnswers: [] as (string | undefined)[],
+  warningMessages: [] as string[],
+  /** The button the user clicks on the next warning messages, in order (undefined: dismissed). */
+  warningMessageAnswers: [] as (string | undefined)[],
   /** Answers for the next input boxes, in order (undefined: the user pressed Escape). */
   inputBoxAnswers: [] as (string | undefined)[],
   inputBoxOptions: [] as vscode.InputBoxOptions[],
@@ -161,6 +164,8 @@ export const shim = {
     this.errorMessages.length = 0;
     this.infoMessages.length = 0;
     this.infoMessageAnswers.length = 0;
+    this.warningMessages.length = 0;
+    this.warningMessageAnswers.length = 0;
     this.inputBoxAnswers.length = 0;
     this.inputBoxOptions.length = 0;
     this.quickPickAnswers.length = 0;
@@ -250,6 +255,12 @@ export const window = {
     const answer = shim.infoMessageAnswers.shift();
     return answer !== undefined && items.includes(answer) ? answer : undefined;
   }) as (...args: unknown[]) => Promise<any>,
+  // Cast to VS Code's overloaded signatures, which return Thenable<any>.
+  showWarningMessage: (async (message: string, ...items: unknown[]) => {
+    shim.warningMessages.push(message);
+    const answer = shim.warningMessageAnswers.shift();
+    return answer !== undefined && items.includes(answer) ? answer : undefined;
+  }) as (...args: unknown[]) => Promise<any>,
   showOpenDialog: async (): Promise<vscode.Uri[] | undefined> => {
     const path = shim.openDialogAnswers.shift();
     return path === undefined ? undefined : [Uri.file(path) as unknown as vscode.Uri];
@@ -287,6 +298,7 @@ export const window = {
   | 'showQuickPick'
   | 'showErrorMessage'
   | 'showInformationMessage'
+  | 'showWarningMessage'
   | 'showOpenDialog'
   | 'showTextDocument'
   | 'withProgress'
