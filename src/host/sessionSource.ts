@@ -5,6 +5,7 @@
  */
 import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../core/session/node/sessionAssembly';
 import { SessionCatalog, type SessionSummary } from '../core/journal/node/sessionCatalog';
+import type { McpConnections } from '../core/mcp/types';
 import type { SessionSource } from './sessionController';
 
 /** The part of `vscode.Memento` used (workspaceState). */
@@ -21,16 +22,23 @@ export class FileSessionSource implements SessionSource {
   constructor(
     private readonly ports: () => SessionPorts,
     private readonly state: StateStore,
+    /** The MCP servers' connections for a session being assembled (none configured: undefined). */
+    private readonly mcp?: () => Promise<McpConnections | undefined>,
   ) {
     this.catalog = new SessionCatalog(ports().sessionsDir);
   }
 
-  start(): Promise<AssembledSession> {
-    return startSession(this.ports());
+  async start(): Promise<AssembledSession> {
+    return startSession(await this.portsWithMcp());
   }
 
-  resume(sessionId: string): Promise<AssembledSession> {
-    return resumeSession(this.ports(), sessionId);
+  async resume(sessionId: string): Promise<AssembledSession> {
+    return resumeSession(await this.portsWithMcp(), sessionId);
+  }
+
+  private async portsWithMcp(): Promise<SessionPorts> {
+    const mcp = await this.mcp?.();
+    return { ...this.ports(), ...(mcp ? { mcp } : {}) };
   }
 
   /** Newest first, this workspace's only. */
