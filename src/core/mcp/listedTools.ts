@@ -18,12 +18,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Only the annotation fields Cairn reads, each only when it has the right type. */
-function annotationsOf(value: unknown): ToolAnnotations | undefined {
-  if (!isRecord(value)) return undefined;
+/**
+ * Only the annotation fields Cairn reads, each only when it has the right type. The title is the
+ * annotations' own, else the tool's top-level `title` (where servers on recent protocol versions put it).
+ */
+function annotationsOf(value: unknown, toolTitle: unknown): ToolAnnotations | undefined {
+  const source = isRecord(value) ? value : {};
   const annotations: { -readonly [K in keyof ToolAnnotations]: ToolAnnotations[K] } = {};
-  if (typeof value.title === 'string') annotations.title = value.title;
-  for (const flag of ANNOTATION_FLAGS) if (typeof value[flag] === 'boolean') annotations[flag] = value[flag];
+  if (typeof source.title === 'string') annotations.title = source.title;
+  else if (typeof toolTitle === 'string') annotations.title = toolTitle;
+  for (const flag of ANNOTATION_FLAGS) if (typeof source[flag] === 'boolean') annotations[flag] = source[flag];
   return Object.keys(annotations).length > 0 ? annotations : undefined;
 }
 
@@ -49,7 +53,7 @@ export function listedToolsPage(server: string, result: unknown): ListedToolsPag
       dropped.push(`${server}: tool ${JSON.stringify(name.slice(0, SHOWN_NAME_CHARS))} has a description that is not text; dropped.`);
       return;
     }
-    const annotations = annotationsOf(entry.annotations);
+    const annotations = annotationsOf(entry.annotations, entry.title);
     tools.push({
       server,
       name,

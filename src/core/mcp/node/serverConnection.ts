@@ -117,8 +117,7 @@ export class McpServerConnection {
   async call(tool: string, args: unknown, options: McpCallOptions = {}): Promise<McpCallResult> {
     if (this.notAllowed !== undefined) throw new McpError(`MCP server ${this.name} was not started: ${this.notAllowed}`, 'not_started');
     if (this.state === 'closed') throw new McpError(`MCP server ${this.name} is closed (the session ended).`, 'not_started');
-    if (options.signal?.aborted) throw new McpError(`The call to ${this.name}/${tool} was cancelled before it was sent.`, 'cancelled');
-    const live = await this.ready();
+    const live = await this.readyUnlessCancelled(tool, options.signal);
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs;
     const onProgress = options.onProgress;
     let raw: unknown;
@@ -173,6 +172,29 @@ export class McpServerConnection {
       `MCP server ${this.name} disconnected ${when}${last ? ` (its last error output: ${last})` : ''}. ` +
       'It will be restarted on the next call.'
     );
+  }
+
+  /** `ready()`, given up when the caller cancels first (the start goes on, for the next call). */
+  private readyUnlessCancelled(tool: string, signal: AbortSignal | undefined): Promise<Live> {
+    const cancelled = () => new McpError(`The call to ${this.name}/${tool} was cancelled before it was sent.`, 'cancelled');
+    if (signal?.aborted) return Promise.reject(cancelled());
+    const ready = this.ready();
+    if (!signal) return ready;
+    return new Promise<Live>((resolve, reject) => {
+      const onAbort = () => reject(cancelled());
+      signal.addEventListener('abort', onAbort, { once: true });
+      ready.then(
+        (live) => {
+          signal.removeEventListener('abort', onAbort);
+          if (signal.aborted) reject(cancelled());
+          else resolve(live);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
   }
 
   /** The live connection, starting (or restarting) the server when it has none. */
