@@ -18,14 +18,24 @@ describe('listedToolsPage', () => {
       nextCursor: 'next',
     });
     expect(page).toEqual({
-      tools: [{ server: 's', name: 'a', description: 'does a', inputSchema: 'string', annotations: { title: 'Tool A', readOnlyHint: true, destructiveHint: false } }],
+      tools: [
+        {
+          server: 's',
+          name: 'a',
+          description: 'does a',
+          inputSchema: 'string',
+          annotations: { title: 'Tool A', readOnlyHint: true, destructiveHint: false },
+        },
+      ],
       dropped: [],
       nextCursor: 'next',
     });
   });
 
   it('drops entries with no name or a description that is not text, naming why; never throws', () => {
-    const page = listedToolsPage('s', { tools: [null, 7, { inputSchema: {} }, { name: '' }, { name: 'd', description: { text: 'no' } }, { name: 'ok' }] });
+    const page = listedToolsPage('s', {
+      tools: [null, 7, { inputSchema: {} }, { name: '' }, { name: 'd', description: { text: 'no' } }, { name: 'ok' }],
+    });
     expect(page.tools).toEqual([{ server: 's', name: 'ok', inputSchema: undefined }]);
     expect(page.dropped).toEqual([
       's: tool #1 has no name; dropped.',

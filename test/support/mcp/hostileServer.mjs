@@ -57,7 +57,12 @@ function toolsPage(cursor) {
         nextCursor: 'page2',
       };
     case 'silent-call':
-      return { tools: [{ name: 'hang', inputSchema: objectSchema }, { name: 'cancelled_count', inputSchema: objectSchema }] };
+      return {
+        tools: [
+          { name: 'hang', inputSchema: objectSchema },
+          { name: 'cancelled_count', inputSchema: objectSchema },
+        ],
+      };
     default:
       return { tools: [] };
   }

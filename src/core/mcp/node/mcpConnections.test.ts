@@ -130,7 +130,12 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
   it('reports progress of a long-running tool as short lines', async () => {
     const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
     const progress: string[] = [];
-    const result = await mcp.call('everything', 'trigger-long-running-operation', { duration: 0.4, steps: 4 }, { onProgress: (line) => progress.push(line) });
+    const result = await mcp.call(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 0.4, steps: 4 },
+      { onProgress: (line) => progress.push(line) },
+    );
     expect(text(result)).toContain('Long running operation completed');
     // The last notification races the result inside the SDK (it may be dropped once the result is in).
     expect(progress.slice(0, 3)).toEqual(['1/4', '2/4', '3/4']);
@@ -160,7 +165,13 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
 
   it('passes the configured env and withholds Cairn credentials', async () => {
     const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'], { CONFIGURED_FOR_SERVER: 'configured-value' })], {
-      inheritedEnv: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-ant-never-passed', ANTHROPIC_BASE_URL: 'x', CLAUDE_CODE_OAUTH_TOKEN: 'oauth-never', USER_TOKEN: 'user-value' },
+      inheritedEnv: {
+        PATH: process.env.PATH,
+        ANTHROPIC_API_KEY: 'sk-ant-never-passed',
+        ANTHROPIC_BASE_URL: 'x',
+        CLAUDE_CODE_OAUTH_TOKEN: 'oauth-never',
+        USER_TOKEN: 'user-value',
+      },
     });
     const env = text(await mcp.call('everything', 'get-env', {}));
     expect(env).toContain('configured-value');
@@ -210,7 +221,9 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
   });
 
   it('never starts a workspace server in an untrusted workspace', async () => {
-    const mcp = connections([stdio('ws', [EVERYTHING, 'stdio'], {}, 'workspace'), stdio('user', [HOSTILE, 'huge'])], { workspaceTrusted: false });
+    const mcp = connections([stdio('ws', [EVERYTHING, 'stdio'], {}, 'workspace'), stdio('user', [HOSTILE, 'huge'])], {
+      workspaceTrusted: false,
+    });
     const tools = await mcp.listTools();
     expect(tools.map((tool) => tool.server)).toEqual(['user']);
     expect(mcp.serverPid('ws')).toBeUndefined();
@@ -234,7 +247,9 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
 describe('SdkMcpConnections over HTTP', () => {
   it('calls echo over streamable HTTP', async () => {
     const base = await everythingOverHttp('streamableHttp');
-    const mcp = connections([{ name: 'http', scope: 'user', transport: { type: 'http', url: `${base}/mcp`, headers: { 'X-Test': 'yes' } } }]);
+    const mcp = connections([
+      { name: 'http', scope: 'user', transport: { type: 'http', url: `${base}/mcp`, headers: { 'X-Test': 'yes' } } },
+    ]);
     expect((await mcp.listTools()).map((tool) => tool.name)).toContain('echo');
     expect(text(await mcp.call('http', 'echo', { message: 'over http' }))).toContain('over http');
   });
@@ -266,6 +281,11 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(serverError.message).toContain('the hostile server refuses');
     expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
     expect(mcp.status()[0]?.state).toBe('ready');
+    for (let i = 0; i < 4; i++) await mcp.call('garbage', 'echo', {});
+    // Three bad lines the SDK reports per answer (it skips the non-JSON one itself), logged up to a bound.
+    const errorLines = logged.filter((line) => line.startsWith('MCP server garbage:') && !line.includes('connected'));
+    expect(errorLines.length).toBe(21);
+    expect(errorLines.at(-1)).toContain('more errors');
   });
 
   it('lists odd tools (a built-in name, a string schema) across pages, drops malformed entries, and offers what can be offered', async () => {
@@ -274,7 +294,11 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['bash', 'stringy', 'change', 'second_page']);
     expect(tools.find((tool) => tool.name === 'stringy')?.inputSchema).toBe('string');
     expect(tools.find((tool) => tool.name === 'second_page')?.annotations).toEqual({ readOnlyHint: true });
-    expect(tools.find((tool) => tool.name === 'change')).toEqual({ server: 'odd', name: 'change', inputSchema: { type: 'object', properties: {} } });
+    expect(tools.find((tool) => tool.name === 'change')).toEqual({
+      server: 'odd',
+      name: 'change',
+      inputSchema: { type: 'object', properties: {} },
+    });
     expect(logged.filter((line) => line.includes('dropped'))).toHaveLength(3);
     const offered = offeredMcpTools(tools, new Set(['bash', 'mcp__odd__bash']));
     expect(offered.tools.map((tool) => tool.name)).toEqual(['mcp__odd__change', 'mcp__odd__second_page']);
@@ -334,11 +358,12 @@ describe('SdkMcpConnections against hostile servers', () => {
   });
 
   it('a command that does not exist fails to start with a clear error', async () => {
-    const mcp = connections([{ name: 'missing', scope: 'user', transport: { type: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} } }]);
+    const mcp = connections([
+      { name: 'missing', scope: 'user', transport: { type: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} } },
+    ]);
     expect(await mcp.listTools()).toEqual([]);
     expect(mcp.status()[0]?.state).toBe('failed');
     const error = await rejection(mcp.call('missing', 'x', {}));
     expect(error.kind).toBe('failed_to_start');
   });
 });
-

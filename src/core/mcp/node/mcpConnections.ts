@@ -21,8 +21,7 @@ export interface McpConnectionsOptions {
   readonly inheritedEnv?: Readonly<Record<string, string | undefined>>;
 }
 
-const UNTRUSTED_WORKSPACE =
-  'It is configured by this workspace, and the workspace is not trusted. Trust the workspace to start it.';
+const UNTRUSTED_WORKSPACE = 'It is configured by this workspace, and the workspace is not trusted. Trust the workspace to start it.';
 
 /**
  * The `McpConnections` port over the reference SDK: one connection per configured server (stdio, streamable

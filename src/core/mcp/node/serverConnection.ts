@@ -12,6 +12,8 @@ import { StderrTail } from './stderrTail';
 
 /** Most pages of `tools/list` read from one server (a server whose cursor never ends is cut there). */
 export const MAX_TOOL_PAGES = 100;
+/** Protocol errors logged per connection (a server writing garbage would otherwise flood the log). */
+const MAX_LOGGED_ERRORS = 20;
 
 export interface ServerConnectionOptions {
   readonly clientInfo: { readonly name: string; readonly version: string };
@@ -153,15 +155,20 @@ export class McpServerConnection {
 
   private callError(tool: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number): McpError {
     const label = `${this.name}/${tool}`;
-    if (signal?.aborted) return new McpError(`The call to ${label} was cancelled; the server was told to stop.`, 'cancelled', { cause: error });
+    if (signal?.aborted)
+      return new McpError(`The call to ${label} was cancelled; the server was told to stop.`, 'cancelled', { cause: error });
     if (isConnectionLost(error) || this.state === 'disconnected') {
       return new McpError(this.disconnectedMessage(`while ${tool} ran`), 'disconnected', { cause: error });
     }
     if (isSdkTimeout(error)) {
-      return new McpError(`${label} did not answer within ${seconds(timeoutMs)}; the server was told to cancel the call.`, 'timeout', { cause: error });
+      return new McpError(`${label} did not answer within ${seconds(timeoutMs)}; the server was told to cancel the call.`, 'timeout', {
+        cause: error,
+      });
     }
     if (isServerErrorResponse(error)) {
-      return new McpError(`MCP server ${this.name} answered the call to ${tool} with an error: ${errorMessage(error)}`, 'server_error', { cause: error });
+      return new McpError(`MCP server ${this.name} answered the call to ${tool} with an error: ${errorMessage(error)}`, 'server_error', {
+        cause: error,
+      });
     }
     return new McpError(`MCP server ${this.name} broke the protocol calling ${tool}: ${errorMessage(error)}`, 'protocol', { cause: error });
   }
@@ -298,8 +305,15 @@ export class McpServerConnection {
       this.options.log(`MCP server ${this.name}: its tool list changed.`);
       this.options.onToolsChanged(this.name);
     });
+    let errorsLogged = 0;
     client.onerror = (error: Error) => {
-      if (generation === this.generation) this.options.log(`MCP server ${this.name}: ${errorMessage(error)}`);
+      if (generation !== this.generation || errorsLogged > MAX_LOGGED_ERRORS) return;
+      errorsLogged++;
+      this.options.log(
+        errorsLogged > MAX_LOGGED_ERRORS
+          ? `MCP server ${this.name}: more errors (not logged until it restarts).`
+          : `MCP server ${this.name}: ${errorMessage(error)}`,
+      );
     };
     client.onclose = () => {
       if (generation !== this.generation || this.state !== 'ready') return;
@@ -331,7 +345,8 @@ export class McpServerConnection {
           timeout: this.options.startTimeoutMs,
         });
       } catch (error) {
-        if (isConnectionLost(error) || this.state === 'disconnected') throw new McpError(this.disconnectedMessage('while listing its tools'), 'disconnected');
+        if (isConnectionLost(error) || this.state === 'disconnected')
+          throw new McpError(this.disconnectedMessage('while listing its tools'), 'disconnected');
         this.detail = `Listing its tools failed: ${errorMessage(error)}`;
         this.options.log(`MCP server ${this.name}: ${this.detail}`);
         return tools;

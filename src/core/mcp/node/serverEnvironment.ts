@@ -5,11 +5,7 @@
  * other credentials pass (a GitHub server needs `GITHUB_TOKEN`); a server that needs Cairn's key can be
  * given one explicitly in its `env`.
  */
-const WITHHELD_NAMES: ReadonlySet<string> = new Set([
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_OAUTH_REFRESH_TOKEN',
-  'CLAUDE_API_KEY',
-]);
+const WITHHELD_NAMES: ReadonlySet<string> = new Set(['CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_OAUTH_REFRESH_TOKEN', 'CLAUDE_API_KEY']);
 
 export function isWithheldFromServers(name: string): boolean {
   return name.toUpperCase().startsWith('ANTHROPIC_') || WITHHELD_NAMES.has(name.toUpperCase());
