@@ -55,7 +55,8 @@ export type McpContent =
       readonly resource: { readonly uri: string; readonly mimeType?: string; readonly text?: string; readonly blob?: string };
     }
   | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string; readonly mimeType?: string }
-  | { readonly type: 'unknown'; readonly original: string };
+  /** A content type Cairn does not know: its JSON, cut at a bound (`truncated` says so). */
+  | { readonly type: 'unknown'; readonly original: string; readonly truncated?: boolean };
 
 export interface McpCallResult {
   readonly content: readonly McpContent[];

@@ -1,0 +1,369 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freeLoopbackPort } from '../../../../scripts/free-port.mjs';
+import { offeredMcpTools } from '../offeredTools';
+import { McpError } from '../types';
+import type { McpServerConfig } from '../types';
+import { SdkMcpConnections } from './mcpConnections';
+import type { McpConnectionsOptions } from './mcpConnections';
+
+const ROOT = resolve(__dirname, '../../../..');
+const MODULES = join(ROOT, 'node_modules/@modelcontextprotocol');
+const EVERYTHING = join(MODULES, 'server-everything/dist/index.js');
+const MEMORY = join(MODULES, 'server-memory/dist/index.js');
+const FILESYSTEM = join(MODULES, 'server-filesystem/dist/index.js');
+const HOSTILE = join(ROOT, 'test/support/mcp/hostileServer.mjs');
+
+function stdio(name: string, args: string[], env: Record<string, string> = {}, scope: 'user' | 'workspace' = 'user'): McpServerConfig {
+  return { name, scope, transport: { type: 'stdio', command: process.execPath, args, env } };
+}
+
+const hostile = (mode: string, name = mode.replace(/-/g, '_')) => stdio(name, [HOSTILE, mode]);
+
+let opened: SdkMcpConnections[] = [];
+let children: ChildProcess[] = [];
+let tempDirs: string[] = [];
+let logged: string[] = [];
+
+function connections(servers: McpServerConfig[], options: Partial<McpConnectionsOptions> = {}): SdkMcpConnections {
+  const created = new SdkMcpConnections(servers, {
+    workspaceTrusted: true,
+    log: (line) => logged.push(line),
+    clientInfo: { name: 'cairn-test', version: '0.0.0' },
+    ...options,
+  });
+  opened.push(created);
+  return created;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+/** server-everything over HTTP in `mode` (`streamableHttp` or `sse`), on a free port; its URL base. */
+async function everythingOverHttp(mode: 'streamableHttp' | 'sse'): Promise<string> {
+  const port = await freeLoopbackPort();
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  children.push(child);
+  await until(() => portOpen(port), 20_000);
+  return `http://127.0.0.1:${port}`;
+}
+
+function text(result: { content: readonly { type: string }[] }): string {
+  return result.content.map((block) => ('text' in block && typeof block.text === 'string' ? block.text : '')).join('');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(McpError);
+    return error as McpError;
+  }
+  throw new Error('expected the call to reject');
+}
+
+beforeEach(() => {
+  logged = [];
+});
+
+afterEach(async () => {
+  const pids = opened.flatMap((each) => each.status().map((status) => each.serverPid(status.name))).filter((pid) => pid !== undefined);
+  await Promise.all(opened.map((each) => each.close()));
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+  // close() ends every stdio server it started.
+  await until(() => pids.every((pid) => !isAlive(pid)), 5_000);
+  opened = [];
+  children = [];
+  tempDirs = [];
+});
+
+describe('SdkMcpConnections against the reference servers (stdio)', () => {
+  it('lists server-everything tools with their schemas and annotations, and calls echo', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    const tools = await mcp.listTools();
+    const echo = tools.find((tool) => tool.name === 'echo');
+    expect(echo).toMatchObject({ server: 'everything', name: 'echo', inputSchema: { type: 'object' } });
+    expect(JSON.stringify(echo?.inputSchema)).toContain('message');
+    expect(tools.find((tool) => tool.name === 'get-tiny-image')?.annotations).toEqual({
+      title: 'Get Tiny Image Tool',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(mcp.status()).toEqual([{ name: 'everything', state: 'ready', toolCount: tools.length }]);
+    const result = await mcp.call('everything', 'echo', { message: 'hello there' });
+    expect(result.isError).toBe(false);
+    expect(text(result)).toContain('hello there');
+  });
+
+  it('reports progress of a long-running tool as short lines', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    const progress: string[] = [];
+    const result = await mcp.call(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 0.4, steps: 4 },
+      { onProgress: (line) => progress.push(line) },
+    );
+    expect(text(result)).toContain('Long running operation completed');
+    // The last notification races the result inside the SDK (it may be dropped once the result is in).
+    expect(progress.slice(0, 3)).toEqual(['1/4', '2/4', '3/4']);
+    expect(progress.length).toBeLessThanOrEqual(4);
+  });
+
+  it('cancels a running call quickly, and the server keeps serving', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    await mcp.listTools();
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = mcp.call('everything', 'trigger-long-running-operation', { duration: 30, steps: 30 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const error = await rejection(call);
+    expect(error.kind).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(text(await mcp.call('everything', 'echo', { message: 'still here' }))).toContain('still here');
+  });
+
+  it('maps an image result to an image content', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    const result = await mcp.call('everything', 'get-tiny-image', {});
+    const image = result.content.find((block) => block.type === 'image');
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    expect(image && 'data' in image ? image.data.length : 0).toBeGreaterThan(1000);
+  });
+
+  it('passes the configured env and withholds Cairn credentials', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'], { CONFIGURED_FOR_SERVER: 'configured-value' })], {
+      inheritedEnv: {
+        PATH: process.env.PATH,
+        ANTHROPIC_API_KEY: 'sk-ant-never-passed',
+        ANTHROPIC_BASE_URL: 'x',
+        CLAUDE_CODE_OAUTH_TOKEN: 'oauth-never',
+        USER_TOKEN: 'user-value',
+      },
+    });
+    const env = text(await mcp.call('everything', 'get-env', {}));
+    expect(env).toContain('configured-value');
+    expect(env).toContain('user-value');
+    expect(env).not.toContain('sk-ant-never-passed');
+    expect(env).not.toContain('ANTHROPIC_BASE_URL');
+    expect(env).not.toContain('oauth-never');
+  });
+
+  it('creates and reads entities with server-memory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-mcp-memory-'));
+    tempDirs.push(dir);
+    const mcp = connections([stdio('memory', [MEMORY], { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') })]);
+    expect((await mcp.listTools()).map((tool) => tool.name)).toContain('create_entities');
+    await mcp.call('memory', 'create_entities', { entities: [{ name: 'Cairn', entityType: 'agent', observations: ['stacks stones'] }] });
+    const graph = text(await mcp.call('memory', 'read_graph', {}));
+    expect(graph).toContain('Cairn');
+    expect(graph).toContain('stacks stones');
+  });
+
+  it('reads a file with server-filesystem limited to a temp dir', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-mcp-fs-'));
+    tempDirs.push(dir);
+    await writeFile(join(dir, 'note.txt'), 'a note for the filesystem server\n');
+    const mcp = connections([stdio('fs', [FILESYSTEM, dir])]);
+    const result = await mcp.call('fs', 'read_text_file', { path: join(dir, 'note.txt') });
+    expect(text(result)).toContain('a note for the filesystem server');
+    const outside = await mcp.call('fs', 'read_text_file', { path: join(ROOT, 'package.json') });
+    expect(outside.isError).toBe(true);
+  });
+
+  it('a server killed mid-call gives a disconnected error, and the next call restarts it', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    await mcp.listTools();
+    const pid = mcp.serverPid('everything');
+    expect(pid).toBeDefined();
+    const call = mcp.call('everything', 'trigger-long-running-operation', { duration: 30, steps: 30 });
+    setTimeout(() => process.kill(pid!, 'SIGKILL'), 300);
+    const error = await rejection(call);
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('everything');
+    expect(error.message).toContain('restarted on the next call');
+    expect(mcp.status()[0]?.state).toBe('failed');
+    expect(text(await mcp.call('everything', 'echo', { message: 'back again' }))).toContain('back again');
+    expect(mcp.serverPid('everything')).not.toBe(pid);
+    expect(mcp.status()[0]?.state).toBe('ready');
+  });
+
+  it('never starts a workspace server in an untrusted workspace', async () => {
+    const mcp = connections([stdio('ws', [EVERYTHING, 'stdio'], {}, 'workspace'), stdio('user', [HOSTILE, 'huge'])], {
+      workspaceTrusted: false,
+    });
+    const tools = await mcp.listTools();
+    expect(tools.map((tool) => tool.server)).toEqual(['user']);
+    expect(mcp.serverPid('ws')).toBeUndefined();
+    expect(mcp.status()[0]).toMatchObject({ name: 'ws', state: 'not_started', toolCount: 0 });
+    expect(mcp.status()[0]?.detail).toContain('not trusted');
+    expect((await rejection(mcp.call('ws', 'echo', { message: 'x' }))).kind).toBe('not_started');
+  });
+
+  it('close() is idempotent and a closed server is not restarted', async () => {
+    const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
+    await mcp.listTools();
+    const pid = mcp.serverPid('everything')!;
+    await mcp.close();
+    await mcp.close();
+    await until(() => !isAlive(pid), 5_000);
+    expect((await rejection(mcp.call('everything', 'echo', { message: 'x' }))).kind).toBe('not_started');
+    expect(mcp.status()[0]?.state).toBe('stopped');
+  });
+});
+
+describe('SdkMcpConnections over HTTP', () => {
+  it('calls echo over streamable HTTP', async () => {
+    const base = await everythingOverHttp('streamableHttp');
+    const mcp = connections([
+      { name: 'http', scope: 'user', transport: { type: 'http', url: `${base}/mcp`, headers: { 'X-Test': 'yes' } } },
+    ]);
+    expect((await mcp.listTools()).map((tool) => tool.name)).toContain('echo');
+    expect(text(await mcp.call('http', 'echo', { message: 'over http' }))).toContain('over http');
+  });
+
+  it('falls back to SSE when the server only speaks SSE', async () => {
+    const base = await everythingOverHttp('sse');
+    const mcp = connections([{ name: 'old', scope: 'user', transport: { type: 'http', url: `${base}/sse`, headers: {} } }]);
+    expect(text(await mcp.call('old', 'echo', { message: 'over sse' }))).toContain('over sse');
+    expect(logged.some((line) => line.includes('trying SSE'))).toBe(true);
+  });
+});
+
+describe('SdkMcpConnections against hostile servers', () => {
+  it('a 5 MB text result arrives whole', async () => {
+    const mcp = connections([hostile('huge')]);
+    const result = await mcp.call('huge', 'huge', {});
+    const all = text(result);
+    expect(all.length).toBe(5 * 1024 * 1024);
+    expect(all.endsWith('END')).toBe(true);
+  });
+
+  it('invalid JSON-RPC lines do not break the connection; a non-result is a protocol error; an error response a server error', async () => {
+    const mcp = connections([hostile('garbage')]);
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response']);
+    expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
+    expect((await rejection(mcp.call('garbage', 'bad_content', {}))).kind).toBe('protocol');
+    const serverError = await rejection(mcp.call('garbage', 'error_response', {}));
+    expect(serverError.kind).toBe('server_error');
+    expect(serverError.message).toContain('the hostile server refuses');
+    expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
+    expect(mcp.status()[0]?.state).toBe('ready');
+    for (let i = 0; i < 4; i++) await mcp.call('garbage', 'echo', {});
+    // Three bad lines the SDK reports per answer (it skips the non-JSON one itself), logged up to a bound.
+    const errorLines = logged.filter((line) => line.startsWith('MCP server garbage:') && !line.includes('connected'));
+    expect(errorLines.length).toBe(21);
+    expect(errorLines.at(-1)).toContain('more errors');
+  });
+
+  it('lists odd tools (a built-in name, a string schema) across pages, drops malformed entries, and offers what can be offered', async () => {
+    const mcp = connections([hostile('odd-tools', 'odd')]);
+    const tools = await mcp.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['bash', 'stringy', 'change', 'second_page']);
+    expect(tools.find((tool) => tool.name === 'stringy')?.inputSchema).toBe('string');
+    expect(tools.find((tool) => tool.name === 'second_page')?.annotations).toEqual({ readOnlyHint: true });
+    expect(tools.find((tool) => tool.name === 'change')).toEqual({
+      server: 'odd',
+      name: 'change',
+      inputSchema: { type: 'object', properties: {} },
+    });
+    expect(logged.filter((line) => line.includes('dropped'))).toHaveLength(3);
+    const offered = offeredMcpTools(tools, new Set(['bash', 'mcp__odd__bash']));
+    expect(offered.tools.map((tool) => tool.name)).toEqual(['mcp__odd__change', 'mcp__odd__second_page']);
+    expect(offered.skipped.join('\n')).toContain('odd/bash');
+    expect(offered.skipped.join('\n')).toContain('odd/stringy');
+  });
+
+  it('tells listeners when a server says its tool list changed', async () => {
+    const mcp = connections([hostile('odd-tools', 'odd')]);
+    const changed: string[] = [];
+    mcp.onToolsChanged((server) => changed.push(server));
+    await mcp.call('odd', 'change', {});
+    await until(() => changed.length > 0, 5_000);
+    expect(changed).toEqual(['odd']);
+  });
+
+  it('a call never answered times out, and the server is told to cancel', async () => {
+    const mcp = connections([hostile('silent-call', 'silent')]);
+    const started = Date.now();
+    const error = await rejection(mcp.call('silent', 'hang', {}, { timeoutMs: 300 }));
+    expect(error.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await until(async () => text(await mcp.call('silent', 'cancelled_count', {})) === '1', 5_000);
+  });
+
+  it('a cancel reaches the server as notifications/cancelled', async () => {
+    const mcp = connections([hostile('silent-call', 'silent')]);
+    await mcp.listTools();
+    const controller = new AbortController();
+    const call = mcp.call('silent', 'hang', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    expect((await rejection(call)).kind).toBe('cancelled');
+    await until(async () => text(await mcp.call('silent', 'cancelled_count', {})) === '1', 5_000);
+  });
+
+  it('a server that never answers initialize fails to start; the others still list', async () => {
+    const mcp = connections([hostile('silent-init', 'mute'), stdio('everything', [EVERYTHING, 'stdio'])], { startTimeoutMs: 1_500 });
+    const started = Date.now();
+    const tools = await mcp.listTools();
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(tools.some((tool) => tool.server === 'everything')).toBe(true);
+    expect(tools.some((tool) => tool.server === 'mute')).toBe(false);
+    const mute = mcp.status().find((status) => status.name === 'mute');
+    expect(mute?.state).toBe('failed');
+    expect(mute?.detail).toContain('did not finish starting');
+    expect(mcp.serverPid('mute')).toBeUndefined();
+  });
+
+  it('a call cancelled while its server starts rejects at once as cancelled', async () => {
+    const mcp = connections([hostile('silent-init', 'mute')], { startTimeoutMs: 5_000 });
+    const controller = new AbortController();
+    const call = mcp.call('mute', 'anything', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    expect((await rejection(call)).kind).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a command that does not exist fails to start with a clear error', async () => {
+    const mcp = connections([
+      { name: 'missing', scope: 'user', transport: { type: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} } },
+    ]);
+    expect(await mcp.listTools()).toEqual([]);
+    expect(mcp.status()[0]?.state).toBe('failed');
+    const error = await rejection(mcp.call('missing', 'x', {}));
+    expect(error.kind).toBe('failed_to_start');
+  });
+});
