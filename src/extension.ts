@@ -13,6 +13,8 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
 import { McpInputs, registerClearMcpInputsCommand } from './host/mcpInputs';
 import { McpSetup } from './host/mcpSetup';
+import { McpServers, withNotStarted } from './host/mcpServers';
+import { SdkMcpConnections } from './core/mcp/node/mcpConnections';
 import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
 import { OutputLog } from './host/outputLog';
 import { ReportPanel } from './host/reportPanel';
@@ -60,7 +62,20 @@ export function activate(context: vscode.ExtensionContext): void {
   const mcpInputs = new McpInputs(context.secrets, log);
   const mcp = new McpSetup(mcpInputs, log);
   context.subscriptions.push(registerClearMcpInputsCommand(mcpInputs, log));
-  void mcp; // The session assembly's ports take `() => mcp.loadMcpServers()` (with the connections).
+  const mcpServers = new McpServers(
+    () => mcp.loadMcpServers(),
+    (servers, notStarted) =>
+      withNotStarted(
+        new SdkMcpConnections(servers, {
+          // Read when the connections are made: trust granted later applies to the next session.
+          workspaceTrusted: vscode.workspace.isTrusted,
+          log: (line) => log.info(`[MCP] ${line}`),
+          clientInfo: { name: 'cairn', version: extensionVersion(context) },
+        }),
+        notStarted,
+      ),
+  );
+  context.subscriptions.push({ dispose: () => void mcpServers.close() });
   const approver = new WebviewApprover((tool) => {
     const allowed = new Set(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? []);
     allowed.add(tool);
@@ -116,7 +131,11 @@ export function activate(context: vscode.ExtensionContext): void {
       log: (line) => log.info(line),
       secrets: () => environmentSecrets(process.env),
     };
-    sessions = new FileSessionSource(() => ports, context.workspaceState);
+    sessions = new FileSessionSource(
+      () => ports,
+      context.workspaceState,
+      () => mcpServers.forSession(),
+    );
     workspace = nodeWorkspace;
   } else {
     const noFolder = (): never => {
@@ -177,4 +196,10 @@ function readSettings(log: OutputLog): CairnSettings {
 export async function deactivate(): Promise<void> {
   await controller?.dispose();
   controller = undefined;
+}
+
+/** The extension's version from its manifest, for the MCP handshake ("0" where the host does not say). */
+function extensionVersion(context: vscode.ExtensionContext): string {
+  const manifest = (context.extension as { packageJSON?: { version?: unknown } } | undefined)?.packageJSON;
+  return typeof manifest?.version === 'string' ? manifest.version : '0';
 }

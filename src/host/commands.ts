@@ -22,6 +22,7 @@ export const COMMANDS = {
   cancel: 'cairn.cancel',
   focusChat: 'cairn.focusChat',
   openSettings: 'cairn.openSettings',
+  applyMcpToolChanges: 'cairn.applyMcpToolChanges',
 } as const;
 
 export interface CommandDeps {
@@ -179,6 +180,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.file(exported.markdownPath), { preview: true });
     },
     [COMMANDS.cancel]: () => controller.cancel(),
+    [COMMANDS.applyMcpToolChanges]: async () => {
+      const session = (await controller.session()).session;
+      await session.applyToolChangesNow();
+      controller.postNotice(
+        'mcp_tools_applied',
+        'The MCP servers’ current tools are offered from the next request (the prompt prefix is written again once).',
+      );
+    },
     [COMMANDS.focusChat]: () => focusChat(controller),
     [COMMANDS.openSettings]: async () => {
       await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:cairn.cairn');

@@ -128,3 +128,15 @@ describe('MCP tools through the ledger', () => {
     ]);
   });
 });
+
+describe('MCP tools when servers are slow', () => {
+  it('a generation does not wait past the bound for a slow server: no tools now, and the user is told', async () => {
+    const connections = new FakeMcpConnections(TOOLS);
+    connections.listTools = () => new Promise(() => undefined);
+    const mcp = new McpTools(connections, { builtInNames: new Set(), listWaitMs: 50 });
+    const problems: string[] = [];
+    mcp.useProblemReporter((p) => problems.push(...p));
+    expect(await mcp.definitions()).toEqual([]);
+    expect(problems[0]).toMatch(/did not list their tools within 0.05 s; they are offered from the next generation/);
+  });
+});

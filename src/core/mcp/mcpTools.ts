@@ -2,15 +2,22 @@ import type { ExternalToolOutcome, ExternalTools } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
 import { offeredMcpTools, type OfferedMcpTool } from './offeredTools';
 import { mcpResultText } from './resultText';
-import { McpError, type McpConnections } from './types';
+import { McpError, type McpConnections, type McpToolInfo } from './types';
 
 /** How long one MCP tool call may take before the server is told to cancel it. */
 export const MCP_CALL_TIMEOUT_MS = 120_000;
+/**
+ * How long a generation's start waits for the servers' tool lists. A server slower than this (starting,
+ * unreachable) does not hold the session up: its tools join at the next generation, or at once with
+ * "Apply MCP Tool Changes Now".
+ */
+export const MCP_LIST_WAIT_MS = 10_000;
 
 export interface McpToolsOptions {
   /** The names of Cairn's own tools: an MCP tool never takes one. */
   readonly builtInNames: ReadonlySet<string>;
   readonly callTimeoutMs?: number;
+  readonly listWaitMs?: number;
 }
 
 /**
@@ -34,9 +41,19 @@ export class McpTools implements ExternalTools {
 
   /** Lists every server's tools now and fixes what is offered until the next call. */
   async definitions(): Promise<ToolDefinition[]> {
-    let listed;
+    let listed: readonly McpToolInfo[];
     try {
-      listed = await this.connections.listTools();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), this.options.listWaitMs ?? MCP_LIST_WAIT_MS);
+      });
+      const answered = await Promise.race([this.connections.listTools(), waited]).finally(() => clearTimeout(timer));
+      if (answered === undefined) {
+        this.reportProblems([
+          `The MCP servers did not list their tools within ${(this.options.listWaitMs ?? MCP_LIST_WAIT_MS) / 1000} s; they are offered from the next generation, or at once with “Cairn: Apply MCP Tool Changes Now”.`,
+        ]);
+      }
+      listed = answered ?? [];
     } catch (error) {
       // The port promises not to throw for a server; a bug here must not stop the session from starting.
       this.reportProblems([`The MCP servers' tools could not be listed: ${error instanceof Error ? error.message : String(error)}`]);
