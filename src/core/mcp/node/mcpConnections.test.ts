@@ -69,12 +69,15 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** server-everything over HTTP in `mode` (`streamableHttp` or `sse`), on a free port; its URL base. */
-async function everythingOverHttp(mode: 'streamableHttp' | 'sse'): Promise<string> {
-  const port = await freeLoopbackPort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+async function everythingOverHttp(
+  mode: 'streamableHttp' | 'sse',
+  port?: number,
+): Promise<{ base: string; child: ChildProcess; port: number }> {
+  const chosen = port ?? (await freeLoopbackPort());
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(chosen) }, stdio: 'ignore' });
   children.push(child);
-  await until(() => portOpen(port), 20_000);
-  return `http://127.0.0.1:${port}`;
+  await until(() => portOpen(chosen), 20_000);
+  return { base: `http://127.0.0.1:${chosen}`, child, port: chosen };
 }
 
 function text(result: { content: readonly { type: string }[] }): string {
@@ -246,7 +249,7 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
 
 describe('SdkMcpConnections over HTTP', () => {
   it('calls echo over streamable HTTP', async () => {
-    const base = await everythingOverHttp('streamableHttp');
+    const { base } = await everythingOverHttp('streamableHttp');
     const mcp = connections([
       { name: 'http', scope: 'user', transport: { type: 'http', url: `${base}/mcp`, headers: { 'X-Test': 'yes' } } },
     ]);
@@ -254,8 +257,26 @@ describe('SdkMcpConnections over HTTP', () => {
     expect(text(await mcp.call('http', 'echo', { message: 'over http' }))).toContain('over http');
   });
 
+  it('an HTTP server killed mid-call gives a disconnected error at once; the next call reconnects', async () => {
+    const first = await everythingOverHttp('streamableHttp');
+    const mcp = connections([{ name: 'http', scope: 'user', transport: { type: 'http', url: `${first.base}/mcp`, headers: {} } }]);
+    await mcp.listTools();
+    const started = Date.now();
+    const call = mcp.call('http', 'trigger-long-running-operation', { duration: 30, steps: 30 });
+    setTimeout(() => first.child.kill('SIGKILL'), 300);
+    const error = await rejection(call);
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('reconnected on the next call');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // While it is down, the next call tries once and says it could not connect.
+    expect((await rejection(mcp.call('http', 'echo', { message: 'x' }))).kind).toBe('failed_to_start');
+    await everythingOverHttp('streamableHttp', first.port);
+    expect(text(await mcp.call('http', 'echo', { message: 'reconnected' }))).toContain('reconnected');
+    expect(mcp.status()[0]).toMatchObject({ state: 'ready' });
+  });
+
   it('falls back to SSE when the server only speaks SSE', async () => {
-    const base = await everythingOverHttp('sse');
+    const { base } = await everythingOverHttp('sse');
     const mcp = connections([{ name: 'old', scope: 'user', transport: { type: 'http', url: `${base}/sse`, headers: {} } }]);
     expect(text(await mcp.call('old', 'echo', { message: 'over sse' }))).toContain('over sse');
     expect(logged.some((line) => line.includes('trying SSE'))).toBe(true);
@@ -273,7 +294,7 @@ describe('SdkMcpConnections against hostile servers', () => {
 
   it('invalid JSON-RPC lines do not break the connection; a non-result is a protocol error; an error response a server error', async () => {
     const mcp = connections([hostile('garbage')]);
-    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response']);
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response', 'string_result']);
     expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
     expect((await rejection(mcp.call('garbage', 'bad_content', {}))).kind).toBe('protocol');
     const serverError = await rejection(mcp.call('garbage', 'error_response', {}));
@@ -281,6 +302,8 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(serverError.message).toContain('the hostile server refuses');
     expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
     expect(mcp.status()[0]?.state).toBe('ready');
+    // A response the SDK cannot read as JSON-RPC is dropped (and logged): the call ends at its timeout.
+    expect((await rejection(mcp.call('garbage', 'string_result', {}, { timeoutMs: 300 }))).kind).toBe('timeout');
     for (let i = 0; i < 4; i++) await mcp.call('garbage', 'echo', {});
     // Three bad lines the SDK reports per answer (it skips the non-JSON one itself), logged up to a bound.
     const errorLines = logged.filter((line) => line.startsWith('MCP server garbage:') && !line.includes('connected'));
