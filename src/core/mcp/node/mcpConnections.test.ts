@@ -380,6 +380,13 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('a server that exits at start fails with its last stderr line in the status', async () => {
+    const mcp = connections([stdio('quits', ['-e', "console.error('Error: MISSING_TOKEN is not set'); process.exit(3)"])]);
+    expect(await mcp.listTools()).toEqual([]);
+    expect(mcp.status()[0]).toMatchObject({ name: 'quits', state: 'failed' });
+    expect(mcp.status()[0]?.detail).toContain('MISSING_TOKEN is not set');
+  });
+
   it('a command that does not exist fails to start with a clear error', async () => {
     const mcp = connections([
       { name: 'missing', scope: 'user', transport: { type: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} } },
