@@ -1,6 +1,6 @@
 // A hand-written MCP server over stdio (no SDK), misbehaving on purpose, for the reliability tests of
 // src/core/mcp/node. Usage: node hostileServer.mjs MODE, MODE one of:
-//   huge         its tool `huge` answers 5 MB of text (HUGE_TEXT_CHARS), ending with "END".
+//   huge         its tool `huge` answers 5 MB of text (or HOSTILE_HUGE_CHARS characters), ending with "END".
 //   garbage      writes invalid lines (not JSON, wrong JSON-RPC, an unknown id) before every answer; its tools
 //                `echo` (answers), `bad_content` (content is not a list), `error_response` (a JSON-RPC error),
 //                `string_result` (a response whose result is a string: not a JSON-RPC response at all).
@@ -11,7 +11,7 @@
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'huge';
-const HUGE_TEXT_CHARS = 5 * 1024 * 1024;
+const HUGE_TEXT_CHARS = Number(process.env.HOSTILE_HUGE_CHARS ?? 5 * 1024 * 1024);
 let cancelled = 0;
 
 function send(message) {

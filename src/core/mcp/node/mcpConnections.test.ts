@@ -292,6 +292,14 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(all.endsWith('END')).toBe(true);
   });
 
+  it("a result over the SDK's 10 MB read buffer is a disconnected error; the next call restarts the server", async () => {
+    const mcp = connections([stdio('huge', [HOSTILE, 'huge'], { HOSTILE_HUGE_CHARS: String(11 * 1024 * 1024) })]);
+    const error = await rejection(mcp.call('huge', 'huge', {}));
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('restarted on the next call');
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['huge']);
+  });
+
   it('invalid JSON-RPC lines do not break the connection; a non-result is a protocol error; an error response a server error', async () => {
     const mcp = connections([hostile('garbage')]);
     expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response', 'string_result']);
