@@ -235,6 +235,18 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
     expect((await rejection(mcp.call('ws', 'echo', { message: 'x' }))).kind).toBe('not_started');
   });
 
+  it("shows the caller's not-started servers in status() and refuses calls to them", async () => {
+    const notStarted = [{ name: 'needs-input', state: 'not_started' as const, detail: 'Its input api-key was not given.', toolCount: 0 }];
+    const mcp = connections([hostile('huge')], { notStarted });
+    expect((await mcp.listTools()).map((tool) => tool.server)).toEqual(['huge']);
+    expect(mcp.status().map((status) => status.name)).toEqual(['huge', 'needs-input']);
+    expect(mcp.status()[1]).toEqual(notStarted[0]);
+    const error = await rejection(mcp.call('needs-input', 'x', {}));
+    expect(error.kind).toBe('not_started');
+    expect(error.message).toContain('Its input api-key was not given.');
+    expect((await rejection(mcp.call('nobody', 'x', {}))).message).toContain('No MCP server named nobody');
+  });
+
   it('close() is idempotent and a closed server is not restarted', async () => {
     const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
     await mcp.listTools();
