@@ -1,8 +1,9 @@
 // A hand-written MCP server over stdio (no SDK), misbehaving on purpose, for the reliability tests of
 // src/core/mcp/node. Usage: node hostileServer.mjs MODE, MODE one of:
-//   huge         its tool `huge` answers 5 MB of text (HUGE_TEXT_CHARS), ending with "END".
+//   huge         its tool `huge` answers 5 MB of text (or HOSTILE_HUGE_CHARS characters), ending with "END".
 //   garbage      writes invalid lines (not JSON, wrong JSON-RPC, an unknown id) before every answer; its tools
-//                `echo` (answers), `bad_content` (content is not a list), `error_response` (a JSON-RPC error).
+//                `echo` (answers), `bad_content` (content is not a list), `error_response` (a JSON-RPC error),
+//                `string_result` (a response whose result is a string: not a JSON-RPC response at all).
 //   odd-tools    lists a tool named `bash`, one whose inputSchema is "string", malformed entries, and a
 //                second page (nextCursor); its tool `change` sends notifications/tools/list_changed.
 //   silent-call  never answers tools/call of `hang`; `cancelled_count` says how many notifications/cancelled came.
@@ -10,7 +11,7 @@
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'huge';
-const HUGE_TEXT_CHARS = 5 * 1024 * 1024;
+const HUGE_TEXT_CHARS = Number(process.env.HOSTILE_HUGE_CHARS ?? 5 * 1024 * 1024);
 let cancelled = 0;
 
 function send(message) {
@@ -39,6 +40,7 @@ function toolsPage(cursor) {
           { name: 'echo', inputSchema: objectSchema },
           { name: 'bad_content', inputSchema: objectSchema },
           { name: 'error_response', inputSchema: objectSchema },
+          { name: 'string_result', inputSchema: objectSchema },
         ],
       };
     case 'odd-tools':
@@ -73,6 +75,7 @@ function callTool(id, name) {
     return answer(id, { content: [{ type: 'text', text: `${'x'.repeat(HUGE_TEXT_CHARS - 3)}END` }] });
   }
   if (mode === 'garbage' && name === 'bad_content') return answer(id, { content: 'not a list' });
+  if (mode === 'garbage' && name === 'string_result') return send({ jsonrpc: '2.0', id, result: 'a result that is not an object' });
   if (mode === 'garbage' && name === 'error_response') {
     return send({ jsonrpc: '2.0', id, error: { code: -32000, message: 'the hostile server refuses' } });
   }

@@ -69,12 +69,15 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 /** server-everything over HTTP in `mode` (`streamableHttp` or `sse`), on a free port; its URL base. */
-async function everythingOverHttp(mode: 'streamableHttp' | 'sse'): Promise<string> {
-  const port = await freeLoopbackPort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+async function everythingOverHttp(
+  mode: 'streamableHttp' | 'sse',
+  port?: number,
+): Promise<{ base: string; child: ChildProcess; port: number }> {
+  const chosen = port ?? (await freeLoopbackPort());
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(chosen) }, stdio: 'ignore' });
   children.push(child);
-  await until(() => portOpen(port), 20_000);
-  return `http://127.0.0.1:${port}`;
+  await until(() => portOpen(chosen), 20_000);
+  return { base: `http://127.0.0.1:${chosen}`, child, port: chosen };
 }
 
 function text(result: { content: readonly { type: string }[] }): string {
@@ -232,6 +235,18 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
     expect((await rejection(mcp.call('ws', 'echo', { message: 'x' }))).kind).toBe('not_started');
   });
 
+  it("shows the caller's not-started servers in status() and refuses calls to them", async () => {
+    const notStarted = [{ name: 'needs-input', state: 'not_started' as const, detail: 'Its input api-key was not given.', toolCount: 0 }];
+    const mcp = connections([hostile('huge')], { notStarted });
+    expect((await mcp.listTools()).map((tool) => tool.server)).toEqual(['huge']);
+    expect(mcp.status().map((status) => status.name)).toEqual(['huge', 'needs-input']);
+    expect(mcp.status()[1]).toEqual(notStarted[0]);
+    const error = await rejection(mcp.call('needs-input', 'x', {}));
+    expect(error.kind).toBe('not_started');
+    expect(error.message).toContain('Its input api-key was not given.');
+    expect((await rejection(mcp.call('nobody', 'x', {}))).message).toContain('No MCP server named nobody');
+  });
+
   it('close() is idempotent and a closed server is not restarted', async () => {
     const mcp = connections([stdio('everything', [EVERYTHING, 'stdio'])]);
     await mcp.listTools();
@@ -246,7 +261,7 @@ describe('SdkMcpConnections against the reference servers (stdio)', () => {
 
 describe('SdkMcpConnections over HTTP', () => {
   it('calls echo over streamable HTTP', async () => {
-    const base = await everythingOverHttp('streamableHttp');
+    const { base } = await everythingOverHttp('streamableHttp');
     const mcp = connections([
       { name: 'http', scope: 'user', transport: { type: 'http', url: `${base}/mcp`, headers: { 'X-Test': 'yes' } } },
     ]);
@@ -254,8 +269,26 @@ describe('SdkMcpConnections over HTTP', () => {
     expect(text(await mcp.call('http', 'echo', { message: 'over http' }))).toContain('over http');
   });
 
+  it('an HTTP server killed mid-call gives a disconnected error at once; the next call reconnects', async () => {
+    const first = await everythingOverHttp('streamableHttp');
+    const mcp = connections([{ name: 'http', scope: 'user', transport: { type: 'http', url: `${first.base}/mcp`, headers: {} } }]);
+    await mcp.listTools();
+    const started = Date.now();
+    const call = mcp.call('http', 'trigger-long-running-operation', { duration: 30, steps: 30 });
+    setTimeout(() => first.child.kill('SIGKILL'), 300);
+    const error = await rejection(call);
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('reconnected on the next call');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // While it is down, the next call tries once and says it could not connect.
+    expect((await rejection(mcp.call('http', 'echo', { message: 'x' }))).kind).toBe('failed_to_start');
+    await everythingOverHttp('streamableHttp', first.port);
+    expect(text(await mcp.call('http', 'echo', { message: 'reconnected' }))).toContain('reconnected');
+    expect(mcp.status()[0]).toMatchObject({ state: 'ready' });
+  });
+
   it('falls back to SSE when the server only speaks SSE', async () => {
-    const base = await everythingOverHttp('sse');
+    const { base } = await everythingOverHttp('sse');
     const mcp = connections([{ name: 'old', scope: 'user', transport: { type: 'http', url: `${base}/sse`, headers: {} } }]);
     expect(text(await mcp.call('old', 'echo', { message: 'over sse' }))).toContain('over sse');
     expect(logged.some((line) => line.includes('trying SSE'))).toBe(true);
@@ -271,9 +304,17 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(all.endsWith('END')).toBe(true);
   });
 
+  it("a result over the SDK's 10 MB read buffer is a disconnected error; the next call restarts the server", async () => {
+    const mcp = connections([stdio('huge', [HOSTILE, 'huge'], { HOSTILE_HUGE_CHARS: String(11 * 1024 * 1024) })]);
+    const error = await rejection(mcp.call('huge', 'huge', {}));
+    expect(error.kind).toBe('disconnected');
+    expect(error.message).toContain('restarted on the next call');
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['huge']);
+  });
+
   it('invalid JSON-RPC lines do not break the connection; a non-result is a protocol error; an error response a server error', async () => {
     const mcp = connections([hostile('garbage')]);
-    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response']);
+    expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['echo', 'bad_content', 'error_response', 'string_result']);
     expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
     expect((await rejection(mcp.call('garbage', 'bad_content', {}))).kind).toBe('protocol');
     const serverError = await rejection(mcp.call('garbage', 'error_response', {}));
@@ -281,6 +322,8 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(serverError.message).toContain('the hostile server refuses');
     expect(text(await mcp.call('garbage', 'echo', {}))).toBe('called echo');
     expect(mcp.status()[0]?.state).toBe('ready');
+    // A response the SDK cannot read as JSON-RPC is dropped (and logged): the call ends at its timeout.
+    expect((await rejection(mcp.call('garbage', 'string_result', {}, { timeoutMs: 300 }))).kind).toBe('timeout');
     for (let i = 0; i < 4; i++) await mcp.call('garbage', 'echo', {});
     // Three bad lines the SDK reports per answer (it skips the non-JSON one itself), logged up to a bound.
     const errorLines = logged.filter((line) => line.startsWith('MCP server garbage:') && !line.includes('connected'));
@@ -355,6 +398,13 @@ describe('SdkMcpConnections against hostile servers', () => {
     const started = Date.now();
     expect((await rejection(call)).kind).toBe('cancelled');
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('a server that exits at start fails with its last stderr line in the status', async () => {
+    const mcp = connections([stdio('quits', ['-e', "console.error('Error: MISSING_TOKEN is not set'); process.exit(3)"])]);
+    expect(await mcp.listTools()).toEqual([]);
+    expect(mcp.status()[0]).toMatchObject({ name: 'quits', state: 'failed' });
+    expect(mcp.status()[0]?.detail).toContain('MISSING_TOKEN is not set');
   });
 
   it('a command that does not exist fails to start with a clear error', async () => {

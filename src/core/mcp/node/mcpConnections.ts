@@ -17,6 +17,11 @@ export interface McpConnectionsOptions {
   readonly startTimeoutMs?: number;
   /** The default per-call timeout (a call's own `timeoutMs` wins). */
   readonly callTimeoutMs?: number;
+  /**
+   * Servers the caller decided not to start (an unresolved input, an untrusted workspace found earlier):
+   * shown by `status()` as given, and a call to one rejects as `not_started` with its detail.
+   */
+  readonly notStarted?: readonly McpServerStatus[];
   /** The environment stdio servers inherit before their own `env` (default `process.env`; Cairn's credentials are removed). */
   readonly inheritedEnv?: Readonly<Record<string, string | undefined>>;
 }
@@ -31,9 +36,11 @@ const UNTRUSTED_WORKSPACE = 'It is configured by this workspace, and the workspa
 export class SdkMcpConnections implements McpConnections {
   private readonly connections = new Map<string, McpServerConnection>();
   private readonly listeners = new Set<(server: string) => void>();
+  private readonly notStarted: readonly McpServerStatus[];
   private closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServerConfig[], options: McpConnectionsOptions) {
+    this.notStarted = (options.notStarted ?? []).filter((status) => !servers.some((config) => config.name === status.name));
     for (const config of servers) {
       if (this.connections.has(config.name)) {
         options.log(`MCP server ${config.name}: configured twice; the first configuration is used.`);
@@ -66,12 +73,18 @@ export class SdkMcpConnections implements McpConnections {
 
   call(server: string, tool: string, args: unknown, options?: McpCallOptions): Promise<McpCallResult> {
     const connection = this.connections.get(server);
+    const notStarted = this.notStarted.find((status) => status.name === server);
+    if (!connection && notStarted) {
+      return Promise.reject(
+        new McpError(`MCP server ${server} was not started${notStarted.detail ? `: ${notStarted.detail}` : '.'}`, 'not_started'),
+      );
+    }
     if (!connection) return Promise.reject(new McpError(`No MCP server named ${server} is configured.`, 'not_started'));
     return connection.call(tool, args, options);
   }
 
   status(): readonly McpServerStatus[] {
-    return [...this.connections.values()].map((connection) => connection.status());
+    return [...[...this.connections.values()].map((connection) => connection.status()), ...this.notStarted];
   }
 
   onToolsChanged(listener: (server: string) => void): { dispose(): void } {

@@ -25,6 +25,15 @@ export function isConnectionLost(error: unknown): boolean {
   );
 }
 
+/**
+ * A failure of the HTTP connection itself rather than an answer: the network (`fetch` rejects with a
+ * TypeError), or an HTTP status in place of a JSON-RPC answer (a restarted server no longer knows the
+ * session). The remedy is the same as for a dead process: a fresh connection.
+ */
+export function isHttpConnectionFailure(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof SdkHttpError;
+}
+
 /** A JSON-RPC error response from the server (`{"error": {code, message}}`). */
 export function isServerErrorResponse(error: unknown): error is ProtocolError {
   return error instanceof ProtocolError;

@@ -6,7 +6,15 @@ import { listedToolsPage } from '../listedTools';
 import { McpError } from '../types';
 import type { McpCallOptions, McpCallResult, McpServerConfig, McpServerStatus, McpToolInfo } from '../types';
 import { ANY_RESULT } from './anyResult';
-import { errorMessage, isConnectionLost, isSdkTimeout, isServerErrorResponse, looksLikeSseOnlyServer, quoted } from './sdkErrors';
+import {
+  errorMessage,
+  isConnectionLost,
+  isHttpConnectionFailure,
+  isSdkTimeout,
+  isServerErrorResponse,
+  looksLikeSseOnlyServer,
+  quoted,
+} from './sdkErrors';
 import { serverEnvironment } from './serverEnvironment';
 import { StderrTail } from './stderrTail';
 
@@ -157,6 +165,7 @@ export class McpServerConnection {
     const label = `${this.name}/${tool}`;
     if (signal?.aborted)
       return new McpError(`The call to ${label} was cancelled; the server was told to stop.`, 'cancelled', { cause: error });
+    if (this.isHttp() && isHttpConnectionFailure(error)) this.loseConnection(errorMessage(error));
     if (isConnectionLost(error) || this.state === 'disconnected') {
       return new McpError(this.disconnectedMessage(`while ${tool} ran`), 'disconnected', { cause: error });
     }
@@ -173,12 +182,35 @@ export class McpServerConnection {
     return new McpError(`MCP server ${this.name} broke the protocol calling ${tool}: ${errorMessage(error)}`, 'protocol', { cause: error });
   }
 
+  private isHttp(): boolean {
+    return this.config.transport.type !== 'stdio';
+  }
+
+  /** Why the connection was lost, when Cairn saw it (an HTTP failure); a dead process says it on stderr. */
+  private lostBecause: string | undefined;
+
   private disconnectedMessage(when: string): string {
-    const last = this.stderr.lastLine();
+    const why = this.isHttp() ? this.lostBecause : this.stderr.lastLine();
+    const label = this.isHttp() ? 'the error' : 'its last error output';
     return (
-      `MCP server ${this.name} disconnected ${when}${last ? ` (its last error output: ${last})` : ''}. ` +
-      'It will be restarted on the next call.'
+      `MCP server ${this.name} disconnected${when ? ` ${when}` : ''}${why ? ` (${label}: ${why})` : ''}. ` +
+      `It will be ${this.isHttp() ? 'reconnected' : 'restarted'} on the next call.`
     );
+  }
+
+  /**
+   * The HTTP connection failed under a request or its event stream: it is closed now, so calls waiting on it
+   * reject as disconnected at once (not at their timeout), and the next call connects afresh.
+   */
+  private loseConnection(reason: string): void {
+    const live = this.live;
+    if (this.state !== 'ready' || !live) return;
+    this.lostBecause = reason;
+    this.state = 'disconnected';
+    this.live = undefined;
+    this.detail = this.disconnectedMessage('');
+    this.options.log(this.detail);
+    void this.closeQuietly(live);
   }
 
   /** `ready()`, given up when the caller cancels first (the start goes on, for the next call). */
@@ -220,9 +252,10 @@ export class McpServerConnection {
     const restarting = this.state === 'disconnected' || this.state === 'failed';
     this.state = 'starting';
     this.detail = undefined;
-    this.tools = undefined;
+    // The last list stays for status() until the restarted server lists its tools again.
     this.toolsStale = true;
     this.stderr.clear();
+    this.lostBecause = undefined;
     if (restarting) this.options.log(`MCP server ${this.name}: restarting.`);
     let live: Live;
     try {
@@ -307,7 +340,9 @@ export class McpServerConnection {
     });
     let errorsLogged = 0;
     client.onerror = (error: Error) => {
-      if (generation !== this.generation || errorsLogged > MAX_LOGGED_ERRORS) return;
+      if (generation !== this.generation) return;
+      if (this.isHttp() && isHttpConnectionFailure(error)) this.loseConnection(errorMessage(error));
+      if (errorsLogged > MAX_LOGGED_ERRORS) return;
       errorsLogged++;
       this.options.log(
         errorsLogged > MAX_LOGGED_ERRORS
@@ -345,6 +380,7 @@ export class McpServerConnection {
           timeout: this.options.startTimeoutMs,
         });
       } catch (error) {
+        if (this.isHttp() && isHttpConnectionFailure(error)) this.loseConnection(errorMessage(error));
         if (isConnectionLost(error) || this.state === 'disconnected')
           throw new McpError(this.disconnectedMessage('while listing its tools'), 'disconnected');
         this.detail = `Listing its tools failed: ${errorMessage(error)}`;
