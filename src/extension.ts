@@ -13,7 +13,7 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
 import { McpInputs, registerClearMcpInputsCommand } from './host/mcpInputs';
 import { McpSetup } from './host/mcpSetup';
-import { McpServers, withNotStarted } from './host/mcpServers';
+import { McpServers } from './host/mcpServers';
 import { SdkMcpConnections } from './core/mcp/node/mcpConnections';
 import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
 import { OutputLog } from './host/outputLog';
@@ -65,15 +65,13 @@ export function activate(context: vscode.ExtensionContext): void {
   const mcpServers = new McpServers(
     () => mcp.loadMcpServers(),
     (servers, notStarted) =>
-      withNotStarted(
-        new SdkMcpConnections(servers, {
-          // Read when the connections are made: trust granted later applies to the next session.
-          workspaceTrusted: vscode.workspace.isTrusted,
-          log: (line) => log.info(`[MCP] ${line}`),
-          clientInfo: { name: 'cairn', version: extensionVersion(context) },
-        }),
+      new SdkMcpConnections(servers, {
+        // Read when the connections are made: trust granted later applies to the next session.
+        workspaceTrusted: vscode.workspace.isTrusted,
+        log: (line) => log.info(`[MCP] ${line}`),
+        clientInfo: { name: 'cairn', version: extensionVersion(context) },
         notStarted,
-      ),
+      }),
   );
   context.subscriptions.push({ dispose: () => void mcpServers.close() });
   const approver = new WebviewApprover((tool) => {

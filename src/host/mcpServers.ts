@@ -1,18 +1,6 @@
 import type { McpConnections, McpServerConfig, McpServerStatus } from '../core/mcp/types';
 import type { LoadedMcpServers } from './mcpSetup';
 
-/** Connections whose `status()` also names the configured servers that were not started (and why). */
-export function withNotStarted(connections: McpConnections, notStarted: readonly McpServerStatus[]): McpConnections {
-  if (notStarted.length === 0) return connections;
-  return {
-    listTools: () => connections.listTools(),
-    call: (server, tool, args, options) => connections.call(server, tool, args, options),
-    status: () => [...connections.status(), ...notStarted],
-    onToolsChanged: (listener) => connections.onToolsChanged(listener),
-    close: () => connections.close(),
-  };
-}
-
 /** Builds the connections to a set of servers (the SDK-based ones in the extension; a fake in a test). */
 export type McpConnectionsFactory = (servers: readonly McpServerConfig[], notStarted: readonly McpServerStatus[]) => McpConnections;
 
