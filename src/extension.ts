@@ -127,7 +127,8 @@ export function activate(context: vscode.ExtensionContext): void {
       sessionsDir: join(context.globalStorageUri.fsPath, 'sessions'),
       promptsDir: join(context.extensionPath, 'dist', 'prompts'),
       log: (line) => log.info(line),
-      secrets: () => environmentSecrets(process.env),
+      // The credentials withheld from commands, and the MCP input values (a server may echo one back).
+      secrets: () => [...environmentSecrets(process.env), ...mcpInputs.knownValues().map((value) => ({ value, label: 'MCP input' }))],
     };
     sessions = new FileSessionSource(
       () => ports,

@@ -37,6 +37,8 @@ export class McpInputs {
   private readonly declined = new Set<string>();
   /** One question per input at a time, however many servers use it. */
   private readonly asking = new Map<string, Promise<string | undefined>>();
+  /** Every value read or given in this window: no tool result may show one (a server may echo it). */
+  private readonly known = new Set<string>();
 
   constructor(
     private readonly storage: McpInputStorage,
@@ -49,6 +51,7 @@ export class McpInputs {
     const stored = await this.storage.get(key);
     if (stored !== undefined) {
       this.log.hide(stored);
+      this.known.add(stored);
       return stored;
     }
     if (this.declined.has(key)) return undefined;
@@ -57,6 +60,11 @@ export class McpInputs {
     const asked = this.ask(key, owner, input).finally(() => this.asking.delete(key));
     this.asking.set(key, asked);
     return asked;
+  }
+
+  /** The values known in this window, for the session's redactor (tool results never show them). */
+  knownValues(): string[] {
+    return [...this.known];
   }
 
   /** Forgets every stored value (and every dismissal), so each input is asked again. */
@@ -82,6 +90,7 @@ export class McpInputs {
       return undefined;
     }
     this.log.hide(value);
+    this.known.add(value);
     await this.storage.store(key, value);
     const keys = await this.index();
     if (!keys.includes(key)) await this.storage.store(INDEX_KEY, JSON.stringify([...keys, key]));

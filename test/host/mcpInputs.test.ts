@@ -185,3 +185,23 @@ describe('MCP inputs', () => {
     expect(shim.warningMessages).toHaveLength(1);
   });
 });
+
+describe('MCP input values and the redactor', () => {
+  it('are known once read or given, so no tool result can show them (a server may echo one)', async () => {
+    const stored = new Map<string, string>([['cairn.mcp.input/user/old', 'stored-value-123456']]);
+    const storage = {
+      get: async (key: string) => stored.get(key),
+      store: async (key: string, value: string) => void stored.set(key, value),
+      delete: async (key: string) => void stored.delete(key),
+    };
+    const hidden: string[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, hide: (value: string) => void hidden.push(value) };
+    const inputs = new McpInputs(storage, log as unknown as ConstructorParameters<typeof McpInputs>[1]);
+    expect(inputs.knownValues()).toEqual([]);
+    await inputs.value({ kind: 'user' }, { id: 'old', description: 'Old', password: true });
+    shim.inputBoxAnswers.push('given-value-7890123');
+    await inputs.value({ kind: 'user' }, { id: 'new', description: 'New', password: true });
+    expect(inputs.knownValues()).toEqual(['stored-value-123456', 'given-value-7890123']);
+    expect(hidden).toEqual(['stored-value-123456', 'given-value-7890123']);
+  });
+});
