@@ -3,12 +3,15 @@
  * through the real loop: the real SDK client for the model against the local Anthropic-compatible server,
  * the real ledger and journal, the real MCP client over stdio.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect as connectSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SdkMcpConnections } from '../../src/core/mcp/node/mcpConnections';
 import type { McpServerConfig } from '../../src/core/mcp/types';
+import { freeLoopbackPort } from '../../scripts/free-port.mjs';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
 const MODULES = resolve(__dirname, '../../node_modules/@modelcontextprotocol');
@@ -22,7 +25,10 @@ const stdio = (name: string, script: string, args: string[] = []): McpServerConf
 let open: ScenarioSession | undefined;
 let mcp: SdkMcpConnections | undefined;
 let scratch: string | undefined;
+let httpServer: ChildProcess | undefined;
 afterEach(async () => {
+  httpServer?.kill('SIGKILL');
+  httpServer = undefined;
   await open?.close();
   await mcp?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -145,4 +151,48 @@ describe('MCP servers through the real loop', () => {
     expect(await open.assembled.session.send('echo')).toBe('end_turn');
     expect(lastResults(open).join('\n')).toContain('still here');
   });
+
+  it('calls a server over streamable HTTP the same way', async () => {
+    const port = await freeLoopbackPort();
+    httpServer = spawn(process.execPath, [join(MODULES, 'server-everything/dist/index.js'), 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: 'ignore',
+    });
+    await until(() => portOpen(port), 20_000);
+    const connections = connect([
+      { name: 'remote', scope: 'user', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } },
+    ]);
+    open = await startScenarioSession(
+      {
+        model,
+        turns: [
+          { user: 'echo remotely' },
+          { assistant: { tool_calls: [{ name: 'mcp__remote__echo', input: { message: 'over http' } }] } },
+          { assistant: { text: 'Done.' } },
+        ],
+      },
+      { mcp: connections, approvals: { alwaysAllow: new Set(['mcp__remote__*']), workspaceTrusted: true } },
+    );
+    expect(await open.assembled.session.send('echo remotely')).toBe('end_turn');
+    expect(lastResults(open)[0]).toMatch(/^\[#[0-9a-f]{4,}\]\n.*over http/s);
+  });
 });
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connectSocket(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      done(true);
+    });
+    socket.once('error', () => done(false));
+  });
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`gave up after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
