@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   mergeMcpServers,
-  parseEnvFile,
-  parseJsonc,
   parseMcpJson,
   parseMcpSettings,
   resolveMcpServer,
@@ -43,49 +41,6 @@ function only(text: string, source = WORKSPACE): { entry: McpServerEntry; inputs
   expect(parsed.servers).toHaveLength(1);
   return { entry: parsed.servers[0]!, inputs: parsed.inputs };
 }
-
-describe('parseJsonc', () => {
-  it('reads comments and trailing commas, and leaves // inside strings alone', () => {
-    const text = `// servers for the app
-{
-  /* block
-     comment */
-  "servers": {
-    "web": { "url": "https://example.com/mcp", }, // trailing comma above
-    "tricky": { "command": "node", "args": ["a//b", "/* not a comment */", "quote \\" // still a string",], },
-  },
-}`;
-    const parsed = parseJsonc(text);
-    expect(parsed).toEqual({
-      ok: true,
-      value: {
-        servers: {
-          web: { url: 'https://example.com/mcp' },
-          tricky: { command: 'node', args: ['a//b', '/* not a comment */', 'quote " // still a string'] },
-        },
-      },
-    });
-  });
-
-  it('keeps a comma inside a string before a closing brace', () => {
-    expect(parseJsonc('{"a": ",}"}')).toEqual({ ok: true, value: { a: ',}' } });
-  });
-
-  it('reads an empty file (or only comments) as nothing, and a byte order mark as blank', () => {
-    expect(parseJsonc('  // nothing yet\n')).toEqual({ ok: true, value: undefined });
-    expect(parseJsonc('\uFEFF{"a": 1}')).toEqual({ ok: true, value: { a: 1 } });
-  });
-
-  it('says where the JSON is wrong', () => {
-    const parsed = parseJsonc('{\n  "servers": {\n    "a": 1 x\n  }\n}');
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error).toMatch(/line 3, column \d+/);
-    const quoted = parseJsonc('{"token": sk-live-123}');
-    expect(quoted).toEqual({ ok: false, error: "Unexpected token 's'" });
-    const open = parseJsonc('{ /* never closed ');
-    expect(open).toEqual({ ok: false, error: 'a /* comment is not closed (line 1, column 3)' });
-  });
-});
 
 describe('parseMcpJson: shapes', () => {
   it('reads a stdio server with every field', () => {
@@ -231,54 +186,6 @@ describe('parseMcpJson: bad entries', () => {
     expect(text).toMatch(/input "d" has a "description" that is not text/);
     expect(text).toMatch(/input "d" has "password" that is not true or false; it is taken as true/);
     expect(parseMcpJson('{"inputs": {}}', WORKSPACE).problems[0]).toMatch(/must be a list such as/);
-  });
-});
-
-describe('parseEnvFile', () => {
-  it('reads KEY=VALUE lines, comments, export, quotes and escapes', () => {
-    const parsed = parseEnvFile(
-      [
-        '# a comment',
-        '',
-        'PLAIN=value',
-        'SPACED =  padded value   # comment',
-        'export EXPORTED=yes',
-        'DOUBLE="two\\nlines \\"quoted\\" # not a comment"',
-        "SINGLE='lit\\n # kept'",
-        'EMPTY=',
-        'HASH=a#b',
-        'MULTI="first',
-        'second"',
-        'PLAIN=later wins',
-        'URL=https://x.example/?a=b=c',
-      ].join('\r\n'),
-    );
-    expect(parsed.problems).toEqual([]);
-    expect(parsed.values).toEqual({
-      PLAIN: 'later wins',
-      SPACED: 'padded value',
-      EXPORTED: 'yes',
-      DOUBLE: 'two\nlines "quoted" # not a comment',
-      SINGLE: 'lit\\n # kept',
-      EMPTY: '',
-      HASH: 'a#b',
-      MULTI: 'first\nsecond',
-      URL: 'https://x.example/?a=b=c',
-    });
-  });
-
-  it('reports bad lines by number, never quoting them', () => {
-    const parsed = parseEnvFile(
-      ['OK=1', 'sk-ant-secret-line', '1BAD=x', 'OPEN="never closed', 'NEXT=swallowed by the open quote'].join('\n'),
-    );
-    expect(parsed.values).toEqual({ OK: '1' });
-    expect(parsed.problems).toEqual([
-      'line 2 is not KEY=VALUE.',
-      'line 3: a variable name is letters, digits and _ (not starting with a digit).',
-      'line 4: the value of OPEN has no closing ".',
-    ]);
-    expect(parseEnvFile('AFTER="v" junk').problems).toEqual(['line 1: text after the quoted value of AFTER; put a # before a comment.']);
-    expect(parsed.problems.join(' ')).not.toContain('sk-ant');
   });
 });
 
