@@ -201,10 +201,12 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     await screenshot(page, 'mcp-2-approval');
     await prompt.getByRole('button', { name: 'Allow once' }).click();
     await frame.getByText('The everything server echoed the greeting back.').waitFor({ state: 'visible', timeout: 90_000 });
-    const chat = await frame.locator('body').innerText();
-    // The tool line: the call's summary and the result's id bracket.
-    expect(chat).toMatch(/everything echo \{"message":"hello from e2e"\}/);
-    expect(chat).toMatch(/\[#[0-9a-f]{4,}[^\]]*\]/);
+    // The tool line: the call's summary and the result's id bracket; expanded, what the server answered.
+    const line = frame.locator('.tool', { has: frame.locator('.tool-name', { hasText: 'mcp__everything__echo' }) }).first();
+    expect(await line.locator('.tool-summary').innerText()).toContain('everything echo {"message":"hello from e2e"}');
+    expect(await line.locator('.tool-bracket').innerText()).toMatch(/^\[#[0-9a-f]{4,}[^\]]*\]/);
+    await line.locator('.tool-toggle').click();
+    await line.locator('.tool-result-text', { hasText: 'Echo: hello from e2e' }).waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'mcp-3-answered');
     // What the server answered went back to the model as the tool's result.
     const sent = model!.server.requests.map((r) => r.rawBody).join('\n');
