@@ -4,7 +4,8 @@
 // `mcp__everything__echo`, which asks for approval in the chat showing the server and the arguments;
 // allowed once, the result (with its id bracket) and the final answer appear. Then the value the user
 // typed (a random canary) must be in no file on disk: not the workspace, the editor's user data (logs,
-// extension storage, the session journal), the extensions folder, the browser profile or the test's logs.
+// extension storage, the session journal), the extensions folder, the browser profile or the test's logs;
+// code-server's own secret store (the browser's localStorage) holds it sealed, not in plain text.
 // Workspace trust is off in this editor as in the other tests, so the folder is trusted.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -242,10 +243,21 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     expect(cairnLog).not.toContain('was not given');
   });
 
+  it("keeps the value in code-server's secret storage sealed: the browser's localStorage, encrypted", async () => {
+    // code-server's workbench keeps VS Code's SecretStorage in the browser's localStorage under
+    // `secrets.provider`, sealed with AES under a key whose server half is <user-data-dir>/serve-web-key-half
+    // (code-server's /mint-key). In these tests the page is in a Playwright context, whose storage never
+    // reaches disk; in a user's browser the sealed text is written to the browser profile.
+    const sealed = await page.evaluate(() => localStorage.getItem('secrets.provider'));
+    expect(sealed, "code-server's secret store (localStorage secrets.provider) was not found").toEqual(expect.any(String));
+    expect(sealed).not.toContain(CANARY);
+    expect(sealed).not.toContain('cairn.mcp.input');
+  });
+
   it('wrote the input value to no file on disk', () => {
     const profile = chromiumProfileDir();
-    // The browser profile holds the workbench's localStorage and IndexedDB (where code-server keeps the
-    // secret storage): it must be found, or this test would check less than it says.
+    // The browser profile (localStorage, IndexedDB, caches): it must be found, or this test would check
+    // less than it says.
     expect(profile, 'the Chromium profile folder of this test was not found in /proc').toBeDefined();
     const roots = [
       workspaceDir,
@@ -253,6 +265,9 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
       // session journals), the extensions folder, code-server's XDG config and data.
       dirname(editor!.userDataDir),
       profile!,
+      // This test's own logs: code-server's output and the browser console.
+      join(OUTPUT_DIR, `${NAME}.code-server.log`),
+      join(OUTPUT_DIR, `${NAME}.browser.log`),
     ];
     const found: string[] = [];
     let scanned = 0;
@@ -261,13 +276,10 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
       found.push(...result.found);
       scanned += result.scanned;
     }
-    // This test's own logs: code-server's output and the browser console.
-    for (const log of [`${NAME}.code-server.log`, `${NAME}.browser.log`]) {
-      const result = filesHolding(join(OUTPUT_DIR, log), CANARY);
-      found.push(...result.found);
-      scanned += result.scanned;
-    }
     expect(scanned).toBeGreaterThan(50);
     expect(found).toEqual([]);
+    // The scan does reach what the session wrote: the call's arguments are in its journal.
+    const journals = filesHolding(dirname(editor!.userDataDir), 'hello from e2e').found;
+    expect(journals.some((file) => /globalStorage\/cairn\.cairn\/sessions\/.+\/journal\.jsonl$/.test(file))).toBe(true);
   });
 });
