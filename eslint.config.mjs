@@ -61,6 +61,17 @@ const IO_PACKAGES = ['chokidar', 'esbuild'];
 
 const testFiles = ['**/*.test.ts', '**/*.test.tsx'];
 
+/** One layer's rule: the imports its files (tests aside) may not make. */
+function restrict(files, options) {
+  return { files, ignores: testFiles, rules: { '@typescript-eslint/no-restricted-imports': ['error', options] } };
+}
+
+/** Product code never reaches into the tests, the bench or conformance. */
+const NO_TEST_IMPORTS = {
+  regex: '(^|/)(test|bench|conformance)(/|$)',
+  message: 'Product code may not import tests, the bench or conformance.',
+};
+
 function ups(count) {
   return `^(\\.\\./){${count}}`;
 }
@@ -100,92 +111,42 @@ function coreLayerConfigs() {
   for (let depth = 0; depth <= 3; depth++) {
     const below = '*/'.repeat(depth);
     // depth 0: src/core/x.ts; 1: src/core/area/x.ts; 2: src/core/area/node/x.ts or src/core/area/sub/x.ts ...
-    configs.push({
-      files: [`src/core/${below}*.ts`],
-      ignores: [...testFiles, 'src/core/**/node/**'],
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', coreRestrictions(depth, false)] },
-    });
-    if (depth >= 2) {
-      configs.push({
-        files: [`src/core/${'*/'.repeat(depth - 1)}node/*.ts`],
-        ignores: testFiles,
-        rules: { '@typescript-eslint/no-restricted-imports': ['error', coreRestrictions(depth, true)] },
-      });
-    }
+    const outsideNodeFolders = restrict([`src/core/${below}*.ts`], coreRestrictions(depth, false));
+    configs.push({ ...outsideNodeFolders, ignores: [...testFiles, 'src/core/**/node/**'] });
+    if (depth >= 2) configs.push(restrict([`src/core/${'*/'.repeat(depth - 1)}node/*.ts`], coreRestrictions(depth, true)));
   }
   return configs;
 }
 
 const layers = [
   ...coreLayerConfigs(),
-  {
-    files: ['src/node/**/*.ts'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'src/node runs without VS Code (the headless runner, the local server): no vscode import.' }],
-          patterns: [
-            { regex: '(^|/)host(/|$)', message: 'src/node may not import src/host.' },
-            { regex: '(^|/)(test|bench|conformance)(/|$)', message: 'Product code may not import tests, the bench or conformance.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/host/**/*.ts', 'src/*.ts'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '(^|/)(test|bench|conformance)(/|$)', message: 'Product code may not import tests, the bench or conformance.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/shared/**/*.ts'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'src/shared is read by the webview: no vscode import.' }],
-          patterns: [
-            {
-              regex: '^\\.\\./core/(?!text/)',
-              allowTypeImports: true,
-              message: "src/shared takes only types from src/core (and core/text's pure helpers): the webview bundles it.",
-            },
-            { regex: '^\\.\\./(host|node)(/|$)', message: 'src/shared may not import src/host or src/node.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['webview-ui/**/*.ts', 'webview-ui/**/*.tsx'],
-    ignores: testFiles,
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'The webview has no vscode module: it talks to the host through src/shared/protocol.ts.' }],
-          patterns: [
-            {
-              regex: '(^|/)src/(?!shared/)',
-              message: 'The webview imports only src/shared of src/: what it shows comes over the protocol.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  restrict(['src/node/**/*.ts'], {
+    paths: [{ name: 'vscode', message: 'src/node runs without VS Code (the headless runner, the local server): no vscode import.' }],
+    patterns: [{ regex: '(^|/)host(/|$)', message: 'src/node may not import src/host.' }, NO_TEST_IMPORTS],
+  }),
+  restrict(['src/host/**/*.ts', 'src/*.ts'], {
+    patterns: [NO_TEST_IMPORTS],
+  }),
+  restrict(['src/shared/**/*.ts'], {
+    paths: [{ name: 'vscode', message: 'src/shared is read by the webview: no vscode import.' }],
+    patterns: [
+      {
+        regex: '^\\.\\./core/(?!text/)',
+        allowTypeImports: true,
+        message: "src/shared takes only types from src/core (and core/text's pure helpers): the webview bundles it.",
+      },
+      { regex: '^\\.\\./(host|node)(/|$)', message: 'src/shared may not import src/host or src/node.' },
+    ],
+  }),
+  restrict(['webview-ui/**/*.ts', 'webview-ui/**/*.tsx'], {
+    paths: [{ name: 'vscode', message: 'The webview has no vscode module: it talks to the host through src/shared/protocol.ts.' }],
+    patterns: [
+      {
+        regex: '(^|/)src/(?!shared/)',
+        message: 'The webview imports only src/shared of src/: what it shows comes over the protocol.',
+      },
+    ],
+  }),
 ];
 
 export default tseslint.config(
