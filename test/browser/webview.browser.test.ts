@@ -381,7 +381,7 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     await playUntil('snapshot-sent');
     await page.locator('[data-request="5"]').waitFor();
     await page.locator('[data-request="5"]').click();
-    await details.locator('.fact', { hasText: 'Provider input' }).getByText('waiting for the response').waitFor();
+    await details.locator('.fact', { hasText: 'Provider input' }).getByText('none: the request ended without an answer').waitFor();
     const cacheBreak = details.locator('.cache-break');
     await cacheBreak.getByText('at message 0: compaction started generation 1').waitFor();
     const [breakColour, errorColour] = await cacheBreak.evaluate((el) => [

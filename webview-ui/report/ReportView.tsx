@@ -6,7 +6,7 @@ import type { ReportStore } from './reportStore';
 import { cacheBreakText } from './cacheBreakText';
 import { RequestComparison } from './RequestComparison';
 import { SourceBar } from './SourceBar';
-import { calibrationText, totals } from './snapshotMath';
+import { calibrationText, providerInputText, totals } from './snapshotMath';
 
 function RequestList({ store }: { store: ReportStore }) {
   const selected = store.selected.value;
@@ -84,10 +84,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
         <Fact label="Estimate (raw)" value={`${formatTokens(t.tokensRaw)} tokens`} />
         <Fact label="Estimate (calibrated)" value={`${formatTokens(t.tokensCalibrated)} tokens`} />
         {snapshot.calibration && <Fact label="Calibration" value={calibrationText(snapshot)} />}
-        <Fact
-          label="Provider input"
-          value={t.providerInput === undefined ? 'waiting for the response' : `${formatTokens(t.providerInput)} tokens`}
-        />
+        <Fact label="Provider input" value={providerInputText(t)} />
         <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
         <Fact label="Cache read" value={usage ? formatTokens(usage.cacheRead) : '–'} />
         <Fact label="Cache write" value={usage ? formatTokens(usage.cacheWrite) : '–'} />

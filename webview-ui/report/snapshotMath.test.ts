@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestSnapshotView } from '../../src/shared/protocol';
-import { firstDifference, sourceDeltas, totals, upsertSnapshot } from './snapshotMath';
+import { firstDifference, providerInputText, sourceDeltas, totals, upsertSnapshot } from './snapshotMath';
 
 function snapshot(index: number, history: number, hashes: string[], usage?: RequestSnapshotView['usage']): RequestSnapshotView {
   return {
@@ -50,5 +50,12 @@ describe('snapshot math', () => {
       [0, 1],
       [2, 9],
     ]);
+  });
+});
+
+describe('providerInputText', () => {
+  it('says a request without usage ended without an answer (a 401, a cancel): never "waiting" for ever', () => {
+    expect(providerInputText({ bytes: 10, tokensRaw: 5, tokensCalibrated: 5 })).toBe('none: the request ended without an answer');
+    expect(providerInputText({ bytes: 10, tokensRaw: 5, tokensCalibrated: 5, providerInput: 1234 })).toMatch(/tokens$/);
   });
 });

@@ -6,7 +6,7 @@ export interface SnapshotTotals {
   readonly bytes: number;
   readonly tokensRaw: number;
   readonly tokensCalibrated: number;
-  /** The provider's input as billed: uncached + cache write + cache read; undefined before usage arrives. */
+  /** The provider's input as billed: uncached + cache write + cache read; undefined when no usage came back. */
   readonly providerInput?: number;
 }
 
@@ -64,4 +64,14 @@ export function upsertSnapshot(list: readonly RequestSnapshotView[], snapshot: R
   const next = list.filter((s) => s.index !== snapshot.index);
   next.push(snapshot);
   return next.sort((x, y) => x.index - y.index);
+}
+
+/**
+ * The provider's input in words. The report receives a snapshot once its request has ended, so one without
+ * usage is a request that got no answer (an error such as a 401, or a cancel), never one still waiting.
+ */
+export function providerInputText(totalsOf: SnapshotTotals): string {
+  return totalsOf.providerInput === undefined
+    ? 'none: the request ended without an answer'
+    : `${formatTokens(totalsOf.providerInput)} tokens`;
 }
