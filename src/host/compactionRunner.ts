@@ -58,6 +58,20 @@ export class CompactionRunner {
     };
   }
 
+  /** The waiting preview as the webview's compaction details: exactly the summary and files table Apply will use. */
+  previewDetails(): CompactionDetails | undefined {
+    const preview = this.preview;
+    if (!preview) return undefined;
+    const { generation, summary, filesTable, tokensBefore, tokensAfter } = preview;
+    return {
+      generation,
+      summary,
+      filesTable,
+      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
+      ...(tokensAfter !== undefined ? { tokensAfter } : {}),
+    };
+  }
+
   /** The waiting preview as a read-only Markdown page: tokens before → after, the summary, the files table. */
   previewMarkdown(): string | undefined {
     const preview = this.preview;

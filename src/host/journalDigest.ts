@@ -7,6 +7,7 @@ import { isGenerationDetail } from '../core/conversation/generationDetail';
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';
+import type { SessionJournal } from '../core/journal/node/sessionJournal';
 import { summarizeToolCall } from '../core/tools/definitions';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
 import { tokensSavedBy } from './resultView';
@@ -187,4 +188,23 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     lastCacheHitShare: withUsage.at(-1)?.cacheHitShare ?? null,
     title,
   };
+}
+
+/** The digest of an open journal, computed again only once the journal has grown. */
+export class JournalDigestCache {
+  private cached: { seq: number; digest: JournalDigest } | undefined;
+
+  async of(journal: Pick<SessionJournal, 'lastSeq' | 'readAll'>): Promise<JournalDigest> {
+    const seq = journal.lastSeq;
+    const cached = this.cached;
+    if (cached && cached.seq === seq) return cached.digest;
+    const digest = await digestJournal(journal.readAll());
+    this.cached = { seq, digest };
+    return digest;
+  }
+
+  /** Forgets it (another session, or a change the journal's length does not show). */
+  clear(): void {
+    this.cached = undefined;
+  }
 }

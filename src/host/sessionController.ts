@@ -13,34 +13,28 @@ import type {
   CompactionStateView,
   HostAction,
   HostToWebview,
-  InitMessage,
-  RequestSnapshotView,
   UsageMeterView,
   WebviewKind,
   WebviewNotification,
   WebviewRequest,
 } from '../shared/protocol';
-import { parseWebviewMessage, PROTOCOL_VERSION, ProtocolError } from '../shared/protocol';
-import { EventProjection } from './eventProjection';
-import { digestJournal, type JournalDigest } from './journalDigest';
+import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
+import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { resultViewOf } from './resultView';
-import { snapshotViewOf } from './snapshotView';
 import { CompactionRunner } from './compactionRunner';
 import type { WebviewApprover } from './webviewApprover';
-import { answerRequest } from './webviewRequests';
+import { respondTo } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
+import { ChatRelay } from './chatRelay';
+import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { openFromWebview } from './webviewOpens';
-import { ENV_KEY_WARNING, NoSessionError } from './sessionNotices';
-import { OutputThrottle } from './outputThrottle';
+import { NoSessionError } from './sessionNotices';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
-export { ENV_KEY_WARNING, NoSessionError };
-
-/** Newest turns sent with `init`; older ones come page by page. */
-export const INIT_TURNS = 30;
+export { NoSessionError };
 
 export interface SessionControllerDeps {
   readonly sessions: SessionSource;
@@ -63,19 +57,11 @@ export interface SessionControllerDeps {
 export class SessionController {
   private assembled: AssembledSession | undefined;
   private subscription: { dispose(): void } | undefined;
-  private projection = new EventProjection(0);
   private readonly views: OpenViews;
-  private digestCache: { seq: number; digest: JournalDigest } | undefined;
-  private snapshots: RequestSnapshotView[] = [];
+  private readonly digests = new JournalDigestCache();
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
-  /** A running command's output, throttled on its way to the chat. */
-  private readonly liveOutput = new OutputThrottle((callId, text) => {
-    for (const notification of this.projection.project({ type: 'tool_output', callId, text })) this.broadcast(notification, 'chat');
-  });
-  private meterView: UsageMeterView | undefined;
-  /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
-  private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
+  private readonly chat: ChatRelay;
   private busy = false;
   private lastUserText: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
@@ -83,6 +69,7 @@ export class SessionController {
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
+    this.chat = new ChatRelay(this.views);
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       isBusy: () => this.busy,
@@ -122,7 +109,7 @@ export class SessionController {
   }
 
   get meter(): UsageMeterView | undefined {
-    return this.meterView;
+    return this.usage.current;
   }
 
   get isBusy(): boolean {
@@ -184,7 +171,7 @@ export class SessionController {
       );
       return;
     }
-    if (this.envKeyWarning === 'not-yet' && (await this.deps.apiKeySource?.()) === 'environment') this.envKeyWarning = 'due';
+    if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
     let session;
     try {
       ({ session } = await this.session());
@@ -216,16 +203,7 @@ export class SessionController {
 
   /** The preview waiting for Apply or Discard: exactly the summary and files table Apply will use. */
   get compactionPreview(): CompactionDetails | undefined {
-    const preview = this.compaction.preview;
-    if (!preview) return undefined;
-    const { generation, summary, filesTable, tokensBefore, tokensAfter } = preview;
-    return {
-      generation,
-      summary,
-      filesTable,
-      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
-      ...(tokensAfter !== undefined ? { tokensAfter } : {}),
-    };
+    return this.compaction.previewDetails();
   }
 
   /** Applies the waiting preview as it is (no second summary request), discards it, or undoes the last compaction. */
@@ -252,11 +230,11 @@ export class SessionController {
 
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
   postNotice(kind: string, message: string): void {
-    this.broadcast({ type: 'notice', turn: Math.max(this.projection.currentTurn, 0), level: 'info', kind, message }, 'chat');
+    this.chat.notice(kind, message);
   }
 
   postError(kind: string, message: string, action?: HostAction): void {
-    this.broadcast({ type: 'error', turn: Math.max(this.projection.currentTurn, 0), kind, message, ...(action ? { action } : {}) }, 'chat');
+    this.chat.error(kind, message, action);
   }
 
   /** Closes the session (window closing). */
@@ -264,7 +242,7 @@ export class SessionController {
     // A session may be opening (activation); wait so it is not left open behind the close.
     await this.settled();
     await this.closeCurrent();
-    this.liveOutput.dispose();
+    this.chat.dispose();
     this.views.clear();
   }
 
@@ -284,10 +262,9 @@ export class SessionController {
 
   private async attach(assembled: AssembledSession): Promise<AssembledSession> {
     this.assembled = assembled;
-    this.digestCache = undefined;
+    this.digests.clear();
     const digest = await this.digest();
-    this.projection = new EventProjection(digest.turns.length);
-    this.snapshots = [...digest.snapshots];
+    this.chat.startAfter(digest.turns.length);
     this.usage.reset(digest);
     this.compaction.reset();
     this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
@@ -314,46 +291,18 @@ export class SessionController {
   private async digest(): Promise<JournalDigest> {
     const journal = this.assembled?.journal;
     if (!journal) throw new NoSessionError();
-    const seq = journal.lastSeq;
-    if (this.digestCache?.seq === seq) return this.digestCache.digest;
-    const digest = await digestJournal(journal.readAll());
-    this.digestCache = { seq, digest };
-    return digest;
+    return this.digests.of(journal);
   }
 
   private onEvent(event: AgentEvent): void {
-    if (event.type === 'tool_output') {
-      this.liveOutput.add(event.callId, event.text);
-      return;
-    }
-    // Pending output goes first, so the chat sees everything in order; a finished call's result replaces it.
-    if (event.type === 'tool_finished') this.liveOutput.drop(event.callId);
-    this.liveOutput.flush();
-    for (const notification of this.projection.project(event)) this.broadcast(notification, 'chat');
-    if (event.type === 'user_message' && this.envKeyWarning === 'due') {
-      this.envKeyWarning = 'shown';
-      this.broadcast(
-        {
-          type: 'notice',
-          turn: Math.max(this.projection.currentTurn, 0),
-          level: 'warning',
-          kind: 'api_key_from_environment',
-          message: ENV_KEY_WARNING,
-        },
-        'chat',
-      );
-    }
+    this.chat.relay(event);
+    // The meter's and the report's figures.
     switch (event.type) {
       case 'tool_finished':
         this.usage.addSaved(resultViewOf(event.result).tokensSaved);
         break;
       case 'request_finished': {
-        // Numbered by their place in the session (the journal's order), not by the composer's count, which
-        // starts again when a reopened session builds a new composer.
-        const view = { ...snapshotViewOf(event.snapshot), index: this.snapshots.length };
-        this.snapshots.push(view);
-        this.usage.addSnapshot(view);
-        this.broadcast({ type: 'snapshot', snapshot: view });
+        this.broadcast({ type: 'snapshot', snapshot: this.usage.addSnapshot(event.snapshot) });
         void this.refreshMeter();
         break;
       }
@@ -364,7 +313,7 @@ export class SessionController {
       case 'notice':
         if (event.kind === 'compaction_undone') {
           // The summary of the restored generation is in the journal; the digest knows it.
-          this.digestCache = undefined;
+          this.digests.clear();
           void this.digest().then((d) => {
             this.usage.setSummary(d.activeSummary);
             return this.refreshMeter();
@@ -446,16 +395,16 @@ export class SessionController {
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
-    try {
-      const assembled = await this.session();
-      const result = await answerRequest(
-        { readResult: (id) => assembled.journal.readResult(id), digest: () => this.digest(), preview: () => this.compactionPreview },
-        request,
-      );
-      this.post(sink, { type: 'response', requestId: request.requestId, ok: true, result });
-    } catch (error) {
-      this.post(sink, { type: 'response', requestId: request.requestId, ok: false, error: errorMessage(error) });
-    }
+    // The session is opened only when a request needs it (a stored result, the journal's turns).
+    const sources = {
+      readResult: async (id: string) => (await this.session()).journal.readResult(id),
+      digest: async () => {
+        await this.session();
+        return this.digest();
+      },
+      preview: () => this.compactionPreview,
+    };
+    this.post(sink, await respondTo(sources, request));
   }
 
   private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {
@@ -464,20 +413,19 @@ export class SessionController {
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
     const turns = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
-    const init: InitMessage = {
-      type: 'init',
-      protocolVersion: PROTOCOL_VERSION,
-      view,
-      sessionTitle: digest?.title || (assembled ? 'New session' : 'No session'),
-      turns: turns.slice(Math.max(0, turns.length - INIT_TURNS)),
-      hasOlderTurns: turns.length > INIT_TURNS,
-      resultIds: assembled ? [...assembled.journal.ids()] : [],
-      busy: this.busy,
-      ...(this.meterView ? { meter: this.meterView } : {}),
-      ...(this.compaction.state ? { compaction: this.compaction.state } : {}),
-      ...(view === 'report' ? { snapshots: this.snapshots } : {}),
-    };
-    this.post(sink, init);
+    this.post(
+      sink,
+      initMessage(view, {
+        digest,
+        hasSession: assembled !== undefined,
+        turns,
+        resultIds: assembled ? assembled.journal.ids() : [],
+        busy: this.busy,
+        meter: this.usage.current,
+        compaction: this.compaction.state,
+        snapshots: this.usage.snapshots,
+      }),
+    );
   }
 
   private setBusy(busy: boolean): void {
@@ -492,7 +440,6 @@ export class SessionController {
     if (!assembled) return;
     try {
       const meter = this.usage.view(assembled, await this.deps.windowTokens());
-      this.meterView = meter;
       this.broadcast({ type: 'usage', meter });
       this.deps.onMeter?.(meter);
     } catch (error) {

@@ -1,19 +1,25 @@
 /**
- * The usage meter's running totals (session cost, tokens hygiene saved, the last cache-hit share, the
- * active summary) and the meter view built from them and the composer's three usage parts.
+ * The session's running figures: the usage meter's totals (session cost, tokens hygiene saved, the last
+ * cache-hit share, the active summary), the meter view built from them and the composer's three usage
+ * parts, and the report's list of request snapshots.
  */
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
+import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { RequestSnapshotView, UsageMeterView } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
+import { snapshotViewOf } from './snapshotView';
 
 export class UsageMeter {
   private cost = 0;
   private saved = 0;
   private cacheHit: number | null = null;
   private summary: string | null = null;
+  private requests: RequestSnapshotView[] = [];
+  private latest: UsageMeterView | undefined;
 
   /** Starts from what the journal of a (re)opened session holds. */
   reset(digest: JournalDigest): void {
+    this.requests = [...digest.snapshots];
     this.cost = digest.sessionCostUsd;
     this.saved = digest.tokensSaved;
     this.cacheHit = digest.lastCacheHitShare;
@@ -24,9 +30,26 @@ export class UsageMeter {
     this.saved += tokens;
   }
 
-  addSnapshot(view: RequestSnapshotView): void {
+  /**
+   * A request that ended, as the report shows it. Numbered by its place in the session (the journal's
+   * order), not by the composer's count, which starts again when a reopened session builds a new composer.
+   */
+  addSnapshot(snapshot: RequestSnapshot): RequestSnapshotView {
+    const view = { ...snapshotViewOf(snapshot), index: this.requests.length };
+    this.requests.push(view);
     this.cost += view.costUsd ?? 0;
     if (view.purpose === 'main' && view.cacheHitShare !== undefined) this.cacheHit = view.cacheHitShare;
+    return view;
+  }
+
+  /** Every request of the session so far, for the report. */
+  get snapshots(): readonly RequestSnapshotView[] {
+    return this.requests;
+  }
+
+  /** The meter as last built (none before the first `view`). */
+  get current(): UsageMeterView | undefined {
+    return this.latest;
   }
 
   /** The summary the active generation opens with (null before a compaction or after its undo). */
@@ -37,7 +60,7 @@ export class UsageMeter {
   view(assembled: AssembledSession, windowTokens: number): UsageMeterView {
     const messages = assembled.session.projectedMessages();
     const parts = assembled.composer.usageParts(messages, this.summary, windowTokens);
-    return {
+    this.latest = {
       windowTokens: parts.window,
       systemTokens: parts.system,
       historyTokens: parts.history,
@@ -46,5 +69,6 @@ export class UsageMeter {
       sessionCostUsd: this.cost,
       tokensSavedByHygiene: this.saved,
     };
+    return this.latest;
   }
 }

@@ -5,7 +5,16 @@
  */
 import { splitLines } from '../core/text/lines';
 import type { StoredResult } from '../core/ledger/types';
-import type { CompactionDetails, RecallPage, TurnPage, TurnView, WebviewRequest } from '../shared/protocol';
+import {
+  errorResponseTo,
+  type CompactionDetails,
+  type RecallPage,
+  type ResponseMessage,
+  type TurnPage,
+  type TurnView,
+  type WebviewRequest,
+} from '../shared/protocol';
+import { errorMessage } from '../core/errorMessage';
 import type { JournalDigest } from './journalDigest';
 
 export class WebviewRequestError extends Error {
@@ -58,5 +67,14 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
         throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
       return details;
     }
+  }
+}
+
+/** The response a request gets: its answer, or an error the webview shows as it is. */
+export async function respondTo(sources: RequestSources, request: WebviewRequest): Promise<ResponseMessage> {
+  try {
+    return { type: 'response', requestId: request.requestId, ok: true, result: await answerRequest(sources, request) };
+  } catch (error) {
+    return errorResponseTo(request, errorMessage(error));
   }
 }

@@ -1,0 +1,71 @@
+import type { AgentEvent } from '../core/agent/events';
+import type { HostAction } from '../shared/protocol';
+import { EventProjection } from './eventProjection';
+import type { OpenViews } from './openViews';
+import { OutputThrottle } from './outputThrottle';
+import { ENV_KEY_WARNING } from './sessionNotices';
+
+/**
+ * How the session's events reach the chat: projected to turn notifications (numbered after the journal's
+ * turns), a running command's output throttled, and the host's own notices and errors on the current turn.
+ */
+export class ChatRelay {
+  private projection = new EventProjection(0);
+  /** A running command's output, throttled on its way to the chat. */
+  private readonly liveOutput = new OutputThrottle((callId, text) => {
+    for (const notification of this.projection.project({ type: 'tool_output', callId, text })) this.views.broadcast(notification, 'chat');
+  });
+  /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
+  private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
+
+  constructor(private readonly views: OpenViews) {}
+
+  /** A session was opened: its live turns continue the journal's count. */
+  startAfter(journalTurns: number): void {
+    this.projection = new EventProjection(journalTurns);
+  }
+
+  /** The key comes from the environment: warn once, with the next turn. */
+  keyFromEnvironment(): void {
+    if (this.envKeyWarning === 'not-yet') this.envKeyWarning = 'due';
+  }
+
+  get warnedAboutKey(): boolean {
+    return this.envKeyWarning !== 'not-yet';
+  }
+
+  relay(event: AgentEvent): void {
+    if (event.type === 'tool_output') {
+      this.liveOutput.add(event.callId, event.text);
+      return;
+    }
+    // Pending output goes first, so the chat sees everything in order; a finished call's result replaces it.
+    if (event.type === 'tool_finished') this.liveOutput.drop(event.callId);
+    this.liveOutput.flush();
+    for (const notification of this.projection.project(event)) this.views.broadcast(notification, 'chat');
+    if (event.type === 'user_message' && this.envKeyWarning === 'due') {
+      this.envKeyWarning = 'shown';
+      this.views.broadcast(
+        { type: 'notice', turn: this.turn(), level: 'warning', kind: 'api_key_from_environment', message: ENV_KEY_WARNING },
+        'chat',
+      );
+    }
+  }
+
+  /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
+  notice(kind: string, message: string): void {
+    this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message }, 'chat');
+  }
+
+  error(kind: string, message: string, action?: HostAction): void {
+    this.views.broadcast({ type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}) }, 'chat');
+  }
+
+  dispose(): void {
+    this.liveOutput.dispose();
+  }
+
+  private turn(): number {
+    return Math.max(this.projection.currentTurn, 0);
+  }
+}

@@ -1,0 +1,37 @@
+import type { CompactionStateView, InitMessage, RequestSnapshotView, TurnView, UsageMeterView, WebviewKind } from '../shared/protocol';
+import { PROTOCOL_VERSION } from '../shared/protocol';
+import type { JournalDigest } from './journalDigest';
+
+/** Newest turns sent with `init`; older ones come page by page. */
+export const INIT_TURNS = 30;
+
+export interface InitParts {
+  /** The open session's journal, digested; none when no session is open. */
+  readonly digest: JournalDigest | undefined;
+  readonly hasSession: boolean;
+  /** The turns to show: the journal's, with a running turn merged in by the caller. */
+  readonly turns: readonly TurnView[];
+  readonly resultIds: readonly string[];
+  readonly busy: boolean;
+  readonly meter: UsageMeterView | undefined;
+  readonly compaction: CompactionStateView | null;
+  readonly snapshots: readonly RequestSnapshotView[];
+}
+
+/** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
+export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
+  const { turns } = parts;
+  return {
+    type: 'init',
+    protocolVersion: PROTOCOL_VERSION,
+    view,
+    sessionTitle: parts.digest?.title || (parts.hasSession ? 'New session' : 'No session'),
+    turns: turns.slice(Math.max(0, turns.length - INIT_TURNS)),
+    hasOlderTurns: turns.length > INIT_TURNS,
+    resultIds: [...parts.resultIds],
+    busy: parts.busy,
+    ...(parts.meter ? { meter: parts.meter } : {}),
+    ...(parts.compaction ? { compaction: parts.compaction } : {}),
+    ...(view === 'report' ? { snapshots: [...parts.snapshots] } : {}),
+  };
+}
