@@ -42,7 +42,9 @@ export class CaseCompaction {
   static async create(root: string, ledger: ResultLedger): Promise<CaseCompaction> {
     const scratch = mkdtempSync(join(tmpdir(), 'cairn-conformance-session-'));
     const journal = await SessionJournal.create(scratch, { workspace: root, model: 'conformance' });
+    const decisions = new DecisionQueue();
     const composer = new Composer({
+      decisions,
       tools: TOOL_DEFINITIONS,
       preamble: 'Conformance run.',
       rules: noRules,
@@ -57,7 +59,7 @@ export class CaseCompaction {
       summarizer,
       new Compactor({
         generations,
-        decisions: new DecisionQueue(),
+        decisions,
         recorder: new JournalRecorder(journal, () => ledger.state()),
         ledger,
         composer,

@@ -22,6 +22,7 @@ import { TOOL_DEFINITIONS } from '../../src/core/tools/definitions';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
 import { NodeProjectContext } from '../../src/node/nodeProjectContext';
 import type { HotFigure } from './figure';
+import { DecisionQueue } from '../../src/core/compose/decisions';
 
 const MODEL = 'claude-sonnet-4-5';
 
@@ -77,6 +78,7 @@ interface Rounds {
 
 function newComposer(dir: string, preamble: string): Composer {
   return new Composer({
+    decisions: new DecisionQueue(),
     tools: TOOL_DEFINITIONS,
     preamble,
     rules: new FileRulesSource({ homeDir: join(dir, 'home'), roots: [dir] }),

@@ -13,6 +13,7 @@ import { ModelError, cancelledError } from '../model/errors';
 import type { ModelFacts, TextBlock } from '../model/types';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from './settings';
 import { CompactionError, ModelSummarizer, type SummaryRequest } from './summarizer';
+import { DecisionQueue } from '../compose/decisions';
 
 const MAIN = 'claude-main';
 const SMALL = 'claude-small';
@@ -33,6 +34,7 @@ interface SummarizerOverrides {
 async function summarizerWith(script: readonly ScriptedStep[], overrides: SummarizerOverrides = {}) {
   const model = new ScriptedModel(script, overrides.facts);
   const composer = new Composer({
+    decisions: new DecisionQueue(),
     tools: [],
     preamble: 'You are Cairn.',
     rules: { load: async () => [] },

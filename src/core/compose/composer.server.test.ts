@@ -20,6 +20,7 @@ import type { RequestSnapshot } from './snapshot';
 import type { ProjectContextSource } from './projectContextSource';
 import type { RulesSource } from './rules';
 import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
+import { DecisionQueue } from './decisions';
 
 const MODEL = 'claude-sonnet-4-5';
 // Cairn's own preamble (about 1,600 tokens): the source the issue saw shown at a third of its size.
@@ -67,6 +68,7 @@ const project: ProjectContextSource = {
 describe('the composer against the local server', () => {
   it('brings calibrated estimates within 3% of the reported input after five requests, raw beside', async () => {
     const composer = new Composer({
+      decisions: new DecisionQueue(),
       tools: TOOL_DEFINITIONS,
       preamble: 'You are Cairn, a coding agent.\n\nRead before you edit; check your work with the tests.',
       rules,
@@ -103,6 +105,7 @@ describe('the composer against the local server', () => {
 
   it('keeps one long run of a single character from swinging the other sources, and settles at once', async () => {
     const composer = new Composer({
+      decisions: new DecisionQueue(),
       tools: TOOL_DEFINITIONS,
       preamble: await realPreamble(),
       rules,
@@ -159,6 +162,7 @@ describe('the composer against the local server', () => {
 
   it('keeps the prefix byte-identical and breaks no cache over a long session, checked from the logged bodies', async () => {
     const composer = new Composer({
+      decisions: new DecisionQueue(),
       tools: TOOL_DEFINITIONS,
       preamble: 'You are Cairn, a coding agent.',
       rules,

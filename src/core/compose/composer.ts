@@ -7,7 +7,7 @@ import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
 import { CacheBreakDetector } from './cacheBreak';
-import { cloneDecision, DecisionQueue, type Decision } from './decisions';
+import { cloneDecision, type Decision, type DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
 import type { ProjectContextSource } from './projectContextSource';
@@ -48,7 +48,7 @@ export interface ComposerOptions {
    * The session's one queue of decisions waiting for the next main request: the composer adds its own
    * (a budget cut in the static part, a rules delta) and the loop passes them all back in `compose()`.
    */
-  decisions?: DecisionQueue;
+  decisions: DecisionQueue;
 }
 
 export interface ComposeInput {
@@ -112,7 +112,7 @@ export class Composer {
     this.prices = resolvePrices(options.prices);
     this.clock = options.clock ?? systemClock;
     this.estimator = options.estimator ?? new TokenEstimator();
-    this.decisions = options.decisions ?? new DecisionQueue();
+    this.decisions = options.decisions;
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);

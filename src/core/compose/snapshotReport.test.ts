@@ -3,10 +3,12 @@ import { Composer } from './composer';
 import { emptyProjectContext } from './projectContextSource';
 import { noRules } from './rules';
 import { formatSnapshotReport } from './snapshotReport';
+import { DecisionQueue } from './decisions';
 
 describe('formatSnapshotReport', () => {
   it('shows each request with estimate, reported usage, sources, decisions and breaks, then totals', async () => {
     const composer = new Composer({
+      decisions: new DecisionQueue(),
       tools: [],
       preamble: 'You are Cairn.',
       rules: noRules,
