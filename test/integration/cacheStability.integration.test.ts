@@ -76,6 +76,12 @@ function longScenario() {
 }
 
 let open: ScenarioSession;
+
+function mainSnapshots(): RequestSnapshot[] {
+  return open.events.flatMap((e) =>
+    e.type === 'request_finished' && e.snapshot.purpose === 'main' ? [e.snapshot as RequestSnapshot] : [],
+  );
+}
 beforeAll(async () => {
   open = await startScenarioSession(longScenario(), {
     workspaceRules: true,
@@ -98,12 +104,24 @@ describe('a long session keeps the provider cache warm', () => {
     for (const body of bodies) expect(JSON.stringify([body.system, body.tools])).toBe(first);
   });
 
-  it('has zero cache breaks, checked on the logged bodies and by the composer', () => {
+  it('has zero cache breaks within a generation, checked on the logged bodies and by the composer', () => {
     const bodies = mainRequests(open.server) as ModelRequest[];
+    const generations = mainSnapshots().map((s) => s.generation);
+    expect(generations).toHaveLength(bodies.length);
     const detector = new CacheBreakDetector();
-    const breaks = bodies.map((body) => detector.observe(encodeRequest(body), 0)).filter(Boolean);
+    const breaks = bodies.map((body, i) => detector.observe(encodeRequest(body), generations[i]!)).filter(Boolean);
     expect(breaks).toEqual([]);
     expect(open.assembled.composer.cacheBreaks).toBe(0);
+  });
+
+  it('every new generation is a deliberate, recorded elision whose first request names it', () => {
+    const snapshots = mainSnapshots();
+    const starts = snapshots.filter((s, i) => i > 0 && s.generation !== snapshots[i - 1]!.generation);
+    // The session re-reads files it edits and reruns commands: elision must have found something to pay for.
+    expect(starts.length).toBeGreaterThan(0);
+    for (const start of starts) expect(start.decisions.map((d) => d.kind)).toContain('elision');
+    const elisions = snapshots.flatMap((s) => s.decisions.filter((d) => d.kind === 'elision'));
+    expect(elisions).toHaveLength(starts.length);
   });
 
   it('exercised every measure: stubs, caps, same results, diffs and recalls', () => {

@@ -9,6 +9,7 @@ import { generationOpening, type CompactionReason, type GenerationDetail } from 
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { ResultLedger } from '../ledger/resultLedger';
+import type { Elider } from '../elision/elider';
 import { escalationFor } from './escalation';
 import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
@@ -38,6 +39,8 @@ export interface CompactorDeps {
   readonly log: (line: string) => void;
   /** How stored entries become the provider's messages: the loop's, so the threshold is judged on what would really be sent. */
   readonly project?: Projection;
+  /** Lossless elision: tried before every summary, and between requests when its cost model says it pays. */
+  readonly elider?: Elider;
 }
 
 /** A compaction worked out but not yet applied: what a preview shows. */
@@ -88,7 +91,7 @@ export type CompactionOutcome =
  */
 export class Compactor implements ContextPolicy {
   private compactionsThisRun = 0;
-  private undoable: { previous: GenerationRef; generation: number } | undefined;
+  private undoable: { previous: GenerationRef; generation: number; kind: 'compaction' | 'elision' } | undefined;
   private autoBlocked: { generation: number; length: number } | undefined;
 
   constructor(private readonly deps: CompactorDeps) {}
@@ -97,10 +100,42 @@ export class Compactor implements ContextPolicy {
     this.compactionsThisRun = 0;
   }
 
-  /** The automatic trigger: compacts when the next request passes the soft threshold or fails the hard fit. */
+  /**
+   * The automatic trigger: compacts when the next request passes the soft threshold or fails the hard fit,
+   * eliding first (nothing lost) and summarizing only when elision cannot bring the context under the
+   * threshold; otherwise elides when the cost model says it pays.
+   */
   async beforeRequest(signal: AbortSignal): Promise<ContextChange> {
     const outcome = await this.autoCompact(signal);
-    return { newGeneration: outcome?.applied ?? false, events: outcome?.events ?? [] };
+    if (outcome) return { newGeneration: outcome.applied, events: outcome.events };
+    const elider = this.deps.elider;
+    if (!elider) return { newGeneration: false, events: [] };
+    const previous = this.deps.generations.current;
+    const elided = await elider.beforeRequest();
+    if (elided.applied) this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision' };
+    return { newGeneration: elided.applied, events: elided.events };
+  }
+
+  /** A compaction is due: elides instead when that alone brings the next request under the threshold and into the window. */
+  private async elideInstead(check: { fits: boolean }): Promise<AutoOutcome | undefined> {
+    const elider = this.deps.elider;
+    const settings = this.deps.settings();
+    if (!elider || settings.elision.mode === 'off') return undefined;
+    const plan = await elider.plan(settings.elision);
+    if (!plan) return undefined;
+    const window = await this.deps.windowTokens();
+    const underThreshold = plan.tokensAfter <= softLimitTokens(settings.threshold, window);
+    const fits = plan.tokensAfter + (await this.completionReserve()) + settings.safetyMarginTokens <= window;
+    if (!underThreshold || !fits) {
+      this.deps.log(
+        `[Context] elision alone would leave ${plan.tokensAfter} tokens (${check.fits ? 'over the threshold' : 'not fitting'}): summarizing`,
+      );
+      return undefined;
+    }
+    const previous = plan.previous;
+    const events = await elider.apply(plan, 'compaction');
+    this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision' };
+    return { applied: true, events };
   }
 
   /** The provider refused the prompt as too long: an emergency compaction, after which the request may be retried. */
@@ -148,7 +183,7 @@ export class Compactor implements ContextPolicy {
     return Math.min(this.deps.settings().completionReserveTokens, await this.deps.maxTokens());
   }
 
-  private async autoCompact(signal: AbortSignal): Promise<CompactionOutcome | undefined> {
+  private async autoCompact(signal: AbortSignal): Promise<AutoOutcome | undefined> {
     // The first request of a new generation makes the compaction final.
     const { conversation, number: generation } = this.deps.generations.current;
     if (this.undoable && conversation.sentCount > 0) this.undoable = undefined;
@@ -158,6 +193,8 @@ export class Compactor implements ContextPolicy {
     const check = await this.needsCompaction();
     if (!check.needed) return undefined;
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
+    const lossless = await this.elideInstead(check);
+    if (lossless) return lossless;
     const outcome = await this.compact({ reason: 'auto', mustFit: !check.fits }, signal);
     this.autoBlocked = outcome.applied ? undefined : { generation, length: conversation.length };
     return outcome;
@@ -283,7 +320,7 @@ export class Compactor implements ContextPolicy {
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();
     await journal.append({ type: 'static_context', generation, state: composer.staticState() });
-    this.undoable = { previous: plan.previous, generation };
+    this.undoable = { previous: plan.previous, generation, kind: 'compaction' };
 
     try {
       await this.deps.archiveHistory(
@@ -339,13 +376,13 @@ export class Compactor implements ContextPolicy {
   /** Restores the generation before the last compaction. The dedupe tables stay empty (always safe). */
   async undo(): Promise<{ readonly undone: boolean; readonly events: readonly AgentEvent[] }> {
     if (!this.canUndo || !this.undoable) return { undone: false, events: [] };
-    const { previous, generation } = this.undoable;
+    const { previous, generation, kind } = this.undoable;
     await this.deps.journal.append({ type: 'compaction_undone', generation });
     this.deps.generations.restore(previous);
     await this.deps.composer.startGeneration();
     await this.deps.journal.append({ type: 'static_context', generation: previous.number, state: this.deps.composer.staticState() });
     this.undoable = undefined;
-    const message = `The last compaction was undone; generation ${previous.number} is active again.`;
+    const message = `The last ${kind} was undone; generation ${previous.number} is active again.`;
     return { undone: true, events: [await this.notice('info', 'compaction_undone', message)] };
   }
 
@@ -354,6 +391,12 @@ export class Compactor implements ContextPolicy {
     await this.deps.recorder.notice(level, kind, message);
     return { type: 'notice', level, kind, message };
   }
+}
+
+/** What the automatic trigger did: a compaction, an elision in its place, or an attempt that did not apply. */
+interface AutoOutcome {
+  readonly applied: boolean;
+  readonly events: readonly AgentEvent[];
 }
 
 /** The new generation: the opening as its first user message, merged with the tail's first user message if it starts with one. */

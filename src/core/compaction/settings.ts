@@ -1,3 +1,5 @@
+import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../elision/costModel';
+
 /**
  * When compaction runs and how much it keeps. Numbers follow the seeds (80% soft trigger, 3 turns kept,
  * 60,000 transcript characters, 3 summary attempts) unless the user's settings say otherwise.
@@ -28,6 +30,8 @@ export interface CompactionSettings {
   /** Summaries run on this model when the main model's cache is cold. */
   readonly fallbackModel?: string;
   readonly fallbackAfterMinutes: number;
+  /** Lossless elision, compaction's first stage (`cairn.elision`; core/elision). */
+  readonly elision: ElisionSettings;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
@@ -42,6 +46,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   summaryMaxTokens: 8_000,
   summaryMaxChars: 40_000,
   fallbackAfterMinutes: 5,
+  elision: DEFAULT_ELISION_SETTINGS,
 };
 
 export class CompactionSettingsError extends Error {

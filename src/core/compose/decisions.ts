@@ -10,6 +10,7 @@ export type DecisionKind =
   | 'budget_cut' // a source cut or compacted to fit its budget
   | 'rules_delta' // a changed rules file sent as a delta in a user message
   | 'compaction' // a compaction choice (stage, model, what was kept)
+  | 'elision' // superseded results elided (lossless), with the cost model's verdict
   | 'cache_break' // the request does not extend the previous one's cached prefix
   | 'other';
 

@@ -24,6 +24,46 @@ export interface GenerationDetail {
 
 export type CompactionReason = 'auto' | 'manual' | 'overflow';
 
+/**
+ * A lossless elision's `generation_started` detail (core/elision): the new generation is the previous one
+ * with superseded results replaced by a line each; its entries are all in the one record, like a compaction's.
+ */
+export interface ElisionDetail {
+  readonly kind: 'elision';
+  readonly previousGeneration: number;
+  /** `auto`: the cost model said it pays; `compaction`: a compaction was due and elision made it unneeded. */
+  readonly reason: 'auto' | 'compaction';
+  readonly entries: readonly ConversationEntry[];
+  readonly elided: readonly {
+    readonly id: string;
+    readonly supersededBy: string;
+    readonly charsBefore: number;
+    readonly charsAfter: number;
+  }[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The cost model's verdict when it was applied (`core/elision/costModel.ts`'s `ElisionJudgement`). */
+  readonly judgement: {
+    readonly pays: boolean;
+    readonly reason: string;
+    readonly savedPerRequest: number;
+    readonly breakCost: number;
+    readonly breakEvenRequests: number;
+    readonly predictedSaving: number;
+  };
+}
+
+export function isElisionDetail(value: unknown): value is ElisionDetail {
+  if (!value || typeof value !== 'object') return false;
+  const detail = value as Partial<ElisionDetail>;
+  return detail.kind === 'elision' && Array.isArray(detail.entries) && Array.isArray(detail.elided);
+}
+
+/** The opening entries a `generation_started` record gives its generation (none for a detail it does not know). */
+export function generationEntries(detail: unknown): readonly ConversationEntry[] {
+  return isGenerationDetail(detail) || isElisionDetail(detail) ? detail.entries : [];
+}
+
 export function isGenerationDetail(value: unknown): value is GenerationDetail {
   if (!value || typeof value !== 'object') return false;
   const detail = value as Partial<GenerationDetail>;

@@ -125,6 +125,11 @@ export interface GenerationStartedRecord extends Envelope {
   readonly generation: number;
   /** Summary, retained message range, files table…: compaction's own shape. */
   readonly detail: unknown;
+  /**
+   * The ledger's state as the new generation starts (its dedupe tables without what left the context), in
+   * the same record so a crash can never reopen the new generation with a stub pointing at what it dropped.
+   */
+  readonly ledgerState?: unknown;
 }
 
 export interface SnapshotRecord extends Envelope {

@@ -69,6 +69,11 @@ export class ReadTable {
     this.entries = [];
   }
 
+  /** Drops the reads with these ids (elided from the context: a stub must never name them again). */
+  forget(ids: ReadonlySet<string>): void {
+    this.entries = this.entries.filter((e) => !ids.has(e.id));
+  }
+
   state(): ReadEntry[] {
     return [...this.entries];
   }

@@ -169,6 +169,15 @@ export class ResultLedger {
     this.searches.clear();
   }
 
+  /**
+   * Elision replaced these results in the context by a line each: the reads among them leave the reads
+   * table, so no later stub points at text the model no longer has. (Searches are never elided, so the
+   * searches table keeps every entry.)
+   */
+  forgetReads(ids: readonly string[]): void {
+    this.reads.forget(new Set(ids));
+  }
+
   /** Ids travel as the generator's state only: the ids already given are read back from the store on a reopen. */
   state(): LedgerState {
     const { digits, rng } = this.ids.state();

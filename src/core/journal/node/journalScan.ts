@@ -153,6 +153,9 @@ class ScanState {
       case 'ledger_state':
         this.ledgerState = record.state;
         return;
+      case 'generation_started':
+        if (record.ledgerState !== undefined) this.ledgerState = record.ledgerState;
+        break;
       case 'output_part': {
         // Part 0 starts a body again: parts an interrupted call left behind are dropped, never joined.
         if (record.part === 0) this.openParts.set(record.id, [location]);

@@ -25,7 +25,8 @@ import { appendHistory } from '../../compaction/node/historyArchive';
 import { DecisionQueue } from '../../compose/decisions';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
-import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../compaction/settings';
+import { DEFAULT_COMPACTION_SETTINGS, softLimitTokens, type CompactionSettings } from '../../compaction/settings';
+import { Elider } from '../../elision/elider';
 import { ModelSummarizer } from '../../compaction/summarizer';
 import { AgentSession } from '../agentSession';
 import type { NoticeLevel } from '../../agent/events';
@@ -36,6 +37,7 @@ import type { ApprovalSettings, Approver } from '../../agent/approval';
 import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
+import { Conversation } from '../../conversation/conversation';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
 export interface SessionPorts {
@@ -229,6 +231,21 @@ async function assemble(
     },
     log,
   });
+  const elider: Elider = new Elider({
+    generations,
+    decisions,
+    recorder,
+    ledger,
+    journal,
+    staticState: () => composer.staticState(),
+    estimate: (entries): number => compactor.estimateNext(new Conversation(entries, 0)),
+    settings: () => compactionSettings().elision,
+    thresholdTokens: async () =>
+      softLimitTokens(compactionSettings().threshold, (await ports.model.modelFacts(ports.settings().model)).maxInputTokens),
+    lastRequestAt: () => requests.lastMainAnswerAt,
+    now: () => clock.now(),
+    log,
+  });
   const compactor = new Compactor({
     generations,
     decisions,
@@ -245,6 +262,7 @@ async function assemble(
     windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
     log,
     project,
+    elider,
   });
   const loop = new AgentLoop(
     {

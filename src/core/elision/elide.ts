@@ -1,0 +1,60 @@
+import type { ConversationEntry } from '../conversation/conversation';
+import type { UserBlock } from '../model/types';
+import { ELIDED_MARK, type ResultFact } from './resultFacts';
+
+/** One result elision replaced, and by what. */
+export interface ElidedResult {
+  readonly id: string;
+  readonly supersededBy: string;
+  /** Characters of the text the model was sent before, and of what replaced it. */
+  readonly charsBefore: number;
+  readonly charsAfter: number;
+}
+
+export interface ElidedEntries {
+  /** The same entries, each elided result's text replaced; every other byte as it was. */
+  readonly entries: readonly ConversationEntry[];
+  readonly elided: readonly ElidedResult[];
+  /** Index of the first entry that changed: everything before it is the same prefix (still cached). */
+  readonly firstChangedEntry: number;
+}
+
+/** What an elided result says: its bracket, what superseded it, and how to see it again. */
+export function elidedText(bracket: string, id: string, supersededBy: string): string {
+  return `${bracket}${ELIDED_MARK}${supersededBy}; recall ${id} shows it.`;
+}
+
+/**
+ * The generation's entries with each result of `superseded` (id → superseding id) replaced by its bracket
+ * and one line. Entries without an elided result are the very same objects, so the prefix before the first
+ * elided result is byte-identical.
+ */
+export function elideEntries(
+  entries: readonly ConversationEntry[],
+  facts: readonly ResultFact[],
+  superseded: ReadonlyMap<string, string>,
+): ElidedEntries {
+  const byPlace = new Map<string, { fact: ResultFact; by: string }>();
+  for (const fact of facts) {
+    const by = superseded.get(fact.id);
+    if (by) byPlace.set(`${fact.entry}:${fact.block}`, { fact, by });
+  }
+  const elided: ElidedResult[] = [];
+  let firstChangedEntry = entries.length;
+  const out = entries.map((entry, entryIndex) => {
+    if (entry.message.role !== 'user') return entry;
+    let changed = false;
+    const content = entry.message.content.map((block, blockIndex): UserBlock => {
+      const hit = byPlace.get(`${entryIndex}:${blockIndex}`);
+      if (!hit || block.type !== 'tool_result') return block;
+      changed = true;
+      const text = elidedText(hit.fact.bracket, hit.fact.id, hit.by);
+      elided.push({ id: hit.fact.id, supersededBy: hit.by, charsBefore: block.content.length, charsAfter: text.length });
+      return { ...block, content: text };
+    });
+    if (!changed) return entry;
+    firstChangedEntry = Math.min(firstChangedEntry, entryIndex);
+    return { ...entry, message: { role: 'user', content } } as ConversationEntry;
+  });
+  return { entries: out, elided, firstChangedEntry };
+}

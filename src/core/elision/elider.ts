@@ -1,0 +1,138 @@
+import type { AgentEvent } from '../agent/events';
+import type { JournalRecorder } from '../agent/journalRecorder';
+import type { DecisionQueue } from '../compose/decisions';
+import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
+import type { ConversationEntry } from '../conversation/conversation';
+import type { ElisionDetail } from '../conversation/generationDetail';
+import type { SessionJournal } from '../journal/node/sessionJournal';
+import type { ResultLedger } from '../ledger/resultLedger';
+import { expectedRequests, judgeElision, type ElisionJudgement, type ElisionSettings } from './costModel';
+import { elideEntries, type ElidedResult } from './elide';
+import { resultFacts } from './resultFacts';
+import { supersededResults } from './superseded';
+
+export interface EliderDeps {
+  readonly generations: ActiveGeneration;
+  readonly decisions: DecisionQueue;
+  readonly recorder: Pick<JournalRecorder, 'notice'>;
+  readonly ledger: Pick<ResultLedger, 'forgetReads' | 'state'>;
+  readonly journal: Pick<SessionJournal, 'append'>;
+  /** The static part's state, journalled with the new generation so a reopen sends the same prefix. */
+  readonly staticState: () => unknown;
+  /** The next request's prompt in tokens if the generation held `entries` (the compactor's estimate). */
+  readonly estimate: (entries: readonly ConversationEntry[]) => number;
+  readonly settings: () => ElisionSettings;
+  /** The compaction threshold in tokens: savings end where a compaction would end the generation. */
+  readonly thresholdTokens: () => Promise<number>;
+  /** When the last main request was sent (ms), to know whether the provider's cache has expired. */
+  readonly lastRequestAt: () => number | undefined;
+  readonly now?: () => number;
+  readonly log: (line: string) => void;
+}
+
+/** An elision worked out and not yet applied. */
+export interface ElisionPlan {
+  readonly previous: GenerationRef;
+  readonly entries: readonly ConversationEntry[];
+  readonly elided: readonly ElidedResult[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly judgement: ElisionJudgement;
+}
+
+/** The provider's prompt cache lives five minutes after its last use. */
+export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
+
+/**
+ * Lossless elision (issue 16; `README.md` beside this file): a new generation whose messages are the
+ * current ones with each superseded result replaced by its bracket and one line. Nothing is lost (every id
+ * still recalls), so it runs before any summary; it is a deliberate, recorded break like a compaction, so
+ * it runs only when the cost model says it pays, or when a compaction is due anyway.
+ */
+export class Elider {
+  constructor(private readonly deps: EliderDeps) {}
+
+  /** Works out what eliding now would remove and whether it pays; undefined when nothing is superseded. */
+  async plan(settings: ElisionSettings = this.deps.settings()): Promise<ElisionPlan | undefined> {
+    const previous = this.deps.generations.current;
+    const before = previous.conversation.all();
+    const facts = resultFacts(before);
+    const superseded = supersededResults(facts);
+    if (superseded.size === 0) return undefined;
+    const elision = elideEntries(before, facts, superseded);
+    const tokensBefore = this.deps.estimate(before);
+    const tokensAfter = this.deps.estimate(elision.entries);
+    const prefixTokens = this.deps.estimate(elision.entries.slice(0, elision.firstChangedEntry));
+    const replacementTokens = Math.ceil(elision.elided.reduce((n, e) => n + e.charsAfter, 0) / 4);
+    const last = this.deps.lastRequestAt();
+    const now = (this.deps.now ?? Date.now)();
+    // Each request adds one assistant message: their count is the requests this generation has made.
+    const requestsSoFar = before.filter((e) => e.message.role === 'assistant').length;
+    const judgement = judgeElision(
+      {
+        elidedTokens: tokensBefore - tokensAfter + replacementTokens,
+        replacementTokens,
+        tokensAfterFirst: Math.max(0, tokensAfter - prefixTokens),
+        cacheCold: last !== undefined && now - last > CACHE_LIFETIME_MS,
+        results: elision.elided.length,
+        expectedRequests: expectedRequests({
+          requestsSoFar,
+          contextTokens: tokensAfter,
+          thresholdTokens: await this.deps.thresholdTokens(),
+          growthPerRequest: requestsSoFar > 0 ? tokensBefore / requestsSoFar : 0,
+        }),
+      },
+      settings,
+    );
+    return { previous, entries: elision.entries, elided: elision.elided, tokensBefore, tokensAfter, judgement };
+  }
+
+  /** The automatic measure between requests: elides when the cost model says it pays. */
+  async beforeRequest(): Promise<{ readonly applied: boolean; readonly events: readonly AgentEvent[] }> {
+    const settings = this.deps.settings();
+    if (settings.mode === 'off') return { applied: false, events: [] };
+    const plan = await this.plan(settings);
+    if (!plan?.judgement.pays) return { applied: false, events: [] };
+    return { applied: true, events: await this.apply(plan, 'auto') };
+  }
+
+  /**
+   * Applies a plan: one journal record (the new generation's entries and the ledger's state without the
+   * elided reads) makes it durable, so a crash leaves it applied or not at all; then the generation switches.
+   */
+  async apply(plan: ElisionPlan, reason: 'auto' | 'compaction'): Promise<AgentEvent[]> {
+    const { generations, journal, ledger } = this.deps;
+    const ids = plan.elided.map((e) => e.id);
+    // No stub may point at content that just left the context: forgetting before the record is safe either way.
+    ledger.forgetReads(ids);
+    const generation = generations.nextNumber;
+    const detail: ElisionDetail = {
+      kind: 'elision',
+      previousGeneration: plan.previous.number,
+      reason,
+      entries: plan.entries,
+      elided: plan.elided,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      judgement: plan.judgement,
+    };
+    await journal.append({ type: 'generation_started', generation, detail, ledgerState: ledger.state() });
+    generations.begin(plan.entries);
+    await journal.append({ type: 'static_context', generation, state: this.deps.staticState() });
+    const saved = plan.tokensBefore - plan.tokensAfter;
+    const j = plan.judgement;
+    this.deps.decisions.add({
+      kind: 'elision',
+      detail:
+        `${reason === 'auto' ? 'automatic' : 'before compaction'}: elided ${ids.length} superseded results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
+        `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
+      resultIds: ids,
+    });
+    this.deps.log(`[Context] elision: ${ids.length} results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
+    const message =
+      `Elided ${ids.length} superseded results (about ${saved.toLocaleString('en-US')} tokens fewer on every request); ` +
+      `nothing is lost: recall shows each of them.`;
+    await this.deps.recorder.notice('info', 'elision', message);
+    return [{ type: 'notice', level: 'info', kind: 'elision', message }];
+  }
+}
