@@ -61,6 +61,7 @@ export class CaseCompaction {
         generations,
         decisions,
         recorder: new JournalRecorder(journal, () => ledger.state()),
+        ledgerState: () => ledger.state(),
         ledger,
         composer,
         journal,

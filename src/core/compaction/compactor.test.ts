@@ -95,15 +95,16 @@ describe('Compactor: the automatic trigger', () => {
     expect(detail.entries).toEqual(h.conversation().all());
   });
 
-  it("clears the dedupe tables and checkpoints them, then journals the new generation's static part", async () => {
+  it('clears the dedupe tables, journals the new generation with their state in the same record, then its static part', async () => {
     const { h } = await overSoft();
     expect(h.order).toEqual([
-      'journal:generation_started',
       'clearDedupe',
-      'checkpoint',
+      'ledgerState',
+      'journal:generation_started',
       'composer.startGeneration',
       'journal:static_context',
     ]);
+    expect(recordsOf(h, 'generation_started')[0]).toMatchObject({ ledgerState: { cleared: true } });
     expect(recordsOf(h, 'static_context')).toEqual([{ type: 'static_context', generation: 1, state: h.composer.staticState() }]);
     expect(h.journalled.find((j) => j.record.type === 'static_context')!.current).toBe(1);
   });

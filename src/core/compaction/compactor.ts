@@ -23,7 +23,9 @@ export interface CompactorDeps {
   /** Where the compaction decision waits for the next main request's snapshot. */
   readonly decisions: DecisionQueue;
   /** Journals notices, and the ledger's checkpoint after the dedupe tables are cleared. */
-  readonly recorder: Pick<JournalRecorder, 'notice' | 'checkpointLedgerState'>;
+  readonly recorder: Pick<JournalRecorder, 'notice'>;
+  /** What the journal checkpoints as the ledger's state, written into the new generation's record. */
+  readonly ledgerState: () => unknown;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
   readonly journal: Pick<SessionJournal, 'append'>;
@@ -312,10 +314,10 @@ export class Compactor implements ContextPolicy {
       attempts: plan.summary.attempts,
       ...(plan.summary.fallback ? { fallback: plan.summary.fallback } : {}),
     };
-    await journal.append({ type: 'generation_started', generation, detail });
-    // No stub may point at content that just left the context.
+    // No stub may point at content that just left the context. Cleared before the record, which carries the
+    // cleared state: a crash right after it can never reopen the new generation with the old tables.
     ledger.clearDedupe();
-    await this.deps.recorder.checkpointLedgerState();
+    await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
     generations.begin(plan.entries);
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();

@@ -15,7 +15,9 @@ export interface EliderDeps {
   readonly generations: ActiveGeneration;
   readonly decisions: DecisionQueue;
   readonly recorder: Pick<JournalRecorder, 'notice'>;
-  readonly ledger: Pick<ResultLedger, 'forgetReads' | 'state'>;
+  readonly ledger: Pick<ResultLedger, 'forgetReads'>;
+  /** What the journal checkpoints as the ledger's state (the recorder's source), written into the elision's record. */
+  readonly ledgerState: () => unknown;
   readonly journal: Pick<SessionJournal, 'append'>;
   /** The static part's state, journalled with the new generation so a reopen sends the same prefix. */
   readonly staticState: () => unknown;
@@ -116,7 +118,7 @@ export class Elider {
       tokensAfter: plan.tokensAfter,
       judgement: plan.judgement,
     };
-    await journal.append({ type: 'generation_started', generation, detail, ledgerState: ledger.state() });
+    await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
     generations.begin(plan.entries);
     await journal.append({ type: 'static_context', generation, state: this.deps.staticState() });
     const saved = plan.tokensBefore - plan.tokensAfter;

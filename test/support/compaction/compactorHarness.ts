@@ -20,6 +20,7 @@ import { Compactor, type CompactorDeps } from '../../../src/core/compaction/comp
 import { appendHistory } from '../../../src/core/compaction/node/historyArchive';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../../src/core/compaction/settings';
 import type { Summarizer, SummaryRequest } from '../../../src/core/compaction/summarizer';
+import { Elider } from '../../../src/core/elision/elider';
 
 // ---------------------------------------------------------------------------------------------------
 // Fakes
@@ -115,7 +116,7 @@ export function scratchFolder(): string {
   return scratch;
 }
 
-export function compactorWith(overrides: { sessionDir?: string; settings?: Partial<CompactionSettings> } = {}): Harness {
+export function compactorWith(overrides: { sessionDir?: string; settings?: Partial<CompactionSettings>; elision?: boolean } = {}): Harness {
   const generations = new ActiveGeneration();
   const decisions = new DecisionQueue();
   const order: string[] = [];
@@ -147,9 +148,10 @@ export function compactorWith(overrides: { sessionDir?: string; settings?: Parti
         order.push(`notice:${kind}`);
         notices.push({ level, kind, message });
       },
-      checkpointLedgerState: async () => {
-        order.push('checkpoint');
-      },
+    },
+    ledgerState: () => {
+      order.push('ledgerState');
+      return { cleared: true };
     },
     ledger: {
       filesTable: () => FILES_TABLE,
@@ -178,7 +180,24 @@ export function compactorWith(overrides: { sessionDir?: string; settings?: Parti
     },
     log: (line) => logLines.push(line),
   };
-  return Object.assign(harness, { compactor: new Compactor(deps) });
+  // The real elider over the same fakes: its estimate is the fake composer's (characters), its journal the same.
+  const elider = overrides.elision
+    ? new Elider({
+        generations,
+        decisions,
+        recorder: deps.recorder,
+        ledger: { forgetReads: (ids) => void order.push(`forgetReads:${ids.join(',')}`) },
+        ledgerState: deps.ledgerState,
+        journal: deps.journal,
+        staticState: () => composer.staticState(),
+        estimate: (entries) => charsOf({ model: 'm', max_tokens: 1, system: [], tools: [], messages: entries.map((e) => e.message) }),
+        settings: () => deps.settings().elision,
+        thresholdTokens: async () => WINDOW * 0.8,
+        lastRequestAt: () => undefined,
+        log: deps.log,
+      })
+    : undefined;
+  return Object.assign(harness, { compactor: new Compactor({ ...deps, ...(elider ? { elider } : {}) }) });
 }
 
 /** Appends `count` sent turns: a user message of `userChars` characters and an assistant answer of `assistantChars`. */

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { GenerationBuilder } from '../../../test/support/conversation/generationBuilder';
+import { compactorWith, noticeEvents, signal, useScratchFolder } from '../../../test/support/compaction/compactorHarness';
+import type { Harness } from '../../../test/support/compaction/compactorHarness';
+
+useScratchFolder();
+
+/** Fills the harness's generation (sent) from a builder's entries. */
+function fill(h: Harness, g: GenerationBuilder): void {
+  const conversation = h.conversation();
+  for (const entry of g.entries) {
+    if (entry.message.role === 'user') conversation.appendUser(entry.message.content);
+    else conversation.appendAssistant(entry.message);
+    conversation.markSent();
+  }
+}
+
+describe('compaction loses nothing first', () => {
+  it('over the threshold, elides instead of summarizing when that brings the context under it', async () => {
+    const h = compactorWith({ elision: true });
+    // Two runs of the same long command: the first (about 4,000 characters) is superseded.
+    fill(
+      h,
+      new GenerationBuilder()
+        .bash('#b001', 'npm test', 'x'.repeat(4_000))
+        .bash('#b002', 'npm test', 'y'.repeat(4_100))
+        .bash('#b003', 'ls', 'z'.repeat(10)),
+    );
+    const change = await h.compactor.beforeRequest(signal());
+    expect(change.newGeneration).toBe(true);
+    expect(h.summarizer.requests).toHaveLength(0);
+    expect(noticeEvents(change.events).map((n) => n.kind)).toEqual(['elision']);
+    expect(h.order).toContain('forgetReads:#b001');
+    expect(h.decisions.take().map((d) => d.kind)).toEqual(['elision']);
+    // Undoable like a compaction until a request uses it.
+    expect(h.compactor.canUndo).toBe(true);
+    const undo = await h.compactor.undo();
+    expect(undo.undone).toBe(true);
+    expect(noticeEvents(undo.events)[0]!.message).toBe('The last elision was undone; generation 0 is active again.');
+    expect(h.generations.current.number).toBe(0);
+  });
+
+  it('summarizes when elision alone would still leave the context over the threshold', async () => {
+    const h = compactorWith({ elision: true });
+    fill(h, new GenerationBuilder().bash('#b001', 'npm test', 'x'.repeat(1_000)).bash('#b002', 'npm test', 'y'.repeat(8_000)));
+    const change = await h.compactor.beforeRequest(signal());
+    expect(change.newGeneration).toBe(true);
+    expect(h.summarizer.requests).toHaveLength(1);
+    expect(h.order).not.toContain('forgetReads:#b001');
+    expect(h.logLines.join('\n')).toMatch(/elision alone would leave \d+ tokens \(over the threshold\): summarizing/);
+  });
+
+  it('with elision off, summarizes as before', async () => {
+    const h = compactorWith({ elision: true, settings: { elision: { mode: 'off', margin: 2, minTokens: 0, minResults: 1 } } });
+    fill(h, new GenerationBuilder().bash('#b001', 'npm test', 'x'.repeat(4_000)).bash('#b002', 'npm test', 'y'.repeat(4_100)));
+    await h.compactor.beforeRequest(signal());
+    expect(h.summarizer.requests).toHaveLength(1);
+  });
+});
