@@ -15,6 +15,7 @@ import type { LedgerResult, ToolCall } from '../src/core/ledger/types';
 import { appendHistory } from '../src/core/compaction/node/historyArchive';
 import { SessionJournal } from '../src/core/journal/node/sessionJournal';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';
+import { Elider } from '../src/core/elision/elider';
 
 /** Answers every summary request with the case's text: the conformance step's "summarizer that returns TEXT". */
 class CaseSummarizer implements Summarizer {
@@ -37,6 +38,7 @@ export class CaseCompaction {
     private readonly compactor: Compactor,
     private readonly journal: SessionJournal,
     private readonly scratch: string,
+    private readonly elider: Elider,
   ) {}
 
   static async create(root: string, ledger: ResultLedger): Promise<CaseCompaction> {
@@ -54,13 +56,29 @@ export class CaseCompaction {
     await composer.prepare();
     const generations = new ActiveGeneration();
     const summarizer = new CaseSummarizer();
+    const recorder = new JournalRecorder(journal, () => ledger.state());
+    // Every superseded result, whatever the cost model would say: the step pins the set and the text.
+    const elider = new Elider({
+      generations,
+      decisions,
+      recorder,
+      ledger,
+      ledgerState: () => ledger.state(),
+      journal,
+      staticState: () => composer.staticState(),
+      estimate: (entries) => entries.reduce((n, e) => n + JSON.stringify(e.message).length, 0),
+      settings: () => ({ mode: 'auto', margin: 0, minTokens: 0, minResults: 1 }),
+      thresholdTokens: async () => 1_000_000,
+      lastRequestAt: () => undefined,
+      log: () => undefined,
+    });
     return new CaseCompaction(
       generations,
       summarizer,
       new Compactor({
         generations,
         decisions,
-        recorder: new JournalRecorder(journal, () => ledger.state()),
+        recorder,
         ledgerState: () => ledger.state(),
         ledger,
         composer,
@@ -75,6 +93,7 @@ export class CaseCompaction {
       }),
       journal,
       scratch,
+      elider,
     );
   }
 
@@ -95,6 +114,22 @@ export class CaseCompaction {
     const outcome = await this.compactor.compact({ reason: 'manual', keepNothing: true }, new AbortController().signal);
     if (!outcome.applied) throw new Error(`compaction was not applied: ${outcome.reason}`);
     return outcome.plan.opening;
+  }
+
+  /**
+   * A case's `elide` step: elides every superseded result now. Its text is each elided result as the new
+   * generation shows it, one per line, in conversation order; `Nothing superseded.` when there is none.
+   */
+  async elide(): Promise<string> {
+    const plan = await this.elider.plan();
+    if (!plan || plan.elided.length === 0) return 'Nothing superseded.';
+    await this.elider.apply(plan, 'auto');
+    const elided = new Set(plan.elided.map((e) => e.id));
+    return this.generations.current.conversation
+      .all()
+      .flatMap((e) => e.message.content.flatMap((b) => (b.type === 'tool_result' ? [b.content] : [])))
+      .filter((text) => elided.has(/^\[(#[0-9a-f]+)/.exec(text)?.[1] ?? ''))
+      .join('\n');
   }
 
   async dispose(): Promise<void> {

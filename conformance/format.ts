@@ -18,6 +18,7 @@ export type Step =
   | { kind: 'fs-append'; path: string; content: string }
   | { kind: 'fs-delete'; path: string }
   | ({ kind: 'compact'; summary: string } & Expectations)
+  | ({ kind: 'elide' } & Expectations)
   | { kind: 'expect-file'; path: string; content: string }
   | { kind: 'expect-no-file'; path: string };
 
@@ -109,6 +110,11 @@ function parseStep(raw: unknown, what: string): Step {
     if (!isRecord(raw.compact)) throw new FormatError(`${what}.compact must be {"summary": TEXT}.`);
     return { kind: 'compact', summary: str(raw.compact.summary, `${what}.compact.summary`), ...expectations(raw, what) };
   }
+  if ('elide' in raw) {
+    onlyKeys(raw, ['elide', ...EXPECT_KEYS], what);
+    if (!isRecord(raw.elide) || Object.keys(raw.elide).length > 0) throw new FormatError(`${what}.elide must be {}.`);
+    return { kind: 'elide', ...expectations(raw, what) };
+  }
   if ('expect_file' in raw) {
     onlyKeys(raw, ['expect_file'], what);
     const f = raw.expect_file;
@@ -119,7 +125,7 @@ function parseStep(raw: unknown, what: string): Step {
     onlyKeys(raw, ['expect_no_file'], what);
     return { kind: 'expect-no-file', path: str(raw.expect_no_file, `${what}.expect_no_file`) };
   }
-  throw new FormatError(`${what} is not a step: it needs one of call, fs, compact, expect_file, expect_no_file.`);
+  throw new FormatError(`${what} is not a step: it needs one of call, fs, compact, elide, expect_file, expect_no_file.`);
 }
 
 function parseFiles(raw: unknown, what: string): Record<string, FileSpec> {

@@ -114,6 +114,8 @@ function describeStep(step: Step): string {
       return `call ${step.call}${step.as ? ` as ${step.as}` : ''} ${JSON.stringify(step.args)}`;
     case 'compact':
       return 'compact';
+    case 'elide':
+      return 'elide';
     case 'expect-file':
       return `expect_file ${step.path}`;
     case 'expect-no-file':
@@ -185,6 +187,9 @@ export async function runCase(
           }
           case 'compact':
             problems.push(...check(await compaction.compact(step.summary), step, scope));
+            break;
+          case 'elide':
+            problems.push(...check(await compaction.elide(), step, scope));
             break;
           case 'fs-write':
             await writeFile(await writableInside(root, step.path), step.content);

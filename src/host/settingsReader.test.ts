@@ -39,6 +39,20 @@ describe('readCairnSettings', () => {
     expect(s.problems).toEqual([]);
   });
 
+  it('reads the elision settings, and names a wrong one', () => {
+    expect(from({}).compaction.elision).toMatchObject({ mode: 'auto', margin: 2, minTokens: 2000 });
+    expect(from({ elision: 'off', elisionMargin: 3.5, elisionMinTokens: 0 }).compaction.elision).toMatchObject({
+      mode: 'off',
+      margin: 3.5,
+      minTokens: 0,
+    });
+    const wrong = from({ elision: 'sometimes', elisionMargin: 0.5 });
+    expect(wrong.compaction.elision).toMatchObject({ mode: 'auto', margin: 2 });
+    expect(wrong.problems.join('\n')).toMatch(
+      /cairn\.elision must be "auto" or "off".*\n.*cairn\.elisionMargin must be a number of at least 1/,
+    );
+  });
+
   it('takes a token count as the threshold', () => {
     expect(from({ 'compaction.threshold': 150000 }).compaction.threshold).toEqual({ kind: 'tokens', value: 150000 });
   });

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
 import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } from '../core/compaction/settings';
+import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';
 import { defaultModel } from '../core/model/defaultModel';
 
@@ -160,7 +161,29 @@ function compactionOf(get: SettingGetter, problems: string[]): CompactionSetting
     problems,
     0,
   );
-  return { ...DEFAULT_COMPACTION_SETTINGS, threshold, fallbackAfterMinutes, ...(fallbackModel ? { fallbackModel } : {}) };
+  return {
+    ...DEFAULT_COMPACTION_SETTINGS,
+    threshold,
+    fallbackAfterMinutes,
+    ...(fallbackModel ? { fallbackModel } : {}),
+    elision: elisionOf(get, problems),
+  };
+}
+
+/** `cairn.elision` ("auto" | "off"), `cairn.elisionMargin` and `cairn.elisionMinTokens` (core/elision/README.md). */
+function elisionOf(get: SettingGetter, problems: string[]): ElisionSettings {
+  const defaults = DEFAULT_ELISION_SETTINGS;
+  let mode = defaults.mode;
+  const raw = get('elision');
+  if (raw === 'auto' || raw === 'off') mode = raw;
+  else if (raw !== undefined && raw !== null) problems.push(`cairn.elision must be "auto" or "off"; using "${defaults.mode}".`);
+  let margin = defaults.margin;
+  const rawMargin = get('elisionMargin');
+  if (typeof rawMargin === 'number' && Number.isFinite(rawMargin) && rawMargin >= 1) margin = rawMargin;
+  else if (rawMargin !== undefined && rawMargin !== null)
+    problems.push(`cairn.elisionMargin must be a number of at least 1; using ${margin}.`);
+  const minTokens = positiveInteger(get, 'elisionMinTokens', defaults.minTokens, problems, 0);
+  return { ...defaults, mode, margin, minTokens };
 }
 
 /** Every `cairn.*` setting, typed, with defaults for what is unset or wrong. */

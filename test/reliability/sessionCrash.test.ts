@@ -10,6 +10,7 @@ import { emptyProjectContext } from '../../src/core/compose/projectContextSource
 import { noRules } from '../../src/core/compose/rules';
 import { AnthropicModelClient } from '../../src/core/model/anthropicClient';
 import { JOURNAL_FILE, SessionJournal } from '../../src/core/journal/node/sessionJournal';
+import { isElisionDetail } from '../../src/core/conversation/generationDetail';
 import { REPO_PROMPTS_DIR } from '../../src/node/headless/runner';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
 import { startLocalServer, type LocalServer } from '../../src/node/localServer/server';
@@ -21,7 +22,7 @@ import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 /**
  * Issue 9, crashes: a child process runs a real session (real SDK against a local server, real files, the
- * journal) and is killed with SIGKILL mid-tool, mid-stream, mid-compaction, or at a random moment (which
+ * journal) and is killed with SIGKILL mid-tool, mid-stream, mid-compaction, mid-elision, or at a random moment (which
  * lands mid-journal-write often enough: torn tails are counted). After every kill the parent reopens the
  * session with `resumeSession` and checks: it opens; every acknowledged result is there and readable; a
  * torn tail is reported exactly when the file ends in a partial line; the active generation is the newest
@@ -36,7 +37,7 @@ import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 export const CRASH_KILLS = Number(process.env.CAIRN_CRASH_KILLS ?? 60);
 const KILLS_PER_SESSION = 25;
-const KINDS = ['tool', 'stream', 'compaction', 'anytime'] as const;
+const KINDS = ['tool', 'stream', 'compaction', 'elision', 'anytime'] as const;
 type Kind = (typeof KINDS)[number];
 
 let work: string;
@@ -93,7 +94,7 @@ function parentPorts(sessionsDir: string, workspaceDir: string): SessionPorts {
 type Block = { type: string; id?: string; tool_use_id?: string };
 
 it(
-  `a real session survives ${CRASH_KILLS} SIGKILLs mid-tool, mid-stream, mid-compaction and at random moments`,
+  `a real session survives ${CRASH_KILLS} SIGKILLs mid-tool, mid-stream, mid-compaction, mid-elision and at random moments`,
   async () => {
     const seed = Number(process.env.CAIRN_CRASH_SEED ?? Date.now() % 0x7fffffff);
     const random = seededRandom(seed);
@@ -102,6 +103,8 @@ it(
       tool: 0,
       stream: 0,
       compaction: 0,
+      elision: 0,
+      elisionsAcked: 0,
       anytime: 0,
       torn: 0,
       drills: 0,
@@ -154,8 +157,8 @@ it(
         if (word !== 'ack') return;
         tally.acks++;
         if (what === 'result') session!.acked.add(value!);
-        if (what === 'compacted') {
-          tally.compactionsAcked++;
+        if (what === 'compacted' || what === 'elided') {
+          tally[what === 'compacted' ? 'compactionsAcked' : 'elisionsAcked']++;
           session!.ackedGeneration = Math.max(session!.ackedGeneration, Number(value));
         }
       };
@@ -183,7 +186,7 @@ it(
           // A little later, so the kill lands inside the phase, not at its first line.
           const wait = random();
           if (wait < 0.3) await new Promise((r) => setImmediate(r));
-          else await new Promise((r) => setTimeout(r, Math.floor(wait * (kind === 'compaction' ? 60 : 25))));
+          else await new Promise((r) => setTimeout(r, Math.floor(wait * (kind === 'compaction' ? 60 : kind === 'elision' ? 8 : 25))));
           break;
         }
       }
@@ -236,6 +239,13 @@ it(
         expect(generation, `${where}: the newest complete generation is the active one`).toBe(newest);
         expect(generation, `${where}: an acknowledged compaction is never lost`).toBeGreaterThanOrEqual(session.ackedGeneration);
         if (generation > 0) tally.generationsSeen++;
+        // An elided read never stays in the reopened ledger's reads table: no stub may name text the model lost.
+        const started = peek.generations.find((g) => g.generation === generation);
+        if (isElisionDetail(started?.detail)) {
+          const elided = new Set(started.detail.elided.map((e) => e.id));
+          const reads = assembled.ledger.state().reads.filter((r) => elided.has(r.id));
+          expect(reads, `${where}: elided reads left the reads table`).toEqual([]);
+        }
 
         // Every tool_use of the reopened conversation has exactly one result right after it.
         const messages = assembled.session.generation.conversation.messages() as Array<{ role: string; content: Block[] | string }>;
@@ -270,14 +280,14 @@ it(
       }
     }
     warm.kill();
-    expect(tally.tool + tally.stream + tally.compaction + tally.anytime).toBe(CRASH_KILLS);
+    expect(tally.tool + tally.stream + tally.compaction + tally.elision + tally.anytime).toBe(CRASH_KILLS);
     if (CRASH_KILLS >= 50) {
       expect(tally.torn, 'torn tails were seen and reported').toBeGreaterThan(0);
       expect(tally.compaction).toBeGreaterThan(0);
       expect(tally.generationsSeen).toBeGreaterThan(0);
     }
     console.info(
-      `session crash test: ${CRASH_KILLS} kills (${tally.tool} mid-tool, ${tally.stream} mid-stream, ${tally.compaction} mid-compaction, ${tally.anytime} at random moments) over ${tally.sessions} sessions; ${tally.acks} acks kept, ${tally.torn} torn tails reported (${tally.drills} left on purpose), ${tally.compactionsAcked} acknowledged compactions, ${tally.danglingAnswered} reopenings answered dangling calls; seed ${seed}; ms waiting for open ${time.open}, working ${time.work}, checking ${time.check}`,
+      `session crash test: ${CRASH_KILLS} kills (${tally.tool} mid-tool, ${tally.stream} mid-stream, ${tally.compaction} mid-compaction, ${tally.elision} mid-elision, ${tally.anytime} at random moments) over ${tally.sessions} sessions; ${tally.acks} acks kept, ${tally.torn} torn tails reported (${tally.drills} left on purpose), ${tally.compactionsAcked} acknowledged compactions, ${tally.elisionsAcked} acknowledged elisions, ${tally.danglingAnswered} reopenings answered dangling calls; seed ${seed}; ms waiting for open ${time.open}, working ${time.work}, checking ${time.check}`,
     );
   },
   Math.max(600_000, CRASH_KILLS * 5_000),

@@ -105,6 +105,7 @@ export class Elider {
   async apply(plan: ElisionPlan, reason: 'auto' | 'compaction'): Promise<AgentEvent[]> {
     const { generations, journal, ledger } = this.deps;
     const ids = plan.elided.map((e) => e.id);
+    this.deps.log(`[Context] eliding ${ids.length} superseded results (${reason})`);
     // No stub may point at content that just left the context: forgetting before the record is safe either way.
     ledger.forgetReads(ids);
     const generation = generations.nextNumber;
@@ -130,7 +131,7 @@ export class Elider {
         `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
       resultIds: ids,
     });
-    this.deps.log(`[Context] elision: ${ids.length} results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
+    this.deps.log(`[Context] elision done: about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
     const message =
       `Elided ${ids.length} superseded results (about ${saved.toLocaleString('en-US')} tokens fewer on every request); ` +
       `nothing is lost: recall shows each of them.`;

@@ -1,9 +1,13 @@
 /** The script the crash suite's local server plays for one child run (see sessionCrashChild.ts). */
-/** Rounds of work: a slow stream, reads and a command, a write, an answer; a summary for the compaction after every round. */
+/**
+ * Rounds of work: a slow stream, reads and a command, a write, an answer; a summary for the compaction after
+ * every round. The check runs twice a round, so its first output is superseded and elision runs.
+ */
 export function crashScenarioJson(seed: number): unknown {
   const turns: unknown[] = [];
   for (let round = 0; round < 40; round++) {
     const f = (seed + round) % 6;
+    const check = `sleep 0.0${1 + (round % 4)}; echo checked ${round % 4}`;
     turns.push({ user: `round ${round}` });
     turns.push({ fault: { delay_ms: 2 } });
     turns.push({
@@ -11,7 +15,7 @@ export function crashScenarioJson(seed: number): unknown {
         text: `Reading f${f} and running a check.`,
         tool_calls: [
           { name: 'read', input: { path: `src/f${f}.ts` } },
-          { name: 'bash', input: { command: `sleep 0.0${1 + (round % 4)}; echo checked ${round}` } },
+          { name: 'bash', input: { command: check } },
         ],
       },
     });
@@ -20,6 +24,7 @@ export function crashScenarioJson(seed: number): unknown {
         tool_calls: [
           { name: 'write', input: { path: `notes/n${(seed + round) % 9}.md`, content: `note ${seed} ${round}\n`.repeat(1 + (round % 5)) } },
           { name: 'grep', input: { pattern: `v${round % 30}\\b` } },
+          { name: 'bash', input: { command: check } },
         ],
       },
     });

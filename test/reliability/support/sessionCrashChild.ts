@@ -4,7 +4,8 @@
  * `ready` once loaded, reads its orders (one JSON line), starts or resumes the session, and works until
  * it is killed, printing what it is doing (`phase tool|stream|compaction`) and acknowledging what is
  * durable: `ack result <id>` when the loop was handed a stored result (the store resolves `put` only once
- * the record is written), `ack compacted <generation>` once a compaction returned applied.
+ * the record is written), `ack compacted <generation>` once a compaction returned applied, `ack elided
+ * <generation>` once an elision's notice came (after its one record), `phase elision` as one starts.
  */
 import { mkdir } from 'node:fs/promises';
 import { DEFAULT_LOOP_SETTINGS } from '../../../src/core/agent/agentLoop';
@@ -58,7 +59,11 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     settings: () => settings,
     sessionsDir: orders.sessionsDir,
     promptsDir: orders.promptsDir,
-    compaction: () => DEFAULT_COMPACTION_SETTINGS,
+    // Elision whenever anything is superseded (the command repeats every four rounds), so kills land inside it.
+    compaction: () => ({ ...DEFAULT_COMPACTION_SETTINGS, elision: { mode: 'auto', margin: 0, minTokens: 0, minResults: 1 } }),
+    log: (line) => {
+      if (line.startsWith('[Context] eliding')) say('phase elision');
+    },
   };
   const assembled = orders.sessionId ? await resumeSession(ports, orders.sessionId) : await startSession(ports);
   const { session } = assembled;
@@ -66,6 +71,7 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     if (event.type === 'tool_started') say('phase tool');
     else if (event.type === 'request_started') say('phase stream');
     else if (event.type === 'tool_finished') say(`ack result ${event.result.id}`);
+    else if (event.type === 'notice' && event.kind === 'elision') say(`ack elided ${session.generation.number}`);
   });
   say(`opened ${assembled.journal.sessionId} ${session.generation.number}`);
   for (let round = 0; ; round++) {
