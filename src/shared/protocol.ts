@@ -51,6 +51,23 @@ export interface ResultView {
   readonly isError: boolean;
   /** Earlier results this one names (a stub's full read, a same-result's first). */
   readonly refersTo?: readonly string[];
+  /** What the call came to, for the tool line (absent: nothing to add, or an older host). */
+  readonly outcome?: ResultOutcome;
+}
+
+/** A tool call's outcome as the tool line shows it; the host works it out from the result (resultOutcome.ts). */
+export interface ResultOutcome {
+  /** A command's exit code; null when a signal ended it. */
+  readonly exitCode?: number | null;
+  readonly timedOut?: boolean;
+  readonly cancelled?: boolean;
+  /** How long the tool ran (approval wait excluded); absent when it did not run or after a reload. */
+  readonly durationMs?: number;
+  /** A search's matches. */
+  readonly matches?: number;
+  /** Lines an edit added and removed. */
+  readonly added?: number;
+  readonly removed?: number;
 }
 
 export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'denied' | 'done' | 'cancelled';
