@@ -9,6 +9,30 @@ import type { EditorActions } from './sessionController';
 
 export const RESULT_SCHEME = 'cairn-result';
 
+/** A fence's language word as VS Code names the language (`ts` is `typescript`); others as they are. */
+const FENCE_LANGUAGES: Readonly<Record<string, string>> = {
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  py: 'python',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  shell: 'shellscript',
+  zsh: 'shellscript',
+  yml: 'yaml',
+  md: 'markdown',
+  rs: 'rust',
+  'c++': 'cpp',
+  'c#': 'csharp',
+  cs: 'csharp',
+};
+
+export function languageIdOf(fence: string): string {
+  const lower = fence.toLowerCase();
+  return FENCE_LANGUAGES[lower] ?? lower;
+}
+
 /** Read-only documents for stored results and the "before" side of edit diffs, kept while the window lives. */
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
@@ -102,6 +126,30 @@ export class VsCodeEditorActions implements EditorActions {
 
   async copyText(text: string): Promise<void> {
     await vscode.env.clipboard.writeText(text);
+  }
+
+  async insertAtCursor(text: string): Promise<boolean> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showWarningMessage(
+        'Cairn: open a file and place the cursor where the code should go, then Insert at Cursor again.',
+      );
+      return false;
+    }
+    await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, text);
+    });
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+    return true;
+  }
+
+  async openUntitled(text: string, language: string | undefined): Promise<void> {
+    const known = language ? (await vscode.languages.getLanguages()).includes(languageIdOf(language)) : false;
+    const document = await vscode.workspace.openTextDocument({
+      content: text,
+      ...(known && language ? { language: languageIdOf(language) } : {}),
+    });
+    await vscode.window.showTextDocument(document, { preview: false });
   }
 
   async openExternal(url: string): Promise<void> {

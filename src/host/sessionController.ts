@@ -374,7 +374,8 @@ export class SessionController {
       case 'openResult':
       case 'copyResult':
       case 'openFile':
-      case 'openLink': {
+      case 'openLink':
+      case 'codeBlock': {
         // The session is opened only for a stored result; a file or a link does not need one.
         const journal = { readResult: async (id: string) => (await this.session()).journal.readResult(id) };
         await openFromWebview(message, { journal, editor: this.deps.editor, workspace: this.deps.workspace, log: this.deps.log });

@@ -75,6 +75,9 @@ export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'den
 /** What the user decided for one approval prompt. */
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 
+/** What a code block's buttons ask of the editor. */
+export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
+
 /** Buttons an error can carry; the host maps each to its command. */
 export type HostAction = 'setApiKey' | 'retry' | 'newSession' | 'compact' | 'showReport' | 'openSettings';
 
@@ -286,6 +289,8 @@ export type WebviewNotification =
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
   /** Open an http(s) link from rendered Markdown in the browser. */
   | { readonly type: 'openLink'; readonly url: string }
+  /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
+  | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
   | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string };

@@ -26,6 +26,11 @@ const shared = {
 export const THEMES: Record<ThemeName, Record<string, string>> = {
   light: {
     ...shared,
+    '--vscode-debugTokenExpression-name': '#9b46b0',
+    '--vscode-debugTokenExpression-string': '#a31515',
+    '--vscode-debugTokenExpression-boolean': '#0000ff',
+    '--vscode-debugTokenExpression-number': '#098658',
+    '--vscode-symbolIcon-classForeground': '#d67e00',
     '--vscode-foreground': '#3b3b3b',
     '--vscode-editor-foreground': '#3b3b3b',
     '--vscode-textPreformat-foreground': '#3b3b3b',
@@ -76,6 +81,11 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
   },
   dark: {
     ...shared,
+    '--vscode-debugTokenExpression-name': '#c586c0',
+    '--vscode-debugTokenExpression-string': '#ce9178',
+    '--vscode-debugTokenExpression-boolean': '#4e94ce',
+    '--vscode-debugTokenExpression-number': '#b5cea8',
+    '--vscode-symbolIcon-classForeground': '#ee9d28',
     '--vscode-foreground': '#cccccc',
     '--vscode-editor-foreground': '#cccccc',
     '--vscode-textPreformat-foreground': '#d0d0d0',
@@ -126,6 +136,11 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
   },
   'hc-dark': {
     ...shared,
+    '--vscode-debugTokenExpression-name': '#ffffff',
+    '--vscode-debugTokenExpression-string': '#f48771',
+    '--vscode-debugTokenExpression-boolean': '#75bdfe',
+    '--vscode-debugTokenExpression-number': '#89d185',
+    '--vscode-symbolIcon-classForeground': '#ee9d28',
     '--vscode-foreground': '#ffffff',
     '--vscode-editor-foreground': '#ffffff',
     '--vscode-textPreformat-foreground': '#000000',
@@ -178,6 +193,11 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
   },
   'hc-light': {
     ...shared,
+    '--vscode-debugTokenExpression-name': '#292929',
+    '--vscode-debugTokenExpression-string': '#a31515',
+    '--vscode-debugTokenExpression-boolean': '#0000ff',
+    '--vscode-debugTokenExpression-number': '#098658',
+    '--vscode-symbolIcon-classForeground': '#d67e00',
     '--vscode-foreground': '#292929',
     '--vscode-editor-foreground': '#292929',
     '--vscode-textPreformat-foreground': '#ffffff',

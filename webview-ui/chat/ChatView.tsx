@@ -2,6 +2,8 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { RecallPanel } from '../common/RecallPanel';
 import { RecallScope } from '../common/RecallScope';
+import { ApprovalWaiting } from './ApprovalWaiting';
+import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
@@ -84,13 +86,11 @@ export function ChatView({ store }: { store: ChatStore }) {
               ))}
             </RecallScope>
           )}
-          {store.busy.value && (
-            <div class="working quiet" aria-live="polite">
-              Working…
-            </div>
-          )}
+          {store.busy.value && <div class="working quiet">Working…</div>}
         </div>
       </main>
+      <ApprovalWaiting turns={turns} />
+      <ChatAnnouncer store={store} />
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
       <Composer store={store} />
     </div>

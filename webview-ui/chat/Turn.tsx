@@ -43,7 +43,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
   switch (item.type) {
     case 'user':
       return (
-        <RecallScope class="message user">
+        <RecallScope class="message user" label="Your message">
           <div class="user-text">
             <LinkedText text={item.text} />
           </div>
@@ -51,7 +51,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
       );
     case 'assistant':
       return (
-        <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`}>
+        <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`} label="Cairn's answer">
           <Markdown source={item.text} streaming={item.streaming === true} />
           {item.incomplete && <p class="quiet">The response was cut off here.</p>}
         </RecallScope>

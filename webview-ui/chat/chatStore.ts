@@ -99,6 +99,8 @@ export class ChatStore {
 
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {
     this.turns.value = answerApproval(this.turns.value, callId, decision);
+    // The prompt that had focus is gone: the keyboard goes back to the input.
+    this.focusRequest.value++;
     this.bridge.notify(
       reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision },
     );

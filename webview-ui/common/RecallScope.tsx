@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useSignal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
 import { RecallPanel } from './RecallPanel';
 
 /** One open recall: the id and the line it opened at (an elided-output pointer opens past the head). */
@@ -13,9 +14,10 @@ interface OpenRecall {
  * opens the stored result inline below this block, at the link's `data-recall-from` line when it has one;
  * activating it again closes it, and so does Escape inside the panel (focus goes back to the link).
  */
-export function RecallScope({ children, class: className }: { children: ComponentChildren; class?: string }) {
+export function RecallScope({ children, class: className, label }: { children: ComponentChildren; class?: string; label?: string }) {
   const open = useSignal<readonly OpenRecall[]>([]);
-  const opener = new Map<string, HTMLElement>();
+  /** The link that opened each panel, to give focus back to when it closes. */
+  const opener = useRef(new Map<string, HTMLElement>()).current;
   const close = (id: string) => {
     open.value = open.value.filter((x) => x.id !== id);
   };
@@ -33,8 +35,24 @@ export function RecallScope({ children, class: className }: { children: Componen
     opener.set(id, link as HTMLElement);
     toggle(id, Number.isInteger(from) && from > 0 ? from : 1);
   };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const last = open.value.at(-1);
+    if (event.key !== 'Escape' || event.defaultPrevented || !last) return;
+    // Escape closes the newest panel this block opened (and does not also cancel the run).
+    event.preventDefault();
+    event.stopPropagation();
+    close(last.id);
+    const link = opener.get(last.id);
+    if (link?.isConnected) link.focus();
+  };
   return (
-    <div class={`recall-scope ${className ?? ''}`} onClick={onClick}>
+    // A labelled block (your message, Cairn's answer) is an article a screen reader can name and skip by.
+    <div
+      class={`recall-scope ${className ?? ''}`}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
+      {...(label !== undefined ? { role: 'article', 'aria-label': label } : {})}
+    >
       {children}
       {open.value.map((recall) => (
         <RecallPanel
