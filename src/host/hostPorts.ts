@@ -3,7 +3,7 @@
  * with fakes or the real session in tests.
  */
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
-import type { HostAction, HostToWebview } from '../shared/protocol';
+import type { HostAction, HostToWebview, WebviewKind } from '../shared/protocol';
 
 export interface ViewSink {
   post(message: HostToWebview): unknown;
@@ -17,6 +17,8 @@ export interface EditorActions {
   copyText(text: string): Promise<void>;
   /** Inserts text at the active editor's cursor (replacing its selection); false when no editor is open. */
   insertAtCursor(text: string): Promise<boolean>;
+  /** Shows the chat view or the context report (the report's and the chat's links to each other). */
+  showView(view: WebviewKind): Promise<void>;
   /** Opens text in a new untitled editor, in the language its fence named when the editor knows it. */
   openUntitled(text: string, language: string | undefined): Promise<void>;
   /** Shows a text read-only in an editor tab (a compaction preview); `name` ends with its extension. */

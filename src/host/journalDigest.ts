@@ -153,7 +153,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       case 'snapshot':
         if (isRequestSnapshot(record.snapshot)) {
-          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length });
+          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
         }
         break;
       case 'generation_started':

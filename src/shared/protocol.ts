@@ -181,6 +181,8 @@ export interface RequestSnapshotView {
   readonly model: string;
   readonly generation: number;
   readonly purpose: 'main' | 'compaction';
+  /** The chat turn the request was made for (the report links to it; absent from older hosts). */
+  readonly turn?: number;
   readonly sources: readonly SnapshotSourceView[];
   readonly toolDefinitionBytes: number;
   readonly messageCount: number;
@@ -289,6 +291,10 @@ export type WebviewNotification =
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
   /** Open an http(s) link from rendered Markdown in the browser. */
   | { readonly type: 'openLink'; readonly url: string }
+  /** The report's "Show in chat": the chat shows this turn (and the chat view takes focus). */
+  | { readonly type: 'showTurn'; readonly turn: number }
+  /** The chat's "Requests": the context report opens with the first request of this turn selected. */
+  | { readonly type: 'showTurnRequests'; readonly turn: number }
   /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
   | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
@@ -361,7 +367,11 @@ export type HostNotification =
   | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
   /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
   | { readonly type: 'showRecall'; readonly resultId: string }
-  | { readonly type: 'focusInput' };
+  | { readonly type: 'focusInput' }
+  /** The chat scrolls to this turn and marks it (the report's "Show in chat"). */
+  | { readonly type: 'revealTurn'; readonly turn: number }
+  /** The report selects the first request of this turn (the chat's "Requests"). */
+  | { readonly type: 'selectTurn'; readonly turn: number };
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

@@ -197,6 +197,10 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'openLink':
       record(m, type, ['type', 'url']);
       return { type, url: httpUrl(m.url, 'url') };
+    case 'showTurn':
+    case 'showTurnRequests':
+      record(m, type, ['type', 'turn']);
+      return { type, turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex) };
     case 'codeBlock': {
       record(m, type, ['type', 'action', 'code', 'language']);
       const action = member(m.action, 'action', CODE_BLOCK_ACTIONS);

@@ -52,6 +52,7 @@ const fakeEditor: EditorActions = {
     return true;
   },
   openUntitled: async () => void calls.push('editor.openUntitled'),
+  showView: async (view) => void calls.push(`editor.showView ${view}`),
   showText: async () => void calls.push('editor.showText'),
   openExternal: async (url) => void calls.push(`editor.openExternal ${url}`),
   runAction: async (a) => void calls.push(`editor.runAction ${a}`),

@@ -5,6 +5,7 @@ import { RecallScope } from '../common/RecallScope';
 import { ApprovalWaiting } from './ApprovalWaiting';
 import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
+import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
 import { TurnList } from './TurnList';
@@ -49,6 +50,14 @@ export function ChatView({ store }: { store: ChatStore }) {
     store.recallRequest.value = undefined;
     stick.current = true;
   }, [requested]);
+
+  // The report's "Show turn N in the chat".
+  const reveal = store.revealRequest.value;
+  useEffect(() => {
+    if (!reveal) return;
+    stick.current = false;
+    void revealTurn(store, reveal.turn, (turn) => document.querySelector<HTMLElement>(`.turn[data-turn="${turn}"]`));
+  }, [reveal]);
 
   const compaction = store.compaction.value;
   useEffect(() => {
