@@ -380,6 +380,84 @@ describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
       ]);
   });
 
+  it('item 11: a request row links to its chat turn and back; jargon is explained in place; the conversation compares as one row; each source keeps a colour of its own', async () => {
+    const report = await openChat('hc-dark', { width: 1100, height: 860 }, 'report');
+    // The host's snapshots now say their turn, and name sources as the host does (`conversation: N messages`).
+    const init = recording.reportInit;
+    const snapshots = (init.snapshots ?? []).map((s) => ({
+      ...s,
+      turn: s.index,
+      sources: s.sources.map((source) =>
+        source.name === 'history' ? { ...source, name: `conversation: ${s.messageCount} messages` } : source,
+      ),
+    }));
+    await report.post({ ...init, snapshots });
+    const details = report.page.locator('.request-details');
+    await report.page.locator('[data-request="3"]').click();
+    await details.locator('h2').getByText('Request #3').waitFor();
+    expect(await report.page.locator('[data-request="3"] .request-turn').textContent()).toBe('turn 3');
+    await details.getByRole('button', { name: 'Show turn 3 in the chat' }).click();
+    await expect.poll(() => report.received('showTurn')).toEqual([{ type: 'showTurn', turn: 3 }]);
+    // The chat's "Requests of this turn" comes back as the host's selectTurn.
+    await report.post({ type: 'selectTurn', turn: 1 });
+    await details.locator('h2').getByText('Request #1').waitFor();
+    // Jargon: a focusable term whose explanation shows on focus and describes it.
+    const generation = details.locator('.jargon', { hasText: 'generation 0' });
+    await generation.focus();
+    await expect.poll(() => details.getByRole('tooltip', { name: /one conversation the model sees/ }).isVisible()).toBe(true);
+    for (const term of ['Tokens (raw)', 'Tokens (calibrated)', 'breakpoints']) {
+      const description = await details
+        .locator('.jargon', { hasText: term })
+        .first()
+        .evaluate((el) => {
+          const id = el.getAttribute('aria-describedby');
+          return id ? document.getElementById(id)?.textContent : undefined;
+        });
+      expect(description, term).toMatch(/^(Raw|Calibrated|Breakpoint): /);
+    }
+    // Comparing #1 (3 messages) with #3 (9 messages): the conversation is one row.
+    await report.page.locator('[data-request="3"]').click();
+    await details.locator('.compare-picker select').selectOption('1');
+    const rows = await details.locator('.comparison tbody tr td:first-child').allTextContents();
+    expect(rows).toEqual(['system', 'tools', 'conversation', 'total', 'messages']);
+    // Colours: a kind keeps its colour from one request to the next, and no two kinds in a request share one.
+    const swatches = () =>
+      details
+        .locator('[data-source-row]')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.getAttribute('data-source-row'), getComputedStyle(tr.querySelector('.swatch')!).backgroundColor]),
+        );
+    const before = Object.fromEntries(await swatches());
+    await report.post({
+      type: 'snapshot',
+      snapshot: {
+        ...snapshots[3]!,
+        index: 5,
+        turn: 4,
+        sources: [
+          ...snapshots[3]!.sources,
+          { name: 'summary', bytes: 900, tokensRaw: 200, tokensCalibrated: 210 },
+          { name: 'files table', bytes: 300, tokensRaw: 80, tokensCalibrated: 84 },
+        ],
+      },
+    });
+    await report.page.locator('[data-request="5"]').click();
+    await details.locator('h2').getByText('Request #5').waitFor();
+    const after = Object.fromEntries(await swatches());
+    expect(new Set(Object.values(after)).size).toBe(Object.keys(after).length);
+    expect(after['conversation: 9 messages']).toBe(before['conversation: 9 messages']);
+    expect(after.system).toBe(before.system);
+    await report.page.screenshot({ path: join(SCREENSHOT_DIR, 'report-items-hc-dark.png'), fullPage: true });
+
+    // The chat side: each answered turn links to its requests, and the report's link shows and marks the turn.
+    const chat = await openScene();
+    await chat.page.locator('.turn[data-turn="0"]').getByRole('button', { name: 'Requests of this turn' }).click();
+    await expect.poll(() => chat.received('showTurnRequests')).toEqual([{ type: 'showTurnRequests', turn: 0 }]);
+    await chat.post({ type: 'revealTurn', turn: 0 });
+    await expect.poll(() => chat.page.evaluate(() => document.activeElement?.getAttribute('data-turn'))).toBe('0');
+    expect(await chat.page.locator('.turn[data-turn="0"]').getAttribute('class')).toContain('revealed');
+  });
+
   it('sent only valid protocol messages and threw nothing', async () => {
     expect(opened.length).toBeGreaterThan(5);
     for (const chat of opened) {
