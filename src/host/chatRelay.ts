@@ -30,6 +30,11 @@ export class ChatRelay {
     if (this.envKeyWarning === 'not-yet') this.envKeyWarning = 'due';
   }
 
+  /** The chat turn events go to now (0 before the first). */
+  get currentTurn(): number {
+    return this.turn();
+  }
+
   get warnedAboutKey(): boolean {
     return this.envKeyWarning !== 'not-yet';
   }

@@ -3,11 +3,36 @@
  * read-only tab (an edit in the diff view), copy, open a link, run an error's button, show progress.
  */
 import * as vscode from 'vscode';
-import type { HostAction } from '../shared/protocol';
+import type { HostAction, WebviewKind } from '../shared/protocol';
+import { CHAT_VIEW_ID } from './chatViewProvider';
 import { beforeTextOf, changedFiles, type PatchedFile } from './editDiff';
 import type { EditorActions } from './sessionController';
 
 export const RESULT_SCHEME = 'cairn-result';
+
+/** A fence's language word as VS Code names the language (`ts` is `typescript`); others as they are. */
+const FENCE_LANGUAGES: Readonly<Record<string, string>> = {
+  ts: 'typescript',
+  tsx: 'typescriptreact',
+  js: 'javascript',
+  jsx: 'javascriptreact',
+  py: 'python',
+  sh: 'shellscript',
+  bash: 'shellscript',
+  shell: 'shellscript',
+  zsh: 'shellscript',
+  yml: 'yaml',
+  md: 'markdown',
+  rs: 'rust',
+  'c++': 'cpp',
+  'c#': 'csharp',
+  cs: 'csharp',
+};
+
+export function languageIdOf(fence: string): string {
+  const lower = fence.toLowerCase();
+  return FENCE_LANGUAGES[lower] ?? lower;
+}
 
 /** Read-only documents for stored results and the "before" side of edit diffs, kept while the window lives. */
 export class ResultDocuments implements vscode.TextDocumentContentProvider {
@@ -65,8 +90,10 @@ export class VsCodeEditorActions implements EditorActions {
 
   /**
    * The files a result changed in VS Code's diff views, each against its text before (worked out from the
-   * hunks): one file in the diff editor, several in the multi-file diff editor (`vscode.changes`). A file
-   * that is gone, changed since, or deleted by the patch has no honest "before ↔ now" and is left out;
+   * hunks): one file in the diff editor, several in the multi-file diff editor (`vscode.changes`). Both
+   * sides are read-only documents of this result (its id in their names), never the live file: a tab
+   * left open must not show later edits under this result's label. A file that is gone, changed since
+   * over this result's lines, or deleted by the patch has no honest "before ↔ after" and is left out;
    * false when no file is left (the stored text is shown instead).
    */
   private async openChanges(name: string, id: string, files: readonly PatchedFile[], root: string): Promise<boolean> {
@@ -84,16 +111,18 @@ export class VsCodeEditorActions implements EditorActions {
       }
       const before = file.change === 'created' ? '' : beforeTextOf(current, file.hunks);
       if (before === undefined) continue;
-      changes.push({ path: file.path, resources: [fileUri, this.documents.put(`${name}-before/${file.path}`, before), fileUri] });
+      const beforeUri = this.documents.put(`${name}-before/${file.path}`, before);
+      const afterUri = this.documents.put(`${name}-after/${file.path}`, current);
+      changes.push({ path: file.path, resources: [fileUri, beforeUri, afterUri] });
     }
     const [only] = changes;
     if (!only) return false;
     if (changes.length === 1) {
-      await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${id}: before ↔ now)`);
+      await vscode.commands.executeCommand('vscode.diff', only.resources[1], only.resources[2], `${only.path} (${id}: before ↔ after)`);
     } else {
       await vscode.commands.executeCommand(
         'vscode.changes',
-        `${id}: ${changes.length} files, before ↔ now`,
+        `${id}: ${changes.length} files, before ↔ after`,
         changes.map((c) => c.resources),
       );
     }
@@ -102,6 +131,34 @@ export class VsCodeEditorActions implements EditorActions {
 
   async copyText(text: string): Promise<void> {
     await vscode.env.clipboard.writeText(text);
+  }
+
+  async insertAtCursor(text: string): Promise<boolean> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showWarningMessage(
+        'Cairn: open a file and place the cursor where the code should go, then Insert at Cursor again.',
+      );
+      return false;
+    }
+    await editor.edit((edit) => {
+      for (const selection of editor.selections) edit.replace(selection, text);
+    });
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+    return true;
+  }
+
+  async showView(view: WebviewKind): Promise<void> {
+    await vscode.commands.executeCommand(view === 'chat' ? `${CHAT_VIEW_ID}.focus` : ACTION_COMMANDS.showReport);
+  }
+
+  async openUntitled(text: string, language: string | undefined): Promise<void> {
+    const known = language ? (await vscode.languages.getLanguages()).includes(languageIdOf(language)) : false;
+    const document = await vscode.workspace.openTextDocument({
+      content: text,
+      ...(known && language ? { language: languageIdOf(language) } : {}),
+    });
+    await vscode.window.showTextDocument(document, { preview: false });
   }
 
   async openExternal(url: string): Promise<void> {

@@ -75,7 +75,7 @@ export class EventProjection {
       case 'tool_output':
         return [{ type: 'toolOutput', turn, callId: event.callId, text: event.text }];
       case 'tool_finished':
-        return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result) }];
+        return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result, event.durationMs) }];
       case 'notice':
         return [{ type: 'notice', turn, level: event.level, kind: event.kind, message: event.message }];
       case 'error': {

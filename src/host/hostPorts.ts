@@ -3,7 +3,7 @@
  * with fakes or the real session in tests.
  */
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
-import type { HostAction, HostToWebview } from '../shared/protocol';
+import type { HostAction, HostToWebview, WebviewKind } from '../shared/protocol';
 
 export interface ViewSink {
   post(message: HostToWebview): unknown;
@@ -15,6 +15,12 @@ export interface EditorActions {
   /** Shows a stored result read-only in an editor tab (a diff result in the diff view when it can). */
   openResult(result: { id: string; tool: string; bracket: string; body: string; kind: string; input: unknown }): Promise<void>;
   copyText(text: string): Promise<void>;
+  /** Inserts text at the active editor's cursor (replacing its selection); false when no editor is open. */
+  insertAtCursor(text: string): Promise<boolean>;
+  /** Shows the chat view or the context report (the report's and the chat's links to each other). */
+  showView(view: WebviewKind): Promise<void>;
+  /** Opens text in a new untitled editor, in the language its fence named when the editor knows it. */
+  openUntitled(text: string, language: string | undefined): Promise<void>;
   /** Shows a text read-only in an editor tab (a compaction preview); `name` ends with its extension. */
   showText(name: string, text: string): Promise<void>;
   openExternal(url: string): Promise<void>;

@@ -10,8 +10,15 @@ import type { JournalRecord } from '../core/journal/records';
 import type { SessionJournal } from '../core/journal/node/sessionJournal';
 import { summarizeToolCall } from '../core/tools/definitions';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
+import { resultOutcomeOf } from './resultOutcome';
 import { tokensSavedBy } from './resultView';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
+
+/** The tool line's outcome for a result rebuilt from the journal (no duration: it is not journalled). */
+function outcomeField(tool: string, kind: ResultKind, text: string, isError: boolean): { outcome?: ReturnType<typeof resultOutcomeOf> } {
+  const outcome = resultOutcomeOf({ tool, kind, text, isError });
+  return outcome ? { outcome } : {};
+}
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -98,6 +105,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
                 fullChars,
                 tokensSaved: saved,
                 isError: block.is_error === true,
+                ...outcomeField(head.tool, kind, block.content, block.is_error === true),
               },
             }
           : {}),
@@ -145,7 +153,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       case 'snapshot':
         if (isRequestSnapshot(record.snapshot)) {
-          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length });
+          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
         }
         break;
       case 'generation_started':

@@ -7,6 +7,8 @@ import type { ViewSink } from './hostPorts';
  */
 export class OpenViews {
   private readonly views = new Map<ViewSink, WebviewKind>();
+  /** Messages for a kind of view none of which is open yet (a command that opens it sent them first). */
+  private readonly pending = new Map<WebviewKind, HostNotification[]>();
 
   /** `observe` sees every message broadcast, before the views do (the running turn keeps its copy). */
   constructor(private readonly observe: (message: HostNotification) => void) {}
@@ -24,6 +26,26 @@ export class OpenViews {
   broadcast(message: HostToWebview, only?: WebviewKind): void {
     if (message.type !== 'response') this.observe(message);
     for (const [sink, kind] of this.views) if (!only || kind === only) this.post(sink, message);
+  }
+
+  /**
+   * To the open views of `kind`; with none open, kept (the newest of each type) for the next one that says
+   * `ready`, after its `init`: `Focus Chat` or "Show in chat" before the chat view has loaded must not be lost.
+   */
+  deliver(message: HostNotification, kind: WebviewKind): void {
+    if ([...this.views.values()].includes(kind)) {
+      this.broadcast(message, kind);
+      return;
+    }
+    const kept = (this.pending.get(kind) ?? []).filter((m) => m.type !== message.type);
+    this.pending.set(kind, [...kept, message]);
+  }
+
+  /** What `deliver` kept for this kind of view, to the view that just had its `init`. */
+  postPending(sink: ViewSink, kind: WebviewKind): void {
+    const kept = this.pending.get(kind) ?? [];
+    this.pending.delete(kind);
+    for (const message of kept) this.post(sink, message);
   }
 
   post(sink: ViewSink, message: HostToWebview): void {

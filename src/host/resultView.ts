@@ -1,5 +1,6 @@
 import type { LedgerResult, ResultKind } from '../core/ledger/types';
 import type { ResultView } from '../shared/protocol';
+import { resultOutcomeOf } from './resultOutcome';
 
 /** Characters per token for the "tokens saved" figure: a rough, documented average, never billed. */
 export const CHARS_PER_TOKEN = 4;
@@ -13,8 +14,9 @@ export function tokensSavedBy(kind: ResultKind, fullChars: number, shownChars: n
   return Math.max(0, Math.round((fullChars - shownChars) / CHARS_PER_TOKEN));
 }
 
-/** A ledger result as the chat shows it. */
-export function resultViewOf(result: LedgerResult): ResultView {
+/** A ledger result as the chat shows it; `durationMs`: how long its tool ran, when measured. */
+export function resultViewOf(result: LedgerResult, durationMs?: number): ResultView {
+  const outcome = resultOutcomeOf(result, durationMs);
   return {
     id: result.id,
     tool: result.tool,
@@ -25,5 +27,6 @@ export function resultViewOf(result: LedgerResult): ResultView {
     tokensSaved: tokensSavedBy(result.kind, result.fullChars, result.text.length),
     isError: result.isError,
     ...(result.refersTo && result.refersTo.length > 0 ? { refersTo: [...result.refersTo] } : {}),
+    ...(outcome ? { outcome } : {}),
   };
 }

@@ -225,7 +225,7 @@ export class SessionController {
   }
 
   focusInput(): void {
-    this.broadcast({ type: 'focusInput' }, 'chat');
+    this.views.deliver({ type: 'focusInput' }, 'chat');
   }
 
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
@@ -302,7 +302,7 @@ export class SessionController {
         this.usage.addSaved(resultViewOf(event.result).tokensSaved);
         break;
       case 'request_finished': {
-        this.broadcast({ type: 'snapshot', snapshot: this.usage.addSnapshot(event.snapshot) });
+        this.broadcast({ type: 'snapshot', snapshot: this.usage.addSnapshot(event.snapshot, this.chat.currentTurn) });
         void this.refreshMeter();
         break;
       }
@@ -335,6 +335,7 @@ export class SessionController {
           this.deps.log.error(`No session: ${errorMessage(error)}`);
         });
         await this.sendInit(sink, message.view);
+        this.views.postPending(sink, message.view);
         if (failure !== undefined && message.view === 'chat') {
           this.post(sink, {
             type: 'error',
@@ -371,10 +372,20 @@ export class SessionController {
         }
         await this.deps.editor.runAction(message.action);
         return;
+      // The report's rows and the chat's turns link to each other (issue 17, item 11).
+      case 'showTurn':
+        this.views.deliver({ type: 'revealTurn', turn: message.turn }, 'chat');
+        await this.deps.editor.showView('chat');
+        return;
+      case 'showTurnRequests':
+        this.views.deliver({ type: 'selectTurn', turn: message.turn }, 'report');
+        await this.deps.editor.showView('report');
+        return;
       case 'openResult':
       case 'copyResult':
       case 'openFile':
-      case 'openLink': {
+      case 'openLink':
+      case 'codeBlock': {
         // The session is opened only for a stored result; a file or a link does not need one.
         const journal = { readResult: async (id: string) => (await this.session()).journal.readResult(id) };
         await openFromWebview(message, { journal, editor: this.deps.editor, workspace: this.deps.workspace, log: this.deps.log });

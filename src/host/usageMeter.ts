@@ -34,8 +34,8 @@ export class UsageMeter {
    * A request that ended, as the report shows it. Numbered by its place in the session (the journal's
    * order), not by the composer's count, which starts again when a reopened session builds a new composer.
    */
-  addSnapshot(snapshot: RequestSnapshot): RequestSnapshotView {
-    const view = { ...snapshotViewOf(snapshot), index: this.requests.length };
+  addSnapshot(snapshot: RequestSnapshot, turn?: number): RequestSnapshotView {
+    const view = { ...snapshotViewOf(snapshot), index: this.requests.length, ...(turn !== undefined ? { turn } : {}) };
     this.requests.push(view);
     this.cost += view.costUsd ?? 0;
     if (view.purpose === 'main' && view.cacheHitShare !== undefined) this.cacheHit = view.cacheHitShare;

@@ -4,7 +4,7 @@ import type { WebviewNotification } from '../shared/protocol';
 import type { EditorActions, HostLog } from './hostPorts';
 
 /** The webview's requests to show something in the editor: a stored result, a file, a link. */
-export type OpenRequest = Extract<WebviewNotification, { type: 'openResult' | 'copyResult' | 'openFile' | 'openLink' }>;
+export type OpenRequest = Extract<WebviewNotification, { type: 'openResult' | 'copyResult' | 'openFile' | 'openLink' | 'codeBlock' }>;
 
 export interface OpenDeps {
   readonly journal: Pick<SessionJournal, 'readResult'>;
@@ -36,6 +36,13 @@ export async function openFromWebview(request: OpenRequest, deps: OpenDeps): Pro
     }
     case 'openLink':
       await deps.editor.openExternal(request.url);
+      return;
+    case 'codeBlock':
+      // The user's click: the text goes into their editor unsaved (or the clipboard); nothing is written to disk.
+      if (request.action === 'copy') await deps.editor.copyText(request.code);
+      else if (request.action === 'newFile') await deps.editor.openUntitled(request.code, request.language);
+      else if (!(await deps.editor.insertAtCursor(request.code)))
+        deps.log.warn('Insert at cursor: no editor is open; open a file and place the cursor, then try again.');
       return;
   }
 }

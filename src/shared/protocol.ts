@@ -51,12 +51,32 @@ export interface ResultView {
   readonly isError: boolean;
   /** Earlier results this one names (a stub's full read, a same-result's first). */
   readonly refersTo?: readonly string[];
+  /** What the call came to, for the tool line (absent: nothing to add, or an older host). */
+  readonly outcome?: ResultOutcome;
+}
+
+/** A tool call's outcome as the tool line shows it; the host works it out from the result (resultOutcome.ts). */
+export interface ResultOutcome {
+  /** A command's exit code; null when a signal ended it. */
+  readonly exitCode?: number | null;
+  readonly timedOut?: boolean;
+  readonly cancelled?: boolean;
+  /** How long the tool ran (approval wait excluded); absent when it did not run or after a reload. */
+  readonly durationMs?: number;
+  /** A search's matches. */
+  readonly matches?: number;
+  /** Lines an edit added and removed. */
+  readonly added?: number;
+  readonly removed?: number;
 }
 
 export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'denied' | 'done' | 'cancelled';
 
 /** What the user decided for one approval prompt. */
 export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+
+/** What a code block's buttons ask of the editor. */
+export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
 
 /** Buttons an error can carry; the host maps each to its command. */
 export type HostAction = 'setApiKey' | 'retry' | 'newSession' | 'compact' | 'showReport' | 'openSettings';
@@ -161,6 +181,8 @@ export interface RequestSnapshotView {
   readonly model: string;
   readonly generation: number;
   readonly purpose: 'main' | 'compaction';
+  /** The chat turn the request was made for (the report links to it; absent from older hosts). */
+  readonly turn?: number;
   readonly sources: readonly SnapshotSourceView[];
   readonly toolDefinitionBytes: number;
   readonly messageCount: number;
@@ -269,6 +291,12 @@ export type WebviewNotification =
   | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
   /** Open an http(s) link from rendered Markdown in the browser. */
   | { readonly type: 'openLink'; readonly url: string }
+  /** The report's "Show in chat": the chat shows this turn (and the chat view takes focus). */
+  | { readonly type: 'showTurn'; readonly turn: number }
+  /** The chat's "Requests": the context report opens with the first request of this turn selected. */
+  | { readonly type: 'showTurnRequests'; readonly turn: number }
+  /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
+  | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
   | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string };
@@ -339,7 +367,11 @@ export type HostNotification =
   | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
   /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
   | { readonly type: 'showRecall'; readonly resultId: string }
-  | { readonly type: 'focusInput' };
+  | { readonly type: 'focusInput' }
+  /** The chat scrolls to this turn and marks it (the report's "Show in chat"). */
+  | { readonly type: 'revealTurn'; readonly turn: number }
+  /** The report selects the first request of this turn (the chat's "Requests"). */
+  | { readonly type: 'selectTurn'; readonly turn: number };
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

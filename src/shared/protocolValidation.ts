@@ -7,6 +7,7 @@
  */
 import type {
   ApprovalDecision,
+  CodeBlockAction,
   HostAction,
   WebviewKind,
   WebviewNotification,
@@ -46,6 +47,9 @@ const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-al
 const HOST_ACTIONS: readonly HostAction[] = ['setApiKey', 'retry', 'newSession', 'compact', 'showReport', 'openSettings'];
 const VIEWS: readonly WebviewKind[] = ['chat', 'report'];
 const COMPACTION_ACTIONS = ['apply', 'discard', 'undo'] as const;
+const CODE_BLOCK_ACTIONS: readonly CodeBlockAction[] = ['copy', 'insert', 'newFile'];
+/** A fence's info word as markdown-it gives it (`ts`, `c++`, `objective-c`, `c#`); anything else is dropped. */
+const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
 
 /** Thrown inside this module only; turned into a returned ProtocolError at the boundary. */
 class Refusal {
@@ -193,6 +197,18 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'openLink':
       record(m, type, ['type', 'url']);
       return { type, url: httpUrl(m.url, 'url') };
+    case 'showTurn':
+    case 'showTurnRequests':
+      record(m, type, ['type', 'turn']);
+      return { type, turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex) };
+    case 'codeBlock': {
+      record(m, type, ['type', 'action', 'code', 'language']);
+      const action = member(m.action, 'action', CODE_BLOCK_ACTIONS);
+      const code = text(m.code, 'code', MESSAGE_LIMITS.sendChars);
+      if (m.language === undefined) return { type, action, code };
+      if (typeof m.language !== 'string' || !LANGUAGE.test(m.language)) refuse('language must be a short language name');
+      return { type, action, code, language: m.language };
+    }
     case 'compaction':
       record(m, type, ['type', 'action']);
       return { type, action: member(m.action, 'action', COMPACTION_ACTIONS) };

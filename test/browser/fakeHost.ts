@@ -8,7 +8,7 @@
 import type { CompactionDetails, HostNotification, HostToWebview, InitMessage, TurnView, WebviewKind } from '../../src/shared/protocol';
 import { errorResponseTo, responseTo } from '../../src/shared/protocol';
 import { ProtocolError, parseWebviewMessage } from '../../src/shared/protocolValidation';
-import { THEMES, type ThemeName } from './themes';
+import { THEME_BODY_CLASS, THEMES, type ThemeName } from './themes';
 
 export type ScriptStep = HostNotification | { readonly pause: string };
 
@@ -143,7 +143,7 @@ function applyTheme(name: ThemeName): void {
   const apply = () => {
     const style = document.documentElement.style;
     for (const [variable, value] of Object.entries(THEMES[name])) style.setProperty(variable, value);
-    document.body?.classList.add(name === 'dark' ? 'vscode-dark' : 'vscode-light');
+    document.body?.classList.add(THEME_BODY_CLASS[name]);
   };
   if (document.documentElement) apply();
   else {

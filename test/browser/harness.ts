@@ -22,6 +22,8 @@ if (!existsSync(join(HARNESS_DIR, 'harness.ts'))) {
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-output/browser');
 const BUNDLE = join(REPO_ROOT, 'dist/webview.js');
 const STYLESHEET = join(REPO_ROOT, 'media/webview.css');
+/** What VS Code's webview host puts in every webview before the page's own styles (see the file). */
+const VSCODE_DEFAULT_STYLESHEET = join(HARNESS_DIR, 'vscodeDefaultStyles.css');
 
 import { CHROMIUM_FLAGS } from '../support/chromium';
 
@@ -89,6 +91,7 @@ export interface HarnessServer {
 export async function startHarnessServer(): Promise<HarnessServer> {
   const bundle = readFileSync(BUNDLE);
   const stylesheet = readFileSync(STYLESHEET);
+  const defaultStylesheet = readFileSync(VSCODE_DEFAULT_STYLESHEET);
   let origin = '';
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
@@ -104,11 +107,19 @@ export async function startHarnessServer(): Promise<HarnessServer> {
         nonce: randomBytes(16).toString('base64'),
         view: path === '/report.html' ? 'report' : 'chat',
       });
-      send(200, 'text/html; charset=utf-8', html);
+      // VS Code's default styles come first, as in the real webview, so the page's own rules win ties.
+      const withDefaults = html.replace(
+        '<link rel="stylesheet"',
+        `<link rel="stylesheet" href="${origin}/vscode-default.css">\n<link rel="stylesheet"`,
+      );
+      if (withDefaults === html) throw new Error("The webview page has no stylesheet link to put VS Code's default styles before.");
+      send(200, 'text/html; charset=utf-8', withDefaults);
     } else if (path === '/favicon.ico') {
       send(204, 'image/x-icon', '');
     } else if (path === '/dist/webview.js') {
       send(200, 'text/javascript; charset=utf-8', bundle);
+    } else if (path === '/vscode-default.css') {
+      send(200, 'text/css; charset=utf-8', defaultStylesheet);
     } else if (path === '/media/webview.css') {
       send(200, 'text/css; charset=utf-8', stylesheet);
     } else {

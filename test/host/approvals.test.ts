@@ -52,8 +52,11 @@ describe('approvals through the chat', () => {
       const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
       const waiting = init.turns.flatMap((t) => t.items).find((i) => i.type === 'tool' && i.callId === first.callId);
       expect(waiting?.type === 'tool' && waiting.status).toBe('awaiting-approval');
-      // ... with what it approves in full, the path the write will create.
-      expect(first.detail).toEqual({ files: [{ change: 'write', path: 'notes.txt' }] });
+      // ... with what it approves in full, the path the write will create and the content it will write.
+      expect(first.detail).toEqual({
+        files: [{ change: 'write', path: 'notes.txt' }],
+        preview: '@@ the whole new content @@\n+written by the model',
+      });
       expect(waiting?.type === 'tool' && waiting.approval).toEqual(first.detail);
       // ... and what the turn streamed so far, which the journal does not hold yet.
       const running = init.turns.at(-1)!.items;

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type * as vscode from 'vscode';
 import type { HostNotification } from '../../src/shared/protocol';
@@ -42,10 +44,20 @@ describe('results in the editor', () => {
 
     await run.chat.fromPage({ type: 'openResult', resultId: edit!.id });
     await waitFor(() => shim.executed.some((e) => e.command === 'vscode.diff'), 'the diff view');
-    const [left, right] = shim.executed.find((e) => e.command === 'vscode.diff')!.args as [vscode.Uri, vscode.Uri];
-    expect(right.fsPath).toBe(`${run.workspaceDir}/src/stats.js`);
+    const [left, right, label] = shim.executed.find((e) => e.command === 'vscode.diff')!.args as [vscode.Uri, vscode.Uri, string];
     const provider = shim.contentProviders.get('cairn-result')!;
-    expect(await provider.provideTextDocumentContent(left, {} as vscode.CancellationToken)).toBe(before);
+    const text = (uri: vscode.Uri) => provider.provideTextDocumentContent(uri, {} as vscode.CancellationToken);
+    expect(await text(left)).toBe(before);
+    // Both sides belong to this result (issue 17 item 6): the right is the text after this edit, not the live
+    // file, so a tab left open never shows a later edit under this result's label.
+    const after = before.replace('(a, b) => a + b)', '(a, b) => a + b, 0)');
+    expect(right.scheme).toBe('cairn-result');
+    expect(right.path).toContain(edit!.id.slice(1));
+    expect(await text(right)).toBe(after);
+    expect(label).toBe(`src/stats.js (${edit!.id}: before ↔ after)`);
+    await writeFile(join(run.workspaceDir, 'src/stats.js'), `${after}// a later edit\n`);
+    expect(await text(right)).toBe(after);
+    expect(await text(left)).toBe(before);
 
     await run.chat.fromPage({ type: 'copyResult', resultId: read!.id });
     await waitFor(() => shim.clipboard.includes('export const name = "stats";'), 'the copied result');
@@ -96,5 +108,11 @@ describe('results in the editor', () => {
     const provider = shim.contentProviders.get('cairn-result')!;
     const lefts = await Promise.all(resources.map(([, left]) => provider.provideTextDocumentContent(left, {} as vscode.CancellationToken)));
     expect(lefts).toEqual([before, '']);
+    // The right sides are this result's too (issue 17 item 6), not the live files.
+    expect(resources.every(([, , right]) => right.scheme === 'cairn-result' && right.path.includes(result!.id.slice(1)))).toBe(true);
+    const rights = await Promise.all(
+      resources.map(([, , right]) => provider.provideTextDocumentContent(right, {} as vscode.CancellationToken)),
+    );
+    expect(rights[1]).toBe("import { sum } from './stats.js';\nconsole.assert(sum([]) === 0);\n");
   });
 });

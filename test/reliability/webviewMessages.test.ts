@@ -47,6 +47,12 @@ const fakeEditor: EditorActions = {
   openFile: async (path) => void calls.push(`editor.openFile ${path}`),
   openResult: async () => void calls.push('editor.openResult'),
   copyText: async () => void calls.push('editor.copyText'),
+  insertAtCursor: async () => {
+    calls.push('editor.insertAtCursor');
+    return true;
+  },
+  openUntitled: async () => void calls.push('editor.openUntitled'),
+  showView: async (view) => void calls.push(`editor.showView ${view}`),
   showText: async () => void calls.push('editor.showText'),
   openExternal: async (url) => void calls.push(`editor.openExternal ${url}`),
   runAction: async (a) => void calls.push(`editor.runAction ${a}`),

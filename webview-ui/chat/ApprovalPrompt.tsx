@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ApprovalDecision, ApprovalDetail, ApprovalFile } from '../../src/shared/protocol';
+import { DiffText } from '../common/DiffText';
 import { VisibleText } from '../common/VisibleText';
 
 const CHANGE_LABEL: Record<ApprovalFile['change'], string> = {
@@ -52,6 +53,10 @@ function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
             </li>
           ))}
         </ul>
+      )}
+      {detail.preview !== undefined && (
+        // The change itself, coloured, before the buttons: what "Allow once" will write.
+        <DiffText class="approval-preview" text={detail.preview} Line={VisibleText} label="Change to approve" />
       )}
       {detail.problem !== undefined && (
         <p class="approval-problem">

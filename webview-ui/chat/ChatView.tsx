@@ -2,7 +2,10 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { RecallPanel } from '../common/RecallPanel';
 import { RecallScope } from '../common/RecallScope';
+import { ApprovalWaiting } from './ApprovalWaiting';
+import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
+import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
 import { TurnList } from './TurnList';
@@ -48,6 +51,14 @@ export function ChatView({ store }: { store: ChatStore }) {
     stick.current = true;
   }, [requested]);
 
+  // The report's "Show turn N in the chat".
+  const reveal = store.revealRequest.value;
+  useEffect(() => {
+    if (!reveal) return;
+    stick.current = false;
+    void revealTurn(store, reveal.turn, (turn) => document.querySelector<HTMLElement>(`.turn[data-turn="${turn}"]`));
+  }, [reveal]);
+
   const compaction = store.compaction.value;
   useEffect(() => {
     compactionDismissed.value = false;
@@ -84,13 +95,11 @@ export function ChatView({ store }: { store: ChatStore }) {
               ))}
             </RecallScope>
           )}
-          {store.busy.value && (
-            <div class="working quiet" aria-live="polite">
-              Working…
-            </div>
-          )}
+          {store.busy.value && <div class="working quiet">Working…</div>}
         </div>
       </main>
+      <ApprovalWaiting turns={turns} />
+      <ChatAnnouncer store={store} />
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
       <Composer store={store} />
     </div>

@@ -56,7 +56,16 @@ export function Composer({ store }: { store: ChatStore }) {
           }}
         />
         {busy ? (
-          <button type="button" class="button secondary composer-button" onClick={() => store.cancel()} title="Cancel (Escape)">
+          // Out of the Tab order: Tab then Enter from the input (meant for something else) must not stop the run.
+          // Escape cancels from anywhere, and the button says so to a screen reader.
+          <button
+            type="button"
+            class="button secondary composer-button"
+            tabIndex={-1}
+            aria-keyshortcuts="Escape"
+            onClick={() => store.cancel()}
+            title="Cancel (Escape)"
+          >
             Cancel
           </button>
         ) : (

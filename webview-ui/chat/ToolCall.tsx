@@ -1,10 +1,12 @@
 import { useSignal } from '@preact/signals';
 import type { ApprovalDecision, ResultKind, TranscriptItem } from '../../src/shared/protocol';
 import { useBridge } from '../common/bridgeContext';
+import { DiffText } from '../common/DiffText';
 import { formatTokens } from '../common/format';
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
 import { ApprovalPrompt } from './ApprovalPrompt';
+import { outcomeParts, toolArgument } from './toolOutcome';
 
 type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;
 
@@ -31,7 +33,10 @@ function pathInBracket(bracket: string): { path: string; line: number } | undefi
   return match ? { path: match[1]!, line: Number(match[2]) } : undefined;
 }
 
-/** One tool call: a collapsed line (tool, key argument, bracket, hygiene mark) that expands to the result. */
+/**
+ * One tool call: a collapsed line (tool, key argument, outcome, bracket, hygiene mark) that expands to the
+ * result (an edit's diff coloured). The tool's name is shown once: the summary the loop gives starts with it.
+ */
 export function ToolCall({
   item,
   onAnswer,
@@ -45,6 +50,9 @@ export function ToolCall({
   const kindLabel = result ? KIND_LABEL[result.kind] : undefined;
   const statusLabel = item.status === 'done' ? undefined : STATUS_LABEL[item.status];
   const file = result ? pathInBracket(result.bracket) : undefined;
+  const argument = toolArgument(item.tool, item.summary);
+  const outcome = outcomeParts(result?.outcome);
+  const outcomeId = `outcome-${item.callId.replace(/[^\w-]/g, '_')}`;
   return (
     <RecallScope class={`tool status-${item.status} ${result ? `kind-${result.kind}` : ''}`}>
       <div class="tool-line">
@@ -54,14 +62,37 @@ export function ToolCall({
           aria-expanded={expanded.value}
           disabled={!result}
           title={result ? 'Show what the model saw' : undefined}
+          aria-describedby={outcome.length > 0 ? outcomeId : undefined}
           onClick={() => (expanded.value = !expanded.value)}
         >
           <span class="chevron" aria-hidden="true">
             {expanded.value ? '▾' : '▸'}
           </span>
           <span class="tool-name">{item.tool}</span>
-          <span class="tool-summary">{item.summary}</span>
+          {argument !== '' && (
+            <>
+              {' '}
+              <span class="tool-summary">{argument}</span>
+            </>
+          )}
         </button>
+        {outcome.length > 0 && (
+          <span class="tool-outcome" id={outcomeId}>
+            {outcome.map((part, i) => (
+              <span key={i} class={`outcome-part tone-${part.tone}`}>
+                {part.spoken === undefined ? (
+                  part.text
+                ) : (
+                  <>
+                    <span aria-hidden="true">{part.text}</span>
+                    <span class="sr-only">{part.spoken}</span>
+                  </>
+                )}
+                {i < outcome.length - 1 ? ' ' : ''}
+              </span>
+            ))}
+          </span>
+        )}
         {result && (
           <span class="tool-bracket">
             <LinkedText text={result.bracket} />
@@ -103,9 +134,13 @@ export function ToolCall({
               Open {file.path}
             </button>
           )}
-          <pre class="tool-result-text">
-            <LinkedText text={result.text} />
-          </pre>
+          {result.kind === 'diff' ? (
+            <DiffText class="tool-result-text" text={result.text} Line={LinkedText} label={`Changes of ${result.id}`} />
+          ) : (
+            <pre class="tool-result-text">
+              <LinkedText text={result.text} firstBodyLine={1} />
+            </pre>
+          )}
         </div>
       )}
     </RecallScope>

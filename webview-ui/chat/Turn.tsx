@@ -6,6 +6,7 @@ import { Markdown } from '../common/Markdown';
 import { RecallScope } from '../common/RecallScope';
 import { CompactionMark } from './CompactionMark';
 import { ToolCall } from './ToolCall';
+import { TurnRequestsLink } from './TurnRequestsLink';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -43,7 +44,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
   switch (item.type) {
     case 'user':
       return (
-        <RecallScope class="message user">
+        <RecallScope class="message user" label="Your message">
           <div class="user-text">
             <LinkedText text={item.text} />
           </div>
@@ -51,7 +52,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
       );
     case 'assistant':
       return (
-        <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`}>
+        <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`} label="Cairn's answer">
           <Markdown source={item.text} streaming={item.streaming === true} />
           {item.incomplete && <p class="quiet">The response was cut off here.</p>}
         </RecallScope>
@@ -106,7 +107,7 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
       <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} />
     );
     return (
-      <div class="turn" data-turn={turn.index}>
+      <div class="turn" data-turn={turn.index} tabIndex={-1}>
         {folded === 0 ? (
           items.map(item)
         ) : (
@@ -118,6 +119,7 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
             {items.slice(items.length - LONG_TURN_TAIL).map((entry, i) => item(entry, items.length - LONG_TURN_TAIL + i))}
           </>
         )}
+        <TurnRequestsLink turn={turn} />
       </div>
     );
   }

@@ -18,6 +18,8 @@ export class ChatStore {
   readonly sessionTitle = signal('');
   /** An id the `Recall Result…` command asked to show; the view shows it and clears this. */
   readonly recallRequest = signal<string | undefined>(undefined);
+  /** A turn the report asked the chat to show (`at` tells two asks for the same turn apart). */
+  readonly revealRequest = signal<{ readonly turn: number; readonly at: number } | undefined>(undefined);
   /** Bumped to ask the input to take focus. */
   readonly focusRequest = signal(0);
   readonly olderError = signal<string | undefined>(undefined);
@@ -74,6 +76,11 @@ export class ChatStore {
       case 'focusInput':
         this.focusRequest.value++;
         return;
+      case 'revealTurn':
+        this.revealRequest.value = { turn: message.turn, at: Date.now() };
+        return;
+      case 'selectTurn':
+        return; // the report's concern
       case 'snapshot':
         return; // the report's concern
     }
@@ -99,6 +106,8 @@ export class ChatStore {
 
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {
     this.turns.value = answerApproval(this.turns.value, callId, decision);
+    // The prompt that had focus is gone: the keyboard goes back to the input.
+    this.focusRequest.value++;
     this.bridge.notify(
       reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision },
     );

@@ -1,5 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { CodeBlockAction } from '../../src/shared/protocol';
 import { useBridge } from './bridgeContext';
+import type { HostBridge } from './hostBridge';
 import { knownResultIds } from './knownIds';
 import { splitMarkdownBlocks } from './markdownBlocks';
 import { renderMarkdown } from './renderMarkdown';
@@ -56,6 +58,21 @@ function useStreamingPieces(
   }, [source, streaming, known]);
 }
 
+/** A code block's button (renderMarkdown's toolbar): its block's text goes to the host with the action. */
+function sendCodeAction(button: HTMLElement, bridge: HostBridge): void {
+  const block = button.closest('.code-block');
+  const code = block?.querySelector('pre code')?.textContent?.replace(/\n$/, '');
+  const action = button.dataset.codeAction as CodeBlockAction | undefined;
+  if (!block || code === undefined || code === null || !action) return;
+  const language = (block as HTMLElement).dataset.language;
+  bridge.notify(language === undefined ? { type: 'codeBlock', action, code } : { type: 'codeBlock', action, code, language });
+  if (action === 'copy') {
+    // Said where the click was (the host copies without a word): the button reads "Copied" for a moment.
+    button.textContent = 'Copied';
+    setTimeout(() => (button.textContent = 'Copy'), 1500);
+  }
+}
+
 /**
  * Rendered Markdown. The HTML comes from markdown-it with raw HTML off, so it carries no scripts,
  * handlers or remote content; links are opened by the host (http(s) only), never by the page.
@@ -69,6 +86,11 @@ export function Markdown({ source, class: className, streaming = false }: { sour
   const html = useMemo(() => (streaming ? '' : renderMarkdown(source, known)), [source, streaming, known]);
   useStreamingPieces(element, source, streaming, known);
   const onClick = (event: MouseEvent) => {
+    const codeButton = (event.target as Element | null)?.closest?.('[data-code-action]');
+    if (codeButton) {
+      sendCodeAction(codeButton as HTMLElement, bridge);
+      return;
+    }
     const link = (event.target as Element | null)?.closest?.('a[href]');
     if (!link) return;
     event.preventDefault();

@@ -8,10 +8,13 @@ import { RecallScope } from './RecallScope';
 /** Lines shown per page of a recalled result; long results are paged rather than sent whole. */
 export const RECALL_PAGE_LINES = 200;
 
-/** A stored result shown inline under the link that asked for it. */
-export function RecallPanel({ resultId, onClose }: { resultId: string; onClose: () => void }) {
+/**
+ * A stored result shown inline under the link that asked for it, from line `from` (an elided-output
+ * pointer's first elided line; 1 otherwise). Its body is its one scroll area; Escape closes it.
+ */
+export function RecallPanel({ resultId, from = 1, onClose }: { resultId: string; from?: number; onClose: () => void }) {
   const bridge = useBridge();
-  const offset = useSignal(1);
+  const offset = useSignal(from);
   const page = useSignal<RecallPage | undefined>(undefined);
   const error = useSignal<string | undefined>(undefined);
 
@@ -35,7 +38,18 @@ export function RecallPanel({ resultId, onClose }: { resultId: string; onClose: 
   const hasPrevious = shown !== undefined && shown.from > 1;
   const hasNext = shown !== undefined && shown.to < shown.total;
   return (
-    <section class="recall-panel" aria-label={`Stored result ${resultId}`} data-recall-panel={resultId}>
+    <section
+      class="recall-panel"
+      aria-label={`Stored result ${resultId}`}
+      data-recall-panel={resultId}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        // Escape here closes the panel; it must not also cancel the run (ChatView's Escape).
+        event.preventDefault();
+        event.stopPropagation();
+        onClose();
+      }}
+    >
       <header class="recall-header">
         <span class="recall-title">{shown ? <LinkedText text={shown.bracket} /> : resultId}</span>
         {shown && <span class="recall-range">{shown.total === 0 ? 'empty' : `lines ${shown.from}-${shown.to} of ${shown.total}`}</span>}

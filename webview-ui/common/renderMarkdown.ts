@@ -4,7 +4,8 @@
  * `javascript:`), and every result id in text or code becomes a recall link.
  */
 import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
-import { escapeHtml, linkifyIdsHtml, type KnownIds } from './resultIds';
+import { highlightCode } from './highlight';
+import { escapeHtml, linkifyIdsHtml, recallLinkHtml, splitResultIds, type KnownIds } from './resultIds';
 
 const NO_IDS: KnownIds = { has: () => false };
 
@@ -47,10 +48,9 @@ function createRenderer(): MarkdownIt {
   };
   md.renderer.rules.code_inline = (tokens, idx, _options, env) =>
     `<code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code>`;
-  const block = (tokens: Token[], idx: number, _options: unknown, env: unknown) =>
-    `<pre class="md-code"><code>${linkifyIdsHtml(tokens[idx]?.content ?? '', knownIn(env))}</code></pre>\n`;
-  md.renderer.rules.fence = block;
-  md.renderer.rules.code_block = block;
+  md.renderer.rules.fence = (tokens, idx, _options, env) =>
+    codeBlockHtml(tokens[idx]?.content ?? '', tokens[idx]?.info ?? '', knownIn(env));
+  md.renderer.rules.code_block = (tokens, idx, _options, env) => codeBlockHtml(tokens[idx]?.content ?? '', '', knownIn(env));
   md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
     const token = tokens[idx];
     if (token) {
@@ -61,6 +61,48 @@ function createRenderer(): MarkdownIt {
     return self.renderToken(tokens, idx, options);
   };
   return md;
+}
+
+/** A fence's language: the info string's first word, when it looks like a language name. */
+function fenceLanguage(info: string): string | undefined {
+  const word = info.trim().split(/\s+/)[0] ?? '';
+  return /^[A-Za-z0-9_+#.-]{1,40}$/.test(word) ? word.toLowerCase() : undefined;
+}
+
+/** Every known id in the text between tags of highlighted HTML becomes a recall link (tags are left alone). */
+function linkifyHighlighted(html: string, known: KnownIds): string {
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) =>
+      part.startsWith('<')
+        ? part
+        : splitResultIds(part, known)
+            .map((segment) => (segment.kind === 'id' ? recallLinkHtml(segment.id) : segment.text))
+            .join(''),
+    )
+    .join('');
+}
+
+const CODE_BUTTONS =
+  '<button type="button" class="text-button" data-code-action="copy" title="Copy the code">Copy</button>' +
+  '<button type="button" class="text-button" data-code-action="insert" title="Insert at the cursor of the active editor">Insert at Cursor</button>' +
+  '<button type="button" class="text-button" data-code-action="newFile" title="Open in a new untitled editor">Open in New File</button>';
+
+/**
+ * A code block with its toolbar (Copy, Insert at Cursor, Open in New File: the chat's click handler sends
+ * them to the host) and, for a fence that names a registered language, syntax highlighting.
+ */
+function codeBlockHtml(code: string, info: string, known: KnownIds): string {
+  const language = fenceLanguage(info);
+  const highlighted = language === undefined ? undefined : highlightCode(code, language);
+  const body = highlighted === undefined ? linkifyIdsHtml(code, known) : linkifyHighlighted(highlighted, known);
+  const languageAttribute = language === undefined ? '' : ` data-language="${escapeHtml(language)}"`;
+  const label = language === undefined ? '' : `<span class="code-language">${escapeHtml(language)}</span>`;
+  const codeClass = highlighted === undefined ? '' : ` class="hljs language-${escapeHtml(language!)}"`;
+  return (
+    `<div class="code-block"${languageAttribute}><div class="code-block-bar">${label}${CODE_BUTTONS}</div>` +
+    `<pre class="md-code"><code${codeClass}>${body}</code></pre></div>\n`
+  );
 }
 
 let renderer: MarkdownIt | undefined;

@@ -1,10 +1,13 @@
+import type { ComponentChildren } from 'preact';
 import type { RequestSnapshotView } from '../../src/shared/protocol';
+import { useBridge } from '../common/bridgeContext';
 import { formatBytes, formatCost, formatShare, formatTime, formatTokens } from '../common/format';
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
 import type { ReportStore } from './reportStore';
 import { cacheBreakText } from './cacheBreakText';
 import { RequestComparison } from './RequestComparison';
+import { JARGON, Jargon } from './Jargon';
 import { SourceBar } from './SourceBar';
 import { calibrationText, providerInputText, totals } from './snapshotMath';
 
@@ -37,6 +40,7 @@ function RequestList({ store }: { store: ReportStore }) {
                 <span class="request-number">#{s.index}</span>
                 <span class="request-time">{formatTime(s.time)}</span>
                 <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
+                {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
                 {s.purpose === 'compaction' && <span class="tag">compaction</span>}
                 {s.cacheBreak && <span class="tag break-tag">cache break</span>}
               </button>
@@ -48,7 +52,7 @@ function RequestList({ store }: { store: ReportStore }) {
   );
 }
 
-function Fact({ label, value }: { label: string; value: string }) {
+function Fact({ label, value }: { label: ComponentChildren; value: string }) {
   return (
     <div class="fact">
       <dt>{label}</dt>
@@ -62,14 +66,21 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   const usage = snapshot.usage;
   const compared = store.compared.value;
   const breakText = cacheBreakText(snapshot);
+  const bridge = useBridge();
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
       <h2>
         Request #{snapshot.index}{' '}
         <span class="quiet">
-          · {snapshot.model} · generation {snapshot.generation} · {snapshot.purpose}
+          · {snapshot.model} · <Jargon term={`generation ${snapshot.generation}`} explanation={JARGON.generation} /> · {snapshot.purpose}
         </span>
       </h2>
+      {snapshot.turn !== undefined && (
+        // The chat's turn this request was made for; the chat's "Requests" link comes back here.
+        <button type="button" class="text-button show-in-chat" onClick={() => bridge.notify({ type: 'showTurn', turn: snapshot.turn! })}>
+          Show turn {snapshot.turn} in the chat
+        </button>
+      )}
       {breakText && (
         <div class="cache-break" role="alert">
           <strong>Cache break</strong> {breakText.headline}
@@ -81,8 +92,11 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
       <SourceBar sources={snapshot.sources} />
       <h3>Estimate and provider</h3>
       <dl class="facts">
-        <Fact label="Estimate (raw)" value={`${formatTokens(t.tokensRaw)} tokens`} />
-        <Fact label="Estimate (calibrated)" value={`${formatTokens(t.tokensCalibrated)} tokens`} />
+        <Fact label={<Jargon term="Estimate (raw)" explanation={JARGON.raw} />} value={`${formatTokens(t.tokensRaw)} tokens`} />
+        <Fact
+          label={<Jargon term="Estimate (calibrated)" explanation={JARGON.calibrated} />}
+          value={`${formatTokens(t.tokensCalibrated)} tokens`}
+        />
         {snapshot.calibration && <Fact label="Calibration" value={calibrationText(snapshot)} />}
         <Fact label="Provider input" value={providerInputText(t)} />
         <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
@@ -92,7 +106,14 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
         <Fact label="Cache-hit share" value={formatShare(snapshot.cacheHitShare)} />
         <Fact label="Cost" value={formatCost(snapshot.costUsd)} />
         <Fact label="Size" value={`${formatBytes(t.bytes)} · tools ${formatBytes(snapshot.toolDefinitionBytes)}`} />
-        <Fact label="Messages" value={`${snapshot.messageCount} · breakpoints at ${snapshot.breakpoints.join(', ') || 'none'}`} />
+        <Fact
+          label={
+            <>
+              Messages · <Jargon term="breakpoints" explanation={JARGON.breakpoint} />
+            </>
+          }
+          value={`${snapshot.messageCount} · breakpoints at ${snapshot.breakpoints.join(', ') || 'none'}`}
+        />
         <Fact label="max_tokens" value={String(snapshot.maxTokens)} />
       </dl>
       <h3>Decisions</h3>

@@ -1,8 +1,7 @@
 import type { SnapshotSourceView } from '../../src/shared/protocol';
 import { formatBytes, formatTokens } from '../common/format';
-
-/** Colours cycle through the theme's chart colours; the legend names each source. */
-const PALETTE_SIZE = 6;
+import { sourceSlots } from './sourceKinds';
+import { JARGON, Jargon } from './Jargon';
 
 /** A stacked bar of a request's sources by calibrated tokens, with a legend table of tokens and bytes. */
 export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] }) {
@@ -10,6 +9,7 @@ export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] 
     sources.reduce((n, s) => n + s.tokensCalibrated, 0),
     1,
   );
+  const slots = sourceSlots(sources.map((s) => s.name));
   return (
     <div class="sources">
       <div
@@ -20,7 +20,7 @@ export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] 
         {sources.map((s, i) => (
           <span
             key={s.name}
-            class={`bar-segment seg-${i % PALETTE_SIZE}`}
+            class={`bar-segment seg-${slots[i]}`}
             data-source={s.name}
             title={`${s.name}: ${formatTokens(s.tokensCalibrated)} tokens, ${formatBytes(s.bytes)}`}
             style={{ width: `${(s.tokensCalibrated / total) * 100}%` }}
@@ -35,10 +35,10 @@ export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] 
               Bytes
             </th>
             <th scope="col" class="num">
-              Tokens (raw)
+              <Jargon term="Tokens (raw)" explanation={JARGON.raw} />
             </th>
             <th scope="col" class="num">
-              Tokens (calibrated)
+              <Jargon term="Tokens (calibrated)" explanation={JARGON.calibrated} />
             </th>
             <th scope="col" class="num">
               Share
@@ -49,7 +49,7 @@ export function SourceBar({ sources }: { sources: readonly SnapshotSourceView[] 
           {sources.map((s, i) => (
             <tr key={s.name} data-source-row={s.name}>
               <td>
-                <span class={`swatch seg-${i % PALETTE_SIZE}`} aria-hidden="true" />
+                <span class={`swatch seg-${slots[i]}`} aria-hidden="true" />
                 {s.name}
               </td>
               <td class="num">{formatBytes(s.bytes)}</td>

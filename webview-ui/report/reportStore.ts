@@ -41,6 +41,10 @@ export class ReportStore {
       });
     } else if (message.type === 'snapshot') {
       this.snapshots.value = upsertSnapshot(this.snapshots.value, message.snapshot);
+    } else if (message.type === 'selectTurn') {
+      // The chat's "Requests" of a turn: its first request (a turn's compaction requests come after it).
+      const first = this.snapshots.value.find((s) => s.turn === message.turn);
+      if (first) this.select(first.index);
     }
   }
 

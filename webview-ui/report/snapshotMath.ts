@@ -1,6 +1,7 @@
 /** Sums and comparisons the context report shows, as pure functions of snapshots. */
 import type { RequestSnapshotView } from '../../src/shared/protocol';
 import { formatTokens } from '../common/format';
+import { sourceKey } from './sourceKinds';
 
 export interface SnapshotTotals {
   readonly bytes: number;
@@ -50,8 +51,10 @@ export interface SourceDelta {
 
 /** Calibrated tokens per source of two requests, every source either has, in first-seen order. */
 export function sourceDeltas(a: RequestSnapshotView, b: RequestSnapshotView): SourceDelta[] {
-  const names = [...new Set([...a.sources.map((s) => s.name), ...b.sources.map((s) => s.name)])];
-  const tokens = (snapshot: RequestSnapshotView, name: string) => snapshot.sources.find((s) => s.name === name)?.tokensCalibrated ?? 0;
+  // By kind (sourceKinds.ts): `conversation: 12 messages` and `conversation: 14 messages` are one row.
+  const names = [...new Set([...a.sources.map((s) => sourceKey(s.name)), ...b.sources.map((s) => sourceKey(s.name))])];
+  const tokens = (snapshot: RequestSnapshotView, name: string) =>
+    snapshot.sources.filter((s) => sourceKey(s.name) === name).reduce((n, s) => n + s.tokensCalibrated, 0);
   return names.map((name) => {
     const ta = tokens(a, name);
     const tb = tokens(b, name);

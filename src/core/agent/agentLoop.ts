@@ -263,6 +263,7 @@ export class AgentLoop {
       const summary = deps.summarizeToolCall(use.name, use.input);
       deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
       let result: LedgerResult;
+      let durationMs: number | undefined;
       const reusedId = duplicates.get(use.id);
       if (reusedId !== undefined) {
         result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
@@ -272,11 +273,13 @@ export class AgentLoop {
         cancelled = true;
         result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
       } else {
-        result = await this.runWithApproval(call, summary, signal);
+        const ran = await this.runWithApproval(call, summary, signal);
+        result = ran.result;
+        durationMs = ran.durationMs;
         if (signal.aborted) cancelled = true;
       }
       this.noteDecision(result);
-      deps.emit({ type: 'tool_finished', callId: use.id, result });
+      deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }
     await this.appendUser(results);
@@ -287,17 +290,18 @@ export class AgentLoop {
     call: { callId: string; name: string; input: unknown },
     summary: string,
     signal: AbortSignal,
-  ): Promise<LedgerResult> {
+  ): Promise<{ result: LedgerResult; durationMs?: number }> {
     const { deps } = this;
+    const unrun = async (message: string) => ({ result: await deps.tools.answerWithoutRunning(call, message) });
     const readOnly = deps.isReadOnlyTool(call.name);
     const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
     const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
-    if (verdict.kind === 'refuse') return deps.tools.answerWithoutRunning(call, verdict.reason);
+    if (verdict.kind === 'refuse') return unrun(verdict.reason);
     if (verdict.kind === 'ask') {
       const detail = deps.describeForApproval?.(call.name, call.input);
       // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
       // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
-      if (detail?.problem !== undefined) return deps.tools.answerWithoutRunning(call, detail.problem);
+      if (detail?.problem !== undefined) return unrun(detail.problem);
       const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
       deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
       let decision;
@@ -306,11 +310,17 @@ export class AgentLoop {
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }
-      if (signal.aborted) return deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
-      if (decision.kind === 'deny') return deps.tools.answerWithoutRunning(call, denialMessage(call.name, decision.reason));
+      if (signal.aborted) return unrun('Cancelled by the user before it ran.');
+      if (decision.kind === 'deny') return unrun(denialMessage(call.name, decision.reason));
     }
     // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
-    return deps.tools.execute(call, { signal, onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }) });
+    // Timed from here, after any approval, so the chat's duration is the tool's and not the user's wait.
+    const started = performance.now();
+    const result = await deps.tools.execute(call, {
+      signal,
+      onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
+    });
+    return { result, durationMs: performance.now() - started };
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */

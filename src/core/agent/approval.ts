@@ -30,6 +30,8 @@ export interface ApprovalFile {
 export interface ApprovalDetail {
   readonly command?: string;
   readonly files?: readonly ApprovalFile[];
+  /** The change as diff lines (`@@`, `-`, `+`, ` `), from the input (approvalPreview.ts); the chat colours it. */
+  readonly preview?: string;
   /** An MCP tool: its server and the server's own name for it. */
   readonly mcp?: { readonly server: string; readonly tool: string };
   /** The call's arguments in full, as JSON (an MCP tool's: nothing else shows what it will do). */

@@ -19,6 +19,7 @@ describe('the approval prompt shows the whole call', () => {
     const text = patch('*** Update File: README.md', '*** Move to: .git/hooks/pre-commit', '@@', '-old', '+#!/bin/sh');
     expect(describeForApproval('apply_patch', { patch: text })).toEqual({
       files: [{ change: 'update', path: 'README.md', moveTo: '.git/hooks/pre-commit' }],
+      preview: '*** Update File: README.md\n*** Move to: .git/hooks/pre-commit\n@@\n-old\n+#!/bin/sh',
     });
     expect(summarizeToolCall('apply_patch', { patch: text })).toBe('apply_patch README.md → .git/hooks/pre-commit');
   });

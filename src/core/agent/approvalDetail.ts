@@ -5,6 +5,7 @@
 import type { ApprovalDetail, ApprovalFile } from './approval';
 import { parsePatch, PatchParseError } from '../tools/patchParser';
 import { hiddenCharProblem } from '../text/visibleText';
+import { changePreview } from './approvalPreview';
 
 function stringField(input: unknown, name: string): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -21,6 +22,12 @@ export function patchFiles(patch: string): ApprovalFile[] {
 }
 
 export function describeForApproval(tool: string, input: unknown): ApprovalDetail {
+  const detail = describeCall(tool, input);
+  const preview = detail.problem === undefined ? changePreview(tool, input) : undefined;
+  return preview === undefined ? detail : { ...detail, preview };
+}
+
+function describeCall(tool: string, input: unknown): ApprovalDetail {
   switch (tool) {
     case 'bash': {
       const command = stringField(input, 'command');

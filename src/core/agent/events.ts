@@ -16,7 +16,8 @@ export type AgentEvent =
   | { type: 'approval_requested'; callId: string; tool: string; summary: string; detail?: ApprovalDetail; reason?: string }
   /** Output of a running command as it comes, already cleaned and redacted like its result. */
   | { type: 'tool_output'; callId: string; text: string }
-  | { type: 'tool_finished'; callId: string; result: LedgerResult }
+  /** `durationMs`: how long the tool itself ran (absent when it was answered without running). */
+  | { type: 'tool_finished'; callId: string; result: LedgerResult; durationMs?: number }
   | { type: 'usage'; requestIndex: number; usage: ModelUsage }
   /**
    * Every request leaves a snapshot: what was sent, from which source, at what cost, and why.

@@ -1,0 +1,51 @@
+import { useEffect } from 'preact/hooks';
+import type { TurnView } from '../../src/shared/protocol';
+import { APPROVAL_SHORTCUT_LABEL } from './announcements';
+
+/** The waiting approval's prompt in the page, if one waits. */
+function waitingPrompt(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('.tool.status-awaiting-approval .approval');
+}
+
+function isWaiting(turns: readonly TurnView[]): boolean {
+  const last = turns.at(-1);
+  return !!last && last.items.some((item) => item.type === 'tool' && item.status === 'awaiting-approval');
+}
+
+/**
+ * A waiting approval is the one thing that blocks the agent. The prompt takes focus when nobody is typing;
+ * when someone is, this line above the input says so, and Alt+A (from anywhere in the chat) goes to it.
+ */
+export function ApprovalWaiting({ turns }: { turns: readonly TurnView[] }) {
+  const waiting = isWaiting(turns);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey || event.code !== 'KeyA') return;
+      const prompt = waitingPrompt();
+      if (!prompt) return;
+      event.preventDefault();
+      prompt.scrollIntoView({ block: 'nearest' });
+      prompt.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  if (!waiting) return null;
+  return (
+    <div class="approval-waiting">
+      <span>Cairn is waiting for your approval.</span>
+      <button
+        type="button"
+        class="text-button"
+        aria-keyshortcuts="Alt+A"
+        onClick={() => {
+          const prompt = waitingPrompt();
+          prompt?.scrollIntoView({ block: 'nearest' });
+          prompt?.focus();
+        }}
+      >
+        Go to it ({APPROVAL_SHORTCUT_LABEL})
+      </button>
+    </div>
+  );
+}
