@@ -34,7 +34,12 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     messageHashes: [...snapshot.messageHashes],
     breakpoints: [...new Set(breakpoints)],
     maxTokens: snapshot.maxTokens,
-    decisions: snapshot.decisions.map((d) => ({ kind: d.kind, detail: d.detail, resultIds: [...d.resultIds] })),
+    decisions: snapshot.decisions.map((d) => ({
+      kind: d.kind,
+      detail: d.detail,
+      resultIds: [...d.resultIds],
+      ...(d.elision ? { elision: { ...d.elision } } : {}),
+    })),
     ...(snapshot.usage ? { usage: { ...snapshot.usage } } : {}),
     ...(snapshot.cacheHitShare !== null ? { cacheHitShare: snapshot.cacheHitShare } : {}),
     ...(snapshot.cost ? { costUsd: snapshot.cost.usd } : {}),

@@ -163,6 +163,14 @@ export interface SnapshotDecisionView {
   readonly kind: string;
   readonly detail: string;
   readonly resultIds: readonly string[];
+  /** An elision's cost-model figures (base-input-token units; `breakEvenRequests` −1: never pays). */
+  readonly elision?: {
+    readonly savedPerRequest: number;
+    readonly breakCost: number;
+    readonly breakEvenRequests: number;
+    readonly expectedRequests: number;
+    readonly predictedSaving: number;
+  };
 }
 
 export interface ProviderUsageView {

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import type { RequestSnapshotView } from '../../src/shared/protocol';
+import type { RequestSnapshotView, SnapshotDecisionView } from '../../src/shared/protocol';
 import { useBridge } from '../common/bridgeContext';
 import { formatBytes, formatCost, formatShare, formatTime, formatTokens } from '../common/format';
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
 import type { ReportStore } from './reportStore';
 import { cacheBreakText } from './cacheBreakText';
+import { elisionSaving, elisionSavingText } from './elisionSaving';
 import { RequestComparison } from './RequestComparison';
 import { JARGON, Jargon } from './Jargon';
 import { SourceBar } from './SourceBar';
@@ -42,6 +43,7 @@ function RequestList({ store }: { store: ReportStore }) {
                 <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
                 {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
                 {s.purpose === 'compaction' && <span class="tag">compaction</span>}
+                {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
                 {s.cacheBreak && <span class="tag break-tag">cache break</span>}
               </button>
             </li>
@@ -50,6 +52,19 @@ function RequestList({ store }: { store: ReportStore }) {
       </ol>
     </nav>
   );
+}
+
+function ElisionLine({
+  decision,
+  snapshot,
+  all,
+}: {
+  decision: SnapshotDecisionView;
+  snapshot: RequestSnapshotView;
+  all: readonly RequestSnapshotView[];
+}) {
+  const saving = elisionSaving(decision, snapshot, all);
+  return saving ? <p class="elision-saving quiet">{elisionSavingText(saving)}</p> : null;
 }
 
 function Fact({ label, value }: { label: ComponentChildren; value: string }) {
@@ -125,6 +140,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
             {snapshot.decisions.map((d, i) => (
               <li key={i}>
                 <span class={`kind-badge kind-${d.kind}`}>{d.kind}</span> <LinkedText text={d.detail} />
+                {d.elision && <ElisionLine decision={d} snapshot={snapshot} all={store.snapshots.value} />}
                 {d.resultIds.length > 0 && (
                   <span class="decision-ids">
                     {' '}

@@ -18,10 +18,28 @@ export interface Decision {
   kind: DecisionKind;
   detail: string;
   resultIds: string[];
+  /** An elision's cost-model figures, so the report can set the realised saving beside the prediction. */
+  elision?: ElisionFigures;
+}
+
+/** In base-input-token units (a cache read is 0.1, a cache write 1.25); see core/elision/README.md. */
+export interface ElisionFigures {
+  /** Tokens every later request no longer carries. */
+  savedPerRequest: number;
+  /** The predicted extra cost of the next request (the rewritten tail), 0 when the cache had expired. */
+  breakCost: number;
+  breakEvenRequests: number;
+  expectedRequests: number;
+  predictedSaving: number;
 }
 
 export function cloneDecision(decision: Decision): Decision {
-  return { kind: decision.kind, detail: decision.detail, resultIds: [...decision.resultIds] };
+  return {
+    kind: decision.kind,
+    detail: decision.detail,
+    resultIds: [...decision.resultIds],
+    ...(decision.elision ? { elision: { ...decision.elision } } : {}),
+  };
 }
 
 /**

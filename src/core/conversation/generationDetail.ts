@@ -50,6 +50,7 @@ export interface ElisionDetail {
     readonly breakCost: number;
     readonly breakEvenRequests: number;
     readonly predictedSaving: number;
+    readonly expectedRequests: number;
   };
 }
 

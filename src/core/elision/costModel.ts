@@ -50,6 +50,7 @@ export interface ElisionJudgement {
   readonly breakEvenRequests: number;
   /** Net saving over the expected requests, in base-token units (negative: it would cost). */
   readonly predictedSaving: number;
+  readonly expectedRequests: number;
 }
 
 export function judgeElision(input: ElisionCostInput, settings: ElisionSettings): ElisionJudgement {
@@ -59,7 +60,7 @@ export function judgeElision(input: ElisionCostInput, settings: ElisionSettings)
   const coldBonus = input.cacheCold ? (CACHE_WRITE - CACHE_READ) * saved : 0;
   const breakEvenRequests = breakCost === 0 ? 0 : perRequest > 0 ? breakCost / perRequest : Infinity;
   const predictedSaving = perRequest * input.expectedRequests + coldBonus - breakCost;
-  const base = { savedPerRequest: saved, breakCost, breakEvenRequests, predictedSaving };
+  const base = { savedPerRequest: saved, breakCost, breakEvenRequests, predictedSaving, expectedRequests: input.expectedRequests };
   if (settings.mode === 'off') return { ...base, pays: false, reason: 'Elision is off (cairn.elision).' };
   if (input.results < settings.minResults || saved < settings.minTokens) {
     return {

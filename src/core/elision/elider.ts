@@ -130,6 +130,13 @@ export class Elider {
         `${reason === 'auto' ? 'automatic' : 'before compaction'}: elided ${ids.length} superseded results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
         `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
       resultIds: ids,
+      elision: {
+        savedPerRequest: j.savedPerRequest,
+        breakCost: j.breakCost,
+        breakEvenRequests: Number.isFinite(j.breakEvenRequests) ? j.breakEvenRequests : -1,
+        expectedRequests: j.expectedRequests,
+        predictedSaving: j.predictedSaving,
+      },
     });
     this.deps.log(`[Context] elision done: about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
     const message =
