@@ -49,3 +49,26 @@ it('pairs each result with its call by the stored call id, never by order', asyn
     ['B', 'done', '#000b'],
   ]);
 });
+
+it('undoing an elision returns to the generation it came from, keeping that generation summary', async () => {
+  const started = (generation: number, detail: unknown) =>
+    ({ type: 'generation_started', seq: generation, at: 0, generation, detail }) as JournalRecord;
+  const compaction = {
+    kind: 'compaction',
+    previousGeneration: 0,
+    summary: 'Earlier: the user asked for X.',
+    filesTable: '',
+    entries: [],
+    tokensBefore: 9,
+    tokensAfter: 3,
+  };
+  const elision = { kind: 'elision', previousGeneration: 1, reason: 'auto', entries: [], elided: [], tokensBefore: 3, tokensAfter: 2 };
+  const elided = await digestJournal([started(1, compaction), started(2, elision)]);
+  expect(elided.activeSummary).toBe('Earlier: the user asked for X.');
+  const undone = await digestJournal([
+    started(1, compaction),
+    started(2, elision),
+    { type: 'compaction_undone', seq: 3, at: 0, generation: 2 } as JournalRecord,
+  ]);
+  expect(undone.activeSummary).toBe('Earlier: the user asked for X.');
+});

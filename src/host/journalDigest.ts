@@ -3,7 +3,7 @@
  * `init` and `olderTurns` pages after a reload), the snapshots for the report, the compaction details and
  * the running totals of the usage meter. Result bodies are never kept: a long session stays small.
  */
-import { isGenerationDetail } from '../core/conversation/generationDetail';
+import { isElisionDetail, isGenerationDetail } from '../core/conversation/generationDetail';
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';
@@ -168,6 +168,10 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
             tokensAfter: d.tokensAfter,
             hasDetails: true,
           });
+        } else if (isElisionDetail(record.detail)) {
+          // An elision keeps the generation's opening (and its summary); undo returns to the one it came from.
+          const prior = summaries.get(record.detail.previousGeneration);
+          summaries.set(record.generation, { summary: prior?.summary ?? '', previous: record.detail.previousGeneration });
         }
         activeGeneration = record.generation;
         break;
@@ -190,7 +194,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     turns,
     snapshots,
     compactions,
-    activeSummary: summaries.get(activeGeneration)?.summary ?? null,
+    activeSummary: summaries.get(activeGeneration)?.summary || null,
     sessionCostUsd: snapshots.reduce((sum, s) => sum + (s.costUsd ?? 0), 0),
     tokensSaved,
     lastCacheHitShare: withUsage.at(-1)?.cacheHitShare ?? null,
