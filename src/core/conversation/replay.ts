@@ -1,6 +1,7 @@
 import type { LoadedRecord } from '../journal/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
 import { isGenerationDetail } from './generationDetail';
+import { isRewindDetail } from './rewind';
 import type { GenerationRef } from './activeGeneration';
 import { Conversation, type ConversationEntry } from './conversation';
 
@@ -29,8 +30,8 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
     highestGeneration = Math.max(highestGeneration, record.generation);
     if (!undone.has(record.generation) && record.generation >= generation) {
       generation = record.generation;
-      // The compaction's one record holds the new generation's opening entries.
-      opening = isGenerationDetail(record.detail) ? record.detail.entries : [];
+      // The compaction's (or a rewind's) one record holds the new generation's opening entries.
+      opening = isGenerationDetail(record.detail) || isRewindDetail(record.detail) ? record.detail.entries : [];
     }
   }
   const byIndex = new Map<number, ConversationEntry>();
