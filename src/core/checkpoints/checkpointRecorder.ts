@@ -1,6 +1,7 @@
-import type { BlobStore, CheckpointFiles, CommandObserver } from './ports';
+import type { BlobStore, CheckpointFiles, CommandObserver, CurrentFile } from './ports';
 import { keepState } from './fileStates';
-import type { ChangeSource, Checkpoint, CheckpointFile, TurnRef } from './types';
+import { lineCounts } from './lineCounts';
+import type { ChangeSource, Checkpoint, CheckpointFile, FileState, TurnRef } from './types';
 
 /** Where checkpoints are written: the session journal (`checkpoint` records; the latest per id wins). */
 export interface CheckpointJournal {
@@ -99,7 +100,9 @@ export class CheckpointRecorder {
       if (!open) return undefined;
       const files: CheckpointFile[] = [];
       for (const file of open.files.values()) {
-        files.push({ ...file, after: await keepState(await this.deps.files.read(file.path), this.deps.blobs) });
+        const now = await this.deps.files.read(file.path);
+        const after = await keepState(now, this.deps.blobs);
+        files.push({ ...file, after, ...(await this.countsOf(file.before, now)) });
       }
       const closed: Checkpoint = { ...this.snapshotOfOpen(), files, closed: true };
       this.open = undefined;
@@ -127,6 +130,14 @@ export class CheckpointRecorder {
       this.deps.onClosed?.(checkpoint);
       return checkpoint;
     });
+  }
+
+  /** The chat's +/− line counts, for text files Cairn holds both sides of. */
+  private async countsOf(before: FileState, now: CurrentFile): Promise<{ added?: number; removed?: number }> {
+    if (before.kind === 'unknown' || now.kind === 'too_large' || now.kind === 'unreadable') return {};
+    const old = before.kind === 'content' ? await this.deps.blobs.get(before.sha).catch(() => undefined) : null;
+    if (old === undefined) return {};
+    return lineCounts(old, now.kind === 'content' ? now.bytes : null) ?? {};
   }
 
   private async ensureOpen(): Promise<NonNullable<CheckpointRecorder['open']>> {

@@ -21,6 +21,9 @@ export interface CheckpointFile {
   /** What the turn left the file as; absent until the turn ends (a crash mid-turn leaves it unknown). */
   readonly after?: FileState;
   readonly source: ChangeSource;
+  /** Lines added and removed from before to after (text files, set when the turn ends). */
+  readonly added?: number;
+  readonly removed?: number;
 }
 
 /** The user message a checkpoint belongs to: its place in the conversation. */
