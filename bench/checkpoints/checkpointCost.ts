@@ -69,6 +69,10 @@ async function generate(dir: string, shape: WorkspaceShape): Promise<void> {
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'generated');
+  // Files written in the same second as the index are "racily clean" and git marks them to be hashed
+  // again; a user's index, refreshed by their own git commands later, is not. Refresh it the same way.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  git(dir, 'update-index', '-q', '--refresh');
 }
 
 function median(values: number[]): number {
