@@ -51,7 +51,8 @@ export interface CheckpointCostRow {
 }
 
 function git(dir: string, ...args: string[]): void {
-  execFileSync('git', ['-C', dir, ...args], {
+  // No automatic gc in the background: it would run into the measured turns (and the folder's removal).
+  execFileSync('git', ['-c', 'gc.auto=0', '-C', dir, ...args], {
     stdio: 'ignore',
     env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' },
   });

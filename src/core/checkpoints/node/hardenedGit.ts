@@ -19,6 +19,8 @@ export const HARDENING: ReadonlyArray<readonly [string, string]> = [
   // Line-ending conversion would make a restored file differ from the bytes the command saw.
   ['core.autocrlf', 'false'],
   ['core.safecrlf', 'false'],
+  // Never start a gc in the user's repository in the background.
+  ['gc.auto', '0'],
 ];
 
 export class GitFailedError extends Error {
