@@ -15,6 +15,7 @@ import { agentsNamed } from './peers/agents';
 import { peersMarkdown } from './peers/report';
 import { runPeers } from './peers/runPeers';
 import { runHot } from './hot/runHot';
+import { checkpointMarkdown, measureShape, SHAPES } from './checkpoints/checkpointCost';
 
 function machine(): string {
   const cpu = cpus();
@@ -88,6 +89,16 @@ async function hot(args: readonly string[], json: boolean): Promise<void> {
   else process.stdout.write(`# Hot paths — ${new Date().toISOString()}\n\n${machine()}\n\n${hotMarkdown(results)}`);
 }
 
+/** `checkpoints [--turns N] [--json]`: checkpoint cost per turn on a 10,000-file and a 1 GB workspace. */
+async function checkpoints(args: readonly string[], json: boolean): Promise<void> {
+  const turnsAt = args.indexOf('--turns');
+  const turns = turnsAt >= 0 ? Number(args[turnsAt + 1]) : 9;
+  const rows = [];
+  for (const shape of SHAPES) rows.push(await measureShape(shape, turns, (line) => process.stderr.write(`${line}\n`)));
+  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), checkpoints: rows }, null, 2)}\n`);
+  else process.stdout.write(`# Checkpoints — ${new Date().toISOString()}\n\n${machine()}\n\n${checkpointMarkdown(rows)}`);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   const json = rest.includes('--json');
@@ -95,9 +106,10 @@ async function main(argv: readonly string[]): Promise<number> {
   else if (command === 'hot') await hot(rest, json);
   else if (command === 'trace') await trace(rest);
   else if (command === 'peers') await peers(rest, json);
+  else if (command === 'checkpoints') await checkpoints(rest, json);
   else {
     process.stderr.write(
-      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n',
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- checkpoints [--turns N] [--json]\n',
     );
     return 2;
   }

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
 import { NodeProjectContext } from './node/nodeProjectContext';
-import { environmentSecrets } from './node/workspace/commandRunner';
+import { commandEnvironment, environmentSecrets } from './node/workspace/commandRunner';
+import { CHECKPOINT_SCHEME, CheckpointDocuments, VsCodeCheckpointPrompts } from './host/checkpointPrompts';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
 import { MultiRootWorkspace, reachableFolders } from './node/workspace/multiRootWorkspace';
@@ -129,6 +130,10 @@ export function activate(context: vscode.ExtensionContext): void {
       log: (line) => log.info(line),
       // The credentials withheld from commands, and the MCP input values (a server may echo one back).
       secrets: () => [...environmentSecrets(process.env), ...mcpInputs.knownValues().map((value) => ({ value, label: 'MCP input' }))],
+      // Commands' changes are covered by git snapshots in a one-folder git workspace, never run untrusted.
+      ...(folders.length === 1
+        ? { checkpointGit: { env: commandEnvironment(process.env), trusted: () => vscode.workspace.isTrusted } }
+        : {}),
     };
     sessions = new FileSessionSource(
       () => ports,
@@ -149,6 +154,8 @@ export function activate(context: vscode.ExtensionContext): void {
     workspace = { resolve: async () => noFolder() };
   }
 
+  const checkpointDocuments = new CheckpointDocuments();
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, checkpointDocuments));
   const documents = new ResultDocuments();
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
@@ -163,6 +170,7 @@ export function activate(context: vscode.ExtensionContext): void {
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
+    ...(root ? { checkpointPrompts: new VsCodeCheckpointPrompts(root, checkpointDocuments) } : {}),
   });
   controller = current;
   const report = new ReportPanel(context.extensionUri, current);

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/agent/events';
-import type { HostAction } from '../shared/protocol';
+import type { HostAction, TurnChangesView } from '../shared/protocol';
 import { EventProjection } from './eventProjection';
 import type { OpenViews } from './openViews';
 import { OutputThrottle } from './outputThrottle';
@@ -60,6 +60,11 @@ export class ChatRelay {
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
   notice(kind: string, message: string): void {
     this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message }, 'chat');
+  }
+
+  /** The files the current turn changed, at its end. */
+  turnChanges(changes: TurnChangesView): void {
+    this.views.broadcast({ type: 'turnChanges', turn: this.turn(), changes }, 'chat');
   }
 
   error(kind: string, message: string, action?: HostAction): void {

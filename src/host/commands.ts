@@ -23,6 +23,8 @@ export const COMMANDS = {
   focusChat: 'cairn.focusChat',
   openSettings: 'cairn.openSettings',
   applyMcpToolChanges: 'cairn.applyMcpToolChanges',
+  undoLastTurnChanges: 'cairn.undoLastTurnChanges',
+  showChanges: 'cairn.showChanges',
 } as const;
 
 export interface CommandDeps {
@@ -188,6 +190,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         'The MCP servers’ current tools are offered from the next request (the prompt prefix is written again once).',
       );
     },
+    [COMMANDS.undoLastTurnChanges]: async () => {
+      if (controller.isBusy) throw new Error('Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
+      await controller.checkpoints?.undoLastTurn();
+    },
+    [COMMANDS.showChanges]: () => controller.checkpoints?.showChanges(),
     [COMMANDS.focusChat]: () => focusChat(controller),
     [COMMANDS.openSettings]: async () => {
       await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:cairn.cairn');

@@ -12,6 +12,8 @@ import { summarizeToolCall } from '../core/tools/definitions';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
 import { resultOutcomeOf } from './resultOutcome';
 import { tokensSavedBy } from './resultView';
+import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
+import { shownInTurn, turnChangesOf } from './checkpointView';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
 
 /** The tool line's outcome for a result rebuilt from the journal (no duration: it is not journalled). */
@@ -32,6 +34,8 @@ export interface JournalDigest {
   readonly lastCacheHitShare: number | null;
   /** The first typed user message on one line, at most 80 characters. */
   readonly title: string;
+  /** Where each turn's user message sits in the conversation, by turn index (a restore starts from it). */
+  readonly userPlaces: ReadonlyMap<number, { readonly generation: number; readonly index: number }>;
 }
 
 interface ResultHead {
@@ -59,6 +63,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   let tokensSaved = 0;
   let title = '';
   let lastToolCalls: string[] = [];
+  const userPlaces = new Map<number, { generation: number; index: number }>();
 
   const currentItems = (): TranscriptItem[] => {
     if (turns.length === 0) turns.push({ index: 0, items: [] });
@@ -136,8 +141,19 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     switch (record.type) {
       case 'user_message':
         if (!firstTimeAt(record) || record.synthetic) break;
-        onUser(record.message);
+        {
+          const turnsBefore = turns.length;
+          onUser(record.message);
+          if (turns.length > turnsBefore)
+            userPlaces.set(turns.length - 1, { generation: record.generation ?? 0, index: record.index ?? 0 });
+        }
         break;
+      case 'checkpoint': {
+        // A turn's checkpoint is closed when the turn ends: its files go at the end of the turn.
+        const [checkpoint] = checkpointsFromRecords([record]);
+        if (checkpoint && shownInTurn(checkpoint)) currentItems().push({ type: 'changes', ...turnChangesOf(checkpoint) });
+        break;
+      }
       case 'assistant_message':
         if (!firstTimeAt(record)) break;
         onAssistant(record.message, record.incomplete === true);
@@ -199,6 +215,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     tokensSaved,
     lastCacheHitShare: withUsage.at(-1)?.cacheHitShare ?? null,
     title,
+    userPlaces,
   };
 }
 

@@ -32,6 +32,8 @@ import { OpenViews } from './openViews';
 import { openFromWebview } from './webviewOpens';
 import { NoSessionError } from './sessionNotices';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
+import { CheckpointActions, type CheckpointPrompts } from './checkpointActions';
+import { shownInTurn, turnChangesOf } from './checkpointView';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -52,6 +54,8 @@ export interface SessionControllerDeps {
   readonly onMeter?: (meter: UsageMeterView) => void;
   /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
   readonly onBusy?: (busy: boolean) => void;
+  /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
+  readonly checkpointPrompts?: CheckpointPrompts;
 }
 
 export class SessionController {
@@ -66,8 +70,18 @@ export class SessionController {
   private lastUserText: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
   private readonly compaction: CompactionRunner;
+  /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
+  readonly checkpoints: CheckpointActions | undefined;
 
   constructor(private readonly deps: SessionControllerDeps) {
+    this.checkpoints = deps.checkpointPrompts
+      ? new CheckpointActions({
+          session: () => this.session(),
+          digest: () => this.digest(),
+          prompts: deps.checkpointPrompts,
+          notice: (kind, message) => this.postNotice(kind, message),
+        })
+      : undefined;
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.chat = new ChatRelay(this.views);
     this.compaction = new CompactionRunner({
@@ -180,9 +194,13 @@ export class SessionController {
       return;
     }
     this.lastUserText = text;
+    const lastBefore = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
       await session.send(text);
+      // The files the turn changed, at its end (a reload reads them from the journal).
+      const last = session.checkpoints?.last();
+      if (last && last.id !== lastBefore && shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
     } catch (error) {
       this.postError('session', errorMessage(error));
     } finally {
@@ -393,6 +411,13 @@ export class SessionController {
       }
       case 'compaction':
         await this.compaction.act(message.action);
+        return;
+      case 'openChange':
+        await this.checkpoints?.openChange(message.checkpointId, message.path);
+        return;
+      case 'restoreToTurn':
+        if (this.busy) this.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
+        else await this.checkpoints?.restoreToTurn(message.turn);
         return;
       case 'compact':
         // The chat's "Compact…": the same run as the palette's, its failures shown in the chat.

@@ -89,6 +89,21 @@ export interface CompactionMarkView {
   readonly hasDetails: boolean;
 }
 
+/** One file a turn changed, as its checkpoint knows it (`core/checkpoints/`). */
+export interface FileChangeView {
+  readonly path: string;
+  readonly change: 'created' | 'deleted' | 'modified' | 'not_restorable';
+  /** Lines added and removed (text files). */
+  readonly added?: number;
+  readonly removed?: number;
+}
+
+/** The files one turn changed, shown at its end; each opens in the diff editor. */
+export interface TurnChangesView {
+  readonly checkpointId: string;
+  readonly files: readonly FileChangeView[];
+}
+
 /** One element of a turn, in the order it happened. */
 export type TranscriptItem =
   | { readonly type: 'user'; readonly text: string }
@@ -112,7 +127,8 @@ export type TranscriptItem =
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
-  | ({ readonly type: 'compaction' } & CompactionMarkView);
+  | ({ readonly type: 'compaction' } & CompactionMarkView)
+  | ({ readonly type: 'changes' } & TurnChangesView);
 
 /** A turn: one user message and everything that answered it. Turns are numbered from 0 in the session. */
 export interface TurnView {
@@ -307,7 +323,11 @@ export type WebviewNotification =
   | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
-  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string };
+  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }
+  /** Show a file of a checkpoint in the diff editor (before the turn ↔ after it). */
+  | { readonly type: 'openChange'; readonly checkpointId: string; readonly path: string }
+  /** "Restore files to before this message" on turn `turn`'s user message: the host shows the preview. */
+  | { readonly type: 'restoreToTurn'; readonly turn: number };
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 
@@ -366,6 +386,8 @@ export type HostNotification =
   | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
   | { readonly type: 'error'; readonly turn: number; readonly kind: string; readonly message: string; readonly action?: HostAction }
   | { readonly type: 'compacted'; readonly turn: number; readonly mark: CompactionMarkView }
+  /** The files the turn changed, when it ended. */
+  | { readonly type: 'turnChanges'; readonly turn: number; readonly changes: TurnChangesView }
   /** The agent is working (input shows Cancel) or idle. */
   | { readonly type: 'busy'; readonly busy: boolean }
   | { readonly type: 'usage'; readonly meter: UsageMeterView }

@@ -218,6 +218,13 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       if (m.instructions === undefined) return { type, preview: m.preview };
       return { type, preview: m.preview, instructions: text(m.instructions, 'instructions', MESSAGE_LIMITS.compactInstructionsChars) };
     }
+    case 'openChange':
+      record(m, type, ['type', 'checkpointId', 'path']);
+      if (typeof m.checkpointId !== 'string' || !/^cp-\d{1,9}$/.test(m.checkpointId)) refuse('checkpointId must look like cp-12');
+      return { type, checkpointId: m.checkpointId, path: workspacePath(m.path, 'path') };
+    case 'restoreToTurn':
+      record(m, type, ['type', 'turn']);
+      return { type, turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex) };
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

@@ -21,7 +21,8 @@ export type TurnEvent = Extract<
       | 'toolCancelled'
       | 'notice'
       | 'error'
-      | 'compacted';
+      | 'compacted'
+      | 'turnChanges';
   }
 >;
 
@@ -38,6 +39,7 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'notice',
   'error',
   'compacted',
+  'turnChanges',
 ]);
 
 /** The chat keeps at most this much of a running command's output: its newest lines. */
@@ -186,6 +188,8 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
       ]);
     case 'compacted':
       return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'compaction', ...event.mark }]);
+    case 'turnChanges':
+      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'changes', ...event.changes }]);
   }
 }
 

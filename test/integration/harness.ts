@@ -43,6 +43,10 @@ export interface ScenarioSessionOptions {
   readonly project?: SessionPorts['project'];
   /** MCP servers' connections (`SessionPorts.mcp`); the caller closes them. */
   readonly mcp?: SessionPorts['mcp'];
+  /** Runs on the workspace folder after its files are written, before the session starts (e.g. `git init`). */
+  readonly prepareWorkspace?: (workspaceDir: string) => Promise<void>;
+  /** Checkpoints' git snapshots (`SessionPorts.checkpointGit`). */
+  readonly checkpointGit?: SessionPorts['checkpointGit'];
 }
 
 /**
@@ -55,6 +59,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   const scenario = parseScenario(scenarioJson, 'test');
   await mkdir(workspaceDir, { recursive: true });
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
+  await options.prepareWorkspace?.(workspaceDir);
   const player = new ScenarioPlayer(scenario, { driver: 'server' });
   const server = await startLocalServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
   const sleeps: number[] = [];
@@ -81,6 +86,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     log: (line) => logLines.push(line),
     ...(options.project ? { project: options.project } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.checkpointGit ? { checkpointGit: options.checkpointGit } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];

@@ -7,6 +7,7 @@ import { RecallScope } from '../common/RecallScope';
 import { CompactionMark } from './CompactionMark';
 import { ToolCall } from './ToolCall';
 import { TurnRequestsLink } from './TurnRequestsLink';
+import { RestoreFilesButton, TurnChanges } from './TurnChanges';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -40,7 +41,7 @@ function ErrorItem({ message, action }: { message: string; action?: HostAction }
   );
 }
 
-function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
+function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer; turn: number }) {
   switch (item.type) {
     case 'user':
       return (
@@ -48,8 +49,11 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
           <div class="user-text">
             <LinkedText text={item.text} />
           </div>
+          <RestoreFilesButton turn={turn} />
         </RecallScope>
       );
+    case 'changes':
+      return <TurnChanges changes={item} />;
     case 'assistant':
       return (
         <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`} label="Cairn's answer">
@@ -104,7 +108,7 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
     const items = turn.items;
     const folded = !this.state.unfolded && items.length > LONG_TURN_ITEMS ? items.length - 1 - LONG_TURN_TAIL : 0;
     const item = (entry: TranscriptItem, i: number) => (
-      <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} />
+      <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} turn={turn.index} />
     );
     return (
       <div class="turn" data-turn={turn.index} tabIndex={-1}>

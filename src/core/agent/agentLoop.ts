@@ -7,6 +7,7 @@ import type {
   ModelClient,
   ModelResponse,
   ModelStreamEvent,
+  TextBlock,
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
@@ -60,6 +61,8 @@ export interface AgentLoopDeps {
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
   readonly project?: Projection;
+  /** Cairn-written blocks the next user message carries besides the rules delta (the files a restore changed). */
+  readonly pendingNotes?: () => TextBlock[];
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -82,7 +85,7 @@ export class AgentLoop {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
-    const delta = await deps.composer.rulesDelta();
+    const delta = [...(await deps.composer.rulesDelta()), ...(deps.pendingNotes?.() ?? [])];
     // The rules delta is Cairn's text in the user's message: marked, never attributed to the user.
     await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
     deps.emit({ type: 'user_message', text: userText });

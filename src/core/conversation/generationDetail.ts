@@ -1,4 +1,5 @@
 import type { ConversationEntry } from './conversation';
+import { isRewindDetail } from './rewind';
 
 /**
  * What a `generation_started` journal record holds. The new generation's opening entries are inside the
@@ -62,7 +63,7 @@ export function isElisionDetail(value: unknown): value is ElisionDetail {
 
 /** The opening entries a `generation_started` record gives its generation (none for a detail it does not know). */
 export function generationEntries(detail: unknown): readonly ConversationEntry[] {
-  return isGenerationDetail(detail) || isElisionDetail(detail) ? detail.entries : [];
+  return isGenerationDetail(detail) || isElisionDetail(detail) || isRewindDetail(detail) ? detail.entries : [];
 }
 
 export function isGenerationDetail(value: unknown): value is GenerationDetail {

@@ -29,7 +29,7 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
     highestGeneration = Math.max(highestGeneration, record.generation);
     if (!undone.has(record.generation) && record.generation >= generation) {
       generation = record.generation;
-      // A compaction's or an elision's one record holds the new generation's opening entries.
+      // A compaction's, an elision's or a rewind's one record holds the new generation's opening entries.
       opening = generationEntries(record.detail);
     }
   }

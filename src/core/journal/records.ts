@@ -155,6 +155,15 @@ export interface StaticContextRecord extends Envelope {
   readonly state: unknown;
 }
 
+/**
+ * A checkpoint of the files one turn (or one restore) changed (`core/checkpoints/`'s shape); the latest
+ * record for an id replaces earlier ones (an open turn is written again at each new file, then closed).
+ */
+export interface CheckpointRecord extends Envelope {
+  readonly type: 'checkpoint';
+  readonly checkpoint: unknown;
+}
+
 export type JournalRecord =
   | SessionStartedRecord
   | UserMessageRecord
@@ -167,7 +176,8 @@ export type JournalRecord =
   | SnapshotRecord
   | CompactionUndoneRecord
   | StaticContextRecord
-  | OutputPartRecord;
+  | OutputPartRecord
+  | CheckpointRecord;
 
 export type JournalRecordType = JournalRecord['type'];
 
@@ -211,6 +221,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'compaction_undone',
   'static_context',
   'output_part',
+  'checkpoint',
 ]);
 
 /** Why a line is not a record, in words for a corruption message. */
@@ -308,6 +319,9 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
         typeof r.id === 'string' && Number.isSafeInteger(r.part) && (r.part as number) >= 0 && typeof r.text === 'string',
         'output_part without id, part or text',
       );
+      return;
+    case 'checkpoint':
+      need(isObject(r.checkpoint) && typeof r.checkpoint.id === 'string', 'checkpoint without a checkpoint id');
       return;
   }
 }

@@ -8,6 +8,9 @@ import type { ActiveGeneration, GenerationRef } from '../conversation/activeGene
 import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
+import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
+import type { RestorePlan } from '../checkpoints/restorePlan';
+import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -38,6 +41,10 @@ export interface AgentSessionParts {
   readonly events: EventHub;
   /** Builds the static part again now (the MCP servers' tools changed), recorded as a deliberate break. */
   readonly rebuildStaticPart?: () => Promise<void>;
+  /** The files each turn changed, and restoring them (`core/checkpoints/`). */
+  readonly checkpoints?: SessionCheckpoints;
+  /** Starts a new generation from user message `index` of the current one (`startGenerationFromMessage`). */
+  readonly startGenerationFrom?: (index: number, reason: string) => Promise<GenerationRef>;
 }
 
 /**
@@ -76,14 +83,56 @@ export class AgentSession {
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const controller = new AbortController();
     this.running = controller;
+    // The turn's checkpoint is taken before its first change; its user message goes at the current end.
+    this.parts.checkpoints?.recorder.beginTurn({ generation: this.generation.number, index: this.generation.conversation.length }, text);
     const run = this.parts.loop.run(text, controller.signal);
     this.run = run;
     try {
       return await run;
     } finally {
+      await this.parts.checkpoints?.recorder.endTurn().catch(() => undefined);
       this.running = undefined;
       this.run = undefined;
     }
+  }
+
+  /** The session's checkpoints (none in a session assembled without them). */
+  get checkpoints(): SessionCheckpoints | undefined {
+    return this.parts.checkpoints;
+  }
+
+  /**
+   * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
+   * the conversation also goes back to before the checkpoint's message: a new generation from it (refused
+   * when that message is before the current generation). Refused while a run is going on.
+   */
+  async restoreCheckpoint(plan: RestorePlan, choices: ConflictChoices, options: { conversation?: boolean } = {}): Promise<RestoreOutcome> {
+    this.assertIdle();
+    if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
+    const checkpoints = this.parts.checkpoints;
+    if (!checkpoints) throw new Error('This session keeps no checkpoints.');
+    const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
+    const rewindTo = options.conversation && from ? from.turn : undefined;
+    if (rewindTo && rewindTo.generation !== this.generation.number) {
+      throw new Error('That message is before the last compaction, so the conversation cannot go back to it. Restore the files only.');
+    }
+    const outcome = await checkpoints.restore(plan, choices, {
+      generation: this.generation.number,
+      index: this.generation.conversation.length,
+    });
+    if (rewindTo && this.parts.startGenerationFrom) {
+      await this.parts.startGenerationFrom(rewindTo.index, 'restore files and conversation');
+      // The model no longer has the messages that read the restored files: no note is needed.
+      checkpoints.takeNotes();
+    }
+    return outcome;
+  }
+
+  /** Starts a new generation from user message `index` of the current one: a recorded break, ids continue. */
+  async startGenerationFrom(index: number, reason: string): Promise<GenerationRef> {
+    this.assertIdle();
+    if (!this.parts.startGenerationFrom) throw new Error('This session cannot start a generation from a message.');
+    return this.parts.startGenerationFrom(index, reason);
   }
 
   cancel(): void {

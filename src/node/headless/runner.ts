@@ -19,7 +19,7 @@ import { writeWorkspaceFiles } from '../scenario/scenario';
 import type { Scenario } from '../scenario/types';
 import { NodeProjectContext } from '../nodeProjectContext';
 import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
-import { environmentSecrets } from '../workspace/commandRunner';
+import { commandEnvironment, environmentSecrets } from '../workspace/commandRunner';
 import { NodeWorkspace } from '../workspace/nodeWorkspace';
 
 /** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
@@ -125,6 +125,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       sessionsDir: join(outDir, 'sessions'),
       promptsDir: REPO_PROMPTS_DIR,
       secrets: () => environmentSecrets(process.env),
+      // The headless runner works where it is told to: commands' changes in a git workspace are checkpointed.
+      checkpointGit: { env: commandEnvironment(process.env), trusted: () => true },
       ...(options.hygiene ? { hygiene: options.hygiene } : {}),
       ...(options.idSeed !== undefined ? { idSeed: options.idSeed } : {}),
       ...(options.strategy?.project ? { project: options.strategy.project } : {}),

@@ -38,6 +38,9 @@ import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
 import { Conversation } from '../../conversation/conversation';
+import { startGenerationFromMessage } from '../../conversation/rewind';
+import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
+import type { LoadedRecord } from '../../journal/records';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
 export interface SessionPorts {
@@ -79,6 +82,11 @@ export interface SessionPorts {
    * are offered from each generation's start. None: no MCP tools.
    */
   readonly mcp?: McpConnections;
+  /**
+   * Commands' changes in a git workspace are covered by git snapshots (`core/checkpoints/`) when given;
+   * without it only the editing tools' changes (and, with a watcher, the watcher's list) are.
+   */
+  readonly checkpointGit?: CheckpointGitPorts;
 }
 
 export interface AssembledSession {
@@ -104,8 +112,9 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
   const mcpTools = mcpToolsOf(ports);
+  const checkpoints = await checkpointsOf(ports, journal, [], clock);
   const ledger = new ResultLedger({
-    workspace: ports.workspace,
+    workspace: checkpoints.workspace,
     store: journal,
     config: hygiene,
     hashCache,
@@ -113,7 +122,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     redactor: sessionRedactor(ports),
     ...(mcpTools ? { externalTools: mcpTools } : {}),
   });
-  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration(), mcpTools);
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration(), mcpTools, checkpoints);
 }
 
 /**
@@ -126,8 +135,9 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const mcpTools = mcpToolsOf(ports);
+  const checkpoints = await checkpointsOf(ports, opened.journal, opened.records, ports.clock ?? systemClock);
   const options = {
-    workspace: ports.workspace,
+    workspace: checkpoints.workspace,
     store: opened.journal,
     config: hygiene,
     hashCache,
@@ -149,6 +159,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     sessionDateOf(created),
     new ActiveGeneration(replayed, replayed.highestGeneration),
     mcpTools,
+    checkpoints,
     opened.tornTail,
     restoredStatic,
   );
@@ -164,6 +175,7 @@ async function assemble(
   sessionDate: string,
   generations: ActiveGeneration,
   mcpTools: McpTools | undefined,
+  checkpoints: AssembledCheckpoints,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
 ): Promise<AssembledSession> {
@@ -290,6 +302,7 @@ async function assemble(
       requests,
       contextPolicy: compactor,
       project,
+      pendingNotes: () => checkpoints.checkpoints.takeNotes(),
     },
     ports.settings,
   );
@@ -312,6 +325,30 @@ async function assemble(
         resultIds: [],
       });
     },
+    checkpoints: checkpoints.checkpoints,
+    // "Restore files and conversation" (and edit-and-resend): a new generation from an earlier message.
+    startGenerationFrom: (index, reason) =>
+      startGenerationFromMessage(
+        {
+          generations,
+          journal,
+          // No stub may point at a result the dropped messages held.
+          beforeBegin: async () => {
+            ledger.clearDedupe();
+          },
+          ledgerState: () => tools.state(),
+          afterBegin: async (generation) => {
+            await journal.append({ type: 'static_context', generation, state: composer.staticState() });
+            decisions.add({
+              kind: 'cache_break',
+              detail: `A new generation from an earlier message (${reason}), on the user’s word.`,
+              resultIds: [],
+            });
+          },
+        },
+        index,
+        reason,
+      ),
   });
   // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
@@ -325,6 +362,7 @@ async function assemble(
     async dispose() {
       subscription?.dispose();
       mcpSubscription?.dispose();
+      checkpoints.dispose();
       await session.close();
     },
   };
@@ -343,6 +381,23 @@ export function sessionRedactor(ports: Pick<SessionPorts, 'model' | 'secrets'>):
 /** The session's date, fixed at its start so every request of the session sends the same bytes. */
 export function sessionDateOf(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
+}
+
+/** The session's checkpoints, and the workspace its tools use (every change recorded first). */
+function checkpointsOf(
+  ports: SessionPorts,
+  journal: SessionJournal,
+  records: readonly LoadedRecord[],
+  clock: Clock,
+): Promise<AssembledCheckpoints> {
+  return assembleCheckpoints({
+    workspace: ports.workspace,
+    ...(ports.watcher ? { watcher: ports.watcher } : {}),
+    journal,
+    records,
+    ...(ports.checkpointGit ? { git: ports.checkpointGit } : {}),
+    now: () => clock.now(),
+  });
 }
 
 /** The MCP tools of a session whose ports have MCP connections. */

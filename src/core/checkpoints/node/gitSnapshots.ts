@@ -1,0 +1,162 @@
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { BlobStore, CommandChange, CommandChanges, CommandObserver, CommandWatch } from '../ports';
+import { MAX_CHECKPOINT_FILE_BYTES, SNAPSHOT_TIMEOUT_MS } from '../types';
+import { GitFailedError, hardenedOverrides, runGit, type GitRun } from './hardenedGit';
+
+export interface GitSnapshotOptions {
+  /** The workspace root (a folder inside a git work tree). */
+  readonly root: string;
+  /** The session's own folder for the separate index (`<session>/checkpoints`). */
+  readonly stateDir: string;
+  /** The commands' environment (Cairn's credentials withheld). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly blobs: BlobStore;
+  /** False in an untrusted workspace: git is not run there at all. */
+  readonly trusted: () => boolean;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+}
+
+interface Snapshot {
+  readonly tree: string;
+  /** Files over the size bound, left out of the snapshot, with their size and mtime then. */
+  readonly skipped: ReadonlyMap<string, string>;
+}
+
+/**
+ * Commands in a git workspace: before and after each, a snapshot of the non-ignored files written with
+ * git's own object store, without touching the user's branches, index, stash or working tree. The snapshot
+ * uses a separate index file in the session folder (`GIT_INDEX_FILE`), seeded once from a copy of the
+ * user's index so only files whose stat changed are hashed again; `git write-tree` gives a tree no ref
+ * names. The two trees' difference is what the command changed; the earlier content of each such file is
+ * copied into the session's blob store (git may prune unreferenced objects later). Files over 5 MB are
+ * left out; a snapshot that takes longer than the time bound gives up (the command then runs uncovered).
+ */
+export class GitCommandObserver implements CommandObserver {
+  private readonly indexFile: string;
+
+  private constructor(
+    private readonly options: GitSnapshotOptions,
+    private readonly realIndex: string,
+    /** The workspace root's path inside the repository (`''` or `sub/dir/`). */
+    private readonly prefix: string,
+  ) {
+    this.indexFile = nodePath.join(options.stateDir, 'git-index');
+  }
+
+  /** The observer for a root inside a git work tree; undefined elsewhere (or untrusted, or no git). */
+  static async detect(options: GitSnapshotOptions): Promise<GitCommandObserver | undefined> {
+    if (!options.trusted()) return undefined;
+    const base = { cwd: options.root, env: options.env, deadline: Date.now() + (options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS) };
+    try {
+      const overrides = await hardenedOverrides(base);
+      const out = (await runGit({ ...base, overrides }, ['rev-parse', '--is-inside-work-tree', '--show-prefix', '--git-path', 'index']))
+        .toString('utf8')
+        .split('\n');
+      if (out[0] !== 'true') return undefined;
+      const index = nodePath.resolve(options.root, out[2] ?? '.git/index');
+      return new GitCommandObserver(options, index, out[1] ?? '');
+    } catch {
+      return undefined;
+    }
+  }
+
+  async begin(): Promise<CommandWatch> {
+    const before = await this.snapshot();
+    return { end: async () => this.changesSince(before, await this.snapshot()) };
+  }
+
+  private async snapshot(): Promise<Snapshot> {
+    if (!this.options.trusted()) throw new Error('the workspace is not trusted, so git is not run');
+    const deadline = Date.now() + (this.options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS);
+    const base = { cwd: this.options.root, env: this.options.env, deadline };
+    const run: GitRun = { ...base, overrides: await hardenedOverrides(base) };
+    const indexEnv = { GIT_INDEX_FILE: this.indexFile };
+    try {
+      await this.seedIndex();
+      const listed = await runGit(
+        run,
+        ['ls-files', '-z', '--modified', '--deleted', '--others', '--exclude-standard'],
+        undefined,
+        indexEnv,
+      );
+      const paths = [
+        ...new Set(
+          listed
+            .toString('utf8')
+            .split('\0')
+            .filter((p) => p !== '' && !p.endsWith('/')),
+        ),
+      ];
+      const update: string[] = [];
+      const skipped = new Map<string, string>();
+      const maxBytes = this.options.maxBytes ?? MAX_CHECKPOINT_FILE_BYTES;
+      for (const path of paths) {
+        const stat = await fs.lstat(nodePath.join(this.options.root, path)).catch(() => undefined);
+        if (stat?.isDirectory()) continue;
+        if (stat && stat.size > maxBytes) skipped.set(path, `${stat.size}:${stat.mtimeMs}`);
+        else update.push(path);
+      }
+      if (update.length > 0) {
+        await runGit(run, ['update-index', '-z', '--add', '--remove', '--stdin'], Buffer.from(update.join('\0') + '\0'), indexEnv);
+      }
+      const tree = (await runGit(run, ['write-tree'], undefined, indexEnv)).toString('utf8').trim();
+      return { tree, skipped };
+    } catch (error) {
+      // A git killed at the deadline may leave its lock: the next snapshot must not find the index locked.
+      if (error instanceof GitFailedError && error.timedOut) await fs.rm(`${this.indexFile}.lock`, { force: true });
+      throw error instanceof GitFailedError && error.timedOut
+        ? new Error(
+            `the git snapshot took longer than ${this.options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS} ms (a large workspace); this command's changes are not covered`,
+          )
+        : error;
+    }
+  }
+
+  /** The separate index starts as a copy of the user's (read, never written), so unchanged files are not hashed. */
+  private async seedIndex(): Promise<void> {
+    if (
+      await fs.stat(this.indexFile).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await fs.mkdir(this.options.stateDir, { recursive: true, mode: 0o700 });
+    await fs.copyFile(this.realIndex, this.indexFile).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  private async changesSince(before: Snapshot, after: Snapshot): Promise<CommandChanges> {
+    const gaps: string[] = [];
+    const changes: CommandChange[] = [];
+    for (const [path, stamp] of after.skipped) {
+      if (before.skipped.get(path) !== stamp) {
+        changes.push({ path, before: { kind: 'unknown', reason: 'over 5 MB: not kept' } });
+      }
+    }
+    if (before.tree === after.tree) return { changes, gaps };
+    const deadline = Date.now() + (this.options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS);
+    const base = { cwd: this.options.root, env: this.options.env, deadline };
+    const run: GitRun = { ...base, overrides: await hardenedOverrides(base) };
+    const diff = (await runGit(run, ['diff-tree', '-r', '-z', '--no-renames', before.tree, after.tree])).toString('utf8').split('\0');
+    for (let i = 0; i + 1 < diff.length; i += 2) {
+      const [oldMode, , oldOid, , status] = diff[i]!.slice(1).split(' ');
+      const full = diff[i + 1]!;
+      if (!full.startsWith(this.prefix)) continue;
+      const path = full.slice(this.prefix.length);
+      if (before.skipped.has(path) || after.skipped.has(path)) continue;
+      if (status === 'A') {
+        changes.push({ path, before: { kind: 'absent' } });
+      } else if (oldMode === '160000' || !oldOid) {
+        changes.push({ path, before: { kind: 'unknown', reason: 'a submodule: not kept' } });
+      } else {
+        const bytes = await runGit(run, ['cat-file', 'blob', oldOid]);
+        changes.push({ path, before: { kind: 'content', sha: await this.options.blobs.put(bytes), size: bytes.byteLength } });
+      }
+    }
+    return { changes, gaps };
+  }
+}

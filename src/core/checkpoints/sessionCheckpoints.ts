@@ -1,0 +1,76 @@
+import type { TextBlock } from '../model/types';
+import type { CheckpointRecorder } from './checkpointRecorder';
+import type { BlobStore, CheckpointFiles } from './ports';
+import { planRestore, type RestorePlan } from './restorePlan';
+import { applyRestore, type ConflictChoices, type RestoreOutcome } from './restorer';
+import { restoredFilesNote } from './restoredNote';
+import type { Checkpoint, FileState, TurnRef } from './types';
+
+export interface SessionCheckpointsDeps {
+  readonly recorder: CheckpointRecorder;
+  readonly files: CheckpointFiles;
+  readonly blobs: BlobStore;
+  readonly shaOf: (bytes: Uint8Array) => string;
+}
+
+/**
+ * A session's checkpoints as its users see them: the list, a restore's preview and its application, the
+ * contents for a diff, and the note the next user message carries after a restore (the model must not
+ * trust what it read before).
+ */
+export class SessionCheckpoints {
+  private restoredSinceLastMessage = new Set<string>();
+
+  constructor(private readonly deps: SessionCheckpointsDeps) {}
+
+  get recorder(): CheckpointRecorder {
+    return this.deps.recorder;
+  }
+
+  list(): readonly Checkpoint[] {
+    return this.deps.recorder.list();
+  }
+
+  /** The first checkpoint taken at or after the user message at `turn` (undefined: nothing changed since). */
+  checkpointFrom(turn: TurnRef): Checkpoint | undefined {
+    return this.list().find(
+      (c) => c.turn.generation > turn.generation || (c.turn.generation === turn.generation && c.turn.index >= turn.index),
+    );
+  }
+
+  /** The last turn's checkpoint that was not itself a restore, or the last restore (undoing an undo). */
+  last(): Checkpoint | undefined {
+    return this.list().at(-1);
+  }
+
+  preview(checkpointId: string, dirty: ReadonlySet<string> = new Set()): Promise<RestorePlan> {
+    return planRestore({
+      checkpoints: this.list(),
+      checkpointId,
+      read: (path) => this.deps.files.read(path),
+      shaOf: this.deps.shaOf,
+      dirty,
+    });
+  }
+
+  /** Applies a preview (conflicts only where chosen); `turn` is where the next user message will be. */
+  async restore(plan: RestorePlan, choices: ConflictChoices, turn: TurnRef): Promise<RestoreOutcome> {
+    const outcome = await applyRestore(plan, choices, turn, { ...this.deps });
+    for (const item of outcome.restored) this.restoredSinceLastMessage.add(item.path);
+    return outcome;
+  }
+
+  /** The Cairn-written block for the next user message, once: which files a restore changed. */
+  takeNotes(): TextBlock[] {
+    if (this.restoredSinceLastMessage.size === 0) return [];
+    const paths = [...this.restoredSinceLastMessage].sort();
+    this.restoredSinceLastMessage = new Set();
+    return [{ type: 'text', text: restoredFilesNote(paths) }];
+  }
+
+  /** A state's bytes (for the diff editor); an absent or unknown file reads as empty. */
+  async contentOf(state: FileState | undefined): Promise<Uint8Array> {
+    if (!state || state.kind !== 'content') return new Uint8Array();
+    return this.deps.blobs.get(state.sha);
+  }
+}

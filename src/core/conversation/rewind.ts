@@ -1,0 +1,71 @@
+import type { NewJournalRecord } from '../journal/records';
+import type { ActiveGeneration, GenerationRef } from './activeGeneration';
+import type { ConversationEntry } from './conversation';
+
+/**
+ * What a `generation_started` record holds when a generation starts again from an earlier message of the
+ * previous one (a restore of files and conversation, an edit-and-resend): the messages kept before it.
+ * Like compaction's detail, the opening entries are inside the one record, so a crash leaves it all or nothing.
+ */
+export interface RewindDetail {
+  readonly kind: 'rewind';
+  readonly previousGeneration: number;
+  /** The message the new generation starts before (its index in the previous generation). */
+  readonly fromIndex: number;
+  /** Why (shown in the journal and the report): "restore files and conversation", "edit and resend". */
+  readonly reason: string;
+  readonly entries: readonly ConversationEntry[];
+}
+
+export function isRewindDetail(value: unknown): value is RewindDetail {
+  if (!value || typeof value !== 'object') return false;
+  const detail = value as Partial<RewindDetail>;
+  return detail.kind === 'rewind' && Array.isArray(detail.entries) && Number.isSafeInteger(detail.fromIndex);
+}
+
+export class RewindRangeError extends Error {
+  constructor(index: number, length: number) {
+    super(
+      `Message ${index} is not a user message of the current conversation (it has ${length} messages; messages before the last compaction cannot be returned to). Restore the files only, or pick a later message.`,
+    );
+    this.name = 'RewindRangeError';
+  }
+}
+
+export interface RewindDeps {
+  readonly generations: ActiveGeneration;
+  readonly journal: { append(record: NewJournalRecord): Promise<unknown> };
+  /** Before the new generation is recorded: what must forget the dropped messages (the ledger's dedupe). */
+  readonly beforeBegin?: () => Promise<void>;
+  /** The ledger's state as the journal checkpoints it, written into the new generation's record. */
+  readonly ledgerState?: () => unknown;
+  /** After it is current: its static part is journalled (the same as the previous one's). */
+  readonly afterBegin?: (generation: number) => Promise<void>;
+}
+
+/**
+ * Starts a new generation holding the current one's messages before user message `index`: a deliberate,
+ * recorded break (a `generation_started` record with a `rewind` detail); generation numbers, result ids and
+ * request numbers continue. The previous generation stays in the journal as it was. Returns the new one.
+ */
+export async function startGenerationFromMessage(deps: RewindDeps, index: number, reason: string): Promise<GenerationRef> {
+  const previous = deps.generations.current;
+  const entries = previous.conversation.all();
+  const at = entries[index];
+  if (!at || at.message.role !== 'user' || at.synthetic) throw new RewindRangeError(index, entries.length);
+  const kept = entries.slice(0, index);
+  const generation = deps.generations.nextNumber;
+  const detail: RewindDetail = { kind: 'rewind', previousGeneration: previous.number, fromIndex: index, reason, entries: kept };
+  // Forgotten before the record, which carries the state after it: a crash just after the record can never
+  // reopen the new generation with stubs naming results of the dropped messages.
+  await deps.beforeBegin?.();
+  await deps.journal.append({
+    type: 'generation_started',
+    generation,
+    detail,
+    ...(deps.ledgerState ? { ledgerState: deps.ledgerState() } : {}),
+  });
+  const started = deps.generations.begin(kept);
+  await deps.afterBegin?.(started.number);
+  return started;
+}

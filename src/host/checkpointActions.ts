@@ -1,0 +1,181 @@
+/**
+ * The host's checkpoint actions: "Restore files to before this message" (a turn's menu), "Cairn: Undo
+ * Last Turn's Changes", "Cairn: Show Changes", and a changed file's diff. Each restore shows its preview
+ * first (every file, conflicts unpicked so they are kept unless the user picks them), respects unsaved
+ * editor buffers (a dirty document is a conflict), and says what it did. No `vscode` here: the prompts
+ * are a port (`checkpointPrompts.ts` in the editor, fakes in tests).
+ */
+import type { RestoreItem, RestorePlan } from '../core/checkpoints/restorePlan';
+import type { ConflictChoices } from '../core/checkpoints/restorer';
+import type { Checkpoint, FileState } from '../core/checkpoints/types';
+import type { AgentSession } from '../core/session/agentSession';
+import type { JournalDigest } from './journalDigest';
+
+/** What the user picked in a restore's preview. */
+export interface RestoreSelection {
+  /** The files to restore (a conflict among them: the user takes the checkpoint for it). */
+  readonly paths: ReadonlySet<string>;
+  /** Also start the conversation again from before the checkpoint's message. */
+  readonly conversation: boolean;
+}
+
+/** One file of the session-wide Changes list. */
+export interface SessionChange {
+  readonly path: string;
+  /** The turns (labels) that changed it, oldest first. */
+  readonly turns: readonly string[];
+  /** Its content before the session's first change to it. */
+  readonly first: FileState;
+}
+
+export interface CheckpointPrompts {
+  /** Workspace-relative paths of documents with unsaved changes. */
+  dirtyPaths(): ReadonlySet<string>;
+  preview(plan: RestorePlan, options: { readonly canRestoreConversation: boolean }): Promise<RestoreSelection | undefined>;
+  pickChange(changes: readonly SessionChange[]): Promise<SessionChange | undefined>;
+  /** The diff editor: `before` (bytes, or null for no file) on the left, `after` on the right (bytes, or the file on disk). */
+  openDiff(title: string, path: string, before: Uint8Array | null, after: Uint8Array | null | 'current'): Promise<void>;
+  info(message: string): void;
+}
+
+export interface CheckpointActionsDeps {
+  readonly session: () => Promise<{ session: AgentSession }>;
+  readonly digest: () => Promise<JournalDigest>;
+  readonly prompts: CheckpointPrompts;
+  /** A line in the chat (the restore's outcome). */
+  readonly notice: (kind: string, message: string) => void;
+}
+
+export class CheckpointActions {
+  constructor(private readonly deps: CheckpointActionsDeps) {}
+
+  /** The menu of turn `turn`'s user message: restore files to before it. */
+  async restoreToTurn(turn: number): Promise<void> {
+    const place = (await this.deps.digest()).userPlaces.get(turn);
+    const checkpoints = (await this.deps.session()).session.checkpoints;
+    const checkpoint = place ? checkpoints?.checkpointFrom(place) : undefined;
+    if (!checkpoint) {
+      this.deps.prompts.info('Cairn has changed no files since this message: there is nothing to restore.');
+      return;
+    }
+    await this.restore(checkpoint.id);
+  }
+
+  /** `Cairn: Undo Last Turn's Changes`: the last checkpoint (a restore's too: undoing an undo). */
+  async undoLastTurn(): Promise<void> {
+    const last = (await this.deps.session()).session.checkpoints?.last();
+    if (!last) {
+      this.deps.prompts.info('Cairn has changed no files in this session: there is nothing to undo.');
+      return;
+    }
+    await this.restore(last.id);
+  }
+
+  async restore(checkpointId: string): Promise<void> {
+    const { session } = await this.deps.session();
+    const checkpoints = session.checkpoints;
+    if (!checkpoints) return;
+    const plan = await checkpoints.preview(checkpointId, this.deps.prompts.dirtyPaths());
+    const actionable = plan.items.filter((item) => item.action !== 'unchanged');
+    if (actionable.every((item) => item.action === 'not_restorable')) {
+      const missing = actionable.map((item) => `${item.path} (${item.reason ?? 'not kept'})`);
+      this.deps.prompts.info(
+        missing.length === 0
+          ? `The files are already as they were before “${plan.label}”: there is nothing to restore.`
+          : `Nothing can be restored: ${missing.join(', ')}.`,
+      );
+      return;
+    }
+    const checkpoint = checkpoints.list().find((c) => c.id === checkpointId);
+    const canRestoreConversation =
+      checkpoint !== undefined && checkpoint.restoreOf === undefined && checkpoint.turn.generation === session.generation.number;
+    const selection = await this.deps.prompts.preview(plan, { canRestoreConversation });
+    if (!selection) return;
+    const chosen: RestorePlan = {
+      ...plan,
+      items: plan.items.filter((item) => selection.paths.has(item.path) || item.action === 'not_restorable'),
+    };
+    const choices: ConflictChoices = new Map(
+      plan.items
+        .filter((item) => item.conflict)
+        .map((item) => [item.path, selection.paths.has(item.path) ? 'take_checkpoint' : 'keep_mine'] as const),
+    );
+    const outcome = await session.restoreCheckpoint(chosen, choices, { conversation: selection.conversation });
+    this.deps.notice(
+      'files_restored',
+      describeOutcome(
+        plan.label,
+        outcome.restored,
+        plan.items.filter((i) => i.conflict && !selection.paths.has(i.path)),
+        outcome.notRestorable,
+        selection.conversation,
+      ),
+    );
+  }
+
+  /** A file of a checkpoint in the diff editor: before the turn ↔ what the turn left (or the file now, for an open turn). */
+  async openChange(checkpointId: string, path: string): Promise<void> {
+    const checkpoints = (await this.deps.session()).session.checkpoints;
+    const checkpoint = checkpoints?.list().find((c) => c.id === checkpointId);
+    const file = checkpoint?.files.find((f) => f.path === path);
+    if (!checkpoints || !checkpoint || !file) {
+      this.deps.prompts.info(`${path} is not among the files of that turn.`);
+      return;
+    }
+    const before = file.before.kind === 'absent' ? null : await checkpoints.contentOf(file.before);
+    const after = !file.after ? 'current' : file.after.kind === 'absent' ? null : await checkpoints.contentOf(file.after);
+    await this.deps.prompts.openDiff(`${path} (${labelOf(checkpoint)})`, path, before, after);
+  }
+
+  /** `Cairn: Show Changes`: every file the session changed; the pick opens its diff since the session first changed it. */
+  async showChanges(): Promise<void> {
+    const checkpoints = (await this.deps.session()).session.checkpoints;
+    const changes = sessionChanges(checkpoints?.list() ?? []);
+    if (changes.length === 0) {
+      this.deps.prompts.info('Cairn has changed no files in this session.');
+      return;
+    }
+    const picked = await this.deps.prompts.pickChange(changes);
+    if (!picked || !checkpoints) return;
+    const before = picked.first.kind === 'absent' ? null : await checkpoints.contentOf(picked.first);
+    await this.deps.prompts.openDiff(`${picked.path} (this session's changes)`, picked.path, before, 'current');
+  }
+}
+
+/** Every file the session's turns changed, with its content before the first of them. */
+export function sessionChanges(checkpoints: readonly Checkpoint[]): SessionChange[] {
+  const byPath = new Map<string, { turns: string[]; first: FileState }>();
+  for (const checkpoint of checkpoints) {
+    for (const file of checkpoint.files) {
+      const known = byPath.get(file.path);
+      if (known) known.turns.push(labelOf(checkpoint));
+      else byPath.set(file.path, { turns: [labelOf(checkpoint)], first: file.before });
+    }
+  }
+  return [...byPath.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([path, v]) => ({ path, ...v }));
+}
+
+function labelOf(checkpoint: Checkpoint): string {
+  return checkpoint.label || checkpoint.id;
+}
+
+function describeOutcome(
+  label: string,
+  restored: readonly RestoreItem[],
+  kept: readonly RestoreItem[],
+  notRestorable: readonly RestoreItem[],
+  conversation: boolean,
+): string {
+  const parts = [
+    `Restored ${restored.length} file${restored.length === 1 ? '' : 's'} to before “${label}”${restored.length ? `: ${restored.map((i) => i.path).join(', ')}` : ''}.`,
+  ];
+  if (kept.length > 0) parts.push(`Kept your changes to ${kept.map((i) => i.path).join(', ')}.`);
+  if (notRestorable.length > 0)
+    parts.push(`Not restorable: ${notRestorable.map((i) => `${i.path} (${i.reason ?? 'not kept'})`).join(', ')}.`);
+  parts.push(
+    conversation
+      ? 'The conversation continues from before that message (a new generation).'
+      : 'The conversation is unchanged; the next message tells Cairn which files were restored. “Cairn: Undo Last Turn’s Changes” undoes this restore.',
+  );
+  return parts.join(' ');
+}
