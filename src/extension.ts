@@ -25,6 +25,9 @@ import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
+import { SlashCommands } from './host/slashCommands';
+import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
+import { modelChoices } from './host/modelChoices';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
@@ -152,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const documents = new ResultDocuments();
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
+  const slashCommands = new SlashCommands();
   const current = new SessionController({
     sessions,
     editor: new VsCodeEditorActions(documents, () => root, absolutePathOf),
@@ -163,6 +167,20 @@ export function activate(context: vscode.ExtensionContext): void {
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
+    listModels: () => model.listModels(),
+    server: () => model.server,
+    currentModel: () => settings.loop.model,
+    modelChoices: async () => modelChoices(await model.listModels(), settings.loop.model, settings.prices),
+    pickModel: async (picked) => {
+      await pickModelSetting(picked);
+      settings = readSettings(log);
+    },
+    slashCommands,
+  });
+  addBuiltInSlashCommands(slashCommands, {
+    execute: (command) => vscode.commands.executeCommand(command),
+    compact: (instructions) => current.compact(instructions, false),
+    showError: (message) => current.postError('slash_command', message),
   });
   controller = current;
   const report = new ReportPanel(context.extensionUri, current);
@@ -184,6 +202,22 @@ export function activate(context: vscode.ExtensionContext): void {
     void current
       .session()
       .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/**
+ * The chat's model picker writes `cairn.model` where it is set now (a folder's or the workspace's value
+ * wins over the user's, so writing the user's would change nothing), else in the user's settings.
+ */
+async function pickModelSetting(model: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('cairn');
+  const where = config.inspect<string>('model');
+  const target =
+    where?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : where?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await config.update('model', model, target);
 }
 
 function readSettings(log: OutputLog): CairnSettings {

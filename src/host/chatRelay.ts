@@ -53,12 +53,21 @@ export class ChatRelay {
   }
 
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
-  notice(kind: string, message: string): void {
-    this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message }, 'chat');
+  notice(kind: string, message: string, action?: HostAction): void {
+    this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message, ...(action ? { action } : {}) }, 'chat');
   }
 
-  error(kind: string, message: string, action?: HostAction): void {
-    this.views.broadcast({ type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}) }, 'chat');
+  /** `unsent`: the user's message that did not go out, shown with the error so it is not lost. */
+  error(kind: string, message: string, action?: HostAction, unsent?: string): void {
+    this.views.broadcast(
+      { type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}), ...(unsent !== undefined ? { unsent } : {}) },
+      'chat',
+    );
+  }
+
+  /** The turn host notices go to now (the last one, or 0). */
+  get currentTurn(): number {
+    return this.turn();
   }
 
   dispose(): void {

@@ -18,6 +18,7 @@ export const COMMANDS = {
   showReport: 'cairn.showReport',
   recallResult: 'cairn.recallResult',
   setApiKey: 'cairn.setApiKey',
+  clearApiKey: 'cairn.clearApiKey',
   exportSession: 'cairn.exportSession',
   cancel: 'cairn.cancel',
   focusChat: 'cairn.focusChat',
@@ -60,7 +61,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     };
 
   const handlers: Record<(typeof COMMANDS)[keyof typeof COMMANDS], (...args: unknown[]) => Promise<void> | void> = {
-    [COMMANDS.newSession]: async () => {
+    [COMMANDS.newSession]: async (arg) => {
+      // A running session is stopped by starting another: ask first (a keybinding's `{force: true}` does not).
+      if (controller.isBusy && options<{ force: boolean }>(arg).force !== true) {
+        const answer = await vscode.window.showWarningMessage(
+          'Cairn is still working. Stop it and start a new session? The current one stays in the history.',
+          { modal: true },
+          'Stop and Start New',
+        );
+        if (answer !== 'Stop and Start New') return;
+      }
       await controller.newSession();
       await focusChat(controller);
     },
@@ -158,7 +168,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       log.hide(trimmed);
       await deps.secrets.set(API_KEY_SECRET, trimmed);
       log.info('The API key was saved in secret storage.');
-      controller.postNotice('api_key', 'API key saved. Cairn is ready.');
+      await controller.apiKeySaved();
+    },
+    [COMMANDS.clearApiKey]: async () => {
+      const answer = await vscode.window.showWarningMessage(
+        'Remove the API key Cairn keeps in VS Code’s secret storage? Cairn cannot talk to the model until a key is set again (or ANTHROPIC_API_KEY is set).',
+        { modal: true },
+        'Remove Key',
+      );
+      if (answer !== 'Remove Key') return;
+      await deps.secrets.delete(API_KEY_SECRET);
+      log.info('The API key was removed from secret storage.');
+      controller.postNotice('api_key_cleared', 'The API key was removed from secret storage.');
     },
     [COMMANDS.exportSession]: async (arg) => {
       const assembled = await controller.session();

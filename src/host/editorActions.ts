@@ -3,7 +3,7 @@
  * read-only tab (an edit in the diff view), copy, open a link, run an error's button, show progress.
  */
 import * as vscode from 'vscode';
-import type { HostAction } from '../shared/protocol';
+import type { CommandAction } from './hostPorts';
 import { beforeTextOf, changedFiles, type PatchedFile } from './editDiff';
 import type { EditorActions } from './sessionController';
 
@@ -24,7 +24,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** The command each error button runs. */
-export const ACTION_COMMANDS: Record<Exclude<HostAction, 'retry'>, string> = {
+export const ACTION_COMMANDS: Record<CommandAction, string> = {
   setApiKey: 'cairn.setApiKey',
   newSession: 'cairn.newSession',
   compact: 'cairn.compact',
@@ -108,7 +108,7 @@ export class VsCodeEditorActions implements EditorActions {
     await vscode.env.openExternal(vscode.Uri.parse(url));
   }
 
-  async runAction(action: Exclude<HostAction, 'retry'>): Promise<void> {
+  async runAction(action: CommandAction): Promise<void> {
     await vscode.commands.executeCommand(ACTION_COMMANDS[action]);
   }
 

@@ -43,7 +43,18 @@ const RESULT_ID = /^#?([0-9a-f]{4,32})$/;
 const CALL_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
-const HOST_ACTIONS: readonly HostAction[] = ['setApiKey', 'retry', 'newSession', 'compact', 'showReport', 'openSettings'];
+const HOST_ACTIONS: readonly HostAction[] = [
+  'setApiKey',
+  'retry',
+  'newSession',
+  'compact',
+  'showReport',
+  'openSettings',
+  'resend',
+  'continue',
+];
+/** A model id as the Models API gives them (letters, digits, and . _ : / @ -). */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
 const VIEWS: readonly WebviewKind[] = ['chat', 'report'];
 const COMPACTION_ACTIONS = ['apply', 'discard', 'undo'] as const;
 
@@ -122,7 +133,7 @@ function workspacePath(value: unknown, where: string): string {
 function parseRequest(message: Record<string, unknown>): WebviewRequest {
   record(message, 'request', ['type', 'requestId', 'method', 'params']);
   const requestId = integer(message.requestId, 'requestId', 1, Number.MAX_SAFE_INTEGER);
-  const method = member<WebviewRequestMethod>(message.method, 'method', ['recall', 'olderTurns', 'compactionDetails']);
+  const method = member<WebviewRequestMethod>(message.method, 'method', ['recall', 'olderTurns', 'compactionDetails', 'models']);
   const where = `${method} params`;
   switch (method) {
     case 'recall': {
@@ -157,6 +168,9 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
       if (typeof p.preview !== 'boolean') refuse(`${where}.preview must be true or false`);
       return { type: 'request', requestId, method, params: { generation, preview: p.preview } };
     }
+    case 'models':
+      record(message.params, where, []);
+      return { type: 'request', requestId, method, params: {} };
   }
 }
 
@@ -201,6 +215,12 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       if (typeof m.preview !== 'boolean') refuse('preview must be true or false');
       if (m.instructions === undefined) return { type, preview: m.preview };
       return { type, preview: m.preview, instructions: text(m.instructions, 'instructions', MESSAGE_LIMITS.compactInstructionsChars) };
+    }
+    case 'pickModel': {
+      record(m, type, ['type', 'model']);
+      const model = text(m.model, 'model', 200, { nonBlank: true });
+      if (!MODEL_ID.test(model)) refuse('model must be a model id (letters, digits, and . _ : / @ -)');
+      return { type, model };
     }
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);

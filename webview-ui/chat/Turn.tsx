@@ -6,6 +6,7 @@ import { Markdown } from '../common/Markdown';
 import { RecallScope } from '../common/RecallScope';
 import { CompactionMark } from './CompactionMark';
 import { ToolCall } from './ToolCall';
+import { TurnUsage } from './TurnUsage';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -14,16 +15,23 @@ export const ACTION_LABEL: Record<HostAction, string> = {
   compact: 'Compact Context',
   showReport: 'Show Context Report',
   openSettings: 'Open Settings',
+  resend: 'Send Again',
+  continue: 'Continue',
 };
 
 const NOTICE_ICON: Record<string, string> = { info: 'ℹ', warning: '⚠', critical: '⛔' };
 
 type Answer = (callId: string, decision: ApprovalDecision, reason?: string) => void;
 
-function ErrorItem({ message, action }: { message: string; action?: HostAction }) {
+function ErrorItem({ message, action, unsent }: { message: string; action?: HostAction; unsent?: string }) {
   const bridge = useBridge();
   return (
     <div class="error-item" role="alert">
+      {unsent !== undefined && (
+        <div class="unsent-message" aria-label="Your message, not sent">
+          <LinkedText text={unsent} />
+        </div>
+      )}
       <span class="error-icon" aria-hidden="true">
         ✕
       </span>
@@ -36,6 +44,15 @@ function ErrorItem({ message, action }: { message: string; action?: HostAction }
         </button>
       )}
     </div>
+  );
+}
+
+function NoticeAction({ action }: { action: HostAction }) {
+  const bridge = useBridge();
+  return (
+    <button type="button" class="button secondary notice-action" onClick={() => bridge.notify({ type: 'action', action })}>
+      {ACTION_LABEL[action]}
+    </button>
   );
 }
 
@@ -53,7 +70,7 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
       return (
         <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`}>
           <Markdown source={item.text} streaming={item.streaming === true} />
-          {item.incomplete && <p class="quiet">The response was cut off here.</p>}
+          {item.incomplete && <p class="quiet">{item.stopped ? 'You stopped the response here.' : 'The response was cut off here.'}</p>}
         </RecallScope>
       );
     case 'thinking':
@@ -74,10 +91,11 @@ function Item({ item, onAnswer }: { item: TranscriptItem; onAnswer: Answer }) {
           <span>
             <LinkedText text={item.message} />
           </span>
+          {item.action && <NoticeAction action={item.action} />}
         </RecallScope>
       );
     case 'error':
-      return <ErrorItem message={item.message} action={item.action} />;
+      return <ErrorItem message={item.message} action={item.action} unsent={item.unsent} />;
     case 'compaction':
       return <CompactionMark {...item} />;
   }
@@ -118,6 +136,7 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
             {items.slice(items.length - LONG_TURN_TAIL).map((entry, i) => item(entry, items.length - LONG_TURN_TAIL + i))}
           </>
         )}
+        {turn.usage && <TurnUsage usage={turn.usage} />}
       </div>
     );
   }

@@ -1,6 +1,14 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
 import { batch, signal } from '@preact/signals';
-import type { ApprovalDecision, CompactionStateView, HostNotification, UsageMeterView } from '../../src/shared/protocol';
+import type {
+  ApprovalDecision,
+  CompactionStateView,
+  HostNotification,
+  ModelChoices,
+  SlashCommandView,
+  UsageMeterView,
+  WelcomeView,
+} from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
 import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from '../../src/shared/transcript';
@@ -21,6 +29,12 @@ export class ChatStore {
   /** Bumped to ask the input to take focus. */
   readonly focusRequest = signal(0);
   readonly olderError = signal<string | undefined>(undefined);
+  /** The first run without a key (null: not shown). */
+  readonly welcome = signal<WelcomeView | null>(null);
+  /** The model the next request uses ('' until the host says). */
+  readonly model = signal('');
+  /** The slash commands the input completes (the host's list). */
+  readonly slashCommands = signal<readonly SlashCommandView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -54,6 +68,8 @@ export class ChatStore {
           this.meter.value = message.meter;
           this.compaction.value = message.compaction ?? null;
           this.sessionTitle.value = message.sessionTitle;
+          this.slashCommands.value = message.slashCommands ?? [];
+          if (message.model) this.model.value = message.model;
         });
         return;
       case 'busy':
@@ -73,6 +89,12 @@ export class ChatStore {
         return;
       case 'focusInput':
         this.focusRequest.value++;
+        return;
+      case 'welcome':
+        this.welcome.value = message.welcome;
+        return;
+      case 'model':
+        this.model.value = message.model;
         return;
       case 'snapshot':
         return; // the report's concern
@@ -95,6 +117,16 @@ export class ChatStore {
     const trimmed = instructions.trim();
     this.bridge.notify(trimmed ? { type: 'compact', preview, instructions: trimmed } : { type: 'compact', preview });
     return true;
+  }
+
+  /** The models the server lists, for the picker. */
+  listModels(): Promise<ModelChoices> {
+    return this.bridge.request('models', {});
+  }
+
+  /** The picker's choice: the next request uses it (the host confirms with `model`). */
+  pickModel(model: string): void {
+    if (model && model !== this.model.value) this.bridge.notify({ type: 'pickModel', model });
   }
 
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {
