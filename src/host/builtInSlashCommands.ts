@@ -29,7 +29,19 @@ export function addBuiltInSlashCommands(slash: SlashCommands, targets: SlashComm
     argumentHint: '[instructions]',
     run: guarded('compact', (args) => targets.compact(args || undefined)),
   });
-  slash.add({ name: 'new', description: 'Start a new session (this one stays in the history)', run: guarded('new', async () => targets.execute('cairn.newSession')) });
-  slash.add({ name: 'report', description: 'Open the context report', run: guarded('report', async () => targets.execute('cairn.showReport')) });
-  slash.add({ name: 'export', description: 'Export this session as Markdown', run: guarded('export', async () => targets.execute('cairn.exportSession')) });
+  slash.add({
+    name: 'new',
+    description: 'Start a new session (this one stays in the history)',
+    run: guarded('new', async () => targets.execute('cairn.newSession')),
+  });
+  slash.add({
+    name: 'report',
+    description: 'Open the context report',
+    run: guarded('report', async () => targets.execute('cairn.showReport')),
+  });
+  slash.add({
+    name: 'export',
+    description: 'Export this session as Markdown',
+    run: guarded('export', async () => targets.execute('cairn.exportSession')),
+  });
 }

@@ -21,7 +21,11 @@ export function modelChoices(listed: readonly ListedModel[], current: string, pr
   });
   if (current && !models.some((model) => model.id === current)) {
     const price = priceFor(table, current)?.price;
-    models.unshift({ id: current, displayName: `${current} (from settings)`, ...(price ? { price: { input: price.input, output: price.output } } : {}) });
+    models.unshift({
+      id: current,
+      displayName: `${current} (from settings)`,
+      ...(price ? { price: { input: price.input, output: price.output } } : {}),
+    });
   }
   return { current, models };
 }

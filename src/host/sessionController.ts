@@ -464,6 +464,7 @@ export class SessionController {
         try {
           await this.pickModel(message.model);
         } catch (error) {
+          this.deps.log.error(`The model could not be changed to ${message.model}: ${errorMessage(error)}`);
           this.postError('model', `The model could not be changed: ${errorMessage(error)}`, 'openSettings');
         }
         return;

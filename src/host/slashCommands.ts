@@ -24,10 +24,14 @@ export class SlashCommands {
   /** Adds (or replaces) a command; returns a disposable that removes it. */
   add(command: SlashCommand): { dispose(): void } {
     if (!SLASH_NAME.test(command.name)) {
-      throw new SlashCommandNameError(`"${command.name.slice(0, 70)}" is not a slash command name (a letter, then letters, digits, - _ . :).`);
+      throw new SlashCommandNameError(
+        `"${command.name.slice(0, 70)}" is not a slash command name (a letter, then letters, digits, - _ . :).`,
+      );
     }
     this.commands.set(command.name.toLowerCase(), command);
-    return { dispose: () => void (this.commands.get(command.name.toLowerCase()) === command && this.commands.delete(command.name.toLowerCase())) };
+    return {
+      dispose: () => void (this.commands.get(command.name.toLowerCase()) === command && this.commands.delete(command.name.toLowerCase())),
+    };
   }
 
   /** What the chat completes, sorted by name. */

@@ -122,7 +122,10 @@ function updateTool(
 export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
   switch (event.type) {
     case 'turnStarted':
-      return updateTurn(withoutUnsent(turns, event.text), event.turn, (items) => [...closeStreaming(items), { type: 'user', text: event.text }]);
+      return updateTurn(withoutUnsent(turns, event.text), event.turn, (items) => [
+        ...closeStreaming(items),
+        { type: 'user', text: event.text },
+      ]);
     case 'textDelta':
       return updateTurn(turns, event.turn, (items) => appendText(items, 'assistant', event.text));
     case 'thinkingDelta':

@@ -87,6 +87,12 @@ export enum ProgressLocation {
   Notification = 15,
 }
 
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
+}
+
 export interface FakeStatusBarItem {
   id: string;
   name: string | undefined;
@@ -336,6 +342,8 @@ export const workspace = {
       },
       update: async (key: string, value: unknown) => {
         shim.settingsWrites.push({ key, value });
+        // Written where VS Code would read it back (the user's settings; a workspace value still wins).
+        shim.settings.set(section ? `${section}.${key}` : key, value);
       },
     }) as vscode.WorkspaceConfiguration,
   onDidChangeConfiguration: shim.configurationChanged.event,
@@ -409,4 +417,5 @@ export default {
   StatusBarAlignment,
   ViewColumn,
   ProgressLocation,
+  ConfigurationTarget,
 };

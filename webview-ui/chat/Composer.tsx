@@ -60,7 +60,9 @@ export function Composer({ store }: { store: ChatStore }) {
           aria-label="Message to Cairn"
           aria-controls={matches.length > 0 ? 'slash-menu' : undefined}
           aria-activedescendant={matches.length > 0 ? `slash-option-${active}` : undefined}
-          placeholder={busy ? 'Cairn is working… (Escape to cancel)' : 'Ask Cairn, or / for commands (Enter to send, Shift+Enter for a new line)'}
+          placeholder={
+            busy ? 'Cairn is working… (Escape to cancel)' : 'Ask Cairn, or / for commands (Enter to send, Shift+Enter for a new line)'
+          }
           value={draft.value}
           onInput={(e) => {
             draft.value = (e.currentTarget as HTMLTextAreaElement).value;

@@ -34,7 +34,9 @@ export function Welcome({ welcome }: { welcome: WelcomeView }) {
             Open Settings
           </button>
         </li>
-        <li>To try Cairn without a key, run the demo from a clone of Cairn: npm start -- --demo (a local server with a scripted session).</li>
+        <li>
+          To try Cairn without a key, run the demo from a clone of Cairn: npm start -- --demo (a local server with a scripted session).
+        </li>
       </ul>
     </section>
   );
