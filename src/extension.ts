@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
@@ -176,6 +177,9 @@ export function activate(context: vscode.ExtensionContext): void {
       settings = readSettings(log);
     },
     slashCommands,
+    isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
+    findFiles: async (query) => findWorkspaceFiles(query),
+    relativePathOf: (uri) => workspaceRelative(folders, vscode.Uri.parse(uri).fsPath),
   });
   addBuiltInSlashCommands(slashCommands, {
     execute: (command) => vscode.commands.executeCommand(command),
@@ -202,6 +206,28 @@ export function activate(context: vscode.ExtensionContext): void {
     void current
       .session()
       .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/** Workspace files whose relative path contains `query` (case-insensitive), shortest first, for `@` completion. */
+async function findWorkspaceFiles(query: string): Promise<string[]> {
+  const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
+  const wanted = query.toLowerCase();
+  return uris
+    .map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1))
+    .filter((path) => path.toLowerCase().includes(wanted))
+    .sort((a, b) => a.length - b.length || a.localeCompare(b))
+    .slice(0, 50);
+}
+
+/** A file's path as the tools name it (the first folder's files bare, the others' under the folder's name). */
+function workspaceRelative(folders: readonly { name: string; path: string }[], absolute: string): string | undefined {
+  for (const [index, folder] of folders.entries()) {
+    const inside = relative(folder.path, absolute);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    const path = inside.split(sep).join('/');
+    return index === 0 ? path : `${folder.name}/${path}`;
+  }
+  return undefined;
 }
 
 /**

@@ -37,6 +37,7 @@ import type { ModelChoices } from '../shared/protocol';
 import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import type { SlashCommands } from './slashCommands';
+import { attachableMentions, mentionText } from './fileMentions';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -68,6 +69,12 @@ export interface SessionControllerDeps {
   readonly pickModel?: (model: string) => Promise<void>;
   /** `/name` commands typed in the chat; run instead of being sent to the model. */
   readonly slashCommands?: SlashCommands;
+  /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
+  readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
+  /** Workspace files whose path contains `query` (the `@` completion). */
+  readonly findFiles?: (query: string) => Promise<readonly string[]>;
+  /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
+  readonly relativePathOf?: (uri: string) => string | undefined;
 }
 
 export class SessionController {
@@ -195,6 +202,8 @@ export class SessionController {
       return;
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
+    const isFile = this.deps.isWorkspaceFile;
+    const mentions = isFile ? await attachableMentions(text, isFile) : [];
     let session;
     try {
       ({ session } = await this.session());
@@ -206,7 +215,7 @@ export class SessionController {
     if (this.unsent === text) this.unsent = undefined;
     this.setBusy(true);
     try {
-      await session.send(text);
+      await session.send(text, mentions);
     } catch (error) {
       this.postError('session', errorMessage(error));
     } finally {
@@ -246,6 +255,11 @@ export class SessionController {
   /** `Cairn: Recall Result…`: the chat shows the id inline. */
   showRecall(resultId: string): void {
     this.broadcast({ type: 'showRecall', resultId }, 'chat');
+  }
+
+  /** Puts text (an `@file` mention) into the chat's input, e.g. from the editor's "Add File to Cairn". */
+  insertIntoInput(text: string): void {
+    this.broadcast({ type: 'insertText', text }, 'chat');
   }
 
   focusInput(): void {
@@ -460,6 +474,14 @@ export class SessionController {
       case 'compaction':
         await this.compaction.act(message.action);
         return;
+      case 'dropFiles': {
+        const paths = message.uris.map((uri) => this.deps.relativePathOf?.(uri));
+        const mentions = paths.filter((path): path is string => path !== undefined).map((path) => mentionText(path));
+        if (mentions.length < paths.length)
+          this.deps.log.warn(`${paths.length - mentions.length} dropped file(s) outside the workspace were not added.`);
+        if (mentions.length > 0) this.post(sink, { type: 'insertText', text: `${mentions.join(' ')} ` });
+        return;
+      }
       case 'pickModel':
         try {
           await this.pickModel(message.model);
@@ -489,6 +511,7 @@ export class SessionController {
       },
       preview: () => this.compactionPreview,
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
+      ...(this.deps.findFiles ? { mentionCandidates: this.deps.findFiles } : {}),
     };
     this.post(sink, await respondTo(sources, request));
   }

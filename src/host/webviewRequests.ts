@@ -29,9 +29,11 @@ export interface RequestSources {
   preview?(): CompactionDetails | undefined;
   /** The model picker's choices (a models call to the server). */
   models?(): Promise<ModelChoices>;
+  /** Workspace files whose path contains the query, for `@` completion. */
+  mentionCandidates?(query: string): Promise<readonly string[]>;
 }
 
-export type RequestAnswer = RecallPage | TurnPage | CompactionDetails | ModelChoices;
+export type RequestAnswer = RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] };
 
 /** Lines `offset`..`offset+limit-1` of a stored result. */
 export async function recallPage(sources: RequestSources, resultId: string, offset: number, limit: number): Promise<RecallPage> {
@@ -73,6 +75,8 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
     case 'models':
       if (!sources.models) throw new WebviewRequestError('This window cannot list models.');
       return sources.models();
+    case 'mentionCandidates':
+      return { paths: sources.mentionCandidates ? await sources.mentionCandidates(request.params.query) : [] };
   }
 }
 

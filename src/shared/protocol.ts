@@ -308,6 +308,8 @@ export interface WebviewRequestMap {
   compactionDetails: [{ readonly generation: number; readonly preview?: boolean }, CompactionDetails];
   /** The models the server lists, for the picker (a models call to the server). */
   models: [Record<string, never>, ModelChoices];
+  /** Workspace files whose path contains `query`, for `@` completion (at most 50). */
+  mentionCandidates: [{ readonly query: string }, { readonly paths: readonly string[] }];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequestMap;
@@ -343,7 +345,9 @@ export type WebviewNotification =
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
   | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }
   /** The model picker's choice: the next request uses it. */
-  | { readonly type: 'pickModel'; readonly model: string };
+  | { readonly type: 'pickModel'; readonly model: string }
+  /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */
+  | { readonly type: 'dropFiles'; readonly uris: readonly string[] };
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 
@@ -435,6 +439,8 @@ export type HostNotification =
   | { readonly type: 'welcome'; readonly welcome: WelcomeView | null }
   /** The model the next request uses changed (the picker, or cairn.model). */
   | { readonly type: 'model'; readonly model: string }
+  /** Text for the input at the caret (an `@file` mention from the editor's "Add … to Cairn", or dropped files). */
+  | { readonly type: 'insertText'; readonly text: string }
   /** A request's tokens and cost, for the turn it answered (per message as well as per session). */
   | {
       readonly type: 'turnUsage';

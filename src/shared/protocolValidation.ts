@@ -133,7 +133,13 @@ function workspacePath(value: unknown, where: string): string {
 function parseRequest(message: Record<string, unknown>): WebviewRequest {
   record(message, 'request', ['type', 'requestId', 'method', 'params']);
   const requestId = integer(message.requestId, 'requestId', 1, Number.MAX_SAFE_INTEGER);
-  const method = member<WebviewRequestMethod>(message.method, 'method', ['recall', 'olderTurns', 'compactionDetails', 'models']);
+  const method = member<WebviewRequestMethod>(message.method, 'method', [
+    'recall',
+    'olderTurns',
+    'compactionDetails',
+    'models',
+    'mentionCandidates',
+  ]);
   const where = `${method} params`;
   switch (method) {
     case 'recall': {
@@ -171,6 +177,10 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
     case 'models':
       record(message.params, where, []);
       return { type: 'request', requestId, method, params: {} };
+    case 'mentionCandidates': {
+      const p = record(message.params, where, ['query']);
+      return { type: 'request', requestId, method, params: { query: text(p.query, `${where}.query`, MESSAGE_LIMITS.pathChars) } };
+    }
   }
 }
 
@@ -215,6 +225,16 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       if (typeof m.preview !== 'boolean') refuse('preview must be true or false');
       if (m.instructions === undefined) return { type, preview: m.preview };
       return { type, preview: m.preview, instructions: text(m.instructions, 'instructions', MESSAGE_LIMITS.compactInstructionsChars) };
+    }
+    case 'dropFiles': {
+      record(m, type, ['type', 'uris']);
+      if (!Array.isArray(m.uris) || m.uris.length === 0 || m.uris.length > 50) refuse('uris must be a list of 1 to 50 file URIs');
+      const uris = (m.uris as unknown[]).map((uri, i) => {
+        const value = text(uri, `uris[${i}]`, MESSAGE_LIMITS.urlChars, { nonBlank: true });
+        if (!value.startsWith('file:')) refuse(`uris[${i}] must be a file: URI`);
+        return value;
+      });
+      return { type, uris };
     }
     case 'pickModel': {
       record(m, type, ['type', 'model']);

@@ -222,3 +222,46 @@ describe('slash commands, the model picker and per-turn usage', () => {
     expect(run.workspaceState.get('cairn.lastSessionId')).not.toBe(sessionBefore);
   });
 });
+
+describe('@ mentions', () => {
+  it('attach the file to the user’s message through the ledger (bracket, id); a later read of it is a stub; missing files stay text', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-mention-0001',
+      scenario: {
+        workspace: { 'src/app.ts': 'export const answer = 42;\n' },
+        turns: [
+          { user: 'explain @src/app.ts and @src/missing.ts' },
+          { assistant: { text: 'Reading it again.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }] } },
+          { assistant: { text: 'It exports answer.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('explain @src/app.ts and @src/missing.ts');
+    const first = mains(run)[0]!.body as { system: unknown; messages: { role: string; content: { type: string; text?: string }[] }[] };
+    const user = first.messages[0]!;
+    const typed = user.content.findIndex((b) => b.text === 'explain @src/app.ts and @src/missing.ts');
+    expect(typed).toBeGreaterThanOrEqual(0);
+    const attached = user.content.slice(typed + 1).map((b) => b.text ?? '');
+    expect(attached).toHaveLength(1);
+    expect(attached[0]).toMatch(/^The user attached @src\/app\.ts:\n\[#[0-9a-f]{4,} src\/app\.ts lines 1-1 of 1 sha [0-9a-f]+\]/);
+    expect(attached[0]).toContain('export const answer = 42;');
+    // Never in the cached prefix (the system part).
+    expect(JSON.stringify(first.system)).not.toContain('export const answer = 42;');
+    // The chat shows it as a read with its id; the model's later read is answered with a stub.
+    const finished = run.posted<Extract<HostNotification, { type: 'toolFinished' }>>('toolFinished');
+    expect(finished).toHaveLength(2);
+    expect(finished[0]!.result.bracket).toContain('src/app.ts');
+    expect(finished[1]!.result.kind).toBe('read-stub');
+    expect(finished[1]!.result.refersTo).toContain(finished[0]!.result.id);
+  });
+
+  it('a dropped file becomes a mention in the input; one outside the workspace is not added', async () => {
+    host = await startHost({ apiKey: 'sk-ant-test-key-drop-0001', scenario: { workspace: { 'src/app.ts': 'x\n' }, turns: [] } });
+    const run = host;
+    await run.chat.fromPage({ type: 'dropFiles', uris: [`file://${run.workspaceDir}/src/app.ts`, 'file:///etc/passwd'] });
+    await waitFor(() => run.posted('insertText').length > 0, 'the mention');
+    expect(run.posted<Extract<HostNotification, { type: 'insertText' }>>('insertText')[0]!.text).toBe('@src/app.ts ');
+    expect(shim.logLines.join('\n')).toContain('1 dropped file(s) outside the workspace were not added.');
+  });
+});

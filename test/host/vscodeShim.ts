@@ -39,6 +39,8 @@ export class Uri {
   }
   static parse(value: string): Uri {
     const url = new URL(value);
+    // A file URI's path is its file system path, as in VS Code; other schemes keep the whole value.
+    if (url.protocol === 'file:') return new Uri('file', decodeURIComponent(url.pathname));
     return new Uri(url.protocol.replace(/:$/, ''), value);
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {

@@ -35,6 +35,8 @@ export class ChatStore {
   readonly model = signal('');
   /** The slash commands the input completes (the host's list). */
   readonly slashCommands = signal<readonly SlashCommandView[]>([]);
+  /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
+  readonly insertRequest = signal<{ readonly text: string; readonly n: number } | undefined>(undefined);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -96,6 +98,9 @@ export class ChatStore {
       case 'model':
         this.model.value = message.model;
         return;
+      case 'insertText':
+        this.insertRequest.value = { text: message.text, n: (this.insertRequest.value?.n ?? 0) + 1 };
+        return;
       case 'snapshot':
         return; // the report's concern
     }
@@ -117,6 +122,17 @@ export class ChatStore {
     const trimmed = instructions.trim();
     this.bridge.notify(trimmed ? { type: 'compact', preview, instructions: trimmed } : { type: 'compact', preview });
     return true;
+  }
+
+  /** Workspace files whose path contains `query`, for `@` completion. */
+  async mentionCandidates(query: string): Promise<readonly string[]> {
+    return (await this.bridge.request('mentionCandidates', { query })).paths;
+  }
+
+  /** Files dropped on the input: the host answers with their mentions (`insertText`). */
+  dropFiles(uris: readonly string[]): void {
+    const files = uris.filter((uri) => uri.startsWith('file:')).slice(0, 50);
+    if (files.length > 0) this.bridge.notify({ type: 'dropFiles', uris: files });
   }
 
   /** The models the server lists, for the picker. */
