@@ -213,7 +213,7 @@ describe('the chat’s everyday cards (issue 17)', () => {
     const saved = play(twice, { type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'Saved.', action: 'resend' });
     expect(saved[0]!.items.map((i) => i.type)).toEqual(['error', 'notice']);
     const sent = play(saved, { type: 'turnStarted', turn: 1, text: 'fix the bug' });
-    expect(sent[0]!.items.map((i) => i.type)).toEqual(['notice']);
+    expect(sent[0]!.items).toEqual([{ type: 'notice', level: 'info', kind: 'api_key', message: 'Saved.' }]);
     expect(sent[1]!.items).toEqual([{ type: 'user', text: 'fix the bug' }]);
   });
 

@@ -239,16 +239,25 @@ function markStopped(items: readonly TranscriptItem[]): readonly TranscriptItem[
   return next;
 }
 
-/** A message kept as unsent went out after all: its card leaves (wherever it is). */
+/** A message kept as unsent went out after all: its card leaves, and so does the Send Again that offered it. */
 function withoutUnsent(turns: Turns, text: string): Turns {
-  let changed = false;
-  const next = turns.map((turn) => {
-    const items = turn.items.filter((item) => !(item.type === 'error' && item.unsent === text));
-    if (items.length === turn.items.length) return turn;
-    changed = true;
+  if (!turns.some((turn) => turn.items.some((item) => item.type === 'error' && item.unsent === text))) return turns;
+  return turns.map((turn) => {
+    if (
+      !turn.items.some((item) => (item.type === 'error' && item.unsent === text) || (item.type === 'notice' && item.action === 'resend'))
+    ) {
+      return turn;
+    }
+    const items = turn.items
+      .filter((item) => !(item.type === 'error' && item.unsent === text))
+      .map((item) => (item.type === 'notice' && item.action === 'resend' ? withoutAction(item) : item));
     return { ...turn, items };
   });
-  return changed ? next : turns;
+}
+
+function withoutAction(notice: Extract<TranscriptItem, { type: 'notice' }>): TranscriptItem {
+  const { action: _action, ...rest } = notice;
+  return rest;
 }
 
 /** The user answered an approval prompt: show the answer at once, before the host acts on it. */
