@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
@@ -26,6 +27,9 @@ import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
+import { SlashCommands } from './host/slashCommands';
+import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
+import { modelChoices } from './host/modelChoices';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
@@ -159,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const documents = new ResultDocuments();
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
+  const slashCommands = new SlashCommands();
   const current = new SessionController({
     sessions,
     editor: new VsCodeEditorActions(documents, () => root, absolutePathOf),
@@ -171,6 +176,23 @@ export function activate(context: vscode.ExtensionContext): void {
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
     ...(root ? { checkpointPrompts: new VsCodeCheckpointPrompts(root, checkpointDocuments) } : {}),
+    listModels: () => model.listModels(),
+    server: () => model.server,
+    currentModel: () => settings.loop.model,
+    modelChoices: async () => modelChoices(await model.listModels(), settings.loop.model, settings.prices),
+    pickModel: async (picked) => {
+      await pickModelSetting(picked);
+      settings = readSettings(log);
+    },
+    slashCommands,
+    isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
+    findFiles: async (query) => findWorkspaceFiles(query),
+    relativePathOf: (uri) => workspaceRelative(folders, vscode.Uri.parse(uri).fsPath),
+  });
+  addBuiltInSlashCommands(slashCommands, {
+    execute: (command) => vscode.commands.executeCommand(command),
+    compact: (instructions) => current.compact(instructions, false),
+    showError: (message) => current.postError('slash_command', message),
   });
   controller = current;
   const report = new ReportPanel(context.extensionUri, current);
@@ -192,6 +214,44 @@ export function activate(context: vscode.ExtensionContext): void {
     void current
       .session()
       .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/** Workspace files whose relative path contains `query` (case-insensitive), shortest first, for `@` completion. */
+async function findWorkspaceFiles(query: string): Promise<string[]> {
+  const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
+  const wanted = query.toLowerCase();
+  return uris
+    .map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1))
+    .filter((path) => path.toLowerCase().includes(wanted))
+    .sort((a, b) => a.length - b.length || a.localeCompare(b))
+    .slice(0, 50);
+}
+
+/** A file's path as the tools name it (the first folder's files bare, the others' under the folder's name). */
+function workspaceRelative(folders: readonly { name: string; path: string }[], absolute: string): string | undefined {
+  for (const [index, folder] of folders.entries()) {
+    const inside = relative(folder.path, absolute);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    const path = inside.split(sep).join('/');
+    return index === 0 ? path : `${folder.name}/${path}`;
+  }
+  return undefined;
+}
+
+/**
+ * The chat's model picker writes `cairn.model` where it is set now (a folder's or the workspace's value
+ * wins over the user's, so writing the user's would change nothing), else in the user's settings.
+ */
+async function pickModelSetting(model: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('cairn');
+  const where = config.inspect<string>('model');
+  const target =
+    where?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : where?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await config.update('model', model, target);
 }
 
 function readSettings(log: OutputLog): CairnSettings {

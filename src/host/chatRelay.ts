@@ -58,8 +58,8 @@ export class ChatRelay {
   }
 
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
-  notice(kind: string, message: string): void {
-    this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message }, 'chat');
+  notice(kind: string, message: string, action?: HostAction): void {
+    this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message, ...(action ? { action } : {}) }, 'chat');
   }
 
   /** The files the current turn changed, at its end. */
@@ -67,8 +67,12 @@ export class ChatRelay {
     this.views.broadcast({ type: 'turnChanges', turn: this.turn(), changes }, 'chat');
   }
 
-  error(kind: string, message: string, action?: HostAction): void {
-    this.views.broadcast({ type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}) }, 'chat');
+  /** `unsent`: the user's message that did not go out, shown with the error so it is not lost. */
+  error(kind: string, message: string, action?: HostAction, unsent?: string): void {
+    this.views.broadcast(
+      { type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}), ...(unsent !== undefined ? { unsent } : {}) },
+      'chat',
+    );
   }
 
   dispose(): void {

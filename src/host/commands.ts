@@ -10,6 +10,7 @@ import type { SessionSummary } from '../core/journal/node/sessionCatalog';
 import { CHAT_VIEW_ID } from './chatViewProvider';
 import { errorMessage } from '../core/errorMessage';
 import type { HostLog, SessionController } from './sessionController';
+import { mentionText } from './fileMentions';
 
 export const COMMANDS = {
   newSession: 'cairn.newSession',
@@ -18,6 +19,9 @@ export const COMMANDS = {
   showReport: 'cairn.showReport',
   recallResult: 'cairn.recallResult',
   setApiKey: 'cairn.setApiKey',
+  clearApiKey: 'cairn.clearApiKey',
+  addFileToChat: 'cairn.addFileToChat',
+  addSelectionToChat: 'cairn.addSelectionToChat',
   exportSession: 'cairn.exportSession',
   cancel: 'cairn.cancel',
   focusChat: 'cairn.focusChat',
@@ -62,7 +66,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     };
 
   const handlers: Record<(typeof COMMANDS)[keyof typeof COMMANDS], (...args: unknown[]) => Promise<void> | void> = {
-    [COMMANDS.newSession]: async () => {
+    [COMMANDS.newSession]: async (arg) => {
+      // A running session is stopped by starting another: ask first (a keybinding's `{force: true}` does not).
+      if (controller.isBusy && options<{ force: boolean }>(arg).force !== true) {
+        const answer = await vscode.window.showWarningMessage(
+          'Cairn is still working. Stop it and start a new session? The current one stays in the history.',
+          { modal: true },
+          'Stop and Start New',
+        );
+        if (answer !== 'Stop and Start New') return;
+      }
       await controller.newSession();
       await focusChat(controller);
     },
@@ -160,7 +173,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       log.hide(trimmed);
       await deps.secrets.set(API_KEY_SECRET, trimmed);
       log.info('The API key was saved in secret storage.');
-      controller.postNotice('api_key', 'API key saved. Cairn is ready.');
+      await controller.apiKeySaved();
+    },
+    [COMMANDS.clearApiKey]: async () => {
+      const answer = await vscode.window.showWarningMessage(
+        'Remove the API key Cairn keeps in VS Code’s secret storage? Cairn cannot talk to the model until a key is set again (or ANTHROPIC_API_KEY is set).',
+        { modal: true },
+        'Remove Key',
+      );
+      if (answer !== 'Remove Key') return;
+      await deps.secrets.delete(API_KEY_SECRET);
+      log.info('The API key was removed from secret storage.');
+      controller.postNotice('api_key_cleared', 'The API key was removed from secret storage.');
     },
     [COMMANDS.exportSession]: async (arg) => {
       const assembled = await controller.session();
@@ -182,6 +206,27 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.file(exported.markdownPath), { preview: true });
     },
     [COMMANDS.cancel]: () => controller.cancel(),
+    [COMMANDS.addFileToChat]: async (arg) => {
+      // From the explorer's or the editor's context menu (the clicked file), else the active editor's file.
+      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+      if (!uri || uri.scheme !== 'file') throw new Error('Open a file of the workspace (or right-click one) to add it to Cairn.');
+      const path = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+      if (path === uri.fsPath) throw new Error('This file is outside the workspace; Cairn reads only the workspace’s files.');
+      await focusChat(controller);
+      controller.insertIntoInput(`${mentionText(path)} `);
+    },
+    [COMMANDS.addSelectionToChat]: async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.document.uri.scheme !== 'file') throw new Error('Select lines in a workspace file to add them to Cairn.');
+      const path = vscode.workspace.asRelativePath(editor.document.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+      if (path === editor.document.uri.fsPath)
+        throw new Error('This file is outside the workspace; Cairn reads only the workspace’s files.');
+      const { start, end } = editor.selection;
+      // A selection ending at column 0 of a line does not take that line.
+      const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+      await focusChat(controller);
+      controller.insertIntoInput(`${mentionText(path, { from: start.line + 1, to: last })} `);
+    },
     [COMMANDS.applyMcpToolChanges]: async () => {
       const session = (await controller.session()).session;
       await session.applyToolChangesNow();

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { HostAction, WebviewKind } from '../shared/protocol';
 import { CHAT_VIEW_ID } from './chatViewProvider';
+import type { CommandAction } from './hostPorts';
 import { beforeTextOf, changedFiles, type PatchedFile } from './editDiff';
 import type { EditorActions } from './sessionController';
 
@@ -49,7 +50,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** The command each error button runs. */
-export const ACTION_COMMANDS: Record<Exclude<HostAction, 'retry'>, string> = {
+export const ACTION_COMMANDS: Record<CommandAction, string> = {
   setApiKey: 'cairn.setApiKey',
   newSession: 'cairn.newSession',
   compact: 'cairn.compact',
@@ -165,7 +166,7 @@ export class VsCodeEditorActions implements EditorActions {
     await vscode.env.openExternal(vscode.Uri.parse(url));
   }
 
-  async runAction(action: Exclude<HostAction, 'retry'>): Promise<void> {
+  async runAction(action: CommandAction): Promise<void> {
     await vscode.commands.executeCommand(ACTION_COMMANDS[action]);
   }
 

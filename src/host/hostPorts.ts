@@ -25,7 +25,7 @@ export interface EditorActions {
   showText(name: string, text: string): Promise<void>;
   openExternal(url: string): Promise<void>;
   /** The buttons errors carry: run the matching command. */
-  runAction(action: Exclude<HostAction, 'retry'>): Promise<void>;
+  runAction(action: CommandAction): Promise<void>;
   withProgress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
@@ -42,3 +42,6 @@ export interface SessionSource {
   lastSessionId(): Promise<string | undefined>;
   remember(sessionId: string): Promise<void>;
 }
+
+/** The buttons that run a command; `retry`, `resend` and `continue` are the controller's own. */
+export type CommandAction = Exclude<HostAction, 'retry' | 'resend' | 'continue'>;

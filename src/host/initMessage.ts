@@ -1,4 +1,12 @@
-import type { CompactionStateView, InitMessage, RequestSnapshotView, TurnView, UsageMeterView, WebviewKind } from '../shared/protocol';
+import type {
+  CompactionStateView,
+  InitMessage,
+  RequestSnapshotView,
+  SlashCommandView,
+  TurnView,
+  UsageMeterView,
+  WebviewKind,
+} from '../shared/protocol';
 import { PROTOCOL_VERSION } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
 
@@ -16,6 +24,9 @@ export interface InitParts {
   readonly meter: UsageMeterView | undefined;
   readonly compaction: CompactionStateView | null;
   readonly snapshots: readonly RequestSnapshotView[];
+  readonly slashCommands?: readonly SlashCommandView[];
+  /** The model the next request uses. */
+  readonly model?: string | undefined;
 }
 
 /** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
@@ -33,5 +44,7 @@ export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
     ...(parts.meter ? { meter: parts.meter } : {}),
     ...(parts.compaction ? { compaction: parts.compaction } : {}),
     ...(view === 'report' ? { snapshots: [...parts.snapshots] } : {}),
+    ...(view === 'chat' && parts.slashCommands ? { slashCommands: [...parts.slashCommands] } : {}),
+    ...(parts.model ? { model: parts.model } : {}),
   };
 }

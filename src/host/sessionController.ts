@@ -34,6 +34,12 @@ import { NoSessionError } from './sessionNotices';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions, type CheckpointPrompts } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
+import type { ListedModel } from '../core/model/types';
+import type { ModelChoices } from '../shared/protocol';
+import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
+import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
+import type { SlashCommands } from './slashCommands';
+import { attachableMentions, mentionText } from './fileMentions';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -56,6 +62,23 @@ export interface SessionControllerDeps {
   readonly onBusy?: (busy: boolean) => void;
   /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
   readonly checkpointPrompts?: CheckpointPrompts;
+  /** The server's models: checks a saved key, and feeds the model picker. */
+  readonly listModels?: () => Promise<ListedModel[]>;
+  /** The server when it is not Anthropic's (`cairn.baseUrl`), so messages name it. */
+  readonly server?: () => string | undefined;
+  /** The model the next request uses, and the picker's choices around it. */
+  readonly currentModel?: () => string;
+  readonly modelChoices?: () => Promise<ModelChoices>;
+  /** Makes `model` the one the next request uses (the chat's picker). */
+  readonly pickModel?: (model: string) => Promise<void>;
+  /** `/name` commands typed in the chat; run instead of being sent to the model. */
+  readonly slashCommands?: SlashCommands;
+  /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
+  readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
+  /** Workspace files whose path contains `query` (the `@` completion). */
+  readonly findFiles?: (query: string) => Promise<readonly string[]>;
+  /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
+  readonly relativePathOf?: (uri: string) => string | undefined;
 }
 
 export class SessionController {
@@ -68,6 +91,8 @@ export class SessionController {
   private readonly chat: ChatRelay;
   private busy = false;
   private lastUserText: string | undefined;
+  /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
+  private unsent: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
   private readonly compaction: CompactionRunner;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
@@ -173,19 +198,26 @@ export class SessionController {
 
   /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
   async send(text: string): Promise<void> {
+    const slash = this.deps.slashCommands?.match(text);
+    if (slash) {
+      this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
+      await slash.command.run(slash.args);
+      return;
+    }
     if (this.busy) {
       this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
       return;
     }
     if (!(await this.deps.hasApiKey())) {
-      this.postError(
-        'auth',
-        'No Anthropic API key is set, so Cairn cannot talk to the model. Set one with “Cairn: Set API Key”.',
-        'setApiKey',
-      );
+      // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
+      this.unsent = text;
+      this.deps.log.warn('A message was not sent: no API key is set. It is kept in the chat.');
+      this.chat.error('unsent', unsentNoKeyMessage(this.deps.server?.()), 'setApiKey', text);
       return;
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
+    const isFile = this.deps.isWorkspaceFile;
+    const mentions = isFile ? await attachableMentions(text, isFile) : [];
     let session;
     try {
       ({ session } = await this.session());
@@ -194,10 +226,11 @@ export class SessionController {
       return;
     }
     this.lastUserText = text;
+    if (this.unsent === text) this.unsent = undefined;
     const lastBefore = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
-      await session.send(text);
+      await session.send(text, mentions);
       // The files the turn changed, at its end (a reload reads them from the journal).
       const last = session.checkpoints?.last();
       if (last && last.id !== lastBefore && shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
@@ -242,6 +275,11 @@ export class SessionController {
     this.broadcast({ type: 'showRecall', resultId }, 'chat');
   }
 
+  /** Puts text (an `@file` mention) into the chat's input, e.g. from the editor's "Add File to Cairn". */
+  insertIntoInput(text: string): void {
+    this.broadcast({ type: 'insertText', text }, 'chat');
+  }
+
   focusInput(): void {
     this.views.deliver({ type: 'focusInput' }, 'chat');
   }
@@ -253,6 +291,34 @@ export class SessionController {
 
   postError(kind: string, message: string, action?: HostAction): void {
     this.chat.error(kind, message, action);
+  }
+
+  /**
+   * A key was saved (`Cairn: Set API Key`): check it with a models call before saying Cairn is ready, and
+   * offer to send the message that could not go out without one.
+   */
+  async apiKeySaved(): Promise<void> {
+    this.broadcast({ type: 'welcome', welcome: null }, 'chat');
+    const server = this.deps.server?.();
+    const check = this.deps.listModels
+      ? await checkApiKey(this.deps.listModels, server)
+      : { ok: true as const, message: 'API key saved. Cairn is ready.' };
+    if (!check.ok) {
+      this.deps.log.error(check.message);
+      this.chat.error('auth', check.message, 'setApiKey');
+      return;
+    }
+    this.deps.log.info(check.message);
+    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : undefined);
+  }
+
+  /** The model picker's choice: used from the next request on, and shown in the chat. */
+  async pickModel(model: string): Promise<void> {
+    if (!this.deps.pickModel) return;
+    await this.deps.pickModel(model);
+    this.deps.log.info(`Model changed to ${model}; the next request uses it.`);
+    this.broadcast({ type: 'model', model }, 'chat');
+    await this.refreshMeter();
   }
 
   /** Closes the session (window closing). */
@@ -314,13 +380,28 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     this.chat.relay(event);
+    if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures.
     switch (event.type) {
       case 'tool_finished':
         this.usage.addSaved(resultViewOf(event.result).tokensSaved);
         break;
       case 'request_finished': {
-        this.broadcast({ type: 'snapshot', snapshot: this.usage.addSnapshot(event.snapshot, this.chat.currentTurn) });
+        const view = this.usage.addSnapshot(event.snapshot, this.chat.currentTurn);
+        this.broadcast({ type: 'snapshot', snapshot: view });
+        if (view.usage && view.purpose === 'main') {
+          this.broadcast(
+            {
+              type: 'turnUsage',
+              turn: this.chat.currentTurn,
+              model: view.model,
+              inputTokens: view.usage.input + view.usage.cacheWrite + view.usage.cacheRead,
+              outputTokens: view.usage.output,
+              costUsd: view.costUsd ?? null,
+            },
+            'chat',
+          );
+        }
         void this.refreshMeter();
         break;
       }
@@ -365,7 +446,9 @@ export class SessionController {
           return;
         }
         if (message.view === 'chat' && !(await this.deps.hasApiKey())) {
-          this.postError('auth', 'No Anthropic API key is set. Set one to start working with Cairn.', 'setApiKey');
+          // The first run: a welcome that says what to do, not an error.
+          const server = this.deps.server?.();
+          this.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
         }
         return;
       }
@@ -386,6 +469,14 @@ export class SessionController {
       case 'action':
         if (message.action === 'retry') {
           if (this.lastUserText !== undefined) await this.send(this.lastUserText);
+          return;
+        }
+        if (message.action === 'resend') {
+          if (this.unsent !== undefined) await this.send(this.unsent);
+          return;
+        }
+        if (message.action === 'continue') {
+          await this.send(CONTINUE_TEXT);
           return;
         }
         await this.deps.editor.runAction(message.action);
@@ -419,6 +510,22 @@ export class SessionController {
         if (this.busy) this.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
         else await this.checkpoints?.restoreToTurn(message.turn);
         return;
+      case 'dropFiles': {
+        const paths = message.uris.map((uri) => this.deps.relativePathOf?.(uri));
+        const mentions = paths.filter((path): path is string => path !== undefined).map((path) => mentionText(path));
+        if (mentions.length < paths.length)
+          this.deps.log.warn(`${paths.length - mentions.length} dropped file(s) outside the workspace were not added.`);
+        if (mentions.length > 0) this.post(sink, { type: 'insertText', text: `${mentions.join(' ')} ` });
+        return;
+      }
+      case 'pickModel':
+        try {
+          await this.pickModel(message.model);
+        } catch (error) {
+          this.deps.log.error(`The model could not be changed to ${message.model}: ${errorMessage(error)}`);
+          this.postError('model', `The model could not be changed: ${errorMessage(error)}`, 'openSettings');
+        }
+        return;
       case 'compact':
         // The chat's "Compact…": the same run as the palette's, its failures shown in the chat.
         try {
@@ -439,6 +546,8 @@ export class SessionController {
         return this.digest();
       },
       preview: () => this.compactionPreview,
+      ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
+      ...(this.deps.findFiles ? { mentionCandidates: this.deps.findFiles } : {}),
     };
     this.post(sink, await respondTo(sources, request));
   }
@@ -460,6 +569,8 @@ export class SessionController {
         meter: this.usage.current,
         compaction: this.compaction.state,
         snapshots: this.usage.snapshots,
+        slashCommands: this.deps.slashCommands?.list() ?? [],
+        model: this.deps.currentModel?.(),
       }),
     );
   }

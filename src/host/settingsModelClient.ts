@@ -5,7 +5,7 @@
  */
 import { AnthropicModelClient } from '../core/model/anthropicClient';
 import { API_KEY_SECRET, findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
-import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
+import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
 import type { Logger, Secrets } from '../core/ports';
 
 export class SettingsModelClient implements ModelClient {
@@ -28,6 +28,16 @@ export class SettingsModelClient implements ModelClient {
 
   modelFacts(modelId: string): Promise<ModelFacts> {
     return this.current().modelFacts(modelId);
+  }
+
+  /** The server's models; also how a saved key is checked before saying Cairn is ready. */
+  listModels(): Promise<ListedModel[]> {
+    return this.current().listModels();
+  }
+
+  /** The server the client talks to when it is not Anthropic's (`cairn.baseUrl`, else ANTHROPIC_BASE_URL). */
+  get server(): string | undefined {
+    return resolveBaseUrl(this.baseUrlSetting(), this.env);
   }
 
   async apiKey(): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import type { StoredResult } from '../core/ledger/types';
 import {
   errorResponseTo,
   type CompactionDetails,
+  type ModelChoices,
   type RecallPage,
   type ResponseMessage,
   type TurnPage,
@@ -26,9 +27,13 @@ export interface RequestSources {
   digest(): Promise<JournalDigest>;
   /** The compaction preview waiting for Apply or Discard, if any. */
   preview?(): CompactionDetails | undefined;
+  /** The model picker's choices (a models call to the server). */
+  models?(): Promise<ModelChoices>;
+  /** Workspace files whose path contains the query, for `@` completion. */
+  mentionCandidates?(query: string): Promise<readonly string[]>;
 }
 
-export type RequestAnswer = RecallPage | TurnPage | CompactionDetails;
+export type RequestAnswer = RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] };
 
 /** Lines `offset`..`offset+limit-1` of a stored result. */
 export async function recallPage(sources: RequestSources, resultId: string, offset: number, limit: number): Promise<RecallPage> {
@@ -67,6 +72,11 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
         throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
       return details;
     }
+    case 'models':
+      if (!sources.models) throw new WebviewRequestError('This window cannot list models.');
+      return sources.models();
+    case 'mentionCandidates':
+      return { paths: sources.mentionCandidates ? await sources.mentionCandidates(request.params.query) : [] };
   }
 }
 

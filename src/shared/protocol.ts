@@ -79,7 +79,48 @@ export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
 export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
 
 /** Buttons an error can carry; the host maps each to its command. */
-export type HostAction = 'setApiKey' | 'retry' | 'newSession' | 'compact' | 'showReport' | 'openSettings';
+export type HostAction =
+  | 'setApiKey'
+  | 'retry'
+  | 'newSession'
+  | 'compact'
+  | 'showReport'
+  | 'openSettings'
+  /** Send the message that could not go out (no key) now. */
+  | 'resend'
+  /** After the user's own cancel: ask the model to go on from where it stopped. */
+  | 'continue';
+
+/** A slash command the input completes (`/compact`, `/new`…); the host owns the list and runs them. */
+export interface SlashCommandView {
+  /** Without the slash, e.g. `compact`. */
+  readonly name: string;
+  readonly description: string;
+  /** Shown after the name when the command takes text, e.g. `[instructions]`. */
+  readonly argumentHint?: string;
+}
+
+/** One model the server lists, for the chat's model picker. */
+export interface ModelChoiceView {
+  readonly id: string;
+  readonly displayName: string;
+  /** The input window in tokens, when the server says. */
+  readonly windowTokens?: number;
+  /** US$ per million input and output tokens (Cairn's price table or cairn.prices); absent: unknown. */
+  readonly price?: { readonly input: number; readonly output: number };
+}
+
+export interface ModelChoices {
+  /** The model the next request uses. */
+  readonly current: string;
+  readonly models: readonly ModelChoiceView[];
+}
+
+/** What the first run without a key shows instead of an error. */
+export interface WelcomeView {
+  /** The server Cairn talks to when it is not Anthropic's (cairn.baseUrl). */
+  readonly server?: string;
+}
 
 export interface CompactionMarkView {
   readonly generation: number;
@@ -108,7 +149,14 @@ export interface TurnChangesView {
 export type TranscriptItem =
   | { readonly type: 'user'; readonly text: string }
   /** Markdown; `streaming` while deltas may still append to it. */
-  | { readonly type: 'assistant'; readonly text: string; readonly streaming?: boolean; readonly incomplete?: boolean }
+  | {
+      readonly type: 'assistant';
+      readonly text: string;
+      readonly streaming?: boolean;
+      readonly incomplete?: boolean;
+      /** Cut by the user's own cancel (not by a failure). */
+      readonly stopped?: boolean;
+    }
   | { readonly type: 'thinking'; readonly text: string; readonly streaming?: boolean }
   | {
       readonly type: 'tool';
@@ -125,8 +173,15 @@ export type TranscriptItem =
       /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
       readonly liveOutput?: string;
     }
-  | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
-  | { readonly type: 'error'; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | {
+      readonly type: 'error';
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+      /** The user's message that did not go out, kept so nothing typed is lost. */
+      readonly unsent?: string;
+    }
   | ({ readonly type: 'compaction' } & CompactionMarkView)
   | ({ readonly type: 'changes' } & TurnChangesView);
 
@@ -134,6 +189,19 @@ export type TranscriptItem =
 export interface TurnView {
   readonly index: number;
   readonly items: readonly TranscriptItem[];
+  /** What the turn's requests used and cost, summed (live turns; absent when none was reported). */
+  readonly usage?: TurnUsageView;
+}
+
+export interface TurnUsageView {
+  /** The model of the turn's last request. */
+  readonly model: string;
+  readonly requests: number;
+  /** Prompt tokens (input, cache write and cache read) over the turn's requests. */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** null when a request's model has no price. */
+  readonly costUsd: number | null;
 }
 
 /** The usage meter: the parts of the model's window the last request used, and what the session cost. */
@@ -284,6 +352,10 @@ export interface WebviewRequestMap {
   olderTurns: [{ readonly beforeTurn: number; readonly limit: number }, TurnPage];
   /** An applied compaction's details by the generation it started; `preview: true`: the waiting preview's. */
   compactionDetails: [{ readonly generation: number; readonly preview?: boolean }, CompactionDetails];
+  /** The models the server lists, for the picker (a models call to the server). */
+  models: [Record<string, never>, ModelChoices];
+  /** Workspace files whose path contains `query`, for `@` completion (at most 50). */
+  mentionCandidates: [{ readonly query: string }, { readonly paths: readonly string[] }];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequestMap;
@@ -327,7 +399,11 @@ export type WebviewNotification =
   /** Show a file of a checkpoint in the diff editor (before the turn ↔ after it). */
   | { readonly type: 'openChange'; readonly checkpointId: string; readonly path: string }
   /** "Restore files to before this message" on turn `turn`'s user message: the host shows the preview. */
-  | { readonly type: 'restoreToTurn'; readonly turn: number };
+  | { readonly type: 'restoreToTurn'; readonly turn: number }
+  /** The model picker's choice: the next request uses it. */
+  | { readonly type: 'pickModel'; readonly model: string }
+  /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */
+  | { readonly type: 'dropFiles'; readonly uris: readonly string[] };
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 
@@ -353,6 +429,10 @@ export interface InitMessage {
   readonly compaction?: CompactionStateView;
   /** For the report: the session's snapshots so far (later ones arrive as `snapshot`). */
   readonly snapshots?: readonly RequestSnapshotView[];
+  /** The slash commands the input completes. */
+  readonly slashCommands?: readonly SlashCommandView[];
+  /** The model the next request uses. */
+  readonly model?: string;
 }
 
 export type ResponseMessage =
@@ -383,8 +463,23 @@ export type HostNotification =
   | { readonly type: 'toolOutput'; readonly turn: number; readonly callId: string; readonly text: string }
   | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
   | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
-  | { readonly type: 'notice'; readonly turn: number; readonly level: NoticeLevel; readonly kind: string; readonly message: string }
-  | { readonly type: 'error'; readonly turn: number; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | {
+      readonly type: 'notice';
+      readonly turn: number;
+      readonly level: NoticeLevel;
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+    }
+  /** An error replaces the turn's earlier error of the same kind; `unsent` keeps a message that did not go out. */
+  | {
+      readonly type: 'error';
+      readonly turn: number;
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+      readonly unsent?: string;
+    }
   | { readonly type: 'compacted'; readonly turn: number; readonly mark: CompactionMarkView }
   /** The files the turn changed, when it ended. */
   | { readonly type: 'turnChanges'; readonly turn: number; readonly changes: TurnChangesView }
@@ -401,7 +496,22 @@ export type HostNotification =
   /** The chat scrolls to this turn and marks it (the report's "Show in chat"). */
   | { readonly type: 'revealTurn'; readonly turn: number }
   /** The report selects the first request of this turn (the chat's "Requests"). */
-  | { readonly type: 'selectTurn'; readonly turn: number };
+  | { readonly type: 'selectTurn'; readonly turn: number }
+  /** The first run without a key: a welcome instead of an error; null once a key is saved. */
+  | { readonly type: 'welcome'; readonly welcome: WelcomeView | null }
+  /** The model the next request uses changed (the picker, or cairn.model). */
+  | { readonly type: 'model'; readonly model: string }
+  /** Text for the input at the caret (an `@file` mention from the editor's "Add … to Cairn", or dropped files). */
+  | { readonly type: 'insertText'; readonly text: string }
+  /** A request's tokens and cost, for the turn it answered (per message as well as per session). */
+  | {
+      readonly type: 'turnUsage';
+      readonly turn: number;
+      readonly model: string;
+      readonly inputTokens: number;
+      readonly outputTokens: number;
+      readonly costUsd: number | null;
+    };
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

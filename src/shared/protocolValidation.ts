@@ -44,7 +44,18 @@ const RESULT_ID = /^#?([0-9a-f]{4,32})$/;
 const CALL_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
-const HOST_ACTIONS: readonly HostAction[] = ['setApiKey', 'retry', 'newSession', 'compact', 'showReport', 'openSettings'];
+const HOST_ACTIONS: readonly HostAction[] = [
+  'setApiKey',
+  'retry',
+  'newSession',
+  'compact',
+  'showReport',
+  'openSettings',
+  'resend',
+  'continue',
+];
+/** A model id as the Models API gives them (letters, digits, and . _ : / @ -). */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
 const VIEWS: readonly WebviewKind[] = ['chat', 'report'];
 const COMPACTION_ACTIONS = ['apply', 'discard', 'undo'] as const;
 const CODE_BLOCK_ACTIONS: readonly CodeBlockAction[] = ['copy', 'insert', 'newFile'];
@@ -126,7 +137,13 @@ function workspacePath(value: unknown, where: string): string {
 function parseRequest(message: Record<string, unknown>): WebviewRequest {
   record(message, 'request', ['type', 'requestId', 'method', 'params']);
   const requestId = integer(message.requestId, 'requestId', 1, Number.MAX_SAFE_INTEGER);
-  const method = member<WebviewRequestMethod>(message.method, 'method', ['recall', 'olderTurns', 'compactionDetails']);
+  const method = member<WebviewRequestMethod>(message.method, 'method', [
+    'recall',
+    'olderTurns',
+    'compactionDetails',
+    'models',
+    'mentionCandidates',
+  ]);
   const where = `${method} params`;
   switch (method) {
     case 'recall': {
@@ -160,6 +177,13 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
       if (p.preview === undefined) return { type: 'request', requestId, method, params: { generation } };
       if (typeof p.preview !== 'boolean') refuse(`${where}.preview must be true or false`);
       return { type: 'request', requestId, method, params: { generation, preview: p.preview } };
+    }
+    case 'models':
+      record(message.params, where, []);
+      return { type: 'request', requestId, method, params: {} };
+    case 'mentionCandidates': {
+      const p = record(message.params, where, ['query']);
+      return { type: 'request', requestId, method, params: { query: text(p.query, `${where}.query`, MESSAGE_LIMITS.pathChars) } };
     }
   }
 }
@@ -225,6 +249,22 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'restoreToTurn':
       record(m, type, ['type', 'turn']);
       return { type, turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex) };
+    case 'dropFiles': {
+      record(m, type, ['type', 'uris']);
+      if (!Array.isArray(m.uris) || m.uris.length === 0 || m.uris.length > 50) refuse('uris must be a list of 1 to 50 file URIs');
+      const uris = (m.uris as unknown[]).map((uri, i) => {
+        const value = text(uri, `uris[${i}]`, MESSAGE_LIMITS.urlChars, { nonBlank: true });
+        if (!value.startsWith('file:')) refuse(`uris[${i}] must be a file: URI`);
+        return value;
+      });
+      return { type, uris };
+    }
+    case 'pickModel': {
+      record(m, type, ['type', 'model']);
+      const model = text(m.model, 'model', 200, { nonBlank: true });
+      if (!MODEL_ID.test(model)) refuse('model must be a model id (letters, digits, and . _ : / @ -)');
+      return { type, model };
+    }
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

@@ -195,3 +195,79 @@ describe("a running command's output", () => {
     expect(liveOutputTail('partial')).toBe('partial');
   });
 });
+
+describe('the chat’s everyday cards (issue 17)', () => {
+  it('keeps an unsent message once, however often it is sent, and drops the card when it goes out', () => {
+    const unsent = (message: string): HostNotification => ({
+      type: 'error',
+      turn: 0,
+      kind: 'unsent',
+      message,
+      action: 'setApiKey',
+      unsent: 'fix the bug',
+    });
+    const twice = play([], unsent('Not sent (1).'), unsent('Not sent (2).'));
+    expect(twice[0]!.items).toEqual([
+      { type: 'error', kind: 'unsent', message: 'Not sent (2).', action: 'setApiKey', unsent: 'fix the bug' },
+    ]);
+    const saved = play(twice, { type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'Saved.', action: 'resend' });
+    expect(saved[0]!.items.map((i) => i.type)).toEqual(['error', 'notice']);
+    const sent = play(saved, { type: 'turnStarted', turn: 1, text: 'fix the bug' });
+    expect(sent[0]!.items).toEqual([{ type: 'notice', level: 'info', kind: 'api_key', message: 'Saved.' }]);
+    expect(sent[1]!.items).toEqual([{ type: 'user', text: 'fix the bug' }]);
+  });
+
+  it('errors of one kind replace each other; different kinds stay', () => {
+    const turns = play(
+      [],
+      { type: 'error', turn: 0, kind: 'busy', message: 'a' },
+      { type: 'error', turn: 0, kind: 'auth', message: 'b' },
+      { type: 'error', turn: 0, kind: 'busy', message: 'c' },
+    );
+    expect(turns[0]!.items.map((i) => (i.type === 'error' ? i.message : ''))).toEqual(['b', 'c']);
+  });
+
+  it('retry notices update one line', () => {
+    const retry = (attempt: number): HostNotification => ({
+      type: 'notice',
+      turn: 0,
+      level: 'info',
+      kind: 'retrying',
+      message: `Overloaded; retrying (attempt ${attempt}).`,
+    });
+    const turns = play([], { type: 'turnStarted', turn: 0, text: 'go' }, retry(2), retry(3), retry(4));
+    expect(turns[0]!.items.filter((i) => i.type === 'notice')).toEqual([
+      { type: 'notice', level: 'info', kind: 'retrying', message: 'Overloaded; retrying (attempt 4).' },
+    ]);
+  });
+
+  it('a cancel marks the cut answer as stopped by the user, with Continue', () => {
+    const turns = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'go' },
+      { type: 'textDelta', turn: 0, text: 'Half' },
+      { type: 'assistantDone', turn: 0, incomplete: true },
+      { type: 'notice', turn: 0, level: 'info', kind: 'stopped', message: 'Stopped.', action: 'continue' },
+    );
+    expect(turns[0]!.items[1]).toMatchObject({ type: 'assistant', incomplete: true, stopped: true });
+    expect(turns[0]!.items[2]).toMatchObject({ type: 'notice', kind: 'stopped', action: 'continue' });
+  });
+
+  it('sums a turn’s requests into its usage, and keeps it through later events', () => {
+    const usage = (input: number, cost: number | null): HostNotification => ({
+      type: 'turnUsage',
+      turn: 0,
+      model: 'claude-x',
+      inputTokens: input,
+      outputTokens: 10,
+      costUsd: cost,
+    });
+    let turns = play([], { type: 'turnStarted', turn: 0, text: 'go' }, usage(100, 0.5), usage(50, 0.25));
+    expect(turns[0]!.usage).toEqual({ model: 'claude-x', requests: 2, inputTokens: 150, outputTokens: 20, costUsd: 0.75 });
+    turns = play(turns, { type: 'textDelta', turn: 0, text: 'more' }, usage(1, null));
+    expect(turns[0]!.usage?.costUsd).toBeNull();
+    expect(turns[0]!.usage?.requests).toBe(3);
+    // A turn not on screen is left alone.
+    expect(play(turns, { ...usage(1, 1), turn: 7 } as HostNotification)).toBe(turns);
+  });
+});

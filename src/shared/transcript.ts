@@ -22,7 +22,8 @@ export type TurnEvent = Extract<
       | 'notice'
       | 'error'
       | 'compacted'
-      | 'turnChanges';
+      | 'turnChanges'
+      | 'turnUsage';
   }
 >;
 
@@ -40,6 +41,7 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'error',
   'compacted',
   'turnChanges',
+  'turnUsage',
 ]);
 
 /** The chat keeps at most this much of a running command's output: its newest lines. */
@@ -76,7 +78,7 @@ function updateTurn(turns: Turns, index: number, update: (items: readonly Transc
   const items = update(turn.items);
   if (items === turn.items) return turns;
   const next = turns.slice();
-  next[position] = { index, items };
+  next[position] = { ...turn, index, items };
   return next;
 }
 
@@ -122,7 +124,10 @@ function updateTool(
 export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
   switch (event.type) {
     case 'turnStarted':
-      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'user', text: event.text }]);
+      return updateTurn(withoutUnsent(turns, event.text), event.turn, (items) => [
+        ...closeStreaming(items),
+        { type: 'user', text: event.text },
+      ]);
     case 'textDelta':
       return updateTurn(turns, event.turn, (items) => appendText(items, 'assistant', event.text));
     case 'thinkingDelta':
@@ -174,23 +179,89 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
     case 'toolCancelled':
       return updateTurn(turns, event.turn, (items) => updateTool(items, event.callId, (tool) => ({ ...tool, status: 'cancelled' })));
     case 'notice':
-      return updateTurn(turns, event.turn, (items) => [
+      return updateTurn(turns, event.turn, (items) => {
         // A key was set: the "no key" card has been answered, so it leaves rather than contradicting the notice.
-        ...(event.kind === 'api_key' ? items.filter((item) => !(item.type === 'error' && item.kind === 'auth')) : items),
-        { type: 'notice', level: event.level, kind: event.kind, message: event.message },
-      ]);
+        let kept = event.kind === 'api_key' ? items.filter((item) => !(item.type === 'error' && item.kind === 'auth')) : items;
+        // One line per kind that repeats itself: each retry (or key notice) updates the line instead of adding one.
+        if (REPLACING_NOTICES.has(event.kind)) kept = kept.filter((item) => !(item.type === 'notice' && item.kind === event.kind));
+        if (event.kind === 'stopped') kept = markStopped(kept);
+        const action = event.action ? { action: event.action } : {};
+        return [...kept, { type: 'notice', level: event.level, kind: event.kind, message: event.message, ...action }];
+      });
     case 'error':
       return updateTurn(turns, event.turn, (items) => [
-        ...closeStreaming(items),
-        event.action
-          ? { type: 'error', kind: event.kind, message: event.message, action: event.action }
-          : { type: 'error', kind: event.kind, message: event.message },
+        // Errors of the same kind replace each other: a second identical card says nothing new.
+        ...closeStreaming(items).filter((item) => !(item.type === 'error' && item.kind === event.kind)),
+        {
+          type: 'error',
+          kind: event.kind,
+          message: event.message,
+          ...(event.action ? { action: event.action } : {}),
+          ...(event.unsent !== undefined ? { unsent: event.unsent } : {}),
+        },
       ]);
     case 'compacted':
       return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'compaction', ...event.mark }]);
     case 'turnChanges':
       return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'changes', ...event.changes }]);
+    case 'turnUsage':
+      return addTurnUsage(turns, event);
   }
+}
+
+/** Adds one request's tokens and cost to its turn (a turn not on screen is left alone). */
+function addTurnUsage(turns: Turns, event: Extract<TurnEvent, { type: 'turnUsage' }>): Turns {
+  const position = findTurn(turns, event.turn);
+  if (position === -1) return turns;
+  const turn = turns[position]!;
+  const before = turn.usage;
+  const cost = before && before.costUsd === null ? null : event.costUsd === null ? null : (before?.costUsd ?? 0) + event.costUsd;
+  const next = turns.slice();
+  next[position] = {
+    ...turn,
+    usage: {
+      model: event.model,
+      requests: (before?.requests ?? 0) + 1,
+      inputTokens: (before?.inputTokens ?? 0) + event.inputTokens,
+      outputTokens: (before?.outputTokens ?? 0) + event.outputTokens,
+      costUsd: cost,
+    },
+  };
+  return next;
+}
+
+/** Notices that replace the turn's earlier one of their kind rather than pile up. */
+const REPLACING_NOTICES: ReadonlySet<string> = new Set(['retrying', 'api_key', 'stopped']);
+
+/** The user's cancel cut the last answer: it was stopped, not cut off by a failure. */
+function markStopped(items: readonly TranscriptItem[]): readonly TranscriptItem[] {
+  const position = items.findLastIndex((item) => item.type === 'assistant');
+  const last = items[position];
+  if (!last || last.type !== 'assistant' || !last.incomplete) return items;
+  const next = items.slice();
+  next[position] = { ...last, stopped: true };
+  return next;
+}
+
+/** A message kept as unsent went out after all: its card leaves, and so does the Send Again that offered it. */
+function withoutUnsent(turns: Turns, text: string): Turns {
+  if (!turns.some((turn) => turn.items.some((item) => item.type === 'error' && item.unsent === text))) return turns;
+  return turns.map((turn) => {
+    if (
+      !turn.items.some((item) => (item.type === 'error' && item.unsent === text) || (item.type === 'notice' && item.action === 'resend'))
+    ) {
+      return turn;
+    }
+    const items = turn.items
+      .filter((item) => !(item.type === 'error' && item.unsent === text))
+      .map((item) => (item.type === 'notice' && item.action === 'resend' ? withoutAction(item) : item));
+    return { ...turn, items };
+  });
+}
+
+function withoutAction(notice: Extract<TranscriptItem, { type: 'notice' }>): TranscriptItem {
+  const { action: _action, ...rest } = notice;
+  return rest;
 }
 
 /** The user answered an approval prompt: show the answer at once, before the host acts on it. */
@@ -202,7 +273,7 @@ export function answerApproval(turns: Turns, callId: string, decision: ApprovalD
     );
     if (items !== turn.items) {
       const next = turns.slice();
-      next[i] = { index: turn.index, items };
+      next[i] = { ...turn, items };
       return next;
     }
   }
@@ -234,5 +305,5 @@ export function settleUnfinished(turns: Turns): Turns {
   const items = closeStreaming(last.items).map((item) =>
     item.type === 'tool' && open(item) ? { ...item, status: 'cancelled' as const } : item,
   );
-  return [...turns.slice(0, -1), { index: last.index, items }];
+  return [...turns.slice(0, -1), { ...last, items }];
 }

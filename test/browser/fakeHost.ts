@@ -5,7 +5,15 @@
  * test to assert on, and answers requests from the recording. Bundled by esbuild and injected with
  * Playwright's addInitScript, so it runs before `dist/webview.js`.
  */
-import type { CompactionDetails, HostNotification, HostToWebview, InitMessage, TurnView, WebviewKind } from '../../src/shared/protocol';
+import type {
+  CompactionDetails,
+  HostNotification,
+  HostToWebview,
+  InitMessage,
+  ModelChoices,
+  TurnView,
+  WebviewKind,
+} from '../../src/shared/protocol';
 import { errorResponseTo, responseTo } from '../../src/shared/protocol';
 import { ProtocolError, parseWebviewMessage } from '../../src/shared/protocolValidation';
 import { THEME_BODY_CLASS, THEMES, type ThemeName } from './themes';
@@ -20,6 +28,10 @@ export interface SessionRecording {
   readonly compactionDetails: Readonly<Record<string, CompactionDetails>>;
   readonly reportInit: InitMessage;
   readonly reportScript: readonly ScriptStep[];
+  /** What the model picker's `models` request is answered with (absent: an error). */
+  readonly models?: ModelChoices;
+  /** The workspace's files, for `@` completion (`mentionCandidates`). */
+  readonly files?: readonly string[];
 }
 
 export interface FakeHostSetup {
@@ -130,6 +142,15 @@ export class FakeVsCodeHost {
         const details = this.recording.compactionDetails[String(message.params.generation)];
         if (!details) return fail(`No compaction of generation ${message.params.generation}.`);
         this.post(responseTo(message, details));
+        return;
+      }
+      case 'models':
+        if (!this.recording.models) return fail('The server did not answer the models call.');
+        this.post(responseTo(message, this.recording.models));
+        return;
+      case 'mentionCandidates': {
+        const query = message.params.query.toLowerCase();
+        this.post(responseTo(message, { paths: (this.recording.files ?? []).filter((f) => f.toLowerCase().includes(query)) }));
         return;
       }
     }

@@ -249,13 +249,15 @@ describe('status bar', () => {
 });
 
 describe('no key', () => {
-  it('the chat shows an error with a Set API Key button, and a message is not sent', async () => {
+  it('the chat shows the welcome, then keeps a message sent without a key as unsent, with Set API Key; nothing is sent', async () => {
     host = await startHost({ scenario, apiKey: undefined });
     const errors = () => host!.posted<Extract<HostNotification, { type: 'error' }>>('error');
-    expect(errors().at(-1)?.action).toBe('setApiKey');
+    expect(host.posted('welcome')).toHaveLength(1);
+    expect(errors()).toEqual([]);
     await host.chat.fromPage({ type: 'send', text: 'read the app' });
-    await waitFor(() => errors().length === 2, 'the second no-key error');
+    await waitFor(() => errors().length === 1, 'the unsent card');
     expect(errors().at(-1)?.action).toBe('setApiKey');
+    expect(errors().at(-1)?.unsent).toBe('read the app');
     expect(host.server.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(0);
   });
 });

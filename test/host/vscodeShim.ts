@@ -39,6 +39,8 @@ export class Uri {
   }
   static parse(value: string): Uri {
     const url = new URL(value);
+    // A file URI's path is its file system path, as in VS Code; other schemes keep the whole value.
+    if (url.protocol === 'file:') return new Uri('file', decodeURIComponent(url.pathname));
     return new Uri(url.protocol.replace(/:$/, ''), value);
   }
   static joinPath(base: Uri, ...segments: string[]): Uri {
@@ -85,6 +87,12 @@ export enum ProgressLocation {
   SourceControl = 1,
   Window = 10,
   Notification = 15,
+}
+
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+  WorkspaceFolder = 3,
 }
 
 export interface FakeStatusBarItem {
@@ -336,6 +344,8 @@ export const workspace = {
       },
       update: async (key: string, value: unknown) => {
         shim.settingsWrites.push({ key, value });
+        // Written where VS Code would read it back (the user's settings; a workspace value still wins).
+        shim.settings.set(section ? `${section}.${key}` : key, value);
       },
     }) as vscode.WorkspaceConfiguration,
   onDidChangeConfiguration: shim.configurationChanged.event,
@@ -409,4 +419,5 @@ export default {
   StatusBarAlignment,
   ViewColumn,
   ProgressLocation,
+  ConfigurationTarget,
 };

@@ -10,6 +10,7 @@ import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
 import { TurnList } from './TurnList';
 import { UsageMeter } from './UsageMeter';
+import { Welcome } from './Welcome';
 
 /** How close to the bottom counts as "following" the stream. */
 const STICK_PX = 48;
@@ -81,7 +82,8 @@ export function ChatView({ store }: { store: ChatStore }) {
         }}
       >
         <div ref={content} class="transcript-content">
-          {turns.length === 0 && !store.hasOlder.value && (
+          {store.welcome.value && <Welcome welcome={store.welcome.value} />}
+          {turns.length === 0 && !store.hasOlder.value && !store.welcome.value && (
             <p class="empty quiet">
               Ask Cairn to do something. Every tool result gets an id such as #a3f2 in its bracket; activate one to see the stored result in
               full.

@@ -2,20 +2,87 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ChatStore } from './chatStore';
 import { CompactForm } from './CompactForm';
+import { MentionMenu } from './MentionMenu';
+import { completeMention, droppedUris, mentionQuery } from './mentionCompletion';
+import { ModelPicker } from './ModelPicker';
+import { SlashMenu } from './SlashMenu';
+import { completeSlash, slashMatches } from './slashCompletion';
 
 /**
  * The input: Enter sends, Shift+Enter is a new line, Escape cancels the running turn. Above it, "Compact…"
- * opens a place to say what a compaction's summary should keep, then Preview or Compact now.
+ * opens a place to say what a compaction's summary should keep, then Preview or Compact now; beside it the
+ * model picker. Typing `/` offers the host's slash commands, `@` the workspace's files (arrows, Tab or
+ * Enter to pick, Escape to close); files dropped on the input (Shift while dragging, in VS Code) are
+ * mentioned too.
  */
 export function Composer({ store }: { store: ChatStore }) {
   const draft = useSignal('');
+  const caret = useSignal(0);
   const compacting = useSignal(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const activeOption = useSignal(0);
+  const menuClosed = useSignal(false);
+  const mentionPaths = useSignal<readonly string[]>([]);
   useEffect(() => input.current?.focus(), [store.focusRequest.value]);
+
+  // The host's "Add File/Selection to Cairn" or a drop: the mention goes in at the caret.
+  const insert = store.insertRequest.value;
+  useEffect(() => {
+    if (!insert) return;
+    const at = Math.min(caret.value, draft.value.length);
+    const before = draft.value.slice(0, at);
+    const spaced = before === '' || /\s$/.test(before) ? insert.text : ` ${insert.text}`;
+    draft.value = before + spaced + draft.value.slice(at);
+    caret.value = at + spaced.length;
+    input.current?.focus();
+  }, [insert]);
+
+  // `@` completion: ask the host for matching files as the mention is typed.
+  const query = menuClosed.value ? undefined : mentionQuery(draft.value.slice(0, caret.value));
+  useEffect(() => {
+    if (query === undefined) {
+      mentionPaths.value = [];
+      return;
+    }
+    let current = true;
+    const timer = setTimeout(() => {
+      store
+        .mentionCandidates(query)
+        .then((paths) => current && (mentionPaths.value = paths.slice(0, 12)))
+        .catch(() => current && (mentionPaths.value = []));
+    }, 120);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+
   const busy = store.busy.value;
   const send = () => {
     if (store.send(draft.value)) draft.value = '';
   };
+  const slash = menuClosed.value ? [] : slashMatches(draft.value, store.slashCommands.value);
+  const mentions = query === undefined ? [] : mentionPaths.value;
+  const count = slash.length > 0 ? slash.length : mentions.length;
+  const active = Math.min(activeOption.value, Math.max(count - 1, 0));
+  const pick = (index: number) => {
+    if (slash.length > 0) {
+      const command = slash[index];
+      if (command) draft.value = completeSlash(command);
+      caret.value = draft.value.length;
+    } else {
+      const path = mentions[index];
+      if (path === undefined) return;
+      const after = draft.value.slice(caret.value);
+      const next = completeMention(draft.value.slice(0, caret.value), after, path);
+      caret.value = next.length - after.replace(/^ /, '').length;
+      draft.value = next;
+    }
+    activeOption.value = 0;
+    input.current?.focus();
+  };
+  const menuId = slash.length > 0 ? 'slash-menu' : mentions.length > 0 ? 'mention-menu' : undefined;
+  const optionId = slash.length > 0 ? `slash-option-${active}` : `mention-option-${active}`;
   return (
     <>
       <div class="composer-tools">
@@ -35,17 +102,61 @@ export function Composer({ store }: { store: ChatStore }) {
             Compact…
           </button>
         )}
+        <ModelPicker store={store} />
       </div>
-      <div class="composer">
+      <SlashMenu matches={slash} active={active} onPick={(command) => pick(slash.indexOf(command))} />
+      {slash.length === 0 && <MentionMenu paths={mentions} active={active} onPick={(path) => pick(mentions.indexOf(path))} />}
+      <div
+        class="composer"
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          const list = e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
+          const uris = droppedUris(list);
+          if (uris.length === 0) return;
+          e.preventDefault();
+          store.dropFiles(uris);
+        }}
+      >
         <textarea
           ref={input}
           class="composer-input"
           rows={3}
           aria-label="Message to Cairn"
-          placeholder={busy ? 'Cairn is working… (Escape to cancel)' : 'Ask Cairn (Enter to send, Shift+Enter for a new line)'}
+          aria-controls={menuId}
+          aria-activedescendant={menuId ? optionId : undefined}
+          placeholder={
+            busy
+              ? 'Cairn is working… (Escape to cancel)'
+              : 'Ask Cairn; @ adds a file, / a command (Enter to send, Shift+Enter for a new line)'
+          }
           value={draft.value}
-          onInput={(e) => (draft.value = (e.currentTarget as HTMLTextAreaElement).value)}
+          onInput={(e) => {
+            const box = e.currentTarget as HTMLTextAreaElement;
+            draft.value = box.value;
+            caret.value = box.selectionStart;
+            menuClosed.value = false;
+          }}
+          onKeyUp={(e) => (caret.value = (e.currentTarget as HTMLTextAreaElement).selectionStart)}
+          onClick={(e) => (caret.value = (e.currentTarget as HTMLTextAreaElement).selectionStart)}
           onKeyDown={(e) => {
+            if (count > 0) {
+              const exact = slash.length === 1 && draft.value === `/${slash[0]!.name}`;
+              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault();
+                activeOption.value = (active + (e.key === 'ArrowDown' ? 1 : count - 1)) % count;
+                return;
+              }
+              if ((e.key === 'Tab' && !e.shiftKey) || (e.key === 'Enter' && !e.shiftKey && !e.isComposing && !exact)) {
+                e.preventDefault();
+                pick(active);
+                return;
+              }
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                menuClosed.value = true;
+                return;
+              }
+            }
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
               send();

@@ -8,6 +8,7 @@ import { CompactionMark } from './CompactionMark';
 import { ToolCall } from './ToolCall';
 import { TurnRequestsLink } from './TurnRequestsLink';
 import { RestoreFilesButton, TurnChanges } from './TurnChanges';
+import { TurnUsage } from './TurnUsage';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -16,16 +17,23 @@ export const ACTION_LABEL: Record<HostAction, string> = {
   compact: 'Compact Context',
   showReport: 'Show Context Report',
   openSettings: 'Open Settings',
+  resend: 'Send Again',
+  continue: 'Continue',
 };
 
 const NOTICE_ICON: Record<string, string> = { info: 'ℹ', warning: '⚠', critical: '⛔' };
 
 type Answer = (callId: string, decision: ApprovalDecision, reason?: string) => void;
 
-function ErrorItem({ message, action }: { message: string; action?: HostAction }) {
+function ErrorItem({ message, action, unsent }: { message: string; action?: HostAction; unsent?: string }) {
   const bridge = useBridge();
   return (
     <div class="error-item" role="alert">
+      {unsent !== undefined && (
+        <div class="unsent-message" aria-label="Your message, not sent">
+          <LinkedText text={unsent} />
+        </div>
+      )}
       <span class="error-icon" aria-hidden="true">
         ✕
       </span>
@@ -38,6 +46,15 @@ function ErrorItem({ message, action }: { message: string; action?: HostAction }
         </button>
       )}
     </div>
+  );
+}
+
+function NoticeAction({ action }: { action: HostAction }) {
+  const bridge = useBridge();
+  return (
+    <button type="button" class="button secondary notice-action" onClick={() => bridge.notify({ type: 'action', action })}>
+      {ACTION_LABEL[action]}
+    </button>
   );
 }
 
@@ -58,7 +75,7 @@ function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer
       return (
         <RecallScope class={`message assistant ${item.streaming ? 'streaming' : ''}`} label="Cairn's answer">
           <Markdown source={item.text} streaming={item.streaming === true} />
-          {item.incomplete && <p class="quiet">The response was cut off here.</p>}
+          {item.incomplete && <p class="quiet">{item.stopped ? 'You stopped the response here.' : 'The response was cut off here.'}</p>}
         </RecallScope>
       );
     case 'thinking':
@@ -79,10 +96,11 @@ function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer
           <span>
             <LinkedText text={item.message} />
           </span>
+          {item.action && <NoticeAction action={item.action} />}
         </RecallScope>
       );
     case 'error':
-      return <ErrorItem message={item.message} action={item.action} />;
+      return <ErrorItem message={item.message} action={item.action} unsent={item.unsent} />;
     case 'compaction':
       return <CompactionMark {...item} />;
   }
@@ -123,6 +141,7 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
             {items.slice(items.length - LONG_TURN_TAIL).map((entry, i) => item(entry, items.length - LONG_TURN_TAIL + i))}
           </>
         )}
+        {turn.usage && <TurnUsage usage={turn.usage} />}
         <TurnRequestsLink turn={turn} />
       </div>
     );

@@ -1,6 +1,14 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
 import { batch, signal } from '@preact/signals';
-import type { ApprovalDecision, CompactionStateView, HostNotification, UsageMeterView } from '../../src/shared/protocol';
+import type {
+  ApprovalDecision,
+  CompactionStateView,
+  HostNotification,
+  ModelChoices,
+  SlashCommandView,
+  UsageMeterView,
+  WelcomeView,
+} from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
 import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from '../../src/shared/transcript';
@@ -23,6 +31,14 @@ export class ChatStore {
   /** Bumped to ask the input to take focus. */
   readonly focusRequest = signal(0);
   readonly olderError = signal<string | undefined>(undefined);
+  /** The first run without a key (null: not shown). */
+  readonly welcome = signal<WelcomeView | null>(null);
+  /** The model the next request uses ('' until the host says). */
+  readonly model = signal('');
+  /** The slash commands the input completes (the host's list). */
+  readonly slashCommands = signal<readonly SlashCommandView[]>([]);
+  /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
+  readonly insertRequest = signal<{ readonly text: string; readonly n: number } | undefined>(undefined);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -56,6 +72,8 @@ export class ChatStore {
           this.meter.value = message.meter;
           this.compaction.value = message.compaction ?? null;
           this.sessionTitle.value = message.sessionTitle;
+          this.slashCommands.value = message.slashCommands ?? [];
+          if (message.model) this.model.value = message.model;
         });
         return;
       case 'busy':
@@ -81,6 +99,15 @@ export class ChatStore {
         return;
       case 'selectTurn':
         return; // the report's concern
+      case 'welcome':
+        this.welcome.value = message.welcome;
+        return;
+      case 'model':
+        this.model.value = message.model;
+        return;
+      case 'insertText':
+        this.insertRequest.value = { text: message.text, n: (this.insertRequest.value?.n ?? 0) + 1 };
+        return;
       case 'snapshot':
         return; // the report's concern
     }
@@ -102,6 +129,27 @@ export class ChatStore {
     const trimmed = instructions.trim();
     this.bridge.notify(trimmed ? { type: 'compact', preview, instructions: trimmed } : { type: 'compact', preview });
     return true;
+  }
+
+  /** Workspace files whose path contains `query`, for `@` completion. */
+  async mentionCandidates(query: string): Promise<readonly string[]> {
+    return (await this.bridge.request('mentionCandidates', { query })).paths;
+  }
+
+  /** Files dropped on the input: the host answers with their mentions (`insertText`). */
+  dropFiles(uris: readonly string[]): void {
+    const files = uris.filter((uri) => uri.startsWith('file:')).slice(0, 50);
+    if (files.length > 0) this.bridge.notify({ type: 'dropFiles', uris: files });
+  }
+
+  /** The models the server lists, for the picker. */
+  listModels(): Promise<ModelChoices> {
+    return this.bridge.request('models', {});
+  }
+
+  /** The picker's choice: the next request uses it (the host confirms with `model`). */
+  pickModel(model: string): void {
+    if (model && model !== this.model.value) this.bridge.notify({ type: 'pickModel', model });
   }
 
   answer(callId: string, decision: ApprovalDecision, reason?: string): void {

@@ -1,5 +1,5 @@
 import type { RequestSnapshot } from '../compose/snapshot';
-import type { LedgerResult } from '../ledger/types';
+import type { LedgerResult, ToolCall } from '../ledger/types';
 import { ModelError } from '../model/errors';
 import type {
   AssistantBlock,
@@ -21,6 +21,7 @@ import type { ContextChange, ContextPolicy, RequestComposer, SessionRecorder, To
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
+import { mentionBlockText, mentionReadCall, type FileMention } from './mentions';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -81,14 +82,23 @@ export class AgentLoop {
     private readonly settings: () => AgentLoopSettings,
   ) {}
 
-  async run(userText: string, signal: AbortSignal): Promise<DoneReason> {
+  async run(userText: string, signal: AbortSignal, mentions: readonly FileMention[] = []): Promise<DoneReason> {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
     const delta = [...(await deps.composer.rulesDelta()), ...(deps.pendingNotes?.() ?? [])];
-    // The rules delta is Cairn's text in the user's message: marked, never attributed to the user.
-    await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
+    // Files the user attached: read through the ledger (ids, stubs, recall), their text after the user's.
+    const attached = await this.readMentions(mentions, signal);
+    const blocks = [...delta, { type: 'text' as const, text: userText }, ...attached.map((a) => ({ type: 'text' as const, text: a.text }))];
+    // The rules delta and the attachments are Cairn's text in the user's message: marked, never attributed to the user.
+    const syntheticBlocks = [...delta.map((_, i) => i), ...attached.map((_, i) => delta.length + 1 + i)];
+    if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
+    await this.appendUser(blocks, { syntheticBlocks });
     deps.emit({ type: 'user_message', text: userText });
+    for (const { call, summary, result } of attached) {
+      deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
+      deps.emit({ type: 'tool_finished', callId: call.callId, result });
+    }
     try {
       return await this.turns(signal);
     } catch (error) {
@@ -324,6 +334,27 @@ export class AgentLoop {
       onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
     });
     return { result, durationMs: performance.now() - started };
+  }
+
+  /** Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike). */
+  private async readMentions(
+    mentions: readonly FileMention[],
+    signal: AbortSignal,
+  ): Promise<{ call: ToolCall; summary: string; result: LedgerResult; text: string }[]> {
+    const runTag = Date.now().toString(36);
+    const attached = [];
+    for (const [index, mention] of mentions.entries()) {
+      const call = mentionReadCall(mention, index, runTag);
+      const result = await this.deps.tools.execute(call, { signal });
+      this.noteDecision(result);
+      attached.push({
+        call,
+        summary: this.deps.summarizeToolCall(call.name, call.input),
+        result,
+        text: mentionBlockText(mention, result.text),
+      });
+    }
+    return attached;
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */

@@ -30,6 +30,8 @@ export interface SessionRecorder {
   conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void>;
   snapshot(snapshot: RequestSnapshot): Promise<void>;
   notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void>;
+  /** Journals the ledger's tables now (before a user message carrying files the user attached). */
+  checkpointLedgerState?(): Promise<void>;
 }
 
 /** What a context policy did when asked: whether a new generation is now current, and what to show. */

@@ -20,7 +20,7 @@ import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, Mod
 import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
-import type { ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
+import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
 
 /** A key, or a function asked before every request (so a key set later is picked up). */
 export type ApiKeySource = string | undefined | (() => Promise<string | undefined>);
@@ -209,6 +209,21 @@ export class AnthropicModelClient implements ModelClient {
     return this.sdk.client;
   }
 
+  /** The server's model list (at most 100); a wrong key or server fails here like a request would. */
+  async listModels(): Promise<ListedModel[]> {
+    const key = await this.apiKey();
+    try {
+      const page = await this.client(key).models.list({ limit: 100 }, { timeout: MODELS_API_TIMEOUT_MS });
+      return page.data.map((info) => ({
+        id: info.id,
+        displayName: info.display_name || info.id,
+        ...(typeof info.max_input_tokens === 'number' ? { maxInputTokens: info.max_input_tokens } : {}),
+      }));
+    } catch (error) {
+      throw this.toModelError(error, key, undefined);
+    }
+  }
+
   private async retrieveModel(modelId: string): Promise<{ max_input_tokens: number | null; max_tokens: number | null }> {
     const key = await this.apiKey();
     try {
@@ -224,14 +239,14 @@ export class AnthropicModelClient implements ModelClient {
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
     if (error instanceof Anthropic.APIConnectionTimeoutError) {
       return new ModelError('network', `The model server at ${this.serverName()} did not answer in time.`, {
-        advice: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        advice: 'Check your network connection, or “cairn.baseUrl” if you use another server, and try again.',
         cause: error,
       });
     }
     if (error instanceof Anthropic.APIConnectionError) {
       const cause = error.cause instanceof Error ? `: ${redactSecret(error.cause.message, key)}` : '';
       return new ModelError('network', `Could not reach the model server at ${this.serverName()}${cause}.`, {
-        advice: 'Check your network connection, or `cairn.baseUrl` if you use another server, and try again.',
+        advice: 'Check your network connection, or “cairn.baseUrl” if you use another server, and try again.',
         cause: error,
       });
     }
@@ -242,6 +257,7 @@ export class AnthropicModelClient implements ModelClient {
         apiMessage: error.apiMessage === null ? null : redactSecret(error.apiMessage, key),
         headers: error.headers ?? null,
         requestId: error.requestID ?? null,
+        ...(this.options.baseUrl ? { server: this.options.baseUrl } : {}),
       });
       return classified;
     }

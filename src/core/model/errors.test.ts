@@ -34,6 +34,17 @@ describe('classifyHttpFailure', () => {
     expect(classifyHttpFailure({ type: 'api_error', apiMessage: 'Internal' }).kind).toBe('server');
   });
 
+  it('names the server that answered when it is not Anthropic’s (cairn.baseUrl), and no literal backticks', () => {
+    const other = classifyHttpFailure({ status: 401, apiMessage: 'bad key', server: 'http://127.0.0.1:8080' });
+    expect(other.message).toBe('The server at http://127.0.0.1:8080 rejected the API key (401): bad key');
+    expect(classifyHttpFailure({ status: 401 }).message).toBe('The Anthropic API rejected the API key (401).');
+    for (const status of [401, 404, 429, 500, 529, 422]) {
+      const error = classifyHttpFailure({ status, server: 'http://x' });
+      expect(`${error.message} ${error.advice ?? ''}`).not.toContain('`');
+      expect(error.message).not.toContain('Anthropic API');
+    }
+  });
+
   it('carries the server-requested wait', () => {
     const error = classifyHttpFailure({ status: 429, headers: headers({ 'retry-after': '7' }) });
     expect(error.retryAfterMs).toBe(7000);

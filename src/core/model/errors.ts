@@ -88,6 +88,11 @@ export interface HttpFailure {
   readonly apiMessage?: string | null;
   readonly headers?: { get(name: string): string | null } | null;
   readonly requestId?: string | null;
+  /**
+   * The server that answered, when it is not Anthropic's (`cairn.baseUrl`): errors then name it, since
+   * "the Anthropic API rejected the key" sends the user to the wrong console.
+   */
+  readonly server?: string;
 }
 
 /**
@@ -140,9 +145,10 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
   const retryAfterMs = retryAfterMsFromHeaders(failure.headers);
   const withRetry = retryAfterMs !== undefined ? { ...base, retryAfterMs } : base;
   const code = status !== undefined ? ` (${status})` : '';
+  const api = failure.server ? `The server at ${failure.server}` : 'The Anthropic API';
 
   if (status === 401 || type === 'authentication_error') {
-    return new ModelError('auth', withDetail(`The Anthropic API rejected the API key${code}`, apiMessage), {
+    return new ModelError('auth', withDetail(`${api} rejected the API key${code}`, apiMessage), {
       ...base,
       advice: SET_KEY_ADVICE,
     });
@@ -154,13 +160,13 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
     });
   }
   if (status === 429 || type === 'rate_limit_error') {
-    return new ModelError('rate_limited', withDetail(`The Anthropic API is rate limiting this key${code}`, apiMessage), {
+    return new ModelError('rate_limited', withDetail(`${api} is rate limiting this key${code}`, apiMessage), {
       ...withRetry,
       advice: 'Wait a minute and try again, or raise the key’s rate limits in the Anthropic Console.',
     });
   }
   if (status === 529 || type === 'overloaded_error') {
-    return new ModelError('overloaded', withDetail(`The Anthropic API is overloaded${code}`, apiMessage), {
+    return new ModelError('overloaded', withDetail(`${api} is overloaded${code}`, apiMessage), {
       ...withRetry,
       advice: 'Try again in a few minutes.',
     });
@@ -172,13 +178,13 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
     });
   }
   if (status === 404 || type === 'not_found_error') {
-    return new ModelError('not_found', withDetail(`The Anthropic API does not know this resource${code}`, apiMessage), {
+    return new ModelError('not_found', withDetail(`${api} does not know this resource${code}`, apiMessage), {
       ...base,
-      advice: 'Check the model id in the `cairn.model` setting, and `cairn.baseUrl` if you use another server.',
+      advice: 'Check the model id in the “cairn.model” setting, and “cairn.baseUrl” if you use another server.',
     });
   }
   if ((status !== undefined && status >= 500) || type === 'api_error' || type === 'timeout_error') {
-    return new ModelError('server', withDetail(`The Anthropic API had an internal error${code}`, apiMessage), {
+    return new ModelError('server', withDetail(`${api} had an internal error${code}`, apiMessage), {
       ...withRetry,
       advice: 'Try again; if it keeps happening, check https://status.anthropic.com.',
     });
@@ -186,7 +192,7 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
   if (status === 408) {
     return new ModelError('network', withDetail(`The request timed out${code}`, apiMessage), { ...withRetry, advice: 'Try again.' });
   }
-  return new ModelError('bad_request', withDetail(`The Anthropic API refused the request${code}`, apiMessage), {
+  return new ModelError('bad_request', withDetail(`${api} refused the request${code}`, apiMessage), {
     ...base,
     advice: 'This is likely a bug in Cairn; please report it with the session export.',
   });

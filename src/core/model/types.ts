@@ -131,4 +131,14 @@ export interface ModelClient {
   modelFacts(modelId: string): Promise<ModelFacts>;
   /** The credentials this client has sent (its API keys), so tool results can be redacted of them. */
   knownSecrets?(): readonly string[];
+  /** The models the server lists (a Models API call: it also checks the key). */
+  listModels?(): Promise<ListedModel[]>;
+}
+
+/** One entry of the server's model list. */
+export interface ListedModel {
+  readonly id: string;
+  readonly displayName: string;
+  /** Absent when the server does not say. */
+  readonly maxInputTokens?: number;
 }

@@ -1,4 +1,5 @@
 import type { AgentLoop } from '../agent/agentLoop';
+import type { FileMention } from '../agent/mentions';
 import type { EventHub } from '../agent/eventHub';
 import type { AgentEvent, DoneReason } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
@@ -77,15 +78,15 @@ export class AgentSession {
     return this.parts.events.on(listener);
   }
 
-  /** Runs the agent on one user message until it ends its turn, is cancelled, fails, or hits the turn limit. */
-  async send(text: string): Promise<DoneReason> {
+  /** Runs the agent on one user message (with the files the user attached) until it ends its turn, is cancelled, fails, or hits the turn limit. */
+  async send(text: string, mentions: readonly FileMention[] = []): Promise<DoneReason> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const controller = new AbortController();
     this.running = controller;
     // The turn's checkpoint is taken before its first change; its user message goes at the current end.
     this.parts.checkpoints?.recorder.beginTurn({ generation: this.generation.number, index: this.generation.conversation.length }, text);
-    const run = this.parts.loop.run(text, controller.signal);
+    const run = this.parts.loop.run(text, controller.signal, mentions);
     this.run = run;
     try {
       return await run;
