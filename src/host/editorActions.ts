@@ -3,7 +3,7 @@
  * read-only tab (an edit in the diff view), copy, open a link, run an error's button, show progress.
  */
 import * as vscode from 'vscode';
-import type { HostAction, WebviewKind } from '../shared/protocol';
+import type { WebviewKind } from '../shared/protocol';
 import { CHAT_VIEW_ID } from './chatViewProvider';
 import type { CommandAction } from './hostPorts';
 import { beforeTextOf, changedFiles, type PatchedFile } from './editDiff';
