@@ -16,7 +16,7 @@ import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { AgentEvent, DoneReason } from './events';
-import type { ContextChange, ContextPolicy, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -60,6 +60,8 @@ export interface AgentLoopDeps {
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
   readonly project?: Projection;
+  /** Cairn's blocks for the start of each user message, in order, after the rules delta (see `MessageAttachment`). */
+  readonly attachments?: readonly MessageAttachment[];
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -82,8 +84,9 @@ export class AgentLoop {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
-    const delta = await deps.composer.rulesDelta();
-    // The rules delta is Cairn's text in the user's message: marked, never attributed to the user.
+    const delta = [...(await deps.composer.rulesDelta())];
+    for (const attachment of deps.attachments ?? []) delta.push(...(await attachment.blocksFor(userText)));
+    // The rules delta and the attachments are Cairn's text in the user's message: marked, never attributed to the user.
     await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
     deps.emit({ type: 'user_message', text: userText });
     try {

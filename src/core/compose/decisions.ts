@@ -11,6 +11,8 @@ export type DecisionKind =
   | 'rules_delta' // a changed rules file sent as a delta in a user message
   | 'compaction' // a compaction choice (stage, model, what was kept)
   | 'cache_break' // the request does not extend the previous one's cached prefix
+  | 'pack' // a context pack sent full, compact, truncated or skipped under its budget
+  | 'skill' // a skill activated, deactivated, re-injected or cut to its cap
   | 'other';
 
 export interface Decision {
