@@ -229,7 +229,11 @@ export class Composer {
     const text = choice!.text;
     if (text === this.knownCatalog) return [];
     this.knownCatalog = text;
-    this.decisions.add({ kind: 'skill', detail: `skills catalog changed on disk: sent as a delta (${choice!.variant}, ${choice!.tokens} tokens)`, resultIds: [] });
+    this.decisions.add({
+      kind: 'skill',
+      detail: `skills catalog changed on disk: sent as a delta (${choice!.variant}, ${choice!.tokens} tokens)`,
+      resultIds: [],
+    });
     return [catalogDeltaBlock(text)];
   }
 

@@ -52,7 +52,9 @@ export function packTokens(text: string): number {
  */
 export function selectPacks(packs: readonly Pack[], budget: PackBudget): PackChoice[] {
   const maxChars = budget.maxChars ?? DEFAULT_MAX_PACK_CHARS;
-  const order = packs.map((pack, index) => ({ pack, index })).sort((a, b) => ORDER[a.pack.priority] - ORDER[b.pack.priority] || a.index - b.index);
+  const order = packs
+    .map((pack, index) => ({ pack, index }))
+    .sort((a, b) => ORDER[a.pack.priority] - ORDER[b.pack.priority] || a.index - b.index);
   const chosen: Array<{ pack: Pack; variant: PackVariant; text: string } | undefined> = new Array(packs.length);
   let used = 0;
   for (const { pack, index } of order) {

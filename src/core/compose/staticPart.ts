@@ -64,11 +64,7 @@ export async function buildStaticPart(options: {
   if (options.preamble.trim().length === 0) {
     throw new ComposeError('The preamble is empty. Build it with buildPreamble() from the files in src/prompts.');
   }
-  const [rulesFiles, project, catalogInput] = await Promise.all([
-    options.rules.load(),
-    options.projectContext.load(),
-    options.catalog?.(),
-  ]);
+  const [rulesFiles, project, catalogInput] = await Promise.all([options.rules.load(), options.projectContext.load(), options.catalog?.()]);
   const system: TextBlock[] = [{ type: 'text', text: options.preamble }];
   const sources: StaticSourceInfo[] = [
     {

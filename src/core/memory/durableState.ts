@@ -21,7 +21,8 @@ export function recentToolCalls(entries: readonly ConversationEntry[], workspace
   const calls: string[] = [];
   for (const entry of entries) {
     if (entry.message.role !== 'assistant') continue;
-    for (const block of entry.message.content) if (block.type === 'tool_use') calls.push(summarizeCall(block.name, block.input, workspaceRoot));
+    for (const block of entry.message.content)
+      if (block.type === 'tool_use') calls.push(summarizeCall(block.name, block.input, workspaceRoot));
   }
   return calls.slice(-3);
 }
@@ -31,7 +32,7 @@ export function summarizeCall(name: string, input: unknown, workspaceRoot: strin
   if (typeof input !== 'object' || input === null) return name;
   const parts: string[] = [];
   for (const [key, raw] of Object.entries(input as Record<string, unknown>)) {
-    let value = typeof raw === 'string' ? raw : JSON.stringify(raw) ?? '';
+    let value = typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
     if (PATH_KEYS.has(key) || COMMAND_KEYS.has(key)) value = relativeTo(value, workspaceRoot);
     const limit = COMMAND_KEYS.has(key) ? COMMAND_LIMIT : VALUE_LIMIT;
     value = value.replace(/\s+/g, ' ');
@@ -57,7 +58,9 @@ function relativeTo(value: string, root: string): string {
  */
 export function durableStateBlock(state: DurableState): { text: string; choices: PackChoice[] } {
   const packs = [
-    ...(state.todo.length > 0 ? [{ label: 'todo', priority: 'required' as const, full: `Plan (todo list, kept across compaction):\n${renderTodo(state.todo)}` }] : []),
+    ...(state.todo.length > 0
+      ? [{ label: 'todo', priority: 'required' as const, full: `Plan (todo list, kept across compaction):\n${renderTodo(state.todo)}` }]
+      : []),
     {
       label: 'durable state',
       priority: 'required' as const,
@@ -67,6 +70,9 @@ export function durableStateBlock(state: DurableState): { text: string; choices:
     },
   ];
   const choices = selectPacks(packs, { tokens: 0 });
-  const body = choices.map((c) => c.text).filter((t) => t.length > 0).join('\n\n');
+  const body = choices
+    .map((c) => c.text)
+    .filter((t) => t.length > 0)
+    .join('\n\n');
   return { text: `<cairn-state>\n${body}\n</cairn-state>`, choices };
 }

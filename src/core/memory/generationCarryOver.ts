@@ -25,7 +25,11 @@ export function generationCarryOver(
   const blocks: TextBlock[] = [];
   for (const [name, body] of effectiveSkills(generation)) {
     blocks.push(skillEnvelope(name, 'active', body));
-    decisions.push({ kind: 'skill', detail: `skill ${name} re-injected after compaction: about ${estimateTokensOfText(body)} tokens`, resultIds: [] });
+    decisions.push({
+      kind: 'skill',
+      detail: `skill ${name} re-injected after compaction: about ${estimateTokensOfText(body)} tokens`,
+      resultIds: [],
+    });
   }
   const state = durableStateBlock({ turns: memory.turns, todo: memory.todo, recentToolCalls: recentToolCalls(generation, workspaceRoot) });
   blocks.push({ type: 'text', text: state.text });

@@ -44,13 +44,16 @@ export const TODO_TOOL: ToolDefinition = {
 /** The tool's input checked: the list, or what is wrong with it (the model is told, nothing changes). */
 export function parseTodoInput(input: unknown): { ok: true; items: TodoItem[] } | { ok: false; message: string } {
   const items = typeof input === 'object' && input !== null ? (input as { items?: unknown }).items : undefined;
-  if (!Array.isArray(items)) return { ok: false, message: 'The todo tool needs {"items": [{"text": "...", "status": "pending|in_progress|done"}]}.' };
-  if (items.length > TODO_MAX_ITEMS) return { ok: false, message: `The list has ${items.length} items; keep it to ${TODO_MAX_ITEMS} or fewer.` };
+  if (!Array.isArray(items))
+    return { ok: false, message: 'The todo tool needs {"items": [{"text": "...", "status": "pending|in_progress|done"}]}.' };
+  if (items.length > TODO_MAX_ITEMS)
+    return { ok: false, message: `The list has ${items.length} items; keep it to ${TODO_MAX_ITEMS} or fewer.` };
   const out: TodoItem[] = [];
   for (const [i, item] of items.entries()) {
     const { text, status } = (typeof item === 'object' && item !== null ? item : {}) as { text?: unknown; status?: unknown };
     if (typeof text !== 'string' || text.trim().length === 0) return { ok: false, message: `Item ${i + 1} has no text.` };
-    if (text.length > TODO_MAX_TEXT) return { ok: false, message: `Item ${i + 1} is ${text.length} characters; keep each to ${TODO_MAX_TEXT}.` };
+    if (text.length > TODO_MAX_TEXT)
+      return { ok: false, message: `Item ${i + 1} is ${text.length} characters; keep each to ${TODO_MAX_TEXT}.` };
     if (status !== 'pending' && status !== 'in_progress' && status !== 'done') {
       return { ok: false, message: `Item ${i + 1} has status ${JSON.stringify(status)}; use pending, in_progress or done.` };
     }
@@ -80,6 +83,10 @@ export class TodoTool implements ExternalTools {
     if (!parsed.ok) return { text: parsed.message, isError: true, sameResultDedupe: false };
     this.memory.setTodo(parsed.items);
     const done = parsed.items.filter((i) => i.status === 'done').length;
-    return { text: `Plan updated (${done} of ${parsed.items.length} done):\n${renderTodo(parsed.items)}`, isError: false, sameResultDedupe: false };
+    return {
+      text: `Plan updated (${done} of ${parsed.items.length} done):\n${renderTodo(parsed.items)}`,
+      isError: false,
+      sameResultDedupe: false,
+    };
   }
 }

@@ -51,7 +51,8 @@ export function splitSkillEnvelopes(text: string): { envelopes: SkillEnvelope[];
   let at = 0;
   for (;;) {
     let start = at;
-    while (start < bytes.length && (bytes[start] === 0x0a || bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0d)) start++;
+    while (start < bytes.length && (bytes[start] === 0x0a || bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0d))
+      start++;
     const head = bytes.subarray(start, start + 200).toString('utf8');
     const open = head.match(OPENING);
     if (!open) break;

@@ -43,7 +43,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       return { ok: false, problem: `The field \`${key}\` holds a nested value; the skill format's fields are single values.` };
     }
     const value = scalar(raw);
-    if (value === undefined) return { ok: false, problem: `The value of \`${key}\` is not a plain or quoted string: ${JSON.stringify(raw.slice(0, 80))}.` };
+    if (value === undefined)
+      return { ok: false, problem: `The value of \`${key}\` is not a plain or quoted string: ${JSON.stringify(raw.slice(0, 80))}.` };
     fields.set(key, value);
   }
   return { ok: true, fields, body };

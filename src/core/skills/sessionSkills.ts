@@ -90,7 +90,10 @@ export class SessionSkills {
     if (!isSkillName(name)) return { ok: false, message: `“${name}” is not a skill name (lowercase letters, digits and hyphens).` };
     const loaded = await this.deps.source.readBody(name);
     if (!loaded) {
-      return { ok: false, message: `No skill named ${name} was found. Skills live in .cairn/skills/${name}/SKILL.md (or .agents, .claude, or under ~).` };
+      return {
+        ok: false,
+        message: `No skill named ${name} was found. Skills live in .cairn/skills/${name}/SKILL.md (or .agents, .claude, or under ~).`,
+      };
     }
     if (!loaded.skill.userInvocable) return { ok: false, message: `The skill ${name} is for the model only (user-invocable: false).` };
     this.taken.set(name, this.capped(name, loaded.body));
@@ -131,7 +134,8 @@ export class SessionSkills {
       });
     }
     for (const name of current.keys()) {
-      if (!this.wanted.includes(name)) this.deps.decisions.add({ kind: 'skill', detail: `skill ${name} deactivated by the user`, resultIds: [] });
+      if (!this.wanted.includes(name))
+        this.deps.decisions.add({ kind: 'skill', detail: `skill ${name} deactivated by the user`, resultIds: [] });
     }
     this.wanted = null;
     this.taken.clear();

@@ -50,11 +50,13 @@ export function parseSkillFile(
   if (!parsed.ok) return fail(parsed.problem);
   const { fields } = parsed;
   const name = fields.get('name');
-  if (typeof name !== 'string' || name.length === 0) return fail('The frontmatter has no `name` (1–64 lowercase letters, digits, hyphens).');
+  if (typeof name !== 'string' || name.length === 0)
+    return fail('The frontmatter has no `name` (1–64 lowercase letters, digits, hyphens).');
   if (!isSkillName(name)) {
     return fail(`The name ${JSON.stringify(name.slice(0, 80))} is not 1–64 lowercase letters, digits and single hyphens.`);
   }
-  if (name !== where.folderName) return fail(`The name \`${name}\` differs from its folder \`${where.folderName}\`; rename one so they match.`);
+  if (name !== where.folderName)
+    return fail(`The name \`${name}\` differs from its folder \`${where.folderName}\`; rename one so they match.`);
   const description = fields.get('description');
   if (typeof description !== 'string' || description.trim().length === 0) {
     return fail('The frontmatter has no `description` (1–1024 characters saying what the skill does and when to use it).');

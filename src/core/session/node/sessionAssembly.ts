@@ -363,4 +363,3 @@ function mcpToolsOf(ports: SessionPorts): McpTools | undefined {
   if (!ports.mcp) return undefined;
   return new McpTools(ports.mcp, { builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)) });
 }
-

@@ -26,7 +26,12 @@ export interface SessionExtras {
   readonly notice: (level: NoticeLevel, kind: string, logLine: string, message: string) => void;
 }
 
-export function sessionExtras(ports: SessionPorts, journal: SessionJournal, generations: ActiveGeneration, memory: WorkingMemory): SessionExtras {
+export function sessionExtras(
+  ports: SessionPorts,
+  journal: SessionJournal,
+  generations: ActiveGeneration,
+  memory: WorkingMemory,
+): SessionExtras {
   const log = ports.log ?? (() => undefined);
   const decisions = new DecisionQueue();
   const events = new EventHub();
