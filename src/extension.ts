@@ -25,6 +25,8 @@ import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
+import { EditorContext } from './host/editorContext';
+import { FileSkillSource } from './core/skills/node/fileSkillSource';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
@@ -111,6 +113,13 @@ export function activate(context: vscode.ExtensionContext): void {
       // git reads the repository's own config: nothing of it runs before the user trusts the folder.
       projectContext: new NodeProjectContext({ folders: folders.map((folder) => folder.path), runGit: () => vscode.workspace.isTrusted }),
       rules: new FileRulesSource({ homeDir: homedir(), roots: folders.map((folder) => folder.path) }),
+      // Workspace skills are the workspace's text: read only once the user trusts it (asked at each discovery).
+      skills: new FileSkillSource({
+        homeDir: homedir(),
+        roots: folders.map((folder) => folder.path),
+        trusted: () => vscode.workspace.isTrusted,
+      }),
+      attachments: [new EditorContext(() => vscode.workspace.getConfiguration('cairn').get<boolean>('editorContext', true))],
       model,
       approver,
       approvals: () => ({
@@ -165,6 +174,7 @@ export function activate(context: vscode.ExtensionContext): void {
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
   });
   controller = current;
+  context.subscriptions.push(current.skills.watchDisk());
   const report = new ReportPanel(context.extensionUri, current);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {

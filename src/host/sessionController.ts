@@ -31,6 +31,7 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { openFromWebview } from './webviewOpens';
 import { NoSessionError } from './sessionNotices';
+import { SkillsHost } from './skillsHost';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
@@ -66,6 +67,12 @@ export class SessionController {
   private lastUserText: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
   private readonly compaction: CompactionRunner;
+  /** The chat's skills list, `/name`, the plan above the input (issue 18). */
+  readonly skills = new SkillsHost({
+    session: () => this.session(),
+    broadcast: (message) => this.broadcast(message, 'chat'),
+    notify: (level, message) => this.chat.relay({ type: 'notice', level, kind: 'skills', message }),
+  });
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
@@ -179,6 +186,12 @@ export class SessionController {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return;
     }
+    const prepared = await this.skills.prepare(text).catch((error: unknown) => {
+      this.postError('skills', errorMessage(error));
+      return { send: false } as const;
+    });
+    if (!prepared.send) return;
+    text = prepared.text;
     this.lastUserText = text;
     this.setBusy(true);
     try {
@@ -306,6 +319,9 @@ export class SessionController {
         void this.refreshMeter();
         break;
       }
+      case 'todo':
+        this.skills.showTodo(event.items);
+        break;
       case 'compacted':
         this.usage.setSummary(event.summary);
         void this.refreshMeter();
@@ -335,6 +351,7 @@ export class SessionController {
           this.deps.log.error(`No session: ${errorMessage(error)}`);
         });
         await this.sendInit(sink, message.view);
+        if (failure === undefined && message.view === 'chat') void this.skills.refreshAll().catch(() => undefined);
         if (failure !== undefined && message.view === 'chat') {
           this.post(sink, {
             type: 'error',
@@ -390,6 +407,9 @@ export class SessionController {
         } catch (error) {
           this.postError('compaction', errorMessage(error));
         }
+        return;
+      case 'toggleSkill':
+        await this.skills.toggle(message.name, message.active);
         return;
     }
   }

@@ -271,7 +271,25 @@ export type WebviewNotification =
   | { readonly type: 'openLink'; readonly url: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
-  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string };
+  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }
+  /** Turn a skill on or off from the chat's skills list: the change goes out with the next message. */
+  | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean };
+
+/** A skill as the chat's list shows it (issue 18). */
+export interface SkillView {
+  readonly name: string;
+  readonly description: string;
+  readonly scope: 'workspace' | 'user';
+  readonly file: string;
+  readonly userInvocable: boolean;
+  readonly active: boolean;
+}
+
+/** One step of the model's plan (the `todo` tool), shown above the input. */
+export interface TodoItemView {
+  readonly text: string;
+  readonly status: 'pending' | 'in_progress' | 'done';
+}
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 
@@ -339,7 +357,11 @@ export type HostNotification =
   | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
   /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
   | { readonly type: 'showRecall'; readonly resultId: string }
-  | { readonly type: 'focusInput' };
+  | { readonly type: 'focusInput' }
+  /** The skills found and which are active for the next message. */
+  | { readonly type: 'skills'; readonly skills: readonly SkillView[] }
+  /** The model's plan as it now stands. */
+  | { readonly type: 'todo'; readonly items: readonly TodoItemView[] };
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

@@ -5,6 +5,8 @@ import { RecallScope } from '../common/RecallScope';
 import type { ChatStore } from './chatStore';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
+import { SkillsList } from './SkillsList';
+import { TodoList } from './TodoList';
 import { TurnList } from './TurnList';
 import { UsageMeter } from './UsageMeter';
 
@@ -92,6 +94,8 @@ export function ChatView({ store }: { store: ChatStore }) {
         </div>
       </main>
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
+      <TodoList items={store.todo.value} />
+      <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
       <Composer store={store} />
     </div>
   );

@@ -1,6 +1,13 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
 import { batch, signal } from '@preact/signals';
-import type { ApprovalDecision, CompactionStateView, HostNotification, UsageMeterView } from '../../src/shared/protocol';
+import type {
+  ApprovalDecision,
+  CompactionStateView,
+  HostNotification,
+  SkillView,
+  TodoItemView,
+  UsageMeterView,
+} from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
 import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from '../../src/shared/transcript';
@@ -21,6 +28,10 @@ export class ChatStore {
   /** Bumped to ask the input to take focus. */
   readonly focusRequest = signal(0);
   readonly olderError = signal<string | undefined>(undefined);
+  /** The skills found and which are on for the next message (issue 18). */
+  readonly skills = signal<readonly SkillView[]>([]);
+  /** The model's plan, shown above the input. */
+  readonly todo = signal<readonly TodoItemView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -76,6 +87,12 @@ export class ChatStore {
         return;
       case 'snapshot':
         return; // the report's concern
+      case 'skills':
+        this.skills.value = message.skills;
+        return;
+      case 'todo':
+        this.todo.value = message.items;
+        return;
     }
   }
 
@@ -83,6 +100,11 @@ export class ChatStore {
     if (text.trim() === '' || this.busy.value) return false;
     this.bridge.notify({ type: 'send', text });
     return true;
+  }
+
+  /** Turns a skill on or off; it takes effect with the next message. */
+  toggleSkill(name: string, active: boolean): void {
+    this.bridge.notify({ type: 'toggleSkill', name, active });
   }
 
   cancel(): void {

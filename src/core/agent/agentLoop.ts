@@ -85,7 +85,11 @@ export class AgentLoop {
     deps.contextPolicy?.startRun();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
     const delta = [...(await deps.composer.rulesDelta())];
-    for (const attachment of deps.attachments ?? []) delta.push(...(await attachment.blocksFor(userText)));
+    for (const attachment of deps.attachments ?? []) {
+      const attached = await attachment.blocksFor(userText);
+      if ('blocks' in attached) deps.decisions.add(...attached.decisions);
+      delta.push(...('blocks' in attached ? attached.blocks : attached));
+    }
     // The rules delta and the attachments are Cairn's text in the user's message: marked, never attributed to the user.
     await this.appendUser([...delta, { type: 'text', text: userText }], { syntheticBlocks: delta.map((_, i) => i) });
     deps.emit({ type: 'user_message', text: userText });

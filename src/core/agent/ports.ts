@@ -60,5 +60,8 @@ export interface ContextPolicy {
  * (`syntheticBlocks`), never attributed to the user, and never a rewrite of a message already sent.
  */
 export interface MessageAttachment {
-  blocksFor(userText: string): Promise<readonly TextBlock[]>;
+  /** The blocks (none: nothing to add), and the decisions that say why (a pack chosen compact, a skill turned on). */
+  blocksFor(
+    userText: string,
+  ): Promise<readonly TextBlock[] | { readonly blocks: readonly TextBlock[]; readonly decisions: readonly Decision[] }>;
 }
