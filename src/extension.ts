@@ -119,7 +119,12 @@ export function activate(context: vscode.ExtensionContext): void {
         roots: folders.map((folder) => folder.path),
         trusted: () => vscode.workspace.isTrusted,
       }),
-      attachments: [new EditorContext(() => vscode.workspace.getConfiguration('cairn').get<boolean>('editorContext', true))],
+      attachments: [
+        new EditorContext(
+          () => vscode.workspace.getConfiguration('cairn').get<boolean>('editorContext', true),
+          (line) => log.info(line),
+        ),
+      ],
       model,
       approver,
       approvals: () => ({

@@ -19,10 +19,25 @@ const DIAGNOSTICS_MAX = 40;
 export class EditorContext implements MessageAttachment {
   private lastSent = '';
 
-  constructor(private readonly enabled: () => boolean) {}
+  constructor(
+    private readonly enabled: () => boolean,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
 
   async blocksFor(userText: string): Promise<{ blocks: TextBlock[]; decisions: Decision[] }> {
     if (!this.enabled()) return { blocks: [], decisions: [] };
+    try {
+      return this.gather(userText);
+    } catch (error) {
+      // The editor's context is extra: reading it must never stop the user's message from going out.
+      this.log(
+        `[Context] the editor's context could not be read (${error instanceof Error ? error.message : String(error)}); sent without it.`,
+      );
+      return { blocks: [], decisions: [] };
+    }
+  }
+
+  private gather(userText: string): { blocks: TextBlock[]; decisions: Decision[] } {
     const packs = [activeFilePack(), diagnosticsPack(userText), openEditorsPack()];
     const choices = selectPacks(packs, { tokens: EDITOR_CONTEXT_BUDGET_TOKENS });
     const parts = choices.filter((c) => c.text.length > 0).map((c) => c.text);
