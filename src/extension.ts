@@ -179,7 +179,15 @@ export function activate(context: vscode.ExtensionContext): void {
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
   });
   controller = current;
-  context.subscriptions.push(current.skills.watchDisk());
+  // Skills added, changed or removed on disk refresh the chat's list; the model hears of it with the next message.
+  const skillsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.agents,.claude}/skills/**');
+  const refreshSkills = (): void => void current.skills.refresh().catch(() => undefined);
+  context.subscriptions.push(
+    skillsWatcher,
+    skillsWatcher.onDidCreate(refreshSkills),
+    skillsWatcher.onDidChange(refreshSkills),
+    skillsWatcher.onDidDelete(refreshSkills),
+  );
   const report = new ReportPanel(context.extensionUri, current);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {

@@ -70,6 +70,7 @@ export class SessionController {
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   readonly skills = new SkillsHost({
     session: () => this.session(),
+    current: () => this.assembled,
     broadcast: (message) => this.broadcast(message, 'chat'),
     notify: (level, message) => this.chat.relay({ type: 'notice', level, kind: 'skills', message }),
   });
@@ -351,7 +352,6 @@ export class SessionController {
           this.deps.log.error(`No session: ${errorMessage(error)}`);
         });
         await this.sendInit(sink, message.view);
-        if (failure === undefined && message.view === 'chat') void this.skills.refreshAll().catch(() => undefined);
         if (failure !== undefined && message.view === 'chat') {
           this.post(sink, {
             type: 'error',
@@ -365,6 +365,7 @@ export class SessionController {
         if (message.view === 'chat' && !(await this.deps.hasApiKey())) {
           this.postError('auth', 'No Anthropic API key is set. Set one to start working with Cairn.', 'setApiKey');
         }
+        if (message.view === 'chat') await this.skills.refreshAll().catch(() => undefined);
         return;
       }
       case 'send':

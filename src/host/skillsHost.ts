@@ -1,10 +1,11 @@
-import * as vscode from 'vscode';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { HostToWebview, SkillView, TodoItemView } from '../shared/protocol';
 
 export interface SkillsHostDeps {
   /** The open session, opening one when none is (the chat's list and `/name` need one). */
   readonly session: () => Promise<AssembledSession>;
+  /** The open session, if any: refreshing the views never opens one (a closing window must stay closed). */
+  readonly current: () => AssembledSession | undefined;
   readonly broadcast: (message: HostToWebview) => void;
   /** A message the user should see in the chat (a `/name` that names no skill it can turn on). */
   readonly notify: (level: 'info' | 'warning', message: string) => void;
@@ -27,9 +28,10 @@ export class SkillsHost {
     return (await skills.list()).filter((s) => s.userInvocable).map((s) => ({ name: s.name, description: s.description }));
   }
 
-  /** Sends the list as it is now (after a session opens, a toggle, a change on disk). */
-  async refresh(): Promise<void> {
-    const { skills } = await this.deps.session();
+  /** Sends the list as it is now (after a toggle, a change on disk); `onlyIfAny`: not when there is none to show. */
+  async refresh(onlyIfAny = false): Promise<void> {
+    const skills = this.deps.current()?.skills;
+    if (!skills) return;
     const list: SkillView[] = (await skills.list()).map((s) => ({
       name: s.name,
       description: s.description,
@@ -38,6 +40,7 @@ export class SkillsHost {
       userInvocable: s.userInvocable,
       active: s.active,
     }));
+    if (onlyIfAny && list.length === 0) return;
     this.deps.broadcast({ type: 'skills', skills: list });
   }
 
@@ -75,31 +78,14 @@ export class SkillsHost {
 
   /** The list and the plan, for a chat that just opened (or a session just switched to). */
   async refreshAll(): Promise<void> {
-    await this.refresh();
-    await this.showCurrentTodo();
-  }
-
-  /**
-   * Skills added, changed or removed on disk refresh the chat's list; the model hears of it at the next
-   * message (the catalog's delta), never mid-request.
-   */
-  watchDisk(): vscode.Disposable {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.agents,.claude}/skills/**');
-    const refresh = () => void this.refresh().catch(() => undefined);
-    watcher.onDidCreate(refresh);
-    watcher.onDidChange(refresh);
-    watcher.onDidDelete(refresh);
-    return watcher;
+    // A chat that just opened starts with neither: nothing to send when there is nothing to show.
+    await this.refresh(true);
+    const memory = this.deps.current()?.memory;
+    if (memory && memory.todo.length > 0) this.showTodo(memory.todo);
   }
 
   /** The plan as the chat shows it. */
   showTodo(items: readonly TodoItemView[]): void {
     this.deps.broadcast({ type: 'todo', items: items.map((i) => ({ text: i.text, status: i.status })) });
-  }
-
-  /** A newly opened session's plan (a resumed one has its plan back from the journal). */
-  async showCurrentTodo(): Promise<void> {
-    const { memory } = await this.deps.session();
-    this.showTodo(memory.todo);
   }
 }
