@@ -20,7 +20,23 @@ export type Step =
   | ({ kind: 'compact'; summary: string } & Expectations)
   | ({ kind: 'elide' } & Expectations)
   | { kind: 'expect-file'; path: string; content: string }
-  | { kind: 'expect-no-file'; path: string };
+  | { kind: 'expect-no-file'; path: string }
+  // Issue 18: skills, packs and the working memory (conformance/skillsStep.ts).
+  | ({ kind: 'skills'; enable: string[]; disable: string[] } & Expectations)
+  | ({ kind: 'user'; text: string } & Expectations)
+  | ({ kind: 'active' } & Expectations)
+  | ({ kind: 'catalog' } & Expectations)
+  | ({ kind: 'skills-compact'; keep: number } & Expectations)
+  | ({ kind: 'state' } & Expectations)
+  | ({ kind: 'fold'; texts: string[] } & Expectations)
+  | ({ kind: 'packs'; tokens: number; maxChars?: number; packs: PackSpec[] } & Expectations);
+
+export interface PackSpec {
+  label: string;
+  priority: 'required' | 'high' | 'medium' | 'low';
+  full: string;
+  compact?: string;
+}
 
 export interface ConformanceCase {
   name: string;
@@ -125,7 +141,84 @@ function parseStep(raw: unknown, what: string): Step {
     onlyKeys(raw, ['expect_no_file'], what);
     return { kind: 'expect-no-file', path: str(raw.expect_no_file, `${what}.expect_no_file`) };
   }
-  throw new FormatError(`${what} is not a step: it needs one of call, fs, compact, elide, expect_file, expect_no_file.`);
+  const skillStep = parseSkillStep(raw, what);
+  if (skillStep) return skillStep;
+  throw new FormatError(
+    `${what} is not a step: it needs one of call, fs, compact, elide, expect_file, expect_no_file, skills, user, active, catalog, skills_compact, state, fold, packs.`,
+  );
+}
+
+const PRIORITIES = ['required', 'high', 'medium', 'low'];
+
+/** The steps of issue 18's cases; undefined when `raw` is none of them. */
+function parseSkillStep(raw: Record<string, unknown>, what: string): Step | undefined {
+  const bare = (key: string): boolean => {
+    onlyKeys(raw, [key, ...EXPECT_KEYS], what);
+    if (raw[key] !== undefined && !isRecord(raw[key])) throw new FormatError(`${what}.${key} must be {}.`);
+    return true;
+  };
+  if ('skills' in raw) {
+    onlyKeys(raw, ['skills', ...EXPECT_KEYS], what);
+    const s = raw.skills;
+    if (!isRecord(s)) throw new FormatError(`${what}.skills must be {"enable": [names], "disable": [names]}.`);
+    onlyKeys(s, ['enable', 'disable'], `${what}.skills`);
+    return {
+      kind: 'skills',
+      enable: strList(s.enable ?? [], `${what}.skills.enable`),
+      disable: strList(s.disable ?? [], `${what}.skills.disable`),
+      ...expectations(raw, what),
+    };
+  }
+  if ('user' in raw) {
+    onlyKeys(raw, ['user', ...EXPECT_KEYS], what);
+    return { kind: 'user', text: str(raw.user, `${what}.user`), ...expectations(raw, what) };
+  }
+  if ('active' in raw && bare('active')) return { kind: 'active', ...expectations(raw, what) };
+  if ('catalog' in raw && bare('catalog')) return { kind: 'catalog', ...expectations(raw, what) };
+  if ('state' in raw && bare('state')) return { kind: 'state', ...expectations(raw, what) };
+  if ('skills_compact' in raw) {
+    onlyKeys(raw, ['skills_compact', ...EXPECT_KEYS], what);
+    const c = raw.skills_compact;
+    if (!isRecord(c) || !Number.isInteger(c.keep) || (c.keep as number) < 0) {
+      throw new FormatError(`${what}.skills_compact must be {"keep": N}, N the messages kept (0 or more).`);
+    }
+    return { kind: 'skills-compact', keep: c.keep as number, ...expectations(raw, what) };
+  }
+  if ('fold' in raw) {
+    onlyKeys(raw, ['fold', ...EXPECT_KEYS], what);
+    return { kind: 'fold', texts: strList(raw.fold, `${what}.fold`), ...expectations(raw, what) };
+  }
+  if ('packs' in raw) {
+    onlyKeys(raw, ['packs', ...EXPECT_KEYS], what);
+    const p = raw.packs;
+    if (!isRecord(p) || !Number.isInteger(p.tokens) || !Array.isArray(p.packs)) {
+      throw new FormatError(`${what}.packs must be {"tokens": N, "max_chars"?: N, "packs": [{label, priority, full, compact?}]}.`);
+    }
+    onlyKeys(p, ['tokens', 'max_chars', 'packs'], `${what}.packs`);
+    if (p.max_chars !== undefined && !Number.isInteger(p.max_chars))
+      throw new FormatError(`${what}.packs.max_chars must be a whole number.`);
+    const packs = p.packs.map((pack, i): PackSpec => {
+      const at = `${what}.packs.packs[${i}]`;
+      if (!isRecord(pack)) throw new FormatError(`${at} must be {label, priority, full, compact?}.`);
+      onlyKeys(pack, ['label', 'priority', 'full', 'compact'], at);
+      const priority = str(pack.priority, `${at}.priority`);
+      if (!PRIORITIES.includes(priority)) throw new FormatError(`${at}.priority must be one of ${PRIORITIES.join(', ')}.`);
+      return {
+        label: str(pack.label, `${at}.label`),
+        priority: priority as PackSpec['priority'],
+        full: str(pack.full, `${at}.full`),
+        ...(pack.compact !== undefined ? { compact: str(pack.compact, `${at}.compact`) } : {}),
+      };
+    });
+    return {
+      kind: 'packs',
+      tokens: p.tokens as number,
+      ...(p.max_chars !== undefined ? { maxChars: p.max_chars as number } : {}),
+      packs,
+      ...expectations(raw, what),
+    };
+  }
+  return undefined;
 }
 
 function parseFiles(raw: unknown, what: string): Record<string, FileSpec> {

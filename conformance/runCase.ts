@@ -6,6 +6,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { diffLines } from 'diff';
 import { resolveHygiene, type HygieneOverrides } from '../src/core/config/hygiene';
 import { CaseCompaction } from './compactionStep';
+import { CaseSkills, foldText, packsText } from './skillsStep';
 import { HashCache } from '../src/core/tools/hashCache';
 import { IdAllocator, seedFromString } from '../src/core/ledger/ids';
 import { MemoryResultStore } from '../test/support/ledger/memoryResultStore';
@@ -120,6 +121,15 @@ function describeStep(step: Step): string {
       return `expect_file ${step.path}`;
     case 'expect-no-file':
       return `expect_no_file ${step.path}`;
+    case 'skills':
+    case 'user':
+    case 'active':
+    case 'catalog':
+    case 'skills-compact':
+    case 'state':
+    case 'fold':
+    case 'packs':
+      return step.kind;
     default:
       return `fs ${step.kind.slice(3)} ${step.path}`;
   }
@@ -143,7 +153,9 @@ export async function runCase(
       await mkdir(dirname(absolute), { recursive: true });
       await writeFile(absolute, fileContent(spec));
     }
+    const skills = await CaseSkills.create(root);
     const ledger = new ResultLedger({
+      externalTools: skills.tools(),
       workspace: makeWorkspace(root),
       store: new MemoryResultStore(),
       config,
@@ -172,6 +184,7 @@ export async function runCase(
             const call = { callId: `call-${index + 1}`, name: step.call, input: withLabels(step.args, labels) };
             const result = await ledger.execute(call);
             compaction.recordCall(index + 1, call, result);
+            skills.recordCall(call, result.text);
             const match = idPattern.exec(result.text);
             if (!match)
               problems.push(
@@ -212,6 +225,30 @@ export async function runCase(
           }
           case 'expect-no-file':
             if (existsSync(inside(root, step.path))) problems.push(`${step.path} exists but should not.`);
+            break;
+          case 'skills':
+            problems.push(...check(await skills.toggle(step.enable, step.disable), step, scope));
+            break;
+          case 'user':
+            problems.push(...check(await skills.user(step.text), step, scope));
+            break;
+          case 'active':
+            problems.push(...check(skills.active(), step, scope));
+            break;
+          case 'catalog':
+            problems.push(...check(skills.catalog(), step, scope));
+            break;
+          case 'skills-compact':
+            problems.push(...check(skills.compact(step.keep), step, scope));
+            break;
+          case 'state':
+            problems.push(...check(skills.state(), step, scope));
+            break;
+          case 'fold':
+            problems.push(...check(foldText(step.texts), step, scope));
+            break;
+          case 'packs':
+            problems.push(...check(packsText(step.packs, step.tokens, step.maxChars), step, scope));
             break;
         }
         for (const p of problems) failures.push(`${where}: ${p}`);

@@ -30,6 +30,8 @@ import { WebviewApprover } from './host/webviewApprover';
 import { SlashCommands } from './host/slashCommands';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
+import { EditorContext } from './host/editorContext';
+import { FileSkillSource } from './core/skills/node/fileSkillSource';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
@@ -116,6 +118,18 @@ export function activate(context: vscode.ExtensionContext): void {
       // git reads the repository's own config: nothing of it runs before the user trusts the folder.
       projectContext: new NodeProjectContext({ folders: folders.map((folder) => folder.path), runGit: () => vscode.workspace.isTrusted }),
       rules: new FileRulesSource({ homeDir: homedir(), roots: folders.map((folder) => folder.path) }),
+      // Workspace skills are the workspace's text: read only once the user trusts it (asked at each discovery).
+      skills: new FileSkillSource({
+        homeDir: homedir(),
+        roots: folders.map((folder) => folder.path),
+        trusted: () => vscode.workspace.isTrusted,
+      }),
+      attachments: [
+        new EditorContext(
+          () => vscode.workspace.getConfiguration('cairn').get<boolean>('editorContext', true),
+          (line) => log.info(line),
+        ),
+      ],
       model,
       approver,
       approvals: () => ({
@@ -195,6 +209,15 @@ export function activate(context: vscode.ExtensionContext): void {
     showError: (message) => current.postError('slash_command', message),
   });
   controller = current;
+  // Skills added, changed or removed on disk refresh the chat's list; the model hears of it with the next message.
+  const skillsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.agents,.claude}/skills/**');
+  const refreshSkills = (): void => void current.skills.refresh().catch(() => undefined);
+  context.subscriptions.push(
+    skillsWatcher,
+    skillsWatcher.onDidCreate(refreshSkills),
+    skillsWatcher.onDidChange(refreshSkills),
+    skillsWatcher.onDidDelete(refreshSkills),
+  );
   const report = new ReportPanel(context.extensionUri, current);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {

@@ -31,6 +31,7 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { openFromWebview } from './webviewOpens';
 import { NoSessionError } from './sessionNotices';
+import { SkillsHost } from './skillsHost';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions, type CheckpointPrompts } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
@@ -97,6 +98,13 @@ export class SessionController {
   private readonly compaction: CompactionRunner;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
+  /** The chat's skills list, `/name`, the plan above the input (issue 18). */
+  readonly skills = new SkillsHost({
+    session: () => this.session(),
+    current: () => this.assembled,
+    broadcast: (message) => this.broadcast(message, 'chat'),
+    notify: (level, message) => this.chat.relay({ type: 'notice', level, kind: 'skills', message }),
+  });
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.checkpoints = deps.checkpointPrompts
@@ -225,6 +233,12 @@ export class SessionController {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return;
     }
+    const prepared = await this.skills.prepare(text).catch((error: unknown) => {
+      this.postError('skills', errorMessage(error));
+      return { send: false } as const;
+    });
+    if (!prepared.send) return;
+    text = prepared.text;
     this.lastUserText = text;
     if (this.unsent === text) this.unsent = undefined;
     const lastBefore = session.checkpoints?.last()?.id;
@@ -405,6 +419,9 @@ export class SessionController {
         void this.refreshMeter();
         break;
       }
+      case 'todo':
+        this.skills.showTodo(event.items);
+        break;
       case 'compacted':
         this.usage.setSummary(event.summary);
         void this.refreshMeter();
@@ -450,6 +467,7 @@ export class SessionController {
           const server = this.deps.server?.();
           this.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
         }
+        if (message.view === 'chat') await this.skills.refreshAll().catch(() => undefined);
         return;
       }
       case 'send':
@@ -533,6 +551,9 @@ export class SessionController {
         } catch (error) {
           this.postError('compaction', errorMessage(error));
         }
+        return;
+      case 'toggleSkill':
+        await this.skills.toggle(message.name, message.active);
         return;
     }
   }

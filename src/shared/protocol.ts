@@ -403,7 +403,25 @@ export type WebviewNotification =
   /** The model picker's choice: the next request uses it. */
   | { readonly type: 'pickModel'; readonly model: string }
   /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */
-  | { readonly type: 'dropFiles'; readonly uris: readonly string[] };
+  | { readonly type: 'dropFiles'; readonly uris: readonly string[] }
+  /** Turn a skill on or off from the chat's skills list: the change goes out with the next message. */
+  | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean };
+
+/** A skill as the chat's list shows it (issue 18). */
+export interface SkillView {
+  readonly name: string;
+  readonly description: string;
+  readonly scope: 'workspace' | 'user';
+  readonly file: string;
+  readonly userInvocable: boolean;
+  readonly active: boolean;
+}
+
+/** One step of the model's plan (the `todo` tool), shown above the input. */
+export interface TodoItemView {
+  readonly text: string;
+  readonly status: 'pending' | 'in_progress' | 'done';
+}
 
 export type WebviewToHost = WebviewRequest | WebviewNotification;
 
@@ -511,7 +529,11 @@ export type HostNotification =
       readonly inputTokens: number;
       readonly outputTokens: number;
       readonly costUsd: number | null;
-    };
+    }
+  /** The skills found and which are active for the next message. */
+  | { readonly type: 'skills'; readonly skills: readonly SkillView[] }
+  /** The model's plan as it now stands. */
+  | { readonly type: 'todo'; readonly items: readonly TodoItemView[] };
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

@@ -265,6 +265,13 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       if (!MODEL_ID.test(model)) refuse('model must be a model id (letters, digits, and . _ : / @ -)');
       return { type, model };
     }
+    case 'toggleSkill': {
+      record(m, type, ['type', 'name', 'active']);
+      if (typeof m.active !== 'boolean') refuse('active must be true or false');
+      const name = text(m.name, 'name', 64, { nonBlank: true });
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) refuse('name must be a skill name (lowercase letters, digits and hyphens)');
+      return { type, name, active: m.active };
+    }
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

@@ -217,7 +217,21 @@ function documentFor(uri: Uri): vscode.TextDocument {
   return { uri, lineCount: 1000 } as unknown as vscode.TextDocument;
 }
 
+/** The editor's context (issue 18) reads these: no editor, no tabs, no problems in the host tests. */
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+export const languages = { getDiagnostics: (): Array<[Uri, unknown[]]> => [] };
+
 export const window = {
+  activeTextEditor: undefined as vscode.TextEditor | undefined,
+  tabGroups: { all: [] } as unknown as vscode.TabGroups,
   // Overloaded (OutputChannel / LogOutputChannel): checked by name.
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   createOutputChannel: ((name: string) => logger(name)) as (...args: unknown[]) => any,
@@ -300,6 +314,8 @@ export const window = {
   }) as (...args: unknown[]) => any,
 } satisfies Pick<
   typeof vscode.window,
+  | 'activeTextEditor'
+  | 'tabGroups'
   | 'createOutputChannel'
   | 'createStatusBarItem'
   | 'showInputBox'
@@ -359,6 +375,9 @@ export const workspace = {
   get isTrusted(): boolean {
     return shim.trusted;
   },
+  asRelativePath: ((pathOrUri: string | vscode.Uri): string => (typeof pathOrUri === 'string' ? pathOrUri : pathOrUri.fsPath)) as (
+    ...args: unknown[]
+  ) => string,
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   createFileSystemWatcher: (() => {
     const event = new Emitter<unknown>().event;
@@ -383,6 +402,7 @@ export const workspace = {
   | 'onDidChangeConfiguration'
   | 'workspaceFolders'
   | 'isTrusted'
+  | 'asRelativePath'
   | 'createFileSystemWatcher'
   | 'onDidSaveTextDocument'
   | 'registerTextDocumentContentProvider'
@@ -409,6 +429,9 @@ export const env = {
 /** The module's shape, for `import * as vscode from 'vscode'` in the code under test. */
 export default {
   window,
+  languages,
+  TabInputText,
+  DiagnosticSeverity,
   commands,
   workspace,
   env,

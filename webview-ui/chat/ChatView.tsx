@@ -8,6 +8,8 @@ import type { ChatStore } from './chatStore';
 import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
+import { SkillsList } from './SkillsList';
+import { TodoList } from './TodoList';
 import { TurnList } from './TurnList';
 import { UsageMeter } from './UsageMeter';
 import { Welcome } from './Welcome';
@@ -103,6 +105,8 @@ export function ChatView({ store }: { store: ChatStore }) {
       <ApprovalWaiting turns={turns} />
       <ChatAnnouncer store={store} />
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
+      <TodoList items={store.todo.value} />
+      <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
       <Composer store={store} />
     </div>
   );

@@ -5,7 +5,9 @@ import type {
   CompactionStateView,
   HostNotification,
   ModelChoices,
+  SkillView,
   SlashCommandView,
+  TodoItemView,
   UsageMeterView,
   WelcomeView,
 } from '../../src/shared/protocol';
@@ -39,6 +41,10 @@ export class ChatStore {
   readonly slashCommands = signal<readonly SlashCommandView[]>([]);
   /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
   readonly insertRequest = signal<{ readonly text: string; readonly n: number } | undefined>(undefined);
+  /** The skills found and which are on for the next message (issue 18). */
+  readonly skills = signal<readonly SkillView[]>([]);
+  /** The model's plan, shown above the input. */
+  readonly todo = signal<readonly TodoItemView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -110,6 +116,12 @@ export class ChatStore {
         return;
       case 'snapshot':
         return; // the report's concern
+      case 'skills':
+        this.skills.value = message.skills;
+        return;
+      case 'todo':
+        this.todo.value = message.items;
+        return;
     }
   }
 
@@ -117,6 +129,11 @@ export class ChatStore {
     if (text.trim() === '' || this.busy.value) return false;
     this.bridge.notify({ type: 'send', text });
     return true;
+  }
+
+  /** Turns a skill on or off; it takes effect with the next message. */
+  toggleSkill(name: string, active: boolean): void {
+    this.bridge.notify({ type: 'toggleSkill', name, active });
   }
 
   cancel(): void {

@@ -7,7 +7,6 @@ import type {
   ModelClient,
   ModelResponse,
   ModelStreamEvent,
-  TextBlock,
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
@@ -17,7 +16,7 @@ import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { AgentEvent, DoneReason } from './events';
-import type { ContextChange, ContextPolicy, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -62,8 +61,8 @@ export interface AgentLoopDeps {
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
   readonly project?: Projection;
-  /** Cairn-written blocks the next user message carries besides the rules delta (the files a restore changed). */
-  readonly pendingNotes?: () => TextBlock[];
+  /** Cairn's blocks for the start of each user message, in order, after the rules delta (see `MessageAttachment`). */
+  readonly attachments?: readonly MessageAttachment[];
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -86,7 +85,12 @@ export class AgentLoop {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
-    const delta = [...(await deps.composer.rulesDelta()), ...(deps.pendingNotes?.() ?? [])];
+    const delta = [...(await deps.composer.rulesDelta())];
+    for (const attachment of deps.attachments ?? []) {
+      const attached = await attachment.blocksFor(userText);
+      if ('blocks' in attached) deps.decisions.add(...attached.decisions);
+      delta.push(...('blocks' in attached ? attached.blocks : attached));
+    }
     // Files the user attached: read through the ledger (ids, stubs, recall), their text after the user's.
     const attached = await this.readMentions(mentions, signal);
     const blocks = [...delta, { type: 'text' as const, text: userText }, ...attached.map((a) => ({ type: 'text' as const, text: a.text }))];

@@ -36,6 +36,8 @@ export type AgentEvent =
       reason: 'auto' | 'manual' | 'overflow';
       stage: 'normal' | 'emergency';
     }
+  /** The model's plan changed (the `todo` tool): the chat shows it above the input. */
+  | { type: 'todo'; items: ReadonlyArray<{ readonly text: string; readonly status: 'pending' | 'in_progress' | 'done' }> }
   | { type: 'done'; reason: DoneReason };
 
 export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error';

@@ -55,3 +55,15 @@ export interface ContextPolicy {
   /** The provider refused the prompt as too long; a new generation means the request may be retried. */
   promptTooLong(signal: AbortSignal): Promise<ContextChange>;
 }
+
+/**
+ * Cairn-written blocks put ahead of the user's text in the next user message, after any rules delta
+ * (skill envelopes, the catalog delta, editor context, a checkpoint's note): marked as Cairn's
+ * (`syntheticBlocks`), never attributed to the user, and never a rewrite of a message already sent.
+ */
+export interface MessageAttachment {
+  /** The blocks (none: nothing to add), and the decisions that say why (a pack chosen compact, a skill turned on). */
+  blocksFor(
+    userText: string,
+  ): Promise<readonly TextBlock[] | { readonly blocks: readonly TextBlock[]; readonly decisions: readonly Decision[] }>;
+}

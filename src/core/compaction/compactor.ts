@@ -2,7 +2,8 @@ import type { AgentEvent, NoticeLevel } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { ContextChange, ContextPolicy } from '../agent/ports';
 import type { Composer } from '../compose/composer';
-import type { DecisionQueue } from '../compose/decisions';
+import type { Decision, DecisionQueue } from '../compose/decisions';
+import type { TextBlock } from '../model/types';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
@@ -43,7 +44,21 @@ export interface CompactorDeps {
   readonly project?: Projection;
   /** Lossless elision: tried before every summary, and between requests when its cost model says it pays. */
   readonly elider?: Elider;
+  /**
+   * What a new generation carries besides the summary (issue 18): the active skills re-injected, the
+   * plan and the durable state, with the skill envelopes stripped from the retained turns. None: nothing.
+   */
+  readonly carryOver?: CarryOver;
 }
+
+/** What carries into a new generation: Cairn's blocks after the summary, and the retained turns as they are kept. */
+export interface CarriedOver {
+  readonly blocks: readonly TextBlock[];
+  readonly tail: readonly ConversationEntry[];
+  readonly decisions: readonly Decision[];
+}
+
+export type CarryOver = (generation: readonly ConversationEntry[], tail: readonly ConversationEntry[]) => CarriedOver;
 
 /** A compaction worked out but not yet applied: what a preview shows. */
 export interface CompactionPlan {
@@ -61,6 +76,8 @@ export interface CompactionPlan {
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   readonly previous: GenerationRef;
+  /** Decisions of what was carried over (skills re-injected, the plan), queued when the plan is applied. */
+  readonly carried?: readonly Decision[];
 }
 
 export interface CompactionRequest {
@@ -237,11 +254,13 @@ export class Compactor implements ContextPolicy {
         : splitForCompaction(entries, stage, keep);
       if (!split) continue;
       const summarized = entries.slice(0, split.tailStart);
-      const tail = entries.slice(split.tailStart);
+      const carried = this.deps.carryOver?.(entries, entries.slice(split.tailStart));
+      const tail = carried?.tail ?? entries.slice(split.tailStart);
+      const extra = carried?.blocks ?? [];
       if (options.reason === 'auto') {
         // Judge before paying for a summary: if the kept tail alone is nearly the whole conversation, this stage cannot help.
         const fixed = this.estimateNext(new Conversation());
-        const tailOnly = this.estimateNext(new Conversation(openingEntries('', tail), 0));
+        const tailOnly = this.estimateNext(new Conversation(openingEntries('', extra, tail), 0));
         if (tailOnly - fixed >= (tokensBefore - fixed) * 0.9) {
           lastReason = `The ${stage} stage would keep ${tailOnly} of ${tokensBefore} tokens: the recent messages themselves fill the context.`;
           continue;
@@ -265,7 +284,7 @@ export class Compactor implements ContextPolicy {
       }
       const filesTable = this.deps.ledger.filesTable();
       const opening = generationOpening(summary.text, filesTable);
-      const newEntries = openingEntries(opening, tail);
+      const newEntries = openingEntries(opening, extra, tail);
       const tokensAfter = this.estimateNext(new Conversation(newEntries, 0));
       const plan: CompactionPlan = {
         reason: options.reason,
@@ -280,6 +299,7 @@ export class Compactor implements ContextPolicy {
         tokensBefore,
         tokensAfter,
         previous: current,
+        ...(carried ? { carried: carried.decisions } : {}),
       };
       const reserve = await this.completionReserve();
       const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
@@ -319,6 +339,7 @@ export class Compactor implements ContextPolicy {
     ledger.clearDedupe();
     await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
     generations.begin(plan.entries);
+    if (plan.carried) this.deps.decisions.add(...plan.carried);
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();
     await journal.append({ type: 'static_context', generation, state: composer.staticState() });
@@ -401,20 +422,26 @@ interface AutoOutcome {
   readonly events: readonly AgentEvent[];
 }
 
-/** The new generation: the opening as its first user message, merged with the tail's first user message if it starts with one. */
-function openingEntries(opening: string, tail: readonly ConversationEntry[]): ConversationEntry[] {
+/**
+ * The new generation: the opening (and what is carried over: skills, plan, state) as its first user
+ * message, merged with the tail's first user message if it starts with one.
+ */
+function openingEntries(opening: string, extra: readonly TextBlock[], tail: readonly ConversationEntry[]): ConversationEntry[] {
+  const lead = [{ type: 'text' as const, text: opening }, ...extra];
   const first = tail[0];
   if (first && first.message.role === 'user') {
     return [
       {
-        message: { role: 'user', content: [{ type: 'text', text: opening }, ...first.message.content] },
+        message: { role: 'user', content: [...lead, ...first.message.content] },
         // The opening is Cairn's text, not the user's: marked so no transcript or history says "User" for it.
-        ...(first.synthetic ? { synthetic: true } : { syntheticBlocks: [0, ...(first.syntheticBlocks ?? []).map((i) => i + 1)] }),
+        ...(first.synthetic
+          ? { synthetic: true }
+          : { syntheticBlocks: [...lead.keys(), ...(first.syntheticBlocks ?? []).map((i) => i + lead.length)] }),
       },
       ...tail.slice(1),
     ];
   }
-  return [{ message: { role: 'user', content: [{ type: 'text', text: opening }] }, synthetic: true }, ...tail];
+  return [{ message: { role: 'user', content: lead }, synthetic: true }, ...tail];
 }
 
 export { CompactionError };

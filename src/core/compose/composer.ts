@@ -17,7 +17,9 @@ import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rule
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot } from './snapshot';
 import { buildSnapshot } from './snapshotBuilder';
 import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
-import { buildStaticPart, restoreStaticPart, staticStateOf, type StaticPart, type StaticState } from './staticPart';
+import { buildStaticPart, restoreStaticPart, staticStateOf, type CatalogInput, type StaticPart, type StaticState } from './staticPart';
+import { selectPacks } from './packs';
+import { catalogDeltaBlock } from './catalogDelta';
 import { usagePartsFor, type UsageParts } from './usageParts';
 
 export interface ComposerOptions {
@@ -44,6 +46,11 @@ export interface ComposerOptions {
    * `prepare()` takes it instead of reading the files, so the prefix and the rules baseline carry on.
    */
   restoredStatic?: StaticState;
+  /**
+   * The skills catalog (a pack, and its token budget) asked for whenever the static part is built: it
+   * enters the system part once per generation; a change mid-generation goes out as `catalogDelta()`.
+   */
+  skillsCatalog?: () => Promise<CatalogInput>;
   /**
    * The session's one queue of decisions waiting for the next main request: the composer adds its own
    * (a budget cut in the static part, a rules delta) and the loop passes them all back in `compose()`.
@@ -92,6 +99,8 @@ export class Composer {
   private building: Promise<void> | null = null;
   /** Rules text by path as the model has it (system part plus deltas already reported). */
   private knownRules = new Map<string, string>();
+  /** The skills catalog as the model has it (system part, then the deltas already returned). */
+  private knownCatalog = '';
   private readonly decisions: DecisionQueue;
   private requestCount = 0;
   private lastGeneration: number | null = null;
@@ -155,6 +164,7 @@ export class Composer {
       rules: this.options.rules,
       projectContext: this.options.projectContext,
       budgets: this.budgets,
+      ...(this.options.skillsCatalog ? { catalog: this.options.skillsCatalog } : {}),
     });
     this.adopt(built);
   }
@@ -168,6 +178,7 @@ export class Composer {
     this.staticPart = part;
     this.staticEncoding = null;
     this.knownRules = new Map(part.rules);
+    this.knownCatalog = part.catalog;
     this.decisions.add(...part.decisions);
   }
 
@@ -203,6 +214,27 @@ export class Composer {
     this.knownRules = new Map(current.map((file) => [file.path, file.text]));
     this.decisions.add({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
     return blocks;
+  }
+
+  /**
+   * The skills catalog as an envelope for the next user message when it changed on disk since the model
+   * was given it (a skill added, removed or edited); [] otherwise. Chosen under the same budget as the
+   * system part's, so the full or the compact list; what it returns counts as known.
+   */
+  async catalogDelta(): Promise<TextBlock[]> {
+    this.requireStatic();
+    if (!this.options.skillsCatalog) return [];
+    const input = await this.options.skillsCatalog();
+    const [choice] = selectPacks([input.pack], { tokens: input.budgetTokens });
+    const text = choice!.text;
+    if (text === this.knownCatalog) return [];
+    this.knownCatalog = text;
+    this.decisions.add({
+      kind: 'skill',
+      detail: `skills catalog changed on disk: sent as a delta (${choice!.variant}, ${choice!.tokens} tokens)`,
+      resultIds: [],
+    });
+    return [catalogDeltaBlock(text)];
   }
 
   /** The next request and its snapshot, from the conversation of the current generation. */

@@ -12,6 +12,8 @@ export type DecisionKind =
   | 'compaction' // a compaction choice (stage, model, what was kept)
   | 'elision' // superseded results elided (lossless), with the cost model's verdict
   | 'cache_break' // the request does not extend the previous one's cached prefix
+  | 'pack' // a context pack sent full, compact, truncated or skipped under its budget
+  | 'skill' // a skill activated, deactivated, re-injected or cut to its cap
   | 'other';
 
 export interface Decision {

@@ -5,7 +5,8 @@ import type { Decision } from './decisions';
 import type { RequestCost } from './prices';
 import type { TokenEstimate } from '../tokens/tokenEstimator';
 
-export type SourceKind = 'preamble' | 'tools' | 'mcp_tools' | 'rules' | 'project_context' | 'session_date' | 'conversation';
+export type SourceKind =
+  'preamble' | 'tools' | 'mcp_tools' | 'rules' | 'project_context' | 'skills_catalog' | 'session_date' | 'conversation';
 
 /** One source of a request, in the fixed order of the request (tools, system blocks, messages). */
 export interface SourceSnapshot {

@@ -7,10 +7,11 @@ import { ComposeError } from './errors';
 import { renderProjectContext, type ProjectContextSource } from './projectContextSource';
 import { renderRulesFile, type RulesSource } from './rules';
 import type { SourceKind } from './snapshot';
+import { packDecision, selectPacks, type Pack } from './packs';
 
 /** What the snapshot says about one static source. */
 export interface StaticSourceInfo {
-  source: Extract<SourceKind, 'preamble' | 'rules' | 'project_context'>;
+  source: Extract<SourceKind, 'preamble' | 'rules' | 'project_context' | 'skills_catalog'>;
   label: string;
   /** Index of its block in `system`; null when it was left out (nothing fit its budget). */
   blockIndex: number | null;
@@ -32,6 +33,14 @@ export interface StaticPart {
   rules: Map<string, string>;
   /** Budget cuts made while building, reported with the generation's first request. */
   decisions: Decision[];
+  /** The skills catalog as the system part holds it ('' when none): the baseline for catalog deltas. */
+  catalog: string;
+}
+
+/** The skills catalog for a static part: its pack and the tokens it may take (1% of the window). */
+export interface CatalogInput {
+  readonly pack: Pack;
+  readonly budgetTokens: number;
 }
 
 /** Tools in name order (code-unit order, locale-independent), deep-copied, markers removed. */
@@ -50,11 +59,12 @@ export async function buildStaticPart(options: {
   rules: RulesSource;
   projectContext: ProjectContextSource;
   budgets: SourceBudgets;
+  catalog?: () => Promise<CatalogInput>;
 }): Promise<StaticPart> {
   if (options.preamble.trim().length === 0) {
     throw new ComposeError('The preamble is empty. Build it with buildPreamble() from the files in src/prompts.');
   }
-  const [rulesFiles, project] = await Promise.all([options.rules.load(), options.projectContext.load()]);
+  const [rulesFiles, project, catalogInput] = await Promise.all([options.rules.load(), options.projectContext.load(), options.catalog?.()]);
   const system: TextBlock[] = [{ type: 'text', text: options.preamble }];
   const sources: StaticSourceInfo[] = [
     {
@@ -111,7 +121,25 @@ export async function buildStaticPart(options: {
       });
     }
   }
-  return { system, tools: sortedTools(options.tools), sources, rules, decisions };
+  let catalog = '';
+  if (catalogInput && catalogInput.pack.full.length > 0) {
+    // A pack of the static part, chosen once per generation so the prefix stays byte-stable.
+    const [choice] = selectPacks([catalogInput.pack], { tokens: catalogInput.budgetTokens });
+    catalog = choice!.text;
+    const blockIndex = catalog.length > 0 ? system.length : null;
+    if (catalog.length > 0) system.push({ type: 'text', text: catalog });
+    sources.push({
+      source: 'skills_catalog',
+      label: 'skills catalog',
+      blockIndex,
+      budgetBytes: null,
+      fullBytes: utf8Bytes(catalogInput.pack.full),
+      truncated: choice!.variant === 'skipped' || choice!.variant === 'truncated',
+      variant: choice!.variant === 'compact' ? 'compact' : 'full',
+    });
+    decisions.push(packDecision(choice!, `system, ${catalogInput.budgetTokens}-token budget`));
+  }
+  return { system, tools: sortedTools(options.tools), sources, rules, decisions, catalog };
 }
 
 /**
@@ -124,10 +152,18 @@ export interface StaticState {
   system: TextBlock[];
   sources: StaticSourceInfo[];
   rules: Array<[string, string]>;
+  /** The skills catalog sent (absent in states journalled before skills existed: none). */
+  catalog?: string;
 }
 
 export function staticStateOf(part: StaticPart): StaticState {
-  return { version: 1, system: structuredClone(part.system), sources: structuredClone(part.sources), rules: [...part.rules] };
+  return {
+    version: 1,
+    system: structuredClone(part.system),
+    sources: structuredClone(part.sources),
+    rules: [...part.rules],
+    ...(part.catalog ? { catalog: part.catalog } : {}),
+  };
 }
 
 /** A static part from a journalled state and the current tools; a state that does not hold together is a `ComposeError`. */
@@ -153,5 +189,6 @@ export function restoreStaticPart(state: StaticState, tools: readonly ToolDefini
     sources: structuredClone(state.sources),
     rules: new Map(state.rules),
     decisions: [],
+    catalog: typeof state.catalog === 'string' ? state.catalog : '',
   };
 }

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../core/agent/agentLoop';
 import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
-import { startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
+import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
+import { FileSkillSource } from '../../core/skills/node/fileSkillSource';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
@@ -113,11 +114,14 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
   const doneReasons: DoneReason[] = [];
   let assembled: AssembledSession | undefined;
   try {
-    assembled = await startSession({
+    const homeDir = options.homeDir ?? homedir();
+    const ports: SessionPorts = {
       workspace,
       watcher,
       projectContext: new NodeProjectContext({ folders: [workspaceDir] }),
-      rules: new FileRulesSource({ homeDir: options.homeDir ?? homedir(), roots: [workspaceDir] }),
+      rules: new FileRulesSource({ homeDir, roots: [workspaceDir] }),
+      // A headless run is the user's own command on their own folder: its skills load (the editor asks workspace trust).
+      skills: new FileSkillSource({ homeDir, roots: [workspaceDir], trusted: () => true }),
       model: modelClient,
       approver: autoApprover,
       approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true }),
@@ -132,18 +136,29 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       ...(options.strategy?.project ? { project: options.strategy.project } : {}),
       ...(options.strategy?.wrapTools ? { wrapTools: options.strategy.wrapTools } : {}),
       ...(options.compaction ? { compaction: () => options.compaction! } : {}),
-    });
-    const { session } = assembled;
-    session.onEvent((event) => {
-      events.push(event);
-      if (event.type === 'request_finished') snapshots.push(event.snapshot);
-      options.onEvent?.(event);
-    });
+    };
+    const watch = (opened: AssembledSession): AssembledSession => {
+      opened.session.onEvent((event) => {
+        events.push(event);
+        if (event.type === 'request_finished') snapshots.push(event.snapshot);
+        options.onEvent?.(event);
+      });
+      return opened;
+    };
+    assembled = watch(await startSession(ports));
 
     if (player) {
-      await playScenario(player, assembled, workspaceDir, doneReasons, options.onNotice);
+      // A resume turn closes the session and opens it again from its journal, as reopening it in the editor does.
+      const reopen = async (): Promise<AssembledSession> => {
+        const id = assembled!.journal.sessionId;
+        await assembled!.dispose();
+        assembled = undefined;
+        assembled = watch(await resumeSession(ports, id));
+        return assembled;
+      };
+      await playScenario(player, () => assembled!, reopen, workspaceDir, doneReasons, options.onNotice);
     } else {
-      doneReasons.push(await session.send(options.prompt!));
+      doneReasons.push(await assembled.session.send(options.prompt!));
     }
     await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
     return {
@@ -165,13 +180,15 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
 /** Feeds the script's user turns to the loop, applies fs turns while it is idle, and runs compact turns. */
 async function playScenario(
   player: ScenarioPlayer,
-  assembled: AssembledSession,
+  current: () => AssembledSession,
+  reopen: () => Promise<AssembledSession>,
   workspaceDir: string,
   doneReasons: DoneReason[],
   onNotice: ((message: string) => void) | undefined,
 ): Promise<void> {
   while (!player.done) {
     const turn = player.advance()!;
+    const assembled = current();
     switch (turn.kind) {
       case 'user':
         doneReasons.push(await assembled.session.send(turn.text));
@@ -190,6 +207,21 @@ async function playScenario(
         if (!outcome.applied) onNotice?.(`turn ${turn.index}: the compaction was not applied: ${outcome.reason}`);
         break;
       }
+      case 'skills': {
+        // What the chat's skills list does: the changes go out with the next user message.
+        for (const name of turn.disable) {
+          const done = assembled.skills.disable(name);
+          if (!done.ok) onNotice?.(`turn ${turn.index}: ${done.message}`);
+        }
+        for (const name of turn.enable) {
+          const done = await assembled.skills.enable(name);
+          if (!done.ok) onNotice?.(`turn ${turn.index}: ${done.message}`);
+        }
+        break;
+      }
+      case 'resume':
+        await reopen();
+        break;
       default:
         // An assistant, fault or summary turn the loop never asked for: the script and the run disagree.
         player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);

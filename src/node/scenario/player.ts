@@ -137,8 +137,8 @@ export class ScenarioPlayer {
   }
 
   private skippable(kind: ScriptedRequestKind, turn: ScenarioTurn): boolean {
-    if (kind === 'compaction') return turn.kind === 'compact';
-    return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary';
+    if (kind === 'compaction') return turn.kind === 'compact' || turn.kind === 'skills' || turn.kind === 'resume';
+    return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary' || turn.kind === 'skills' || turn.kind === 'resume';
   }
 
   private pickAnswer(kind: ScriptedRequestKind, fault: Fault | undefined): PlannedAnswer {

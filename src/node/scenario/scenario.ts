@@ -32,7 +32,7 @@ export class ScenarioError extends Error {
 
 type JsonObject = Record<string, unknown>;
 
-const TURN_KINDS = ['user', 'assistant', 'fs', 'fault', 'summary', 'compact'] as const;
+const TURN_KINDS = ['user', 'assistant', 'fs', 'fault', 'summary', 'compact', 'skills', 'resume'] as const;
 const STOP_REASONS: readonly ScriptedStopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'stop_sequence'];
 const TOP_LEVEL_KEYS = ['about', 'model', 'workspace', 'turns'];
 
@@ -192,6 +192,19 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
       const instructions = compact.instructions === undefined ? undefined : asString(compact.instructions, `${at}.instructions`, fail);
       return { kind: 'compact', index, ...(instructions !== undefined ? { instructions } : {}) };
     }
+    case 'skills': {
+      const skills = asObject(body, at, fail, 'expected {"enable": [names], "disable": [names]}');
+      onlyKeys(skills, ['enable', 'disable'], at, fail);
+      const names = (key: 'enable' | 'disable'): string[] => {
+        const value = skills[key] ?? [];
+        if (!Array.isArray(value)) fail(`${at}.${key}`, 'expected an array of skill names');
+        return (value as unknown[]).map((name, i) => asNonEmptyString(name, `${at}.${key}[${i}]`, fail));
+      };
+      return { kind: 'skills', index, enable: names('enable'), disable: names('disable') };
+    }
+    case 'resume':
+      onlyKeys(asObject(body ?? {}, at, fail), [], at, fail);
+      return { kind: 'resume', index };
     case 'assistant':
       return parseAssistant(body, index, at, fail);
     case 'fs':

@@ -95,7 +95,21 @@ export interface CompactTurn {
   readonly instructions?: string;
 }
 
-export type ScenarioTurn = UserTurn | AssistantTurn | FsTurn | FaultTurn | SummaryTurn | CompactTurn;
+/** Skills turned on and off as the chat's list or `/name` would, applied before the next user turn. */
+export interface SkillsTurn {
+  readonly kind: 'skills';
+  readonly index: number;
+  readonly enable: readonly string[];
+  readonly disable: readonly string[];
+}
+
+/** The session is closed and reopened from its journal, as reopening it in the editor does. */
+export interface ResumeTurn {
+  readonly kind: 'resume';
+  readonly index: number;
+}
+
+export type ScenarioTurn = UserTurn | AssistantTurn | FsTurn | FaultTurn | SummaryTurn | CompactTurn | SkillsTurn | ResumeTurn;
 
 export interface Scenario {
   readonly about?: string;

@@ -16,13 +16,11 @@ import { SessionJournal, type OpenedSession } from '../../journal/node/sessionJo
 import { describeForApproval } from '../../agent/approvalDetail';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
 import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
-import { EventHub } from '../../agent/eventHub';
 import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
 import { Compactor } from '../../compaction/compactor';
 import { appendHistory } from '../../compaction/node/historyArchive';
-import { DecisionQueue } from '../../compose/decisions';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
 import { DEFAULT_COMPACTION_SETTINGS, softLimitTokens, type CompactionSettings } from '../../compaction/settings';
@@ -41,6 +39,15 @@ import { Conversation } from '../../conversation/conversation';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { LoadedRecord } from '../../journal/records';
+import type { MessageAttachment } from '../../agent/ports';
+import { ExternalToolSet } from '../../ledger/externalToolSet';
+import { generationCarryOver } from '../../memory/generationCarryOver';
+import { WorkingMemory } from '../../memory/workingMemory';
+import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
+import type { SkillSource } from '../../skills/ports';
+import type { SessionSkills } from '../../skills/sessionSkills';
+import { summarizeCall } from '../../memory/durableState';
+import { SESSION_TOOL_DEFINITIONS, SESSION_TOOL_NAMES, sessionExtras, windowOf, type SessionExtras } from './sessionExtras';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
 export interface SessionPorts {
@@ -87,6 +94,10 @@ export interface SessionPorts {
    * without it only the editing tools' changes (and, with a watcher, the watcher's list) are.
    */
   readonly checkpointGit?: CheckpointGitPorts;
+  /** Where skills are found (`FileSkillSource`: the workspace's only when trusted); none: no skills. */
+  readonly skills?: SkillSource;
+  /** Cairn's blocks for each user message besides the skills' (the editor's context); see `MessageAttachment`. */
+  readonly attachments?: readonly MessageAttachment[];
 }
 
 export interface AssembledSession {
@@ -95,6 +106,10 @@ export interface AssembledSession {
   readonly composer: Composer;
   readonly journal: SessionJournal;
   readonly hashCache: HashCache;
+  /** The session's skills: the chat's list, `/name` and toggles go through it. */
+  readonly skills: SessionSkills;
+  /** The plan and the turn count (the chat's todo list reads it). */
+  readonly memory: WorkingMemory;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -113,6 +128,8 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
   const mcpTools = mcpToolsOf(ports);
   const checkpoints = await checkpointsOf(ports, journal, [], clock);
+  const generations = new ActiveGeneration();
+  const extras = sessionExtras(ports, journal, generations, new WorkingMemory());
   const ledger = new ResultLedger({
     workspace: checkpoints.workspace,
     store: journal,
@@ -120,9 +137,9 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     hashCache,
     ids,
     redactor: sessionRedactor(ports),
-    ...(mcpTools ? { externalTools: mcpTools } : {}),
+    externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
   });
-  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), new ActiveGeneration(), mcpTools, checkpoints);
+  return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), generations, mcpTools, checkpoints, extras);
 }
 
 /**
@@ -136,16 +153,19 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const hashCache = new HashCache();
   const mcpTools = mcpToolsOf(ports);
   const checkpoints = await checkpointsOf(ports, opened.journal, opened.records, ports.clock ?? systemClock);
+  const replayed = replayConversation(opened.records);
+  const generations = new ActiveGeneration(replayed, replayed.highestGeneration);
+  // The plan and the turn count come back from the journal; the active skills from the generation's envelopes.
+  const extras = sessionExtras(ports, opened.journal, generations, WorkingMemory.fromRecords(opened.records));
   const options = {
     workspace: checkpoints.workspace,
     store: opened.journal,
     config: hygiene,
     hashCache,
     redactor: sessionRedactor(ports),
-    ...(mcpTools ? { externalTools: mcpTools } : {}),
+    externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
-  const replayed = replayConversation(opened.records);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
   let restoredStatic: StaticState | undefined;
   for (const record of opened.records) {
@@ -157,9 +177,10 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     ledger,
     hashCache,
     sessionDateOf(created),
-    new ActiveGeneration(replayed, replayed.highestGeneration),
+    generations,
     mcpTools,
     checkpoints,
+    extras,
     opened.tornTail,
     restoredStatic,
   );
@@ -176,19 +197,13 @@ async function assemble(
   generations: ActiveGeneration,
   mcpTools: McpTools | undefined,
   checkpoints: AssembledCheckpoints,
+  extras: SessionExtras,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
 ): Promise<AssembledSession> {
   const clock = ports.clock ?? systemClock;
-  const log = ports.log ?? (() => undefined);
-  const decisions = new DecisionQueue();
-  const events = new EventHub();
-  // A notice that reaches the journal (the chat reads it there when it opens) and the views already open.
-  const notice = (level: NoticeLevel, kind: string, message: string): void => {
-    log(`[MCP] ${message}`);
-    events.emit({ type: 'notice', level, kind, message });
-    if (!journal.readOnly) void journal.append({ type: 'notice', level, kind, message }).catch(() => undefined);
-  };
+  const { decisions, events, skills, memory } = extras;
+  const notice = (level: NoticeLevel, kind: string, message: string): void => extras.notice(level, kind, `[MCP] ${message}`, message);
   const reported = new Set<string>();
   mcpTools?.useProblemReporter((problems) => {
     const fresh = problems.filter((problem) => !reported.has(problem));
@@ -202,8 +217,13 @@ async function assemble(
       `The MCP server ${server} changed its tools. The change applies from the next generation (after a compaction), or now with “Cairn: Apply MCP Tool Changes Now” (the prompt prefix is then written again, once).`,
     ),
   );
+  const log = ports.log ?? (() => undefined);
   const composer = new Composer({
-    tools: TOOL_DEFINITIONS,
+    tools: [...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS],
+    skillsCatalog: async () => ({
+      pack: catalogPack((await skills.discover()).skills),
+      budgetTokens: catalogBudgetTokens(await windowOf(ports)),
+    }),
     preamble: await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE),
     rules: ports.rules,
     projectContext: ports.projectContext,
@@ -277,6 +297,7 @@ async function assemble(
     log,
     project,
     elider,
+    carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
   });
   const loop = new AgentLoop(
     {
@@ -286,13 +307,15 @@ async function assemble(
       recorder,
       approver: ports.approver,
       approvals: ports.approvals,
-      isReadOnlyTool,
+      // The skill tool reads a skill the user installed; the todo tool writes only the session's memory.
+      isReadOnlyTool: (tool) => SESSION_TOOL_NAMES.has(tool) || isReadOnlyTool(tool),
       describeForApproval: (tool, input) => {
         const mcp = mcpTools?.describe(tool);
         return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
       },
       summarizeToolCall: (tool, input) => {
         const mcp = mcpTools?.describe(tool);
+        if (SESSION_TOOL_NAMES.has(tool)) return summarizeCall(tool, input, ports.workspace.root);
         return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
       },
       protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
@@ -302,7 +325,13 @@ async function assemble(
       requests,
       contextPolicy: compactor,
       project,
-      pendingNotes: () => checkpoints.checkpoints.takeNotes(),
+      // Order in the message: the catalog's change, the skills turned on or off, the files a restore changed, the editor's context.
+      attachments: [
+        { blocksFor: () => composer.catalogDelta() },
+        { blocksFor: () => skills.attachments() },
+        { blocksFor: async () => checkpoints.checkpoints.takeNotes() },
+        ...(ports.attachments ?? []),
+      ],
     },
     ports.settings,
   );
@@ -352,15 +381,23 @@ async function assemble(
   });
   // A change from anywhere makes the cached hash untrustworthy; the identity check catches missed events.
   const subscription = ports.watcher?.onDidChange((path) => hashCache.invalidate(path));
+  const turns = events.on((event) => {
+    if (event.type === 'request_started') memory.noteTurn();
+  });
+  const todo = memory.onTodoChanged((items) => events.emit({ type: 'todo', items }));
   return {
     session,
     ledger,
     composer,
     journal,
     hashCache,
+    skills,
+    memory,
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();
+      turns.dispose();
+      todo.dispose();
       mcpSubscription?.dispose();
       checkpoints.dispose();
       await session.close();
@@ -403,5 +440,5 @@ function checkpointsOf(
 /** The MCP tools of a session whose ports have MCP connections. */
 function mcpToolsOf(ports: SessionPorts): McpTools | undefined {
   if (!ports.mcp) return undefined;
-  return new McpTools(ports.mcp, { builtInNames: new Set(TOOL_DEFINITIONS.map((tool) => tool.name)) });
+  return new McpTools(ports.mcp, { builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)) });
 }

@@ -1,0 +1,59 @@
+import { EventHub } from '../../agent/eventHub';
+import type { NoticeLevel } from '../../agent/events';
+import { DecisionQueue } from '../../compose/decisions';
+import type { ActiveGeneration } from '../../conversation/activeGeneration';
+import type { SessionJournal } from '../../journal/node/sessionJournal';
+import type { ExternalTools } from '../../ledger/types';
+import { TODO_TOOL, TODO_TOOL_NAME, TodoTool } from '../../memory/todo';
+import type { WorkingMemory } from '../../memory/workingMemory';
+import { noSkills } from '../../skills/ports';
+import { SessionSkills } from '../../skills/sessionSkills';
+import { SKILL_TOOL, SKILL_TOOL_NAME, SkillTool } from '../../skills/skillTool';
+import type { SessionPorts } from './sessionAssembly';
+
+/** Cairn's own tools besides the built-in ones, offered in every session: fixed definitions, never per skill. */
+export const SESSION_TOOL_DEFINITIONS = [SKILL_TOOL, TODO_TOOL];
+export const SESSION_TOOL_NAMES: ReadonlySet<string> = new Set([SKILL_TOOL_NAME, TODO_TOOL_NAME]);
+
+/** What a session holds beside its loop, made before the ledger because Cairn's own tools run through it. */
+export interface SessionExtras {
+  readonly decisions: DecisionQueue;
+  readonly events: EventHub;
+  readonly skills: SessionSkills;
+  readonly memory: WorkingMemory;
+  readonly tools: readonly ExternalTools[];
+  /** A notice that reaches the journal (the chat reads it there when it opens) and the views already open. */
+  readonly notice: (level: NoticeLevel, kind: string, logLine: string, message: string) => void;
+}
+
+export function sessionExtras(
+  ports: SessionPorts,
+  journal: SessionJournal,
+  generations: ActiveGeneration,
+  memory: WorkingMemory,
+): SessionExtras {
+  const log = ports.log ?? (() => undefined);
+  const decisions = new DecisionQueue();
+  const events = new EventHub();
+  const notice = (level: NoticeLevel, kind: string, logLine: string, message: string): void => {
+    log(logLine);
+    events.emit({ type: 'notice', level, kind, message });
+    if (!journal.readOnly) void journal.append({ type: 'notice', level, kind, message }).catch(() => undefined);
+  };
+  const skills = new SessionSkills({
+    source: ports.skills ?? noSkills,
+    decisions,
+    entries: () => generations.current.conversation.all(),
+    notice: (level, kind, message) => notice(level, kind, `[Skills] ${message}`, message),
+  });
+  return { decisions, events, skills, memory, notice, tools: [new SkillTool(skills), new TodoTool(memory)] };
+}
+
+/** The model's input window, for budgets that are a share of it; a conservative 200K when the facts cannot be had. */
+export async function windowOf(ports: SessionPorts): Promise<number> {
+  try {
+    return (await ports.model.modelFacts(ports.settings().model)).maxInputTokens;
+  } catch {
+    return 200_000;
+  }
+}
