@@ -61,7 +61,7 @@ export function Composer({ store }: { store: ChatStore }) {
   const send = () => {
     if (store.send(draft.value)) draft.value = '';
   };
-  const slash = menuClosed.value ? [] : slashMatches(draft.value, store.slashCommands.value);
+  const slash = menuClosed.value ? [] : slashMatches(draft.value, store.slashChoices.value);
   const mentions = query === undefined ? [] : mentionPaths.value;
   const count = slash.length > 0 ? slash.length : mentions.length;
   const active = Math.min(activeOption.value, Math.max(count - 1, 0));

@@ -84,3 +84,24 @@ describe('ChatStore streaming', () => {
     expect(page.store.turns.value[0]?.items).toHaveLength(3);
   });
 });
+
+describe('slash completion', () => {
+  it('offers the host commands and the skills a user may invoke, by name, without duplicates', () => {
+    const page = fakePage();
+    const store = page.store;
+    page.post({
+      type: 'skills',
+      skills: [
+        { name: 'release-notes', description: 'Write release notes', scope: 'workspace', file: 'a', userInvocable: true, active: false },
+        { name: 'internal', description: 'Model only', scope: 'user', file: 'b', userInvocable: false, active: false },
+        { name: 'compact', description: 'Clash', scope: 'user', file: 'c', userInvocable: true, active: false },
+      ],
+    });
+    store.slashCommands.value = [
+      { name: 'compact', description: 'Compact the context' },
+      { name: 'new', description: 'New session' },
+    ];
+    expect(store.slashChoices.value.map((c) => c.name)).toEqual(['compact', 'new', 'release-notes']);
+    expect(store.slashChoices.value.find((c) => c.name === 'release-notes')!.description).toBe('Skill: Write release notes');
+  });
+});

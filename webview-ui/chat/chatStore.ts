@@ -1,5 +1,5 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import type {
   ApprovalDecision,
   CompactionStateView,
@@ -39,6 +39,14 @@ export class ChatStore {
   readonly model = signal('');
   /** The slash commands the input completes (the host's list). */
   readonly slashCommands = signal<readonly SlashCommandView[]>([]);
+  /** What `/` completes: the host's commands and the skills a user may invoke (`/name` turns one on), by name. */
+  readonly slashChoices = computed<readonly SlashCommandView[]>(() => {
+    const taken = new Set(this.slashCommands.value.map((c) => c.name.toLowerCase()));
+    const skills = this.skills.value
+      .filter((s) => s.userInvocable && !taken.has(s.name))
+      .map((s) => ({ name: s.name, description: `Skill: ${s.description}` }));
+    return [...this.slashCommands.value, ...skills].sort((a, b) => a.name.localeCompare(b.name));
+  });
   /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
   readonly insertRequest = signal<{ readonly text: string; readonly n: number } | undefined>(undefined);
   /** The skills found and which are on for the next message (issue 18). */
