@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bash, between, edit, grep, packageFile, read, recall, say, step, user, write, writeScenario, type Turn } from './scriptSteps';
 
-const own = (name: string): string => readFileSync(join(__dirname, name), 'utf8');
+const own = (name: string): string => readFileSync(join(__dirname, 'samples', name), 'utf8');
 const SUITE = own('diff-day.suite.mjs');
 const SIDE_BY_SIDE_V1 = own('diff-day.side-by-side.js');
 const SBS_V1 = own('diff-day.sbs.mjs');

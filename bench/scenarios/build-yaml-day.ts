@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { bash, between, edit, grep, packageFile, read, recall, say, step, user, write, writeScenario, type Turn } from './scriptSteps';
 
 const loader = packageFile('js-yaml/lib/loader.js');
-const SUITE = readFileSync(join(__dirname, 'yaml-day.suite.mjs'), 'utf8');
+const SUITE = readFileSync(join(__dirname, 'samples', 'yaml-day.suite.mjs'), 'utf8');
 // The tests the agent writes for lib/chars.js in task 9 (kept beside the suite so both read as code).
-const CHARS_TESTS = readFileSync(join(__dirname, 'yaml-day.chars-test.mjs'), 'utf8');
+const CHARS_TESTS = readFileSync(join(__dirname, 'samples', 'yaml-day.chars-test.mjs'), 'utf8');
 
 // The two planted bugs (x-bench-patch): octal literals parsed in base 16, negative octal dumped with its sign twice.
 const OCTAL_PARSE_OK = "    if (value[1] === 'o') return sign * parseInt(value.slice(2), 8)";
