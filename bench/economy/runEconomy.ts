@@ -9,6 +9,7 @@ import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/
 import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
 import { prepareWorkspace, type BenchScenario } from './benchScenario';
+import { elisionsOf, type ElisionFigures } from './elisions';
 import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
 import { measureRun, type RunFigures } from './measure';
 import { hooksFor, STRATEGIES, type StrategyName } from './strategies';
@@ -17,6 +18,8 @@ export interface StrategyRun extends RunFigures {
   readonly strategy: StrategyName;
   /** Script mismatches the local server or runner reported (a scenario that no longer fits the code). */
   readonly notices: readonly string[];
+  /** Lossless compactions (Cairn's elisions, from the run's journal); each is also one deliberate cache break. */
+  readonly elisions: ElisionFigures;
 }
 
 export interface EconomyResult {
@@ -38,8 +41,8 @@ export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
   const runs: StrategyRun[] = [];
   let floor: FloorFigures | undefined;
   for (const strategy of STRATEGIES) {
-    const { figures, notices, floorFigures } = await runStrategy(bench, strategy);
-    runs.push({ strategy, ...figures, notices });
+    const { figures, notices, floorFigures, elisions } = await runStrategy(bench, strategy);
+    runs.push({ strategy, ...figures, notices, elisions });
     if (floorFigures) floor = floorFigures;
   }
   const by = (name: StrategyName): StrategyRun => runs.find((r) => r.strategy === name)!;
@@ -77,7 +80,7 @@ export async function traceStrategy(bench: BenchScenario, strategy: StrategyName
 async function runStrategy(
   bench: BenchScenario,
   strategy: StrategyName,
-): Promise<{ figures: RunFigures; notices: string[]; trace: string[]; floorFigures?: FloorFigures }> {
+): Promise<{ figures: RunFigures; notices: string[]; trace: string[]; elisions: ElisionFigures; floorFigures?: FloorFigures }> {
   const root = await mkdtemp(join(tmpdir(), `cairn-bench-${bench.name}-${strategy}-`));
   const workspaceDir = join(root, 'workspace');
   try {
@@ -101,9 +104,10 @@ async function runStrategy(
     notices.push(...(result.server?.notices ?? []));
     const figures = measureRun(requests);
     const trace = requestTrace(requests);
+    const elisions = await elisionsOf(join(root, 'out', 'sessions'));
     return strategy === 'cairn'
-      ? { figures, notices, trace, floorFigures: floorOf(floorRequestsFromLog(requests)) }
-      : { figures, notices, trace };
+      ? { figures, notices, trace, elisions, floorFigures: floorOf(floorRequestsFromLog(requests)) }
+      : { figures, notices, trace, elisions };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -21,6 +21,11 @@ export interface AgentRun {
   readonly outsideConnections: number;
   /** Needs still not visible when their step was served. */
   readonly unmetNeeds: readonly string[];
+  /**
+   * Lossless compactions the agent recorded (Cairn's elisions, from its journal): each is one deliberate
+   * cache break, which the server's log alone cannot tell from an accidental one. Absent: none.
+   */
+  readonly elisions?: number;
 }
 
 export interface BenchAgent {

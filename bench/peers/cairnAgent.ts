@@ -10,6 +10,7 @@ import { runHeadless } from '../../src/node/headless/runner';
 import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
 import { CAIRN_CATEGORIES } from './categories';
+import { elisionsOf } from '../economy/elisions';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import { needsGate, retrievalTurn, visibleText, windowAround } from './needs';
 
@@ -50,7 +51,8 @@ async function runCairn(context: AgentRunContext): Promise<AgentRun> {
     onNotice: context.onNotice,
     ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
   });
-  return { requests: result.server?.requests ?? [], outsideConnections: 0, unmetNeeds: gate.report.unmet };
+  const elisions = await elisionsOf(join(outDir, 'sessions'));
+  return { requests: result.server?.requests ?? [], outsideConnections: 0, unmetNeeds: gate.report.unmet, elisions: elisions.count };
 }
 
 interface StoredRecord {

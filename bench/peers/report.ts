@@ -1,6 +1,6 @@
 /** The peers benchmark's Markdown: one table per scenario, then where each agent's tokens go. */
 import { CATEGORIES, type TokenCategory } from './categories';
-import type { PeersRun } from './runPeers';
+import type { AgentRow, PeersRun } from './runPeers';
 
 const CATEGORY_LABEL: Record<TokenCategory, string> = {
   reads: 'reads',
@@ -14,19 +14,24 @@ function int(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
+/** Breaks, and how many of them were deliberate (an elision is one recorded break). */
+function breaksCell(r: AgentRow): string {
+  return r.elisions > 0 ? `${r.cacheBreaks} (${Math.min(r.elisions, r.cacheBreaks)} at elisions)` : String(r.cacheBreaks);
+}
+
 export function peersMarkdown(run: PeersRun): string {
   const out: string[] = [];
   for (const result of run.report.scenarios) {
     out.push(`### ${result.scenario}`, '');
     const cairn = result.agents.find((r) => r.agent === 'cairn');
     out.push(
-      '| agent | version | requests | retrievals | side | billed-input eq. | Cairn / agent | uncached | cache write | cache read | breaks | fixed | peak context | compactions | outside conn. | check |',
+      '| agent | version | requests | retrievals | side | billed-input eq. | Cairn / agent | uncached | cache write | cache read | breaks | fixed | peak context | compactions lossy | lossless (elisions) | outside conn. | check |',
     );
-    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const r of result.agents) {
       const ratio = cairn && r.agent !== 'cairn' && r.billed > 0 ? (cairn.billed / r.billed).toFixed(2) : '';
       out.push(
-        `| ${r.agent} | ${r.version} | ${r.requests} | ${r.retrievals} | ${r.sideRequests} | ${int(r.billed)} | ${ratio} | ${int(r.uncached)} | ${int(r.cacheWrite)} | ${int(r.cacheRead)} | ${r.cacheBreaks} | ${int(r.fixedTokens)} | ${int(r.peakContext)} | ${r.compactions} | ${r.outsideConnections} | ${r.check === 'failed' ? '**failed**' : r.check} |`,
+        `| ${r.agent} | ${r.version} | ${r.requests} | ${r.retrievals} | ${r.sideRequests} | ${int(r.billed)} | ${ratio} | ${int(r.uncached)} | ${int(r.cacheWrite)} | ${int(r.cacheRead)} | ${breaksCell(r)} | ${int(r.fixedTokens)} | ${int(r.peakContext)} | ${r.compactions} | ${r.elisions} | ${r.outsideConnections} | ${r.check === 'failed' ? '**failed**' : r.check} |`,
       );
     }
     out.push('');

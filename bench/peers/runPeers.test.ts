@@ -72,6 +72,7 @@ describe('npm run bench -- peers, with cairn alone', () => {
       'compactions',
       'outsideConnections',
       'check',
+      'elisions',
     ]);
     expect(row).toMatchObject({
       agent: 'cairn',
@@ -81,6 +82,7 @@ describe('npm run bench -- peers, with cairn alone', () => {
       cacheBreaks: 0,
       firstBreak: null,
       check: 'passed',
+      elisions: 0,
     });
     expect(row!.fixedTokens).toBeGreaterThan(500);
     expect(row!.billed).toBeGreaterThan(0);

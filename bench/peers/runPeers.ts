@@ -23,6 +23,8 @@ export interface AgentRow extends Omit<PeerFigures, 'conversation'> {
   readonly version: string;
   readonly outsideConnections: number;
   readonly check: CheckOutcome;
+  /** Lossless compactions (Cairn's elisions); `compactions` counts the lossy ones (summaries). */
+  readonly elisions: number;
 }
 
 /** What the Markdown report shows beside the row (kept out of the JSON shape). */
@@ -156,7 +158,14 @@ async function runOne(
     const checked = check ? await runCheck(check, workspaceDir) : { outcome: 'none' as const };
     const { conversation, ...rest } = figures;
     return {
-      row: { agent: agent.name, version: agent.version, ...rest, outsideConnections: run.outsideConnections, check: checked.outcome },
+      row: {
+        agent: agent.name,
+        version: agent.version,
+        ...rest,
+        outsideConnections: run.outsideConnections,
+        check: checked.outcome,
+        elisions: run.elisions ?? 0,
+      },
       detail: {
         conversation,
         unmetNeeds: run.unmetNeeds,
