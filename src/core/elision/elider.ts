@@ -8,7 +8,7 @@ import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { expectedRequests, judgeElision, type ElisionJudgement, type ElisionSettings } from './costModel';
 import { elideEntries, type ElidedResult } from './elide';
-import { resultFacts, type ResultFact } from './resultFacts';
+import { resultFacts } from './resultFacts';
 import { supersededResults } from './superseded';
 
 export interface EliderDeps {
@@ -42,29 +42,6 @@ export interface ElisionPlan {
   readonly judgement: ElisionJudgement;
 }
 
-interface SharedFigures {
-  readonly tokensBefore: number;
-  readonly requestsSoFar: number;
-  readonly cacheCold: boolean;
-  readonly thresholdTokens: number;
-}
-
-/** At most this many suffixes are judged per plan (spread over the superseded results, the first included). */
-const MAX_CUTS = 16;
-
-/** The distinct message indexes where a suffix of the superseded set can start, at most MAX_CUTS of them. */
-function cutPoints(entries: readonly number[]): number[] {
-  const distinct = [...new Set(entries)].sort((a, b) => a - b);
-  if (distinct.length <= MAX_CUTS) return distinct;
-  return Array.from({ length: MAX_CUTS }, (_, i) => distinct[Math.floor((i * distinct.length) / MAX_CUTS)]!);
-}
-
-/** A plan that pays beats one that does not; then the larger predicted saving. */
-function better(a: ElisionPlan, b: ElisionPlan): boolean {
-  if (a.judgement.pays !== b.judgement.pays) return a.judgement.pays;
-  return a.judgement.predictedSaving > b.judgement.predictedSaving;
-}
-
 /** The provider's prompt cache lives five minutes after its last use. */
 export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
 
@@ -77,68 +54,33 @@ export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
 export class Elider {
   constructor(private readonly deps: EliderDeps) {}
 
-  /**
-   * Works out what eliding now would remove and whether it pays; undefined when nothing is superseded.
-   * `all`: every superseded result (a compaction is due: the most that can go). `best`: of the suffixes of
-   * the superseded set (every superseded result from some message on), the one the cost model says saves
-   * most: an early result is worth eliding only if what it saves pays for rewriting everything after it.
-   */
-  async plan(settings: ElisionSettings = this.deps.settings(), scope: 'all' | 'best' = 'all'): Promise<ElisionPlan | undefined> {
+  /** Works out what eliding now would remove and whether it pays; undefined when nothing is superseded. */
+  async plan(settings: ElisionSettings = this.deps.settings()): Promise<ElisionPlan | undefined> {
     const previous = this.deps.generations.current;
     const before = previous.conversation.all();
     const facts = resultFacts(before);
     const superseded = supersededResults(facts);
     if (superseded.size === 0) return undefined;
-    const elided = facts.filter((f) => superseded.has(f.id));
-    // Not worth an estimate: even eliding all of it would remove too little.
-    if (scope === 'best' && elided.reduce((n, f) => n + f.text.length, 0) / 4 < settings.minTokens) return undefined;
-    const shared = await this.sharedFigures(before);
-    let best: ElisionPlan | undefined;
-    for (const cut of scope === 'all' ? [0] : cutPoints(elided.map((f) => f.entry))) {
-      const subset = new Map([...superseded].filter(([id]) => elided.find((f) => f.id === id)!.entry >= cut));
-      const plan = this.planFor(previous, facts, subset, settings, shared);
-      if (!best || better(plan, best)) best = plan;
-    }
-    return best;
-  }
-
-  /** What every candidate of one plan() shares: the tokens now, the requests so far, the cache, the threshold. */
-  private async sharedFigures(before: readonly ConversationEntry[]): Promise<SharedFigures> {
-    const last = this.deps.lastRequestAt();
-    const now = (this.deps.now ?? Date.now)();
-    return {
-      tokensBefore: this.deps.estimate(before),
-      // Each request adds one assistant message: their count is the requests this generation has made.
-      requestsSoFar: before.filter((e) => e.message.role === 'assistant').length,
-      cacheCold: last !== undefined && now - last > CACHE_LIFETIME_MS,
-      thresholdTokens: await this.deps.thresholdTokens(),
-    };
-  }
-
-  private planFor(
-    previous: GenerationRef,
-    facts: readonly ResultFact[],
-    subset: ReadonlyMap<string, string>,
-    settings: ElisionSettings,
-    shared: SharedFigures,
-  ): ElisionPlan {
-    const before = previous.conversation.all();
-    const elision = elideEntries(before, facts, subset);
-    const { tokensBefore, requestsSoFar } = shared;
+    const elision = elideEntries(before, facts, superseded);
+    const tokensBefore = this.deps.estimate(before);
     const tokensAfter = this.deps.estimate(elision.entries);
     const prefixTokens = this.deps.estimate(elision.entries.slice(0, elision.firstChangedEntry));
     const replacementTokens = Math.ceil(elision.elided.reduce((n, e) => n + e.charsAfter, 0) / 4);
+    const last = this.deps.lastRequestAt();
+    const now = (this.deps.now ?? Date.now)();
+    // Each request adds one assistant message: their count is the requests this generation has made.
+    const requestsSoFar = before.filter((e) => e.message.role === 'assistant').length;
     const judgement = judgeElision(
       {
         elidedTokens: tokensBefore - tokensAfter + replacementTokens,
         replacementTokens,
         tokensAfterFirst: Math.max(0, tokensAfter - prefixTokens),
-        cacheCold: shared.cacheCold,
+        cacheCold: last !== undefined && now - last > CACHE_LIFETIME_MS,
         results: elision.elided.length,
         expectedRequests: expectedRequests({
           requestsSoFar,
           contextTokens: tokensAfter,
-          thresholdTokens: shared.thresholdTokens,
+          thresholdTokens: await this.deps.thresholdTokens(),
           growthPerRequest: requestsSoFar > 0 ? tokensBefore / requestsSoFar : 0,
         }),
       },
@@ -151,7 +93,7 @@ export class Elider {
   async beforeRequest(): Promise<{ readonly applied: boolean; readonly events: readonly AgentEvent[] }> {
     const settings = this.deps.settings();
     if (settings.mode === 'off') return { applied: false, events: [] };
-    const plan = await this.plan(settings, 'best');
+    const plan = await this.plan(settings);
     if (!plan?.judgement.pays) return { applied: false, events: [] };
     return { applied: true, events: await this.apply(plan, 'auto') };
   }
