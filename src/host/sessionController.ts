@@ -40,6 +40,7 @@ import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import type { SlashCommands } from './slashCommands';
 import { attachableMentions, mentionText } from './fileMentions';
+import { MessageBranches } from './messageBranches';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -97,6 +98,14 @@ export class SessionController {
   private readonly compaction: CompactionRunner;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
+  /** Edit and resend, Regenerate (`messageBranches.ts`). */
+  private readonly branches = new MessageBranches({
+    session: () => this.session(),
+    digest: () => this.digest(),
+    isBusy: () => this.busy,
+    reloadViews: () => this.reloadViews(),
+    send: (text) => this.send(text),
+  });
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.checkpoints = deps.checkpointPrompts
@@ -105,6 +114,7 @@ export class SessionController {
           digest: () => this.digest(),
           prompts: deps.checkpointPrompts,
           notice: (kind, message) => this.postNotice(kind, message),
+          conversationChanged: () => this.reloadViews(),
         })
       : undefined;
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
@@ -361,6 +371,13 @@ export class SessionController {
     return assembled;
   }
 
+  /** The journal changed under the views (a new branch): their turns and the live count come from it again. */
+  private async reloadViews(): Promise<void> {
+    this.digests.clear();
+    this.chat.startAfter((await this.digest()).turns.length);
+    for (const [sink, kind] of this.views.entries()) await this.sendInit(sink, kind);
+  }
+
   private async closeCurrent(): Promise<void> {
     const current = this.assembled;
     if (!current) return;
@@ -479,6 +496,10 @@ export class SessionController {
           await this.send(CONTINUE_TEXT);
           return;
         }
+        if (message.action === 'regenerate') {
+          await this.branches.regenerate().catch((error: unknown) => this.postError('branch', errorMessage(error)));
+          return;
+        }
         await this.deps.editor.runAction(message.action);
         return;
       // The report's rows and the chat's turns link to each other (issue 17, item 11).
@@ -509,6 +530,11 @@ export class SessionController {
       case 'restoreToTurn':
         if (this.busy) this.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
         else await this.checkpoints?.restoreToTurn(message.turn);
+        return;
+      case 'editMessage':
+        await this.branches
+          .editAndResend(message.turn, message.text)
+          .catch((error: unknown) => this.postError('branch', errorMessage(error)));
         return;
       case 'dropFiles': {
         const paths = message.uris.map((uri) => this.deps.relativePathOf?.(uri));

@@ -9,6 +9,7 @@ import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
 import { TurnList } from './TurnList';
+import { RegenerateButton } from './RegenerateButton';
 import { UsageMeter } from './UsageMeter';
 import { Welcome } from './Welcome';
 
@@ -90,6 +91,7 @@ export function ChatView({ store }: { store: ChatStore }) {
             </p>
           )}
           <TurnList store={store} scrollRoot={scroller} />
+          <RegenerateButton store={store} />
           {commandRecalls.value.length > 0 && (
             <RecallScope class="command-recalls">
               {commandRecalls.value.map((id) => (
