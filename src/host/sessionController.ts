@@ -41,6 +41,7 @@ import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import type { SlashCommands } from './slashCommands';
 import { attachableMentions, mentionText } from './fileMentions';
 import { MessageBranches } from './messageBranches';
+import { FailedRun } from './failedRun';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -99,6 +100,7 @@ export class SessionController {
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
   /** Edit and resend, Regenerate (`messageBranches.ts`). */
+  private readonly failedRun = new FailedRun();
   private readonly branches = new MessageBranches({
     session: () => this.session(),
     digest: () => this.digest(),
@@ -207,8 +209,8 @@ export class SessionController {
   }
 
   /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
-  async send(text: string): Promise<void> {
-    const slash = this.deps.slashCommands?.match(text);
+  async send(text: string, options: { readonly retry?: boolean } = {}): Promise<void> {
+    const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
     if (slash) {
       this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
       await slash.command.run(slash.args);
@@ -240,7 +242,8 @@ export class SessionController {
     const lastBefore = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
-      await session.send(text, mentions);
+      // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
+      await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
       // The files the turn changed, at its end (a reload reads them from the journal).
       const last = session.checkpoints?.last();
       if (last && last.id !== lastBefore && shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
@@ -319,7 +322,7 @@ export class SessionController {
       return;
     }
     this.deps.log.info(check.message);
-    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : undefined);
+    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : this.failedRun.waitsForKey ? 'retry' : undefined);
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -397,6 +400,7 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     this.chat.relay(event);
+    this.failedRun.observe(event);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures.
     switch (event.type) {
@@ -485,7 +489,7 @@ export class SessionController {
         return;
       case 'action':
         if (message.action === 'retry') {
-          if (this.lastUserText !== undefined) await this.send(this.lastUserText);
+          if (this.lastUserText !== undefined) await this.send(this.lastUserText, { retry: true });
           return;
         }
         if (message.action === 'resend') {
