@@ -204,6 +204,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({
       controller: current,
       listSessions: async () => (sessions.list ? sessions.list() : []),
+      ...(sessions instanceof FileSessionSource ? { catalog: sessions.catalog } : {}),
       showReport: () => report.show(),
       secrets,
       log,
