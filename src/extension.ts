@@ -186,6 +186,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     slashCommands,
     isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
+    isWorkspaceFolder: async (path) => (await stat((await workspace.resolve(path)).absolute)).isDirectory(),
     findFiles: async (query) => findWorkspaceFiles(query),
     relativePathOf: (uri) => workspaceRelative(folders, vscode.Uri.parse(uri).fsPath),
   });

@@ -77,6 +77,8 @@ export interface SessionControllerDeps {
   readonly slashCommands?: SlashCommands;
   /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
   readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
+  /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */
+  readonly isWorkspaceFolder?: (path: string) => Promise<boolean>;
   /** Workspace files whose path contains `query` (the `@` completion). */
   readonly findFiles?: (query: string) => Promise<readonly string[]>;
   /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
@@ -229,7 +231,7 @@ export class SessionController {
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
     const isFile = this.deps.isWorkspaceFile;
-    const mentions = isFile ? await attachableMentions(text, isFile) : [];
+    const mentions = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
     let session;
     try {
       ({ session } = await this.session());
