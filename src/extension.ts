@@ -200,6 +200,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
     slashCommands,
     isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
+    isWorkspaceFolder: async (path) => (await stat((await workspace.resolve(path)).absolute)).isDirectory(),
     findFiles: async (query) => findWorkspaceFiles(query),
     relativePathOf: (uri) => workspaceRelative(folders, vscode.Uri.parse(uri).fsPath),
   });
@@ -227,6 +228,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({
       controller: current,
       listSessions: async () => (sessions.list ? sessions.list() : []),
+      ...(sessions instanceof FileSessionSource ? { catalog: sessions.catalog } : {}),
       showReport: () => report.show(),
       secrets,
       log,

@@ -44,6 +44,8 @@ export interface CheckpointActionsDeps {
   readonly prompts: CheckpointPrompts;
   /** A line in the chat (the restore's outcome). */
   readonly notice: (kind: string, message: string) => void;
+  /** The conversation went back (a new generation): the chat shows the new branch. */
+  readonly conversationChanged?: () => Promise<void>;
 }
 
 export class CheckpointActions {
@@ -101,6 +103,7 @@ export class CheckpointActions {
         .map((item) => [item.path, selection.paths.has(item.path) ? 'take_checkpoint' : 'keep_mine'] as const),
     );
     const outcome = await session.restoreCheckpoint(chosen, choices, { conversation: selection.conversation });
+    if (selection.conversation) await this.deps.conversationChanged?.();
     this.deps.notice(
       'files_restored',
       describeOutcome(

@@ -11,10 +11,14 @@ import { CHAT_VIEW_ID } from './chatViewProvider';
 import { errorMessage } from '../core/errorMessage';
 import type { HostLog, SessionController } from './sessionController';
 import { mentionText } from './fileMentions';
+import { SESSION_PICK_OPTIONS, SessionList, sessionPickItems } from './sessionList';
+import type { SessionCatalog } from '../core/journal/node/sessionCatalog';
 
 export const COMMANDS = {
   newSession: 'cairn.newSession',
   openSession: 'cairn.openSession',
+  renameSession: 'cairn.renameSession',
+  deleteSession: 'cairn.deleteSession',
   compact: 'cairn.compact',
   showReport: 'cairn.showReport',
   recallResult: 'cairn.recallResult',
@@ -34,6 +38,8 @@ export const COMMANDS = {
 export interface CommandDeps {
   readonly controller: SessionController;
   readonly listSessions: () => Promise<SessionSummary[]>;
+  /** Renames and deletes (none without a folder). */
+  readonly catalog?: Pick<SessionCatalog, 'rename' | 'delete'>;
   readonly showReport: () => void;
   readonly secrets: Secrets;
   readonly log: HostLog & { hide(secret: string | undefined): void };
@@ -65,6 +71,30 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     };
 
+  const currentId = () =>
+    controller.session().then(
+      (s) => s.journal.sessionId,
+      () => undefined,
+    );
+  const noFolder = async (): Promise<never> => {
+    throw new Error('Sessions are kept per folder: open one (File › Open Folder…) first.');
+  };
+  const sessionList = new SessionList({
+    list: deps.listSessions,
+    currentId,
+    rename: deps.catalog ? (id, name) => deps.catalog!.rename(id, name) : noFolder,
+    remove: deps.catalog ? (id) => deps.catalog!.delete(id) : noFolder,
+    log,
+    prompts: {
+      pick: async (items, title) =>
+        vscode.window.showQuickPick(items, { title, placeHolder: 'Search by name, first message or date', ...SESSION_PICK_OPTIONS }),
+      askName: async (current) =>
+        vscode.window.showInputBox({ title: 'Cairn: Rename Session', prompt: 'The session’s new name', value: current }),
+      confirm: async (message, confirm) => (await vscode.window.showWarningMessage(message, { modal: true }, confirm)) === confirm,
+      info: (message) => void vscode.window.showInformationMessage(message),
+    },
+  });
+
   const handlers: Record<(typeof COMMANDS)[keyof typeof COMMANDS], (...args: unknown[]) => Promise<void> | void> = {
     [COMMANDS.newSession]: async (arg) => {
       // A running session is stopped by starting another: ask first (a keybinding's `{force: true}` does not).
@@ -88,20 +118,27 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
           void vscode.window.showInformationMessage('Cairn: this workspace has no sessions yet.');
           return;
         }
-        const picked = await vscode.window.showQuickPick(
-          sessions.map((s) => ({
-            label: s.title || '(no message yet)',
-            description: `${s.messageCount} messages · ${s.updated.slice(0, 16).replace('T', ' ')}`,
-            detail: s.problem ?? (s.inUse ? 'Open in another window (read-only here)' : s.id),
-            sessionId: s.id,
-          })),
-          { title: 'Cairn: Open Session', placeHolder: 'Pick a session of this workspace', matchOnDescription: true },
-        );
+        const picked = await vscode.window.showQuickPick(sessionPickItems(sessions, await currentId()), {
+          title: 'Cairn: Open Session',
+          placeHolder: 'Search by name, first message or date (e.g. 2026-03-14)',
+          ...SESSION_PICK_OPTIONS,
+        });
         sessionId = picked?.sessionId;
       }
       if (!sessionId) return;
       await controller.openSession(sessionId);
       await focusChat(controller);
+    },
+    [COMMANDS.renameSession]: async (arg) => {
+      const given = options<{ sessionId: string; name: string }>(arg);
+      await sessionList.rename(
+        typeof given.sessionId === 'string' ? given.sessionId : undefined,
+        typeof given.name === 'string' ? given.name : undefined,
+      );
+    },
+    [COMMANDS.deleteSession]: async (arg) => {
+      const given = options<{ sessionId: string }>(arg).sessionId;
+      await sessionList.delete(typeof given === 'string' ? given : undefined);
     },
     [COMMANDS.compact]: async (arg) => {
       if (arg !== undefined) {

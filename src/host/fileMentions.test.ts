@@ -26,4 +26,18 @@ describe('file mentions', () => {
     expect(mentionText('src/a.ts', { from: 3, to: 9 })).toBe('@src/a.ts:3-9');
     expect(mentionsIn(mentionText('src/a.ts', { from: 3, to: 9 }))).toEqual([{ path: 'src/a.ts', lines: { from: 3, to: 9 } }]);
   });
+
+  it('attaches a folder (with or without its slash) as its listing; a line range on a folder stays text', async () => {
+    const files = new Set(['src/app.ts']);
+    const folders = new Set(['src', 'docs']);
+    const isFile = async (p: string) => files.has(p);
+    const isFolder = async (p: string) => folders.has(p);
+    expect(await attachableMentions('see @src/ and @docs, @src/app.ts, @docs:3 and @nothing/', isFile, isFolder)).toEqual([
+      { path: 'src', folder: true },
+      { path: 'docs', folder: true },
+      { path: 'src/app.ts' },
+    ]);
+    // Without a folder check (no workspace), folders are not attached.
+    expect(await attachableMentions('@src/', isFile)).toEqual([]);
+  });
 });

@@ -8,7 +8,7 @@ import type { FileMention } from '../core/agent/mentions';
 export const MAX_MENTIONS = 10;
 
 /** Not after a word character (emails), a path of word characters, `.`, `/`, `-`, then an optional line range. */
-const MENTION = /(?<![\w@])@((?:[\w.-]+\/)*[\w.-]*\w)(?::(\d+)(?:-(\d+))?)?/g;
+const MENTION = /(?<![\w@])@((?:[\w.-]+\/)*[\w.-]*\w)\/?(?::(\d+)(?:-(\d+))?)?/g;
 
 export function mentionsIn(text: string): FileMention[] {
   const found = new Map<string, FileMention>();
@@ -23,12 +23,22 @@ export function mentionsIn(text: string): FileMention[] {
   return [...found.values()];
 }
 
-/** The mentions that name a workspace file, in the order written, at most `MAX_MENTIONS`. */
-export async function attachableMentions(text: string, isFile: (path: string) => Promise<boolean>): Promise<FileMention[]> {
+/**
+ * The mentions that name a workspace file or folder, in the order written, at most `MAX_MENTIONS`. A folder
+ * (`@src` or `@src/`) is attached as its listing; a line range on a folder means nothing, so it stays text.
+ */
+export async function attachableMentions(
+  text: string,
+  isFile: (path: string) => Promise<boolean>,
+  isFolder?: (path: string) => Promise<boolean>,
+): Promise<FileMention[]> {
   const attached: FileMention[] = [];
   for (const mention of mentionsIn(text)) {
     if (attached.length === MAX_MENTIONS) break;
     if (await isFile(mention.path).catch(() => false)) attached.push(mention);
+    else if (!mention.lines && isFolder && (await isFolder(mention.path).catch(() => false))) {
+      attached.push({ path: mention.path, folder: true });
+    }
   }
   return attached;
 }

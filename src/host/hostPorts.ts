@@ -44,4 +44,4 @@ export interface SessionSource {
 }
 
 /** The buttons that run a command; `retry`, `resend` and `continue` are the controller's own. */
-export type CommandAction = Exclude<HostAction, 'retry' | 'resend' | 'continue'>;
+export type CommandAction = Exclude<HostAction, 'retry' | 'resend' | 'continue' | 'regenerate'>;

@@ -4,6 +4,8 @@
  * the running totals of the usage meter. Result bodies are never kept: a long session stays small.
  */
 import { isElisionDetail, isGenerationDetail } from '../core/conversation/generationDetail';
+import { isRewindDetail } from '../core/conversation/rewind';
+import { branchNote, keepPlacesInto, turnOfPlace } from './branchView';
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';
@@ -64,6 +66,8 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   let title = '';
   let lastToolCalls: string[] = [];
   const userPlaces = new Map<number, { generation: number; index: number }>();
+  /** The note of a branch started before the first message: shown in the new first turn. */
+  let pendingNote: TranscriptItem | undefined;
 
   const currentItems = (): TranscriptItem[] => {
     if (turns.length === 0) turns.push({ index: 0, items: [] });
@@ -83,7 +87,8 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       const texts = message.content.filter((b) => b.type === 'text');
       const text = texts.at(-1)?.text ?? '';
       if (!title) title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
-      turns.push({ index: turns.length, items: [{ type: 'user', text }] });
+      turns.push({ index: turns.length, items: [{ type: 'user', text }, ...(pendingNote ? [pendingNote] : [])] });
+      pendingNote = undefined;
       return;
     }
     const items = currentItems();
@@ -188,6 +193,22 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
           // An elision keeps the generation's opening (and its summary); undo returns to the one it came from.
           const prior = summaries.get(record.detail.previousGeneration);
           summaries.set(record.generation, { summary: prior?.summary ?? '', previous: record.detail.previousGeneration });
+        }
+        if (isRewindDetail(record.detail)) {
+          // Edit and resend, regenerate, restore of the conversation: the chat shows the new branch only.
+          const from = turnOfPlace(userPlaces, record.detail.previousGeneration, record.detail.fromIndex);
+          if (from !== undefined) {
+            const dropped = turns.length - from;
+            turns.length = from;
+            for (const turn of [...userPlaces.keys()]) if (turn >= from) userPlaces.delete(turn);
+            const note = branchNote(record.detail.reason, from, dropped);
+            if (from > 0) turns[from - 1]!.items.push(note);
+            else pendingNote = note;
+          }
+        }
+        if (isRewindDetail(record.detail) || isElisionDetail(record.detail)) {
+          // Both open with the previous generation's first entries at the same indexes: those messages can still be returned to.
+          keepPlacesInto(userPlaces, record.detail.previousGeneration, record.detail.entries.length, record.generation);
         }
         activeGeneration = record.generation;
         break;

@@ -41,6 +41,8 @@ import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import type { SlashCommands } from './slashCommands';
 import { attachableMentions, mentionText } from './fileMentions';
+import { MessageBranches } from './messageBranches';
+import { FailedRun } from './failedRun';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -76,6 +78,8 @@ export interface SessionControllerDeps {
   readonly slashCommands?: SlashCommands;
   /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
   readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
+  /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */
+  readonly isWorkspaceFolder?: (path: string) => Promise<boolean>;
   /** Workspace files whose path contains `query` (the `@` completion). */
   readonly findFiles?: (query: string) => Promise<readonly string[]>;
   /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
@@ -105,6 +109,15 @@ export class SessionController {
     broadcast: (message) => this.broadcast(message, 'chat'),
     notify: (level, message) => this.chat.relay({ type: 'notice', level, kind: 'skills', message }),
   });
+  /** Edit and resend, Regenerate (`messageBranches.ts`). */
+  private readonly failedRun = new FailedRun();
+  private readonly branches = new MessageBranches({
+    session: () => this.session(),
+    digest: () => this.digest(),
+    isBusy: () => this.busy,
+    reloadViews: () => this.reloadViews(),
+    send: (text) => this.send(text),
+  });
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.checkpoints = deps.checkpointPrompts
@@ -113,6 +126,7 @@ export class SessionController {
           digest: () => this.digest(),
           prompts: deps.checkpointPrompts,
           notice: (kind, message) => this.postNotice(kind, message),
+          conversationChanged: () => this.reloadViews(),
         })
       : undefined;
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
@@ -205,8 +219,8 @@ export class SessionController {
   }
 
   /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
-  async send(text: string): Promise<void> {
-    const slash = this.deps.slashCommands?.match(text);
+  async send(text: string, options: { readonly retry?: boolean } = {}): Promise<void> {
+    const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
     if (slash) {
       this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
       await slash.command.run(slash.args);
@@ -225,7 +239,7 @@ export class SessionController {
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
     const isFile = this.deps.isWorkspaceFile;
-    const mentions = isFile ? await attachableMentions(text, isFile) : [];
+    const mentions = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
     let session;
     try {
       ({ session } = await this.session());
@@ -244,7 +258,8 @@ export class SessionController {
     const lastBefore = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
-      await session.send(text, mentions);
+      // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
+      await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
       // The files the turn changed, at its end (a reload reads them from the journal).
       const last = session.checkpoints?.last();
       if (last && last.id !== lastBefore && shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
@@ -323,7 +338,7 @@ export class SessionController {
       return;
     }
     this.deps.log.info(check.message);
-    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : undefined);
+    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : this.failedRun.waitsForKey ? 'retry' : undefined);
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -375,6 +390,13 @@ export class SessionController {
     return assembled;
   }
 
+  /** The journal changed under the views (a new branch): their turns and the live count come from it again. */
+  private async reloadViews(): Promise<void> {
+    this.digests.clear();
+    this.chat.startAfter((await this.digest()).turns.length);
+    for (const [sink, kind] of this.views.entries()) await this.sendInit(sink, kind);
+  }
+
   private async closeCurrent(): Promise<void> {
     const current = this.assembled;
     if (!current) return;
@@ -394,6 +416,7 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     this.chat.relay(event);
+    this.failedRun.observe(event);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures.
     switch (event.type) {
@@ -486,7 +509,7 @@ export class SessionController {
         return;
       case 'action':
         if (message.action === 'retry') {
-          if (this.lastUserText !== undefined) await this.send(this.lastUserText);
+          if (this.lastUserText !== undefined) await this.send(this.lastUserText, { retry: true });
           return;
         }
         if (message.action === 'resend') {
@@ -495,6 +518,10 @@ export class SessionController {
         }
         if (message.action === 'continue') {
           await this.send(CONTINUE_TEXT);
+          return;
+        }
+        if (message.action === 'regenerate') {
+          await this.branches.regenerate().catch((error: unknown) => this.postError('branch', errorMessage(error)));
           return;
         }
         await this.deps.editor.runAction(message.action);
@@ -527,6 +554,11 @@ export class SessionController {
       case 'restoreToTurn':
         if (this.busy) this.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
         else await this.checkpoints?.restoreToTurn(message.turn);
+        return;
+      case 'editMessage':
+        await this.branches
+          .editAndResend(message.turn, message.text)
+          .catch((error: unknown) => this.postError('branch', errorMessage(error)));
         return;
       case 'dropFiles': {
         const paths = message.uris.map((uri) => this.deps.relativePathOf?.(uri));

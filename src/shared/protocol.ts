@@ -89,7 +89,9 @@ export type HostAction =
   /** Send the message that could not go out (no key) now. */
   | 'resend'
   /** After the user's own cancel: ask the model to go on from where it stopped. */
-  | 'continue';
+  | 'continue'
+  /** The last answer again: a new generation from before the last user message, which is sent again. */
+  | 'regenerate';
 
 /** A slash command the input completes (`/compact`, `/new`…); the host owns the list and runs them. */
 export interface SlashCommandView {
@@ -400,6 +402,8 @@ export type WebviewNotification =
   | { readonly type: 'openChange'; readonly checkpointId: string; readonly path: string }
   /** "Restore files to before this message" on turn `turn`'s user message: the host shows the preview. */
   | { readonly type: 'restoreToTurn'; readonly turn: number }
+  /** Turn `turn`'s message edited: the conversation starts again before it (a new generation) and `text` is sent. */
+  | { readonly type: 'editMessage'; readonly turn: number; readonly text: string }
   /** The model picker's choice: the next request uses it. */
   | { readonly type: 'pickModel'; readonly model: string }
   /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */

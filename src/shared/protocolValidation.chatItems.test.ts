@@ -25,3 +25,20 @@ describe("the webview's messages for issue 17's items are checked", () => {
     for (const message of refused) expect(parseWebviewMessage(message)).toBeInstanceOf(ProtocolError);
   });
 });
+
+describe('edit and resend, regenerate (item 17)', () => {
+  it('accepts an edited message with its turn and text, and the regenerate action', () => {
+    expect(parseWebviewMessage({ type: 'editMessage', turn: 2, text: 'again' })).toEqual({ type: 'editMessage', turn: 2, text: 'again' });
+    expect(parseWebviewMessage({ type: 'action', action: 'regenerate' })).toEqual({ type: 'action', action: 'regenerate' });
+  });
+
+  it('refuses a blank or too long text, a turn that is not a number, extra fields', () => {
+    const refused = [
+      { type: 'editMessage', turn: 1, text: '   ' },
+      { type: 'editMessage', turn: 1, text: 'x'.repeat(MESSAGE_LIMITS.sendChars + 1) },
+      { type: 'editMessage', turn: '1', text: 'x' },
+      { type: 'editMessage', turn: 1, text: 'x', generation: 0 },
+    ];
+    for (const message of refused) expect(parseWebviewMessage(message)).toBeInstanceOf(ProtocolError);
+  });
+});

@@ -53,6 +53,7 @@ const HOST_ACTIONS: readonly HostAction[] = [
   'openSettings',
   'resend',
   'continue',
+  'regenerate',
 ];
 /** A model id as the Models API gives them (letters, digits, and . _ : / @ -). */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
@@ -249,6 +250,13 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'restoreToTurn':
       record(m, type, ['type', 'turn']);
       return { type, turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex) };
+    case 'editMessage':
+      record(m, type, ['type', 'turn', 'text']);
+      return {
+        type,
+        turn: integer(m.turn, 'turn', 0, MESSAGE_LIMITS.maxIndex),
+        text: text(m.text, 'text', MESSAGE_LIMITS.sendChars, { nonBlank: true }),
+      };
     case 'dropFiles': {
       record(m, type, ['type', 'uris']);
       if (!Array.isArray(m.uris) || m.uris.length === 0 || m.uris.length > 50) refuse('uris must be a list of 1 to 50 file URIs');

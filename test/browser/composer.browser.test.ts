@@ -2,7 +2,7 @@
  * The chat's everyday features (issue 17: items 2, 9, 12, 14, 15, 16) in real Chromium on the built
  * webview, with the fake host: the welcome, a message kept unsent with Send Again, Stopped with Continue,
  * slash and `@` completion by keyboard, dropped files, the model picker, tokens and cost per turn, a
- * narrow panel. Screenshots go to test-output/browser/ (light and dark).
+ * narrow panel. Screenshots go to test-output/browser/ (light, dark, high-contrast dark and light).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ import {
   type Browser,
   type HarnessServer,
 } from './harness';
-import type { ThemeName } from './themes';
+import { THEME_NAMES, type ThemeName } from './themes';
 
 const chromiumPath = findChromium();
 if (!chromiumPath && process.env.CI === 'true') throw new Error(CHROMIUM_MISSING);
@@ -91,7 +91,7 @@ describe.skipIf(!chromiumPath)('the composer and the chat’s everyday cards in 
   const refused = (page: Page) => page.evaluate(() => window.fakeHost.refused);
 
   it('the first run without a key: a welcome (what Cairn is, Set API Key, the console, cairn.baseUrl, the demo), not an error', async () => {
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of THEME_NAMES) {
       const page = await openChat(theme);
       await post(page, { type: 'welcome', welcome: { server: 'http://127.0.0.1:8080' } });
       const welcome = page.getByRole('region', { name: 'Welcome to Cairn' });
@@ -271,5 +271,37 @@ describe.skipIf(!chromiumPath)('the composer and the chat’s everyday cards in 
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'composer-narrow-240.png') });
     await page.close();
+  });
+
+  it('high-contrast dark and light: the unsent card, the slash menu and the model picker keep their contrast borders (screenshots saved)', async () => {
+    for (const theme of ['hc-dark', 'hc-light'] as const) {
+      const page = await openChat(theme);
+      await post(page, {
+        type: 'error',
+        turn: 0,
+        kind: 'unsent',
+        message: 'Not sent: no API key is set.',
+        action: 'setApiKey',
+        unsent: 'fix the bug',
+      });
+      await page.locator('.error-item').waitFor();
+      const input = page.getByRole('textbox', { name: 'Message to Cairn' });
+      await input.focus();
+      await page.keyboard.type('/');
+      const menu = page.getByRole('listbox', { name: 'Slash commands' });
+      await menu.waitFor();
+      // High-contrast themes draw edges instead of shades: the menu and the input have a visible border.
+      for (const box of [menu, input]) {
+        const border = await box.evaluate((e) => getComputedStyle(e).borderTopStyle + ' ' + getComputedStyle(e).borderTopWidth);
+        expect(border, `${theme}`).not.toMatch(/^none|0px$/);
+      }
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `composer-slash-menu-${theme}.png`) });
+      await page.keyboard.press('Escape');
+      const picker = page.getByRole('combobox', { name: 'Model for the next request' });
+      await picker.focus();
+      await expect.poll(() => picker.locator('option').count()).toBe(2);
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `composer-model-picker-${theme}.png`) });
+      await page.close();
+    }
   });
 });

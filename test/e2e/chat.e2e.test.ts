@@ -1,7 +1,7 @@
 // Issue 17 in the real editor (code-server + Chromium, the local server): a message sent before a key is
 // set stays in the chat and is sent after Set API Key; an `@file` mention reaches the model as a bracketed
 // read in the user's message; `/compact` with instructions; the model picker changes the next request's
-// model. (Edit and resend of an earlier message is not built yet: see the branch's report.)
+// model; edit and resend of an earlier message sends the messages before it and the edited text only.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,5 +124,31 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     expect(lastMain().model).toBe('claude-sonnet-4-5');
     await frame.locator('.turn-usage', { hasText: 'claude-sonnet-4-5' }).last().waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'chat-5-model-picked');
+  });
+
+  it('edit and resend of an earlier message: the next request holds the messages before it and the edited text, not the later ones', async () => {
+    await send('Name a colour.');
+    await frame.getByText('Blue, like the sea.').waitFor({ state: 'visible', timeout: 60_000 });
+    await send('Name a fruit.');
+    await frame.getByText('Apple, from the orchard.').waitFor({ state: 'visible', timeout: 60_000 });
+    const message = frame.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Name a colour.' });
+    await message.getByRole('button', { name: 'Edit this message and send it again' }).click();
+    const editorBox = frame.getByRole('textbox', { name: 'Edit your message' });
+    await expect.poll(() => editorBox.inputValue(), { timeout: 15_000 }).toBe('Name a colour.');
+    await editorBox.fill('Name a tree.');
+    await screenshot(page, 'chat-6-editing');
+    await editorBox.press('Enter');
+    await frame.getByText('Oak, from the forest.').waitFor({ state: 'visible', timeout: 60_000 });
+    const texts = lastMain().messages.flatMap(textsOf).join('\n');
+    expect(texts).toContain('Thanks, that is all.');
+    expect(texts).toContain('Name a tree.');
+    for (const later of ['Name a colour.', 'Blue, like the sea.', 'Name a fruit.', 'Apple, from the orchard.'])
+      expect(texts).not.toContain(later);
+    // The chat shows the new branch, and says where the old one is kept.
+    await expect.poll(() => frame.getByText('Apple, from the orchard.').count(), { timeout: 15_000 }).toBe(0);
+    await frame
+      .getByText(/You edited message \d+; the earlier branch .* is kept in the session's journal/)
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'chat-7-edited');
   });
 });

@@ -11,6 +11,7 @@ import { Composer } from './Composer';
 import { SkillsList } from './SkillsList';
 import { TodoList } from './TodoList';
 import { TurnList } from './TurnList';
+import { RegenerateButton } from './RegenerateButton';
 import { UsageMeter } from './UsageMeter';
 import { Welcome } from './Welcome';
 
@@ -92,6 +93,7 @@ export function ChatView({ store }: { store: ChatStore }) {
             </p>
           )}
           <TurnList store={store} scrollRoot={scroller} />
+          <RegenerateButton store={store} />
           {commandRecalls.value.length > 0 && (
             <RecallScope class="command-recalls">
               {commandRecalls.value.map((id) => (

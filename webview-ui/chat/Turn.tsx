@@ -7,7 +7,8 @@ import { RecallScope } from '../common/RecallScope';
 import { CompactionMark } from './CompactionMark';
 import { ToolCall } from './ToolCall';
 import { TurnRequestsLink } from './TurnRequestsLink';
-import { RestoreFilesButton, TurnChanges } from './TurnChanges';
+import { TurnChanges } from './TurnChanges';
+import { UserMessage } from './UserMessage';
 import { TurnUsage } from './TurnUsage';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
@@ -19,6 +20,7 @@ export const ACTION_LABEL: Record<HostAction, string> = {
   openSettings: 'Open Settings',
   resend: 'Send Again',
   continue: 'Continue',
+  regenerate: 'Regenerate',
 };
 
 const NOTICE_ICON: Record<string, string> = { info: 'ℹ', warning: '⚠', critical: '⛔' };
@@ -61,14 +63,7 @@ function NoticeAction({ action }: { action: HostAction }) {
 function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer; turn: number }) {
   switch (item.type) {
     case 'user':
-      return (
-        <RecallScope class="message user" label="Your message">
-          <div class="user-text">
-            <LinkedText text={item.text} />
-          </div>
-          <RestoreFilesButton turn={turn} />
-        </RecallScope>
-      );
+      return <UserMessage text={item.text} turn={turn} />;
     case 'changes':
       return <TurnChanges changes={item} />;
     case 'assistant':

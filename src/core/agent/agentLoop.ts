@@ -103,6 +103,21 @@ export class AgentLoop {
       deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
       deps.emit({ type: 'tool_finished', callId: call.callId, result });
     }
+    return this.answer(signal);
+  }
+
+  /**
+   * Runs again on the conversation as it is, adding no message: for a request that failed before any answer
+   * (a 401, giving up after retries), whose messages `unmarkSent` left waiting. Sending the user's text again
+   * instead would join it to the waiting message, so the model would read it twice.
+   */
+  async retry(signal: AbortSignal): Promise<DoneReason> {
+    this.deps.contextPolicy?.startRun();
+    return this.answer(signal);
+  }
+
+  private async answer(signal: AbortSignal): Promise<DoneReason> {
+    const { deps } = this;
     try {
       return await this.turns(signal);
     } catch (error) {

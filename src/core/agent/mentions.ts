@@ -11,10 +11,13 @@ export interface FileMention {
   readonly path: string;
   /** 1-based, inclusive; absent: the file's first window. */
   readonly lines?: { readonly from: number; readonly to: number };
+  /** A folder (`@src/`): its listing is attached, through the ledger like the model's `list`. */
+  readonly folder?: boolean;
 }
 
 /** The `read` call a mention is answered with (its call id is only for the chat's tool line). */
 export function mentionReadCall(mention: FileMention, index: number, runTag: string): ToolCall {
+  if (mention.folder) return { callId: `mention_${runTag}_${index}`, name: 'list', input: { path: mention.path } };
   const input = mention.lines
     ? { path: mention.path, offset: mention.lines.from, limit: Math.max(1, mention.lines.to - mention.lines.from + 1) }
     : { path: mention.path };
@@ -23,6 +26,7 @@ export function mentionReadCall(mention: FileMention, index: number, runTag: str
 
 /** The block the model reads: who attached it, then the result as the ledger rendered it (bracket first). */
 export function mentionBlockText(mention: FileMention, resultText: string): string {
+  if (mention.folder) return `The user attached the folder @${mention.path} (its listing):\n${resultText}`;
   const range = mention.lines ? `:${mention.lines.from}-${mention.lines.to}` : '';
   return `The user attached @${mention.path}${range}:\n${resultText}`;
 }

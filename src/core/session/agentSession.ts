@@ -80,13 +80,28 @@ export class AgentSession {
 
   /** Runs the agent on one user message (with the files the user attached) until it ends its turn, is cancelled, fails, or hits the turn limit. */
   async send(text: string, mentions: readonly FileMention[] = []): Promise<DoneReason> {
+    // The turn's checkpoint is taken before its first change; its user message goes at the current end.
+    return this.runLoop(text, this.generation.conversation.length, (signal) => this.parts.loop.run(text, signal, mentions));
+  }
+
+  /** Whether the conversation ends with messages no answer followed (a request that failed before answering). */
+  get hasUnanswered(): boolean {
+    return this.generation.conversation.all().at(-1)?.message.role === 'user';
+  }
+
+  /** Asks again for an answer to the waiting messages, adding none (`AgentLoop.retry`); `label` names the turn's checkpoint. */
+  async retryUnanswered(label: string): Promise<DoneReason> {
+    if (!this.hasUnanswered) throw new Error('Every message has its answer: there is nothing to retry. Send a message instead.');
+    return this.runLoop(label, this.generation.conversation.length - 1, (signal) => this.parts.loop.retry(signal));
+  }
+
+  private async runLoop(label: string, index: number, start: (signal: AbortSignal) => Promise<DoneReason>): Promise<DoneReason> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const controller = new AbortController();
     this.running = controller;
-    // The turn's checkpoint is taken before its first change; its user message goes at the current end.
-    this.parts.checkpoints?.recorder.beginTurn({ generation: this.generation.number, index: this.generation.conversation.length }, text);
-    const run = this.parts.loop.run(text, controller.signal, mentions);
+    this.parts.checkpoints?.recorder.beginTurn({ generation: this.generation.number, index }, label);
+    const run = start(controller.signal);
     this.run = run;
     try {
       return await run;

@@ -143,4 +143,24 @@ describe('SessionCatalog', () => {
     expect(await catalog.list()).toEqual([]);
     await expect(catalog.delete('s')).rejects.toBeInstanceOf(SessionNotFoundError);
   });
+
+  it('lists a renamed session by its name (the journal unchanged); refuses an empty name and an unknown session', async () => {
+    const journal = await SessionJournal.create(dir, {
+      workspace: '/ws',
+      model: 'm',
+      sessionId: 'named',
+      clock: fixedClock(Date.UTC(2026, 0, 1)),
+    });
+    await journal.append(say('Fix the flaky test'));
+    await journal.close();
+    const before = await fs.readFile(join(dir, 'named', JOURNAL_FILE));
+    const catalog = new SessionCatalog(dir);
+    await catalog.rename('named', '  Parser   flakiness\n');
+    const [summary] = await catalog.list();
+    expect(summary).toMatchObject({ id: 'named', title: 'Parser flakiness', named: true, messageCount: 1 });
+    expect(await fs.readFile(join(dir, 'named', JOURNAL_FILE))).toEqual(before);
+    await expect(catalog.rename('named', '   ')).rejects.toThrow('cannot be empty');
+    await expect(catalog.rename('nothere', 'x')).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect((await catalog.list())[0]!.title).toBe('Parser flakiness');
+  });
 });

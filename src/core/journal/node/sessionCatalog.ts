@@ -7,11 +7,14 @@ import { JOURNAL_FILE, checkSessionId, isSessionId } from './sessionJournal';
 import { SessionLock } from './sessionLock';
 import { foldMeta, type SessionMeta } from '../sessionMeta';
 import { readMeta } from './sessionMetaFile';
+import { readSessionName, writeSessionName } from './sessionName';
 
 export interface SessionSummary {
   readonly id: string;
-  /** The first typed user message, on one line, at most 80 characters; '' before there is one. */
+  /** The name the user gave it, else the first typed user message on one line (at most 80 characters); '' before there is one. */
   readonly title: string;
+  /** Whether `title` is a name the user gave (Rename Session). */
+  readonly named?: boolean;
   /** ISO 8601. */
   readonly created: string;
   /** ISO 8601: when the journal was last written. */
@@ -124,9 +127,11 @@ export class SessionCatalog {
         };
       }
     }
+    const name = await readSessionName(sessionDir);
     return {
       id: sessionId,
-      title: meta.title,
+      title: name ?? meta.title,
+      ...(name !== undefined ? { named: true } : {}),
       created: meta.created,
       updated,
       messageCount: meta.messageCount,
@@ -135,6 +140,18 @@ export class SessionCatalog {
       bytes: stat.size,
       inUse,
     };
+  }
+
+  /** Gives a session a name of the user's (listed instead of its first message). */
+  async rename(sessionId: string, name: string): Promise<void> {
+    checkSessionId(sessionId);
+    const sessionDir = join(this.dir, sessionId);
+    try {
+      await fs.stat(join(sessionDir, JOURNAL_FILE));
+    } catch {
+      throw new SessionNotFoundError(sessionId, sessionDir);
+    }
+    await writeSessionName(sessionDir, name);
   }
 
   /** Deletes a session and everything stored with it; refuses one another live process is writing. */

@@ -1,0 +1,90 @@
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { useBridge } from '../common/bridgeContext';
+import { LinkedText } from '../common/LinkedText';
+import { RecallScope } from '../common/RecallScope';
+import { RestoreFilesButton } from './TurnChanges';
+
+/**
+ * One of the user's messages, with Edit: the text goes into an editor in place; Send (or Enter) starts the
+ * conversation again before this message (the host records a new generation) and sends the edited text.
+ * Escape or Cancel leaves the message as it was. The old branch stays in the journal (the host's note says so).
+ */
+export function UserMessage({ text, turn }: { text: string; turn: number }) {
+  const bridge = useBridge();
+  const editing = useSignal(false);
+  const draft = useSignal(text);
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (editing.value) editor.current?.focus();
+  }, [editing.value]);
+
+  const close = () => {
+    editing.value = false;
+    // Focus returns where it was before the editor opened.
+    setTimeout(() => editButton.current?.focus(), 0);
+  };
+  const submit = () => {
+    const edited = draft.value;
+    if (edited.trim() === '') return;
+    editing.value = false;
+    bridge.notify({ type: 'editMessage', turn, text: edited });
+  };
+
+  if (editing.value) {
+    return (
+      <RecallScope class="message user editing" label="Your message, being edited">
+        <textarea
+          ref={editor}
+          class="composer-input edit-input"
+          rows={Math.min(10, Math.max(2, draft.value.split('\n').length))}
+          aria-label="Edit your message"
+          value={draft.value}
+          onInput={(e) => (draft.value = (e.currentTarget as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              submit();
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              close();
+            }
+          }}
+        />
+        <p class="quiet edit-hint">Sending starts the conversation again from here; the later messages stay in the session's journal.</p>
+        <div class="edit-actions">
+          <button type="button" class="button primary" disabled={draft.value.trim() === ''} onClick={submit}>
+            Send
+          </button>
+          <button type="button" class="button secondary" onClick={close}>
+            Cancel
+          </button>
+        </div>
+      </RecallScope>
+    );
+  }
+  return (
+    <RecallScope class="message user" label="Your message">
+      <div class="user-text">
+        <LinkedText text={text} />
+      </div>
+      <div class="user-actions">
+        <button
+          ref={editButton}
+          type="button"
+          class="text-button edit-message"
+          title="Edit this message and send it again"
+          aria-label="Edit this message and send it again"
+          onClick={() => {
+            draft.value = text;
+            editing.value = true;
+          }}
+        >
+          ✎ Edit
+        </button>
+        <RestoreFilesButton turn={turn} />
+      </div>
+    </RecallScope>
+  );
+}
