@@ -30,6 +30,7 @@ import { WebviewApprover } from './host/webviewApprover';
 import { SlashCommands } from './host/slashCommands';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
+import { mentionCandidates } from './host/mentionCandidates';
 import { EditorContext } from './host/editorContext';
 import { FileSkillSource } from './core/skills/node/fileSkillSource';
 
@@ -244,12 +245,8 @@ export function activate(context: vscode.ExtensionContext): void {
 /** Workspace files whose relative path contains `query` (case-insensitive), shortest first, for `@` completion. */
 async function findWorkspaceFiles(query: string): Promise<string[]> {
   const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
-  const wanted = query.toLowerCase();
-  return uris
-    .map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1))
-    .filter((path) => path.toLowerCase().includes(wanted))
-    .sort((a, b) => a.length - b.length || a.localeCompare(b))
-    .slice(0, 50);
+  const files = uris.map((uri) => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1));
+  return mentionCandidates(files, query);
 }
 
 /** A file's path as the tools name it (the first folder's files bare, the others' under the folder's name). */
