@@ -187,8 +187,21 @@ describe('Markdown with adversarial input', () => {
     'tr',
     'th',
     'td',
+    // A fenced code block's frame (issue 17 item 18): its bar, language label and buttons, and highlight.js's spans.
+    'div',
+    'span',
   ]);
-  const ALLOWED_ATTRS = new Set(['href', 'class', 'title', 'type', 'data-recall-id', 'start', 'style']);
+  const ALLOWED_ATTRS = new Set([
+    'href',
+    'class',
+    'title',
+    'type',
+    'data-recall-id',
+    'start',
+    'style',
+    'data-language',
+    'data-code-action',
+  ]);
 
   /** Every tag and attribute the HTML carries, checked against what the renderer may produce. */
   function problems(html: string): string[] {
@@ -230,6 +243,9 @@ describe('Markdown with adversarial input', () => {
     '"><svg/onload=alert(1)>',
     '`<script>`',
     '```\n<script>\n```',
+    '```ts" onclick="alert(1)\nx\n```',
+    '```<img src=x onerror=alert(1)>\nx\n```',
+    '```javascript\n</code></pre><script>alert(1)</script>\n```',
     '#a3f2',
     '`#a3f2`',
     '[#a3f2](http://x.example)',
