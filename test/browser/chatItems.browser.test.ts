@@ -4,25 +4,14 @@
  * keyboard-only paths, the accessibility tree's labels and live region, tool outcomes, coloured diffs,
  * code blocks. Screenshots go to test-output/browser/ (chat-items-<theme>.png).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HostNotification } from '../../src/shared/protocol';
 import { EDIT_PREVIEW, sceneInit } from './chatScene';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
-import {
-  CHROMIUM_MISSING,
-  REPO_ROOT,
-  SCREENSHOT_DIR,
-  assertBundleFresh,
-  bundleFakeHost,
-  findChromium,
-  launchChromium,
-  startHarnessServer,
-  type Browser,
-  type HarnessServer,
-} from './harness';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
 import { THEME_NAMES, type ThemeName } from './themes';
 
 const chromiumPath = findChromium();
@@ -73,36 +62,21 @@ interface OpenedChat {
 }
 
 describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
-  let server: HarnessServer;
-  let browser: Browser;
-  let fakeHostScript: string;
+  const suite = useBrowserSuite(chromiumPath);
   const opened: OpenedChat[] = [];
-
-  beforeAll(async () => {
-    assertBundleFresh();
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    fakeHostScript = await bundleFakeHost();
-    server = await startHarnessServer();
-    browser = await launchChromium(chromiumPath!);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   async function openChat(
     theme: ThemeName = 'light',
     viewport = { width: 440, height: 900 },
     view: 'chat' | 'report' = 'chat',
   ): Promise<OpenedChat> {
-    const page = await browser.context.newPage();
+    const page = await suite.browser.context.newPage();
     await page.setViewportSize(viewport);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const setup: FakeHostSetup = { recording, theme };
-    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}` });
-    await page.goto(`${server.origin}/${view}.html`);
+    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${suite.fakeHostScript}` });
+    await page.goto(`${suite.server.origin}/${view}.html`);
     await page.locator(view === 'chat' ? '.chat' : '.report').waitFor({ timeout: 15_000 });
     const chat: OpenedChat = {
       page,

@@ -4,24 +4,13 @@
  * slash and `@` completion by keyboard, dropped files, the model picker, tokens and cost per turn, a
  * narrow panel. Screenshots go to test-output/browser/ (light, dark, high-contrast dark and light).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HostToWebview } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
-import {
-  CHROMIUM_MISSING,
-  REPO_ROOT,
-  SCREENSHOT_DIR,
-  assertBundleFresh,
-  bundleFakeHost,
-  findChromium,
-  launchChromium,
-  startHarnessServer,
-  type Browser,
-  type HarnessServer,
-} from './harness';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
 import { THEME_NAMES, type ThemeName } from './themes';
 
 const chromiumPath = findChromium();
@@ -56,31 +45,16 @@ const recording: SessionRecording = {
 };
 
 describe.skipIf(!chromiumPath)('the composer and the chat’s everyday cards in Chromium', () => {
-  let server: HarnessServer;
-  let browser: Browser;
-  let fakeHostScript: string;
-
-  beforeAll(async () => {
-    assertBundleFresh();
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    fakeHostScript = await bundleFakeHost();
-    server = await startHarnessServer();
-    browser = await launchChromium(chromiumPath!);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = useBrowserSuite(chromiumPath);
 
   async function openChat(theme: ThemeName = 'light', width = 440): Promise<Page> {
-    const page = await browser.context.newPage();
+    const page = await suite.browser.context.newPage();
     await page.setViewportSize({ width, height: 760 });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const setup: FakeHostSetup = { recording, theme };
-    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}` });
-    await page.goto(`${server.origin}/chat.html`);
+    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${suite.fakeHostScript}` });
+    await page.goto(`${suite.server.origin}/chat.html`);
     await page.locator('.chat').waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
     return page;

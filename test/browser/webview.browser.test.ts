@@ -2,24 +2,13 @@
  * The built webview (dist/webview.js) in real Chromium, on the page renderWebviewHtml makes (real CSP),
  * talking to a fake host that plays a recorded session. Screenshots go to test-output/browser/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptItem, TurnView } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording, ViolationRecord } from './fakeHost';
-import {
-  CHROMIUM_MISSING,
-  REPO_ROOT,
-  SCREENSHOT_DIR,
-  assertBundleFresh,
-  bundleFakeHost,
-  findChromium,
-  launchChromium,
-  startHarnessServer,
-  type Browser,
-  type HarnessServer,
-} from './harness';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
 import type { ThemeName } from './themes';
 
 const chromiumPath = findChromium();
@@ -39,38 +28,23 @@ interface OpenedView {
 }
 
 describe.skipIf(!chromiumPath)('webview in Chromium', () => {
-  let server: HarnessServer;
-  let browser: Browser;
-  let fakeHostScript: string;
+  const suite = useBrowserSuite(chromiumPath);
   const opened: OpenedView[] = [];
-
-  beforeAll(async () => {
-    assertBundleFresh();
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    fakeHostScript = await bundleFakeHost();
-    server = await startHarnessServer();
-    browser = await launchChromium(chromiumPath!);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   async function openView(
     view: 'chat' | 'report',
     theme: ThemeName,
     viewport = view === 'chat' ? { width: 440, height: 900 } : { width: 1100, height: 860 },
   ): Promise<OpenedView> {
-    const page = await browser.context.newPage();
+    const page = await suite.browser.context.newPage();
     await page.setViewportSize(viewport);
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const setup: FakeHostSetup = { recording, theme };
-    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${fakeHostScript}` });
-    await page.goto(`${server.origin}/${view}.html`);
+    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${suite.fakeHostScript}` });
+    await page.goto(`${suite.server.origin}/${view}.html`);
     await page
       .locator(view === 'chat' ? '.chat' : '.report')
       .waitFor({ timeout: 15_000 })
@@ -440,7 +414,7 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
       const state: unknown = await view.page.evaluate(() => window.fakeHost.state);
       if (state !== undefined) expect(Object.values(state as object).every((v) => v === undefined || typeof v === 'number')).toBe(true);
       expect(view.requests.length).toBeGreaterThan(0);
-      for (const url of view.requests) expect(new URL(url).origin).toBe(server.origin);
+      for (const url of view.requests) expect(new URL(url).origin).toBe(suite.server.origin);
     }
   });
 
