@@ -59,7 +59,7 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await frame.getByRole('region', { name: 'Welcome to Cairn' }).waitFor({ state: 'visible', timeout: 30_000 });
     await send('Hello Cairn, what can you do here?');
     const card = frame.locator('.error-item');
-    await card.getByText('Hello Cairn, what can you do here?').waitFor({ state: 'visible', timeout: 30_000 });
+    await card.getByText('Hello Cairn, what can you do here?').first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(requests('main')).toHaveLength(0);
     await screenshot(page, 'chat-1-unsent');
     await card.getByRole('button', { name: 'Set API Key' }).click();
@@ -67,10 +67,10 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(KEY);
     await input.press('Enter');
-    await frame.getByText('API key saved and checked').waitFor({ state: 'visible', timeout: 30_000 });
+    await frame.getByText('API key saved and checked').first().waitFor({ state: 'visible', timeout: 30_000 });
     expect(requests('models').length).toBeGreaterThan(0);
     await frame.getByRole('button', { name: 'Send Again' }).click();
-    await frame.getByText('Hello! I can read, search and edit this folder.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('Hello! I can read, search and edit this folder.').first().waitFor({ state: 'visible', timeout: 60_000 });
     expect(textsOf(lastMain().messages[0]!)).toContain('Hello Cairn, what can you do here?');
     await expect.poll(() => card.count()).toBe(0);
     await screenshot(page, 'chat-2-resent');
@@ -87,7 +87,7 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await expect.poll(() => input.inputValue()).toBe('Explain @src/app.ts ');
     await input.pressSequentially('please.');
     await input.press('Enter');
-    await frame.getByText('It exports the constant answer, 42.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('It exports the constant answer, 42.').first().waitFor({ state: 'visible', timeout: 60_000 });
     const user = lastMain()
       .messages.filter((m) => m.role === 'user')
       .at(-1)!;
@@ -120,7 +120,7 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await picker.selectOption('claude-sonnet-4-5');
     await expect.poll(() => picker.inputValue(), { timeout: 15_000 }).toBe('claude-sonnet-4-5');
     await send('Thanks, that is all.');
-    await frame.getByText('You are welcome.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('You are welcome.').first().waitFor({ state: 'visible', timeout: 60_000 });
     expect(lastMain().model).toBe('claude-sonnet-4-5');
     await frame.locator('.turn-usage', { hasText: 'claude-sonnet-4-5' }).last().waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'chat-5-model-picked');
@@ -128,9 +128,9 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
 
   it('edit and resend of an earlier message: the next request holds the messages before it and the edited text, not the later ones', async () => {
     await send('Name a colour.');
-    await frame.getByText('Blue, like the sea.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('Blue, like the sea.').first().waitFor({ state: 'visible', timeout: 60_000 });
     await send('Name a fruit.');
-    await frame.getByText('Apple, from the orchard.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('Apple, from the orchard.').first().waitFor({ state: 'visible', timeout: 60_000 });
     const message = frame.getByRole('article', { name: 'Your message' }).filter({ hasText: 'Name a colour.' });
     await message.getByRole('button', { name: 'Edit this message and send it again' }).click();
     const editorBox = frame.getByRole('textbox', { name: 'Edit your message' });
@@ -138,7 +138,7 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await editorBox.fill('Name a tree.');
     await screenshot(page, 'chat-6-editing');
     await editorBox.press('Enter');
-    await frame.getByText('Oak, from the forest.').waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText('Oak, from the forest.').first().waitFor({ state: 'visible', timeout: 60_000 });
     const texts = lastMain().messages.flatMap(textsOf).join('\n');
     expect(texts).toContain('Thanks, that is all.');
     expect(texts).toContain('Name a tree.');

@@ -53,7 +53,7 @@ describe.skipIf(!environment.available)('a new user without a key (scenario 1)',
     await input.fill(KEY);
     await screenshot(page, 'first-run-2-key-input');
     await input.press('Enter');
-    await frame.getByText('API key saved').waitFor({ state: 'visible', timeout: 30_000 });
+    await frame.getByText('API key saved').first().waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'first-run-3-key-set');
   });
 
@@ -71,7 +71,7 @@ describe.skipIf(!environment.available)('a new user without a key (scenario 1)',
     expect(await frame.getByRole('region', { name: 'Welcome to Cairn' }).count()).toBe(0);
     await input.fill('`average([])` returns NaN. Please fix it.');
     await input.press('Enter');
-    await frame.getByText("I'll start by finding").waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText("I'll start by finding").first().waitFor({ state: 'visible', timeout: 60_000 });
     await screenshot(page, 'first-run-4-after-reload');
     expect(proxy!.keys.length).toBeGreaterThan(0);
     expect(new Set(proxy!.keys)).toEqual(new Set([KEY]));

@@ -201,7 +201,7 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     expect(asked).toContain('Allow this mcp__everything__echo call?');
     await screenshot(page, 'mcp-2-approval');
     await prompt.getByRole('button', { name: 'Allow once' }).click();
-    await frame.getByText('The everything server echoed the greeting back.').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('The everything server echoed the greeting back.').first().waitFor({ state: 'visible', timeout: 90_000 });
     // The tool line: the call's summary and the result's id bracket; expanded, what the server answered.
     const line = frame.locator('.tool', { has: frame.locator('.tool-name', { hasText: 'mcp__everything__echo' }) }).first();
     expect(await line.locator('.tool-summary').innerText()).toContain('everything echo {"message":"hello from e2e"}');
@@ -227,7 +227,7 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
 
   it('does not ask for the input again: a second message, then a new session', async () => {
     await send(frame, 'Anything else?');
-    await frame.getByText('Nothing else: the echo worked.').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('Nothing else: the echo worked.').first().waitFor({ state: 'visible', timeout: 90_000 });
     // A new session reads mcp.json again and takes the value from the secret storage.
     await runCommand(page, 'Cairn: New Session');
     frame = await openCairnView(page);

@@ -55,7 +55,7 @@ describe.skipIf(!environment.available)('a file changed from outside (scenario 6
 
   it('reads the file in full the first time', async () => {
     await send(frame, 'What do the release notes say?');
-    await frame.getByText('The notes list two releases').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('The notes list two releases').first().waitFor({ state: 'visible', timeout: 90_000 });
     const chat = await frame.locator('body').innerText();
     expect(chat).toMatch(/\[#[0-9a-f]{4,} notes\.md lines 1-4 of 4 sha [0-9a-f]{8}\]/);
   });
@@ -68,7 +68,7 @@ describe.skipIf(!environment.available)('a file changed from outside (scenario 6
     const after = statSync(notes);
     expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
     await send(frame, 'Read them again, please.');
-    await frame.getByText('Now there are three releases').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('Now there are three releases').first().waitFor({ state: 'visible', timeout: 90_000 });
     const chat = await frame.locator('body').innerText();
     const brackets = [...chat.matchAll(/\[#[0-9a-f]{4,} notes\.md lines 1-(\d+) of (\d+) sha ([0-9a-f]{8})\]/g)];
     const second = brackets.find((m) => m[2] === '5');

@@ -135,7 +135,7 @@ describe.skipIf(!environment.available)('a poisoned repository, untrusted then t
 
   it('opens in Restricted Mode: nothing is written or run, and nothing asks', async () => {
     await send(frame, 'Set the project up.');
-    await frame.getByText('Nothing could run in the untrusted folder.').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('Nothing could run in the untrusted folder.').first().waitFor({ state: 'visible', timeout: 90_000 });
     // The model was told why (the results are collapsed in the chat).
     const sent = model!.server.requests.map((r) => r.rawBody).join('\n');
     expect(sent).toContain('The workspace is not trusted');
@@ -163,12 +163,12 @@ describe.skipIf(!environment.available)('a poisoned repository, untrusted then t
     await screenshot(page, 'poisoned-repo-2-bash-asks');
     await frame.getByRole('button', { name: 'Deny…' }).click();
     await frame.getByRole('textbox', { name: 'Reason for denying' }).press('Enter');
-    await frame.getByText('Asks every time: this call writes into .git/').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('Asks every time: this call writes into .git/').first().waitFor({ state: 'visible', timeout: 90_000 });
     expect(await frame.locator('body').innerText()).toContain('Allow this write call?');
     await screenshot(page, 'poisoned-repo-3-hook-asks');
     await frame.getByRole('button', { name: 'Deny…' }).click();
     await frame.getByRole('textbox', { name: 'Reason for denying' }).press('Enter');
-    await frame.getByText('Both were declined, so I stopped.').waitFor({ state: 'visible', timeout: 90_000 });
+    await frame.getByText('Both were declined, so I stopped.').first().waitFor({ state: 'visible', timeout: 90_000 });
     expect(existsSync(join(workspaceDir, 'ran-trusted.txt'))).toBe(false);
     expect(existsSync(join(workspaceDir, '.git', 'hooks', 'post-rewrite'))).toBe(false);
     // The new session's project context did run git status in the trusted folder (hardened).

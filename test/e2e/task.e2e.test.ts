@@ -78,7 +78,7 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 
 
   it('streams the answer and the tool lines with their brackets, asking before running a command', async () => {
     await send(frame, FIRST_TASK);
-    await frame.getByText("I'll start by finding where").waitFor({ state: 'visible', timeout: 60_000 });
+    await frame.getByText("I'll start by finding where").first().waitFor({ state: 'visible', timeout: 60_000 });
     const answered = await allowUntil(frame, 'Fixed: ');
     expect(answered).toBeGreaterThan(0);
     const chat = await frame.locator('body').innerText();
