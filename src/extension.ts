@@ -197,7 +197,10 @@ export function activate(context: vscode.ExtensionContext): void {
     modelChoices: async () => modelChoices(await model.listModels(), settings.loop.model, settings.prices),
     pickModel: async (picked) => {
       await pickModelSetting(picked);
-      settings = readSettings(log);
+      // The picked model is the next request's at once: in a remote window (code-server, SSH) the settings
+      // read right after the write may still hold the old value until the change event arrives.
+      const read = readSettings(log);
+      settings = { ...read, loop: { ...read.loop, model: picked } };
     },
     slashCommands,
     isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
