@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { commandEnvironment } from './workspace/commandRunner';
 import { GitignoreRules } from './workspace/gitignoreMatcher';
 import type { FolderContext, GitSummary, ProjectContext, ProjectContextSource, TreeEntry } from '../core/compose/projectContextSource';
+import { filterDrivers } from '../core/checkpoints/node/hardenedGit';
 
 export interface NodeProjectContextOptions {
   /** Absolute paths of the workspace folders, in the editor's order. */
@@ -166,20 +167,6 @@ async function gitStatus(cwd: string, timeoutMs: number): Promise<string | null>
     overrides,
     timeoutMs,
   );
-}
-
-/** Names of the filter drivers in `git config --null --list` output (`filter.<name>.<key>\nvalue\0`). */
-export function filterDrivers(configList: string): Set<string> {
-  const names = new Set<string>();
-  for (const entry of configList.split('\0')) {
-    const newline = entry.indexOf('\n');
-    const key = newline < 0 ? entry : entry.slice(0, newline);
-    // Section and key are case-insensitive (git prints them lower-cased); the name between is kept as is.
-    if (!key.toLowerCase().startsWith('filter.')) continue;
-    const lastDot = key.lastIndexOf('.');
-    if (lastDot > 'filter.'.length) names.add(key.slice('filter.'.length, lastDot));
-  }
-  return names;
 }
 
 function runGit(

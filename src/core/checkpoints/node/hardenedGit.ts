@@ -88,6 +88,7 @@ export function filterDrivers(configList: string): Set<string> {
   for (const entry of configList.split('\0')) {
     const newline = entry.indexOf('\n');
     const key = newline < 0 ? entry : entry.slice(0, newline);
+    // Section and key are case-insensitive (git prints them lower-cased); the name between is kept as is.
     if (!key.toLowerCase().startsWith('filter.')) continue;
     const lastDot = key.lastIndexOf('.');
     if (lastDot > 'filter.'.length) names.add(key.slice('filter.'.length, lastDot));
