@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   readonly detail?: ApprovalDetail;
   /** Why this call asks even if the tool may run without asking (a protected path); shown in the prompt. */
   readonly reason?: string;
+  /** The sub-agent whose call this is (its id, e.g. `general-2`); absent for the session's own agent. */
+  readonly agent?: string;
 }
 
 /** One path a call writes, as the tool that applies it reads the input. */

@@ -2,6 +2,7 @@ import type { LedgerResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage } from '../model/types';
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { ApprovalDetail } from './approval';
+import type { SubagentInfo, SubagentOutcome } from '../subagents/types';
 
 export type NoticeLevel = 'info' | 'warning' | 'critical';
 
@@ -38,6 +39,15 @@ export type AgentEvent =
     }
   /** The model's plan changed (the `todo` tool): the chat shows it above the input. */
   | { type: 'todo'; items: ReadonlyArray<{ readonly text: string; readonly status: 'pending' | 'in_progress' | 'done' }> }
+  /** A `task` call started a child agent (`core/subagents/`); its own events follow as `subagent_event`. */
+  | { type: 'subagent_started'; agent: SubagentInfo }
+  /**
+   * One event of a child agent, as its own loop emitted it (its requests are numbered from 1 within the child).
+   * A child's `approval_requested` is answered through the same approver, its request naming the child.
+   */
+  | { type: 'subagent_event'; agentId: string; event: AgentEvent }
+  /** A child ended; its `task` call is answered next (the result's id is on that call's `tool_finished`). */
+  | { type: 'subagent_finished'; agentId: string; callId: string; outcome: SubagentOutcome }
   | { type: 'done'; reason: DoneReason };
 
 export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error';

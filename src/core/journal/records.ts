@@ -1,6 +1,7 @@
 import { referenceProblem } from '../ledger/bodyReference';
 import type { StoredResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
+import type { SubagentInfo, SubagentOutcome } from '../subagents/types';
 
 /**
  * The records of a session journal: one JSON object per line, each with a `type`, a `seq` that grows by
@@ -164,6 +165,34 @@ export interface CheckpointRecord extends Envelope {
   readonly checkpoint: unknown;
 }
 
+/** A `task` call started a child agent (`core/subagents/`). */
+export interface SubagentStartedRecord extends Envelope {
+  readonly type: 'subagent_started';
+  readonly agent: SubagentInfo;
+}
+
+/**
+ * One record of a child agent's own (its messages, snapshots, notices, static part, generations), wrapped
+ * so that nothing reading the session's own records (replay, the ledger's state, the static part, older
+ * Cairns) can take it for the parent's. Its tool results are plain `tool_result` records: ids are unique
+ * in the session, so any result recalls by id whoever produced it.
+ */
+export interface SubagentRecord extends Envelope {
+  readonly type: 'subagent_record';
+  /** The child's id (`SubagentInfo.id`). */
+  readonly agent: string;
+  /** The child's record as its own parts wrote it (never a header, a ledger state or an output part). */
+  readonly record: SubagentInnerRecord;
+}
+
+/** A child ended; its `task` call's result follows in the parent's next user message. */
+export interface SubagentFinishedRecord extends Envelope {
+  readonly type: 'subagent_finished';
+  readonly agent: string;
+  readonly callId: string;
+  readonly outcome: SubagentOutcome;
+}
+
 export type JournalRecord =
   | SessionStartedRecord
   | UserMessageRecord
@@ -177,7 +206,10 @@ export type JournalRecord =
   | CompactionUndoneRecord
   | StaticContextRecord
   | OutputPartRecord
-  | CheckpointRecord;
+  | CheckpointRecord
+  | SubagentStartedRecord
+  | SubagentRecord
+  | SubagentFinishedRecord;
 
 export type JournalRecordType = JournalRecord['type'];
 
@@ -185,6 +217,21 @@ type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'seq' | 'at'> : never;
 
 /** What a caller appends: the journal gives `seq` and `at`; the header is written by `create` only. */
 export type NewJournalRecord = WithoutEnvelope<Exclude<JournalRecord, SessionStartedRecord>>;
+
+/** What a child's parts write (wrapped in a `subagent_record`). */
+export type SubagentInnerRecord = WithoutEnvelope<
+  Exclude<
+    JournalRecord,
+    | SessionStartedRecord
+    | LedgerStateRecord
+    | OutputPartRecord
+    | ToolResultRecord
+    | SubagentStartedRecord
+    | SubagentRecord
+    | SubagentFinishedRecord
+    | CheckpointRecord
+  >
+>;
 
 /** A tool result as kept in memory after a reopen: everything but the body, which stays on disk. */
 export interface ToolResultHead extends Envelope {
@@ -222,6 +269,9 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'static_context',
   'output_part',
   'checkpoint',
+  'subagent_started',
+  'subagent_record',
+  'subagent_finished',
 ]);
 
 /** Why a line is not a record, in words for a corruption message. */
@@ -322,6 +372,21 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
       return;
     case 'checkpoint':
       need(isObject(r.checkpoint) && typeof r.checkpoint.id === 'string', 'checkpoint without a checkpoint id');
+      return;
+    case 'subagent_started':
+      need(isObject(r.agent) && typeof r.agent.id === 'string' && typeof r.agent.callId === 'string', 'subagent_started without an agent');
+      return;
+    case 'subagent_record':
+      need(
+        typeof r.agent === 'string' && isObject(r.record) && typeof r.record.type === 'string',
+        'subagent_record without an agent or record',
+      );
+      return;
+    case 'subagent_finished':
+      need(
+        typeof r.agent === 'string' && typeof r.callId === 'string' && isObject(r.outcome),
+        'subagent_finished without an agent or outcome',
+      );
       return;
   }
 }

@@ -44,6 +44,8 @@ export interface AnthropicModelClientOptions {
 
 /** The header a compatible server reads to tell compaction requests from the conversation's. */
 export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
+/** The header that names the sub-agent making a request (absent for the session's own agent). */
+export const AGENT_HEADER = 'x-cairn-agent';
 
 const MODELS_API_TIMEOUT_MS = 15_000;
 
@@ -126,8 +128,14 @@ export class AnthropicModelClient implements ModelClient {
     const accumulator = new StreamAccumulator(options.onEvent, (type) =>
       this.logger.warn(`The model sent a "${type}" block, which Cairn does not use; it was left out.`),
     );
-    const headers = purpose === 'compaction' ? { [REQUEST_KIND_HEADER]: 'compaction' } : undefined;
-    const stream = client.messages.stream(toSdkParams(request), { ...(signal ? { signal } : {}), ...(headers ? { headers } : {}) });
+    const headers = {
+      ...(purpose === 'compaction' ? { [REQUEST_KIND_HEADER]: 'compaction' } : {}),
+      ...(options.agent !== undefined ? { [AGENT_HEADER]: options.agent } : {}),
+    };
+    const stream = client.messages.stream(toSdkParams(request), {
+      ...(signal ? { signal } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    });
     let broken: ModelError | undefined;
     stream.on('streamEvent', (event) => {
       if (broken) return;

@@ -122,6 +122,11 @@ export interface ModelFacts {
 export interface StreamOptions {
   readonly signal?: AbortSignal;
   readonly purpose: RequestPurpose;
+  /**
+   * The sub-agent that makes this request (its id, e.g. `explore-1`); absent for the session's own agent.
+   * Sent as the `x-cairn-agent` header so a server log (and the local server's script) can tell children apart.
+   */
+  readonly agent?: string;
   readonly onEvent?: (event: ModelStreamEvent) => void;
 }
 
