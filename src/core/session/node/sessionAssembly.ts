@@ -19,23 +19,18 @@ import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
 import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
-import { Compactor } from '../../compaction/compactor';
 import { appendHistory } from '../../compaction/node/historyArchive';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
-import { DEFAULT_COMPACTION_SETTINGS, softLimitTokens, type CompactionSettings } from '../../compaction/settings';
-import { Elider } from '../../elision/elider';
-import { ModelSummarizer } from '../../compaction/summarizer';
 import { AgentSession } from '../agentSession';
+import type { CompactionSettings } from '../../compaction/settings';
 import type { NoticeLevel } from '../../agent/events';
 import { mcpApprovalDetail, mcpCallSummary } from '../../mcp/mcpCallText';
 import { McpTools } from '../../mcp/mcpTools';
 import type { McpConnections } from '../../mcp/types';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
-import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
-import { Conversation } from '../../conversation/conversation';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { LoadedRecord } from '../../journal/records';
@@ -47,6 +42,7 @@ import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SkillSource } from '../../skills/ports';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
+import { assembleCompaction } from './agentCompaction';
 import { SESSION_TOOL_DEFINITIONS, SESSION_TOOL_NAMES, sessionExtras, windowOf, type SessionExtras } from './sessionExtras';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
@@ -246,57 +242,24 @@ async function assemble(
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock);
   const project = ports.project ?? projectForProvider;
-  const compactionSettings = ports.compaction ?? (() => DEFAULT_COMPACTION_SETTINGS);
-  const summarizer = new ModelSummarizer({
+  const compactor = assembleCompaction({
     model: ports.model,
-    composer,
-    mainModel: () => ports.settings().model,
-    settings: compactionSettings,
+    settings: ports.settings,
+    ...(ports.compaction ? { compaction: ports.compaction } : {}),
     prompts: await loadCompactionPrompts(ports.promptsDir),
-    lastMainRequestAt: () => requests.lastMainAnswerAt,
-    clock,
-    generation: () => generations.current.number,
-    // Compaction's requests leave snapshots and are numbered like the loop's.
-    onSnapshot: async (snapshot) => {
-      await recorder.snapshot(snapshot);
-      events.emit({ type: 'request_finished', requestIndex: requests.take(), snapshot });
-    },
-    log,
-  });
-  const elider: Elider = new Elider({
-    generations,
-    decisions,
-    recorder,
-    ledger,
-    ledgerState: () => tools.state(),
-    journal,
-    staticState: () => composer.staticState(),
-    estimate: (entries): number => compactor.estimateNext(new Conversation(entries, 0)),
-    settings: () => compactionSettings().elision,
-    thresholdTokens: async () =>
-      softLimitTokens(compactionSettings().threshold, (await ports.model.modelFacts(ports.settings().model)).maxInputTokens),
-    lastRequestAt: () => requests.lastMainAnswerAt,
-    now: () => clock.now(),
-    log,
-  });
-  const compactor = new Compactor({
-    generations,
-    decisions,
-    recorder,
-    ledger,
     composer,
-    journal,
+    generations,
+    decisions,
+    recorder,
+    ledger,
     ledgerState: () => tools.state(),
+    journal,
     archiveHistory: (markdown) => appendHistory(journal.sessionDir, markdown),
-    summarizer,
-    settings: compactionSettings,
-    model: () => ports.settings().model,
-    // The max_tokens the loop really sends (the setting lowered to the model's output limit), not the setting.
-    maxTokens: () => effectiveMaxTokens(ports.model, ports.settings().model, ports.settings().maxTokens),
-    windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
+    requests,
+    events,
+    clock,
     log,
     project,
-    elider,
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
   });
   const loop = new AgentLoop(
