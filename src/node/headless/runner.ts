@@ -227,6 +227,9 @@ async function playScenario(
         player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);
     }
   }
+  for (const turn of player.unplayedChildTurns()) {
+    player.notice(`turn ${turn.index} (${turn.kind} for ${turn.agent}) was not consumed by any request of ${turn.agent}`);
+  }
 }
 
 export { describeFsOperation };
