@@ -86,6 +86,7 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
         slots: new Slots(() => ports.subagents().parallel),
         depth: info.depth,
         parent: info.id,
+        parentKind: info.kind,
       })
     : undefined;
   const ledger = ports.ledger.sibling({
