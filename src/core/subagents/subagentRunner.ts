@@ -5,7 +5,7 @@ import { ChildTally } from './childTally';
 import { taskResultText } from './outcomeText';
 import type { Slots } from './slots';
 import type { TaskInput, TaskRunner } from './taskTool';
-import type { SubagentInfo, SubagentSettings } from './types';
+import type { SubagentInfo, SubagentKind, SubagentSettings } from '../subagentTypes';
 
 /** A child agent, built for one task (`node/childAgent.ts`): runs once, to its end. */
 export interface ChildAgent {
@@ -41,6 +41,8 @@ export interface SubagentRunnerDeps {
   readonly depth: number;
   /** That agent's id when it is itself a child. */
   readonly parent?: string;
+  /** That agent's kind when it is itself a child: an `explore` child may start only `explore` children. */
+  readonly parentKind?: SubagentKind;
 }
 
 /**
@@ -59,6 +61,13 @@ export class SubagentRunner implements TaskRunner {
           ? 'Sub-agents are off (cairn.subagents.maxDepth is 0).'
           : `A sub-agent at depth ${deps.depth} may not start another (cairn.subagents.maxDepth is ${maxDepth}).`;
       return { text: `${why} Do the task yourself.`, isError: true, sameResultDedupe: false };
+    }
+    if (deps.parentKind === 'explore' && task.kind === 'general') {
+      return {
+        text: `${deps.parent ?? 'An explore sub-agent'} may only read, so it may start only explore sub-agents, not general ones.`,
+        isError: true,
+        sameResultDedupe: false,
+      };
     }
     // The id is taken now, in the order of the parent's calls, before any child waits for its slot.
     const info: SubagentInfo = {

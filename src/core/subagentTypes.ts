@@ -1,4 +1,6 @@
-import type { DoneReason } from '../agent/events';
+/**
+ * The data of sub-agents (`core/subagents/`), shared with the events, the journal's records and the views.
+ */
 
 /**
  * What a child may do: `explore` reads (read, list, glob, grep, recall); `general` has every tool the
@@ -35,8 +37,11 @@ export interface SubagentUsage {
 
 /** How a child ended and what it spent. */
 export interface SubagentOutcome {
-  /** Why it stopped; `interrupted`: Cairn stopped while it ran (found on a reopen). */
-  readonly reason: DoneReason | 'interrupted';
+  /**
+   * Why it stopped: its loop's `DoneReason` (written out here so this file stays a leaf that the events and
+   * the journal's records can import), or `interrupted`: Cairn stopped while it ran (found on a reopen).
+   */
+  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'interrupted';
   /** Model requests it made (its compaction's included). */
   readonly requests: number;
   readonly usage: SubagentUsage;
