@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadScenario } from '../scenario/scenario';
+import { loadScenario, parseScenario } from '../scenario/scenario';
 import { runHeadless } from './runner';
 
 const SAMPLE = resolve(__dirname, '..', 'scenario', 'samples', 'subagents.json');
@@ -73,6 +73,20 @@ describe('the sub-agents sample', () => {
       ['general-3', 3],
     ]);
   }, 90_000);
+
+  it('a child turn no request took is reported when the run ends (the script and the run disagreed)', async () => {
+    const dir = await tempDir();
+    const notices: string[] = [];
+    await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      scenario: parseScenario({
+        turns: [{ user: 'hi' }, { assistant: { text: 'no delegation today' } }, { assistant: { agent: 'explore-1', text: 'never asked' } }],
+      }),
+      onNotice: (message) => notices.push(message),
+    });
+    expect(notices).toEqual(['turn 2 (assistant for explore-1) was not consumed by any request of explore-1']);
+  }, 60_000);
 
   it("the parent's requests never hold a child's transcript; each child's requests carry its x-cairn-agent and its own turns", async () => {
     const dir = await tempDir();
