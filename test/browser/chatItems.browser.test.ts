@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { HostNotification } from '../../src/shared/protocol';
 import { EDIT_PREVIEW, sceneInit } from './chatScene';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
-import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
+import { useBrowserSuite } from './browserSuite';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
 import { THEME_NAMES, type ThemeName } from './themes';
 
 const chromiumPath = findChromium();

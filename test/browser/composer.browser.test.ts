@@ -10,7 +10,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { HostToWebview } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
-import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
+import { useBrowserSuite } from './browserSuite';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
 import { THEME_NAMES, type ThemeName } from './themes';
 
 const chromiumPath = findChromium();

@@ -4,13 +4,12 @@
  * playwright-core; and the fake host bundled for injection before the page's own script.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { afterAll, beforeAll } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { renderWebviewHtml } from '../../src/shared/webviewHtml';
 
@@ -154,46 +153,6 @@ export async function launchChromium(executablePath: string): Promise<Browser> {
     close: async () => {
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A browser test file's Chromium, page server and fake host script, started once before its tests and closed after. */
-export interface BrowserSuite {
-  readonly server: HarnessServer;
-  readonly browser: Browser;
-  readonly fakeHostScript: string;
-}
-
-/** Call at the top of a `describe` block: registers the start (bundle checked, screenshots folder made) and the close. */
-export function useBrowserSuite(executablePath: string | undefined): BrowserSuite {
-  let started: { server: HarnessServer; browser: Browser; fakeHostScript: string } | undefined;
-  const opened: { server?: HarnessServer; browser?: Browser } = {};
-  beforeAll(async () => {
-    assertBundleFresh();
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const fakeHostScript = await bundleFakeHost();
-    opened.server = await startHarnessServer();
-    opened.browser = await launchChromium(executablePath!);
-    started = { server: opened.server, browser: opened.browser, fakeHostScript };
-  });
-  afterAll(async () => {
-    await opened.browser?.close();
-    await opened.server?.close();
-  });
-  const get = () => {
-    if (!started) throw new Error('The browser suite has not started: call useBrowserSuite inside a describe block.');
-    return started;
-  };
-  return {
-    get server() {
-      return get().server;
-    },
-    get browser() {
-      return get().browser;
-    },
-    get fakeHostScript() {
-      return get().fakeHostScript;
     },
   };
 }

@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptItem, TurnView } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording, ViolationRecord } from './fakeHost';
-import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
+import { useBrowserSuite } from './browserSuite';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
 import type { ThemeName } from './themes';
 
 const chromiumPath = findChromium();
