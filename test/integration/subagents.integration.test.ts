@@ -266,6 +266,46 @@ describe('sub-agents through the real loop and server', () => {
     expect(requestsOf(session, 'explore-4')).toHaveLength(2);
   });
 
+  it('a child compacts its own conversation; the parent is untouched', async () => {
+    const big = Array.from({ length: 300 }, (_, i) => `export const value${i + 1} = ${i + 1}; // ${'filler '.repeat(4)}`).join('\n') + '\n';
+    const session = await startScenarioSession(
+      {
+        model: { id: 'claude-test-model', context_window: 14000, max_output: 4000 },
+        workspace: { ...WORKSPACE, 'src/big.ts': big },
+        turns: [
+          { assistant: { tool_calls: [task('explore', 'Read the big file')] } },
+          { assistant: { agent: 'explore-1', tool_calls: [{ name: 'read', input: { path: 'src/big.ts' } }] } },
+          { assistant: { agent: 'explore-1', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }] } },
+          {
+            summary: {
+              agent: 'explore-1',
+              text: `explore-1 read src/big.ts (300 constants, value1 to value300) and src/app.ts. `.repeat(4),
+            },
+          },
+          { assistant: { agent: 'explore-1', text: 'big.ts holds value1 to value300.' } },
+          { assistant: { text: 'Thanks.' } },
+        ],
+      },
+      {
+        compaction: { threshold: { kind: 'share', value: 0.5 }, completionReserveTokens: 1000, safetyMarginTokens: 200 },
+        loop: { maxTokens: 1000 },
+      },
+    );
+    open = session;
+    expect(await session.assembled.session.send('What is in big.ts?')).toBe('end_turn');
+    const childCompaction = session.server.requests.filter((r) => r.kind === 'compaction');
+    expect(childCompaction.map((r) => r.agent)).toEqual(['explore-1']);
+    expect(childEvents(session.events, 'explore-1').some((e) => e.type === 'compacted')).toBe(true);
+    expect(session.events.some((e) => e.type === 'compacted')).toBe(false);
+    expect(session.assembled.session.generation.number).toBe(0);
+    // The child's last request starts from its summary; the parent's carries only the child's answer.
+    expect(JSON.stringify(requestsOf(session, 'explore-1').at(-1))).toContain('explore-1 read src/big.ts (300 constants');
+    expect(JSON.stringify(requestsOf(session, undefined).at(-1))).toContain('big.ts holds value1 to value300.');
+    const inner: string[] = [];
+    for await (const record of session.assembled.journal.readAll()) if (record.type === 'subagent_record') inner.push(record.record.type);
+    expect(inner).toContain('generation_started');
+  });
+
   it('a reopen while a child ran answers its task call as interrupted, with what it had done, and keeps its results', async () => {
     const session = await start([
       { assistant: { tool_calls: [task('explore', 'Long search')] } },
