@@ -6,6 +6,7 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CANDIDATES, candidatesMarkdown, runCandidate } from './economy/candidates';
 import { loadBenchScenario, SCENARIOS_DIR } from './economy/benchScenario';
 import { economyMarkdown } from './economy/report';
 import { runEconomy, traceStrategy, type EconomyResult } from './economy/runEconomy';
@@ -76,11 +77,39 @@ async function trace(args: readonly string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** `candidates --scenario FILE [--candidate NAME]...`: candidate measures beside Cairn as built (issue 16 §3). */
+async function candidates(args: readonly string[], json: boolean): Promise<void> {
+  const files: string[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--scenario' && args[i + 1]) files.push(args[++i]!);
+    else if (args[i] === '--candidate' && args[i + 1]) names.push(args[++i]!);
+  }
+  if (files.length === 0) throw new Error(`candidates needs --scenario FILE (candidates: ${Object.keys(CANDIDATES).join(', ')}).`);
+  const chosen = ['cairn', ...(names.length > 0 ? names : Object.keys(CANDIDATES)).filter((n) => n !== 'cairn')];
+  const results = [];
+  for (const file of files) {
+    const bench = await loadBenchScenario(resolve(file));
+    const runs = [];
+    for (const name of chosen) {
+      process.stderr.write(`candidates: ${bench.name} ${name} …\n`);
+      runs.push(await runCandidate(bench, name));
+    }
+    results.push({ scenario: bench.name, runs });
+  }
+  if (json)
+    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), candidates: results }, null, 2)}\n`);
+  else
+    process.stdout.write(
+      `# Candidate measures — ${new Date().toISOString()}\n\n${machine()}\n\n${results.map((r) => candidatesMarkdown(r.scenario, r.runs)).join('\n')}`,
+    );
+}
+
 async function hot(args: readonly string[], json: boolean): Promise<void> {
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 && args[onlyAt + 1] ? new Set(args[onlyAt + 1]!.split(',')) : undefined;
-  // Loaded only here: the hot paths' webview rows use the browser-test harness, which imports vitest, and
-  // that must not stop the other benchmarks from starting.
+  // Loaded only here: the hot paths' webview rows use the browser-test harness (esbuild, Chromium), which
+  // the other benchmarks have no use for.
   const { runHot } = await import('./hot/runHot');
   const results = await runHot({
     heavy: args.includes('--heavy'),
@@ -107,11 +136,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
   else if (command === 'trace') await trace(rest);
+  else if (command === 'candidates') await candidates(rest, json);
   else if (command === 'peers') await peers(rest, json);
   else if (command === 'checkpoints') await checkpoints(rest, json);
   else {
     process.stderr.write(
-      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- checkpoints [--turns N] [--json]\n',
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n',
     );
     return 2;
   }
