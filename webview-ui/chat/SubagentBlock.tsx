@@ -69,6 +69,7 @@ export function SubagentBlock({
         class="subagent-toggle"
         aria-expanded={open}
         aria-controls={bodyId}
+        aria-describedby={`${bodyId}-meta`}
         onClick={() => (chosen.value = !open)}
         disabled={waiting}
         title={waiting ? `${agent.id} waits for your approval` : open ? 'Hide its transcript' : 'Show its transcript'}
@@ -79,7 +80,7 @@ export function SubagentBlock({
         <span class="subagent-id">{agent.id}</span> <span class="subagent-kind">{agent.kind}</span>{' '}
         <span class="subagent-description">{agent.description}</span>
       </button>
-      <div class="subagent-meta">
+      <div class="subagent-meta" id={`${bodyId}-meta`}>
         <span class={`subagent-state state-${agent.status}`}>{state}</span>
         {figures && <span class="subagent-figures">{figures}</span>}
       </div>

@@ -106,7 +106,8 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
       <h2>
-        Request #{snapshot.index}{' '}
+        Request #{snapshot.index}
+        {snapshot.agent !== undefined && ` of ${snapshot.agent}`}{' '}
         <span class="quiet">
           · {snapshot.model} · <Jargon term={`generation ${snapshot.generation}`} explanation={JARGON.generation} /> · {snapshot.purpose}
         </span>
