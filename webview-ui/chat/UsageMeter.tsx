@@ -24,7 +24,7 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
           {formatShare(used / window)} of {formatTokens(meter.windowTokens)}
         </span>
         <span>cache {formatShare(meter.cacheHitShare)}</span>
-        <span>{formatCost(meter.sessionCostUsd)}</span>
+        <span class="meter-cost">{formatCost(meter.sessionCostUsd)}</span>
         {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
         <span>hygiene saved {formatTokens(meter.tokensSavedByHygiene)}</span>
       </div>
