@@ -47,6 +47,8 @@ export interface ScenarioSessionOptions {
   readonly prepareWorkspace?: (workspaceDir: string) => Promise<void>;
   /** Checkpoints' git snapshots (`SessionPorts.checkpointGit`). */
   readonly checkpointGit?: SessionPorts['checkpointGit'];
+  /** `cairn.subagents.*` (`SessionPorts.subagents`). */
+  readonly subagents?: NonNullable<SessionPorts['subagents']> extends () => infer S ? S : never;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     ...(options.project ? { project: options.project } : {}),
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.checkpointGit ? { checkpointGit: options.checkpointGit } : {}),
+    ...(options.subagents ? { subagents: () => options.subagents! } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];

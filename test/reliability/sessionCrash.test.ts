@@ -22,7 +22,7 @@ import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 /**
  * Issue 9, crashes: a child process runs a real session (real SDK against a local server, real files, the
- * journal) and is killed with SIGKILL mid-tool, mid-stream, mid-compaction, mid-elision, or at a random moment (which
+ * journal) and is killed with SIGKILL mid-tool, mid-stream, mid-compaction, mid-elision, mid-child (a sub-agent at work), or at a random moment (which
  * lands mid-journal-write often enough: torn tails are counted). After every kill the parent reopens the
  * session with `resumeSession` and checks: it opens; every acknowledged result is there and readable; a
  * torn tail is reported exactly when the file ends in a partial line; the active generation is the newest
@@ -37,7 +37,7 @@ import { bundleChild, LineChild, snapshotChild } from '../support/lineChild';
 
 export const CRASH_KILLS = Number(process.env.CAIRN_CRASH_KILLS ?? 60);
 const KILLS_PER_SESSION = 25;
-const KINDS = ['tool', 'stream', 'compaction', 'elision', 'anytime'] as const;
+const KINDS = ['tool', 'stream', 'compaction', 'elision', 'child', 'anytime'] as const;
 type Kind = (typeof KINDS)[number];
 
 let work: string;
@@ -94,7 +94,7 @@ function parentPorts(sessionsDir: string, workspaceDir: string): SessionPorts {
 type Block = { type: string; id?: string; tool_use_id?: string };
 
 it(
-  `a real session survives ${CRASH_KILLS} SIGKILLs mid-tool, mid-stream, mid-compaction, mid-elision and at random moments`,
+  `a real session survives ${CRASH_KILLS} SIGKILLs mid-tool, mid-stream, mid-compaction, mid-elision, mid-child and at random moments`,
   async () => {
     const seed = Number(process.env.CAIRN_CRASH_SEED ?? Date.now() % 0x7fffffff);
     const random = seededRandom(seed);
@@ -105,6 +105,8 @@ it(
       compaction: 0,
       elision: 0,
       elisionsAcked: 0,
+      child: 0,
+      childrenCutOff: 0,
       anytime: 0,
       torn: 0,
       drills: 0,
@@ -260,6 +262,19 @@ it(
               `${where}: ${use.id} answered once`,
             ).toHaveLength(1);
         });
+        // Every child the journal started has its end: its own, or `interrupted` written by the reopen.
+        const childEnds = new Map<string, string | undefined>();
+        for await (const record of assembled.journal.readAll({ types: ['subagent_started', 'subagent_finished'] })) {
+          if (record.type === 'subagent_started') childEnds.set(record.agent.id, undefined);
+          else if (record.type === 'subagent_finished') childEnds.set(record.agent, record.outcome.reason);
+        }
+        for (const [agent, reason] of childEnds) expect(reason, `${where}: ${agent} has its end`).toBeDefined();
+        if (
+          messages.some(
+            (m) => typeof m.content !== 'string' && JSON.stringify(m.content).includes('was working. Its results can be recalled'),
+          )
+        )
+          tally.childrenCutOff++;
         const last = messages.at(-1);
         if (
           last &&
@@ -280,14 +295,15 @@ it(
       }
     }
     warm.kill();
-    expect(tally.tool + tally.stream + tally.compaction + tally.elision + tally.anytime).toBe(CRASH_KILLS);
+    expect(tally.tool + tally.stream + tally.compaction + tally.elision + tally.child + tally.anytime).toBe(CRASH_KILLS);
     if (CRASH_KILLS >= 50) {
       expect(tally.torn, 'torn tails were seen and reported').toBeGreaterThan(0);
       expect(tally.compaction).toBeGreaterThan(0);
+      expect(tally.childrenCutOff, 'a kill cut a sub-agent off and the reopen answered its call').toBeGreaterThan(0);
       expect(tally.generationsSeen).toBeGreaterThan(0);
     }
     console.info(
-      `session crash test: ${CRASH_KILLS} kills (${tally.tool} mid-tool, ${tally.stream} mid-stream, ${tally.compaction} mid-compaction, ${tally.elision} mid-elision, ${tally.anytime} at random moments) over ${tally.sessions} sessions; ${tally.acks} acks kept, ${tally.torn} torn tails reported (${tally.drills} left on purpose), ${tally.compactionsAcked} acknowledged compactions, ${tally.elisionsAcked} acknowledged elisions, ${tally.danglingAnswered} reopenings answered dangling calls; seed ${seed}; ms waiting for open ${time.open}, working ${time.work}, checking ${time.check}`,
+      `session crash test: ${CRASH_KILLS} kills (${tally.tool} mid-tool, ${tally.stream} mid-stream, ${tally.compaction} mid-compaction, ${tally.elision} mid-elision, ${tally.child} mid-child, ${tally.anytime} at random moments) over ${tally.sessions} sessions; ${tally.acks} acks kept, ${tally.torn} torn tails reported (${tally.drills} left on purpose), ${tally.compactionsAcked} acknowledged compactions, ${tally.elisionsAcked} acknowledged elisions, ${tally.danglingAnswered} reopenings answered dangling calls, ${tally.childrenCutOff} with a child cut off; seed ${seed}; ms waiting for open ${time.open}, working ${time.work}, checking ${time.check}`,
     );
   },
   Math.max(600_000, CRASH_KILLS * 5_000),

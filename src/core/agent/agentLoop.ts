@@ -63,6 +63,16 @@ export interface AgentLoopDeps {
   readonly project?: Projection;
   /** Cairn's blocks for the start of each user message, in order, after the rules delta (see `MessageAttachment`). */
   readonly attachments?: readonly MessageAttachment[];
+  /**
+   * Tools whose calls may run at the same time as their neighbours in one response (the sub-agents' `task`:
+   * each child is its own agent; the ledger and the journal take results in any order). None: one at a time.
+   */
+  readonly runsConcurrently?: (tool: string) => boolean;
+  /**
+   * The sub-agent this loop runs (its id): its approval requests name it. (Its model requests carry the id
+   * through the child's model client, `taggedModel`.) Absent for the session's own agent.
+   */
+  readonly agent?: string;
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -285,37 +295,59 @@ export class AgentLoop {
     mode: 'run' | 'interrupted',
     duplicates: ReadonlyMap<string, string>,
   ): Promise<boolean> {
-    const { deps } = this;
     const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (toolUses.length === 0) return false;
     const results: ToolResultBlock[] = [];
     let cancelled = false;
-    for (const use of toolUses) {
-      const call = { callId: use.id, name: use.name, input: use.input };
-      const summary = deps.summarizeToolCall(use.name, use.input);
-      deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
-      let result: LedgerResult;
-      let durationMs: number | undefined;
-      const reusedId = duplicates.get(use.id);
-      if (reusedId !== undefined) {
-        result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
-      } else if (mode === 'interrupted') {
-        result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
-      } else if (cancelled || signal.aborted) {
-        cancelled = true;
-        result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
-      } else {
-        const ran = await this.runWithApproval(call, summary, signal);
-        result = ran.result;
-        durationMs = ran.durationMs;
-        if (signal.aborted) cancelled = true;
-      }
-      this.noteDecision(result);
-      deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
-      results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
+    for (let start = 0; start < toolUses.length;) {
+      // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
+      // others run one after another, in order. The results keep the calls' order either way.
+      let end = start + 1;
+      if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
+      const group = toolUses.slice(start, end);
+      const answered = await Promise.all(group.map((use) => this.answerToolUse(use, signal, mode, duplicates, cancelled)));
+      results.push(...answered);
+      if (signal.aborted) cancelled = true;
+      start = end;
     }
     await this.appendUser(results);
     return cancelled;
+  }
+
+  /** Whether a call may run beside its neighbours (`AgentLoopDeps.runsConcurrently`). */
+  private concurrent(use: ToolUseBlock): boolean {
+    return this.deps.runsConcurrently?.(use.name) ?? false;
+  }
+
+  /** Answers one tool call: run (with approval), or declared cancelled/interrupted/a repeated id without running. */
+  private async answerToolUse(
+    use: ToolUseBlock,
+    signal: AbortSignal,
+    mode: 'run' | 'interrupted',
+    duplicates: ReadonlyMap<string, string>,
+    cancelledBefore: boolean,
+  ): Promise<ToolResultBlock> {
+    const { deps } = this;
+    const call = { callId: use.id, name: use.name, input: use.input };
+    const summary = deps.summarizeToolCall(use.name, use.input);
+    deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
+    let result: LedgerResult;
+    let durationMs: number | undefined;
+    const reusedId = duplicates.get(use.id);
+    if (reusedId !== undefined) {
+      result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
+    } else if (mode === 'interrupted') {
+      result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
+    } else if (cancelledBefore || signal.aborted) {
+      result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
+    } else {
+      const ran = await this.runWithApproval(call, summary, signal);
+      result = ran.result;
+      durationMs = ran.durationMs;
+    }
+    this.noteDecision(result);
+    deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
+    return { type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) };
   }
 
   private async runWithApproval(
@@ -338,7 +370,17 @@ export class AgentLoop {
       deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
       let decision;
       try {
-        decision = await deps.approver.request({ callId: call.callId, tool: call.name, input: call.input, summary, ...shown }, signal);
+        decision = await deps.approver.request(
+          {
+            callId: call.callId,
+            tool: call.name,
+            input: call.input,
+            summary,
+            ...shown,
+            ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
+          },
+          signal,
+        );
       } catch {
         decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
       }

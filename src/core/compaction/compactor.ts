@@ -8,7 +8,7 @@ import type { ActiveGeneration, GenerationRef } from '../conversation/activeGene
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
 import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
 import { projectForProvider, type Projection } from '../conversation/projection';
-import type { SessionJournal } from '../journal/node/sessionJournal';
+import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
 import type { Elider } from '../elision/elider';
 import { escalationFor } from './escalation';
@@ -29,7 +29,7 @@ export interface CompactorDeps {
   readonly ledgerState: () => unknown;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
   readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
-  readonly journal: Pick<SessionJournal, 'append'>;
+  readonly journal: { append(record: NewJournalRecord): Promise<unknown> };
   /** Appends summarized turns to the session's `history.md` (`node/historyArchive.ts`'s `appendHistory`). */
   readonly archiveHistory: (markdown: string) => Promise<void>;
   readonly summarizer: Summarizer;

@@ -4,7 +4,7 @@ import type { DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import type { ConversationEntry } from '../conversation/conversation';
 import type { ElisionDetail } from '../conversation/generationDetail';
-import type { SessionJournal } from '../journal/node/sessionJournal';
+import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { expectedRequests, judgeElision, type ElisionJudgement, type ElisionSettings } from './costModel';
 import { elideEntries, type ElidedResult } from './elide';
@@ -18,7 +18,7 @@ export interface EliderDeps {
   readonly ledger: Pick<ResultLedger, 'forgetReads'>;
   /** What the journal checkpoints as the ledger's state (the recorder's source), written into the elision's record. */
   readonly ledgerState: () => unknown;
-  readonly journal: Pick<SessionJournal, 'append'>;
+  readonly journal: { append(record: NewJournalRecord): Promise<unknown> };
   /** The static part's state, journalled with the new generation so a reopen sends the same prefix. */
   readonly staticState: () => unknown;
   /** The next request's prompt in tokens if the generation held `entries` (the compactor's estimate). */

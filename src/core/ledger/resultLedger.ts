@@ -104,6 +104,22 @@ export class ResultLedger {
     for (const id of this.store.ids()) this.ids.markUsed(id);
   }
 
+  /**
+   * A ledger for a sub-agent: the same store, ids, hash cache and redaction (ids stay unique in the session
+   * and any result recalls by id), its own dedupe tables (a child's reads are not the parent's), its own tools.
+   */
+  sibling(options: { readonly externalTools?: ExternalTools }): ResultLedger {
+    return new ResultLedger({
+      workspace: this.workspace,
+      store: this.store,
+      config: this.config,
+      hashCache: this.hashCache,
+      ids: this.ids,
+      redactor: this.redactor,
+      ...(options.externalTools ? { externalTools: options.externalTools } : {}),
+    });
+  }
+
   static restore(state: LedgerState, options: ResultLedgerOptions): ResultLedger {
     const problem = stateProblem(state);
     if (problem) throw new LedgerStateError(`Cannot restore the result ledger: ${problem}`);
@@ -224,6 +240,7 @@ export class ResultLedger {
   /** An MCP server's tool: its text like a command's output; its error as an error result (both capped). */
   private async externalAnswer(external: ExternalTools, id: string, call: ToolCall, context: InternalContext): Promise<Answer> {
     const outcome = await external.run(call.name, call.input, {
+      callId: call.callId,
       ...(context.signal ? { signal: context.signal } : {}),
       // Progress lines go to the chat as the tool's live output; the result is what the server answers.
       ...(context.onOutput ? { onProgress: (line: string) => void context.onOutput?.(`${line}\n`) } : {}),

@@ -122,7 +122,12 @@ export interface ExternalTools {
   run(
     name: string,
     input: unknown,
-    context: { readonly signal?: AbortSignal; readonly onProgress?: (line: string) => void },
+    context: {
+      readonly signal?: AbortSignal;
+      readonly onProgress?: (line: string) => void;
+      /** The model's tool_use id for this call (a sub-agent's `task` links its child to it). */
+      readonly callId?: string;
+    },
   ): Promise<ExternalToolOutcome>;
 }
 

@@ -207,15 +207,17 @@ export class AgentSession {
 
   /**
    * After a crash mid-tool the last assistant message has tool calls without results: answer each, so the
-   * next request is valid and the model learns they did not finish.
+   * next request is valid and the model learns they did not finish (`answerFor`: a call's own words, such
+   * as what a sub-agent had done).
    */
-  async answerDangling(toolUses: readonly ToolUseBlock[]): Promise<void> {
+  async answerDangling(toolUses: readonly ToolUseBlock[], answerFor?: (use: ToolUseBlock) => string | undefined): Promise<void> {
     if (toolUses.length === 0) return;
     const results: ToolResultBlock[] = [];
     for (const use of toolUses) {
       const result = await this.parts.tools.answerWithoutRunning(
         { callId: use.id, name: use.name, input: use.input },
-        'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
+        answerFor?.(use) ??
+          'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }

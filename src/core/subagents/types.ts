@@ -59,3 +59,16 @@ export interface SubagentSettings {
 export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, parallel: 3, maxTurns: 25 };
 
 export const MAX_SUBAGENT_DEPTH = 3;
+
+/** The settings as given, each held to its range (a bad value falls back to its default). */
+export function subagentSettingsWithin(raw: Partial<Record<keyof SubagentSettings, unknown>>): SubagentSettings {
+  const whole = (value: unknown, min: number, max: number, fallback: number): number =>
+    typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
+  return {
+    maxDepth: whole(raw.maxDepth, 0, MAX_SUBAGENT_DEPTH, DEFAULT_SUBAGENT_SETTINGS.maxDepth),
+    parallel: whole(raw.parallel, 1, MAX_PARALLEL, DEFAULT_SUBAGENT_SETTINGS.parallel),
+    maxTurns: whole(raw.maxTurns, 1, 1000, DEFAULT_SUBAGENT_SETTINGS.maxTurns),
+  };
+}
+
+export const MAX_PARALLEL = 8;

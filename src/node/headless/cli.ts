@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sanitizeTerminalText } from '../../core/text/terminalText';
 import { loadScenario } from '../scenario/scenario';
+import { totalsLine } from './childRuns';
 import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';
 import { runHeadless } from './runner';
@@ -27,11 +28,13 @@ async function main(): Promise<number> {
     onNotice: (message) => process.stderr.write(`[scenario] ${sanitizeTerminalText(message)}\n`),
   });
   await writeFile(join(result.outDir, 'transcript.md'), `${transcript.join('\n')}\n`);
-  if (args.report) process.stdout.write(`\n${sanitizeTerminalText(renderReport(result.snapshots))}\n`);
+  if (args.report) process.stdout.write(`\n${sanitizeTerminalText(renderReport(result.snapshots, result.children))}\n`);
   const failed = result.doneReasons.filter((r) => r === 'error').length;
+  const requests = result.snapshots.length + result.children.reduce((n, child) => n + child.snapshots.length, 0);
   process.stdout.write(
-    `\n${result.snapshots.length} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
+    `\n${requests} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
   );
+  process.stdout.write(`${totalsLine(result.snapshots, result.children)}\n`);
   return failed > 0 ? 1 : 0;
 }
 

@@ -1,7 +1,27 @@
 import type { RequestSnapshot } from '../../core/compose/snapshot';
+import { describeOutcome } from './childTranscript';
+import { totalsLine, type ChildRun } from './childRuns';
 
-/** One row per request: what it cost and what the cache did, for `--report`. */
-export function renderReport(snapshots: readonly RequestSnapshot[]): string {
+/**
+ * One row per request: what it cost and what the cache did, for `--report`. Each child's requests
+ * follow in a table of their own under its name, then the totals with the children counted in.
+ */
+export function renderReport(snapshots: readonly RequestSnapshot[], children: readonly ChildRun[] = []): string {
+  if (children.length === 0) return requestTable(snapshots);
+  const parts = [requestTable(snapshots)];
+  for (const child of children) {
+    const { agent, outcome } = child;
+    parts.push(
+      '',
+      `${agent.id} (${agent.kind}): ${agent.description} — ${outcome ? `${outcome.reason}, ${describeOutcome(outcome)}` : 'did not finish'}`,
+      requestTable(child.snapshots),
+    );
+  }
+  parts.push('', totalsLine(snapshots, children));
+  return parts.join('\n');
+}
+
+function requestTable(snapshots: readonly RequestSnapshot[]): string {
   const header = ['#', 'gen', 'purpose', 'msgs', 'est', 'input', 'cache write', 'cache read', 'output', 'hit', 'decisions'];
   const rows = snapshots.map((s, i) => {
     const usage = s.usage;

@@ -8,6 +8,7 @@ import { resumeSession, startSession, type AssembledSession, type SessionPorts }
 import { FileSkillSource } from '../../core/skills/node/fileSkillSource';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
+import { ChildRuns, type ChildRun } from './childRuns';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
 import { AnthropicModelClient } from '../../core/model/anthropicClient';
@@ -56,7 +57,10 @@ export interface HeadlessResult {
   readonly sessionId: string;
   readonly sessionDir: string;
   readonly outDir: string;
+  /** The session's own agent's requests (the parent's). */
   readonly snapshots: readonly RequestSnapshot[];
+  /** Every child agent the run started, with its own requests' snapshots and outcome. */
+  readonly children: readonly ChildRun[];
   readonly doneReasons: readonly DoneReason[];
   readonly events: readonly AgentEvent[];
   /** The local server's log of every request body, when a scenario ran. */
@@ -112,6 +116,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
   const events: AgentEvent[] = [];
   const snapshots: RequestSnapshot[] = [];
   const doneReasons: DoneReason[] = [];
+  const children = new ChildRuns();
   let assembled: AssembledSession | undefined;
   try {
     const homeDir = options.homeDir ?? homedir();
@@ -141,6 +146,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       opened.session.onEvent((event) => {
         events.push(event);
         if (event.type === 'request_finished') snapshots.push(event.snapshot);
+        children.observe(event);
         options.onEvent?.(event);
       });
       return opened;
@@ -161,11 +167,13 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       doneReasons.push(await assembled.session.send(options.prompt!));
     }
     await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
+    if (children.runs.length > 0) await writeFile(join(outDir, 'children.json'), `${JSON.stringify(children.runs, null, 2)}\n`);
     return {
       sessionId: assembled.journal.sessionId,
       sessionDir: assembled.journal.sessionDir,
       outDir,
       snapshots,
+      children: children.runs,
       doneReasons,
       events,
       ...(server ? { server: { requests: server.requests, notices: server.notices } } : {}),
@@ -226,6 +234,9 @@ async function playScenario(
         // An assistant, fault or summary turn the loop never asked for: the script and the run disagree.
         player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);
     }
+  }
+  for (const turn of player.unplayedChildTurns()) {
+    player.notice(`turn ${turn.index} (${turn.kind} for ${turn.agent}) was not consumed by any request of ${turn.agent}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../core/agent/events';
 import { sanitizeTerminalText } from '../../core/text/terminalText';
+import { childLines } from './childTranscript';
 
 /**
  * Renders the loop's events as the model saw them: the user's text, the assistant's text and tool calls,
@@ -40,6 +41,10 @@ function rawLines(event: AgentEvent): string[] {
       ];
     case 'done':
       return [`[done: ${event.reason}]`];
+    case 'subagent_started':
+    case 'subagent_event':
+    case 'subagent_finished':
+      return childLines(event);
     default:
       return [];
   }

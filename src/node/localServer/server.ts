@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AGENT_HEADER } from '../../core/model/anthropicClient';
 import { ScenarioPlayer, type RequestPlan } from '../scenario/player';
 import type { FsTurn, Scenario } from '../scenario/types';
 import type { AgentHooks } from './agentHooks';
@@ -123,7 +124,15 @@ class MessagesExchange {
     const kind = routeKind(method, path, request);
     const text = rawBody === 'too_large' ? '' : rawBody;
     const parsed = parseJson(text);
-    const entry = this.log.start({ kind: kind ?? 'main', method, path, body: parsed ?? null, rawBody: text });
+    const agent = agentOf(request);
+    const entry = this.log.start({
+      kind: kind ?? 'main',
+      method,
+      path,
+      body: parsed ?? null,
+      rawBody: text,
+      ...(agent !== undefined ? { agent } : {}),
+    });
     const fail = (error: ApiError): void => {
       entry.status = error.status;
       entry.error = error.message;
@@ -155,8 +164,8 @@ class MessagesExchange {
       );
     }
 
-    this.player.resultIds.observe(wire.messages);
-    const plan = await this.planFor(kind, wire, entry);
+    this.player.resultIdsFor(agent).observe(wire.messages);
+    const plan = await this.planFor(kind, wire, entry, agent);
     if (plan.fault) entry.fault = plan.fault;
     if (plan.fault?.type === 'status') {
       // The real service always says when to retry a rate-limited request.
@@ -171,7 +180,7 @@ class MessagesExchange {
     }
 
     const account = this.cache.account(blocks);
-    const reply = this.reply(plan, wire);
+    const reply = this.reply(plan, wire, agent);
     const usage = reportedUsage(account, reply.outputTokens);
     entry.status = 200;
     entry.cache = { blocks: account.blocks, breakpoints: account.breakpoints, hitBlock: account.hitBlock, totalTokens: account.total };
@@ -188,7 +197,7 @@ class MessagesExchange {
   }
 
   /** The script's plan, unless the agent hooks answer this request apart or serve a retrieval first. */
-  private async planFor(kind: LoggedRequestKind, wire: WireRequest, entry: LoggedRequest): Promise<RequestPlan> {
+  private async planFor(kind: LoggedRequestKind, wire: WireRequest, entry: LoggedRequest, agent: string | undefined): Promise<RequestPlan> {
     const hooks = this.options.agent;
     if (kind === 'main' && hooks?.isCompaction?.(wire)) {
       entry.role = 'compaction';
@@ -198,22 +207,22 @@ class MessagesExchange {
       entry.role = 'side';
       return { answer: { type: 'no_turn', text: hooks.sideAnswer?.(wire) ?? 'OK' } };
     }
-    const upcoming = kind === 'main' ? this.player.upcomingAssistant() : undefined;
+    const upcoming = kind === 'main' ? this.player.upcomingAssistant(agent) : undefined;
     const first = upcoming && hooks?.before ? await hooks.before(wire, upcoming) : undefined;
     if (first) {
       entry.role = 'retrieval';
       return { answer: { type: 'assistant', turn: first } };
     }
-    const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn));
+    const plan = await this.player.planRequest(kind === 'compaction' ? 'compaction' : 'main', (turn) => this.applyFs(turn), agent);
     if (plan.answer?.type !== 'assistant' || !hooks?.translate) return plan;
     return { ...plan, answer: { type: 'assistant', turn: hooks.translate(plan.answer.turn, wire) } };
   }
 
-  private reply(plan: RequestPlan, wire: WireRequest): AssistantReply {
+  private reply(plan: RequestPlan, wire: WireRequest, agent: string | undefined): AssistantReply {
     return buildReply(plan.answer ?? { type: 'no_turn', text: 'The script has no answer here.' }, {
       request: wire,
       counter: this.counter,
-      resultIds: this.player.resultIds,
+      resultIds: this.player.resultIdsFor(agent),
       nextToolUseId: () => `toolu_${String(++this.toolUseCount).padStart(4, '0')}`,
       notice: (message) => this.player.notice(message),
     });
@@ -324,6 +333,13 @@ function routeKind(method: string, path: string, request: IncomingMessage): Logg
   if (method === 'POST' && path === '/v1/messages/count_tokens') return 'count_tokens';
   if (method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return 'models';
   return undefined;
+}
+
+/** The child agent a request is for (`x-cairn-agent: explore-1`); undefined for the parent's. */
+function agentOf(request: IncomingMessage): string | undefined {
+  const value = request.headers[AGENT_HEADER];
+  const agent = Array.isArray(value) ? value[0] : value;
+  return agent === undefined || agent === '' ? undefined : agent;
 }
 
 function parseJson(text: string): unknown {

@@ -3,8 +3,9 @@
  * and, in-process, the headless runner (which feeds user turns, applies fs turns while the loop is
  * idle, and runs compact turns). Sharing one cursor is what keeps both sides in step.
  */
+import { ChildScript } from './childScript';
 import { ToolResultIds } from './resultRefs';
-import type { AssistantTurn, Fault, FsTurn, Scenario, ScenarioTurn } from './types';
+import { turnAgent, type AssistantTurn, type ChildTurn, type Fault, type FsTurn, type Scenario, type ScenarioTurn } from './types';
 
 /**
  * `server`: nobody drives the script but the requests (CLI, editor tests where a person or a test
@@ -38,10 +39,15 @@ export interface PlayerOptions {
   readonly onNotice?: (message: string) => void;
 }
 
+/**
+ * Children's turns (`"agent": "explore-1"`) are not on the parent's cursor: each child has its own
+ * (`ChildScript`), and every method here that takes no agent is about the parent's turns only.
+ */
 export class ScenarioPlayer {
   readonly driver: PlayerDriver;
-  /** Tool result ids seen in requests this session, for `{result:K}`. */
+  /** Tool result ids seen in the parent's requests this session, for its `{result:K}`. */
   readonly resultIds = new ToolResultIds();
+  private readonly children = new Map<string, ChildScript>();
   private readonly noticeList: string[] = [];
   private cursor = 0;
   /** Turns answered from past a fault meant for the other kind of request, while that fault waits at the cursor. */
@@ -55,6 +61,23 @@ export class ScenarioPlayer {
     private readonly options: PlayerOptions,
   ) {
     this.driver = options.driver;
+    const byAgent = new Map<string, ChildTurn[]>();
+    for (const turn of scenario.turns) {
+      const agent = turnAgent(turn);
+      if (agent !== undefined) byAgent.set(agent, [...(byAgent.get(agent) ?? []), turn as ChildTurn]);
+    }
+    for (const [agent, turns] of byAgent) this.children.set(agent, new ChildScript(agent, turns, (message) => this.notice(message)));
+  }
+
+  /** The `{result:K}` table of the parent (no agent) or of a child; a child the script does not know has none. */
+  resultIdsFor(agent: string | undefined): ToolResultIds {
+    if (agent === undefined) return this.resultIds;
+    return this.children.get(agent)?.resultIds ?? new ToolResultIds();
+  }
+
+  /** Children's turns no request took, in script order (a run that ends with some left did not go as written). */
+  unplayedChildTurns(): readonly ChildTurn[] {
+    return [...this.children.values()].flatMap((child) => child.unplayed).sort((a, b) => a.index - b.index);
   }
 
   /** Index of the next turn in `scenario.turns`. */
@@ -70,16 +93,24 @@ export class ScenarioPlayer {
     return this.noticeList;
   }
 
+  /** The parent's next turn (children's turns are passed over). */
   peek(): ScenarioTurn | undefined {
-    while (this.taken.has(this.cursor)) this.cursor++;
+    while (this.passedOver(this.cursor)) this.cursor++;
     return this.scenario.turns[this.cursor];
   }
 
-  /** The assistant turn the next main request would get, looking past fs and fault turns; undefined when none. */
-  upcomingAssistant(): AssistantTurn | undefined {
+  /**
+   * The assistant turn the next main request (of the parent, or of `agent`) would get, looking past fs
+   * and fault turns; undefined when none.
+   */
+  upcomingAssistant(agent?: string): AssistantTurn | undefined {
+    if (agent !== undefined) return this.children.get(agent)?.upcomingAssistant();
     const ahead = this.scenario.turns
       .slice(this.cursor)
-      .find((t) => t.kind !== 'fs' && t.kind !== 'fault' && !(this.driver === 'server' && this.skippable('main', t)));
+      .find(
+        (t) =>
+          turnAgent(t) === undefined && t.kind !== 'fs' && t.kind !== 'fault' && !(this.driver === 'server' && this.skippable('main', t)),
+      );
     return ahead?.kind === 'assistant' ? ahead : undefined;
   }
 
@@ -101,10 +132,19 @@ export class ScenarioPlayer {
    * so the retry gets the answer; a cut stream shows the answer without consuming it, so the next
    * request gets it whole; a slow stream consumes it.
    */
-  planRequest(kind: ScriptedRequestKind, applyFs: (turn: FsTurn) => Promise<void>): Promise<RequestPlan> {
-    const run = this.queue.then(() => this.plan(kind, applyFs));
+  planRequest(kind: ScriptedRequestKind, applyFs: (turn: FsTurn) => Promise<void>, agent?: string): Promise<RequestPlan> {
+    const run = this.queue.then(() => (agent === undefined ? this.plan(kind, applyFs) : this.planChild(agent, kind)));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** A child's request: its own turns only; the parent's fs and user turns are left for the parent. */
+  private planChild(agent: string, kind: ScriptedRequestKind): RequestPlan {
+    const child = this.children.get(agent);
+    if (child) return child.plan(kind);
+    const text = `The script has no turns for agent ${agent}.`;
+    this.notice(`a ${kind} request from agent ${agent} answered "${text}"`);
+    return { answer: kind === 'compaction' ? { type: 'generated_summary' } : { type: 'no_turn', text } };
   }
 
   private async plan(kind: ScriptedRequestKind, applyFs: (turn: FsTurn) => Promise<void>): Promise<RequestPlan> {
@@ -136,6 +176,12 @@ export class ScenarioPlayer {
     return fault ? { fault: fault.fault, faultTurnIndex: fault.index, answer } : { answer };
   }
 
+  /** Not the parent's to play at this index: taken already, or a child's turn. */
+  private passedOver(index: number): boolean {
+    const turn = this.scenario.turns[index];
+    return this.taken.has(index) || (turn !== undefined && turnAgent(turn) !== undefined);
+  }
+
   private skippable(kind: ScriptedRequestKind, turn: ScenarioTurn): boolean {
     if (kind === 'compaction') return turn.kind === 'compact' || turn.kind === 'skills' || turn.kind === 'resume';
     return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary' || turn.kind === 'skills' || turn.kind === 'resume';
@@ -149,7 +195,7 @@ export class ScenarioPlayer {
     let at = this.cursor;
     for (let next = this.scenario.turns[at]; next?.kind === 'fault' && next.for !== kind; next = this.scenario.turns[at]) {
       do at++;
-      while (this.taken.has(at));
+      while (this.passedOver(at));
     }
     const turn = this.scenario.turns[at];
     const wanted = kind === 'main' ? 'assistant' : 'summary';
@@ -162,7 +208,7 @@ export class ScenarioPlayer {
     }
     if (fault && turn?.kind === 'fault') {
       // Two fault turns in a row: this request shows the coming answer without consuming it.
-      const ahead = this.scenario.turns.slice(at).find((t) => t.kind !== 'fault' && t.kind !== 'fs');
+      const ahead = this.scenario.turns.slice(at).find((t) => turnAgent(t) === undefined && t.kind !== 'fault' && t.kind !== 'fs');
       if (ahead?.kind === wanted) return toAnswer(ahead);
     }
     if (kind === 'compaction') return { type: 'generated_summary' };

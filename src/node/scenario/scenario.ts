@@ -35,6 +35,7 @@ type JsonObject = Record<string, unknown>;
 const TURN_KINDS = ['user', 'assistant', 'fs', 'fault', 'summary', 'compact', 'skills', 'resume'] as const;
 const STOP_REASONS: readonly ScriptedStopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'stop_sequence'];
 const TOP_LEVEL_KEYS = ['about', 'model', 'workspace', 'turns'];
+const AGENT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Parses and validates a scenario; throws `ScenarioError` naming the first bad field. */
 export function parseScenario(json: unknown, source?: string): Scenario {
@@ -183,9 +184,14 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
   switch (kind as (typeof TURN_KINDS)[number]) {
     case 'user':
       return { kind: 'user', index, text: asNonEmptyString(body, at, fail) };
-    case 'summary':
+    case 'summary': {
       // "" is allowed: a model that answers a compaction with nothing is a case to test.
-      return { kind: 'summary', index, text: asString(body, at, fail) };
+      if (typeof body === 'string') return { kind: 'summary', index, text: body };
+      const summary = asObject(body, at, fail, 'expected the summary text, or {"text": "...", "agent": "explore-1"} for a child');
+      onlyKeys(summary, ['text', 'agent'], at, fail);
+      const agent = summary.agent === undefined ? undefined : asAgent(summary.agent, `${at}.agent`, fail);
+      return { kind: 'summary', index, text: asString(summary.text, `${at}.text`, fail), ...(agent !== undefined ? { agent } : {}) };
+    }
     case 'compact': {
       const compact = asObject(body ?? {}, at, fail);
       onlyKeys(compact, ['instructions'], at, fail);
@@ -211,16 +217,24 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
       return { kind: 'fs', index, operation: parseFs(body, at, fail) };
     case 'fault': {
       // `for` may go with any fault; the rest of the object is the fault itself.
-      const { for: target, ...fault } = asObject(body, at, fail);
+      const { for: target, agent: rawAgent, ...fault } = asObject(body, at, fail);
       if (target !== undefined && target !== 'main' && target !== 'compaction') fail(`${at}.for`, 'expected "main" or "compaction"');
-      return { kind: 'fault', index, fault: parseFault(fault, at, fail), for: (target as FaultTarget | undefined) ?? 'main' };
+      const agent = rawAgent === undefined ? undefined : asAgent(rawAgent, `${at}.agent`, fail);
+      return {
+        kind: 'fault',
+        index,
+        fault: parseFault(fault, at, fail),
+        for: (target as FaultTarget | undefined) ?? 'main',
+        ...(agent !== undefined ? { agent } : {}),
+      };
     }
   }
 }
 
 function parseAssistant(value: unknown, index: number, at: string, fail: Fail): ScenarioTurn {
   const assistant = asObject(value, at, fail);
-  onlyKeys(assistant, ['text', 'thinking', 'tool_calls', 'stop_reason'], at, fail);
+  onlyKeys(assistant, ['text', 'thinking', 'tool_calls', 'stop_reason', 'agent'], at, fail);
+  const agent = assistant.agent === undefined ? undefined : asAgent(assistant.agent, `${at}.agent`, fail);
   const text = assistant.text === undefined ? undefined : asString(assistant.text, `${at}.text`, fail);
   const thinking = assistant.thinking === undefined ? undefined : asNonEmptyString(assistant.thinking, `${at}.thinking`, fail);
   let toolCalls: ScriptedToolCall[] = [];
@@ -251,7 +265,16 @@ function parseAssistant(value: unknown, index: number, at: string, fail: Fail): 
     ...(thinking !== undefined ? { thinking } : {}),
     toolCalls,
     ...(stopReason ? { stopReason } : {}),
+    ...(agent !== undefined ? { agent } : {}),
   };
+}
+
+/** A child's id as Cairn sends it in `x-cairn-agent` (`explore-1`, `general-2`): a header value, so no spaces. */
+function asAgent(value: unknown, field: string, fail: Fail): string {
+  if (typeof value !== 'string' || !AGENT_NAME.test(value)) {
+    fail(field, 'expected a child agent\'s id such as "explore-1" (letters, digits, "-", "_" or ".")');
+  }
+  return value as string;
 }
 
 function parseFs(value: unknown, at: string, fail: Fail): FsOperation {

@@ -45,6 +45,8 @@ export interface AssistantTurn {
   readonly toolCalls: readonly ScriptedToolCall[];
   /** Optional override; by default `tool_use` when there are tool calls, else `end_turn`. */
   readonly stopReason?: ScriptedStopReason;
+  /** A child's turn (`"agent": "explore-1"`): answers only requests whose `x-cairn-agent` names that child. */
+  readonly agent?: string;
 }
 
 export type FsOperation =
@@ -81,12 +83,24 @@ export interface FaultTurn {
    * other kind passes over it: an automatic compaction never takes a fault written for the next main request.
    */
   readonly for: FaultTarget;
+  /** The child whose next request takes this fault; absent: the parent's. */
+  readonly agent?: string;
 }
 
 export interface SummaryTurn {
   readonly kind: 'summary';
   readonly index: number;
   readonly text: string;
+  /** The child whose compaction takes this summary (`{"summary": {"text", "agent"}}`); absent: the parent's. */
+  readonly agent?: string;
+}
+
+/** The turns a child's requests are answered from; every other turn is the parent's. */
+export type ChildTurn = (AssistantTurn | FaultTurn | SummaryTurn) & { readonly agent: string };
+
+/** The child a turn was written for, or undefined for the parent's turns. */
+export function turnAgent(turn: ScenarioTurn): string | undefined {
+  return turn.kind === 'assistant' || turn.kind === 'fault' || turn.kind === 'summary' ? turn.agent : undefined;
 }
 
 export interface CompactTurn {

@@ -2,7 +2,7 @@
  * The child process of the session crash suite: a real session (ledger, journal, composer, compactor, the
  * real SDK) against a local Anthropic-compatible server it runs itself, on a real workspace. It says
  * `ready` once loaded, reads its orders (one JSON line), starts or resumes the session, and works until
- * it is killed, printing what it is doing (`phase tool|stream|compaction`) and acknowledging what is
+ * it is killed, printing what it is doing (`phase tool|stream|compaction|child`) and acknowledging what is
  * durable: `ack result <id>` when the loop was handed a stored result (the store resolves `put` only once
  * the record is written), `ack compacted <generation>` once a compaction returned applied, `ack elided
  * <generation>` once an elision's notice came (after its one record), `phase elision` as one starts.
@@ -72,6 +72,11 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     else if (event.type === 'request_started') say('phase stream');
     else if (event.type === 'tool_finished') say(`ack result ${event.result.id}`);
     else if (event.type === 'notice' && event.kind === 'elision') say(`ack elided ${session.generation.number}`);
+    else if (event.type === 'subagent_event') {
+      // A child's work: the kill may land inside it; its results are acknowledged like the parent's.
+      if (event.event.type === 'tool_started' || event.event.type === 'request_started') say('phase child');
+      else if (event.event.type === 'tool_finished') say(`ack result ${event.event.result.id}`);
+    }
   });
   say(`opened ${assembled.journal.sessionId} ${session.generation.number}`);
   for (let round = 0; ; round++) {

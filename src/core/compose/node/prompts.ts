@@ -28,3 +28,8 @@ export async function loadPreamble(dir: string, hygiene: Readonly<HygieneConfig>
 export async function loadCompactionPrompts(dir: string): Promise<{ readonly normal: string; readonly emergency: string }> {
   return { normal: await readPrompt(dir, 'compaction.md'), emergency: await readPrompt(dir, 'compaction-emergency.md') };
 }
+
+/** The sub-agents' part of the preamble (`subagent.md`, see `childPreamble`). */
+export function loadSubagentPrompt(dir: string): Promise<string> {
+  return readPrompt(dir, 'subagent.md');
+}

@@ -1,5 +1,5 @@
 import { Composer } from '../../compose/composer';
-import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
+import { loadCompactionPrompts, loadPreamble, loadSubagentPrompt } from '../../compose/node/prompts';
 import type { StaticState } from '../../compose/staticPart';
 import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';
@@ -19,23 +19,18 @@ import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
 import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
-import { Compactor } from '../../compaction/compactor';
 import { appendHistory } from '../../compaction/node/historyArchive';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
 import { projectForProvider, type Projection } from '../../conversation/projection';
-import { DEFAULT_COMPACTION_SETTINGS, softLimitTokens, type CompactionSettings } from '../../compaction/settings';
-import { Elider } from '../../elision/elider';
-import { ModelSummarizer } from '../../compaction/summarizer';
 import { AgentSession } from '../agentSession';
+import type { CompactionSettings } from '../../compaction/settings';
 import type { NoticeLevel } from '../../agent/events';
 import { mcpApprovalDetail, mcpCallSummary } from '../../mcp/mcpCallText';
 import { McpTools } from '../../mcp/mcpTools';
 import type { McpConnections } from '../../mcp/types';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
-import { effectiveMaxTokens } from '../../agent/maxTokens';
 import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
-import { Conversation } from '../../conversation/conversation';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { LoadedRecord } from '../../journal/records';
@@ -47,7 +42,19 @@ import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SkillSource } from '../../skills/ports';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
-import { SESSION_TOOL_DEFINITIONS, SESSION_TOOL_NAMES, sessionExtras, windowOf, type SessionExtras } from './sessionExtras';
+import { assembleCompaction } from './agentCompaction';
+import { SubagentIds } from '../../subagents/subagentRunner';
+import { unansweredChildren } from '../../subagents/interruptedChildren';
+import { TASK_TOOL, TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
+import type { SubagentSettings } from '../../subagents/types';
+import {
+  SESSION_TOOL_DEFINITIONS,
+  SESSION_TOOL_NAMES,
+  sessionExtras,
+  subagentSettingsOf,
+  windowOf,
+  type SessionExtras,
+} from './sessionExtras';
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
 export interface SessionPorts {
@@ -98,6 +105,8 @@ export interface SessionPorts {
   readonly skills?: SkillSource;
   /** Cairn's blocks for each user message besides the skills' (the editor's context); see `MessageAttachment`. */
   readonly attachments?: readonly MessageAttachment[];
+  /** `cairn.subagents.*`; the defaults when absent. */
+  readonly subagents?: () => SubagentSettings;
 }
 
 export interface AssembledSession {
@@ -129,7 +138,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const mcpTools = mcpToolsOf(ports);
   const checkpoints = await checkpointsOf(ports, journal, [], clock);
   const generations = new ActiveGeneration();
-  const extras = sessionExtras(ports, journal, generations, new WorkingMemory());
+  const extras = sessionExtras(ports, journal, generations, new WorkingMemory(), new SubagentIds());
   const ledger = new ResultLedger({
     workspace: checkpoints.workspace,
     store: journal,
@@ -156,7 +165,13 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const replayed = replayConversation(opened.records);
   const generations = new ActiveGeneration(replayed, replayed.highestGeneration);
   // The plan and the turn count come back from the journal; the active skills from the generation's envelopes.
-  const extras = sessionExtras(ports, opened.journal, generations, WorkingMemory.fromRecords(opened.records));
+  const extras = sessionExtras(
+    ports,
+    opened.journal,
+    generations,
+    WorkingMemory.fromRecords(opened.records),
+    new SubagentIds(opened.records.filter((record) => record.type === 'subagent_started').length),
+  );
   const options = {
     workspace: checkpoints.workspace,
     store: opened.journal,
@@ -184,7 +199,15 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     opened.tornTail,
     restoredStatic,
   );
-  if (!opened.journal.readOnly) await assembled.session.answerDangling(replayed.danglingToolUses);
+  if (!opened.journal.readOnly) {
+    // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
+    const children = unansweredChildren(opened.records, replayed.danglingToolUses);
+    for (const child of children.values()) {
+      if (child.cutOff)
+        await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
+    }
+    await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id)?.text);
+  }
   return assembled;
 }
 
@@ -218,13 +241,15 @@ async function assemble(
     ),
   );
   const log = ports.log ?? (() => undefined);
+  const preamble = await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE);
   const composer = new Composer({
-    tools: [...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS],
+    // The task tool is offered when sub-agents are on as the session starts (tools are fixed per session).
+    tools: [...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS, ...(subagentSettingsOf(ports)().maxDepth >= 1 ? [TASK_TOOL] : [])],
     skillsCatalog: async () => ({
       pack: catalogPack((await skills.discover()).skills),
       budgetTokens: catalogBudgetTokens(await windowOf(ports)),
     }),
-    preamble: await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE),
+    preamble,
     rules: ports.rules,
     projectContext: ports.projectContext,
     sessionDate,
@@ -246,58 +271,63 @@ async function assemble(
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock);
   const project = ports.project ?? projectForProvider;
-  const compactionSettings = ports.compaction ?? (() => DEFAULT_COMPACTION_SETTINGS);
-  const summarizer = new ModelSummarizer({
+  const compactor = assembleCompaction({
     model: ports.model,
-    composer,
-    mainModel: () => ports.settings().model,
-    settings: compactionSettings,
+    settings: ports.settings,
+    ...(ports.compaction ? { compaction: ports.compaction } : {}),
     prompts: await loadCompactionPrompts(ports.promptsDir),
-    lastMainRequestAt: () => requests.lastMainAnswerAt,
-    clock,
-    generation: () => generations.current.number,
-    // Compaction's requests leave snapshots and are numbered like the loop's.
-    onSnapshot: async (snapshot) => {
-      await recorder.snapshot(snapshot);
-      events.emit({ type: 'request_finished', requestIndex: requests.take(), snapshot });
-    },
-    log,
-  });
-  const elider: Elider = new Elider({
-    generations,
-    decisions,
-    recorder,
-    ledger,
-    ledgerState: () => tools.state(),
-    journal,
-    staticState: () => composer.staticState(),
-    estimate: (entries): number => compactor.estimateNext(new Conversation(entries, 0)),
-    settings: () => compactionSettings().elision,
-    thresholdTokens: async () =>
-      softLimitTokens(compactionSettings().threshold, (await ports.model.modelFacts(ports.settings().model)).maxInputTokens),
-    lastRequestAt: () => requests.lastMainAnswerAt,
-    now: () => clock.now(),
-    log,
-  });
-  const compactor = new Compactor({
-    generations,
-    decisions,
-    recorder,
-    ledger,
     composer,
-    journal,
+    generations,
+    decisions,
+    recorder,
+    ledger,
     ledgerState: () => tools.state(),
+    journal,
     archiveHistory: (markdown) => appendHistory(journal.sessionDir, markdown),
-    summarizer,
-    settings: compactionSettings,
-    model: () => ports.settings().model,
-    // The max_tokens the loop really sends (the setting lowered to the model's output limit), not the setting.
-    maxTokens: () => effectiveMaxTokens(ports.model, ports.settings().model, ports.settings().maxTokens),
-    windowTokens: async () => (await ports.model.modelFacts(ports.settings().model)).maxInputTokens,
+    requests,
+    events,
+    clock,
     log,
     project,
-    elider,
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
+  });
+  // What a call looks like and may do, the same for the session's agent and its children.
+  const childLoopParts = {
+    isReadOnlyTool: (tool: string) => tool === TASK_TOOL_NAME || isReadOnlyTool(tool),
+    describeForApproval: (tool: string, input: unknown) => {
+      const mcp = mcpTools?.describe(tool);
+      return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
+    },
+    summarizeToolCall: (tool: string, input: unknown) => {
+      if (tool === TASK_TOOL_NAME) return taskCallSummary(input);
+      const mcp = mcpTools?.describe(tool);
+      return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
+    },
+    protectedReason: (tool: string, input: unknown) => protectedWriteReason(tool, input, ports.workspace),
+  };
+  extras.useChildPorts({
+    model: ports.model,
+    approver: ports.approver,
+    approvals: ports.approvals,
+    settings: ports.settings,
+    subagents: subagentSettingsOf(ports),
+    ...(ports.compaction ? { compaction: ports.compaction } : {}),
+    compactionPrompts: await loadCompactionPrompts(ports.promptsDir),
+    sessionPreamble: preamble,
+    subagentPrompt: await loadSubagentPrompt(ports.promptsDir),
+    builtInTools: TOOL_DEFINITIONS,
+    rules: ports.rules,
+    projectContext: ports.projectContext,
+    sessionDate,
+    ...(ports.prices ? { prices: ports.prices } : {}),
+    clock,
+    log,
+    project,
+    journal,
+    ledger,
+    ...(mcpTools ? { mcp: { tools: mcpTools, definitions: () => mcpTools.definitions() } } : {}),
+    ids: extras.subagentIds,
+    ...childLoopParts,
   });
   const loop = new AgentLoop(
     {
@@ -308,17 +338,13 @@ async function assemble(
       approver: ports.approver,
       approvals: ports.approvals,
       // The skill tool reads a skill the user installed; the todo tool writes only the session's memory.
-      isReadOnlyTool: (tool) => SESSION_TOOL_NAMES.has(tool) || isReadOnlyTool(tool),
-      describeForApproval: (tool, input) => {
-        const mcp = mcpTools?.describe(tool);
-        return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
-      },
-      summarizeToolCall: (tool, input) => {
-        const mcp = mcpTools?.describe(tool);
-        if (SESSION_TOOL_NAMES.has(tool)) return summarizeCall(tool, input, ports.workspace.root);
-        return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
-      },
-      protectedReason: (tool, input) => protectedWriteReason(tool, input, ports.workspace),
+      // The task tool runs without asking: every call of its child asks (or is refused) on its own.
+      isReadOnlyTool: (tool) => SESSION_TOOL_NAMES.has(tool) || childLoopParts.isReadOnlyTool(tool),
+      describeForApproval: childLoopParts.describeForApproval,
+      summarizeToolCall: (tool, input) =>
+        SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
+      protectedReason: childLoopParts.protectedReason,
+      runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
       emit: (event) => events.emit(event),
       generations,
       decisions,

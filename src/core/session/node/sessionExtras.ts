@@ -10,6 +10,11 @@ import { noSkills } from '../../skills/ports';
 import { SessionSkills } from '../../skills/sessionSkills';
 import { SKILL_TOOL, SKILL_TOOL_NAME, SkillTool } from '../../skills/skillTool';
 import type { SessionPorts } from './sessionAssembly';
+import { Slots } from '../../subagents/slots';
+import { SubagentRunner, type SubagentIds } from '../../subagents/subagentRunner';
+import { TaskTool } from '../../subagents/taskTool';
+import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../subagents/types';
+import { startChildAgent, type ChildPorts } from '../../subagents/node/childAgent';
 
 /** Cairn's own tools besides the built-in ones, offered in every session: fixed definitions, never per skill. */
 export const SESSION_TOOL_DEFINITIONS = [SKILL_TOOL, TODO_TOOL];
@@ -24,6 +29,13 @@ export interface SessionExtras {
   readonly tools: readonly ExternalTools[];
   /** A notice that reaches the journal (the chat reads it there when it opens) and the views already open. */
   readonly notice: (level: NoticeLevel, kind: string, logLine: string, message: string) => void;
+  /**
+   * Gives the `task` tool what its children are built from. Late because a child's ledger is the sibling of
+   * the session's, which is built after these tools (they are among its external tools).
+   */
+  readonly useChildPorts: (ports: ChildPorts) => void;
+  /** The session's one counter of child ids. */
+  readonly subagentIds: SubagentIds;
 }
 
 export function sessionExtras(
@@ -31,6 +43,7 @@ export function sessionExtras(
   journal: SessionJournal,
   generations: ActiveGeneration,
   memory: WorkingMemory,
+  subagentIds: SubagentIds,
 ): SessionExtras {
   const log = ports.log ?? (() => undefined);
   const decisions = new DecisionQueue();
@@ -46,7 +59,37 @@ export function sessionExtras(
     entries: () => generations.current.conversation.all(),
     notice: (level, kind, message) => notice(level, kind, `[Skills] ${message}`, message),
   });
-  return { decisions, events, skills, memory, notice, tools: [new SkillTool(skills), new TodoTool(memory)] };
+  let childPorts: ChildPorts | undefined;
+  const subagents = subagentSettingsOf(ports);
+  const children = new SubagentRunner({
+    startChild: (info, emit) => {
+      if (!childPorts) throw new Error('The session is still starting; sub-agents are not ready yet.');
+      return startChildAgent(childPorts, info, emit);
+    },
+    journal,
+    emit: (event) => events.emit(event),
+    settings: subagents,
+    ids: subagentIds,
+    slots: new Slots(() => subagents().parallel),
+    depth: 0,
+  });
+  return {
+    decisions,
+    events,
+    skills,
+    memory,
+    notice,
+    tools: [new SkillTool(skills), new TodoTool(memory), new TaskTool(children)],
+    subagentIds,
+    useChildPorts: (ready) => {
+      childPorts = ready;
+    },
+  };
+}
+
+/** `cairn.subagents.*` (the defaults when the ports give none). */
+export function subagentSettingsOf(ports: Pick<SessionPorts, 'subagents'>): () => SubagentSettings {
+  return ports.subagents ?? (() => DEFAULT_SUBAGENT_SETTINGS);
 }
 
 /** The model's input window, for budgets that are a share of it; a conservative 200K when the facts cannot be had. */

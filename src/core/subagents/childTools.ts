@@ -1,0 +1,54 @@
+import type { ToolExecutor } from '../agent/ports';
+import type { LedgerResult, ToolCall } from '../ledger/types';
+import type { ToolDefinition } from '../model/types';
+import { TASK_TOOL, TASK_TOOL_NAME } from './taskTool';
+import type { SubagentKind } from './types';
+
+/** What an `explore` child may run: the tools that change nothing. */
+export const EXPLORE_TOOL_NAMES: ReadonlySet<string> = new Set(['read', 'list', 'glob', 'grep', 'recall']);
+
+/**
+ * The tools a child is offered: `explore` the read-only ones; `general` every built-in and MCP tool; the
+ * `task` tool only while it may nest one level more. Never the session's own `todo` and `skill` (the plan
+ * and the skills are the user's conversation with the main agent, not a child's).
+ */
+export function childToolNames(kind: SubagentKind, builtIn: readonly ToolDefinition[], mayDelegate: boolean): Set<string> {
+  const names = new Set(builtIn.map((tool) => tool.name).filter((name) => kind === 'general' || EXPLORE_TOOL_NAMES.has(name)));
+  if (mayDelegate) names.add(TASK_TOOL_NAME);
+  return names;
+}
+
+/** The definitions offered to a child (its static part): the allowed built-ins, then `task` if allowed. */
+export function childToolDefinitions(allowed: ReadonlySet<string>, builtIn: readonly ToolDefinition[]): ToolDefinition[] {
+  return [...builtIn.filter((tool) => allowed.has(tool.name)), ...(allowed.has(TASK_TOOL_NAME) ? [TASK_TOOL] : [])];
+}
+
+/**
+ * The child's ledger as its loop's tools, refusing (without running, with an id) any tool it was not
+ * offered: a model may name a tool it was not given, and an explore child must never write.
+ */
+export class ChildToolExecutor implements ToolExecutor {
+  constructor(
+    private readonly ledger: ToolExecutor & { state(): unknown },
+    private readonly allowed: (name: string) => boolean,
+    private readonly agent: string,
+    private readonly kind: SubagentKind,
+  ) {}
+
+  execute(call: ToolCall, context?: Parameters<ToolExecutor['execute']>[1]): Promise<LedgerResult> {
+    if (this.allowed(call.name)) return this.ledger.execute(call, context);
+    const why =
+      this.kind === 'explore'
+        ? `${this.agent} is an explore sub-agent: it may only read (read, list, glob, grep, recall), so ${call.name} was not run.`
+        : `${this.agent} has no tool named ${call.name}, so it was not run.`;
+    return this.ledger.answerWithoutRunning(call, why);
+  }
+
+  answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+    return this.ledger.answerWithoutRunning(call, message);
+  }
+
+  state(): unknown {
+    return this.ledger.state();
+  }
+}

@@ -1,0 +1,95 @@
+import type { LoadedRecord } from '../journal/records';
+import type { ToolUseBlock } from '../model/types';
+import { taskResultText } from './outcomeText';
+import type { SubagentInfo, SubagentOutcome } from './types';
+
+/** A child whose `task` call a crash left unanswered: its result text, and its finish if none was written. */
+export interface UnansweredChild {
+  readonly info: SubagentInfo;
+  readonly outcome: SubagentOutcome;
+  /** True when the journal has no `subagent_finished` for it (it was cut off while it ran). */
+  readonly cutOff: boolean;
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/**
+ * For each dangling `task` call of a reopened session, what its child had done, from the journal: a child
+ * that finished before the crash gives its answer as it would have; one that was cut off gives its
+ * requests, its result ids (recallable) and what it wrote last, as `interrupted`.
+ */
+export function unansweredChildren(records: readonly LoadedRecord[], dangling: readonly ToolUseBlock[]): Map<string, UnansweredChild> {
+  const wanted = new Set(dangling.map((use) => use.id));
+  const started = new Map<string, SubagentInfo>();
+  const finished = new Map<string, SubagentOutcome>();
+  const progress = new Map<string, Progress>();
+  for (const record of records) {
+    if (record.type === 'subagent_started' && wanted.has(record.agent.callId)) {
+      started.set(record.agent.id, record.agent);
+      progress.set(record.agent.id, {
+        requests: 0,
+        ids: [],
+        lastText: '',
+        usage: { input: 0, cacheWrite: 0, cacheRead: 0, output: 0 },
+        cost: 0,
+      });
+    } else if (record.type === 'subagent_finished' && started.has(record.agent)) {
+      finished.set(record.agent, record.outcome);
+    } else if (record.type === 'subagent_record') {
+      const seen = progress.get(record.agent);
+      if (seen) noteInner(seen, record.record);
+    }
+  }
+  const answers = new Map<string, UnansweredChild>();
+  for (const info of started.values()) {
+    const seen = progress.get(info.id)!;
+    const done = finished.get(info.id);
+    const outcome: SubagentOutcome = done ?? {
+      reason: 'interrupted',
+      requests: seen.requests,
+      usage: seen.usage,
+      costUsd: seen.cost === null ? null : Math.round(seen.cost * 1e6) / 1e6,
+      resultIds: seen.ids,
+    };
+    const { text, isError } = taskResultText(info, outcome, seen.lastText);
+    answers.set(info.callId, { info, outcome, cutOff: done === undefined, text, isError });
+  }
+  return answers;
+}
+
+type Progress = { requests: number; ids: string[]; lastText: string; usage: SubagentOutcome['usage']; cost: number | null };
+
+function noteInner(seen: Progress, inner: Extract<LoadedRecord, { type: 'subagent_record' }>['record']): void {
+  if (inner.type === 'snapshot') {
+    seen.requests++;
+    const snapshot = inner.snapshot as {
+      usage?: { input: number; cacheWrite: number; cacheRead: number; output: number } | null;
+      cost?: { usd: number } | null;
+    };
+    const usage = snapshot.usage;
+    if (usage) {
+      seen.usage = {
+        input: seen.usage.input + usage.input,
+        cacheWrite: seen.usage.cacheWrite + usage.cacheWrite,
+        cacheRead: seen.usage.cacheRead + usage.cacheRead,
+        output: seen.usage.output + usage.output,
+      };
+      if (snapshot.cost && seen.cost !== null) seen.cost += snapshot.cost.usd;
+      else if (!snapshot.cost) seen.cost = null;
+    }
+  } else if (inner.type === 'user_message') {
+    for (const block of inner.message.content) {
+      if (block.type !== 'tool_result') continue;
+      const text = block.content;
+      const id = /^\[(#[0-9a-f]+)/.exec(text)?.[1];
+      if (id && !seen.ids.includes(id)) seen.ids.push(id);
+    }
+  } else if (inner.type === 'assistant_message') {
+    const text = inner.message.content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text)
+      .join('\n')
+      .trim();
+    if (text !== '') seen.lastText = text;
+  }
+}
