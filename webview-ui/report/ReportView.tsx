@@ -14,7 +14,8 @@ import { calibrationText, providerInputText, totals } from './snapshotMath';
 import { requestRows } from './requestGroups';
 import { SessionTotals } from './SessionTotals';
 
-function RequestItem({ s, store }: { s: RequestSnapshotView; store: ReportStore }) {
+/** `grouped`: listed under its child's heading, which names the child already. */
+function RequestItem({ s, store, grouped = false }: { s: RequestSnapshotView; store: ReportStore; grouped?: boolean }) {
   const selected = store.selected.value;
   const t = totals(s);
   return (
@@ -30,7 +31,7 @@ function RequestItem({ s, store }: { s: RequestSnapshotView; store: ReportStore 
         <span class="request-time">{formatTime(s.time)}</span>
         <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
         {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
-        {s.agent !== undefined && <span class="tag agent-tag">{s.agent}</span>}
+        {s.agent !== undefined && !grouped && <span class="tag agent-tag">{s.agent}</span>}
         {s.purpose === 'compaction' && <span class="tag">compaction</span>}
         {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
         {s.cacheBreak && <span class="tag break-tag">cache break</span>}
@@ -64,7 +65,7 @@ function RequestList({ store }: { store: ReportStore }) {
               </span>
               <ol aria-labelledby={`requests-of-${row.agent}`}>
                 {row.snapshots.map((s) => (
-                  <RequestItem key={s.index} s={s} store={store} />
+                  <RequestItem key={s.index} s={s} store={store} grouped />
                 ))}
               </ol>
             </li>
