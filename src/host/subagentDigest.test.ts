@@ -105,7 +105,7 @@ describe("a child's block, live and rebuilt from the journal", () => {
     });
     // The parent's task line keeps its own result; the block sits on it.
     const taskLine = digest.turns[0]!.items.find((i) => i.type === 'tool' && i.callId === 'toolu_1');
-    expect(taskLine).toMatchObject({ status: 'done', result: { id: '#f001' } });
+    expect(taskLine).toMatchObject({ status: 'done', result: { id: '#f001' }, summary: 'task explore: Find uses (explore-1)' });
   });
 
   it("keeps parallel children apart even when their calls (and the parent's) share an id", async () => {
