@@ -26,6 +26,7 @@ describe("a child's events as chat notifications", () => {
         requestIndex: 0,
         usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       }),
+      wrap('general-1', { type: 'error', kind: 'rate_limited', message: 'Slow down.' }),
     ].flatMap((e) => projection.project(e as AgentEvent));
     expect(projection.currentTurn).toBe(3);
     expect(out).toEqual([
@@ -41,6 +42,13 @@ describe("a child's events as chat notifications", () => {
         turn: 3,
         agentId: 'general-1',
         event: { type: 'subagentEvent', turn: 3, agentId: 'explore-2', event: { type: 'textDelta', turn: 3, text: 'deep' } },
+      },
+      // A child's error carries no button: Retry would act on the session, not on the child.
+      {
+        type: 'subagentEvent',
+        turn: 3,
+        agentId: 'general-1',
+        event: { type: 'error', turn: 3, kind: 'rate_limited', message: 'Slow down.' },
       },
     ]);
   });

@@ -39,6 +39,20 @@ export function isSubagentAgentEvent(event: AgentEvent): event is SubagentAgentE
   return event.type === 'subagent_started' || event.type === 'subagent_event' || event.type === 'subagent_finished';
 }
 
+/**
+ * A child's notification as its block shows it: no buttons (Retry, Set API Key… act on the session, not on
+ * the child, which has ended or will end on its own), and no compaction details to fetch (the host's are
+ * the parent's generations; a child's are in its journal records only).
+ */
+function inBlock(message: SubagentInnerEvent): SubagentInnerEvent {
+  if ((message.type === 'error' || message.type === 'notice') && message.action !== undefined) {
+    const { action: _action, ...rest } = message;
+    return rest;
+  }
+  if (message.type === 'compacted') return { ...message, mark: { ...message.mark, hasDetails: false } };
+  return message;
+}
+
 /** A child's outcome as its block's header shows it. */
 export function subagentUsageOf(outcome: SubagentOutcome): SubagentUsageView {
   const { usage } = outcome;
@@ -87,7 +101,7 @@ export function projectSubagentEvent(event: SubagentAgentEvent, turn: number, pr
       else if (inner.type === 'request_finished') projected = requestUsage(inner, turn);
       else if (isSubagentAgentEvent(inner)) projected = projectSubagentEvent(inner, turn, projectItem);
       else projected = projectItem(inner, turn);
-      return projected.filter(isInner).map((message) => ({ type: 'subagentEvent', turn, agentId: event.agentId, event: message }));
+      return projected.filter(isInner).map((message) => ({ type: 'subagentEvent', turn, agentId: event.agentId, event: inBlock(message) }));
     }
   }
 }
