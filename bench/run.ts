@@ -14,7 +14,6 @@ import { hotMarkdown } from './hot/report';
 import { agentsNamed } from './peers/agents';
 import { peersMarkdown } from './peers/report';
 import { runPeers } from './peers/runPeers';
-import { runHot } from './hot/runHot';
 import { checkpointMarkdown, measureShape, SHAPES } from './checkpoints/checkpointCost';
 
 function machine(): string {
@@ -80,6 +79,9 @@ async function trace(args: readonly string[]): Promise<void> {
 async function hot(args: readonly string[], json: boolean): Promise<void> {
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 && args[onlyAt + 1] ? new Set(args[onlyAt + 1]!.split(',')) : undefined;
+  // Loaded only here: the hot paths' webview rows use the browser-test harness, which imports vitest, and
+  // that must not stop the other benchmarks from starting.
+  const { runHot } = await import('./hot/runHot');
   const results = await runHot({
     heavy: args.includes('--heavy'),
     progress: (line) => process.stderr.write(`${line}\n`),

@@ -140,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
       settings: () => settings.loop,
       compaction: () => settings.compaction,
+      subagents: () => settings.subagents,
       // Read when a session is built: a changed setting applies to the next session.
       get prices() {
         return settings.prices;

@@ -42,6 +42,15 @@ describe('bench scenarios', () => {
     await expect(readFile(join(workspace, 'src/a.d.ts'), 'utf8')).rejects.toThrow();
   });
 
+  it('reads x-bench-inline as a scenario file beside this one, and refuses anything else', async () => {
+    const dir = await tempDir();
+    const bench = await loadBenchScenario(await scenarioFile(dir, { 'x-bench-inline': 'twin.json' }));
+    expect(bench.inline).toBe(join(dir, 'twin.json'));
+    await expect(loadBenchScenario(await scenarioFile(dir, { 'x-bench-inline': '../elsewhere.json' }))).rejects.toThrow(
+      /x-bench-inline must name a scenario file beside it/,
+    );
+  });
+
   it('fails loudly when a patch no longer matches the installed package', async () => {
     const dir = await tempDir();
     const nodeModules = join(dir, 'node_modules');
@@ -54,7 +63,16 @@ describe('bench scenarios', () => {
   });
 
   it('loads every shipped scenario', async () => {
-    for (const name of ['bug-hunt', 'refactor', 'test-debugging', 'long-session', 'yaml-day', 'diff-day']) {
+    for (const name of [
+      'bug-hunt',
+      'refactor',
+      'test-debugging',
+      'long-session',
+      'yaml-day',
+      'diff-day',
+      'wide-search',
+      'wide-search-inline',
+    ]) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       expect(bench.copies.length).toBeGreaterThan(0);
       expect(bench.scenario.turns.length).toBeGreaterThan(10);

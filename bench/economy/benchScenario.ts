@@ -31,6 +31,11 @@ export interface BenchScenario {
   readonly patches: readonly BenchPatch[];
   /** Overrides of the compaction threshold, as a share of the window (a scenario built to cross one). */
   readonly compactionShare?: number;
+  /**
+   * `x-bench-inline`: the same work with the children's tool calls done by the parent itself (a file
+   * beside this one), so the economy bench can say what delegating saved the parent.
+   */
+  readonly inline?: string;
 }
 
 export class BenchScenarioError extends Error {
@@ -54,8 +59,13 @@ export async function loadBenchScenario(file: string): Promise<BenchScenario> {
   if (share !== undefined && !(typeof share === 'number' && share > 0 && share < 1)) {
     throw new BenchScenarioError(`${file}: x-bench-compaction-share must be a number between 0 and 1.`);
   }
+  const inline = raw['x-bench-inline'];
+  if (inline !== undefined && !(typeof inline === 'string' && /^[\w.-]+\.json$/.test(inline))) {
+    throw new BenchScenarioError(`${file}: x-bench-inline must name a scenario file beside it (e.g. "wide-search-inline.json").`);
+  }
   return {
     name: basename(file).replace(/\.json$/, ''),
+    ...(typeof inline === 'string' ? { inline: join(dirname(file), inline) } : {}),
     scenario: parseScenario(json, file),
     copies,
     patches,

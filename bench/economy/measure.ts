@@ -45,11 +45,25 @@ export function answeredPromptRequests(requests: readonly LoggedRequest[]): Logg
   return requests.filter((r) => (r.kind === 'main' || r.kind === 'compaction') && r.status === 200 && r.usage !== undefined);
 }
 
+/**
+ * A child agent (`agent` in the log) is a conversation of its own, interleaved with its parent's and its
+ * siblings' requests: each agent's requests are followed by their own break detector and generations.
+ */
+interface AgentTrack {
+  readonly detector: CacheBreakDetector;
+  generation: number;
+  firstOfGeneration: boolean;
+}
+
 export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
   const answered = answeredPromptRequests(requests);
-  const detector = new CacheBreakDetector();
-  let generation = 0;
-  let firstOfGeneration = true;
+  const tracks = new Map<string, AgentTrack>();
+  const trackOf = (request: LoggedRequest): AgentTrack => {
+    const key = request.agent ?? '';
+    let track = tracks.get(key);
+    if (!track) tracks.set(key, (track = { detector: new CacheBreakDetector(), generation: 0, firstOfGeneration: true }));
+    return track;
+  };
   let uncached = 0,
     cacheWrite = 0,
     cacheRead = 0,
@@ -65,21 +79,24 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     uncached += usage.input_tokens;
     cacheWrite += usage.cache_creation_input_tokens;
     cacheRead += usage.cache_read_input_tokens;
+    const track = trackOf(request);
     if (request.kind === 'compaction') {
       compactions++;
-      generation++;
-      firstOfGeneration = true;
+      track.generation++;
+      track.firstOfGeneration = true;
       continue;
     }
     main++;
     peak = Math.max(peak, total);
-    if (!firstOfGeneration) {
+    if (!track.firstOfGeneration) {
       shareRead += usage.cache_read_input_tokens;
       shareTotal += total;
     }
-    firstOfGeneration = false;
-    const found = detector.observe(encodeRequest(request.body as ModelRequest), generation);
-    if (found && firstBreak === undefined) firstBreak = `request ${request.index}: ${found.zone}[${found.index}] ${found.reason}`;
+    track.firstOfGeneration = false;
+    const found = track.detector.observe(encodeRequest(request.body as ModelRequest), track.generation);
+    if (found && firstBreak === undefined) {
+      firstBreak = `request ${request.index}${request.agent ? ` (${request.agent})` : ''}: ${found.zone}[${found.index}] ${found.reason}`;
+    }
   }
   return {
     requests: main,
@@ -90,7 +107,7 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     cacheRead,
     billed: billedOf({ uncached, cacheWrite, cacheRead }),
     cacheHitShare: shareTotal > 0 ? shareRead / shareTotal : 0,
-    cacheBreaks: detector.count,
+    cacheBreaks: [...tracks.values()].reduce((n, t) => n + t.detector.count, 0),
     ...(firstBreak !== undefined ? { firstBreak } : {}),
     peakContext: peak,
   };

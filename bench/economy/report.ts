@@ -1,4 +1,5 @@
 /** The economy benchmark's Markdown table, with the issue's goals beside each figure. */
+import { delegationMarkdown } from './delegation';
 import type { EconomyResult, StrategyRun } from './runEconomy';
 
 export const ECONOMY_GOALS = { toNaive: 0.35, toRewrite: 0.6, hitShare: 0.9, breaks: 0, toFloor: 1.5 } as const;
@@ -85,6 +86,7 @@ export function economyMarkdown(results: readonly EconomyResult[]): string {
       '',
       `Prompt tokens processed (no cache pricing): cairn / naive ${ratio(result.ratios.inputCairnToNaive)}, cairn / rewrite ${ratio(result.ratios.inputCairnToRewrite)}.`,
     );
+    if (result.delegation) out.push('', ...delegationMarkdown(result.delegation));
     const breaks = result.runs.filter((r) => r.firstBreak).map((r) => `${r.strategy}: ${r.firstBreak}`);
     if (breaks.length > 0) out.push('', 'First cache break per strategy:', ...breaks.map((b) => `- ${b}`));
     const notices = result.runs.flatMap((r) => r.notices.map((n) => `${r.strategy}: ${n}`));

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
-import { prepareWorkspace, type BenchScenario } from './benchScenario';
+import { loadBenchScenario, prepareWorkspace, type BenchScenario } from './benchScenario';
+import { delegationFigures, type DelegationFigures } from './delegation';
 import { elisionsOf, type ElisionFigures } from './elisions';
 import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
 import { measureRun, type RunFigures } from './measure';
@@ -35,15 +36,24 @@ export interface EconomyResult {
     readonly inputCairnToNaive: number;
     readonly inputCairnToRewrite: number;
   };
+  /** A delegating scenario (`x-bench-inline`): Cairn's parent and children against the inline twin. */
+  readonly delegation?: DelegationFigures;
 }
 
 export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
   const runs: StrategyRun[] = [];
   let floor: FloorFigures | undefined;
+  let delegation: DelegationFigures | undefined;
   for (const strategy of STRATEGIES) {
-    const { figures, notices, floorFigures, elisions } = await runStrategy(bench, strategy);
+    const { figures, notices, floorFigures, elisions, requests } = await runStrategy(bench, strategy);
     runs.push({ strategy, ...figures, notices, elisions });
     if (floorFigures) floor = floorFigures;
+    if (strategy === 'cairn' && bench.inline) {
+      const twin = await loadBenchScenario(bench.inline);
+      const inline = await runStrategy(twin, 'cairn');
+      notices.push(...inline.notices.map((n) => `${twin.name}: ${n}`));
+      delegation = delegationFigures(twin.name, requests, inline.requests);
+    }
   }
   const by = (name: StrategyName): StrategyRun => runs.find((r) => r.strategy === name)!;
   const cairn = by('cairn').billed;
@@ -59,6 +69,7 @@ export async function runEconomy(bench: BenchScenario): Promise<EconomyResult> {
       inputCairnToNaive: by('cairn').inputTokens / by('naive').inputTokens,
       inputCairnToRewrite: by('cairn').inputTokens / by('rewrite').inputTokens,
     },
+    ...(delegation ? { delegation } : {}),
   };
 }
 
@@ -80,7 +91,14 @@ export async function traceStrategy(bench: BenchScenario, strategy: StrategyName
 async function runStrategy(
   bench: BenchScenario,
   strategy: StrategyName,
-): Promise<{ figures: RunFigures; notices: string[]; trace: string[]; elisions: ElisionFigures; floorFigures?: FloorFigures }> {
+): Promise<{
+  figures: RunFigures;
+  notices: string[];
+  trace: string[];
+  elisions: ElisionFigures;
+  requests: readonly LoggedRequest[];
+  floorFigures?: FloorFigures;
+}> {
   const root = await mkdtemp(join(tmpdir(), `cairn-bench-${bench.name}-${strategy}-`));
   const workspaceDir = join(root, 'workspace');
   try {
@@ -106,8 +124,8 @@ async function runStrategy(
     const trace = requestTrace(requests);
     const elisions = await elisionsOf(join(root, 'out', 'sessions'));
     return strategy === 'cairn'
-      ? { figures, notices, trace, elisions, floorFigures: floorOf(floorRequestsFromLog(requests)) }
-      : { figures, notices, trace, elisions };
+      ? { figures, notices, trace, elisions, requests, floorFigures: floorOf(floorRequestsFromLog(requests)) }
+      : { figures, notices, trace, elisions, requests };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

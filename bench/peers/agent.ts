@@ -32,6 +32,12 @@ export interface BenchAgent {
   readonly name: string;
   readonly version: string;
   readonly categories: ToolCategories;
+  /**
+   * Its own sub-agent tool can be scripted (a `task` call translated to it, its sub-agents' requests told
+   * apart by their task prompt): it plays a delegating scenario as written. Otherwise it plays the
+   * scenario's inline twin (`x-bench-inline`): the same search done by the agent itself.
+   */
+  readonly playsSubagents?: boolean;
   /** Why its figures are not comparable with the others' (it is then left out of "best peer"). */
   readonly caveat?: string;
   /** Installs the agent on first use; a message when it cannot run here (the agent is then skipped). */

@@ -18,6 +18,7 @@ export const cairnAgent: BenchAgent = {
   name: 'cairn',
   version: checkoutVersion(),
   categories: CAIRN_CATEGORIES,
+  playsSubagents: true,
   prepare: async () => undefined,
   run: runCairn,
 };

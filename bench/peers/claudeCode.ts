@@ -15,6 +15,7 @@ import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
 import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
+import { childAgentOf, scriptedTasks } from './childRequests';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
@@ -80,6 +81,20 @@ export function translateForClaudeCode(turn: AssistantTurn, request: WireRequest
         break;
       case 'recall':
         calls.push(recallForClaudeCode(input, request));
+        break;
+      case 'task':
+        // Its own sub-agent: Explore for a read-only search, general-purpose otherwise; waited for (the
+        // default is background) and on the session's model (Explore defaults to a smaller one).
+        calls.push({
+          name: 'Agent',
+          input: {
+            description: input.description,
+            prompt: input.prompt,
+            subagent_type: input.kind === 'explore' ? 'Explore' : 'general-purpose',
+            model: 'sonnet',
+            run_in_background: false,
+          },
+        });
         break;
       default:
         calls.push(call);
@@ -192,6 +207,7 @@ export function isClaudeCodeSide(request: WireRequest, model: string): boolean {
 }
 
 function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof needsGate>): PeerDriver {
+  const tasks = scriptedTasks(context.bench.scenario);
   return {
     invocation: (text, first, home, url) => ({
       command: bin,
@@ -217,6 +233,7 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
     }),
     hooks: (): AgentHooks => ({
       isCompaction: isCompactionRequest,
+      agentOf: (request) => childAgentOf(request, tasks),
       isSide: (request) => isClaudeCodeSide(request, context.model),
       sideAnswer: () => 'Session',
       before: async (request, upcoming) =>
@@ -232,6 +249,7 @@ export const claudeCodeAgent: BenchAgent = {
   name: CLAUDE_CODE.name,
   version: CLAUDE_CODE.version,
   categories: CLAUDE_CODE_CATEGORIES,
+  playsSubagents: true,
   prepare: async () => {
     const result = await installPeer(CLAUDE_CODE);
     if ('problem' in result) return result.problem;

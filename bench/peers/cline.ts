@@ -13,6 +13,7 @@ import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
 import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
+import { childAgentOf, scriptedTasks } from './childRequests';
 import { needsGate, retrievalTurn } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
@@ -28,6 +29,12 @@ export const CLINE_CATEGORIES: ToolCategories = {
 };
 
 type Input = Record<string, unknown>;
+
+/** The system prompt of a spawned sub-agent, by the scripted task's kind. */
+const CLINE_SUBAGENT_PROMPTS: Readonly<Record<string, string>> = {
+  explore: 'You search and read this codebase to answer a question. Do not change any file. Answer with what you found, briefly.',
+  general: 'You do the task you are given in this codebase, with any tool you need, then say briefly what you did.',
+};
 
 export function translateForCline(turn: AssistantTurn, request: WireRequest, workspaceDir: string): AssistantTurn {
   const abs = (path: unknown): string => (isAbsolute(String(path)) ? String(path) : join(workspaceDir, String(path)));
@@ -70,6 +77,14 @@ export function translateForCline(turn: AssistantTurn, request: WireRequest, wor
         break;
       case 'recall':
         calls.push(recallFor(input, request));
+        break;
+      case 'task':
+        // Its own sub-agent tool (it waits for the sub-agent and returns its answer); the system prompt
+        // states the bounds Cairn's explore and general children have.
+        calls.push({
+          name: 'spawn_agent',
+          input: { systemPrompt: CLINE_SUBAGENT_PROMPTS[String(input.kind)] ?? CLINE_SUBAGENT_PROMPTS.general, task: input.prompt },
+        });
         break;
       default:
         calls.push(call);
@@ -142,6 +157,7 @@ async function endProcessesOf(home: string): Promise<void> {
 }
 
 function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof needsGate>): PeerDriver {
+  const tasks = scriptedTasks(context.bench.scenario);
   return {
     setup: async (home, url) => {
       const dir = join(home, '.cline', 'data', 'settings');
@@ -170,6 +186,7 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
     }),
     hooks: (): AgentHooks => ({
       isCompaction: isCompactionRequest,
+      agentOf: (request) => childAgentOf(request, tasks),
       isSide: (request) => isClineSide(request, context.model),
       sideAnswer: () => 'bench',
       ...(gate.hook ? { before: gate.hook } : {}),
@@ -185,6 +202,7 @@ export const clineAgent: BenchAgent = {
   name: CLINE.name,
   version: CLINE.version,
   categories: CLINE_CATEGORIES,
+  playsSubagents: true,
   caveat:
     'cannot continue a session headless (cline 3.0.65: --id needs a TTY); every user turn after the first starts a new task without the earlier context, so its figures for multi-turn scenarios are a lower bound and it is left out of "best peer"',
   prepare: async () => {

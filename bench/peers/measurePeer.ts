@@ -52,7 +52,9 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     fixed = -1,
     breaks = 0;
   let firstBreak: string | null = null;
-  let previous: PromptBlock[] | undefined;
+  // Each agent's conversation (the session's own, each sub-agent's) is followed apart: a sub-agent's
+  // request between two of its parent's breaks neither.
+  const previousOf = new Map<string, PromptBlock[]>();
   let peakWire: WireRequest | undefined;
   for (const request of requests) {
     if (request.kind === 'count_tokens' && request.status === 200) {
@@ -67,9 +69,10 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     uncached += usage.input_tokens;
     cacheWrite += usage.cache_creation_input_tokens;
     cacheRead += usage.cache_read_input_tokens;
+    const agent = request.agent ?? '';
     if (request.kind === 'compaction' || request.role === 'compaction') {
       compactions++;
-      previous = undefined;
+      previousOf.delete(agent);
       continue;
     }
     if (request.role === 'side') {
@@ -87,6 +90,7 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
       peak = total;
       peakWire = wire;
     }
+    const previous = previousOf.get(agent);
     if (previous) {
       const at = divergence(previous, blocks);
       if (at !== undefined) {
@@ -94,7 +98,7 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
         firstBreak ??= `request ${request.index}: ${at}`;
       }
     }
-    previous = blocks;
+    previousOf.set(agent, blocks);
   }
   return {
     requests: main,

@@ -16,6 +16,7 @@ import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import type { ToolCategories } from './categories';
 import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
+import { childAgentOf, scriptedTasks } from './childRequests';
 import { needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
@@ -89,6 +90,10 @@ export function translateForOpencode(turn: AssistantTurn, request: WireRequest, 
         break;
       case 'recall':
         calls.push(recallFor(input, request));
+        break;
+      case 'task':
+        // Its own sub-agent tool, with its built-in explore and general agents.
+        calls.push({ name: 'task', input: { description: input.description, prompt: input.prompt, subagent_type: input.kind } });
         break;
       default:
         calls.push(call);
@@ -224,6 +229,7 @@ const FLAVOURS: Record<'opencode' | 'kilo', Flavour> = {
 };
 
 function driver(flavour: Flavour, context: AgentRunContext, bin: string, gate: ReturnType<typeof needsGate>): PeerDriver {
+  const tasks = scriptedTasks(context.bench.scenario);
   return {
     setup: async (home, url) => {
       const config = {
@@ -257,6 +263,7 @@ function driver(flavour: Flavour, context: AgentRunContext, bin: string, gate: R
     }),
     hooks: (): AgentHooks => ({
       isCompaction: isCompactionRequest,
+      agentOf: (request) => childAgentOf(request, tasks),
       isSide: (request) => isOpencodeSide(request, context.model),
       sideAnswer: () => 'bench',
       before: async (request, upcoming) =>
@@ -273,6 +280,7 @@ function opencodeLike(kind: 'opencode' | 'kilo'): BenchAgent {
     name: flavour.peer.name,
     version: flavour.peer.version,
     categories: OPENCODE_CATEGORIES,
+    playsSubagents: true,
     prepare: async () => {
       const result = await installPeer(flavour.peer);
       if ('problem' in result) return result.problem;

@@ -69,6 +69,10 @@ export async function playToPeer(context: AgentRunContext, driver: PeerDriver): 
         player.notice(`turn ${turn.index} (${turn.kind}) was not consumed by any request and was skipped`);
       }
     }
+    // A child's turn left over: the agent's sub-agent never asked for it (or was not recognised as that child).
+    for (const turn of player.unplayedChildTurns()) {
+      player.notice(`turn ${turn.index} (${turn.kind} for ${turn.agent}) was not consumed by any request of ${turn.agent}`);
+    }
     return { requests: server.requests, outsideConnections: proxy.attempts.length, outsideHosts: [...new Set(proxy.attempts)] };
   } finally {
     await driver.cleanup?.(home).catch(() => undefined);

@@ -1,5 +1,6 @@
 /** The peers benchmark's Markdown: one table per scenario, then where each agent's tokens go. */
 import { CATEGORIES, type TokenCategory } from './categories';
+import { delegationSplitMarkdown } from './delegationSplit';
 import type { AgentRow, PeersRun } from './runPeers';
 
 const CATEGORY_LABEL: Record<TokenCategory, string> = {
@@ -48,6 +49,14 @@ export function peersMarkdown(run: PeersRun): string {
       if (d) out.push(`| ${r.agent} | ${int(r.fixedTokens)} | ${CATEGORIES.map((c) => int(d.conversation[c])).join(' | ')} |`);
     }
     out.push('');
+    out.push(
+      ...delegationSplitMarkdown(
+        result.agents.flatMap((r) => {
+          const split = details?.get(r.agent)?.split;
+          return split ? [{ agent: r.agent, split }] : [];
+        }),
+      ),
+    );
     for (const r of result.agents) {
       const d = details?.get(r.agent);
       if (r.firstBreak) out.push(`- ${r.agent}: first cache break at ${r.firstBreak}.`);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 import { loadBenchScenario, prepareWorkspace, type BenchScenario } from '../economy/benchScenario';
 import type { BenchAgent } from './agent';
+import { delegationSplit, type DelegationSplit } from './delegationSplit';
 import { measurePeer, type PeerFigures } from './measurePeer';
 import { needsOf } from './needs';
 
@@ -31,8 +32,10 @@ export interface AgentRow extends Omit<PeerFigures, 'conversation'> {
 export interface AgentDetail {
   readonly conversation: PeerFigures['conversation'];
   readonly unmetNeeds: readonly string[];
-  readonly notices: readonly string[];
+  readonly notices: string[];
   readonly checkOutput?: string;
+  /** When it delegated: its parent's figures and its sub-agents' apart. */
+  readonly split?: DelegationSplit;
 }
 
 export interface ScenarioResult {
@@ -93,7 +96,11 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
       options.progress?.(`peers: ${bench.name} · ${agent.name} …`);
       const started = Date.now();
       try {
-        const { row, detail } = await runOne(agent, bench, needs, check, options.model);
+        // An agent whose own sub-agent tool cannot be scripted does the delegated search itself: the
+        // scenario's inline twin, the same tool calls in its own conversation (bench/README.md).
+        const inline = bench.inline && !agent.playsSubagents ? await loadBenchScenario(bench.inline) : undefined;
+        const { row, detail } = await runOne(agent, inline ?? bench, needs, check, options.model);
+        if (inline) detail.notices.unshift(`played ${inline.name}: no scriptable sub-agent tool, so the search is done inline`);
         rows.push(row);
         perAgent.set(agent.name, detail);
         options.progress?.(
@@ -155,6 +162,7 @@ async function runOne(
       onNotice: (m) => notices.push(m),
     });
     const figures = measurePeer(run.requests, agent.categories);
+    const split = delegationSplit(run.requests, agent.categories);
     const checked = check ? await runCheck(check, workspaceDir) : { outcome: 'none' as const };
     const { conversation, ...rest } = figures;
     return {
@@ -171,6 +179,7 @@ async function runOne(
         unmetNeeds: run.unmetNeeds,
         notices,
         ...(checked.output !== undefined ? { checkOutput: checked.output } : {}),
+        ...(split ? { split } : {}),
       },
     };
   } finally {

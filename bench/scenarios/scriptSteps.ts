@@ -13,7 +13,10 @@ export interface ToolCall {
 
 export type Turn =
   | { readonly user: string }
-  | { readonly assistant: { readonly text?: string; readonly tool_calls?: readonly ToolCall[] }; readonly 'x-needs'?: readonly string[] };
+  | {
+      readonly assistant: { readonly text?: string; readonly tool_calls?: readonly ToolCall[]; readonly agent?: string };
+      readonly 'x-needs'?: readonly string[];
+    };
 
 export const bash = (command: string): ToolCall => ({ name: 'bash', input: { command } });
 export const read = (path: string, offset?: number, limit?: number): ToolCall => ({
@@ -36,6 +39,15 @@ export function step(text: string | undefined, calls: readonly ToolCall[], needs
   };
 }
 export const say = (text: string, needs?: readonly string[]): Turn => step(text, [], needs);
+/** A `task` call: a child agent (`explore` reads only, `general` has every tool) does `prompt` and answers. */
+export const task = (description: string, prompt: string, kind: 'explore' | 'general'): ToolCall => ({
+  name: 'task',
+  input: { description, prompt, kind },
+});
+/** One step of a child agent's own script (answered to requests Cairn sends with `x-cairn-agent: <agent>`). */
+export function childStep(agent: string, text: string | undefined, calls: readonly ToolCall[]): Turn {
+  return { assistant: { ...(text ? { text } : {}), ...(calls.length > 0 ? { tool_calls: calls } : {}), agent } };
+}
 export const user = (text: string): Turn => ({ user: text });
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');

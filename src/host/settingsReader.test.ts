@@ -53,6 +53,22 @@ describe('readCairnSettings', () => {
     );
   });
 
+  it('reads the sub-agents settings, and holds each to its range', () => {
+    expect(from({}).subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25 });
+    expect(from({ 'subagents.maxDepth': 0, 'subagents.parallel': 8, 'subagents.maxTurns': 4 }).subagents).toEqual({
+      maxDepth: 0,
+      parallel: 8,
+      maxTurns: 4,
+    });
+    const wrong = from({ 'subagents.maxDepth': 9, 'subagents.parallel': 0, 'subagents.maxTurns': 'many' });
+    expect(wrong.subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25 });
+    expect(wrong.problems).toEqual([
+      'cairn.subagents.maxDepth must be a whole number from 0 to 3; using 1.',
+      'cairn.subagents.parallel must be a whole number from 1 to 8; using 3.',
+      'cairn.subagents.maxTurns must be a whole number of at least 1; using 25.',
+    ]);
+  });
+
   it('takes a token count as the threshold', () => {
     expect(from({ 'compaction.threshold': 150000 }).compaction.threshold).toEqual({ kind: 'tokens', value: 150000 });
   });

@@ -7,6 +7,7 @@
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
 import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } from '../core/compaction/settings';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
+import { DEFAULT_SUBAGENT_SETTINGS, MAX_PARALLEL, MAX_SUBAGENT_DEPTH, type SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';
 import { defaultModel } from '../core/model/defaultModel';
 
@@ -44,6 +45,8 @@ export interface CairnSettings {
   readonly alwaysAllow: ReadonlySet<string>;
   /** Overrides over the built-in price table. */
   readonly prices: PriceTable;
+  /** `cairn.subagents.*`: how deep children nest, how many run at once, each one's budget. */
+  readonly subagents: SubagentSettings;
   /** What was wrong with the settings as read (each a sentence naming the setting). */
   readonly problems: readonly string[];
 }
@@ -202,6 +205,25 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     compaction: compactionOf(get, problems),
     alwaysAllow: approvalsOf(get, problems),
     prices: pricesOf(get, problems),
+    subagents: subagentsOf(get, problems),
     problems,
+  };
+}
+
+/** `cairn.subagents.maxDepth` (0 to 3), `.parallel` (1 to 8) and `.maxTurns` (at least 1). */
+function subagentsOf(get: SettingGetter, problems: string[]): SubagentSettings {
+  const within = (key: keyof SubagentSettings, min: number, max: number): number => {
+    const fallback = DEFAULT_SUBAGENT_SETTINGS[key];
+    const value = get(`subagents.${key}`);
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    problems.push(`cairn.subagents.${key} must be a whole number ${range}; using ${fallback}.`);
+    return fallback;
+  };
+  return {
+    maxDepth: within('maxDepth', 0, MAX_SUBAGENT_DEPTH),
+    parallel: within('parallel', 1, MAX_PARALLEL),
+    maxTurns: within('maxTurns', 1, Number.MAX_SAFE_INTEGER),
   };
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { resumeSession } from '../../src/core/session/node/sessionAssembly';
-import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../src/core/subagents/types';
+import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../src/core/subagentTypes';
 import { startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
 /**

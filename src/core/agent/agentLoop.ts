@@ -10,7 +10,9 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
-import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver } from './approval';
+import type { ApprovalDetail, ApprovalSettings, Approver } from './approval';
+import { runWithApproval } from './approvalGate';
+import { ledgerDecision } from './ledgerDecision';
 import type { DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
@@ -341,60 +343,13 @@ export class AgentLoop {
     } else if (cancelledBefore || signal.aborted) {
       result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
     } else {
-      const ran = await this.runWithApproval(call, summary, signal);
+      const ran = await runWithApproval(deps, call, summary, signal);
       result = ran.result;
       durationMs = ran.durationMs;
     }
     this.noteDecision(result);
     deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
     return { type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) };
-  }
-
-  private async runWithApproval(
-    call: { callId: string; name: string; input: unknown },
-    summary: string,
-    signal: AbortSignal,
-  ): Promise<{ result: LedgerResult; durationMs?: number }> {
-    const { deps } = this;
-    const unrun = async (message: string) => ({ result: await deps.tools.answerWithoutRunning(call, message) });
-    const readOnly = deps.isReadOnlyTool(call.name);
-    const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
-    const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
-    if (verdict.kind === 'refuse') return unrun(verdict.reason);
-    if (verdict.kind === 'ask') {
-      const detail = deps.describeForApproval?.(call.name, call.input);
-      // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
-      // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
-      if (detail?.problem !== undefined) return unrun(detail.problem);
-      const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
-      deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
-      let decision;
-      try {
-        decision = await deps.approver.request(
-          {
-            callId: call.callId,
-            tool: call.name,
-            input: call.input,
-            summary,
-            ...shown,
-            ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
-          },
-          signal,
-        );
-      } catch {
-        decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
-      }
-      if (signal.aborted) return unrun('Cancelled by the user before it ran.');
-      if (decision.kind === 'deny') return unrun(denialMessage(call.name, decision.reason));
-    }
-    // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
-    // Timed from here, after any approval, so the chat's duration is the tool's and not the user's wait.
-    const started = performance.now();
-    const result = await deps.tools.execute(call, {
-      signal,
-      onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
-    });
-    return { result, durationMs: performance.now() - started };
   }
 
   /** Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike). */
@@ -437,13 +392,8 @@ export class AgentLoop {
   }
 
   private noteDecision(result: LedgerResult): void {
-    const ids = [result.id, ...(result.refersTo ?? [])];
-    const { decisions } = this.deps;
-    if (result.kind === 'read-stub') decisions.add({ kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds: ids });
-    else if (result.kind === 'diff') decisions.add({ kind: 'diff', detail: `${result.bracket} answered with its diff`, resultIds: ids });
-    else if (result.kind === 'capped') decisions.add({ kind: 'cap', detail: `${result.bracket} capped head and tail`, resultIds: ids });
-    else if (result.kind === 'same-result')
-      decisions.add({ kind: 'same_result', detail: `${result.bracket} same result as before`, resultIds: ids });
+    const decision = ledgerDecision(result);
+    if (decision) this.deps.decisions.add(decision);
   }
 
   /** Tells the views what the context policy did (it has journalled it already). */

@@ -2,7 +2,7 @@ import type { LedgerResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage } from '../model/types';
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { ApprovalDetail } from './approval';
-import type { SubagentInfo, SubagentOutcome } from '../subagents/types';
+import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
 
 export type NoticeLevel = 'info' | 'warning' | 'critical';
 

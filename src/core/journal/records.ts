@@ -1,7 +1,7 @@
 import { referenceProblem } from '../ledger/bodyReference';
 import type { StoredResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
-import type { SubagentInfo, SubagentOutcome } from '../subagents/types';
+import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
 
 /**
  * The records of a session journal: one JSON object per line, each with a `type`, a `seq` that grows by

@@ -7,11 +7,12 @@ import { referenceTo } from './bodyReference';
 import { capBody, capText } from './cap';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from '../tools/hashCache';
-import { IdAllocator, type IdAllocatorState } from './ids';
+import { LedgerStateError, stateProblem, type LedgerState } from './ledgerState';
+import { IdAllocator } from './ids';
 import { storedText, storedTextOfJoined } from '../text/lines';
-import { ReadTable, type ReadEntry } from './readTable';
+import { ReadTable } from './readTable';
 import { renderChanges, resultText, type Rendered } from './render';
-import { SearchTable, type SearchEntry } from './searchTable';
+import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
 import { sha256Hex, shortSha } from '../text/sha';
@@ -38,17 +39,6 @@ export interface ExecuteContext {
 interface InternalContext {
   readonly signal?: AbortSignal;
   readonly onOutput: (chunk: string) => Promise<void> | undefined;
-}
-
-/**
- * Everything the ledger must carry across a reopen, together with the store it was given (whose ids
- * are never given again). JSON-serialisable; holds hashes, never bodies.
- */
-export interface LedgerState {
-  readonly version: 1;
-  readonly ids: IdAllocatorState;
-  readonly reads: readonly ReadEntry[];
-  readonly searches: ReadonlyArray<{ readonly key: string; readonly results: readonly SearchEntry[] }>;
 }
 
 /**
@@ -81,6 +71,8 @@ interface Answer extends Omit<Rendered, 'body'> {
  * in full, and decides what the model sees — the full text, a stub, a capped text or a diff. It never
  * changes anything already handed out; compaction only empties the dedupe tables.
  */
+export { LedgerStateError, type LedgerState } from './ledgerState';
+
 export class ResultLedger {
   private readonly workspace: Workspace;
   private readonly store: ResultStore;
@@ -441,22 +433,6 @@ export class ResultLedger {
       stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
     };
   }
-}
-
-/** A saved ledger state that cannot be used (from a newer Cairn, or damaged). */
-export class LedgerStateError extends Error {
-  override readonly name = 'LedgerStateError';
-}
-
-function stateProblem(state: unknown): string | undefined {
-  if (typeof state !== 'object' || state === null) return 'the saved state is not an object.';
-  const s = state as Partial<Record<keyof LedgerState, unknown>>;
-  if (s.version !== 1)
-    return `the saved state has version ${JSON.stringify(s.version)}; this Cairn reads version 1. Update Cairn to reopen this session.`;
-  const ids = s.ids as Partial<IdAllocatorState> | undefined;
-  if (!ids || !Number.isInteger(ids.digits) || !Number.isInteger(ids.rng)) return 'the saved id state is damaged.';
-  if (!Array.isArray(s.reads) || !Array.isArray(s.searches)) return 'the saved dedupe tables are damaged.';
-  return undefined;
 }
 
 /** Longest first line of an error shown beside its bracket. */

@@ -1,4 +1,4 @@
-import type { SubagentKind } from './types';
+import type { SubagentKind } from '../subagentTypes';
 
 const DUTY = {
   explore: 'find things out. Read, list, glob, grep and recall; you cannot change files or run commands.',

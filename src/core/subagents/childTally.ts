@@ -1,5 +1,5 @@
 import type { AgentEvent, DoneReason } from '../agent/events';
-import type { SubagentOutcome, SubagentUsage } from './types';
+import type { SubagentOutcome, SubagentUsage } from '../subagentTypes';
 
 /**
  * What a child did, counted from its own events as they pass: its requests (compaction's included), their

@@ -2,7 +2,7 @@ import type { ToolExecutor } from '../agent/ports';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
 import { TASK_TOOL, TASK_TOOL_NAME } from './taskTool';
-import type { SubagentKind } from './types';
+import type { SubagentKind } from '../subagentTypes';
 
 /** What an `explore` child may run: the tools that change nothing. */
 export const EXPLORE_TOOL_NAMES: ReadonlySet<string> = new Set(['read', 'list', 'glob', 'grep', 'recall']);

@@ -1,7 +1,7 @@
 import type { LoadedRecord } from '../journal/records';
 import type { ToolUseBlock } from '../model/types';
 import { taskResultText } from './outcomeText';
-import type { SubagentInfo, SubagentOutcome } from './types';
+import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
 
 /** A child whose `task` call a crash left unanswered: its result text, and its finish if none was written. */
 export interface UnansweredChild {

@@ -1,4 +1,4 @@
-import type { SubagentInfo, SubagentOutcome } from './types';
+import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
 
 /** `[explore-1: 4 requests, 12,345 tokens, $0.0123; results #a1f2..#c3d4]`: what the parent learns of the child's cost. */
 export function outcomeLine(agent: string, outcome: SubagentOutcome): string {

@@ -5,7 +5,7 @@ import { ChildTally } from './childTally';
 import { taskResultText } from './outcomeText';
 import type { Slots } from './slots';
 import type { TaskInput, TaskRunner } from './taskTool';
-import type { SubagentInfo, SubagentKind, SubagentSettings } from './types';
+import type { SubagentInfo, SubagentKind, SubagentSettings } from '../subagentTypes';
 
 /** A child agent, built for one task (`node/childAgent.ts`): runs once, to its end. */
 export interface ChildAgent {

@@ -1,6 +1,6 @@
 import type { ExternalToolOutcome, ExternalTools } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
-import { SUBAGENT_KINDS, type SubagentKind } from './types';
+import { SUBAGENT_KINDS, type SubagentKind } from '../subagentTypes';
 
 export const TASK_TOOL_NAME = 'task';
 

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../core/agent/events';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
-import type { SubagentInfo, SubagentOutcome } from '../../core/subagents/types';
+import type { SubagentInfo, SubagentOutcome } from '../../core/subagentTypes';
 
 /** One child agent of a headless run: who it was, its own requests' snapshots, and how it ended. */
 export interface ChildRun {

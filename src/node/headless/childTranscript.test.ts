@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../core/agent/events';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
-import type { SubagentInfo, SubagentOutcome } from '../../core/subagents/types';
+import type { SubagentInfo, SubagentOutcome } from '../../core/subagentTypes';
 import { ChildRuns, totalsLine } from './childRuns';
 import { renderReport } from './report';
 import { transcriptLines } from './transcript';

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../core/agent/events';
-import type { SubagentOutcome } from '../../core/subagents/types';
+import type { SubagentOutcome } from '../../core/subagentTypes';
 
 type ChildEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_event' | 'subagent_finished' }>;
 

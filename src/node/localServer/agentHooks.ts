@@ -24,6 +24,12 @@ export interface AgentHooks {
    * next. Undefined serves the scripted turn.
    */
   readonly before?: (request: WireRequest, upcoming: AssistantTurn) => Promise<AssistantTurn | undefined> | AssistantTurn | undefined;
+  /**
+   * A request the agent sent for one of its own sub-agents (it sets no `x-cairn-agent`): the script's
+   * child id whose turns answer it (`explore-1`), or undefined for the session's own agent. Such a
+   * request is never taken for a side request.
+   */
+  readonly agentOf?: (request: WireRequest) => string | undefined;
   /** Rewrites a turn's tool calls into the agent's own tools, just before it is sent. */
   readonly translate?: (turn: AssistantTurn, request: WireRequest) => AssistantTurn;
 }

@@ -34,8 +34,8 @@ export interface LoggedRequest {
   fault?: Fault;
   /** The scenario turn that answered (assistant or summary), when one did. */
   turnIndex?: number;
-  /** The child agent the request was for (its `x-cairn-agent` header); absent for the parent's. */
-  readonly agent?: string;
+  /** The child agent the request was for (its `x-cairn-agent` header, or agent hooks' `agentOf`); absent for the parent's. */
+  agent?: string;
   /** Set by agent hooks: a side request answered apart from the script, or a retrieval served before a step. */
   role?: 'side' | 'retrieval' | 'compaction';
   /** The error message sent, for a 4xx/5xx. */

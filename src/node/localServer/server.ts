@@ -124,7 +124,7 @@ class MessagesExchange {
     const kind = routeKind(method, path, request);
     const text = rawBody === 'too_large' ? '' : rawBody;
     const parsed = parseJson(text);
-    const agent = agentOf(request);
+    let agent = agentOf(request);
     const entry = this.log.start({
       kind: kind ?? 'main',
       method,
@@ -147,6 +147,10 @@ class MessagesExchange {
 
     const wire = validateRequest(entry.body, { countTokens: kind === 'count_tokens' });
     if (wire instanceof ApiError) return fail(wire);
+    if (agent === undefined && kind !== 'count_tokens') {
+      agent = this.options.agent?.agentOf?.(wire);
+      if (agent !== undefined) entry.agent = agent;
+    }
     const blocks = promptBlocks(wire, this.counter);
     const inputTokens = totalTokens(blocks);
     if (kind === 'count_tokens') {
@@ -203,7 +207,7 @@ class MessagesExchange {
       entry.role = 'compaction';
       return { answer: { type: 'generated_summary' } };
     }
-    if (kind === 'main' && hooks?.isSide?.(wire)) {
+    if (kind === 'main' && agent === undefined && hooks?.isSide?.(wire)) {
       entry.role = 'side';
       return { answer: { type: 'no_turn', text: hooks.sideAnswer?.(wire) ?? 'OK' } };
     }

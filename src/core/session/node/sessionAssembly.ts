@@ -1,5 +1,5 @@
 import { Composer } from '../../compose/composer';
-import { loadCompactionPrompts, loadPreamble, loadSubagentPrompt } from '../../compose/node/prompts';
+import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
 import type { StaticState } from '../../compose/staticPart';
 import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';
@@ -13,8 +13,7 @@ import type { ModelClient } from '../../model/types';
 import type { Clock, FileWatcher, Workspace } from '../../ports';
 import { systemClock } from '../../ports';
 import { SessionJournal, type OpenedSession } from '../../journal/node/sessionJournal';
-import { describeForApproval } from '../../agent/approvalDetail';
-import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
+import { TOOL_DEFINITIONS } from '../../tools/definitions';
 import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
 import { JournalRecorder } from '../../agent/journalRecorder';
 import type { ToolExecutor } from '../../agent/ports';
@@ -25,11 +24,9 @@ import { projectForProvider, type Projection } from '../../conversation/projecti
 import { AgentSession } from '../agentSession';
 import type { CompactionSettings } from '../../compaction/settings';
 import type { NoticeLevel } from '../../agent/events';
-import { mcpApprovalDetail, mcpCallSummary } from '../../mcp/mcpCallText';
 import { McpTools } from '../../mcp/mcpTools';
 import type { McpConnections } from '../../mcp/types';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
-import { protectedWriteReason } from '../../agent/protectedPaths';
 import { replayConversation } from '../../conversation/replay';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
@@ -42,11 +39,12 @@ import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SkillSource } from '../../skills/ports';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
-import { assembleCompaction } from './agentCompaction';
+import { assembleCompaction } from '../../compaction/node/agentCompaction';
+import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
-import { TASK_TOOL, TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
-import type { SubagentSettings } from '../../subagents/types';
+import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
+import type { SubagentSettings } from '../../subagentTypes';
 import {
   SESSION_TOOL_DEFINITIONS,
   SESSION_TOOL_NAMES,
@@ -292,43 +290,21 @@ async function assemble(
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
   });
   // What a call looks like and may do, the same for the session's agent and its children.
-  const childLoopParts = {
-    isReadOnlyTool: (tool: string) => tool === TASK_TOOL_NAME || isReadOnlyTool(tool),
-    describeForApproval: (tool: string, input: unknown) => {
-      const mcp = mcpTools?.describe(tool);
-      return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
-    },
-    summarizeToolCall: (tool: string, input: unknown) => {
-      if (tool === TASK_TOOL_NAME) return taskCallSummary(input);
-      const mcp = mcpTools?.describe(tool);
-      return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
-    },
-    protectedReason: (tool: string, input: unknown) => protectedWriteReason(tool, input, ports.workspace),
-  };
-  extras.useChildPorts({
-    model: ports.model,
-    approver: ports.approver,
-    approvals: ports.approvals,
-    settings: ports.settings,
-    subagents: subagentSettingsOf(ports),
-    ...(ports.compaction ? { compaction: ports.compaction } : {}),
-    compactionPrompts: await loadCompactionPrompts(ports.promptsDir),
-    sessionPreamble: preamble,
-    subagentPrompt: await loadSubagentPrompt(ports.promptsDir),
-    builtInTools: TOOL_DEFINITIONS,
-    rules: ports.rules,
-    projectContext: ports.projectContext,
-    sessionDate,
-    ...(ports.prices ? { prices: ports.prices } : {}),
-    clock,
-    log,
-    project,
-    journal,
-    ledger,
-    ...(mcpTools ? { mcp: { tools: mcpTools, definitions: () => mcpTools.definitions() } } : {}),
-    ids: extras.subagentIds,
-    ...childLoopParts,
-  });
+  const childLoopParts = toolCallParts(ports.workspace, mcpTools);
+  extras.useChildPorts(
+    await childPortsOf(ports, {
+      preamble,
+      sessionDate,
+      clock,
+      log,
+      project,
+      journal,
+      ledger,
+      mcpTools,
+      ids: extras.subagentIds,
+      calls: childLoopParts,
+    }),
+  );
   const loop = new AgentLoop(
     {
       model: ports.model,

@@ -13,7 +13,7 @@ import type { SessionPorts } from './sessionAssembly';
 import { Slots } from '../../subagents/slots';
 import { SubagentRunner, type SubagentIds } from '../../subagents/subagentRunner';
 import { TaskTool } from '../../subagents/taskTool';
-import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../subagents/types';
+import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../subagentTypes';
 import { startChildAgent, type ChildPorts } from '../../subagents/node/childAgent';
 
 /** Cairn's own tools besides the built-in ones, offered in every session: fixed definitions, never per skill. */

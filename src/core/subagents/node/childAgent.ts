@@ -18,14 +18,14 @@ import type { ResultLedger } from '../../ledger/resultLedger';
 import type { ExternalTools } from '../../ledger/types';
 import type { ModelClient, ToolDefinition } from '../../model/types';
 import type { Clock } from '../../ports';
-import { assembleCompaction } from '../../session/node/agentCompaction';
+import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { ChildJournal } from '../childJournal';
 import { childPreamble } from '../childPreamble';
 import { ChildToolExecutor, childToolDefinitions, childToolNames } from '../childTools';
 import { Slots } from '../slots';
 import { SubagentRunner, type ChildAgent, type SubagentIds } from '../subagentRunner';
 import { TASK_TOOL_NAME, TaskTool } from '../taskTool';
-import type { SubagentInfo, SubagentSettings } from '../types';
+import type { SubagentInfo, SubagentSettings } from '../../subagentTypes';
 
 /** What every child of a session is built from: the session's own parts and settings, shared. */
 export interface ChildPorts {

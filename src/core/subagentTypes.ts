@@ -1,4 +1,6 @@
-import type { DoneReason } from '../agent/events';
+/**
+ * The data of sub-agents (`core/subagents/`), shared with the events, the journal's records and the views.
+ */
 
 /**
  * What a child may do: `explore` reads (read, list, glob, grep, recall); `general` has every tool the
@@ -35,8 +37,11 @@ export interface SubagentUsage {
 
 /** How a child ended and what it spent. */
 export interface SubagentOutcome {
-  /** Why it stopped; `interrupted`: Cairn stopped while it ran (found on a reopen). */
-  readonly reason: DoneReason | 'interrupted';
+  /**
+   * Why it stopped: its loop's `DoneReason` (written out here so this file stays a leaf that the events and
+   * the journal's records can import), or `interrupted`: Cairn stopped while it ran (found on a reopen).
+   */
+  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'interrupted';
   /** Model requests it made (its compaction's included). */
   readonly requests: number;
   readonly usage: SubagentUsage;
@@ -60,15 +65,5 @@ export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, parall
 
 export const MAX_SUBAGENT_DEPTH = 3;
 
-/** The settings as given, each held to its range (a bad value falls back to its default). */
-export function subagentSettingsWithin(raw: Partial<Record<keyof SubagentSettings, unknown>>): SubagentSettings {
-  const whole = (value: unknown, min: number, max: number, fallback: number): number =>
-    typeof value === 'number' && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
-  return {
-    maxDepth: whole(raw.maxDepth, 0, MAX_SUBAGENT_DEPTH, DEFAULT_SUBAGENT_SETTINGS.maxDepth),
-    parallel: whole(raw.parallel, 1, MAX_PARALLEL, DEFAULT_SUBAGENT_SETTINGS.parallel),
-    maxTurns: whole(raw.maxTurns, 1, 1000, DEFAULT_SUBAGENT_SETTINGS.maxTurns),
-  };
-}
-
+/** The most children of one agent that may run at once. */
 export const MAX_PARALLEL = 8;

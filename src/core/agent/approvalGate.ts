@@ -1,0 +1,61 @@
+import type { LedgerResult } from '../ledger/types';
+import { approvalVerdict, denialMessage } from './approval';
+import type { AgentLoopDeps } from './agentLoop';
+
+/** What the gate needs of the loop's parts. */
+export type ApprovalGateDeps = Pick<
+  AgentLoopDeps,
+  'tools' | 'approver' | 'approvals' | 'isReadOnlyTool' | 'protectedReason' | 'describeForApproval' | 'emit' | 'agent'
+>;
+
+/**
+ * Runs one tool call if it may run: read-only calls at once; others per the settings and workspace trust,
+ * asking the user when they must (a sub-agent's request names it). A refused, declined or cancelled call is
+ * answered without running.
+ */
+export async function runWithApproval(
+  deps: ApprovalGateDeps,
+  call: { callId: string; name: string; input: unknown },
+  summary: string,
+  signal: AbortSignal,
+): Promise<{ result: LedgerResult; durationMs?: number }> {
+  const unrun = async (message: string) => ({ result: await deps.tools.answerWithoutRunning(call, message) });
+  const readOnly = deps.isReadOnlyTool(call.name);
+  const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
+  const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
+  if (verdict.kind === 'refuse') return unrun(verdict.reason);
+  if (verdict.kind === 'ask') {
+    const detail = deps.describeForApproval?.(call.name, call.input);
+    // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
+    // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
+    if (detail?.problem !== undefined) return unrun(detail.problem);
+    const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
+    deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
+    let decision;
+    try {
+      decision = await deps.approver.request(
+        {
+          callId: call.callId,
+          tool: call.name,
+          input: call.input,
+          summary,
+          ...shown,
+          ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
+        },
+        signal,
+      );
+    } catch {
+      decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
+    }
+    if (signal.aborted) return unrun('Cancelled by the user before it ran.');
+    if (decision.kind === 'deny') return unrun(denialMessage(call.name, decision.reason));
+  }
+  // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
+  // Timed from here, after any approval, so the chat's duration is the tool's and not the user's wait.
+  const started = performance.now();
+  const result = await deps.tools.execute(call, {
+    signal,
+    onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
+  });
+  return { result, durationMs: performance.now() - started };
+}

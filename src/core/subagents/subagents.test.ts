@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadedRecord } from '../journal/records';
+import { DEFAULT_SUBAGENT_SETTINGS, type SubagentInfo, type SubagentOutcome } from '../subagentTypes';
+import { ChildJournal, ChildRecordError } from './childJournal';
+import { childToolNames } from './childTools';
+import { unansweredChildren } from './interruptedChildren';
+import { outcomeLine, taskResultText } from './outcomeText';
+import { Slots } from './slots';
+import { SubagentIds, SubagentRunner } from './subagentRunner';
+import { parseTaskInput } from './taskTool';
+import { TOOL_DEFINITIONS } from '../tools/definitions';
+
+const info: SubagentInfo = { id: 'explore-1', callId: 'toolu_1', kind: 'explore', description: 'Find it', prompt: 'Find it.', depth: 1 };
+const outcome = (reason: SubagentOutcome['reason'], ids: string[] = ['#a1', '#b2']): SubagentOutcome => ({
+  reason,
+  requests: 3,
+  usage: { input: 1000, cacheWrite: 2000, cacheRead: 3000, output: 345 },
+  costUsd: 0.01234,
+  resultIds: ids,
+});
+
+describe('the task result', () => {
+  it('is the answer, then one line of figures', () => {
+    expect(outcomeLine('explore-1', outcome('end_turn'))).toBe('[explore-1: 3 requests, 6,345 tokens, $0.0123; results #a1..#b2 (2)]');
+    expect(outcomeLine('explore-1', { ...outcome('end_turn', []), requests: 1, costUsd: null })).toBe(
+      '[explore-1: 1 request, 6,345 tokens, cost unknown; no results]',
+    );
+    expect(taskResultText(info, outcome('end_turn'), 'Found in a.ts.')).toEqual({
+      text: 'Found in a.ts.\n\n[explore-1: 3 requests, 6,345 tokens, $0.0123; results #a1..#b2 (2)]',
+      isError: false,
+    });
+  });
+
+  it('says why a child did not finish, and what it had written', () => {
+    expect(taskResultText(info, outcome('max_turns'), 'half way').text).toMatch(
+      /^explore-1 was stopped after 3 requests \(cairn.subagents.maxTurns\).*What it had written last:\nhalf way/s,
+    );
+    expect(taskResultText(info, outcome('cancelled'), '').text).toMatch(
+      /^Cancelled by the user while explore-1 was working\. It had written no answer yet\./,
+    );
+    expect(taskResultText(info, outcome('error'), '', 'HTTP 500').text).toMatch(/^explore-1 stopped on an error: HTTP 500\./);
+    expect(taskResultText(info, outcome('interrupted'), 'x').isError).toBe(true);
+  });
+});
+
+describe('the task input', () => {
+  it('names what is wrong in words the model can act on', () => {
+    expect(parseTaskInput({ description: 'd', prompt: 'p', kind: 'general' })).toEqual({
+      ok: true,
+      task: { description: 'd', prompt: 'p', kind: 'general' },
+    });
+    expect(parseTaskInput('x')).toMatchObject({ ok: false });
+    expect(parseTaskInput({ description: 'd', prompt: ' ', kind: 'explore' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('"prompt"'),
+    });
+    expect(parseTaskInput({ description: 'd', prompt: 'p', kind: 'write' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('"explore"'),
+    });
+    const long = parseTaskInput({ description: 'word '.repeat(60), prompt: 'p', kind: 'explore' });
+    expect(long.ok && long.task.description.length).toBe(120);
+  });
+});
+
+describe('what a child is offered', () => {
+  it('explore reads; general has every built-in tool; task only while it may nest', () => {
+    expect([...childToolNames('explore', TOOL_DEFINITIONS, false)].sort()).toEqual(['glob', 'grep', 'list', 'read', 'recall']);
+    expect(childToolNames('general', TOOL_DEFINITIONS, false).has('bash')).toBe(true);
+    expect(childToolNames('general', TOOL_DEFINITIONS, false).has('task')).toBe(false);
+    expect(childToolNames('explore', TOOL_DEFINITIONS, true).has('task')).toBe(true);
+  });
+
+  it("writes a child's records wrapped, and refuses the session's own kinds", async () => {
+    const written: unknown[] = [];
+    const journal = new ChildJournal({ append: async (record) => written.push(record) }, 'explore-1');
+    await journal.append({ type: 'notice', level: 'info', kind: 'k', message: 'm' });
+    expect(written).toEqual([
+      { type: 'subagent_record', agent: 'explore-1', record: { type: 'notice', level: 'info', kind: 'k', message: 'm' } },
+    ]);
+    await expect(journal.append({ type: 'ledger_state', state: {} })).rejects.toBeInstanceOf(ChildRecordError);
+  });
+});
+
+describe('slots', () => {
+  it('lets the limit run at once, wakes the next in order, and drops a waiter whose signal aborts', async () => {
+    const slots = new Slots(() => 2);
+    const a = await slots.acquire();
+    const b = await slots.acquire();
+    const order: string[] = [];
+    const controller = new AbortController();
+    const c = slots.acquire(controller.signal).then(
+      () => order.push('c'),
+      () => order.push('c aborted'),
+    );
+    const d = slots.acquire().then((release) => {
+      order.push('d');
+      return release;
+    });
+    controller.abort();
+    await c;
+    a();
+    const releaseD = await d;
+    expect(order).toEqual(['c aborted', 'd']);
+    b();
+    releaseD();
+    await expect(slots.acquire(AbortSignal.abort())).rejects.toThrow();
+  });
+});
+
+describe('the runner', () => {
+  it('refuses past the depth and an explore child starting a general one, taking no id', async () => {
+    const ids = new SubagentIds();
+    const runner = (depth: number, parentKind?: 'explore' | 'general') =>
+      new SubagentRunner({
+        startChild: async () => {
+          throw new Error('not started');
+        },
+        journal: { append: async () => 0 },
+        emit: () => undefined,
+        settings: () => DEFAULT_SUBAGENT_SETTINGS,
+        ids,
+        slots: new Slots(() => 3),
+        depth,
+        ...(parentKind ? { parent: 'explore-9', parentKind } : {}),
+      });
+    const deep = await runner(1).run({ description: 'd', prompt: 'p', kind: 'explore' }, 'c1', undefined);
+    expect(deep).toMatchObject({ isError: true, text: expect.stringContaining('cairn.subagents.maxDepth is 1') });
+    const widening = await runner(0, 'explore').run({ description: 'd', prompt: 'p', kind: 'general' }, 'c2', undefined);
+    expect(widening.text).toContain('explore-9 may only read, so it may start only explore sub-agents');
+    // A child that cannot be built ends as an error result, with its id taken.
+    const failed = await runner(0).run({ description: 'd', prompt: 'p', kind: 'explore' }, 'c3', undefined);
+    expect(failed).toMatchObject({ isError: true, text: expect.stringContaining('explore-1 stopped on an error: not started') });
+  });
+});
+
+describe('a reopen after a crash', () => {
+  it("tells what a cut-off child had done, and gives a finished child's answer", () => {
+    let seq = 0;
+    const at = 0;
+    const records = [
+      { type: 'subagent_started', seq: ++seq, at, agent: info },
+      {
+        type: 'subagent_record',
+        seq: ++seq,
+        at,
+        agent: 'explore-1',
+        record: { type: 'snapshot', snapshot: { usage: { input: 10, cacheWrite: 0, cacheRead: 0, output: 5 }, cost: { usd: 0.5 } } },
+      },
+      {
+        type: 'subagent_record',
+        seq: ++seq,
+        at,
+        agent: 'explore-1',
+        record: { type: 'assistant_message', message: { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }] } },
+      },
+      {
+        type: 'subagent_record',
+        seq: ++seq,
+        at,
+        agent: 'explore-1',
+        record: {
+          type: 'user_message',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't', content: '[#c0de src/a.ts lines 1-2 of 2 sha 00]\n1: x' }],
+          },
+        },
+      },
+      { type: 'subagent_started', seq: ++seq, at, agent: { ...info, id: 'explore-2', callId: 'toolu_2' } },
+      {
+        type: 'subagent_record',
+        seq: ++seq,
+        at,
+        agent: 'explore-2',
+        record: { type: 'assistant_message', message: { role: 'assistant', content: [{ type: 'text', text: 'All found.' }] } },
+      },
+      { type: 'subagent_finished', seq: seq + 1, at, agent: 'explore-2', callId: 'toolu_2', outcome: outcome('end_turn', []) },
+    ] as unknown as LoadedRecord[];
+    const uses = [
+      { type: 'tool_use' as const, id: 'toolu_1', name: 'task', input: {} },
+      { type: 'tool_use' as const, id: 'toolu_2', name: 'task', input: {} },
+    ];
+    const answers = unansweredChildren(records, uses);
+    const cut = answers.get('toolu_1')!;
+    expect(cut.cutOff).toBe(true);
+    expect(cut.outcome).toMatchObject({ reason: 'interrupted', requests: 1, resultIds: ['#c0de'], costUsd: 0.5 });
+    expect(cut.text).toContain('while explore-1 was working');
+    expect(cut.text).toContain('Reading.');
+    const done = answers.get('toolu_2')!;
+    expect(done.cutOff).toBe(false);
+    expect(done.text.startsWith('All found.')).toBe(true);
+  });
+});
