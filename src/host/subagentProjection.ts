@@ -5,7 +5,7 @@
  * first message is its task (shown in the block's header), so it adds no turn and no item.
  */
 import type { AgentEvent } from '../core/agent/events';
-import type { SubagentOutcome } from '../core/subagents/types';
+import type { SubagentOutcome } from '../core/subagentTypes';
 import type { HostNotification, SubagentInnerEvent, SubagentUsageView } from '../shared/protocol';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
 

@@ -6,7 +6,7 @@
 import type { AgentEvent } from '../../../src/core/agent/events';
 import type { RequestSnapshot } from '../../../src/core/compose/snapshot';
 import type { JournalRecord } from '../../../src/core/journal/records';
-import type { SubagentInfo, SubagentOutcome } from '../../../src/core/subagents/types';
+import type { SubagentInfo, SubagentOutcome } from '../../../src/core/subagentTypes';
 
 export interface FakeChildRun {
   readonly info: SubagentInfo;
