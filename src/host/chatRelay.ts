@@ -4,6 +4,7 @@ import { EventProjection } from './eventProjection';
 import type { OpenViews } from './openViews';
 import { OutputThrottle } from './outputThrottle';
 import { ENV_KEY_WARNING } from './sessionNotices';
+import { childFinishedCall, childOutput, outputKey, wrapChildOutput } from './subagentProjection';
 
 /**
  * How the session's events reach the chat: projected to turn notifications (numbered after the journal's
@@ -14,6 +15,12 @@ export class ChatRelay {
   /** A running command's output, throttled on its way to the chat. */
   private readonly liveOutput = new OutputThrottle((callId, text) => {
     for (const notification of this.projection.project({ type: 'tool_output', callId, text })) this.views.broadcast(notification, 'chat');
+  });
+  /** The same for the children's commands, keyed by the child's id and the call's (call ids may repeat across agents). */
+  private readonly childOutput = new OutputThrottle((key, text) => {
+    const path = JSON.parse(key) as string[];
+    const callId = path.pop()!;
+    for (const notification of this.projection.project(wrapChildOutput(path, callId, text))) this.views.broadcast(notification, 'chat');
   });
   /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
   private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
@@ -44,9 +51,17 @@ export class ChatRelay {
       this.liveOutput.add(event.callId, event.text);
       return;
     }
+    const output = childOutput(event);
+    if (output) {
+      this.childOutput.add(outputKey(output.path, output.callId), output.text);
+      return;
+    }
     // Pending output goes first, so the chat sees everything in order; a finished call's result replaces it.
     if (event.type === 'tool_finished') this.liveOutput.drop(event.callId);
+    const childCall = childFinishedCall(event);
+    if (childCall !== undefined) this.childOutput.drop(childCall);
     this.liveOutput.flush();
+    this.childOutput.flush();
     for (const notification of this.projection.project(event)) this.views.broadcast(notification, 'chat');
     if (event.type === 'user_message' && this.envKeyWarning === 'due') {
       this.envKeyWarning = 'shown';
@@ -77,6 +92,7 @@ export class ChatRelay {
 
   dispose(): void {
     this.liveOutput.dispose();
+    this.childOutput.dispose();
   }
 
   private turn(): number {

@@ -6,6 +6,7 @@
 import type { AgentEvent } from '../core/agent/events';
 import type { HostAction, HostNotification } from '../shared/protocol';
 import { resultViewOf } from './resultView';
+import { isSubagentAgentEvent, projectSubagentEvent } from './subagentProjection';
 
 /** Which button an error carries, from the error kinds of `ModelError` and the loop. */
 export function actionForError(kind: string): HostAction | undefined {
@@ -47,52 +48,56 @@ export class EventProjection {
 
   /** The notifications one event makes; events the chat does not show make none. */
   project(event: AgentEvent): HostNotification[] {
-    const turn = Math.max(this.turn, 0);
-    switch (event.type) {
-      case 'user_message':
-        this.turn++;
-        return [{ type: 'turnStarted', turn: this.turn, text: event.text }];
-      case 'text_delta':
-        return [{ type: 'textDelta', turn, text: event.text }];
-      case 'thinking_delta':
-        return [{ type: 'thinkingDelta', turn, text: event.text }];
-      case 'assistant_message':
-        return [{ type: 'assistantDone', turn, incomplete: event.incomplete }];
-      case 'tool_started':
-        return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
-      case 'approval_requested':
-        return [
-          {
-            type: 'approvalRequested',
-            turn,
-            callId: event.callId,
-            tool: event.tool,
-            summary: event.summary,
-            ...(event.detail ? { detail: event.detail } : {}),
-            ...(event.reason !== undefined ? { reason: event.reason } : {}),
-          },
-        ];
-      case 'tool_output':
-        return [{ type: 'toolOutput', turn, callId: event.callId, text: event.text }];
-      case 'tool_finished':
-        return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result, event.durationMs) }];
-      case 'notice':
-        return [{ type: 'notice', turn, level: event.level, kind: event.kind, message: event.message }];
-      case 'error': {
-        const action = actionForError(event.kind);
-        return [{ type: 'error', turn, kind: event.kind, message: errorText(event.message, event.advice), ...(action ? { action } : {}) }];
-      }
-      case 'compacted':
-        return [
-          {
-            type: 'compacted',
-            turn,
-            mark: { generation: event.generation, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, hasDetails: true },
-          },
-        ];
-      default:
-        // request_started, usage, request_finished and done are the controller's (meter, report, busy).
-        return [];
+    if (event.type !== 'user_message') return projectItemEvent(event, Math.max(this.turn, 0));
+    this.turn++;
+    return [{ type: 'turnStarted', turn: this.turn, text: event.text }];
+  }
+}
+
+/** The notifications of an event inside turn `turn` (a child's events too, wrapped: `subagentProjection.ts`). */
+export function projectItemEvent(event: AgentEvent, turn: number): HostNotification[] {
+  if (isSubagentAgentEvent(event)) return projectSubagentEvent(event, turn, projectItemEvent);
+  switch (event.type) {
+    case 'text_delta':
+      return [{ type: 'textDelta', turn, text: event.text }];
+    case 'thinking_delta':
+      return [{ type: 'thinkingDelta', turn, text: event.text }];
+    case 'assistant_message':
+      return [{ type: 'assistantDone', turn, incomplete: event.incomplete }];
+    case 'tool_started':
+      return [{ type: 'toolStarted', turn, callId: event.callId, tool: event.tool, summary: event.summary }];
+    case 'approval_requested':
+      return [
+        {
+          type: 'approvalRequested',
+          turn,
+          callId: event.callId,
+          tool: event.tool,
+          summary: event.summary,
+          ...(event.detail ? { detail: event.detail } : {}),
+          ...(event.reason !== undefined ? { reason: event.reason } : {}),
+        },
+      ];
+    case 'tool_output':
+      return [{ type: 'toolOutput', turn, callId: event.callId, text: event.text }];
+    case 'tool_finished':
+      return [{ type: 'toolFinished', turn, callId: event.callId, result: resultViewOf(event.result, event.durationMs) }];
+    case 'notice':
+      return [{ type: 'notice', turn, level: event.level, kind: event.kind, message: event.message }];
+    case 'error': {
+      const action = actionForError(event.kind);
+      return [{ type: 'error', turn, kind: event.kind, message: errorText(event.message, event.advice), ...(action ? { action } : {}) }];
     }
+    case 'compacted':
+      return [
+        {
+          type: 'compacted',
+          turn,
+          mark: { generation: event.generation, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, hasDetails: true },
+        },
+      ];
+    default:
+      // request_started, usage, request_finished and done are the controller's (meter, report, busy).
+      return [];
   }
 }

@@ -6,23 +6,15 @@
 import { isElisionDetail, isGenerationDetail } from '../core/conversation/generationDetail';
 import { isRewindDetail } from '../core/conversation/rewind';
 import { branchNote, keepPlacesInto, turnOfPlace } from './branchView';
-import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';
 import type { SessionJournal } from '../core/journal/node/sessionJournal';
-import { summarizeToolCall } from '../core/tools/definitions';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
-import { resultOutcomeOf } from './resultOutcome';
-import { tokensSavedBy } from './resultView';
+import { appendAssistant, fillResults, hasResults, ResultHeads } from './digestItems';
+import { SubagentDigest } from './subagentDigest';
 import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
 import { shownInTurn, turnChangesOf } from './checkpointView';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
-
-/** The tool line's outcome for a result rebuilt from the journal (no duration: it is not journalled). */
-function outcomeField(tool: string, kind: ResultKind, text: string, isError: boolean): { outcome?: ReturnType<typeof resultOutcomeOf> } {
-  const outcome = resultOutcomeOf({ tool, kind, text, isError });
-  return outcome ? { outcome } : {};
-}
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -40,16 +32,6 @@ export interface JournalDigest {
   readonly userPlaces: ReadonlyMap<number, { readonly generation: number; readonly index: number }>;
 }
 
-interface ResultHead {
-  readonly id: string;
-  readonly tool: string;
-  readonly bracket: string;
-  readonly kind: ResultKind;
-  readonly fullChars: number;
-}
-
-type MutableTool = Extract<TranscriptItem, { type: 'tool' }>;
-
 /** Builds the digest; `records` in journal order (e.g. `journal.readAll()`). */
 export async function digestJournal(records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>): Promise<JournalDigest> {
   const turns: { index: number; items: TranscriptItem[] }[] = [];
@@ -59,7 +41,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   const summaries = new Map<number, { summary: string; previous: number }>();
   // By the provider's tool_use id, which the ledger stores with every result. A result stored without one
   // (a journal from before the id was stored) is shown without its bracket rather than guessed by order.
-  const heads = new Map<string, ResultHead>();
+  const heads = new ResultHeads();
   const places = new Set<string>();
   let activeGeneration = 0;
   let tokensSaved = 0;
@@ -82,8 +64,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   };
 
   const onUser = (message: UserMessage): void => {
-    const results = message.content.filter((b) => b.type === 'tool_result');
-    if (results.length === 0) {
+    if (!hasResults(message)) {
       const texts = message.content.filter((b) => b.type === 'text');
       const text = texts.at(-1)?.text ?? '';
       if (!title) title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
@@ -91,56 +72,14 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       pendingNote = undefined;
       return;
     }
-    const items = currentItems();
-    for (const block of results) {
-      const position = items.findIndex((i) => i.type === 'tool' && i.callId === block.tool_use_id);
-      if (position === -1) continue;
-      const tool = items[position] as MutableTool;
-      const head = heads.get(block.tool_use_id);
-      const kind: ResultKind = head?.kind ?? (block.is_error ? 'error' : 'full');
-      const fullChars = head?.fullChars ?? block.content.length;
-      const saved = tokensSavedBy(kind, fullChars, block.content.length);
-      tokensSaved += saved;
-      items[position] = {
-        ...tool,
-        status: 'done',
-        ...(head
-          ? {
-              result: {
-                id: head.id,
-                tool: head.tool,
-                bracket: head.bracket,
-                text: block.content,
-                kind,
-                fullChars,
-                tokensSaved: saved,
-                isError: block.is_error === true,
-                ...outcomeField(head.tool, kind, block.content, block.is_error === true),
-              },
-            }
-          : {}),
-      };
-    }
+    tokensSaved += fillResults(currentItems(), message, heads);
   };
 
   const onAssistant = (message: AssistantMessage, incomplete: boolean): void => {
-    const items = currentItems();
-    lastToolCalls = [];
-    for (const block of message.content) {
-      if (block.type === 'text') items.push({ type: 'assistant', text: block.text, ...(incomplete ? { incomplete: true } : {}) });
-      else if (block.type === 'thinking') items.push({ type: 'thinking', text: block.thinking });
-      else if (block.type === 'tool_use') {
-        lastToolCalls.push(block.id);
-        items.push({
-          type: 'tool',
-          callId: block.id,
-          tool: block.name,
-          summary: summarizeToolCall(block.name, block.input),
-          status: 'running',
-        });
-      }
-    }
+    lastToolCalls = appendAssistant(currentItems(), message, incomplete);
   };
+  // The children's blocks (issue 19): their records build their transcripts on the parent's `task` lines.
+  const children = new SubagentDigest(heads, currentItems);
 
   for await (const record of records) {
     switch (record.type) {
@@ -166,7 +105,16 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       case 'tool_result': {
         const r = record.result;
         const callId = record.callId ?? r.callId;
-        if (callId) heads.set(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length });
+        if (callId) heads.add(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length });
+        break;
+      }
+      case 'subagent_started':
+      case 'subagent_finished':
+        children.observe(record);
+        break;
+      case 'subagent_record': {
+        const snapshot = children.observe(record);
+        if (snapshot) snapshots.push({ ...snapshot, index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
         break;
       }
       case 'notice':
@@ -220,13 +168,14 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     }
   }
 
+  tokensSaved += children.finish();
   // A call with no result that is not the newest was cut off by a crash or a cancel.
   for (const turn of turns) {
     turn.items = turn.items.map((item) =>
       item.type === 'tool' && item.status === 'running' && !lastToolCalls.includes(item.callId) ? { ...item, status: 'cancelled' } : item,
     );
   }
-  const withUsage = snapshots.filter((s) => s.purpose === 'main' && s.cacheHitShare !== undefined);
+  const withUsage = snapshots.filter((s) => s.purpose === 'main' && s.agent === undefined && s.cacheHitShare !== undefined);
   return {
     turns,
     snapshots,

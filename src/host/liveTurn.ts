@@ -22,8 +22,8 @@ export class LiveTurn {
   }
 
   /** An approval prompt was answered (the webview shows the answer itself, before any event comes). */
-  answer(callId: string, decision: ApprovalDecision): void {
-    this.turns = answerApproval(this.turns, callId, decision);
+  answer(callId: string, decision: ApprovalDecision, agent?: string): void {
+    this.turns = answerApproval(this.turns, callId, decision, agent);
   }
 
   /** The run ended: the journal now holds the turn. */

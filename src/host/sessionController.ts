@@ -43,6 +43,7 @@ import type { SlashCommands } from './slashCommands';
 import { attachableMentions, mentionText } from './fileMentions';
 import { MessageBranches } from './messageBranches';
 import { FailedRun } from './failedRun';
+import { SubagentAccounting } from './subagentAccounting';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink };
 export { NoSessionError };
@@ -117,6 +118,14 @@ export class SessionController {
     isBusy: () => this.busy,
     reloadViews: () => this.reloadViews(),
     send: (text) => this.send(text),
+  });
+
+  /** The children's requests in the report, the meter and their turn (issue 19). */
+  private readonly subagents = new SubagentAccounting({
+    usage: this.usage,
+    turn: () => this.chat.currentTurn,
+    broadcast: (message, only) => this.broadcast(message, only),
+    refreshMeter: () => void this.refreshMeter(),
   });
 
   constructor(private readonly deps: SessionControllerDeps) {
@@ -445,6 +454,9 @@ export class SessionController {
       case 'todo':
         this.skills.showTodo(event.items);
         break;
+      case 'subagent_event':
+        this.subagents.observe(event);
+        break;
       case 'compacted':
         this.usage.setSummary(event.summary);
         void this.refreshMeter();
@@ -500,12 +512,12 @@ export class SessionController {
         this.cancel();
         return;
       case 'approval':
-        if (!this.deps.approver.answer(message.callId, message.decision, message.reason)) {
+        if (!this.deps.approver.answer(message.callId, message.decision, message.reason, message.agent)) {
           this.deps.log.warn(`An approval for ${message.callId} arrived, but no tool call is waiting for one; it was ignored.`);
           return;
         }
         // The view that answered shows the answer at once; a view opened later must too.
-        this.liveTurn.answer(message.callId, message.decision);
+        this.liveTurn.answer(message.callId, message.decision, message.agent);
         return;
       case 'action':
         if (message.action === 'retry') {

@@ -10,6 +10,15 @@ function tokens(count: number): string {
   return count >= 10_000 ? `${Math.round(count / 1000)}k` : count.toLocaleString('en-US');
 }
 
+/** One line per sub-agent (issue 19): its requests, tokens and cost, apart from the session's own. */
+function subagentLines(meter: UsageMeterView): string[] {
+  return (meter.subagents ?? []).map(({ id, usage }) => {
+    const cost = usage.costUsd === null ? 'cost unknown' : `$${usage.costUsd.toFixed(4)}`;
+    const requests = `${usage.requests} request${usage.requests === 1 ? '' : 's'}`;
+    return `  ${id}: ${requests}, ${tokens(usage.inputTokens + usage.outputTokens)} tokens (${tokens(usage.cacheReadTokens)} cached), ${cost}`;
+  });
+}
+
 /** What the item shows for a meter (undefined before a session is open). */
 export function statusBarContent(meter: UsageMeterView | undefined): { text: string; tooltip: string } {
   if (!meter) return { text: '$(layers) Cairn', tooltip: 'Cairn: no session yet. Click for the context report.' };
@@ -20,7 +29,8 @@ export function statusBarContent(meter: UsageMeterView | undefined): { text: str
     `Context: ${tokens(used)} of ${tokens(meter.windowTokens)} tokens (${percent(share)})`,
     `System: ${tokens(meter.systemTokens)} · History: ${tokens(meter.historyTokens)} · Summary: ${tokens(meter.summaryTokens)}`,
     meter.cacheHitShare === null ? 'Cache: no request yet' : `Cache hits in the last request: ${percent(meter.cacheHitShare)}`,
-    `Session cost: $${meter.sessionCostUsd.toFixed(4)} · saved by hygiene: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
+    `Session cost: $${meter.sessionCostUsd.toFixed(4)}${meter.subagents?.length ? ' (sub-agents included)' : ''} · saved by hygiene: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
+    ...subagentLines(meter),
     'Click to open the context report.',
   ].join('\n');
   return { text: `$(layers) ${percent(share)}${cache}`, tooltip };

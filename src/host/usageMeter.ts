@@ -8,6 +8,7 @@ import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { RequestSnapshotView, UsageMeterView } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
 import { snapshotViewOf } from './snapshotView';
+import { subagentTotals } from '../shared/subagentTotals';
 
 export class UsageMeter {
   private cost = 0;
@@ -34,11 +35,17 @@ export class UsageMeter {
    * A request that ended, as the report shows it. Numbered by its place in the session (the journal's
    * order), not by the composer's count, which starts again when a reopened session builds a new composer.
    */
-  addSnapshot(snapshot: RequestSnapshot, turn?: number): RequestSnapshotView {
-    const view = { ...snapshotViewOf(snapshot), index: this.requests.length, ...(turn !== undefined ? { turn } : {}) };
+  addSnapshot(snapshot: RequestSnapshot, turn?: number, agent?: string): RequestSnapshotView {
+    const view = {
+      ...snapshotViewOf(snapshot),
+      index: this.requests.length,
+      ...(turn !== undefined ? { turn } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+    };
     this.requests.push(view);
+    // A child's request costs the session (its total includes the children); its cache share is not the session's context.
     this.cost += view.costUsd ?? 0;
-    if (view.purpose === 'main' && view.cacheHitShare !== undefined) this.cacheHit = view.cacheHitShare;
+    if (view.purpose === 'main' && agent === undefined && view.cacheHitShare !== undefined) this.cacheHit = view.cacheHitShare;
     return view;
   }
 
@@ -69,6 +76,8 @@ export class UsageMeter {
       sessionCostUsd: this.cost,
       tokensSavedByHygiene: this.saved,
     };
+    const subagents = subagentTotals(this.requests);
+    if (subagents.length > 0) this.latest = { ...this.latest, subagents };
     return this.latest;
   }
 }

@@ -40,4 +40,22 @@ describe('WebviewApprover', () => {
       { kind: 'deny', reason: 'closed' },
     ]);
   });
+
+  it("keys a child's prompt by its agent and call: the same call id in two agents are two prompts", async () => {
+    const remembered: string[] = [];
+    const approver = new WebviewApprover((tool) => remembered.push(tool));
+    const parent = approver.request(request('toolu_1'), new AbortController().signal);
+    const child = approver.request({ ...request('toolu_1', 'write'), agent: 'general-2' }, new AbortController().signal);
+    expect(approver.pendingCount).toBe(2);
+    expect(approver.isPending('toolu_1', 'general-2')).toBe(true);
+    // An answer for another child (or no child) never reaches general-2's prompt.
+    expect(approver.answer('toolu_1', 'allow-once', undefined, 'explore-1')).toBe(false);
+    expect(approver.answer('toolu_1', 'allow-always', undefined, 'general-2')).toBe(true);
+    expect(await child).toEqual({ kind: 'allow_always' });
+    // "Always" for a child is the same as for the parent: the tool, for the session's every agent.
+    expect(remembered).toEqual(['write']);
+    expect(approver.isPending('toolu_1')).toBe(true);
+    expect(approver.answer('toolu_1', 'deny', 'no')).toBe(true);
+    expect(await parent).toEqual({ kind: 'deny', reason: 'no' });
+  });
 });

@@ -2,6 +2,10 @@
  * The Approver port answered by the chat's inline prompt. The loop emits `approval_requested` (the chat
  * shows the prompt) and waits here; the webview's `approval` message settles it. "Always for this tool"
  * is remembered by the caller-supplied `allowAlways` (the workspace's state), never by the model.
+ *
+ * Prompts are keyed by the agent and the call: a child agent's call (`request.agent`, issue 19) may carry
+ * the same id as the parent's or another child's, and an answer must settle only the call it was given for.
+ * "Always" means the same for a child as for the parent: the tool is allowed for every agent of the session.
  */
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/agent/approval';
 import type { ApprovalDecision as WebviewDecision } from '../shared/protocol';
@@ -9,6 +13,11 @@ import type { ApprovalDecision as WebviewDecision } from '../shared/protocol';
 interface Pending {
   readonly tool: string;
   readonly resolve: (decision: ApprovalDecision) => void;
+}
+
+/** The pending prompt's key: the agent (none for the session's own) and the call id. */
+function keyOf(callId: string, agent: string | undefined): string {
+  return JSON.stringify([agent ?? null, callId]);
 }
 
 export class WebviewApprover implements Approver {
@@ -19,22 +28,23 @@ export class WebviewApprover implements Approver {
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (signal.aborted) return Promise.resolve({ kind: 'deny', reason: 'cancelled' });
     // A second request for the same call replaces the first (answered as denied) rather than leaking it.
-    this.pending.get(request.callId)?.resolve({ kind: 'deny', reason: 'asked again' });
+    const key = keyOf(request.callId, request.agent);
+    this.pending.get(key)?.resolve({ kind: 'deny', reason: 'asked again' });
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = (): void => settle({ kind: 'deny', reason: 'cancelled' });
       const settle = (decision: ApprovalDecision): void => {
         signal.removeEventListener('abort', onAbort);
-        if (this.pending.get(request.callId)?.resolve === settle) this.pending.delete(request.callId);
+        if (this.pending.get(key)?.resolve === settle) this.pending.delete(key);
         resolve(decision);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(request.callId, { tool: request.tool, resolve: settle });
+      this.pending.set(key, { tool: request.tool, resolve: settle });
     });
   }
 
-  /** Whether a prompt for this call is waiting. */
-  isPending(callId: string): boolean {
-    return this.pending.has(callId);
+  /** Whether a prompt for this call (of child `agent`, when given) is waiting. */
+  isPending(callId: string, agent?: string): boolean {
+    return this.pending.has(keyOf(callId, agent));
   }
 
   get pendingCount(): number {
@@ -45,8 +55,8 @@ export class WebviewApprover implements Approver {
    * Settles one waiting prompt. Returns false (and does nothing) for a call that is not waiting: a stale
    * or forged answer from the webview can never approve anything.
    */
-  answer(callId: string, decision: WebviewDecision, reason?: string): boolean {
-    const pending = this.pending.get(callId);
+  answer(callId: string, decision: WebviewDecision, reason?: string, agent?: string): boolean {
+    const pending = this.pending.get(keyOf(callId, agent));
     if (!pending) return false;
     if (decision === 'allow-always') {
       this.allowAlways(pending.tool);

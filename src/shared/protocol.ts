@@ -22,8 +22,10 @@
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, ApprovalFile } from '../core/agent/approval';
+import type { SubagentNotification, SubagentTotalView, SubagentView } from './subagentView';
 
 export type { ResultKind, NoticeLevel, ApprovalDetail, ApprovalFile };
+export type * from './subagentView';
 
 /** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
 export const PROTOCOL_VERSION = 1;
@@ -174,6 +176,8 @@ export type TranscriptItem =
       readonly approvalReason?: string;
       /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
       readonly liveOutput?: string;
+      /** A `task` call's child agent, live or finished (`subagentView.ts`). */
+      readonly subagent?: SubagentView;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string; readonly action?: HostAction }
   | {
@@ -218,6 +222,8 @@ export interface UsageMeterView {
   readonly sessionCostUsd: number;
   /** Estimated tokens that stubs, caps, diffs and same-result answers kept out of the context. */
   readonly tokensSavedByHygiene: number;
+  /** Each sub-agent's figures (their cost is in `sessionCostUsd`); absent when the session has none. */
+  readonly subagents?: readonly SubagentTotalView[];
 }
 
 /** The compaction notice above the input. */
@@ -277,6 +283,8 @@ export interface RequestSnapshotView {
   readonly purpose: 'main' | 'compaction';
   /** The chat turn the request was made for (the report links to it; absent from older hosts). */
   readonly turn?: number;
+  /** The sub-agent that made the request (`explore-1`); absent for the session's own agent. */
+  readonly agent?: string;
   readonly sources: readonly SnapshotSourceView[];
   readonly toolDefinitionBytes: number;
   readonly messageCount: number;
@@ -379,7 +387,14 @@ export type WebviewNotification =
   | { readonly type: 'ready'; readonly view: WebviewKind }
   | { readonly type: 'send'; readonly text: string }
   | { readonly type: 'cancel' }
-  | { readonly type: 'approval'; readonly callId: string; readonly decision: ApprovalDecision; readonly reason?: string }
+  /** `agent`: the sub-agent whose call it is (two agents may use the same call id); absent for the session's own. */
+  | {
+      readonly type: 'approval';
+      readonly callId: string;
+      readonly decision: ApprovalDecision;
+      readonly reason?: string;
+      readonly agent?: string;
+    }
   | { readonly type: 'action'; readonly action: HostAction }
   /** Open a stored result in an editor tab. */
   | { readonly type: 'openResult'; readonly resultId: string }
@@ -533,11 +548,14 @@ export type HostNotification =
       readonly inputTokens: number;
       readonly outputTokens: number;
       readonly costUsd: number | null;
+      /** The part of `inputTokens` read from the cache (a child's block shows it; absent from older hosts). */
+      readonly cacheReadTokens?: number;
     }
   /** The skills found and which are active for the next message. */
   | { readonly type: 'skills'; readonly skills: readonly SkillView[] }
   /** The model's plan as it now stands. */
-  | { readonly type: 'todo'; readonly items: readonly TodoItemView[] };
+  | { readonly type: 'todo'; readonly items: readonly TodoItemView[] }
+  | SubagentNotification;
 
 export type HostToWebview = HostNotification | ResponseMessage;
 

@@ -12,6 +12,8 @@ const VALID: readonly WebviewToHost[] = [
   { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-once' },
   { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-always' },
   { type: 'approval', callId: 'toolu_01AbC-d', decision: 'deny', reason: 'not that folder' },
+  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-once', agent: 'explore-1' },
+  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'deny', reason: 'no', agent: 'general-12' },
   { type: 'action', action: 'setApiKey' },
   { type: 'openResult', resultId: '#a3f2' },
   { type: 'copyResult', resultId: '#c9d0e1' },
@@ -74,6 +76,10 @@ describe('parseWebviewMessage', () => {
     refused({ type: 'openLink', url: 'command:workbench.action.terminal.new' });
     refused({ type: 'openLink', url: 'file:///etc/passwd' });
     refused({ type: 'approval', callId: 'toolu_1', decision: 'allow-once', reason: 'because' });
+    // A sub-agent's id is its kind and number, nothing else (never a path, a selector or markup).
+    refused({ type: 'approval', callId: 'toolu_1', decision: 'allow-once', agent: '../explore-1' });
+    refused({ type: 'approval', callId: 'toolu_1', decision: 'allow-once', agent: 7 });
+    refused({ type: 'approval', callId: 'toolu_1', decision: 'allow-once', agent: '' });
     refused({ type: 'openFile', path: 'a\0b' });
   });
 
@@ -142,7 +148,7 @@ describe('parseWebviewMessage', () => {
       return copy;
     }
     // Optional fields may be removed and still be valid; everything else must be refused when removed.
-    const optional = new Set(['reason', 'line', 'instructions', 'params.preview']);
+    const optional = new Set(['reason', 'line', 'instructions', 'params.preview', 'agent']);
     const removed = valid.chain((m) =>
       fc.constantFrom(...fieldsOf(m).filter((f) => !optional.has(f))).map((f) => withField(m, f, undefined, true)),
     );

@@ -42,6 +42,8 @@ export const MESSAGE_LIMITS = Object.freeze({
 
 const RESULT_ID = /^#?([0-9a-f]{4,32})$/;
 const CALL_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** A sub-agent's id as `core/subagents/` gives them: its kind, a dash, a number (`explore-1`). */
+const AGENT_ID = /^[a-z][a-z0-9_]{0,31}-[0-9]{1,9}$/;
 
 const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
 const HOST_ACTIONS: readonly HostAction[] = [
@@ -201,10 +203,17 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       record(m, type, ['type']);
       return { type };
     case 'approval': {
-      record(m, type, ['type', 'callId', 'decision', 'reason']);
+      record(m, type, ['type', 'callId', 'decision', 'reason', 'agent']);
       const decision = member(m.decision, 'decision', APPROVAL_DECISIONS);
       if (m.reason !== undefined && decision !== 'deny') refuse('reason is only given with decision "deny"');
-      const base = { type, callId: callId(m.callId, 'callId'), decision } as const;
+      if (m.agent !== undefined && (typeof m.agent !== 'string' || !AGENT_ID.test(m.agent)))
+        refuse('agent must be a sub-agent id such as explore-1');
+      const base = {
+        type,
+        callId: callId(m.callId, 'callId'),
+        decision,
+        ...(m.agent !== undefined ? { agent: m.agent as string } : {}),
+      } as const;
       return m.reason === undefined ? base : { ...base, reason: text(m.reason, 'reason', MESSAGE_LIMITS.denyReasonChars) };
     }
     case 'action':

@@ -3,6 +3,14 @@
  * turns, sharing every turn it did not touch (so only the changed turn re-renders).
  */
 import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnView } from './protocol';
+import {
+  answerInSubagent,
+  applySubagentEvent,
+  isSubagentEvent,
+  settleSubagents,
+  waitsForApproval,
+  type ItemEvent,
+} from './subagentTranscript';
 
 export type Turns = readonly TurnView[];
 
@@ -23,7 +31,10 @@ export type TurnEvent = Extract<
       | 'error'
       | 'compacted'
       | 'turnChanges'
-      | 'turnUsage';
+      | 'turnUsage'
+      | 'subagentStarted'
+      | 'subagentEvent'
+      | 'subagentFinished';
   }
 >;
 
@@ -42,6 +53,9 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'compacted',
   'turnChanges',
   'turnUsage',
+  'subagentStarted',
+  'subagentEvent',
+  'subagentFinished',
 ]);
 
 /** The chat keeps at most this much of a running command's output: its newest lines. */
@@ -128,68 +142,72 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
         ...closeStreaming(items),
         { type: 'user', text: event.text },
       ]);
+    case 'turnUsage':
+      return addTurnUsage(turns, event);
+    default:
+      return updateTurn(turns, event.turn, (items) => applyItemEvent(items, event));
+  }
+}
+
+/** One event applied to a list of items: a turn's, or a child agent's inside its block. */
+export function applyItemEvent(items: readonly TranscriptItem[], event: ItemEvent): readonly TranscriptItem[] {
+  if (isSubagentEvent(event)) return applySubagentEvent(items, event, applyItemEvent);
+  switch (event.type) {
     case 'textDelta':
-      return updateTurn(turns, event.turn, (items) => appendText(items, 'assistant', event.text));
+      return appendText(items, 'assistant', event.text);
     case 'thinkingDelta':
-      return updateTurn(turns, event.turn, (items) => appendText(items, 'thinking', event.text));
-    case 'assistantDone':
-      return updateTurn(turns, event.turn, (items) => {
-        const closed = closeStreaming(items);
-        if (!event.incomplete) return closed;
-        const last = closed.at(-1);
-        return last?.type === 'assistant' ? [...closed.slice(0, -1), { ...last, incomplete: true }] : closed;
-      });
+      return appendText(items, 'thinking', event.text);
+    case 'assistantDone': {
+      const closed = closeStreaming(items);
+      if (!event.incomplete) return closed;
+      const last = closed.at(-1);
+      return last?.type === 'assistant' ? [...closed.slice(0, -1), { ...last, incomplete: true }] : closed;
+    }
     case 'toolStarted':
-      return updateTurn(turns, event.turn, (items) => [
+      return [
         ...closeStreaming(items),
         { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'running' },
-      ]);
-    case 'approvalRequested':
-      return updateTurn(turns, event.turn, (items) => {
-        const approval = event.detail ? { approval: event.detail } : {};
-        const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-        const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
-        if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
-        return [
-          ...closeStreaming(items),
-          {
-            type: 'tool',
-            callId: event.callId,
-            tool: event.tool,
-            summary: event.summary,
-            status: 'awaiting-approval',
-            ...approval,
-            ...reason,
-          },
-        ];
-      });
+      ];
+    case 'approvalRequested': {
+      const approval = event.detail ? { approval: event.detail } : {};
+      const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
+      const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
+      if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
+      return [
+        ...closeStreaming(items),
+        {
+          type: 'tool',
+          callId: event.callId,
+          tool: event.tool,
+          summary: event.summary,
+          status: 'awaiting-approval',
+          ...approval,
+          ...reason,
+        },
+      ];
+    }
     case 'toolOutput':
-      return updateTurn(turns, event.turn, (items) =>
-        updateTool(items, event.callId, (tool) => ({ ...tool, liveOutput: liveOutputTail((tool.liveOutput ?? '') + event.text) })),
-      );
+      return updateTool(items, event.callId, (tool) => ({ ...tool, liveOutput: liveOutputTail((tool.liveOutput ?? '') + event.text) }));
     case 'toolFinished':
-      return updateTurn(turns, event.turn, (items) =>
-        updateTool(items, event.callId, ({ liveOutput: _live, ...tool }) => ({
-          ...tool,
-          // A denied call still gets a result (the refusal the model sees); keep saying it was denied.
-          status: tool.status === 'denied' ? 'denied' : 'done',
-          result: event.result,
-        })),
-      );
+      return updateTool(items, event.callId, ({ liveOutput: _live, ...tool }) => ({
+        ...tool,
+        // A denied call still gets a result (the refusal the model sees); keep saying it was denied.
+        status: tool.status === 'denied' ? 'denied' : 'done',
+        result: event.result,
+      }));
     case 'toolCancelled':
-      return updateTurn(turns, event.turn, (items) => updateTool(items, event.callId, (tool) => ({ ...tool, status: 'cancelled' })));
-    case 'notice':
-      return updateTurn(turns, event.turn, (items) => {
-        // A key was set: the "no key" card has been answered, so it leaves rather than contradicting the notice.
-        let kept = event.kind === 'api_key' ? items.filter((item) => !(item.type === 'error' && item.kind === 'auth')) : items;
-        // One line per kind that repeats itself: each retry (or key notice) updates the line instead of adding one.
-        if (REPLACING_NOTICES.has(event.kind)) kept = kept.filter((item) => !(item.type === 'notice' && item.kind === event.kind));
-        if (event.kind === 'stopped') kept = markStopped(kept);
-        const action = event.action ? { action: event.action } : {};
-        return [...kept, { type: 'notice', level: event.level, kind: event.kind, message: event.message, ...action }];
-      });
+      return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'cancelled' }));
+    case 'notice': {
+      // A key was set: the "no key" card has been answered, so it leaves rather than contradicting the notice.
+      let kept = event.kind === 'api_key' ? items.filter((item) => !(item.type === 'error' && item.kind === 'auth')) : items;
+      // One line per kind that repeats itself: each retry (or key notice) updates the line instead of adding one.
+      if (REPLACING_NOTICES.has(event.kind)) kept = kept.filter((item) => !(item.type === 'notice' && item.kind === event.kind));
+      if (event.kind === 'stopped') kept = markStopped(kept);
+      const action = event.action ? { action: event.action } : {};
+      return [...kept, { type: 'notice', level: event.level, kind: event.kind, message: event.message, ...action }];
+    }
     case 'error':
-      return updateTurn(turns, event.turn, (items) => [
+      return [
         // Errors of the same kind replace each other: a second identical card says nothing new.
         ...closeStreaming(items).filter((item) => !(item.type === 'error' && item.kind === event.kind)),
         {
@@ -199,13 +217,13 @@ export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
           ...(event.action ? { action: event.action } : {}),
           ...(event.unsent !== undefined ? { unsent: event.unsent } : {}),
         },
-      ]);
+      ];
     case 'compacted':
-      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'compaction', ...event.mark }]);
+      return [...closeStreaming(items), { type: 'compaction', ...event.mark }];
     case 'turnChanges':
-      return updateTurn(turns, event.turn, (items) => [...closeStreaming(items), { type: 'changes', ...event.changes }]);
+      return [...closeStreaming(items), { type: 'changes', ...event.changes }];
     case 'turnUsage':
-      return addTurnUsage(turns, event);
+      return items; // a turn's usage is the turn's; a child's is its block's (subagentTranscript.ts)
   }
 }
 
@@ -264,13 +282,19 @@ function withoutAction(notice: Extract<TranscriptItem, { type: 'notice' }>): Tra
   return rest;
 }
 
-/** The user answered an approval prompt: show the answer at once, before the host acts on it. */
-export function answerApproval(turns: Turns, callId: string, decision: ApprovalDecision): Turns {
+/**
+ * The user answered an approval prompt: show the answer at once, before the host acts on it. `agent`: the
+ * child whose call it is (its block's line changes, never the parent's call with the same id).
+ */
+export function answerApproval(turns: Turns, callId: string, decision: ApprovalDecision, agent?: string): Turns {
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i]!;
-    const items = updateTool(turn.items, callId, (tool) =>
-      tool.status === 'awaiting-approval' ? { ...tool, status: decision === 'deny' ? 'denied' : 'approved' } : tool,
-    );
+    const items =
+      agent !== undefined
+        ? answerInSubagent(turn.items, agent, callId, decision)
+        : updateTool(turn.items, callId, (tool) =>
+            tool.status === 'awaiting-approval' ? { ...tool, status: decision === 'deny' ? 'denied' : 'approved' } : tool,
+          );
     if (items !== turn.items) {
       const next = turns.slice();
       next[i] = { ...turn, items };
@@ -287,22 +311,24 @@ export function prependOlder(turns: Turns, page: TurnPage): Turns {
   return older.length === 0 ? turns : [...older, ...turns];
 }
 
-/** Whether any tool call still waits for the user. */
+/** Whether any tool call (a child's included) still waits for the user. */
 export function awaitingApproval(turns: Turns): boolean {
-  return turns.some((turn) => turn.items.some((item) => item.type === 'tool' && item.status === 'awaiting-approval'));
+  return turns.some((turn) => waitsForApproval(turn.items));
 }
 
 /**
  * The agent stopped: a call still shown as running or waiting for approval will get no result now
- * (the host may not say so for each one), so show it as cancelled rather than spinning forever.
+ * (the host may not say so for each one), so show it as cancelled rather than spinning forever; a child
+ * still shown as running was interrupted.
  */
 export function settleUnfinished(turns: Turns): Turns {
   const last = turns.at(-1);
   if (!last) return turns;
   const open = (item: TranscriptItem) =>
     item.type === 'tool' && (item.status === 'running' || item.status === 'awaiting-approval' || item.status === 'approved');
-  if (!last.items.some(open)) return turns;
-  const items = closeStreaming(last.items).map((item) =>
+  const settled = settleSubagents(last.items);
+  if (!settled.some(open)) return settled === last.items ? turns : [...turns.slice(0, -1), { ...last, items: settled }];
+  const items = closeStreaming(settled).map((item) =>
     item.type === 'tool' && open(item) ? { ...item, status: 'cancelled' as const } : item,
   );
   return [...turns.slice(0, -1), { ...last, items }];

@@ -31,4 +31,23 @@ describe('statusBarContent', () => {
     expect(statusBarContent(meter).text).toBe('$(layers) 10%');
     expect(statusBarContent(undefined).text).toBe('$(layers) Cairn');
   });
+
+  it("lists each sub-agent's requests, tokens and cost apart; the session's cost includes them", () => {
+    const { tooltip } = statusBarContent({
+      windowTokens: 200_000,
+      systemTokens: 12_000,
+      historyTokens: 40_000,
+      summaryTokens: 0,
+      cacheHitShare: 0.5,
+      sessionCostUsd: 0.05,
+      tokensSavedByHygiene: 0,
+      subagents: [
+        { id: 'explore-1', usage: { requests: 2, inputTokens: 2200, outputTokens: 70, cacheReadTokens: 1000, costUsd: 0.005 } },
+        { id: 'general-2', usage: { requests: 1, inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, costUsd: null } },
+      ],
+    });
+    expect(tooltip).toContain('Session cost: $0.0500 (sub-agents included)');
+    expect(tooltip).toContain('explore-1: 2 requests, 2,270 tokens (1,000 cached), $0.0050');
+    expect(tooltip).toContain('general-2: 1 request, 12 tokens (0 cached), cost unknown');
+  });
 });

@@ -70,10 +70,16 @@ function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
 /** Allow once / always for this tool / deny with a reason, inline under the tool call that asks. */
 export function ApprovalPrompt({
   tool,
+  summary,
+  agent,
   detail,
   onAnswer,
 }: {
   tool: string;
+  /** The call's line (the tool and its key argument), named in a child's question. */
+  summary?: string;
+  /** The child agent that asks (issue 19): the question names it; absent for the session's own agent. */
+  agent?: string;
   detail?: ApprovalDetail;
   onAnswer: (decision: ApprovalDecision, reason?: string) => void;
 }) {
@@ -95,9 +101,21 @@ export function ApprovalPrompt({
 
   const deny = () => onAnswer('deny', reason.value.trim() === '' ? undefined : reason.value.trim());
   return (
-    <div ref={group} class="approval" role="group" tabIndex={-1} aria-label={`Approve ${tool}`}>
+    <div
+      ref={group}
+      class="approval"
+      role="group"
+      tabIndex={-1}
+      aria-label={agent !== undefined ? `Approve ${tool} for sub-agent ${agent}` : `Approve ${tool}`}
+    >
       {detail && <ApprovalDetails detail={detail} />}
-      <span class="approval-question">Allow this {tool} call?</span>
+      {agent !== undefined ? (
+        <span class="approval-question">
+          <strong class="approval-agent">{agent}</strong> wants to run <VisibleText text={summary || tool} />. Allow it?
+        </span>
+      ) : (
+        <span class="approval-question">Allow this {tool} call?</span>
+      )}
       {!denying.value ? (
         <>
           <button type="button" class="button primary" onClick={() => onAnswer('allow-once')}>

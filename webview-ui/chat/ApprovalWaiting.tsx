@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import type { TurnView } from '../../src/shared/protocol';
 import { APPROVAL_SHORTCUT_LABEL } from './announcements';
+import { waitsForApproval } from '../../src/shared/subagentTranscript';
 
 /** The waiting approval's prompt in the page, if one waits. */
 function waitingPrompt(): HTMLElement | null {
@@ -9,7 +10,8 @@ function waitingPrompt(): HTMLElement | null {
 
 function isWaiting(turns: readonly TurnView[]): boolean {
   const last = turns.at(-1);
-  return !!last && last.items.some((item) => item.type === 'tool' && item.status === 'awaiting-approval');
+  // A child's call waits in its block, inside the turn's `task` line.
+  return !!last && waitsForApproval(last.items);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
 import type { ApprovalDecision, ResultKind, TranscriptItem } from '../../src/shared/protocol';
 import { useBridge } from '../common/bridgeContext';
 import { DiffText } from '../common/DiffText';
@@ -40,9 +41,15 @@ function pathInBracket(bracket: string): { path: string; line: number } | undefi
 export function ToolCall({
   item,
   onAnswer,
+  agent,
+  children,
 }: {
   item: ToolItem;
   onAnswer: (callId: string, decision: ApprovalDecision, reason?: string) => void;
+  /** The child agent whose call this is (its prompt names it); absent for the session's own. */
+  agent?: string;
+  /** A `task` call's child block, under its line. */
+  children?: ComponentChildren;
 }) {
   const bridge = useBridge();
   const expanded = useSignal(false);
@@ -123,10 +130,13 @@ export function ToolCall({
       {item.status === 'awaiting-approval' && (
         <ApprovalPrompt
           tool={item.tool}
+          summary={item.summary}
+          {...(agent !== undefined ? { agent } : {})}
           {...(item.approval ? { detail: item.approval } : {})}
           onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)}
         />
       )}
+      {children}
       {expanded.value && result && (
         <div class="tool-result">
           {file && (

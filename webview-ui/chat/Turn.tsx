@@ -10,6 +10,7 @@ import { TurnRequestsLink } from './TurnRequestsLink';
 import { TurnChanges } from './TurnChanges';
 import { UserMessage } from './UserMessage';
 import { TurnUsage } from './TurnUsage';
+import { SubagentBlock } from './SubagentBlock';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -25,7 +26,8 @@ export const ACTION_LABEL: Record<HostAction, string> = {
 
 const NOTICE_ICON: Record<string, string> = { info: 'ℹ', warning: '⚠', critical: '⛔' };
 
-type Answer = (callId: string, decision: ApprovalDecision, reason?: string) => void;
+/** `agent`: the child agent whose call it is (issue 19); absent for the session's own. */
+type Answer = (callId: string, decision: ApprovalDecision, reason?: string, agent?: string) => void;
 
 function ErrorItem({ message, action, unsent }: { message: string; action?: HostAction; unsent?: string }) {
   const bridge = useBridge();
@@ -60,7 +62,8 @@ function NoticeAction({ action }: { action: HostAction }) {
   );
 }
 
-function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer; turn: number }) {
+/** One item of a turn, or of a child agent's block (`agent`: that child's id). */
+function Item({ item, onAnswer, turn, agent }: { item: TranscriptItem; onAnswer: Answer; turn: number; agent?: string }) {
   switch (item.type) {
     case 'user':
       return <UserMessage text={item.text} turn={turn} />;
@@ -81,7 +84,11 @@ function Item({ item, onAnswer, turn }: { item: TranscriptItem; onAnswer: Answer
         </details>
       );
     case 'tool':
-      return <ToolCall item={item} onAnswer={onAnswer} />;
+      return (
+        <ToolCall item={item} onAnswer={onAnswer} {...(agent !== undefined ? { agent } : {})}>
+          {item.subagent && <SubagentBlock agent={item.subagent} onAnswer={onAnswer} turn={turn} Item={Item} />}
+        </ToolCall>
+      );
     case 'notice':
       return (
         <RecallScope class={`notice level-${item.level} notice-${item.kind}`}>

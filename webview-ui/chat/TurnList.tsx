@@ -11,7 +11,8 @@ const INITIALLY_RENDERED = 12;
 const RENDER_MARGIN = '1200px 0px';
 const ESTIMATED_TURN_HEIGHT = 160;
 
-type Answer = (callId: string, decision: ApprovalDecision, reason?: string) => void;
+/** `agent`: the child agent whose call it is (issue 19); absent for the session's own. */
+type Answer = (callId: string, decision: ApprovalDecision, reason?: string, agent?: string) => void;
 
 /**
  * Keeps a long transcript fast: only turns on or near the screen are real DOM; the rest are empty
@@ -58,7 +59,7 @@ function TurnSlot({
 
 export function TurnList({ store, scrollRoot }: { store: ChatStore; scrollRoot: RefObject<HTMLElement | null> }) {
   const sentinel = useRef<HTMLDivElement>(null);
-  const onAnswer: Answer = (callId, decision, reason) => store.answer(callId, decision, reason);
+  const onAnswer: Answer = (callId, decision, reason, agent) => store.answer(callId, decision, reason, agent);
   // Scrolling to the top asks the host for the page of turns before the first one loaded.
   useEffect(() => {
     const target = sentinel.current;

@@ -1,4 +1,4 @@
-import type { UsageMeterView } from '../../src/shared/protocol';
+import type { SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
 /** The window's parts as one thin bar, with cache-hit share, cost and what hygiene saved beside it. */
@@ -24,9 +24,32 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
           {formatShare(used / window)} of {formatTokens(meter.windowTokens)}
         </span>
         <span>cache {formatShare(meter.cacheHitShare)}</span>
-        <span>{formatCost(meter.sessionCostUsd)}</span>
+        <span class="meter-cost">{formatCost(meter.sessionCostUsd)}</span>
+        {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
         <span>hygiene saved {formatTokens(meter.tokensSavedByHygiene)}</span>
       </div>
     </div>
+  );
+}
+
+/** The session's cost includes its children's (issue 19); this says how much, each child apart in the tooltip. */
+function SubagentCosts({ subagents }: { subagents: readonly SubagentTotalView[] }) {
+  const known = subagents.every((s) => s.usage.costUsd !== null);
+  const total = subagents.reduce((sum, s) => sum + (s.usage.costUsd ?? 0), 0);
+  const each = subagents
+    .map(
+      (s) =>
+        `${s.id}: ${s.usage.requests} requests, ${formatTokens(s.usage.inputTokens + s.usage.outputTokens)} tokens, ${s.usage.costUsd === null ? 'cost unknown' : formatCost(s.usage.costUsd)}`,
+    )
+    .join('\n');
+  const label = `sub-agents ${known ? formatCost(total) : `${formatCost(total)}+`}`;
+  return (
+    <span
+      class="meter-subagents"
+      title={`Included in the session's cost:\n${each}`}
+      aria-label={`${label}, included in the session's cost. ${each}`}
+    >
+      {label}
+    </span>
   );
 }

@@ -20,6 +20,15 @@ function lastAnswer(turns: readonly TurnView[], turn: number): string | undefine
   return undefined;
 }
 
+/** A child's approval is said with its name; its streamed answers stay in its block (the parent's answer is said). */
+function childAnnouncement(agentId: string, event: Extract<HostNotification, { type: 'subagentEvent' }>['event']): string | undefined {
+  if (event.type === 'subagentEvent') return childAnnouncement(event.agentId, event.event);
+  if (event.type === 'approvalRequested')
+    return `${agentId} wants to run ${event.summary || event.tool}. Press ${APPROVAL_SHORTCUT_LABEL} to answer.`;
+  if (event.type === 'error') return `Error in ${agentId}: ${event.message}`;
+  return undefined;
+}
+
 export function announcementFor(message: HostNotification, turns: readonly TurnView[]): string | undefined {
   switch (message.type) {
     case 'assistantDone': {
@@ -34,6 +43,12 @@ export function announcementFor(message: HostNotification, turns: readonly TurnV
       return `Error: ${message.message}`;
     case 'busy':
       return message.busy ? undefined : 'Cairn is done.';
+    case 'subagentStarted':
+      return `Sub-agent ${message.agent.id} started: ${message.agent.description}`;
+    case 'subagentFinished':
+      return `Sub-agent ${message.agentId} ${message.reason === 'end_turn' ? 'finished' : `ended (${message.reason})`}.`;
+    case 'subagentEvent':
+      return childAnnouncement(message.agentId, message.event);
     default:
       return undefined;
   }

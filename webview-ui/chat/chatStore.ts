@@ -177,13 +177,18 @@ export class ChatStore {
     if (model && model !== this.model.value) this.bridge.notify({ type: 'pickModel', model });
   }
 
-  answer(callId: string, decision: ApprovalDecision, reason?: string): void {
-    this.turns.value = answerApproval(this.turns.value, callId, decision);
+  /** `agent`: the child whose call it is (its prompt names it); absent for the session's own agent. */
+  answer(callId: string, decision: ApprovalDecision, reason?: string, agent?: string): void {
+    this.turns.value = answerApproval(this.turns.value, callId, decision, agent);
     // The prompt that had focus is gone: the keyboard goes back to the input.
     this.focusRequest.value++;
-    this.bridge.notify(
-      reason !== undefined && decision === 'deny' ? { type: 'approval', callId, decision, reason } : { type: 'approval', callId, decision },
-    );
+    this.bridge.notify({
+      type: 'approval',
+      callId,
+      decision,
+      ...(reason !== undefined && decision === 'deny' ? { reason } : {}),
+      ...(agent !== undefined ? { agent } : {}),
+    });
   }
 
   async loadOlder(): Promise<void> {

@@ -6,7 +6,10 @@
  */
 import type { TurnEvent } from '../../src/shared/transcript';
 
-export type StreamDelta = Extract<TurnEvent, { type: 'textDelta' | 'thinkingDelta' }>;
+type TextDelta = Extract<TurnEvent, { type: 'textDelta' | 'thinkingDelta' }>;
+/** A child agent's streamed text (issue 19), batched the same way (never joined: it names its child). */
+type ChildDelta = Extract<TurnEvent, { type: 'subagentEvent' }>;
+export type StreamDelta = TextDelta | ChildDelta;
 
 /** Calls `flush` once, soon: at the next frame in the page. */
 export type FrameScheduler = (flush: () => void) => void;
@@ -27,7 +30,8 @@ export const nextFrame: FrameScheduler = (flush) => {
 };
 
 export function isStreamDelta(message: { type: string }): message is StreamDelta {
-  return message.type === 'textDelta' || message.type === 'thinkingDelta';
+  if (message.type === 'textDelta' || message.type === 'thinkingDelta') return true;
+  return message.type === 'subagentEvent' && isStreamDelta((message as ChildDelta).event);
 }
 
 export class DeltaBatch {
@@ -42,7 +46,7 @@ export class DeltaBatch {
   add(delta: StreamDelta): void {
     const last = this.pending.at(-1);
     // Consecutive deltas of one stream become one: appending their joined text is the same as each in turn.
-    if (last && last.type === delta.type && last.turn === delta.turn)
+    if (last && last.type !== 'subagentEvent' && delta.type !== 'subagentEvent' && last.type === delta.type && last.turn === delta.turn)
       this.pending[this.pending.length - 1] = { ...last, text: last.text + delta.text };
     else this.pending.push(delta);
     if (this.scheduled) return;

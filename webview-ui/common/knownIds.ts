@@ -26,5 +26,9 @@ export function observeKnownIds(message: HostNotification): void {
     case 'snapshot':
       withIds(message.snapshot.decisions.flatMap((d) => d.resultIds));
       return;
+    case 'subagentEvent':
+      // A child's results are the session's too (ids are unique in the session): its block links them.
+      observeKnownIds(message.event);
+      return;
   }
 }

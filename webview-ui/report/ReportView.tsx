@@ -11,9 +11,36 @@ import { RequestComparison } from './RequestComparison';
 import { JARGON, Jargon } from './Jargon';
 import { SourceBar } from './SourceBar';
 import { calibrationText, providerInputText, totals } from './snapshotMath';
+import { requestRows } from './requestGroups';
+import { SessionTotals } from './SessionTotals';
+
+/** `grouped`: listed under its child's heading, which names the child already. */
+function RequestItem({ s, store, grouped = false }: { s: RequestSnapshotView; store: ReportStore; grouped?: boolean }) {
+  const selected = store.selected.value;
+  const t = totals(s);
+  return (
+    <li>
+      <button
+        type="button"
+        class={`request-item ${s.index === selected?.index ? 'selected' : ''} ${s.cacheBreak ? 'has-break' : ''}`}
+        aria-current={s.index === selected?.index ? 'true' : undefined}
+        data-request={s.index}
+        onClick={() => store.select(s.index)}
+      >
+        <span class="request-number">#{s.index}</span>
+        <span class="request-time">{formatTime(s.time)}</span>
+        <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
+        {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
+        {s.agent !== undefined && !grouped && <span class="tag agent-tag">{s.agent}</span>}
+        {s.purpose === 'compaction' && <span class="tag">compaction</span>}
+        {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
+        {s.cacheBreak && <span class="tag break-tag">cache break</span>}
+      </button>
+    </li>
+  );
+}
 
 function RequestList({ store }: { store: ReportStore }) {
-  const selected = store.selected.value;
   return (
     <nav class="request-list" aria-label="Requests of this session">
       {store.selectedIndex.value !== undefined && (
@@ -27,28 +54,23 @@ function RequestList({ store }: { store: ReportStore }) {
         </button>
       )}
       <ol>
-        {store.snapshots.value.map((s) => {
-          const t = totals(s);
-          return (
-            <li key={s.index}>
-              <button
-                type="button"
-                class={`request-item ${s.index === selected?.index ? 'selected' : ''} ${s.cacheBreak ? 'has-break' : ''}`}
-                aria-current={s.index === selected?.index ? 'true' : undefined}
-                data-request={s.index}
-                onClick={() => store.select(s.index)}
-              >
-                <span class="request-number">#{s.index}</span>
-                <span class="request-time">{formatTime(s.time)}</span>
-                <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
-                {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
-                {s.purpose === 'compaction' && <span class="tag">compaction</span>}
-                {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
-                {s.cacheBreak && <span class="tag break-tag">cache break</span>}
-              </button>
+        {requestRows(store.snapshots.value).map((row) =>
+          row.kind === 'request' ? (
+            <RequestItem key={row.snapshot.index} s={row.snapshot} store={store} />
+          ) : (
+            // A child agent's requests (issue 19), together under its id wherever they fell in the session's order.
+            <li key={`agent-${row.agent}`} class="request-group">
+              <span class="request-group-title" id={`requests-of-${row.agent}`}>
+                {row.agent} · {row.snapshots.length === 1 ? '1 request' : `${row.snapshots.length} requests`}
+              </span>
+              <ol aria-labelledby={`requests-of-${row.agent}`}>
+                {row.snapshots.map((s) => (
+                  <RequestItem key={s.index} s={s} store={store} grouped />
+                ))}
+              </ol>
             </li>
-          );
-        })}
+          ),
+        )}
       </ol>
     </nav>
   );
@@ -85,7 +107,8 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
       <h2>
-        Request #{snapshot.index}{' '}
+        Request #{snapshot.index}
+        {snapshot.agent !== undefined && ` of ${snapshot.agent}`}{' '}
         <span class="quiet">
           · {snapshot.model} · <Jargon term={`generation ${snapshot.generation}`} explanation={JARGON.generation} /> · {snapshot.purpose}
         </span>
@@ -183,11 +206,14 @@ export function ReportView({ store }: { store: ReportStore }) {
   return (
     <div class="report">
       <RequestList store={store} />
-      {selected ? (
-        <RequestDetails snapshot={selected} store={store} />
-      ) : (
-        <p class="empty quiet">No requests yet. Each request the agent sends appears here with where its tokens went.</p>
-      )}
+      <div class="report-main">
+        <SessionTotals snapshots={store.snapshots.value} />
+        {selected ? (
+          <RequestDetails snapshot={selected} store={store} />
+        ) : (
+          <p class="empty quiet">No requests yet. Each request the agent sends appears here with where its tokens went.</p>
+        )}
+      </div>
     </div>
   );
 }
