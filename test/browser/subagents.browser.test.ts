@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { HostNotification, InitMessage } from '../../src/shared/protocol';
 import { contrastOf } from './contrast';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
-import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR, useBrowserSuite } from './harness';
+import { useBrowserSuite } from './browserSuite';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
 import { CHILD_READ, subagentInit, subagentSnapshots } from './subagentScene';
 import { THEME_NAMES, type ThemeName } from './themes';
 
