@@ -6,7 +6,6 @@
  */
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
-import type { Workspace } from '../core/ports';
 import { errorMessage } from '../core/errorMessage';
 import type {
   CompactionDetails,
@@ -15,77 +14,34 @@ import type {
   HostToWebview,
   UsageMeterView,
   WebviewKind,
-  WebviewNotification,
   WebviewRequest,
 } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { resultViewOf } from './resultView';
 import { CompactionRunner } from './compactionRunner';
-import type { WebviewApprover } from './webviewApprover';
 import { respondTo } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
 import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
-import { openFromWebview } from './webviewOpens';
 import { NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
-import { CheckpointActions, type CheckpointPrompts } from './checkpointActions';
+import { CheckpointActions } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
-import type { ListedModel } from '../core/model/types';
-import type { ModelChoices } from '../shared/protocol';
 import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
-import { CONTINUE_TEXT, observeRunEnd, STOPPED_NOTICE } from './runOutcome';
-import type { SlashCommands } from './slashCommands';
-import { attachableMentions, mentionText } from './fileMentions';
+import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
+import { attachableMentions } from './fileMentions';
 import { MessageBranches } from './messageBranches';
 import { FailedRun } from './failedRun';
 import { SubagentAccounting } from './subagentAccounting';
+import type { SessionControllerDeps } from './sessionControllerDeps';
+import { handleNotification, type NotificationPort } from './webviewNotifications';
 
-export type { EditorActions, HostLog, SessionSource, ViewSink };
+export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
 export { NoSessionError };
-
-export interface SessionControllerDeps {
-  readonly sessions: SessionSource;
-  readonly editor: EditorActions;
-  readonly approver: WebviewApprover;
-  readonly log: HostLog;
-  /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
-  readonly workspace: Pick<Workspace, 'resolve'>;
-  readonly hasApiKey: () => Promise<boolean>;
-  /** Where the key comes from; a key from the environment is warned about once (see `send`). */
-  readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | undefined>;
-  /** The model's input window in tokens. */
-  readonly windowTokens: () => Promise<number>;
-  /** Told whenever the meter changes (the status bar). */
-  readonly onMeter?: (meter: UsageMeterView) => void;
-  /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
-  readonly onBusy?: (busy: boolean) => void;
-  /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
-  readonly checkpointPrompts?: CheckpointPrompts;
-  /** The server's models: checks a saved key, and feeds the model picker. */
-  readonly listModels?: () => Promise<ListedModel[]>;
-  /** The server when it is not Anthropic's (`cairn.baseUrl`), so messages name it. */
-  readonly server?: () => string | undefined;
-  /** The model the next request uses, and the picker's choices around it. */
-  readonly currentModel?: () => string;
-  readonly modelChoices?: () => Promise<ModelChoices>;
-  /** Makes `model` the one the next request uses (the chat's picker). */
-  readonly pickModel?: (model: string) => Promise<void>;
-  /** `/name` commands typed in the chat; run instead of being sent to the model. */
-  readonly slashCommands?: SlashCommands;
-  /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
-  readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
-  /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */
-  readonly isWorkspaceFolder?: (path: string) => Promise<boolean>;
-  /** Workspace files whose path contains `query` (the `@` completion). */
-  readonly findFiles?: (query: string) => Promise<readonly string[]>;
-  /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
-  readonly relativePathOf?: (uri: string) => string | undefined;
-}
 
 export class SessionController {
   private assembled: AssembledSession | undefined;
@@ -101,6 +57,8 @@ export class SessionController {
   private unsent: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
   private readonly compaction: CompactionRunner;
+  /** What the views' notifications act on (`webviewNotifications.ts`). */
+  private readonly notificationPort: NotificationPort;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
@@ -148,6 +106,25 @@ export class SessionController {
       log: deps.log,
       afterChange: () => this.refreshMeter(),
     });
+    this.notificationPort = {
+      deps,
+      views: this.views,
+      liveTurn: this.liveTurn,
+      skills: this.skills,
+      branches: this.branches,
+      compaction: this.compaction,
+      checkpoints: this.checkpoints,
+      isBusy: () => this.busy,
+      lastSent: () => this.lastUserText,
+      unsentText: () => this.unsent,
+      session: () => this.session(),
+      sendInit: (sink, view) => this.sendInit(sink, view),
+      post: (sink, message) => this.post(sink, message),
+      postError: (kind, message, action) => this.postError(kind, message, action),
+      send: (text, options) => this.send(text, options),
+      cancel: () => this.cancel(),
+      pickModel: (model) => this.pickModel(model),
+    };
   }
 
   /** The open session, opening the workspace's last one (or a new one) on first use. */
@@ -221,7 +198,7 @@ export class SessionController {
     }
     try {
       if (message.type === 'request') await this.answer(sink, message);
-      else await this.handle(sink, message);
+      else await handleNotification(this.notificationPort, sink, message);
     } catch (error) {
       this.deps.log.error(`Handling a "${message.type}" message failed: ${errorMessage(error)}`);
     }
@@ -473,132 +450,6 @@ export class SessionController {
         break;
       default:
         break;
-    }
-  }
-
-  private async handle(sink: ViewSink, message: WebviewNotification): Promise<void> {
-    switch (message.type) {
-      case 'ready': {
-        this.views.add(sink, message.view);
-        let failure: unknown;
-        await this.session().catch((error: unknown) => {
-          failure = error;
-          this.deps.log.error(`No session: ${errorMessage(error)}`);
-        });
-        await this.sendInit(sink, message.view);
-        this.views.postPending(sink, message.view);
-        if (failure !== undefined && message.view === 'chat') {
-          this.post(sink, {
-            type: 'error',
-            turn: 0,
-            kind: 'no_session',
-            message: errorMessage(failure),
-            ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }),
-          });
-          return;
-        }
-        if (message.view === 'chat' && !(await this.deps.hasApiKey())) {
-          // The first run: a welcome that says what to do, not an error.
-          const server = this.deps.server?.();
-          this.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
-        }
-        if (message.view === 'chat') await this.skills.refreshAll().catch(() => undefined);
-        return;
-      }
-      case 'send':
-        await this.send(message.text);
-        return;
-      case 'cancel':
-        this.cancel();
-        return;
-      case 'approval':
-        if (!this.deps.approver.answer(message.callId, message.decision, message.reason, message.agent)) {
-          this.deps.log.warn(`An approval for ${message.callId} arrived, but no tool call is waiting for one; it was ignored.`);
-          return;
-        }
-        // The view that answered shows the answer at once; a view opened later must too.
-        this.liveTurn.answer(message.callId, message.decision, message.agent);
-        return;
-      case 'action':
-        if (message.action === 'retry') {
-          if (this.lastUserText !== undefined) await this.send(this.lastUserText, { retry: true });
-          return;
-        }
-        if (message.action === 'resend') {
-          if (this.unsent !== undefined) await this.send(this.unsent);
-          return;
-        }
-        if (message.action === 'continue') {
-          await this.send(CONTINUE_TEXT);
-          return;
-        }
-        if (message.action === 'regenerate') {
-          await this.branches.regenerate().catch((error: unknown) => this.postError('branch', errorMessage(error)));
-          return;
-        }
-        await this.deps.editor.runAction(message.action);
-        return;
-      // The report's rows and the chat's turns link to each other (issue 17, item 11).
-      case 'showTurn':
-        this.views.deliver({ type: 'revealTurn', turn: message.turn }, 'chat');
-        await this.deps.editor.showView('chat');
-        return;
-      case 'showTurnRequests':
-        this.views.deliver({ type: 'selectTurn', turn: message.turn }, 'report');
-        await this.deps.editor.showView('report');
-        return;
-      case 'openResult':
-      case 'copyResult':
-      case 'openFile':
-      case 'openLink':
-      case 'codeBlock': {
-        // The session is opened only for a stored result; a file or a link does not need one.
-        const journal = { readResult: async (id: string) => (await this.session()).journal.readResult(id) };
-        await openFromWebview(message, { journal, editor: this.deps.editor, workspace: this.deps.workspace, log: this.deps.log });
-        return;
-      }
-      case 'compaction':
-        await this.compaction.act(message.action);
-        return;
-      case 'openChange':
-        await this.checkpoints?.openChange(message.checkpointId, message.path);
-        return;
-      case 'restoreToTurn':
-        if (this.busy) this.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
-        else await this.checkpoints?.restoreToTurn(message.turn);
-        return;
-      case 'editMessage':
-        await this.branches
-          .editAndResend(message.turn, message.text)
-          .catch((error: unknown) => this.postError('branch', errorMessage(error)));
-        return;
-      case 'dropFiles': {
-        const paths = message.uris.map((uri) => this.deps.relativePathOf?.(uri));
-        const mentions = paths.filter((path): path is string => path !== undefined).map((path) => mentionText(path));
-        if (mentions.length < paths.length)
-          this.deps.log.warn(`${paths.length - mentions.length} dropped file(s) outside the workspace were not added.`);
-        if (mentions.length > 0) this.post(sink, { type: 'insertText', text: `${mentions.join(' ')} ` });
-        return;
-      }
-      case 'pickModel':
-        try {
-          await this.pickModel(message.model);
-        } catch (error) {
-          this.deps.log.error(`The model could not be changed to ${message.model}: ${errorMessage(error)}`);
-          this.postError('model', `The model could not be changed: ${errorMessage(error)}`, 'openSettings');
-        }
-        return;
-      case 'compact':
-        // The chat's "Compact…": the same run as the palette's, its failures shown in the chat.
-        try {
-          await this.compaction.run(message.instructions?.trim() || undefined, message.preview);
-        } catch (error) {
-          this.postError('compaction', errorMessage(error));
-        }
-        return;
-      case 'toggleSkill':
-        await this.skills.toggle(message.name, message.active);
-        return;
     }
   }
 

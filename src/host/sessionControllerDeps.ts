@@ -1,0 +1,47 @@
+import type { Workspace } from '../core/ports';
+import type { ListedModel } from '../core/model/types';
+import type { ModelChoices, UsageMeterView } from '../shared/protocol';
+import type { CheckpointPrompts } from './checkpointActions';
+import type { EditorActions, HostLog, SessionSource } from './hostPorts';
+import type { SlashCommands } from './slashCommands';
+import type { WebviewApprover } from './webviewApprover';
+
+/** What a `SessionController` is built from: the host's ports, none of them `vscode` itself. */
+export interface SessionControllerDeps {
+  readonly sessions: SessionSource;
+  readonly editor: EditorActions;
+  readonly approver: WebviewApprover;
+  readonly log: HostLog;
+  /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
+  readonly workspace: Pick<Workspace, 'resolve'>;
+  readonly hasApiKey: () => Promise<boolean>;
+  /** Where the key comes from; a key from the environment is warned about once (see `send`). */
+  readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | undefined>;
+  /** The model's input window in tokens. */
+  readonly windowTokens: () => Promise<number>;
+  /** Told whenever the meter changes (the status bar). */
+  readonly onMeter?: (meter: UsageMeterView) => void;
+  /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
+  readonly onBusy?: (busy: boolean) => void;
+  /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
+  readonly checkpointPrompts?: CheckpointPrompts;
+  /** The server's models: checks a saved key, and feeds the model picker. */
+  readonly listModels?: () => Promise<ListedModel[]>;
+  /** The server when it is not Anthropic's (`cairn.baseUrl`), so messages name it. */
+  readonly server?: () => string | undefined;
+  /** The model the next request uses, and the picker's choices around it. */
+  readonly currentModel?: () => string;
+  readonly modelChoices?: () => Promise<ModelChoices>;
+  /** Makes `model` the one the next request uses (the chat's picker). */
+  readonly pickModel?: (model: string) => Promise<void>;
+  /** `/name` commands typed in the chat; run instead of being sent to the model. */
+  readonly slashCommands?: SlashCommands;
+  /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
+  readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
+  /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */
+  readonly isWorkspaceFolder?: (path: string) => Promise<boolean>;
+  /** Workspace files whose path contains `query` (the `@` completion). */
+  readonly findFiles?: (query: string) => Promise<readonly string[]>;
+  /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
+  readonly relativePathOf?: (uri: string) => string | undefined;
+}

@@ -1,0 +1,171 @@
+import type { AssembledSession } from '../core/session/node/sessionAssembly';
+import { errorMessage } from '../core/errorMessage';
+import type { HostAction, HostToWebview, WebviewKind, WebviewNotification } from '../shared/protocol';
+import type { CheckpointActions } from './checkpointActions';
+import type { CompactionRunner } from './compactionRunner';
+import { mentionText } from './fileMentions';
+import type { ViewSink } from './hostPorts';
+import type { LiveTurn } from './liveTurn';
+import type { MessageBranches } from './messageBranches';
+import type { OpenViews } from './openViews';
+import { CONTINUE_TEXT } from './runOutcome';
+import type { SessionControllerDeps } from './sessionControllerDeps';
+import { NoSessionError } from './sessionNotices';
+import type { SkillsHost } from './skillsHost';
+import { openFromWebview } from './webviewOpens';
+
+/**
+ * What a view's notification acts on: the `SessionController`'s parts and actions, handed over as a port
+ * (the controller builds it once; this module never reaches into the controller otherwise).
+ */
+export interface NotificationPort {
+  readonly deps: Pick<SessionControllerDeps, 'log' | 'hasApiKey' | 'server' | 'approver' | 'editor' | 'workspace' | 'relativePathOf'>;
+  readonly views: Pick<OpenViews, 'add' | 'postPending' | 'deliver'>;
+  readonly liveTurn: Pick<LiveTurn, 'answer'>;
+  readonly skills: Pick<SkillsHost, 'refreshAll' | 'toggle'>;
+  readonly branches: Pick<MessageBranches, 'regenerate' | 'editAndResend'>;
+  readonly compaction: Pick<CompactionRunner, 'act' | 'run'>;
+  readonly checkpoints: Pick<CheckpointActions, 'openChange' | 'restoreToTurn'> | undefined;
+  /** A run is going on. */
+  isBusy(): boolean;
+  /** The last text sent (Retry sends it again). */
+  lastSent(): string | undefined;
+  /** A message kept because it could not go out (no key). */
+  unsentText(): string | undefined;
+  session(): Promise<AssembledSession>;
+  sendInit(sink: ViewSink, view: WebviewKind): Promise<void>;
+  post(sink: ViewSink, message: HostToWebview): void;
+  postError(kind: string, message: string, action?: HostAction): void;
+  send(text: string, options?: { readonly retry?: boolean }): Promise<void>;
+  cancel(): void;
+  pickModel(model: string): Promise<void>;
+}
+
+/** Acts on one notification from a view (already validated by `parseWebviewMessage`). */
+export async function handleNotification(port: NotificationPort, sink: ViewSink, message: WebviewNotification): Promise<void> {
+  switch (message.type) {
+    case 'ready': {
+      port.views.add(sink, message.view);
+      let failure: unknown;
+      await port.session().catch((error: unknown) => {
+        failure = error;
+        port.deps.log.error(`No session: ${errorMessage(error)}`);
+      });
+      await port.sendInit(sink, message.view);
+      port.views.postPending(sink, message.view);
+      if (failure !== undefined && message.view === 'chat') {
+        port.post(sink, {
+          type: 'error',
+          turn: 0,
+          kind: 'no_session',
+          message: errorMessage(failure),
+          ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }),
+        });
+        return;
+      }
+      if (message.view === 'chat' && !(await port.deps.hasApiKey())) {
+        // The first run: a welcome that says what to do, not an error.
+        const server = port.deps.server?.();
+        port.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
+      }
+      if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
+      return;
+    }
+    case 'send':
+      await port.send(message.text);
+      return;
+    case 'cancel':
+      port.cancel();
+      return;
+    case 'approval':
+      if (!port.deps.approver.answer(message.callId, message.decision, message.reason, message.agent)) {
+        port.deps.log.warn(`An approval for ${message.callId} arrived, but no tool call is waiting for one; it was ignored.`);
+        return;
+      }
+      // The view that answered shows the answer at once; a view opened later must too.
+      port.liveTurn.answer(message.callId, message.decision, message.agent);
+      return;
+    case 'action':
+      if (message.action === 'retry') {
+        const last = port.lastSent();
+        if (last !== undefined) await port.send(last, { retry: true });
+        return;
+      }
+      if (message.action === 'resend') {
+        const unsent = port.unsentText();
+        if (unsent !== undefined) await port.send(unsent);
+        return;
+      }
+      if (message.action === 'continue') {
+        await port.send(CONTINUE_TEXT);
+        return;
+      }
+      if (message.action === 'regenerate') {
+        await port.branches.regenerate().catch((error: unknown) => port.postError('branch', errorMessage(error)));
+        return;
+      }
+      await port.deps.editor.runAction(message.action);
+      return;
+    // The report's rows and the chat's turns link to each other (issue 17, item 11).
+    case 'showTurn':
+      port.views.deliver({ type: 'revealTurn', turn: message.turn }, 'chat');
+      await port.deps.editor.showView('chat');
+      return;
+    case 'showTurnRequests':
+      port.views.deliver({ type: 'selectTurn', turn: message.turn }, 'report');
+      await port.deps.editor.showView('report');
+      return;
+    case 'openResult':
+    case 'copyResult':
+    case 'openFile':
+    case 'openLink':
+    case 'codeBlock': {
+      // The session is opened only for a stored result; a file or a link does not need one.
+      const journal = { readResult: async (id: string) => (await port.session()).journal.readResult(id) };
+      await openFromWebview(message, { journal, editor: port.deps.editor, workspace: port.deps.workspace, log: port.deps.log });
+      return;
+    }
+    case 'compaction':
+      await port.compaction.act(message.action);
+      return;
+    case 'openChange':
+      await port.checkpoints?.openChange(message.checkpointId, message.path);
+      return;
+    case 'restoreToTurn':
+      if (port.isBusy()) port.postError('busy', 'Files cannot be restored while Cairn is working. Wait for it to finish, or cancel it.');
+      else await port.checkpoints?.restoreToTurn(message.turn);
+      return;
+    case 'editMessage':
+      await port.branches
+        .editAndResend(message.turn, message.text)
+        .catch((error: unknown) => port.postError('branch', errorMessage(error)));
+      return;
+    case 'dropFiles': {
+      const paths = message.uris.map((uri) => port.deps.relativePathOf?.(uri));
+      const mentions = paths.filter((path): path is string => path !== undefined).map((path) => mentionText(path));
+      if (mentions.length < paths.length)
+        port.deps.log.warn(`${paths.length - mentions.length} dropped file(s) outside the workspace were not added.`);
+      if (mentions.length > 0) port.post(sink, { type: 'insertText', text: `${mentions.join(' ')} ` });
+      return;
+    }
+    case 'pickModel':
+      try {
+        await port.pickModel(message.model);
+      } catch (error) {
+        port.deps.log.error(`The model could not be changed to ${message.model}: ${errorMessage(error)}`);
+        port.postError('model', `The model could not be changed: ${errorMessage(error)}`, 'openSettings');
+      }
+      return;
+    case 'compact':
+      // The chat's "Compact…": the same run as the palette's, its failures shown in the chat.
+      try {
+        await port.compaction.run(message.instructions?.trim() || undefined, message.preview);
+      } catch (error) {
+        port.postError('compaction', errorMessage(error));
+      }
+      return;
+    case 'toggleSkill':
+      await port.skills.toggle(message.name, message.active);
+      return;
+  }
+}
