@@ -218,14 +218,27 @@ describe('sub-agents through the real loop and server', () => {
     await expect(readFile(join(session.workspaceDir, 'src/made.ts'))).rejects.toThrow();
   });
 
-  it('an explore child never writes, even naming a tool it was not offered', async () => {
-    const session = await start([
-      { assistant: { tool_calls: [task('explore', 'Sneaky')] } },
-      { assistant: { agent: 'explore-1', tool_calls: [{ name: 'write', input: { path: 'src/x.ts', content: 'x\n' } }] } },
-      { assistant: { agent: 'explore-1', text: 'No.' } },
-      { assistant: { text: 'Ok.' } },
-    ]);
+  it('an explore child never writes, even naming a tool it was not offered, and nobody is asked', async () => {
+    const asked: ApprovalRequest[] = [];
+    const session = await start(
+      [
+        { assistant: { tool_calls: [task('explore', 'Sneaky')] } },
+        { assistant: { agent: 'explore-1', tool_calls: [{ name: 'write', input: { path: 'src/x.ts', content: 'x\n' } }] } },
+        { assistant: { agent: 'explore-1', text: 'No.' } },
+        { assistant: { text: 'Ok.' } },
+      ],
+      {
+        approver: {
+          request: async (request) => {
+            asked.push(request);
+            return { kind: 'allow_always' };
+          },
+        },
+      },
+    );
     await session.assembled.session.send('Go.');
+    // An "always allow" given to such a prompt would widen what the main agent may do: there is none.
+    expect(asked).toEqual([]);
     const [text] = childEvents(session.events, 'explore-1').flatMap((e) => (e.type === 'tool_finished' ? [e.result.text] : []));
     expect(text).toContain('explore-1 is an explore sub-agent: it may only read');
     await expect(readFile(join(session.workspaceDir, 'src/x.ts'))).rejects.toThrow();

@@ -13,6 +13,7 @@ import type {
 import type { ApprovalDetail, ApprovalSettings, Approver } from './approval';
 import { runWithApproval } from './approvalGate';
 import { ledgerDecision } from './ledgerDecision';
+import { runTogether } from './runTogether';
 import type { DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
@@ -70,6 +71,8 @@ export interface AgentLoopDeps {
    * each child is its own agent; the ledger and the journal take results in any order). None: one at a time.
    */
   readonly runsConcurrently?: (tool: string) => boolean;
+  /** Why this agent may not run a tool at all (one it was not offered), or undefined: checked before any approval. */
+  readonly notOffered?: (tool: string) => string | undefined;
   /**
    * The sub-agent this loop runs (its id): its approval requests name it. (Its model requests carry the id
    * through the child's model client, `taggedModel`.) Absent for the session's own agent.
@@ -307,8 +310,10 @@ export class AgentLoop {
       let end = start + 1;
       if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
       const group = toolUses.slice(start, end);
-      const answered = await Promise.all(group.map((use) => this.answerToolUse(use, signal, mode, duplicates, cancelled)));
-      results.push(...answered);
+      const before = cancelled;
+      results.push(
+        ...(await runTogether(group, signal, (use, groupSignal) => this.answerToolUse(use, groupSignal, mode, duplicates, before))),
+      );
       if (signal.aborted) cancelled = true;
       start = end;
     }

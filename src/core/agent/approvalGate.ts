@@ -5,7 +5,7 @@ import type { AgentLoopDeps } from './agentLoop';
 /** What the gate needs of the loop's parts. */
 export type ApprovalGateDeps = Pick<
   AgentLoopDeps,
-  'tools' | 'approver' | 'approvals' | 'isReadOnlyTool' | 'protectedReason' | 'describeForApproval' | 'emit' | 'agent'
+  'tools' | 'approver' | 'approvals' | 'isReadOnlyTool' | 'protectedReason' | 'describeForApproval' | 'emit' | 'agent' | 'notOffered'
 >;
 
 /**
@@ -20,6 +20,10 @@ export async function runWithApproval(
   signal: AbortSignal,
 ): Promise<{ result: LedgerResult; durationMs?: number }> {
   const unrun = async (message: string) => ({ result: await deps.tools.answerWithoutRunning(call, message) });
+  // A tool this agent was not given (an explore child naming bash) is refused before anyone is asked:
+  // an "always allow" given to such a prompt would widen what the session's agent may do.
+  const missing = deps.notOffered?.(call.name);
+  if (missing !== undefined) return unrun(missing);
   const readOnly = deps.isReadOnlyTool(call.name);
   const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
   const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);

@@ -2,8 +2,9 @@ import type { AgentEvent, DoneReason } from '../agent/events';
 import type { SubagentOutcome, SubagentUsage } from '../subagentTypes';
 
 /**
- * What a child did, counted from its own events as they pass: its requests (compaction's included), their
- * tokens and cost, the ids of its results, what it wrote last and the error it stopped on.
+ * What a child did, counted from its own events as they pass: its requests (compaction's and its own
+ * children's included), their tokens and cost, the ids of its results, what it wrote last and the error it
+ * stopped on.
  */
 export class ChildTally {
   private requests = 0;
@@ -46,6 +47,20 @@ export class ChildTally {
       case 'error':
         this.lastError = event.message;
         return;
+      case 'subagent_finished': {
+        // A grandchild's spending is part of what this child cost the session (its result ids stay its own).
+        const { usage } = event.outcome;
+        this.requests += event.outcome.requests;
+        this.usage = {
+          input: this.usage.input + usage.input,
+          cacheWrite: this.usage.cacheWrite + usage.cacheWrite,
+          cacheRead: this.usage.cacheRead + usage.cacheRead,
+          output: this.usage.output + usage.output,
+        };
+        if (event.outcome.costUsd === null) this.costKnown = false;
+        else this.cost += event.outcome.costUsd;
+        return;
+      }
       default:
         return;
     }

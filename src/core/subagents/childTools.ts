@@ -1,6 +1,7 @@
 import type { ToolExecutor } from '../agent/ports';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
+import type { Slots } from './slots';
 import { TASK_TOOL, TASK_TOOL_NAME } from './taskTool';
 import type { SubagentKind } from '../subagentTypes';
 
@@ -33,15 +34,37 @@ export class ChildToolExecutor implements ToolExecutor {
     private readonly allowed: (name: string) => boolean,
     private readonly agent: string,
     private readonly kind: SubagentKind,
+    /** One for the whole session: the writes and commands of every child go through it one at a time. */
+    private readonly writes: Slots,
+    private readonly isReadOnly: (tool: string) => boolean,
   ) {}
 
-  execute(call: ToolCall, context?: Parameters<ToolExecutor['execute']>[1]): Promise<LedgerResult> {
-    if (this.allowed(call.name)) return this.ledger.execute(call, context);
-    const why =
-      this.kind === 'explore'
-        ? `${this.agent} is an explore sub-agent: it may only read (read, list, glob, grep, recall), so ${call.name} was not run.`
-        : `${this.agent} has no tool named ${call.name}, so it was not run.`;
-    return this.ledger.answerWithoutRunning(call, why);
+  /** Why this child may not run `tool` (the loop asks before any approval), or undefined when it may. */
+  notOffered(tool: string): string | undefined {
+    if (this.allowed(tool)) return undefined;
+    return this.kind === 'explore'
+      ? `${this.agent} is an explore sub-agent: it may only read (read, list, glob, grep, recall), so ${tool} was not run.`
+      : `${this.agent} has no tool named ${tool}, so it was not run.`;
+  }
+
+  async execute(call: ToolCall, context?: Parameters<ToolExecutor['execute']>[1]): Promise<LedgerResult> {
+    // Checked again here, whatever the loop did: nothing this child was not given ever runs.
+    const refused = this.notOffered(call.name);
+    if (refused !== undefined) return this.ledger.answerWithoutRunning(call, refused);
+    if (this.isReadOnly(call.name)) return this.ledger.execute(call, context);
+    // Children run at the same time: their edits and commands take turns, so two never interleave a
+    // file's read-modify-write (the session's agent runs none while its children work).
+    let release: () => void;
+    try {
+      release = await this.writes.acquire(context?.signal);
+    } catch {
+      return this.ledger.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
+    }
+    try {
+      return await this.ledger.execute(call, context);
+    } finally {
+      release();
+    }
   }
 
   answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {

@@ -16,15 +16,18 @@ export interface UnansweredChild {
 /**
  * For each dangling `task` call of a reopened session, what its child had done, from the journal: a child
  * that finished before the crash gives its answer as it would have; one that was cut off gives its
- * requests, its result ids (recallable) and what it wrote last, as `interrupted`.
+ * requests, its result ids (recallable) and what it wrote last, as `interrupted`. `cutOff`: every child,
+ * of any depth, without an end in the journal (the reopen writes one for each).
  */
-export function unansweredChildren(records: readonly LoadedRecord[], dangling: readonly ToolUseBlock[]): Map<string, UnansweredChild> {
-  const wanted = new Set(dangling.map((use) => use.id));
+export function unansweredChildren(
+  records: readonly LoadedRecord[],
+  dangling: readonly ToolUseBlock[],
+): { answers: Map<string, UnansweredChild>; cutOff: UnansweredChild[] } {
   const started = new Map<string, SubagentInfo>();
   const finished = new Map<string, SubagentOutcome>();
   const progress = new Map<string, Progress>();
   for (const record of records) {
-    if (record.type === 'subagent_started' && wanted.has(record.agent.callId)) {
+    if (record.type === 'subagent_started') {
       started.set(record.agent.id, record.agent);
       progress.set(record.agent.id, {
         requests: 0,
@@ -40,7 +43,11 @@ export function unansweredChildren(records: readonly LoadedRecord[], dangling: r
       if (seen) noteInner(seen, record.record);
     }
   }
+  // Only the session's own children answer its dangling calls (a grandchild's call id is its parent's
+  // business, and may equal one of the session's); every child of any depth without an end is cut off.
+  const wanted = new Set(dangling.map((use) => use.id));
   const answers = new Map<string, UnansweredChild>();
+  const cutOff: UnansweredChild[] = [];
   for (const info of started.values()) {
     const seen = progress.get(info.id)!;
     const done = finished.get(info.id);
@@ -52,9 +59,11 @@ export function unansweredChildren(records: readonly LoadedRecord[], dangling: r
       resultIds: seen.ids,
     };
     const { text, isError } = taskResultText(info, outcome, seen.lastText);
-    answers.set(info.callId, { info, outcome, cutOff: done === undefined, text, isError });
+    const child = { info, outcome, cutOff: done === undefined, text, isError };
+    if (child.cutOff) cutOff.push(child);
+    if (info.parent === undefined && wanted.has(info.callId)) answers.set(info.callId, child);
   }
-  return answers;
+  return { answers, cutOff };
 }
 
 type Progress = { requests: number; ids: string[]; lastText: string; usage: SubagentOutcome['usage']; cost: number | null };

@@ -21,6 +21,15 @@ export type ChildFactory = (info: SubagentInfo, emit: (event: AgentEvent) => voi
 export class SubagentIds {
   constructor(private count = 0) {}
 
+  /**
+   * Continues after the highest number the journal names. Not the count of children: an id is taken when
+   * the call comes, and a child cancelled while it waited for its slot never wrote a record.
+   */
+  static after(recordedIds: readonly string[]): SubagentIds {
+    const numbers = recordedIds.map((id) => Number(/-(\d+)$/.exec(id)?.[1] ?? 0));
+    return new SubagentIds(Math.max(0, ...numbers));
+  }
+
   next(kind: string): string {
     this.count++;
     return `${kind}-${this.count}`;

@@ -58,6 +58,10 @@ describe('the task input', () => {
       ok: false,
       message: expect.stringContaining('"explore"'),
     });
+    expect(parseTaskInput({ description: 'd', prompt: 'x'.repeat(100_001), kind: 'explore' })).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Write the details to a file'),
+    });
     const long = parseTaskInput({ description: 'word '.repeat(60), prompt: 'p', kind: 'explore' });
     expect(long.ok && long.task.description.length).toBe(120);
   });
@@ -181,7 +185,8 @@ describe('a reopen after a crash', () => {
       { type: 'tool_use' as const, id: 'toolu_1', name: 'task', input: {} },
       { type: 'tool_use' as const, id: 'toolu_2', name: 'task', input: {} },
     ];
-    const answers = unansweredChildren(records, uses);
+    const { answers, cutOff } = unansweredChildren(records, uses);
+    expect(cutOff.map((c) => c.info.id)).toEqual(['explore-1']);
     const cut = answers.get('toolu_1')!;
     expect(cut.cutOff).toBe(true);
     expect(cut.outcome).toMatchObject({ reason: 'interrupted', requests: 1, resultIds: ['#c0de'], costUsd: 0.5 });
@@ -190,5 +195,47 @@ describe('a reopen after a crash', () => {
     const done = answers.get('toolu_2')!;
     expect(done.cutOff).toBe(false);
     expect(done.text.startsWith('All found.')).toBe(true);
+  });
+});
+
+describe('runTogether', () => {
+  it('gives the results in order, and on a failure cancels the others and waits for them before it throws', async () => {
+    const { runTogether } = await import('../agent/runTogether');
+    expect(await runTogether([3, 1, 2], new AbortController().signal, async (n) => n * 2)).toEqual([6, 2, 4]);
+    const seen: string[] = [];
+    const failing = runTogether(['fails', 'waits'], new AbortController().signal, (item, signal) =>
+      item === 'fails'
+        ? Promise.reject(new Error('store failed'))
+        : new Promise<string>((resolve) =>
+            signal.addEventListener('abort', () => {
+              seen.push('waits was cancelled');
+              resolve('cancelled');
+            }),
+          ),
+    );
+    await expect(failing).rejects.toThrow('store failed');
+    expect(seen).toEqual(['waits was cancelled']);
+  });
+});
+
+describe('the tally', () => {
+  it("counts a grandchild's requests and cost in its child's figures, not its result ids", async () => {
+    const { ChildTally } = await import('./childTally');
+    const tally = new ChildTally();
+    tally.note({
+      type: 'tool_finished',
+      callId: 'c',
+      result: { id: '#a1', tool: 'read', bracket: '[#a1]', text: '', kind: 'full', fullChars: 0, isError: false },
+    });
+    tally.note({ type: 'subagent_finished', agentId: 'explore-2', callId: 'c2', outcome: outcome('end_turn', ['#ff']) });
+    expect(tally.outcome('end_turn')).toMatchObject({ requests: 3, costUsd: 0.01234, resultIds: ['#a1'] });
+  });
+});
+
+describe('child ids after a reopen', () => {
+  it('continue after the highest recorded number, not the count (a child cancelled while waiting wrote nothing)', () => {
+    const ids = SubagentIds.after(['explore-1', 'explore-2', 'general-3', 'explore-5']);
+    expect(ids.next('explore')).toBe('explore-6');
+    expect(SubagentIds.after([]).next('general')).toBe('general-1');
   });
 });

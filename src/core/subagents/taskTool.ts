@@ -34,6 +34,8 @@ export interface TaskInput {
 
 /** The most a description may hold; longer is cut (it is a title). */
 const MAX_DESCRIPTION = 120;
+/** The most a prompt may hold: it is kept in the journal and shown in the chat; a longer task belongs in a file. */
+export const MAX_TASK_PROMPT_CHARS = 100_000;
 
 /** The call's input, or what is wrong with it in words the model can act on. */
 export function parseTaskInput(input: unknown): { ok: true; task: TaskInput } | { ok: false; message: string } {
@@ -43,6 +45,12 @@ export function parseTaskInput(input: unknown): { ok: true; task: TaskInput } | 
   const { description, prompt, kind } = input as Record<string, unknown>;
   if (typeof prompt !== 'string' || prompt.trim() === '')
     return { ok: false, message: 'task needs a non-empty "prompt": the whole task for the sub-agent.' };
+  if (prompt.length > MAX_TASK_PROMPT_CHARS) {
+    return {
+      ok: false,
+      message: `task's "prompt" is ${prompt.length} characters; at most ${MAX_TASK_PROMPT_CHARS} are taken. Write the details to a file and name it in the prompt.`,
+    };
+  }
   if (typeof description !== 'string' || description.trim() === '')
     return { ok: false, message: 'task needs a short "description" (3-8 words).' };
   if (typeof kind !== 'string' || !(SUBAGENT_KINDS as readonly string[]).includes(kind)) {

@@ -168,7 +168,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     opened.journal,
     generations,
     WorkingMemory.fromRecords(opened.records),
-    new SubagentIds(opened.records.filter((record) => record.type === 'subagent_started').length),
+    SubagentIds.after(opened.records.flatMap((record) => (record.type === 'subagent_started' ? [record.agent.id] : []))),
   );
   const options = {
     workspace: checkpoints.workspace,
@@ -199,10 +199,9 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
-    const children = unansweredChildren(opened.records, replayed.danglingToolUses);
-    for (const child of children.values()) {
-      if (child.cutOff)
-        await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
+    const { answers: children, cutOff } = unansweredChildren(opened.records, replayed.danglingToolUses);
+    for (const child of cutOff) {
+      await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
     }
     await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id)?.text);
   }

@@ -9,6 +9,7 @@ import type { McpTools } from '../../mcp/mcpTools';
 import type { Clock, Workspace } from '../../ports';
 import type { ChildPorts } from '../../subagents/node/childAgent';
 import type { SubagentIds } from '../../subagents/subagentRunner';
+import { Slots } from '../../subagents/slots';
 import { TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
 import type { SessionPorts } from './sessionAssembly';
@@ -73,6 +74,7 @@ export async function childPortsOf(
     ledger: parts.ledger,
     ...(mcpTools ? { mcp: { tools: mcpTools, definitions: () => mcpTools.definitions() } } : {}),
     ids: parts.ids,
+    childWrites: new Slots(() => 1),
     ...parts.calls,
   };
 }

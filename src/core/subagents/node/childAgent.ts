@@ -55,6 +55,8 @@ export interface ChildPorts {
   /** The MCP servers' tools (general children get them); none without MCP. */
   readonly mcp?: { readonly tools: ExternalTools; definitions(): Promise<readonly ToolDefinition[]> };
   readonly ids: SubagentIds;
+  /** The session's one turn for children's edits and commands (see `ChildToolExecutor`). */
+  readonly childWrites: Slots;
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   readonly describeForApproval: (tool: string, input: unknown) => ApprovalDetail;
@@ -97,6 +99,8 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
     (name) => allowed.has(name) || (general && (ports.mcp?.tools.has(name) ?? false)),
     info.id,
     info.kind,
+    ports.childWrites,
+    ports.isReadOnlyTool,
   );
   const decisions = new DecisionQueue();
   const generations = new ActiveGeneration();
@@ -155,6 +159,7 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
       contextPolicy: compactor,
       project: ports.project,
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
+      notOffered: (tool) => tools.notOffered(tool),
       agent: info.id,
     },
     settings,
