@@ -20,14 +20,14 @@ export interface Candidate {
 
 /** `cairn` is the session as built; every other entry changes one thing. */
 export const CANDIDATES: Readonly<Record<string, Candidate>> = {
-  cairn: { about: 'the session as built (elision margin 2)', compaction: (base) => base },
+  cairn: { about: 'the session as built (elision margin 4)', compaction: (base) => base },
+  'elision-margin-2': {
+    about: 'elide when the expected requests are 2× the break-even (the default until 2026-12-02)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, margin: 2 } }),
+  },
   'elision-off': {
     about: 'no elision between requests (compaction still elides before it summarizes)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, mode: 'off' } }),
-  },
-  'elision-margin-4': {
-    about: 'elide only when the expected requests are 4× the break-even (fewer, later elisions)',
-    compaction: (base) => ({ ...base, elision: { ...base.elision, margin: 4 } }),
   },
   'elision-margin-8': {
     about: 'elide only when the expected requests are 8× the break-even',

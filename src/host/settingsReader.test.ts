@@ -40,14 +40,14 @@ describe('readCairnSettings', () => {
   });
 
   it('reads the elision settings, and names a wrong one', () => {
-    expect(from({}).compaction.elision).toMatchObject({ mode: 'auto', margin: 2, minTokens: 2000 });
+    expect(from({}).compaction.elision).toMatchObject({ mode: 'auto', margin: 4, minTokens: 2000 });
     expect(from({ elision: 'off', elisionMargin: 3.5, elisionMinTokens: 0 }).compaction.elision).toMatchObject({
       mode: 'off',
       margin: 3.5,
       minTokens: 0,
     });
     const wrong = from({ elision: 'sometimes', elisionMargin: 0.5 });
-    expect(wrong.compaction.elision).toMatchObject({ mode: 'auto', margin: 2 });
+    expect(wrong.compaction.elision).toMatchObject({ mode: 'auto', margin: 4 });
     expect(wrong.problems.join('\n')).toMatch(
       /cairn\.elision must be "auto" or "off".*\n.*cairn\.elisionMargin must be a number of at least 1/,
     );
