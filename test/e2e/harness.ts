@@ -259,7 +259,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
     try {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout: left() });
-      await input.fill(`>${title}`);
+      // Bounded like every step here: right after a reload the input can show before it takes text, and
+      // fill's own 30 s wait would spend the whole budget on one attempt.
+      await input.fill(`>${title}`, { timeout: left() });
       await row.waitFor({ state: 'visible', timeout: left() });
       await row.click({ timeout: Math.min(5_000, left()) });
       await widget.waitFor({ state: 'hidden', timeout: left() }).catch(() => undefined);

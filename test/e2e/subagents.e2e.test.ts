@@ -121,6 +121,8 @@ describe.skipIf(!environment.available)("a sub-agent's block, its transcript and
   });
 
   it("rebuilds the child's block from the journal after a window reload", async () => {
+    // The report's panel would be restored by the reload and take the focus the palette needs.
+    await runCommand(page, 'View: Close All Editors');
     await reloadWindow(page);
     frame = await openCairnView(page);
     const reloaded = block();
