@@ -6,9 +6,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
-import { runHeadless } from '../../src/node/headless/runner';
-import { prepareWorkspace, type BenchScenario } from './benchScenario';
+import type { CompactionSettings } from '../../src/core/compaction/settings';
+import type { BenchScenario } from './benchScenario';
+import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
 import { measureRun, type RunFigures } from './measure';
 
@@ -49,27 +49,11 @@ export async function runCandidate(bench: BenchScenario, name: string): Promise<
   const candidate = CANDIDATES[name];
   if (!candidate) throw new Error(`No candidate named ${name}; there are: ${Object.keys(CANDIDATES).join(', ')}.`);
   const root = await mkdtemp(join(tmpdir(), `cairn-candidate-${bench.name}-${name}-`));
-  const workspaceDir = join(root, 'workspace');
   try {
-    await prepareWorkspace(bench, workspaceDir);
-    const base: CompactionSettings =
-      bench.compactionShare !== undefined
-        ? { ...DEFAULT_COMPACTION_SETTINGS, threshold: { kind: 'share', value: bench.compactionShare } }
-        : DEFAULT_COMPACTION_SETTINGS;
-    const notices: string[] = [];
-    const result = await runHeadless({
-      workspaceDir,
-      scenario: bench.scenario,
-      outDir: join(root, 'out'),
-      homeDir: join(root, 'home'),
-      idSeed: 0xca1,
-      strategy: {},
-      compaction: candidate.compaction(base),
-      onNotice: (message) => notices.push(message),
+    const { requests, notices, sessionsDir } = await playBenchScenario(bench, root, {
+      compaction: candidate.compaction(benchCompaction(bench)),
     });
-    const requests = result.server?.requests ?? [];
-    notices.push(...(result.server?.notices ?? []));
-    return { candidate: name, ...measureRun(requests), elisions: await elisionsOf(join(root, 'out', 'sessions')), notices };
+    return { candidate: name, ...measureRun(requests), elisions: await elisionsOf(sessionsDir), notices };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

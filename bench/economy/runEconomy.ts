@@ -5,10 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
-import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
-import { loadBenchScenario, prepareWorkspace, type BenchScenario } from './benchScenario';
+import { loadBenchScenario, type BenchScenario } from './benchScenario';
+import { playBenchScenario } from './playBench';
 import { delegationFigures, type DelegationFigures } from './delegation';
 import { elisionsOf, type ElisionFigures } from './elisions';
 import { floorRequestsFromLog, floorOf, type FloorFigures } from './floor';
@@ -100,29 +99,13 @@ async function runStrategy(
   floorFigures?: FloorFigures;
 }> {
   const root = await mkdtemp(join(tmpdir(), `cairn-bench-${bench.name}-${strategy}-`));
-  const workspaceDir = join(root, 'workspace');
   try {
-    await prepareWorkspace(bench, workspaceDir);
-    const notices: string[] = [];
-    const compaction: CompactionSettings =
-      bench.compactionShare !== undefined
-        ? { ...DEFAULT_COMPACTION_SETTINGS, threshold: { kind: 'share', value: bench.compactionShare } }
-        : DEFAULT_COMPACTION_SETTINGS;
-    const result = await runHeadless({
-      workspaceDir,
-      scenario: bench.scenario,
-      outDir: join(root, 'out'),
-      homeDir: join(root, 'home'),
-      idSeed: 0xca1,
-      strategy: hooksFor(strategy, workspaceDir),
-      compaction,
-      onNotice: (message) => notices.push(message),
+    const { requests, notices, sessionsDir } = await playBenchScenario(bench, root, {
+      strategy: hooksFor(strategy, join(root, 'workspace')),
     });
-    const requests = result.server?.requests ?? [];
-    notices.push(...(result.server?.notices ?? []));
     const figures = measureRun(requests);
     const trace = requestTrace(requests);
-    const elisions = await elisionsOf(join(root, 'out', 'sessions'));
+    const elisions = await elisionsOf(sessionsDir);
     return strategy === 'cairn'
       ? { figures, notices, trace, elisions, requests, floorFigures: floorOf(floorRequestsFromLog(requests)) }
       : { figures, notices, trace, elisions, requests };

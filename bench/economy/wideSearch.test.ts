@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHeadless } from '../../src/node/headless/runner';
-import { loadBenchScenario, prepareWorkspace, SCENARIOS_DIR } from './benchScenario';
+import { loadBenchScenario, SCENARIOS_DIR } from './benchScenario';
+import { playBenchScenario } from './playBench';
 import { delegationFigures, splitByAgent } from './delegation';
 
 const dirs: string[] = [];
@@ -23,39 +23,29 @@ async function play(name: string) {
   const root = await mkdtemp(join(tmpdir(), `cairn-bench-smoke-${name}-`));
   dirs.push(root);
   const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
-  const workspaceDir = join(root, 'workspace');
-  await prepareWorkspace(bench, workspaceDir);
-  const notices: string[] = [];
-  const result = await runHeadless({
-    workspaceDir,
-    scenario: bench.scenario,
-    outDir: join(root, 'out'),
-    homeDir: join(root, 'home'),
-    idSeed: 0xca1,
-    onNotice: (message) => notices.push(message),
-  });
+  const played = await playBenchScenario(bench, root);
   const { 'x-bench-check': command } = JSON.parse(await readFile(join(SCENARIOS_DIR, `${name}.json`), 'utf8')) as {
     'x-bench-check': string;
   };
-  const checked = await promisify(execFile)('sh', ['-c', command], { cwd: workspaceDir }).then(
+  const checked = await promisify(execFile)('sh', ['-c', command], { cwd: played.workspaceDir }).then(
     () => true,
     () => false,
   );
-  return { result, notices, checked, requests: result.server?.requests ?? [] };
+  return { ...played, checked };
 }
 
 describe('the wide-search bench scenario', () => {
   it('inline: the parent searches, edits the eight files and the check passes', async () => {
-    const { result, notices, checked } = await play('wide-search-inline');
+    const { notices, checked, doneReasons } = await play('wide-search-inline');
     expect(notices).toEqual([]);
-    expect(result.doneReasons).toEqual(['end_turn']);
+    expect(doneReasons).toEqual(['end_turn']);
     expect(checked).toBe(true);
   }, 120_000);
 
   it('delegated: two explore children search, the parent edits from their answers, never sees their results, and saves on its own context', async () => {
     const delegated = await play('wide-search');
     expect(delegated.notices).toEqual([]);
-    expect(delegated.result.doneReasons).toEqual(['end_turn']);
+    expect(delegated.doneReasons).toEqual(['end_turn']);
     expect(delegated.checked).toBe(true);
     const { parent, children } = splitByAgent(delegated.requests);
     expect([...children.keys()].sort()).toEqual(['explore-1', 'explore-2']);

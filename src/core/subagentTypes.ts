@@ -35,6 +35,16 @@ export interface SubagentUsage {
   readonly output: number;
 }
 
+/** Two tallies of tokens added up. */
+export function addUsage(a: SubagentUsage, b: SubagentUsage): SubagentUsage {
+  return {
+    input: a.input + b.input,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheRead: a.cacheRead + b.cacheRead,
+    output: a.output + b.output,
+  };
+}
+
 /** How a child ended and what it spent. */
 export interface SubagentOutcome {
   /**

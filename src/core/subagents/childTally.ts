@@ -1,5 +1,5 @@
 import type { AgentEvent, DoneReason } from '../agent/events';
-import type { SubagentOutcome, SubagentUsage } from '../subagentTypes';
+import { addUsage, type SubagentOutcome, type SubagentUsage } from '../subagentTypes';
 
 /**
  * What a child did, counted from its own events as they pass: its requests (compaction's and its own
@@ -21,12 +21,7 @@ export class ChildTally {
         this.requests++;
         const { usage, cost } = event.snapshot;
         if (usage) {
-          this.usage = {
-            input: this.usage.input + usage.input,
-            cacheWrite: this.usage.cacheWrite + usage.cacheWrite,
-            cacheRead: this.usage.cacheRead + usage.cacheRead,
-            output: this.usage.output + usage.output,
-          };
+          this.usage = addUsage(this.usage, usage);
         }
         if (cost) this.cost += cost.usd;
         else if (usage) this.costKnown = false;
@@ -51,12 +46,7 @@ export class ChildTally {
         // A grandchild's spending is part of what this child cost the session (its result ids stay its own).
         const { usage } = event.outcome;
         this.requests += event.outcome.requests;
-        this.usage = {
-          input: this.usage.input + usage.input,
-          cacheWrite: this.usage.cacheWrite + usage.cacheWrite,
-          cacheRead: this.usage.cacheRead + usage.cacheRead,
-          output: this.usage.output + usage.output,
-        };
+        this.usage = addUsage(this.usage, usage);
         if (event.outcome.costUsd === null) this.costKnown = false;
         else this.cost += event.outcome.costUsd;
         return;

@@ -1,7 +1,7 @@
 import type { LoadedRecord } from '../journal/records';
 import type { ToolUseBlock } from '../model/types';
 import { taskResultText } from './outcomeText';
-import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
+import { addUsage, type SubagentInfo, type SubagentOutcome } from '../subagentTypes';
 
 /** A child whose `task` call a crash left unanswered: its result text, and its finish if none was written. */
 export interface UnansweredChild {
@@ -77,12 +77,7 @@ function noteInner(seen: Progress, inner: Extract<LoadedRecord, { type: 'subagen
     };
     const usage = snapshot.usage;
     if (usage) {
-      seen.usage = {
-        input: seen.usage.input + usage.input,
-        cacheWrite: seen.usage.cacheWrite + usage.cacheWrite,
-        cacheRead: seen.usage.cacheRead + usage.cacheRead,
-        output: seen.usage.output + usage.output,
-      };
+      seen.usage = addUsage(seen.usage, usage);
       if (snapshot.cost && seen.cost !== null) seen.cost += snapshot.cost.usd;
       else if (!snapshot.cost) seen.cost = null;
     }
