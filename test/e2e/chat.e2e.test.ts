@@ -2,15 +2,14 @@
 // set stays in the chat and is sent after Set API Key; an `@file` mention reaches the model as a bracketed
 // read in the user's message; `/compact` with instructions; the model picker changes the next request's
 // model; edit and resend of an earlier message sends the messages before it and the edited text only.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LoggedRequest } from '../../src/node/localServer/requestLog';
 import { REPO_ROOT } from './environment';
-import { openCairnView, screenshot, startEditor, type RunningEditor } from './harness';
-import { startScenarioModel, type ScenarioModel } from './model';
+import { screenshot } from './harness';
+import { useScenarioEditor } from './scenarioEditor';
+import type { ScenarioModel } from './model';
 
 const environment = inject('e2eEnvironment');
 const SCENARIO = join(REPO_ROOT, 'test', 'e2e', 'scenarios', 'chat.json');
@@ -21,9 +20,7 @@ const START_MODEL = 'claude-e2e-start';
 type Body = { model: string; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
 
 describe.skipIf(!environment.available)('the chat’s everyday features (issue 17)', () => {
-  let editor: RunningEditor | undefined;
   let model: ScenarioModel | undefined;
-  let scratch = '';
   let page: Page;
   let frame: FrameLocator;
 
@@ -39,20 +36,9 @@ describe.skipIf(!environment.available)('the chat’s everyday features (issue 1
     await input.press('Enter');
   }
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-chat-'));
-    const workspaceDir = join(scratch, 'workspace');
-    mkdirSync(workspaceDir);
-    model = await startScenarioModel({ scenarioFile: SCENARIO, workspaceDir });
-    editor = await startEditor({ workspaceDir, settings: { 'cairn.baseUrl': model.url, 'cairn.model': START_MODEL }, name: 'chat' });
-    page = editor.page;
-    frame = await openCairnView(page);
-  });
-
-  afterAll(async () => {
-    await editor?.close();
-    await model?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const scene = useScenarioEditor({ name: 'chat', scenarioFile: SCENARIO, settings: { 'cairn.model': START_MODEL }, env: {} });
+  beforeAll(() => {
+    ({ model, page, frame } = scene.started());
   });
 
   it('welcomes a new user, keeps a message sent without a key, and sends it after Set API Key', async () => {

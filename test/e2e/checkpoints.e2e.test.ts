@@ -2,14 +2,13 @@
 // changed; the user changes the edited file on disk; "Restore files to before this message" on the user
 // message shows the preview (a quick pick: the new file picked, the user's file a conflict, unpicked),
 // then the confirmation; the new file is deleted and the user's change is kept.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { openCairnView, screenshot, startEditor, type RunningEditor } from './harness';
-import { startScenarioModel, type ScenarioModel } from './model';
+import { screenshot } from './harness';
+import { useScenarioEditor } from './scenarioEditor';
 
 const environment = inject('e2eEnvironment');
 const SCENARIO = join(REPO_ROOT, 'test', 'e2e', 'scenarios', 'checkpoints.json');
@@ -35,32 +34,13 @@ async function allowUntil(frame: FrameLocator, done: string, timeoutMs = 90_000)
 }
 
 describe.skipIf(!environment.available)('checkpoints: restore from a message’s menu, with the preview and a conflict', () => {
-  let editor: RunningEditor | undefined;
-  let model: ScenarioModel | undefined;
-  let scratch = '';
   let workspaceDir = '';
   let page: Page;
   let frame: FrameLocator;
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-checkpoints-'));
-    workspaceDir = join(scratch, 'workspace');
-    mkdirSync(workspaceDir);
-    model = await startScenarioModel({ scenarioFile: SCENARIO, workspaceDir });
-    editor = await startEditor({
-      workspaceDir,
-      settings: { 'cairn.baseUrl': model.url },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-checkpoints' },
-      name: 'checkpoints',
-    });
-    page = editor.page;
-    frame = await openCairnView(page);
-  });
-
-  afterAll(async () => {
-    await editor?.close();
-    await model?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const scene = useScenarioEditor({ name: 'checkpoints', scenarioFile: SCENARIO });
+  beforeAll(() => {
+    ({ page, frame, workspaceDir } = scene.started());
   });
 
   it('shows the files a turn changed, with their lines', async () => {

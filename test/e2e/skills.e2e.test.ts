@@ -3,14 +3,13 @@
 // the request the model receives starts the user's message with the skill's envelope); the model's plan
 // (its `todo` tool) shows above the input, and survives a compaction from the palette: still shown, and
 // carried with the skill into the new generation's first message.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { openCairnView, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
-import { startScenarioModel, type ScenarioModel } from './model';
+import { runCommand, screenshot } from './harness';
+import { useScenarioEditor } from './scenarioEditor';
+import type { ScenarioModel } from './model';
 
 const environment = inject('e2eEnvironment');
 const SCENARIO = join(REPO_ROOT, 'test', 'e2e', 'scenarios', 'skills.json');
@@ -34,31 +33,13 @@ function userTexts(model: ScenarioModel): string[][] {
 }
 
 describe.skipIf(!environment.available)('a workspace skill activated with /name, and the plan across a compaction', () => {
-  let editor: RunningEditor | undefined;
   let model: ScenarioModel | undefined;
-  let scratch = '';
   let page: Page;
   let frame: FrameLocator;
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-skills-'));
-    const workspaceDir = join(scratch, 'workspace');
-    mkdirSync(workspaceDir);
-    model = await startScenarioModel({ scenarioFile: SCENARIO, workspaceDir });
-    editor = await startEditor({
-      workspaceDir,
-      settings: { 'cairn.baseUrl': model.url },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-skills' },
-      name: 'skills',
-    });
-    page = editor.page;
-    frame = await openCairnView(page);
-  });
-
-  afterAll(async () => {
-    await editor?.close();
-    await model?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const scene = useScenarioEditor({ name: 'skills', scenarioFile: SCENARIO });
+  beforeAll(() => {
+    ({ model, page, frame } = scene.started());
   });
 
   it('lists the workspace skill in the chat', async () => {

@@ -3,14 +3,13 @@
 // requests, tokens and cost; opened, it is the child's whole transcript and its ids recall; its cost is in
 // the session's total (the meter's sub-agent share, the report's totals with the child apart, its
 // requests grouped under it); a window reload rebuilds the block from the journal.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { openCairnView, reloadWindow, reportFrame, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
-import { startScenarioModel, type ScenarioModel } from './model';
+import { openCairnView, reloadWindow, reportFrame, runCommand, screenshot } from './harness';
+import { useScenarioEditor } from './scenarioEditor';
+import type { ScenarioModel } from './model';
 
 const environment = inject('e2eEnvironment');
 const SCENARIO = join(REPO_ROOT, 'test', 'e2e', 'scenarios', 'subagents.json');
@@ -31,33 +30,15 @@ function dollars(text: string): number {
 }
 
 describe.skipIf(!environment.available)("a sub-agent's block, its transcript and its cost", () => {
-  let editor: RunningEditor | undefined;
   let model: ScenarioModel | undefined;
-  let scratch = '';
   let page: Page;
   let frame: FrameLocator;
   let childCost = 0;
   let grepId = '';
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-subagents-'));
-    const workspaceDir = join(scratch, 'workspace');
-    mkdirSync(workspaceDir);
-    model = await startScenarioModel({ scenarioFile: SCENARIO, workspaceDir });
-    editor = await startEditor({
-      workspaceDir,
-      settings: { 'cairn.baseUrl': model.url },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-subagents' },
-      name: 'subagents',
-    });
-    page = editor.page;
-    frame = await openCairnView(page);
-  });
-
-  afterAll(async () => {
-    await editor?.close();
-    await model?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const scene = useScenarioEditor({ name: 'subagents', scenarioFile: SCENARIO });
+  beforeAll(() => {
+    ({ model, page, frame } = scene.started());
   });
 
   const block = () => frame.locator('.subagent[data-agent="explore-1"]');

@@ -4,14 +4,13 @@
 // its full result when clicked and from the palette; a window reload resumes the session with its
 // ids; "Cairn: Compact Context" reports tokens before → after with the files table, and old ids still
 // recall; the context report lists the requests with sources and cache numbers and updates live.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { REPO_ROOT } from './environment';
-import { openCairnView, reloadWindow, reportFrame, runCommand, screenshot, startEditor, type RunningEditor } from './harness';
-import { startScenarioModel, type ScenarioModel } from './model';
+import { openCairnView, reloadWindow, reportFrame, runCommand, screenshot } from './harness';
+import { useScenarioEditor } from './scenarioEditor';
 
 const environment = inject('e2eEnvironment');
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
@@ -48,32 +47,13 @@ async function send(frame: FrameLocator, text: string): Promise<void> {
 }
 
 describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 4, 5)', () => {
-  let editor: RunningEditor | undefined;
-  let model: ScenarioModel | undefined;
-  let scratch = '';
   let workspaceDir = '';
   let page: Page;
   let frame: FrameLocator;
 
-  beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cairn-e2e-task-'));
-    workspaceDir = join(scratch, 'workspace');
-    mkdirSync(workspaceDir);
-    model = await startScenarioModel({ scenarioFile: DEMO_SCENARIO, workspaceDir });
-    editor = await startEditor({
-      workspaceDir,
-      settings: { 'cairn.baseUrl': model.url },
-      env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-task' },
-      name: 'task',
-    });
-    page = editor.page;
-    frame = await openCairnView(page);
-  });
-
-  afterAll(async () => {
-    await editor?.close();
-    await model?.close();
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const scene = useScenarioEditor({ name: 'task', scenarioFile: DEMO_SCENARIO });
+  beforeAll(() => {
+    ({ page, frame, workspaceDir } = scene.started());
   });
 
   it('streams the answer and the tool lines with their brackets, asking before running a command', async () => {
