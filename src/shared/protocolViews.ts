@@ -1,0 +1,322 @@
+/**
+ * The views of core facts the protocol carries (`protocol.ts`), shaped for rendering: plain JSON, no
+ * classes. Kept apart from the messages themselves; `protocol.ts` re-exports every one.
+ */
+import type { ResultKind } from '../core/ledger/types';
+import type { NoticeLevel } from '../core/agent/events';
+import type { ApprovalDetail } from '../core/agent/approval';
+import type { SubagentTotalView, SubagentView } from './subagentView';
+
+/** A ledger result as the chat shows it: one collapsed line, expandable to `text`. */
+export interface ResultView {
+  /** `#` and lowercase hex. */
+  readonly id: string;
+  readonly tool: string;
+  /** The bracket line, e.g. `[#a3f2 src/app.ts lines 1-200 of 340 sha 1c9e04ab]`. */
+  readonly bracket: string;
+  /** Exactly what the model saw (capped for long output; the full text is recalled by id). */
+  readonly text: string;
+  readonly kind: ResultKind;
+  /** Characters of the full stored body. */
+  readonly fullChars: number;
+  /** Estimated tokens hygiene kept out of the context with this answer (0 for a full result). */
+  readonly tokensSaved: number;
+  readonly isError: boolean;
+  /** Earlier results this one names (a stub's full read, a same-result's first). */
+  readonly refersTo?: readonly string[];
+  /** What the call came to, for the tool line (absent: nothing to add, or an older host). */
+  readonly outcome?: ResultOutcome;
+}
+
+/** A tool call's outcome as the tool line shows it; the host works it out from the result (resultOutcome.ts). */
+export interface ResultOutcome {
+  /** A command's exit code; null when a signal ended it. */
+  readonly exitCode?: number | null;
+  readonly timedOut?: boolean;
+  readonly cancelled?: boolean;
+  /** How long the tool ran (approval wait excluded); absent when it did not run or after a reload. */
+  readonly durationMs?: number;
+  /** A search's matches. */
+  readonly matches?: number;
+  /** Lines an edit added and removed. */
+  readonly added?: number;
+  readonly removed?: number;
+}
+
+export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'denied' | 'done' | 'cancelled';
+
+/** What the user decided for one approval prompt. */
+export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+
+/** What a code block's buttons ask of the editor. */
+export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
+
+/** Buttons an error can carry; the host maps each to its command. */
+export type HostAction =
+  | 'setApiKey'
+  | 'retry'
+  | 'newSession'
+  | 'compact'
+  | 'showReport'
+  | 'openSettings'
+  /** Send the message that could not go out (no key) now. */
+  | 'resend'
+  /** After the user's own cancel: ask the model to go on from where it stopped. */
+  | 'continue'
+  /** The last answer again: a new generation from before the last user message, which is sent again. */
+  | 'regenerate';
+
+/** A slash command the input completes (`/compact`, `/new`…); the host owns the list and runs them. */
+export interface SlashCommandView {
+  /** Without the slash, e.g. `compact`. */
+  readonly name: string;
+  readonly description: string;
+  /** Shown after the name when the command takes text, e.g. `[instructions]`. */
+  readonly argumentHint?: string;
+}
+
+/** One model the server lists, for the chat's model picker. */
+export interface ModelChoiceView {
+  readonly id: string;
+  readonly displayName: string;
+  /** The input window in tokens, when the server says. */
+  readonly windowTokens?: number;
+  /** US$ per million input and output tokens (Cairn's price table or cairn.prices); absent: unknown. */
+  readonly price?: { readonly input: number; readonly output: number };
+}
+
+export interface ModelChoices {
+  /** The model the next request uses. */
+  readonly current: string;
+  readonly models: readonly ModelChoiceView[];
+}
+
+/** What the first run without a key shows instead of an error. */
+export interface WelcomeView {
+  /** The server Cairn talks to when it is not Anthropic's (cairn.baseUrl). */
+  readonly server?: string;
+}
+
+export interface CompactionMarkView {
+  readonly generation: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** The summary and files table can be fetched with the `compactionDetails` request. */
+  readonly hasDetails: boolean;
+}
+
+/** One file a turn changed, as its checkpoint knows it (`core/checkpoints/`). */
+export interface FileChangeView {
+  readonly path: string;
+  readonly change: 'created' | 'deleted' | 'modified' | 'not_restorable';
+  /** Lines added and removed (text files). */
+  readonly added?: number;
+  readonly removed?: number;
+}
+
+/** The files one turn changed, shown at its end; each opens in the diff editor. */
+export interface TurnChangesView {
+  readonly checkpointId: string;
+  readonly files: readonly FileChangeView[];
+}
+
+/** One element of a turn, in the order it happened. */
+export type TranscriptItem =
+  | { readonly type: 'user'; readonly text: string }
+  /** Markdown; `streaming` while deltas may still append to it. */
+  | {
+      readonly type: 'assistant';
+      readonly text: string;
+      readonly streaming?: boolean;
+      readonly incomplete?: boolean;
+      /** Cut by the user's own cancel (not by a failure). */
+      readonly stopped?: boolean;
+    }
+  | { readonly type: 'thinking'; readonly text: string; readonly streaming?: boolean }
+  | {
+      readonly type: 'tool';
+      readonly callId: string;
+      readonly tool: string;
+      /** The key argument, e.g. the path of a read or the command of a bash call. */
+      readonly summary: string;
+      readonly status: ToolCallStatus;
+      readonly result?: ResultView;
+      /** What the approval prompt shows in full: the whole command, every path written (absent: none asked). */
+      readonly approval?: ApprovalDetail;
+      /** Shown with the approval prompt: why this call must be approved explicitly. */
+      readonly approvalReason?: string;
+      /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
+      readonly liveOutput?: string;
+      /** A `task` call's child agent, live or finished (`subagentView.ts`). */
+      readonly subagent?: SubagentView;
+    }
+  | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string; readonly action?: HostAction }
+  | {
+      readonly type: 'error';
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+      /** The user's message that did not go out, kept so nothing typed is lost. */
+      readonly unsent?: string;
+    }
+  | ({ readonly type: 'compaction' } & CompactionMarkView)
+  | ({ readonly type: 'changes' } & TurnChangesView);
+
+/** A turn: one user message and everything that answered it. Turns are numbered from 0 in the session. */
+export interface TurnView {
+  readonly index: number;
+  readonly items: readonly TranscriptItem[];
+  /** What the turn's requests used and cost, summed (live turns; absent when none was reported). */
+  readonly usage?: TurnUsageView;
+}
+
+export interface TurnUsageView {
+  /** The model of the turn's last request. */
+  readonly model: string;
+  readonly requests: number;
+  /** Prompt tokens (input, cache write and cache read) over the turn's requests. */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** null when a request's model has no price. */
+  readonly costUsd: number | null;
+}
+
+/** The usage meter: the parts of the model's window the last request used, and what the session cost. */
+export interface UsageMeterView {
+  /** The model's input window in tokens. */
+  readonly windowTokens: number;
+  readonly systemTokens: number;
+  readonly historyTokens: number;
+  readonly summaryTokens: number;
+  /** Cache-read share of the last request's input, 0..1; null before the first response. */
+  readonly cacheHitShare: number | null;
+  readonly sessionCostUsd: number;
+  /** Estimated tokens that stubs, caps, diffs and same-result answers kept out of the context. */
+  readonly tokensSavedByHygiene: number;
+  /** Each sub-agent's figures (their cost is in `sessionCostUsd`); absent when the session has none. */
+  readonly subagents?: readonly SubagentTotalView[];
+}
+
+/** The compaction notice above the input. */
+export interface CompactionStateView {
+  readonly status: 'running' | 'preview' | 'done' | 'failed';
+  readonly generation: number;
+  readonly tokensBefore: number;
+  /** Known once a summary exists (preview or done). */
+  readonly tokensAfter?: number;
+  readonly message?: string;
+  /** The summary and files table can be fetched with `compactionDetails`. */
+  readonly hasDetails: boolean;
+  /** The host can undo the last compaction. */
+  readonly canUndo: boolean;
+}
+
+/** One prompt source of a request (system, tools, history, summary, files table, ...). */
+export interface SnapshotSourceView {
+  readonly name: string;
+  readonly bytes: number;
+  readonly tokensRaw: number;
+  readonly tokensCalibrated: number;
+  /** The part of `tokensRaw` inside long runs without whitespace, calibrated by its own ratio (absent: 0). */
+  readonly tokensRawInRuns?: number;
+}
+
+export interface SnapshotDecisionView {
+  /** e.g. `read-stub`, `capped`, `same-result`, `diff`, `breakpoint`, `compaction`. */
+  readonly kind: string;
+  readonly detail: string;
+  readonly resultIds: readonly string[];
+  /** An elision's cost-model figures (base-input-token units; `breakEvenRequests` −1: never pays). */
+  readonly elision?: {
+    readonly savedPerRequest: number;
+    readonly breakCost: number;
+    readonly breakEvenRequests: number;
+    readonly expectedRequests: number;
+    readonly predictedSaving: number;
+  };
+}
+
+export interface ProviderUsageView {
+  readonly input: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  readonly output: number;
+}
+
+/** What the context report shows for one request; produced by the composer, updated when usage arrives. */
+export interface RequestSnapshotView {
+  /** 0-based index of the request in the session; snapshots are upserted by it. */
+  readonly index: number;
+  /** Epoch milliseconds. */
+  readonly time: number;
+  readonly model: string;
+  readonly generation: number;
+  readonly purpose: 'main' | 'compaction';
+  /** The chat turn the request was made for (the report links to it; absent from older hosts). */
+  readonly turn?: number;
+  /** The sub-agent that made the request (`explore-1`); absent for the session's own agent. */
+  readonly agent?: string;
+  readonly sources: readonly SnapshotSourceView[];
+  readonly toolDefinitionBytes: number;
+  readonly messageCount: number;
+  /**
+   * The calibration the calibrated figures used: provider tokens per raw token of ordinary text and of
+   * long runs without whitespace; `fromUsage` false before any usage was seen (raw counts shown as
+   * they are). Absent from hosts older than it.
+   */
+  readonly calibration?: { readonly ratio: number; readonly runRatio: number; readonly fromUsage: boolean };
+  /** Hash of each message (short hex), so two requests can be compared block by block. */
+  readonly messageHashes: readonly string[];
+  /** Message indexes carrying a cache breakpoint. */
+  readonly breakpoints: readonly number[];
+  readonly maxTokens: number;
+  readonly decisions: readonly SnapshotDecisionView[];
+  /** Absent until the response's usage arrives. */
+  readonly usage?: ProviderUsageView;
+  readonly cacheHitShare?: number;
+  readonly costUsd?: number;
+  /**
+   * The prefix the cache had stopped matching. `index` is the first differing message (0 when the
+   * break is before the messages: see `zone`). `where` names the part that changed (`tools: the
+   * description of \`bash\` changed`, `system block 2 (rules AGENTS.md) changed`, `message 4 (user)
+   * block 0 (tool_result) changed`); `reason` is `where` with its evidence. `zone`, `block` and
+   * `where` are absent from hosts older than them.
+   */
+  readonly cacheBreak?: {
+    readonly index: number;
+    readonly reason: string;
+    readonly zone?: 'request' | 'tools' | 'system' | 'messages';
+    /** Block inside message `index`; null outside the messages. */
+    readonly block?: number | null;
+    readonly where?: string;
+  };
+}
+
+/** One page of a stored result, for inline recall. */
+export interface RecallPage {
+  readonly resultId: string;
+  readonly bracket: string;
+  /** 1-based first line shown. */
+  readonly from: number;
+  /** Last line shown (from - 1 when nothing is shown). */
+  readonly to: number;
+  readonly total: number;
+  readonly lines: readonly string[];
+}
+
+export interface TurnPage {
+  readonly turns: readonly TurnView[];
+  /** More turns exist before the first one of this page. */
+  readonly hasOlder: boolean;
+}
+
+export interface CompactionDetails {
+  readonly generation: number;
+  /** Markdown (ids in it are links). */
+  readonly summary: string;
+  /** Markdown table `| Path | Lines | sha | Result |`, or '' with no reads. */
+  readonly filesTable: string;
+  /** Estimated prompt before → after (given for a preview). */
+  readonly tokensBefore?: number;
+  readonly tokensAfter?: number;
+}
