@@ -18,7 +18,6 @@ import type {
 } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
-import { resultViewOf } from './resultView';
 import { CompactionRunner } from './compactionRunner';
 import { respondTo } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
@@ -37,6 +36,7 @@ import { attachableMentions } from './fileMentions';
 import { MessageBranches } from './messageBranches';
 import { FailedRun } from './failedRun';
 import { SubagentAccounting } from './subagentAccounting';
+import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 
@@ -76,6 +76,18 @@ export class SessionController {
     isBusy: () => this.busy,
     reloadViews: () => this.reloadViews(),
     send: (text) => this.send(text),
+  });
+
+  /** The session's agent's tokens saved, requests and summaries in the report and the meter. */
+  private readonly figures = new SessionFigures({
+    usage: this.usage,
+    turn: () => this.chat.currentTurn,
+    broadcast: (message, only) => this.broadcast(message, only),
+    refreshMeter: () => void this.refreshMeter(),
+    restoredSummary: async () => {
+      this.digests.clear();
+      return (await this.digest()).activeSummary;
+    },
   });
 
   /** The children's requests in the report, the meter and their turn (issue 19). */
@@ -404,53 +416,10 @@ export class SessionController {
     this.chat.relay(event);
     this.failedRun.observe(event);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
-    // The meter's and the report's figures.
-    switch (event.type) {
-      case 'tool_finished':
-        this.usage.addSaved(resultViewOf(event.result).tokensSaved);
-        break;
-      case 'request_finished': {
-        const view = this.usage.addSnapshot(event.snapshot, this.chat.currentTurn);
-        this.broadcast({ type: 'snapshot', snapshot: view });
-        if (view.usage && view.purpose === 'main') {
-          this.broadcast(
-            {
-              type: 'turnUsage',
-              turn: this.chat.currentTurn,
-              model: view.model,
-              inputTokens: view.usage.input + view.usage.cacheWrite + view.usage.cacheRead,
-              outputTokens: view.usage.output,
-              costUsd: view.costUsd ?? null,
-            },
-            'chat',
-          );
-        }
-        void this.refreshMeter();
-        break;
-      }
-      case 'todo':
-        this.skills.showTodo(event.items);
-        break;
-      case 'subagent_event':
-        this.subagents.observe(event);
-        break;
-      case 'compacted':
-        this.usage.setSummary(event.summary);
-        void this.refreshMeter();
-        break;
-      case 'notice':
-        if (event.kind === 'compaction_undone') {
-          // The summary of the restored generation is in the journal; the digest knows it.
-          this.digests.clear();
-          void this.digest().then((d) => {
-            this.usage.setSummary(d.activeSummary);
-            return this.refreshMeter();
-          });
-        }
-        break;
-      default:
-        break;
-    }
+    // The meter's and the report's figures: the session's own agent's, and its children's.
+    this.figures.observe(event);
+    if (event.type === 'todo') this.skills.showTodo(event.items);
+    else if (event.type === 'subagent_event') this.subagents.observe(event);
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
