@@ -56,6 +56,8 @@ export class SessionController {
   /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
   private unsent: string | undefined;
   private opening: Promise<AssembledSession> | undefined;
+  /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
+  private modelPick: Promise<void> | undefined;
   private readonly compaction: CompactionRunner;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
   private readonly notificationPort: NotificationPort;
@@ -218,6 +220,7 @@ export class SessionController {
 
   /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
   async send(text: string, options: { readonly retry?: boolean } = {}): Promise<void> {
+    await this.modelPick;
     const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
     if (slash) {
       this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
@@ -342,7 +345,10 @@ export class SessionController {
   /** The model picker's choice: used from the next request on, and shown in the chat. */
   async pickModel(model: string): Promise<void> {
     if (!this.deps.pickModel) return;
-    await this.deps.pickModel(model);
+    // A message sent right after the pick (the views' messages are handled side by side) waits for it.
+    const picking = this.deps.pickModel(model);
+    this.modelPick = picking.catch(() => undefined);
+    await picking;
     this.deps.log.info(`Model changed to ${model}; the next request uses it.`);
     this.broadcast({ type: 'model', model }, 'chat');
     await this.refreshMeter();
