@@ -93,7 +93,7 @@ async function candidates(args: readonly string[], json: boolean): Promise<void>
     const runs = [];
     for (const name of chosen) {
       process.stderr.write(`candidates: ${bench.name} ${name} …\n`);
-      runs.push(await runCandidate(bench, name));
+      runs.push(await runCandidate(bench, resolve(file), name));
     }
     results.push({ scenario: bench.name, runs });
   }

@@ -145,6 +145,9 @@ export function activate(context: vscode.ExtensionContext): void {
       get prices() {
         return settings.prices;
       },
+      get hygiene() {
+        return settings.hygiene;
+      },
       sessionsDir: join(context.globalStorageUri.fsPath, 'sessions'),
       promptsDir: join(context.extensionPath, 'dist', 'prompts'),
       log: (line) => log.info(line),

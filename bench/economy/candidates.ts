@@ -3,10 +3,13 @@
  * scenario side by side with Cairn before it may become behaviour
  * (`npm run bench -- candidates --scenario FILE [--candidate NAME]...`).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompactionSettings } from '../../src/core/compaction/settings';
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../../src/core/config/hygiene';
+import { cairnRetrieval } from '../peers/cairnAgent';
+import { needsGate, needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
 import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
@@ -16,6 +19,8 @@ export interface Candidate {
   readonly about: string;
   /** The compaction settings the candidate runs with, from the scenario's own. */
   readonly compaction: (base: CompactionSettings) => CompactionSettings;
+  /** The hygiene numbers it runs with, when it changes what a result shows (default: the spec's). */
+  readonly hygiene?: HygieneConfig;
 }
 
 /** `cairn` is the session as built; every other entry changes one thing. */
@@ -37,23 +42,57 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about: 'elide only batches of at least 8,000 tokens (default 2,000)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, minTokens: 8_000 } }),
   },
+  'output-failures': {
+    about:
+      'a command output over the cap shows its first 10 and last 30 lines and its failures with their detail, not head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
+    compaction: (base) => base,
+    hygiene: { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' },
+  },
 };
 
 export interface CandidateRun extends RunFigures {
   readonly candidate: string;
+  /** Requests the needs gate added: a step's needs were not in the context, so Cairn recalled them first. */
+  readonly retrievals: number;
+  /** Needs no retrieval could bring back (each one a step served without what it relies on). */
+  readonly unmetNeeds: readonly string[];
   readonly elisions: ElisionFigures;
   readonly notices: readonly string[];
 }
 
-export async function runCandidate(bench: BenchScenario, name: string): Promise<CandidateRun> {
+/**
+ * Runs one candidate on the scenario in `file`, through the peers bench's needs gate: a step whose
+ * `x-needs` are not in the context gets Cairn's `recall` first, counted as a retrieval, so a candidate
+ * that shows less pays for what the model then has to fetch (information-equivalence).
+ */
+export async function runCandidate(bench: BenchScenario, file: string, name: string): Promise<CandidateRun> {
   const candidate = CANDIDATES[name];
   if (!candidate) throw new Error(`No candidate named ${name}; there are: ${Object.keys(CANDIDATES).join(', ')}.`);
+  const needs = needsOf(JSON.parse(await readFile(file, 'utf8')), file);
   const root = await mkdtemp(join(tmpdir(), `cairn-candidate-${bench.name}-${name}-`));
+  const outDir = join(root, 'out');
+  const notices: string[] = [];
+  const gate = needsGate(
+    needs,
+    (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming),
+    (message) => notices.push(message),
+  );
   try {
-    const { requests, notices, sessionsDir } = await playBenchScenario(bench, root, {
+    const played = await playBenchScenario(bench, root, {
       compaction: candidate.compaction(benchCompaction(bench)),
+      ...(candidate.hygiene ? { hygiene: candidate.hygiene } : {}),
+      ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
+      outDir,
     });
-    return { candidate: name, ...measureRun(requests), elisions: await elisionsOf(sessionsDir), notices };
+    const figures = measureRun(played.requests);
+    return {
+      candidate: name,
+      ...figures,
+      retrievals: played.requests.filter((r) => r.role === 'retrieval').length,
+      unmetNeeds: gate.report.unmet,
+      elisions: await elisionsOf(played.sessionsDir),
+      notices: [...notices, ...played.notices],
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -64,13 +103,13 @@ export function candidatesMarkdown(scenario: string, runs: readonly CandidateRun
   const cairn = runs.find((r) => r.candidate === 'cairn');
   const rows = runs.map((r) => {
     const ratio = cairn ? (r.billed / cairn.billed).toFixed(3) : '';
-    return `| ${r.candidate} | ${r.requests} | ${Math.round(r.billed).toLocaleString('en-US')} | ${ratio} | ${r.cacheWrite.toLocaleString('en-US')} | ${r.cacheRead.toLocaleString('en-US')} | ${r.elisions.count} | ${r.compactions} | ${r.cacheBreaks} | ${r.notices.length} |`;
+    return `| ${r.candidate} | ${r.requests - r.retrievals} + ${r.retrievals} | ${r.unmetNeeds.length} | ${Math.round(r.billed).toLocaleString('en-US')} | ${ratio} | ${r.cacheWrite.toLocaleString('en-US')} | ${r.cacheRead.toLocaleString('en-US')} | ${r.elisions.count} | ${r.compactions} | ${r.cacheBreaks} | ${r.notices.length} |`;
   });
   return [
     `### ${scenario}`,
     '',
-    '| candidate | requests | billed-input eq. | / cairn | cache write | cache read | elisions | lossy compactions | breaks | notices |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| candidate | requests + retrievals | unmet needs | billed-input eq. | / cairn | cache write | cache read | elisions | lossy compactions | breaks | notices |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     ...runs.map((r) => `- ${r.candidate}: ${CANDIDATES[r.candidate]!.about}`),

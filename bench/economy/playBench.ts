@@ -5,7 +5,9 @@
  */
 import { join } from 'node:path';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
+import type { HygieneConfig } from '../../src/core/config/hygiene';
 import type { SessionPorts } from '../../src/core/session/node/sessionAssembly';
+import type { AgentHooks } from '../../src/node/localServer/agentHooks';
 import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
 import { prepareWorkspace, type BenchScenario } from './benchScenario';
@@ -31,7 +33,15 @@ export function benchCompaction(bench: BenchScenario): CompactionSettings {
 export async function playBenchScenario(
   bench: BenchScenario,
   root: string,
-  options: { readonly strategy?: Pick<SessionPorts, 'project' | 'wrapTools'>; readonly compaction?: CompactionSettings } = {},
+  options: {
+    readonly strategy?: Pick<SessionPorts, 'project' | 'wrapTools'>;
+    readonly compaction?: CompactionSettings;
+    readonly hygiene?: HygieneConfig;
+    /** Answers served before a scripted step (the needs gate's retrievals). */
+    readonly serverHooks?: AgentHooks;
+    /** Where the session's journal goes, when the caller needs it while the run is going (the gate does). */
+    readonly outDir?: string;
+  } = {},
 ): Promise<PlayedBench> {
   const workspaceDir = join(root, 'workspace');
   await prepareWorkspace(bench, workspaceDir);
@@ -39,11 +49,13 @@ export async function playBenchScenario(
   const result = await runHeadless({
     workspaceDir,
     scenario: bench.scenario,
-    outDir: join(root, 'out'),
+    outDir: options.outDir ?? join(root, 'out'),
     homeDir: join(root, 'home'),
     idSeed: 0xca1,
     ...(options.strategy ? { strategy: options.strategy } : {}),
     compaction: options.compaction ?? benchCompaction(bench),
+    ...(options.hygiene ? { hygiene: options.hygiene } : {}),
+    ...(options.serverHooks ? { serverHooks: options.serverHooks } : {}),
     onNotice: (message) => notices.push(message),
   });
   notices.push(...(result.server?.notices ?? []));
@@ -51,7 +63,7 @@ export async function playBenchScenario(
     requests: result.server?.requests ?? [],
     notices,
     workspaceDir,
-    sessionsDir: join(root, 'out', 'sessions'),
+    sessionsDir: join(options.outDir ?? join(root, 'out'), 'sessions'),
     doneReasons: result.doneReasons,
   };
 }

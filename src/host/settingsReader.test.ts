@@ -53,6 +53,15 @@ describe('readCairnSettings', () => {
     );
   });
 
+  it('reads cairn.commandOutput into the hygiene numbers, and names a wrong value', () => {
+    expect(from({}).hygiene['cap.command_output']).toBe('head-tail');
+    expect(from({ commandOutput: 'headTail' }).hygiene['cap.command_output']).toBe('head-tail');
+    expect(from({ commandOutput: 'failures' }).hygiene).toMatchObject({ 'cap.command_output': 'failures', 'cap.max_lines': 400 });
+    const wrong = from({ commandOutput: 'short' });
+    expect(wrong.hygiene['cap.command_output']).toBe('head-tail');
+    expect(wrong.problems).toEqual(['cairn.commandOutput must be "headTail" or "failures"; using "headTail".']);
+  });
+
   it('reads the sub-agents settings, and holds each to its range', () => {
     expect(from({}).subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25 });
     expect(from({ 'subagents.maxDepth': 0, 'subagents.parallel': 8, 'subagents.maxTurns': 4 }).subagents).toEqual({

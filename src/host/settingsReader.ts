@@ -9,6 +9,7 @@ import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } 
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import { DEFAULT_SUBAGENT_SETTINGS, MAX_PARALLEL, MAX_SUBAGENT_DEPTH, type SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../core/config/hygiene';
 import { defaultModel } from '../core/model/defaultModel';
 
 export type SettingGetter = (key: string) => unknown;
@@ -47,6 +48,8 @@ export interface CairnSettings {
   readonly prices: PriceTable;
   /** `cairn.subagents.*`: how deep children nest, how many run at once, each one's budget. */
   readonly subagents: SubagentSettings;
+  /** The hygiene numbers: the spec's, with `cairn.commandOutput` as `cap.command_output`. */
+  readonly hygiene: HygieneConfig;
   /** What was wrong with the settings as read (each a sentence naming the setting). */
   readonly problems: readonly string[];
 }
@@ -206,8 +209,18 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     alwaysAllow: approvalsOf(get, problems),
     prices: pricesOf(get, problems),
     subagents: subagentsOf(get, problems),
+    hygiene: hygieneOf(get, problems),
     problems,
   };
+}
+
+/** `cairn.commandOutput`: "headTail" (spec 3.0.0's cap, the default) or "failures" (ledger/outputShape.ts). */
+function hygieneOf(get: SettingGetter, problems: string[]): HygieneConfig {
+  const raw = get('commandOutput');
+  if (raw === 'failures') return { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' };
+  if (raw !== undefined && raw !== null && raw !== 'headTail')
+    problems.push('cairn.commandOutput must be "headTail" or "failures"; using "headTail".');
+  return DEFAULT_HYGIENE;
 }
 
 /** `cairn.subagents.maxDepth` (0 to 3), `.parallel` (1 to 8) and `.maxTurns` (at least 1). */

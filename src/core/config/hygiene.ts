@@ -2,6 +2,9 @@
  * Every number of the context-hygiene rules, under the names spec 3.0.0 gives them.
  * Conformance files and settings override these by the same dotted names, so the names are a contract.
  */
+/** How a command's output over the cap is cut (`cap.command_output`). */
+export type CommandOutputShape = 'head-tail' | 'failures';
+
 export interface HygieneConfig {
   /** Minimum hex digits in a result id (`#a3f2`). */
   'ids.digits': number;
@@ -13,6 +16,12 @@ export interface HygieneConfig {
   'cap.head_chars': number;
   'cap.tail_lines': number;
   'cap.tail_chars': number;
+  /**
+   * How a command's output over the cap is cut: `head-tail` (spec 3.0.0, the default) or `failures`
+   * (failure lines and the summary over passing lines; `ledger/outputShape.ts`). Not a spec name: the
+   * spec leaves output's shape to the cap, so this is Cairn's own, off by default (issue 16 §3).
+   */
+  'cap.command_output': CommandOutputShape;
   /** Lines a read shows by default. */
   'read.window': number;
   /** Lines a recall shows by default. */
@@ -34,6 +43,7 @@ export const DEFAULT_HYGIENE: Readonly<HygieneConfig> = Object.freeze({
   'cap.head_chars': 20_000,
   'cap.tail_lines': 100,
   'cap.tail_chars': 10_000,
+  'cap.command_output': 'head-tail',
   'read.window': 2000,
   'recall.window': 2000,
   'read.max_line_chars': 2000,
@@ -60,7 +70,11 @@ export function resolveHygiene(...layers: Array<HygieneOverrides | undefined>): 
         throw new ConfigError(`Unknown hygiene setting "${key}". Known settings: ${Object.keys(DEFAULT_HYGIENE).join(', ')}.`);
       }
       const expected = DEFAULT_HYGIENE[key as keyof HygieneConfig];
-      if (Array.isArray(expected)) {
+      if (key === 'cap.command_output') {
+        if (value !== 'head-tail' && value !== 'failures') {
+          throw new ConfigError(`Hygiene setting "${key}" must be "head-tail" or "failures", got ${JSON.stringify(value)}.`);
+        }
+      } else if (Array.isArray(expected)) {
         if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {
           throw new ConfigError(`Hygiene setting "${key}" must be a list of tool names, got ${JSON.stringify(value)}.`);
         }

@@ -4,7 +4,7 @@ import { checkArgs, type RecallArgs } from '../tools/args';
 import { runTool } from '../tools/dispatch';
 import type { ReadFacts, ToolOutcome } from '../tools/outcome';
 import { referenceTo } from './bodyReference';
-import { capBody, capText } from './cap';
+import { cutForModel } from './outputShape';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from '../tools/hashCache';
 import { LedgerStateError, stateProblem, type LedgerState } from './ledgerState';
@@ -379,9 +379,9 @@ export class ResultLedger {
     let shown = answer.body;
     let kind = answer.kind;
     if (answer.cappable) {
-      const capped = typeof answer.body === 'string' ? capText(answer.body, id, this.config) : capBody(answer.body, id, this.config);
-      if (capped.capped && capped.lines) {
-        shown = capped.lines;
+      const capped = cutForModel(answer.body, id, this.config, answer.outputStatus !== undefined);
+      if (capped) {
+        shown = capped;
         if (kind === 'full') kind = 'capped';
       }
     }
