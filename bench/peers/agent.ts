@@ -38,6 +38,8 @@ export interface BenchAgent {
    * scenario's inline twin (`x-bench-inline`): the same search done by the agent itself.
    */
   readonly playsSubagents?: boolean;
+  /** Cairn itself in some configuration: never a peer, so never the "best peer" Cairn is measured against. */
+  readonly isCairn?: boolean;
   /** Why its figures are not comparable with the others' (it is then left out of "best peer"). */
   readonly caveat?: string;
   /** Installs the agent on first use; a message when it cannot run here (the agent is then skipped). */

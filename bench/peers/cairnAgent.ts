@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../../src/core/config/hygiene';
 import { runHeadless } from '../../src/node/headless/runner';
 import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
@@ -14,14 +15,26 @@ import { elisionsOf } from '../economy/elisions';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
 import { needsGate, retrievalTurn, visibleText, windowAround } from './needs';
 
-export const cairnAgent: BenchAgent = {
-  name: 'cairn',
-  version: checkoutVersion(),
-  categories: CAIRN_CATEGORIES,
-  playsSubagents: true,
-  prepare: async () => undefined,
-  run: runCairn,
-};
+export const cairnAgent: BenchAgent = cairnConfigured('cairn');
+
+/**
+ * Cairn with `cairn.commandOutput: "failures"` (a command's long output cut around its failures rather
+ * than head and tail): a setting off by default because it changes what a result shows (issue 16 §3),
+ * measured beside Cairn as built and never counted as a peer.
+ */
+export const cairnFailuresAgent: BenchAgent = cairnConfigured('cairn-failures', { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' });
+
+function cairnConfigured(name: string, hygiene?: HygieneConfig): BenchAgent {
+  return {
+    name,
+    version: checkoutVersion(),
+    categories: CAIRN_CATEGORIES,
+    playsSubagents: true,
+    isCairn: true,
+    prepare: async () => undefined,
+    run: (context) => runCairn(context, hygiene),
+  };
+}
 
 /** The commit this checkout is at (with `+` when it has changes), for the report. */
 function checkoutVersion(): string {
@@ -35,7 +48,7 @@ function checkoutVersion(): string {
   }
 }
 
-async function runCairn(context: AgentRunContext): Promise<AgentRun> {
+async function runCairn(context: AgentRunContext, hygiene: HygieneConfig | undefined): Promise<AgentRun> {
   const outDir = join(context.scratchDir, 'out');
   const gate = needsGate(
     context.needs,
@@ -50,6 +63,7 @@ async function runCairn(context: AgentRunContext): Promise<AgentRun> {
     idSeed: 0xca1,
     model: context.model,
     onNotice: context.onNotice,
+    ...(hygiene ? { hygiene } : {}),
     ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
   });
   const elisions = await elisionsOf(join(outDir, 'sessions'));

@@ -36,8 +36,14 @@ export function peersMarkdown(run: PeersRun): string {
       );
     }
     out.push('');
-    if (result.bestPeer)
+    if (result.bestPeer) {
       out.push(`Cairn / best peer (${result.bestPeer}): ${result.cairnToBest === null ? 'n/a' : `${result.cairnToBest.toFixed(2)}`}.`, '');
+      // Cairn's other configurations (`cairn-failures`), each against the same best peer.
+      const peer = result.agents.find((r) => r.agent === result.bestPeer);
+      for (const variant of result.agents.filter((r) => r.agent.startsWith('cairn-')))
+        if (peer && peer.billed > 0)
+          out.push(`${variant.agent} / best peer (${peer.agent}): ${(variant.billed / peer.billed).toFixed(2)}.`, '');
+    }
     const details = run.details.get(result.scenario);
     out.push(`Peak context split: fixed (tools + system) and conversation by source, tokens.`, '');
     out.push(

@@ -112,7 +112,8 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
       }
     }
     details.set(bench.name, perAgent);
-    scenarios.push({ scenario: bench.name, agents: rows, ...best(rows, new Set(ready.filter((a) => a.caveat).map((a) => a.name))) });
+    const notPeers = new Set(ready.filter((a) => a.caveat || a.isCairn).map((a) => a.name));
+    scenarios.push({ scenario: bench.name, agents: rows, ...best(rows, notPeers) });
   }
   const caveats = new Map(ready.flatMap((a) => (a.caveat ? [[a.name, a.caveat] as const] : [])));
   return {
@@ -123,11 +124,11 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
   };
 }
 
-/** Cairn's billed total over the cheapest peer whose edits landed (its check did not fail). */
-function best(rows: readonly AgentRow[], incomparable: ReadonlySet<string>): { cairnToBest: number | null; bestPeer: string | null } {
+/** Cairn's billed total over the cheapest peer whose edits landed (its check did not fail); `notPeers`: Cairn's other configurations and agents not comparable. */
+function best(rows: readonly AgentRow[], notPeers: ReadonlySet<string>): { cairnToBest: number | null; bestPeer: string | null } {
   const cairn = rows.find((r) => r.agent === 'cairn');
   const peers = rows
-    .filter((r) => r.agent !== 'cairn' && r.check !== 'failed' && !incomparable.has(r.agent))
+    .filter((r) => r.agent !== 'cairn' && r.check !== 'failed' && !notPeers.has(r.agent))
     .sort((a, b) => a.billed - b.billed);
   const peer = peers[0];
   if (!cairn || !peer) return { cairnToBest: null, bestPeer: peer?.agent ?? null };
@@ -151,7 +152,7 @@ async function runOne(
     // local model's) would refuse them outright. Output is not what is measured: raise it to what the
     // model id allows, and keep the scenario's context window.
     // Cairn keeps the scenario as written (it reads its output budget from the scenario's model).
-    const maxOutput = agent.name === 'cairn' ? bench.scenario.model.maxOutput : Math.max(bench.scenario.model.maxOutput, PEER_MAX_OUTPUT);
+    const maxOutput = agent.isCairn ? bench.scenario.model.maxOutput : Math.max(bench.scenario.model.maxOutput, PEER_MAX_OUTPUT);
     const scenario = { ...bench.scenario, model: { ...bench.scenario.model, maxOutput } };
     const run = await agent.run({
       bench: { ...bench, scenario },
