@@ -13,6 +13,8 @@ import { needsGate, needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
 import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
+import { rereadStubTools } from './rereadCandidate';
+import type { StrategyHooks } from './strategies';
 import { measureRun, type RunFigures } from './measure';
 
 export interface Candidate {
@@ -21,6 +23,8 @@ export interface Candidate {
   readonly compaction: (base: CompactionSettings) => CompactionSettings;
   /** The hygiene numbers it runs with, when it changes what a result shows (default: the spec's). */
   readonly hygiene?: HygieneConfig;
+  /** Tools wrapped around the ledger, for a candidate measured before it is built (`workspaceDir`: the run's). */
+  readonly wrapTools?: (workspaceDir: string) => NonNullable<StrategyHooks['wrapTools']>;
 }
 
 /** `cairn` is the session as built; every other entry changes one thing. */
@@ -47,6 +51,18 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
       'a command output over the cap shows its first 10 and last 30 lines and its failures with their detail, not head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
     compaction: (base) => base,
     hygiene: { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' },
+  },
+  'reread-stub': {
+    about:
+      'a re-read whose file changed since its last full read only by the session’s own edits answers with a stub naming that read and the edits (measured through wrapTools, not built)',
+    compaction: (base) => base,
+    wrapTools: (workspaceDir) => (ledger) => rereadStubTools(ledger, workspaceDir),
+  },
+  'failures+reread-stub': {
+    about: 'output-failures and reread-stub together',
+    compaction: (base) => base,
+    hygiene: { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' },
+    wrapTools: (workspaceDir) => (ledger) => rereadStubTools(ledger, workspaceDir),
   },
 };
 
@@ -81,6 +97,7 @@ export async function runCandidate(bench: BenchScenario, file: string, name: str
     const played = await playBenchScenario(bench, root, {
       compaction: candidate.compaction(benchCompaction(bench)),
       ...(candidate.hygiene ? { hygiene: candidate.hygiene } : {}),
+      ...(candidate.wrapTools ? { strategy: { wrapTools: candidate.wrapTools(join(root, 'workspace')) } } : {}),
       ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
       outDir,
     });
