@@ -62,16 +62,16 @@ function indentOf(line: string): number {
 /**
  * The `failures` shape of an output that is over the cap: its first and last lines, every failure line,
  * and each failure's detail (the lines after it indented deeper, or up to the next failure, at most
- * DETAIL_LINES) in order while the budget lasts (what an output within the cap may show: `cap.max_lines`
- * and `cap.max_chars`, so a cut output is never longer than an uncut one could be); the gaps are marked
+ * DETAIL_LINES) in order while the budget lasts (the head's and tail's lines and characters together, so
+ * it is never longer than the head-and-tail cut of the same output); the gaps are marked
  * `[N lines elided, full output #id]`. Failure lines come before details, so a run of 40 failures shows
  * all 40 and the first few in full. An output with no failure line is its first and last lines.
  */
 export function shapeFailuresFirst(text: string, resultId: string, limits: CapLimits): ShapedOutput {
   const lines = text.split('\n');
-  // Never more than an output within the cap may show in full.
-  const maxLines = limits['cap.max_lines'];
-  const maxChars = limits['cap.max_chars'];
+  // Never longer than the spec's head-and-tail cut of the same output.
+  const maxLines = limits['cap.head_lines'] + limits['cap.tail_lines'];
+  const maxChars = limits['cap.head_chars'] + limits['cap.tail_chars'];
   const keep = new Uint8Array(lines.length);
   let keptLines = 0;
   let keptChars = 0;
