@@ -5,6 +5,7 @@ import {
   type CompactionSettings,
   type CompactionThreshold,
 } from '../../core/compaction/settings';
+import { DEFAULT_HYGIENE, type CommandOutputShape, type HygieneConfig } from '../../core/config/hygiene';
 
 /** The headless runner's command line: `npm run agent -- --workspace DIR (--scenario FILE | --prompt TEXT) ...`. */
 
@@ -23,6 +24,8 @@ export interface HeadlessArgs {
   readonly fallbackModel?: string;
   /** `--fallback-after-minutes`: how long the main model must be idle before the fallback is used. */
   readonly fallbackAfterMinutes?: number;
+  /** `--command-output failures`: a long command output cut around its failures (as `cairn.commandOutput`). */
+  readonly commandOutput?: CommandOutputShape;
 }
 
 export class UsageError extends Error {
@@ -48,7 +51,9 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
                     default 0.8, as cairn.compaction.threshold
   --fallback-model ID
                     write summaries on this model when the main model's cache is cold (no request on it in
-                    the last --fallback-after-minutes, default 5), as cairn.compaction.fallbackModel`;
+                    the last --fallback-after-minutes, default 5), as cairn.compaction.fallbackModel
+  --command-output headTail|failures
+                    how a command's output over the cap is cut, as cairn.commandOutput (default headTail)`;
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const values = new Map<string, string>();
@@ -70,6 +75,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
         '--threshold',
         '--fallback-model',
         '--fallback-after-minutes',
+        '--command-output',
       ].includes(arg)
     ) {
       throw new UsageError(`Unknown option "${arg}".\n\n${USAGE}`);
@@ -100,8 +106,13 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
       throw new UsageError(`--fallback-after-minutes needs a number of minutes ≥ 0, got "${values.get('--fallback-after-minutes')}".`);
     }
   }
+  const commandOutput = values.get('--command-output');
+  if (commandOutput !== undefined && commandOutput !== 'headTail' && commandOutput !== 'failures') {
+    throw new UsageError(`--command-output must be headTail or failures, got "${commandOutput}".`);
+  }
   return {
     workspace,
+    ...(commandOutput === 'failures' ? { commandOutput: 'failures' as const } : {}),
     ...(scenario ? { scenario } : {}),
     ...(prompt ? { prompt } : {}),
     ...(values.has('--base-url') ? { baseUrl: values.get('--base-url')! } : {}),
@@ -113,6 +124,11 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
     ...(values.has('--fallback-model') ? { fallbackModel: values.get('--fallback-model')! } : {}),
     ...(fallbackAfterMinutes !== undefined ? { fallbackAfterMinutes } : {}),
   };
+}
+
+/** The hygiene numbers: the spec's, with `--command-output` over them. */
+export function hygieneOf(args: HeadlessArgs): HygieneConfig {
+  return args.commandOutput ? { ...DEFAULT_HYGIENE, 'cap.command_output': args.commandOutput } : DEFAULT_HYGIENE;
 }
 
 /** The built-in compaction settings with the command line's threshold and fallback model over them. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sanitizeTerminalText } from '../../core/text/terminalText';
 import { loadScenario } from '../scenario/scenario';
 import { totalsLine } from './childRuns';
-import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
+import { compactionSettingsOf, hygieneOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';
 import { runHeadless } from './runner';
 import { transcriptLines } from './transcript';
@@ -20,6 +20,7 @@ async function main(): Promise<number> {
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.model ? { model: args.model } : {}),
     compaction: compactionSettingsOf(args),
+    hygiene: hygieneOf(args),
     onEvent: (event) => {
       const lines = transcriptLines(event);
       transcript.push(...lines);

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../core/agent/events';
 import { loadScenario, parseScenario } from '../scenario/scenario';
-import { compactionSettingsOf, parseHeadlessArgs, UsageError } from './args';
+import { compactionSettingsOf, hygieneOf, parseHeadlessArgs, UsageError } from './args';
 import { runHeadless } from './runner';
 import { transcriptLines } from './transcript';
 
@@ -96,6 +96,14 @@ describe('the headless runner', () => {
       /--threshold: .*share of the window/,
     );
     expect(parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', '50%']).threshold).toEqual({ kind: 'share', value: 0.5 });
+  });
+
+  it('reads --command-output into the hygiene numbers and refuses another shape', () => {
+    const base = ['--workspace', 'w', '--prompt', 'p'];
+    expect(hygieneOf(parseHeadlessArgs(base))['cap.command_output']).toBe('head-tail');
+    expect(hygieneOf(parseHeadlessArgs([...base, '--command-output', 'headTail']))['cap.command_output']).toBe('head-tail');
+    expect(hygieneOf(parseHeadlessArgs([...base, '--command-output', 'failures']))['cap.command_output']).toBe('failures');
+    expect(() => parseHeadlessArgs([...base, '--command-output', 'short'])).toThrow(/--command-output must be headTail or failures/);
   });
 
   it('npm run agent with the compaction sample prints the compaction, its files table and the full re-read', async () => {
