@@ -1,10 +1,9 @@
-import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { commandEnvironment } from './workspace/commandRunner';
 import { GitignoreRules } from './workspace/gitignoreMatcher';
 import type { FolderContext, GitSummary, ProjectContext, ProjectContextSource, TreeEntry } from '../core/compose/projectContextSource';
-import { filterDrivers } from '../core/checkpoints/node/hardenedGit';
+import { hardenedOverrides, READ_HARDENING, runGit } from '../core/checkpoints/node/hardenedGit';
 
 export interface NodeProjectContextOptions {
   /** Absolute paths of the workspace folders, in the editor's order. */
@@ -123,74 +122,27 @@ async function readGitignore(path: string): Promise<string | null> {
 }
 
 /**
- * `git status` in a repository that may be hostile (written by the model, or shipped in a downloaded
- * archive). Its `.git/config` can name programs git would run, so every one `status` could reach is
- * switched off from the command line, which wins over any config file:
- *
- * - `core.fsmonitor` (run on every index read) is off; hooks point at /dev/null (`post-index-change`);
- *   no pager (`--no-pager`, and execFile has no terminal); no external diff or textconv (status does not
- *   diff contents, set anyway); submodules are not entered (their own config would apply there).
- * - Filter drivers: a stat-dirty file is re-hashed through its `clean` (or `process`) filter, chosen
- *   by in-tree `.gitattributes` or `.git/info/attributes`, which no option turns off (`--attr-source`
- *   needs git 2.40 and still reads info/attributes). So the drivers the repository defines are first
- *   listed (`git config --list` runs nothing) and each is emptied: an empty command means no filter.
- *   The overrides go through GIT_CONFIG_COUNT/KEY/VALUE, never `-c name=value`, because a driver's name
- *   may itself contain `=`.
- * - No transport (`protocol.allow=never`): a partial clone would otherwise fetch a missing object
- *   through the repository's remote and `core.sshCommand`.
- * - The environment is the commands' one: Cairn's credentials are not in it.
+ * `git status` hardened as every git Cairn runs in a repository that may be hostile (`hardenedGit.ts` says
+ * what is switched off and why), within one deadline for both of its git runs, its output at most 16 MB.
  */
 async function gitStatus(cwd: string, timeoutMs: number): Promise<string | null> {
-  const overrides: Array<[string, string]> = [
-    ['core.fsmonitor', 'false'],
-    ['core.hooksPath', '/dev/null'],
-    ['core.pager', 'cat'],
-    ['core.untrackedCache', 'false'],
-    ['diff.external', ''],
-    ['status.submoduleSummary', 'false'],
-    ['protocol.allow', 'never'],
-    ['core.sshCommand', 'false'],
-  ];
-  const config = await runGit(cwd, ['config', '--null', '--list'], overrides, timeoutMs);
-  if (config === null) return null;
-  for (const name of filterDrivers(config)) {
-    overrides.push(
-      [`filter.${name}.clean`, ''],
-      [`filter.${name}.smudge`, ''],
-      [`filter.${name}.process`, ''],
-      [`filter.${name}.required`, 'false'],
-    );
+  const base = { cwd, env: commandEnvironment(process.env), deadline: Date.now() + timeoutMs, maxBytes: 16 * 1024 * 1024 };
+  try {
+    const overrides = await hardenedOverrides(base, READ_HARDENING);
+    const status = await runGit({ ...base, overrides }, [
+      'status',
+      '--porcelain=v1',
+      '--branch',
+      '-z',
+      '--untracked-files=normal',
+      '--ignore-submodules=all',
+      '--no-renames',
+    ]);
+    return status.toString('utf8');
+  } catch {
+    // No git, not a repository, too slow or too large: the context has no git summary.
+    return null;
   }
-  return runGit(
-    cwd,
-    ['status', '--porcelain=v1', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=all', '--no-renames'],
-    overrides,
-    timeoutMs,
-  );
-}
-
-function runGit(
-  cwd: string,
-  args: string[],
-  overrides: ReadonlyArray<readonly [string, string]>,
-  timeoutMs: number,
-): Promise<string | null> {
-  const env: NodeJS.ProcessEnv = {
-    ...commandEnvironment(process.env),
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_TERMINAL_PROMPT: '0',
-    LC_ALL: 'C',
-    GIT_CONFIG_COUNT: String(overrides.length),
-  };
-  overrides.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key;
-    env[`GIT_CONFIG_VALUE_${i}`] = value;
-  });
-  return new Promise((resolve) => {
-    execFile('git', ['--no-pager', '-C', cwd, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env }, (error, stdout) =>
-      resolve(error ? null : stdout),
-    );
-  });
 }
 
 /** Parses `git status --porcelain=v1 --branch -z`. Exported for tests. */

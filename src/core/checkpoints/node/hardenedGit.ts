@@ -1,13 +1,26 @@
 import { spawn } from 'node:child_process';
 
 /**
- * git run the way Cairn runs it in a repository that may be hostile (the same switches as
- * `src/node/nodeProjectContext.ts`'s `git status`, which explains each): no fsmonitor, no hooks, no pager,
- * no external diff, no transport, no submodules, every filter driver the repository defines emptied, the
- * overrides through GIT_CONFIG_COUNT (a driver's name may contain `=`). The base environment is the
- * commands' one (Cairn's credentials withheld), given by the caller.
+ * git run the way Cairn runs it in a repository that may be hostile (written by the model, or shipped in
+ * a downloaded archive): its `.git/config` can name programs git would run, so every one Cairn's git
+ * commands could reach is switched off from the command line, which wins over any config file.
+ *
+ * - `core.fsmonitor` (run on every index read) is off; hooks point at /dev/null (`post-index-change`); no
+ *   pager; no external diff; submodules are not entered (their own config would apply there).
+ * - Filter drivers: a stat-dirty file is re-hashed through its `clean` (or `process`) filter, chosen by
+ *   in-tree `.gitattributes` or `.git/info/attributes`, which no option turns off (`--attr-source` needs
+ *   git 2.40 and still reads info/attributes). So the drivers the repository defines are first listed
+ *   (`git config --list` runs nothing) and each is emptied: an empty command means no filter
+ *   (`hardenedOverrides`). The overrides go through GIT_CONFIG_COUNT/KEY/VALUE, never `-c name=value`,
+ *   because a driver's name may itself contain `=`.
+ * - No transport (`protocol.allow=never`): a partial clone would otherwise fetch a missing object through
+ *   the repository's remote and `core.sshCommand`.
+ * - The environment is the commands' one (Cairn's credentials withheld), given by the caller.
+ *
+ * These are what a read-only command needs (the project context's `git status`); `HARDENING` adds what
+ * the checkpoints' writes need.
  */
-export const HARDENING: ReadonlyArray<readonly [string, string]> = [
+export const READ_HARDENING: ReadonlyArray<readonly [string, string]> = [
   ['core.fsmonitor', 'false'],
   ['core.hooksPath', '/dev/null'],
   ['core.pager', 'cat'],
@@ -16,6 +29,10 @@ export const HARDENING: ReadonlyArray<readonly [string, string]> = [
   ['status.submoduleSummary', 'false'],
   ['protocol.allow', 'never'],
   ['core.sshCommand', 'false'],
+];
+
+export const HARDENING: ReadonlyArray<readonly [string, string]> = [
+  ...READ_HARDENING,
   // Line-ending conversion would make a restored file differ from the bytes the command saw.
   ['core.autocrlf', 'false'],
   ['core.safecrlf', 'false'],
@@ -40,6 +57,8 @@ export interface GitRun {
   readonly overrides: ReadonlyArray<readonly [string, string]>;
   /** When the whole snapshot must be done (ms since the epoch). */
   readonly deadline: number;
+  /** Most bytes of output kept: past it git is stopped and the run fails (default: no limit). */
+  readonly maxBytes?: number;
 }
 
 /** Runs git; resolves with stdout as bytes, rejects with `GitFailedError` (a non-zero exit, the deadline). */
@@ -66,7 +85,15 @@ export function runGit(run: GitRun, args: readonly string[], input?: Uint8Array,
       timedOut = true;
       child.kill('SIGKILL');
     }, timeout);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    let bytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (run.maxBytes !== undefined && bytes > run.maxBytes) {
+        child.kill('SIGKILL');
+        return;
+      }
+      out.push(chunk);
+    });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -74,8 +101,12 @@ export function runGit(run: GitRun, args: readonly string[], input?: Uint8Array,
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code === 0 && !timedOut) resolve(Buffer.concat(out));
-      else reject(new GitFailedError(args, Buffer.concat(err).toString('utf8'), timedOut));
+      const tooLong = run.maxBytes !== undefined && bytes > run.maxBytes;
+      if (code === 0 && !timedOut && !tooLong) resolve(Buffer.concat(out));
+      else
+        reject(
+          new GitFailedError(args, tooLong ? `more than ${run.maxBytes} bytes of output` : Buffer.concat(err).toString('utf8'), timedOut),
+        );
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(input ? Buffer.from(input) : undefined);
@@ -97,8 +128,11 @@ export function filterDrivers(configList: string): Set<string> {
 }
 
 /** The hardening plus every filter driver of this repository emptied (listing config runs nothing). */
-export async function hardenedOverrides(run: Omit<GitRun, 'overrides'>): Promise<Array<readonly [string, string]>> {
-  const overrides: Array<readonly [string, string]> = [...HARDENING];
+export async function hardenedOverrides(
+  run: Omit<GitRun, 'overrides'>,
+  hardening: ReadonlyArray<readonly [string, string]> = HARDENING,
+): Promise<Array<readonly [string, string]>> {
+  const overrides: Array<readonly [string, string]> = [...hardening];
   const config = (await runGit({ ...run, overrides }, ['config', '--null', '--list'])).toString('utf8');
   for (const name of filterDrivers(config)) {
     overrides.push(
