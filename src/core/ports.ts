@@ -100,8 +100,11 @@ export interface Workspace {
   resolve(path: string): Promise<ResolvedPath>;
   stat(path: string): Promise<FileStat | null>;
   readFile(path: string): Promise<Uint8Array>;
-  /** Creates parent folders as needed. */
-  writeFile(path: string, content: string): Promise<void>;
+  /**
+   * Text as UTF-8, or bytes as they are (a checkpoint restoring a binary file). Creates parent folders as
+   * needed; atomic: a crash leaves the old file or the new one, never half of it.
+   */
+  writeFile(path: string, content: string | Uint8Array): Promise<void>;
   deleteFile(path: string): Promise<void>;
   listDir(path: string): Promise<DirEntry[]>;
   /** File paths relative to the root matching `pattern`, sorted, `.gitignore` respected. */

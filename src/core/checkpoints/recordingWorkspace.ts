@@ -29,7 +29,7 @@ export class RecordingWorkspace implements Workspace {
     return this.inner.readFile(path);
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
     await this.recorder.beforeWrite((await this.inner.resolve(path)).relative);
     return this.inner.writeFile(path, content);
   }

@@ -109,7 +109,7 @@ export class MultiRootWorkspace implements Workspace {
     return target.readFile(inner);
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
     const { target, inner } = await this.route(path);
     return target.writeFile(inner, content);
   }

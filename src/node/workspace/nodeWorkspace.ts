@@ -125,7 +125,7 @@ export class NodeWorkspace implements Workspace {
     );
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
     const resolved = await this.paths.resolve(path);
     refuseRoot(resolved, path, 'write');
     try {

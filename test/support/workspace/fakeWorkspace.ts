@@ -84,7 +84,7 @@ export class FakeWorkspace implements Workspace {
     return file.bytes;
   }
 
-  async writeFile(path: string, content: string): Promise<void> {
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
     this.put((await this.resolve(path)).relative, content);
   }
 

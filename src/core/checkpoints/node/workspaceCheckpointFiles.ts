@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import * as nodePath from 'node:path';
 import type { Workspace } from '../../ports';
 import type { CheckpointFiles, CurrentFile } from '../ports';
 import { MAX_CHECKPOINT_FILE_BYTES } from '../types';
 
 /**
  * The workspace's files for checkpoints: every path goes through the workspace's `resolve` (confined to
- * the root, symlinks out refused); writes are atomic (a temp file in the same folder, flushed, renamed
- * over the file), so a crash during a restore leaves each file either before or after.
+ * the root, symlinks out refused); writes are the workspace's, atomic, so a crash during a restore leaves
+ * each file either before or after.
  */
 export class WorkspaceCheckpointFiles implements CheckpointFiles {
   constructor(
@@ -29,30 +27,8 @@ export class WorkspaceCheckpointFiles implements CheckpointFiles {
   }
 
   async write(path: string, bytes: Uint8Array): Promise<void> {
-    const target = (await this.workspace.resolve(path)).absolute;
-    const folder = nodePath.dirname(target);
-    await fs.mkdir(folder, { recursive: true });
-    const existing = await fs.stat(target).catch(() => undefined);
-    const temp = nodePath.join(folder, `.cairn-${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await fs.open(temp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await fs.unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
-    try {
-      await fs.rename(temp, target);
-    } catch (error) {
-      await fs.unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    const dir = await fs.open(folder, 'r').catch(() => undefined);
-    await dir?.sync().catch(() => undefined);
-    await dir?.close().catch(() => undefined);
+    // The workspace's own write: confined to the root, parent folders made, atomic.
+    await this.workspace.writeFile(path, bytes);
   }
 
   async remove(path: string): Promise<void> {
