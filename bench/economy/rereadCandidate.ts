@@ -44,7 +44,7 @@ export function rereadStubTools(ledger: Ledger, workspaceDir: string): Wrapped {
   };
   return {
     state: () => ledger.state(),
-    answerWithoutRunning: (call, message) => ledger.answerWithoutRunning(call, message),
+    answerWithoutRunning: (call, message, answer) => ledger.answerWithoutRunning(call, message, answer),
     async execute(call: ToolCall, context) {
       const input = (call.input ?? {}) as { path?: unknown; offset?: unknown; limit?: unknown };
       const path = typeof input.path === 'string' ? input.path.replace(/^\.\//, '') : undefined;

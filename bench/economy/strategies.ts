@@ -52,7 +52,7 @@ export function hooksFor(strategy: StrategyName, workspaceDir: string): Strategy
 
 type LedgerLike = {
   execute(call: ToolCall, context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }): Promise<LedgerResult>;
-  answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult>;
+  answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult>;
   state(): unknown;
 };
 
@@ -64,7 +64,7 @@ type LedgerLike = {
 export function naiveExecutor(ledger: LedgerLike, store: Pick<ResultStore, 'readLines'>, workspaceDir: string): LedgerLike {
   return {
     state: () => ledger.state(),
-    answerWithoutRunning: (call, message) => ledger.answerWithoutRunning(call, message),
+    answerWithoutRunning: (call, message, answer) => ledger.answerWithoutRunning(call, message, answer),
     async execute(call, context) {
       const result = await ledger.execute(call, context);
       if (result.kind === 'read-stub' || result.kind === 'same-result' || result.kind === 'capped') {

@@ -8,7 +8,11 @@ import type { AgentEvent } from './events';
 /** What the loop needs of the result ledger (`ResultLedger` satisfies it). */
 export interface ToolExecutor {
   execute(call: ToolCall, context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }): Promise<LedgerResult>;
-  answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult>;
+  /**
+   * A call that is not run, answered with `message`: an error (denied, cancelled, cut off) unless
+   * `answer.ok`, for a call whose work was done elsewhere (a sub-agent that finished before a crash).
+   */
+  answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult>;
 }
 
 /** What the loop needs of the composer (`Composer` satisfies it). */

@@ -142,6 +142,16 @@ describe('ResultLedger bad input and unrun calls', () => {
     expect(r.text).toBe(`[${r.id}] The user denied this command.`);
     expect(store.get(r.id)?.body).toBe('The user denied this command.');
   });
+
+  it('answers a call whose work was done elsewhere as a result, capped like any text and stored whole', async () => {
+    const { ledger, store } = setup();
+    const answer = Array.from({ length: 500 }, (_, i) => `finding ${i}`).join('\n');
+    const r = await ledger.answerWithoutRunning(call('task', { description: 'd', prompt: 'p', kind: 'explore' }), answer, { ok: true });
+    expect(r.isError).toBe(false);
+    expect(r.kind).toBe('capped');
+    expect(r.text).toContain(`lines elided, full output ${r.id}]`);
+    expect(store.get(r.id)?.body).toBe(answer);
+  });
 });
 
 describe('ResultLedger state and compaction hooks', () => {

@@ -157,10 +157,15 @@ export class ResultLedger {
     return this.finish(id, call, answer);
   }
 
-  /** A call that is not run (the user denied it, or it was cancelled): it still gets an id and is stored. */
-  async answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+  /**
+   * A call that is not run (the user denied it, or it was cancelled): it still gets an id and is stored.
+   * `answer.ok`: its work was done elsewhere and `message` is its result (capped like any text).
+   */
+  async answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult> {
     const id = this.ids.next();
-    return this.finish(id, call, errorAnswer(id, message));
+    if (!answer?.ok) return this.finish(id, call, errorAnswer(id, message));
+    const lines = message.split('\n');
+    return this.finish(id, call, this.textAnswer(id, call.name, call.input, lines, { lines }, false));
   }
 
   /** Whether a result with this id (`#a3f2`) is stored in this session (ids quoted by a model may not be). */

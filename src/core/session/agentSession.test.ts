@@ -23,7 +23,7 @@ import { projectForProvider, type Projection } from '../conversation/projection'
 import type { NewJournalRecord } from '../journal/records';
 import { SessionJournal } from '../journal/node/sessionJournal';
 import type { LedgerResult, ToolCall } from '../ledger/types';
-import type { Message, ModelUsage, TextBlock, ToolUseBlock } from '../model/types';
+import type { Message, ModelUsage, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/types';
 import { AgentSession, SessionBusyError, SessionReadOnlyError } from './agentSession';
 
 // ---------------------------------------------------------------------------------------------------
@@ -66,9 +66,9 @@ class FakeTools implements ToolExecutor {
     return this.result(call, `ran ${call.name}`, false);
   }
 
-  async answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+  async answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult> {
     this.notRun.push({ call, message });
-    return { ...this.result(call, message, true), kind: 'error' };
+    return answer?.ok ? this.result(call, message, false) : { ...this.result(call, message, true), kind: 'error' };
   }
 
   state(): unknown {
@@ -460,6 +460,35 @@ describe('AgentSession: the conversation', () => {
     expect(h.journal.log).toEqual(['checkpoint', 'append:user_message']);
     expect(h.journal.checkpoints).toEqual([{ answered: 2 }]);
     expect(h.journal.records[0]).toMatchObject({ type: 'user_message', generation: 0, index: 2, message: answer });
+  });
+
+  it('answerDangling answers a call whose work finished elsewhere (a sub-agent done before a crash) as a result, not an error', async () => {
+    const h = sessionWith([]);
+    const conversation = h.generations.current.conversation;
+    conversation.appendUser([{ type: 'text', text: 'go' }]);
+    conversation.markSent();
+    const uses: ToolUseBlock[] = [
+      { type: 'tool_use', id: 'toolu_1', name: 'task', input: { description: 'd', prompt: 'p', kind: 'explore' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'task', input: { description: 'e', prompt: 'q', kind: 'explore' } },
+      { type: 'tool_use', id: 'toolu_3', name: 'bash', input: { command: 'make' } },
+    ];
+    conversation.appendAssistant({ role: 'assistant', content: uses });
+
+    await h.session.answerDangling(uses, (use) =>
+      use.id === 'toolu_1'
+        ? { text: 'Found it in a.ts:3.\n[explore-1: 2 requests]', isError: false }
+        : use.id === 'toolu_2'
+          ? { text: 'Interrupted: explore-2 was cut off.', isError: true }
+          : undefined,
+    );
+
+    const content = conversation.last()!.message.content as ToolResultBlock[];
+    expect(content.map((block) => [block.tool_use_id, block.content, block.is_error ?? false])).toEqual([
+      ['toolu_1', 'Found it in a.ts:3.\n[explore-1: 2 requests]', false],
+      ['toolu_2', 'Interrupted: explore-2 was cut off.', true],
+      ['toolu_3', h.tools.notRun[2]!.message, true],
+    ]);
+    expect(h.tools.notRun[2]!.message).toMatch(/^Not finished: Cairn stopped/);
   });
 
   it('answerDangling with nothing dangling writes nothing', async () => {

@@ -210,14 +210,20 @@ export class AgentSession {
    * next request is valid and the model learns they did not finish (`answerFor`: a call's own words, such
    * as what a sub-agent had done).
    */
-  async answerDangling(toolUses: readonly ToolUseBlock[], answerFor?: (use: ToolUseBlock) => string | undefined): Promise<void> {
+  async answerDangling(
+    toolUses: readonly ToolUseBlock[],
+    answerFor?: (use: ToolUseBlock) => { readonly text: string; readonly isError: boolean } | undefined,
+  ): Promise<void> {
     if (toolUses.length === 0) return;
     const results: ToolResultBlock[] = [];
     for (const use of toolUses) {
+      // A sub-agent that finished before the crash answers as it would have; anything else is an error.
+      const known = answerFor?.(use);
       const result = await this.parts.tools.answerWithoutRunning(
         { callId: use.id, name: use.name, input: use.input },
-        answerFor?.(use) ??
+        known?.text ??
           'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
+        { ok: known !== undefined && !known.isError },
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });
     }

@@ -67,8 +67,8 @@ export class ChildToolExecutor implements ToolExecutor {
     }
   }
 
-  answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
-    return this.ledger.answerWithoutRunning(call, message);
+  answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult> {
+    return this.ledger.answerWithoutRunning(call, message, answer);
   }
 
   state(): unknown {

@@ -134,9 +134,9 @@ export class FakeTools implements ToolExecutor {
     return { ...this.result(call, `ran ${call.name} ${call.callId}`, false), ...changes };
   }
 
-  async answerWithoutRunning(call: ToolCall, message: string): Promise<LedgerResult> {
+  async answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult> {
     this.notRun.push({ call, message });
-    return { ...this.result(call, message, true), kind: 'error' };
+    return answer?.ok ? this.result(call, message, false) : { ...this.result(call, message, true), kind: 'error' };
   }
 
   private result(call: ToolCall, text: string, isError: boolean): LedgerResult {

@@ -203,7 +203,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     for (const child of cutOff) {
       await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
     }
-    await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id)?.text);
+    await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id));
   }
   return assembled;
 }
