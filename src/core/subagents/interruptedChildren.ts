@@ -16,7 +16,8 @@ export interface UnansweredChild {
 /**
  * For each dangling `task` call of a reopened session, what its child had done, from the journal: a child
  * that finished before the crash gives its answer as it would have; one that was cut off gives its
- * requests, its result ids (recallable) and what it wrote last, as `interrupted`. `cutOff`: every child,
+ * requests and spending (its own children's included, as a finished child's outcome counts them), its
+ * result ids (recallable) and what it wrote last, as `interrupted`. `cutOff`: every child,
  * of any depth, without an end in the journal (the reopen writes one for each).
  */
 export function unansweredChildren(
@@ -48,14 +49,29 @@ export function unansweredChildren(
   const wanted = new Set(dangling.map((use) => use.id));
   const answers = new Map<string, UnansweredChild>();
   const cutOff: UnansweredChild[] = [];
+  const withDescendants = (id: string): Spent => {
+    const own = progress.get(id)!;
+    const spent: Spent = { requests: own.requests, usage: own.usage, cost: own.cost };
+    for (const child of started.values()) {
+      if (child.parent !== id) continue;
+      // A finished child's outcome already counts its own children; a cut-off one is summed the same way.
+      const done = finished.get(child.id);
+      const its: Spent = done ? { requests: done.requests, usage: done.usage, cost: done.costUsd } : withDescendants(child.id);
+      spent.requests += its.requests;
+      spent.usage = addUsage(spent.usage, its.usage);
+      spent.cost = spent.cost === null || its.cost === null ? null : spent.cost + its.cost;
+    }
+    return spent;
+  };
   for (const info of started.values()) {
     const seen = progress.get(info.id)!;
     const done = finished.get(info.id);
+    const spent = done ? undefined : withDescendants(info.id);
     const outcome: SubagentOutcome = done ?? {
       reason: 'interrupted',
-      requests: seen.requests,
-      usage: seen.usage,
-      costUsd: seen.cost === null ? null : Math.round(seen.cost * 1e6) / 1e6,
+      requests: spent!.requests,
+      usage: spent!.usage,
+      costUsd: spent!.cost === null ? null : Math.round(spent!.cost * 1e6) / 1e6,
       resultIds: seen.ids,
     };
     const { text, isError } = taskResultText(info, outcome, seen.lastText);
@@ -67,6 +83,8 @@ export function unansweredChildren(
 }
 
 type Progress = { requests: number; ids: string[]; lastText: string; usage: SubagentOutcome['usage']; cost: number | null };
+/** What an agent and every agent under it spent. */
+type Spent = { requests: number; usage: SubagentOutcome['usage']; cost: number | null };
 
 function noteInner(seen: Progress, inner: Extract<LoadedRecord, { type: 'subagent_record' }>['record']): void {
   if (inner.type === 'snapshot') {

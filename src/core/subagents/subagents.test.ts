@@ -171,6 +171,15 @@ describe('a reopen after a crash', () => {
           },
         },
       },
+      // explore-1's own child, cut off with it: its spending counts in explore-1's figures.
+      { type: 'subagent_started', seq: ++seq, at, agent: { ...info, id: 'explore-3', callId: 'toolu_9', parent: 'explore-1' } },
+      {
+        type: 'subagent_record',
+        seq: ++seq,
+        at,
+        agent: 'explore-3',
+        record: { type: 'snapshot', snapshot: { usage: { input: 4, cacheWrite: 0, cacheRead: 0, output: 1 }, cost: { usd: 0.25 } } },
+      },
       { type: 'subagent_started', seq: ++seq, at, agent: { ...info, id: 'explore-2', callId: 'toolu_2' } },
       {
         type: 'subagent_record',
@@ -186,10 +195,17 @@ describe('a reopen after a crash', () => {
       { type: 'tool_use' as const, id: 'toolu_2', name: 'task', input: {} },
     ];
     const { answers, cutOff } = unansweredChildren(records, uses);
-    expect(cutOff.map((c) => c.info.id)).toEqual(['explore-1']);
+    expect(cutOff.map((c) => c.info.id)).toEqual(['explore-1', 'explore-3']);
     const cut = answers.get('toolu_1')!;
     expect(cut.cutOff).toBe(true);
-    expect(cut.outcome).toMatchObject({ reason: 'interrupted', requests: 1, resultIds: ['#c0de'], costUsd: 0.5 });
+    expect(cut.outcome).toMatchObject({
+      reason: 'interrupted',
+      requests: 2,
+      usage: { input: 14, cacheWrite: 0, cacheRead: 0, output: 6 },
+      resultIds: ['#c0de'],
+      costUsd: 0.75,
+    });
+    expect(answers.has('toolu_9')).toBe(false);
     expect(cut.text).toContain('while explore-1 was working');
     expect(cut.text).toContain('Reading.');
     const done = answers.get('toolu_2')!;
