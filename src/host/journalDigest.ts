@@ -9,7 +9,7 @@ import { branchNote, keepPlacesInto, turnOfPlace } from './branchView';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import type { JournalRecord } from '../core/journal/records';
 import type { SessionJournal } from '../core/journal/node/sessionJournal';
-import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnView } from '../shared/protocol';
+import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnUsageView, TurnView } from '../shared/protocol';
 import { appendAssistant, fillResults, hasResults, ResultHeads } from './digestItems';
 import { SubagentDigest } from './subagentDigest';
 import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
@@ -34,7 +34,7 @@ export interface JournalDigest {
 
 /** Builds the digest; `records` in journal order (e.g. `journal.readAll()`). */
 export async function digestJournal(records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>): Promise<JournalDigest> {
-  const turns: { index: number; items: TranscriptItem[] }[] = [];
+  const turns: { index: number; items: TranscriptItem[]; usage?: TurnUsageView }[] = [];
   // Numbered in journal order: the composer's own count starts again after a reopen.
   const snapshots: RequestSnapshotView[] = [];
   const compactions = new Map<number, CompactionDetails>();
@@ -51,10 +51,11 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   /** The note of a branch started before the first message: shown in the new first turn. */
   let pendingNote: TranscriptItem | undefined;
 
-  const currentItems = (): TranscriptItem[] => {
+  const currentTurn = (): { index: number; items: TranscriptItem[]; usage?: TurnUsageView } => {
     if (turns.length === 0) turns.push({ index: 0, items: [] });
-    return turns[turns.length - 1]!.items;
+    return turns[turns.length - 1]!;
   };
+  const currentItems = (): TranscriptItem[] => currentTurn().items;
   const firstTimeAt = (record: { generation?: number; index?: number }): boolean => {
     if (record.generation === undefined || record.index === undefined) return true;
     const key = `${record.generation}:${record.index}`;
@@ -114,7 +115,10 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       case 'subagent_record': {
         const snapshot = children.observe(record);
-        if (snapshot) snapshots.push({ ...snapshot, index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
+        if (snapshot) {
+          snapshots.push({ ...snapshot, index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
+          addToTurnUsage(currentTurn(), snapshot);
+        }
         break;
       }
       case 'notice':
@@ -122,7 +126,9 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       case 'snapshot':
         if (isRequestSnapshot(record.snapshot)) {
-          snapshots.push({ ...snapshotViewOf(record.snapshot), index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
+          const view = snapshotViewOf(record.snapshot);
+          snapshots.push({ ...view, index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
+          if (view.purpose === 'main') addToTurnUsage(currentTurn(), view);
         }
         break;
       case 'generation_started':
@@ -206,4 +212,23 @@ export class JournalDigestCache {
   clear(): void {
     this.cached = undefined;
   }
+}
+
+/**
+ * Adds a request's tokens and cost to its turn's usage line, as the live chat does (`turnUsage`): the
+ * session agent's main requests and every request of its sub-agents. Kept on the turn itself, so a
+ * branch that drops turns drops their figures with them.
+ */
+function addToTurnUsage(turn: { usage?: TurnUsageView }, view: Omit<RequestSnapshotView, 'index'>): void {
+  const usage = view.usage;
+  if (!usage) return;
+  const before = turn.usage;
+  const cost = view.costUsd ?? null;
+  turn.usage = {
+    model: view.model,
+    requests: (before?.requests ?? 0) + 1,
+    inputTokens: (before?.inputTokens ?? 0) + usage.input + usage.cacheWrite + usage.cacheRead,
+    outputTokens: (before?.outputTokens ?? 0) + usage.output,
+    costUsd: (before && before.costUsd === null) || cost === null ? null : (before?.costUsd ?? 0) + cost,
+  };
 }

@@ -152,4 +152,22 @@ describe("a child's block, live and rebuilt from the journal", () => {
     expect(digest.sessionCostUsd).toBeCloseTo(0.015, 6);
     expect(digest.lastCacheHitShare).toBeCloseTo(0.9, 6);
   });
+
+  it("rebuilds each turn's usage line after a reload as the live chat sums it: the agent's main requests and all its children's", async () => {
+    const run = parentRun([fakeChildRun({ id: 'explore-1', taskCallId: 'toolu_1', childCallId: 'toolu_9', resultId: '#a001' })]);
+    const own = fakeChildSnapshot(0, { input: 100, cacheRead: 900, output: 10, usd: 0.01 });
+    const summary = { ...fakeChildSnapshot(1, { input: 5000, cacheRead: 0, output: 300, usd: 0.02 }), purpose: 'compaction' as const };
+    const records: JournalRecord[] = [
+      ...run.records.slice(0, 2),
+      { type: 'snapshot', seq: 3, at: 0, snapshot: own },
+      { type: 'snapshot', seq: 4, at: 0, snapshot: summary },
+      ...run.records.slice(2),
+    ];
+    const digest = await digestJournal(records);
+    const childInput = digest.snapshots
+      .filter((s) => s.agent === 'explore-1')
+      .reduce((sum, s) => sum + s.usage!.input + s.usage!.cacheWrite + s.usage!.cacheRead, 0);
+    expect(digest.turns[0]!.usage).toMatchObject({ model: 'claude-sonnet-4-5', requests: 3, inputTokens: 1000 + childInput });
+    expect(digest.turns[0]!.usage!.costUsd).toBeCloseTo(0.015, 6);
+  });
 });
