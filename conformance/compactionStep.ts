@@ -67,7 +67,7 @@ export class CaseCompaction {
       journal,
       staticState: () => composer.staticState(),
       estimate: (entries) => entries.reduce((n, e) => n + JSON.stringify(e.message).length, 0),
-      settings: () => ({ mode: 'auto', margin: 0, minTokens: 0, minResults: 1 }),
+      settings: () => ({ mode: 'auto', margin: 0, minTokens: 0, minResults: 1, thresholdRoom: 0 }),
       thresholdTokens: async () => 1_000_000,
       lastRequestAt: () => undefined,
       log: () => undefined,

@@ -46,6 +46,14 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about: 'elide only batches of at least 8,000 tokens (default 2,000)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, minTokens: 8_000 } }),
   },
+  'threshold-room-10': {
+    about: 'at the compaction threshold, elide instead of summarizing only if that frees a tenth of the window under the threshold',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.1 } }),
+  },
+  'threshold-room-20': {
+    about: 'at the compaction threshold, elide instead of summarizing only if that frees a fifth of the window under the threshold',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.2 } }),
+  },
   'output-failures': {
     about:
       'a command output over the cap shows its first 10 and last 30 lines and its failures with their detail, not head 200 + tail 100 (`cairn.commandOutput: "failures"`)',

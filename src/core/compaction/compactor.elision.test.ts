@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GenerationBuilder } from '../../../test/support/conversation/generationBuilder';
 import { compactorWith, noticeEvents, signal, useScratchFolder } from '../../../test/support/compaction/compactorHarness';
 import type { Harness } from '../../../test/support/compaction/compactorHarness';
+import { DEFAULT_ELISION_SETTINGS } from '../elision/costModel';
 
 useScratchFolder();
 
@@ -47,11 +48,31 @@ describe('compaction loses nothing first', () => {
     expect(change.newGeneration).toBe(true);
     expect(h.summarizer.requests).toHaveLength(1);
     expect(h.order).not.toContain('forgetReads:#b001');
-    expect(h.logLines.join('\n')).toMatch(/elision alone would leave \d+ tokens \(over the threshold\): summarizing/);
+    expect(h.logLines.join('\n')).toMatch(/elision alone would leave \d+ tokens \(over the target \d+\): summarizing/);
+  });
+
+  it('summarizes when elision would leave the context under the threshold but without room to work in (thresholdRoom)', async () => {
+    // The same context the first case elides; a target of 5% of the window is below what elision leaves.
+    const h = compactorWith({ elision: true, settings: { elision: { ...DEFAULT_ELISION_SETTINGS, thresholdRoom: 0.75 } } });
+    fill(
+      h,
+      new GenerationBuilder()
+        .bash('#b001', 'npm test', 'x'.repeat(4_000))
+        .bash('#b002', 'npm test', 'y'.repeat(4_100))
+        .bash('#b003', 'ls', 'z'.repeat(10)),
+    );
+    const change = await h.compactor.beforeRequest(signal());
+    expect(change.newGeneration).toBe(true);
+    expect(h.summarizer.requests).toHaveLength(1);
+    expect(h.order).not.toContain('forgetReads:#b001');
+    expect(h.logLines.join('\n')).toMatch(/over the target \d+\): summarizing/);
   });
 
   it('with elision off, summarizes as before', async () => {
-    const h = compactorWith({ elision: true, settings: { elision: { mode: 'off', margin: 2, minTokens: 0, minResults: 1 } } });
+    const h = compactorWith({
+      elision: true,
+      settings: { elision: { mode: 'off', margin: 2, minTokens: 0, minResults: 1, thresholdRoom: 0 } },
+    });
     fill(h, new GenerationBuilder().bash('#b001', 'npm test', 'x'.repeat(4_000)).bash('#b002', 'npm test', 'y'.repeat(4_100)));
     await h.compactor.beforeRequest(signal());
     expect(h.summarizer.requests).toHaveLength(1);

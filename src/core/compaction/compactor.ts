@@ -143,11 +143,13 @@ export class Compactor implements ContextPolicy {
     const plan = await elider.plan(settings.elision);
     if (!plan) return undefined;
     const window = await this.deps.windowTokens();
-    const underThreshold = plan.tokensAfter <= softLimitTokens(settings.threshold, window);
+    // Under the threshold with room to work in, or the summary is only put off at the price of a rewrite.
+    const target = softLimitTokens(settings.threshold, window) - Math.floor(settings.elision.thresholdRoom * window);
+    const underThreshold = plan.tokensAfter <= target;
     const fits = plan.tokensAfter + (await this.completionReserve()) + settings.safetyMarginTokens <= window;
     if (!underThreshold || !fits) {
       this.deps.log(
-        `[Context] elision alone would leave ${plan.tokensAfter} tokens (${check.fits ? 'over the threshold' : 'not fitting'}): summarizing`,
+        `[Context] elision alone would leave ${plan.tokensAfter} tokens (${check.fits ? `over the target ${target}` : 'not fitting'}): summarizing`,
       );
       return undefined;
     }
