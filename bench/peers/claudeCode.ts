@@ -16,10 +16,10 @@ import type { ToolCategories } from './categories';
 import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
 import { childAgentOf, scriptedTasks } from './childRequests';
-import { needsGate, retrievalTurn, windowAround } from './needs';
+import { commandAgain, needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
-import { recallTarget, shownResults } from './shownResults';
+import { recallTarget, shownResults, type ShownResult } from './shownResults';
 
 export const CLAUDE_CODE: PeerPackage = { name: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' };
 
@@ -147,7 +147,12 @@ function recallForClaudeCode(input: Input, request: WireRequest): ScriptedToolCa
 }
 
 /** A need missing from the request: a Read, around it, of the saved-output file that holds it. */
-export async function claudeCodeRetrieval(need: string, request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> {
+export async function claudeCodeRetrieval(
+  need: string,
+  request: WireRequest,
+  upcoming: AssistantTurn,
+  earlier: readonly ShownResult[] = [],
+): Promise<AssistantTurn | undefined> {
   for (const result of shownResults(request).reverse()) {
     const saved = savedOutputPath(result.text);
     if (!saved) continue;
@@ -165,7 +170,10 @@ export async function claudeCodeRetrieval(need: string, request: WireRequest, up
     );
     if (!already) return retrievalTurn(upcoming, 'Bash', { command, description: 'Show that part of the output again' });
   }
-  return undefined;
+  const again = commandAgain(need, request, earlier, 'Bash');
+  return again
+    ? retrievalTurn(upcoming, 'Bash', { command: again, description: 'Run it again: the compaction summarised it away' })
+    : undefined;
 }
 
 /** How Claude Code marks an output it cut in the middle. */

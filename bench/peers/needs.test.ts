@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
+import { claudeCodeRetrieval } from './claudeCode';
 import { missingNeeds, needsGate, needsOf, retrievalTurn, windowAround } from './needs';
+import { opencodeRetrieval } from './opencode';
 
 const step: AssistantTurn = { kind: 'assistant', index: 4, text: 'Line 500 says so.', toolCalls: [] };
 
@@ -77,6 +79,36 @@ describe('x-needs', () => {
     for (let i = 0; i < 3; i++) expect(await gate.hook!(request('nothing'), step)).toBeDefined();
     expect(await gate.hook!(request('nothing'), step)).toBeUndefined();
     expect(gate.report.unmet).toHaveLength(1);
+  });
+
+  it('runs a command again, filtered, when a compaction summarised its output away (Claude Code, opencode)', async () => {
+    const probe = (tool: string, text: string): WireRequest => {
+      const r = request(text);
+      return {
+        ...r,
+        messages: r.messages.map((m, i) =>
+          i === 1 ? { ...m, content: [{ ...m.content[0]!, name: tool, input: { command: 'node -e probe' } }] } : m,
+        ),
+      };
+    };
+    const compacted = (): WireRequest => ({ ...request('Summary of the conversation so far.'), messages: [request('').messages[0]!] });
+    for (const [tool, retrieve] of [
+      ['Bash', claudeCodeRetrieval],
+      ['bash', opencodeRetrieval],
+    ] as const) {
+      const gate = needsGate(new Map([[4, ['Not enough stack space']]]), retrieve, () => undefined);
+      // The output was shown before the compaction, and is not in the request after it.
+      expect(await gate.hook!(probe(tool, 'parens: SyntaxError: Not enough stack space (1:714)'), { ...step, index: 3 })).toBeUndefined();
+      const served = await gate.hook!(compacted(), step);
+      expect(served?.toolCalls[0]).toMatchObject({
+        name: tool,
+        input: { command: "(node -e probe) 2>&1 | grep -F -e 'Not enough stack space' -B 5 -A 14 | head -n 20" },
+      });
+      // An output never shown to the agent is not made up.
+      const fresh = needsGate(new Map([[4, ['Not enough stack space']]]), retrieve, () => undefined);
+      expect(await fresh.hook!(compacted(), step)).toBeUndefined();
+      expect(fresh.report.unmet).toEqual(['turn 4: Not enough stack space']);
+    }
   });
 
   it('windows the lines around a need', () => {

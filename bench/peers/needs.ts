@@ -8,6 +8,8 @@ import type { AgentHooks } from '../../src/node/localServer/agentHooks';
 import { toolResultText } from '../../src/node/localServer/promptBlocks';
 import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn } from '../../src/node/scenario/types';
+import { shellQuote } from './shellQuote';
+import { shownResults, type ShownResult } from './shownResults';
 
 /** Turn index → the texts that must be visible before that turn is served. */
 export type NeedsByTurn = ReadonlyMap<number, readonly string[]>;
@@ -48,11 +50,16 @@ export function missingNeeds(request: WireRequest, needs: readonly string[]): st
   return needs.filter((need) => !visible.includes(need) && !visible.includes(JSON.stringify(need).slice(1, -1)));
 }
 
-/** The agent's way back to a text it was not shown: one tool call in its own vocabulary, or none. */
+/**
+ * The agent's way back to a text it was not shown: one tool call in its own vocabulary, or none.
+ * `earlier` holds every result the agent was shown in an earlier request of the session, including
+ * those its own compaction has since summarised away.
+ */
 export type Retriever = (
   need: string,
   request: WireRequest,
   upcoming: AssistantTurn,
+  earlier: readonly ShownResult[],
 ) => Promise<AssistantTurn | undefined> | AssistantTurn | undefined;
 
 export interface NeedsReport {
@@ -70,13 +77,16 @@ export function needsGate(
 ): { hook: AgentHooks['before']; report: NeedsReport } {
   const report: NeedsReport = { unmet: [] };
   const tries = new Map<number, number>();
+  // Every result seen so far, by its call (the latest text of a call made twice), in the order first seen.
+  const seen = new Map<string, ShownResult>();
   const hook = async (request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> => {
+    for (const result of shownResults(request)) seen.set(`${result.toolName}\0${JSON.stringify(result.input)}`, result);
     const wanted = needs.get(upcoming.index);
     if (!wanted) return undefined;
     const missing = missingNeeds(request, wanted);
     if (missing.length === 0) return undefined;
     const tried = tries.get(upcoming.index) ?? 0;
-    const retrieval = tried < MAX_RETRIEVALS_PER_STEP ? await retrieve(missing[0]!, request, upcoming) : undefined;
+    const retrieval = tried < MAX_RETRIEVALS_PER_STEP ? await retrieve(missing[0]!, request, upcoming, [...seen.values()]) : undefined;
     if (!retrieval) {
       for (const need of missing) {
         report.unmet.push(`turn ${upcoming.index}: ${need}`);
@@ -97,6 +107,24 @@ export function windowAround(text: string, need: string): { offset: number; limi
   if (at < 0) return undefined;
   const line = text.slice(0, at).split('\n').length;
   return { offset: Math.max(1, line - 5), limit: RETRIEVAL_WINDOW };
+}
+
+/**
+ * After a compaction, a command output that held `need` is gone from the request and the agent has no copy
+ * to read: its model runs the command again, filtered to the lines around it (as for a cut output). The
+ * latest such command of the shell tool `shellTool` among the `earlier` results, or undefined when there
+ * is none or this very command was already run in the request (no loop).
+ */
+export function commandAgain(need: string, request: WireRequest, earlier: readonly ShownResult[], shellTool: string): string | undefined {
+  const source = [...earlier]
+    .reverse()
+    .find((r) => r.toolName === shellTool && typeof r.input.command === 'string' && r.text.includes(need));
+  if (!source) return undefined;
+  const command = `(${String(source.input.command)}) 2>&1 | grep -F -e ${shellQuote(need)} -B 5 -A 14 | head -n 20`;
+  const already = request.messages.some((m) =>
+    m.content.some((b) => b.type === 'tool_use' && (b.input as Record<string, unknown> | undefined)?.command === command),
+  );
+  return already ? undefined : command;
 }
 
 export function retrievalTurn(upcoming: AssistantTurn, name: string, input: unknown): AssistantTurn {

@@ -17,10 +17,10 @@ import type { ToolCategories } from './categories';
 import { isCompactionRequest } from './compactionRequest';
 import { installPeer, type PeerPackage } from './install';
 import { childAgentOf, scriptedTasks } from './childRequests';
-import { needsGate, retrievalTurn, windowAround } from './needs';
+import { commandAgain, needsGate, retrievalTurn, windowAround } from './needs';
 import { playToPeer, type PeerDriver } from './peerSession';
 import { shellQuote } from './shellQuote';
-import { recallTarget, shownResults } from './shownResults';
+import { recallTarget, shownResults, type ShownResult } from './shownResults';
 
 export const OPENCODE: PeerPackage = { name: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' };
 /** 7.8.x has no Linux binary on the registry here; 7.7.7 is the newest that installs. */
@@ -133,7 +133,12 @@ function recallFor(input: Input, request: WireRequest): ScriptedToolCall {
 }
 
 /** A need missing from the request: read around it in a saved output, or run the latest cut command again, filtered. */
-export async function opencodeRetrieval(need: string, request: WireRequest, upcoming: AssistantTurn): Promise<AssistantTurn | undefined> {
+export async function opencodeRetrieval(
+  need: string,
+  request: WireRequest,
+  upcoming: AssistantTurn,
+  earlier: readonly ShownResult[] = [],
+): Promise<AssistantTurn | undefined> {
   const results = shownResults(request).reverse();
   for (const result of results) {
     const saved = savedOutputPath(result.text);
@@ -149,7 +154,8 @@ export async function opencodeRetrieval(need: string, request: WireRequest, upco
     );
     if (!already) return retrievalTurn(upcoming, 'bash', { command });
   }
-  return undefined;
+  const again = commandAgain(need, request, earlier, 'bash');
+  return again ? retrievalTurn(upcoming, 'bash', { command: again }) : undefined;
 }
 
 /** opencode refuses to edit a file it has not read in the session: its model reads it first. */
