@@ -60,7 +60,10 @@ async function run(orders: SessionCrashOrders): Promise<void> {
     sessionsDir: orders.sessionsDir,
     promptsDir: orders.promptsDir,
     // Elision whenever anything is superseded (the command repeats every four rounds), so kills land inside it.
-    compaction: () => ({ ...DEFAULT_COMPACTION_SETTINGS, elision: { mode: 'auto', margin: 0, minTokens: 0, minResults: 1, thresholdRoom: 0 } }),
+    compaction: () => ({
+      ...DEFAULT_COMPACTION_SETTINGS,
+      elision: { mode: 'auto', margin: 0, minTokens: 0, minResults: 1, thresholdRoom: 0 },
+    }),
     log: (line) => {
       if (line.startsWith('[Context] eliding')) say('phase elision');
     },
