@@ -16,17 +16,18 @@ function fill(h: Harness, g: GenerationBuilder): void {
   }
 }
 
+/** Two runs of the same long command: the first (about 4,000 characters) is superseded. */
+function twoRunsOfOneCommand(): GenerationBuilder {
+  return new GenerationBuilder()
+    .bash('#b001', 'npm test', 'x'.repeat(4_000))
+    .bash('#b002', 'npm test', 'y'.repeat(4_100))
+    .bash('#b003', 'ls', 'z'.repeat(10));
+}
+
 describe('compaction loses nothing first', () => {
   it('over the threshold, elides instead of summarizing when that brings the context under it', async () => {
     const h = compactorWith({ elision: true });
-    // Two runs of the same long command: the first (about 4,000 characters) is superseded.
-    fill(
-      h,
-      new GenerationBuilder()
-        .bash('#b001', 'npm test', 'x'.repeat(4_000))
-        .bash('#b002', 'npm test', 'y'.repeat(4_100))
-        .bash('#b003', 'ls', 'z'.repeat(10)),
-    );
+    fill(h, twoRunsOfOneCommand());
     const change = await h.compactor.beforeRequest(signal());
     expect(change.newGeneration).toBe(true);
     expect(h.summarizer.requests).toHaveLength(0);
