@@ -214,7 +214,7 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   addBuiltInSlashCommands(slashCommands, {
     execute: (command) => vscode.commands.executeCommand(command),
-    compact: (instructions) => current.compact(instructions, false),
+    compact: (instructions) => current.compaction.run(instructions),
     showError: (message) => current.postError('slash_command', message),
   });
   controller = current;

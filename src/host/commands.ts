@@ -145,7 +145,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         // From code or a keybinding's args: `{instructions?, preview?}`, no questions asked.
         const given = options<{ instructions: string; preview: boolean }>(arg);
         const instructions = typeof given.instructions === 'string' ? given.instructions : undefined;
-        await controller.compact(instructions?.trim() || undefined, given.preview === true);
+        await controller.compaction.run(instructions?.trim() || undefined, given.preview === true);
         return;
       }
       const picked = await vscode.window.showQuickPick(
@@ -167,17 +167,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         });
         if (instructions === undefined) return;
       }
-      await controller.compact(instructions?.trim() || undefined, picked.preview);
-      if (picked.preview && (await controller.showCompactionPreview())) {
-        const preview = controller.compactionPreview;
+      await controller.compaction.run(instructions?.trim() || undefined, picked.preview);
+      if (picked.preview && (await controller.compaction.showPreview())) {
+        const preview = controller.compaction.previewDetails();
         const answer = await vscode.window.showInformationMessage(
           `Cairn: the summary is ready (about ${preview?.tokensBefore ?? '?'} → ${preview?.tokensAfter ?? '?'} tokens). Apply it?`,
           'Apply',
           'Discard',
         );
         // Dismissed: the preview waits in the chat's notice, with the same Apply and Discard.
-        if (answer === 'Apply') await controller.compactionAction('apply');
-        else if (answer === 'Discard') await controller.compactionAction('discard');
+        if (answer === 'Apply') await controller.compaction.act('apply');
+        else if (answer === 'Discard') await controller.compaction.act('discard');
       }
     },
     [COMMANDS.showReport]: () => deps.showReport(),

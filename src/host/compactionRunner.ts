@@ -11,6 +11,8 @@ export interface CompactionRunnerDeps {
   session(): Promise<AssembledSession>;
   isBusy(): boolean;
   progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Opens a read-only editor tab with this text. */
+  showText(name: string, markdown: string): Promise<void>;
   publish(state: CompactionStateView | null): void;
   log: { info(line: string): void; warn(line: string): void };
   afterChange(): Promise<void>;
@@ -90,7 +92,16 @@ export class CompactionRunner {
     ].join('\n');
   }
 
-  async run(instructions: string | undefined, preview: boolean): Promise<void> {
+  /** Shows the waiting preview read-only in an editor tab; false when none waits. */
+  async showPreview(): Promise<boolean> {
+    const markdown = this.previewMarkdown();
+    if (markdown === undefined) return false;
+    await this.deps.showText(`compaction-preview-${Date.now()}.md`, markdown);
+    return true;
+  }
+
+  /** `Cairn: Compact Context`: compacts with progress; `preview` stops before applying. */
+  async run(instructions: string | undefined, preview = false): Promise<void> {
     if (this.running) throw new CompactionBusyError('A compaction is already running.');
     if (this.deps.isBusy())
       throw new CompactionBusyError('Cairn is working on a message; wait for it to finish (or cancel it) before compacting.');

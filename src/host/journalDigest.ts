@@ -14,7 +14,8 @@ import { appendAssistant, fillResults, hasResults, ResultHeads } from './digestI
 import { SubagentDigest } from './subagentDigest';
 import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
 import { shownInTurn, turnChangesOf } from './checkpointView';
-import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
+import { isRequestSnapshot, snapshotViewOf, turnUsageOf } from './snapshotView';
+import { withTurnUsage } from '../shared/transcript';
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -220,15 +221,6 @@ export class JournalDigestCache {
  * branch that drops turns drops their figures with them.
  */
 function addToTurnUsage(turn: { usage?: TurnUsageView }, view: Omit<RequestSnapshotView, 'index'>): void {
-  const usage = view.usage;
-  if (!usage) return;
-  const before = turn.usage;
-  const cost = view.costUsd ?? null;
-  turn.usage = {
-    model: view.model,
-    requests: (before?.requests ?? 0) + 1,
-    inputTokens: (before?.inputTokens ?? 0) + usage.input + usage.cacheWrite + usage.cacheRead,
-    outputTokens: (before?.outputTokens ?? 0) + usage.output,
-    costUsd: (before && before.costUsd === null) || cost === null ? null : (before?.costUsd ?? 0) + cost,
-  };
+  const event = turnUsageOf(view, 0);
+  if (event) turn.usage = withTurnUsage(turn.usage, event);
 }

@@ -7,15 +7,7 @@
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type {
-  CompactionDetails,
-  CompactionStateView,
-  HostAction,
-  HostToWebview,
-  UsageMeterView,
-  WebviewKind,
-  WebviewRequest,
-} from '../shared/protocol';
+import type { HostAction, HostToWebview, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
@@ -27,6 +19,7 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
+import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
@@ -55,10 +48,11 @@ export class SessionController {
   private lastUserText: string | undefined;
   /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
   private unsent: string | undefined;
-  private opening: Promise<AssembledSession> | undefined;
+  private readonly switching = new SessionSwitch();
   /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
   private modelPick: Promise<void> | undefined;
-  private readonly compaction: CompactionRunner;
+  /** Compact Context: run, preview, apply or discard, undo (`compactionRunner.ts`). */
+  readonly compaction: CompactionRunner;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
   private readonly notificationPort: NotificationPort;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
@@ -116,6 +110,7 @@ export class SessionController {
       session: () => this.session(),
       isBusy: () => this.busy,
       progress: (title, task) => deps.editor.withProgress(title, task),
+      showText: (name, markdown) => deps.editor.showText(name, markdown),
       publish: (state) => this.broadcast({ type: 'compactionState', state }),
       log: deps.log,
       afterChange: () => this.refreshMeter(),
@@ -145,24 +140,9 @@ export class SessionController {
   async session(): Promise<AssembledSession> {
     // While a session is being attached it is already `assembled` but its views have not had their
     // init yet; a caller served then would post into a chat that the attach's init is about to wipe.
-    if (this.opening) return this.opening;
+    if (this.switching.pending) return this.switching.pending;
     if (this.assembled) return this.assembled;
-    return this.switchTo(() => this.openInitial());
-  }
-
-  /** Runs one change of session at a time; `session()` callers wait for it to finish. */
-  private async switchTo(open: () => Promise<AssembledSession>): Promise<AssembledSession> {
-    await this.settled();
-    const opening = open().finally(() => {
-      if (this.opening === opening) this.opening = undefined;
-    });
-    this.opening = opening;
-    return opening;
-  }
-
-  /** Resolves once no session change is in progress (whether it succeeded or not). */
-  private async settled(): Promise<void> {
-    while (this.opening) await this.opening.catch(() => undefined);
+    return this.switching.run(() => this.openInitial());
   }
 
   get current(): AssembledSession | undefined {
@@ -177,13 +157,9 @@ export class SessionController {
     return this.busy;
   }
 
-  get compactionState(): CompactionStateView | null {
-    return this.compaction.state;
-  }
-
   /** Starts another session and shows it. */
   async newSession(): Promise<AssembledSession> {
-    return this.switchTo(async () => {
+    return this.switching.run(async () => {
       await this.closeCurrent();
       return this.attach(await this.deps.sessions.start());
     });
@@ -191,7 +167,7 @@ export class SessionController {
 
   /** Opens a past session and shows it. */
   async openSession(sessionId: string): Promise<AssembledSession> {
-    return this.switchTo(async () => {
+    return this.switching.run(async () => {
       if (this.assembled?.journal.sessionId === sessionId) return this.assembled;
       await this.closeCurrent();
       return this.attach(await this.deps.sessions.resume(sessionId));
@@ -277,29 +253,6 @@ export class SessionController {
     this.compaction.cancel();
   }
 
-  /** `Cairn: Compact Context`: compacts with progress; `preview` stops before applying. */
-  compact(instructions: string | undefined, preview = false): Promise<void> {
-    return this.compaction.run(instructions, preview);
-  }
-
-  /** The preview waiting for Apply or Discard: exactly the summary and files table Apply will use. */
-  get compactionPreview(): CompactionDetails | undefined {
-    return this.compaction.previewDetails();
-  }
-
-  /** Applies the waiting preview as it is (no second summary request), discards it, or undoes the last compaction. */
-  compactionAction(action: 'apply' | 'discard' | 'undo'): Promise<void> {
-    return this.compaction.act(action);
-  }
-
-  /** Shows the waiting preview read-only in an editor tab: tokens before → after, the summary, the files table. */
-  async showCompactionPreview(): Promise<boolean> {
-    const markdown = this.compaction.previewMarkdown();
-    if (markdown === undefined) return false;
-    await this.deps.editor.showText(`compaction-preview-${Date.now()}.md`, markdown);
-    return true;
-  }
-
   /** `Cairn: Recall Result…`: the chat shows the id inline. */
   showRecall(resultId: string): void {
     this.broadcast({ type: 'showRecall', resultId }, 'chat');
@@ -357,7 +310,7 @@ export class SessionController {
   /** Closes the session (window closing). */
   async dispose(): Promise<void> {
     // A session may be opening (activation); wait so it is not left open behind the close.
-    await this.settled();
+    await this.switching.settled();
     await this.closeCurrent();
     this.chat.dispose();
     this.views.clear();
@@ -436,7 +389,7 @@ export class SessionController {
         await this.session();
         return this.digest();
       },
-      preview: () => this.compactionPreview,
+      preview: () => this.compaction.previewDetails(),
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
       ...(this.deps.findFiles ? { mentionCandidates: this.deps.findFiles } : {}),
     };

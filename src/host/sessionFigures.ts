@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from '../core/agent/events';
 import { resultViewOf } from './resultView';
+import { turnUsageOf } from './snapshotView';
 import type { SubagentAccountingDeps } from './subagentAccounting';
 
 export interface SessionFiguresDeps extends SubagentAccountingDeps {
@@ -25,19 +26,8 @@ export class SessionFigures {
         const turn = this.deps.turn();
         const view = usage.addSnapshot(event.snapshot, turn);
         broadcast({ type: 'snapshot', snapshot: view });
-        if (view.usage && view.purpose === 'main') {
-          broadcast(
-            {
-              type: 'turnUsage',
-              turn,
-              model: view.model,
-              inputTokens: view.usage.input + view.usage.cacheWrite + view.usage.cacheRead,
-              outputTokens: view.usage.output,
-              costUsd: view.costUsd ?? null,
-            },
-            'chat',
-          );
-        }
+        const turnUsage = view.purpose === 'main' ? turnUsageOf(view, turn) : undefined;
+        if (turnUsage) broadcast(turnUsage, 'chat');
         this.deps.refreshMeter();
         return;
       }

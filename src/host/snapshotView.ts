@@ -1,6 +1,6 @@
 import { cacheBreakWhere } from '../core/compose/cacheBreak';
 import type { RequestSnapshot } from '../core/compose/snapshot';
-import type { RequestSnapshotView } from '../shared/protocol';
+import type { HostNotification, RequestSnapshotView } from '../shared/protocol';
 
 /** A composer snapshot shaped for the context report (plain JSON, only what the report shows). */
 export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
@@ -72,4 +72,20 @@ export function isRequestSnapshot(value: unknown): value is RequestSnapshot {
     Array.isArray(s.messageHashes) &&
     Array.isArray(s.decisions)
   );
+}
+
+/** A request's tokens and cost for its turn's usage line (none before its usage arrived). */
+export function turnUsageOf(
+  view: Omit<RequestSnapshotView, 'index'>,
+  turn: number,
+): Extract<HostNotification, { type: 'turnUsage' }> | undefined {
+  if (!view.usage) return undefined;
+  return {
+    type: 'turnUsage',
+    turn,
+    model: view.model,
+    inputTokens: view.usage.input + view.usage.cacheWrite + view.usage.cacheRead,
+    outputTokens: view.usage.output,
+    costUsd: view.costUsd ?? null,
+  };
 }

@@ -5,9 +5,9 @@
  * parent's `task` call belongs to. The chat's block gets the child's own figures from the projection.
  */
 import type { AgentEvent } from '../core/agent/events';
-import type { HostNotification, RequestSnapshotView, WebviewKind } from '../shared/protocol';
+import type { HostNotification, WebviewKind } from '../shared/protocol';
 import { resultViewOf } from './resultView';
-import { isRequestSnapshot } from './snapshotView';
+import { isRequestSnapshot, turnUsageOf } from './snapshotView';
 import type { UsageMeter } from './usageMeter';
 
 export interface SubagentAccountingDeps {
@@ -47,17 +47,4 @@ export class SubagentAccounting {
     if (turnUsage) this.deps.broadcast(turnUsage, 'chat');
     this.deps.refreshMeter();
   }
-}
-
-/** A request's tokens and cost for its turn's line (none before its usage arrived). */
-function turnUsageOf(view: RequestSnapshotView, turn: number): HostNotification | undefined {
-  if (!view.usage) return undefined;
-  return {
-    type: 'turnUsage',
-    turn,
-    model: view.model,
-    inputTokens: view.usage.input + view.usage.cacheWrite + view.usage.cacheRead,
-    outputTokens: view.usage.output,
-    costUsd: view.costUsd ?? null,
-  };
 }

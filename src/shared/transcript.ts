@@ -2,7 +2,7 @@
  * The chat transcript as a pure function of the host's notifications: each one yields a new list of
  * turns, sharing every turn it did not touch (so only the changed turn re-renders).
  */
-import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnView } from './protocol';
+import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnUsageView, TurnView } from './protocol';
 import {
   answerInSubagent,
   applySubagentEvent,
@@ -232,20 +232,24 @@ function addTurnUsage(turns: Turns, event: Extract<TurnEvent, { type: 'turnUsage
   const position = findTurn(turns, event.turn);
   if (position === -1) return turns;
   const turn = turns[position]!;
-  const before = turn.usage;
-  const cost = before && before.costUsd === null ? null : event.costUsd === null ? null : (before?.costUsd ?? 0) + event.costUsd;
   const next = turns.slice();
-  next[position] = {
-    ...turn,
-    usage: {
-      model: event.model,
-      requests: (before?.requests ?? 0) + 1,
-      inputTokens: (before?.inputTokens ?? 0) + event.inputTokens,
-      outputTokens: (before?.outputTokens ?? 0) + event.outputTokens,
-      costUsd: cost,
-    },
-  };
+  next[position] = { ...turn, usage: withTurnUsage(turn.usage, event) };
   return next;
+}
+
+/** A turn's usage line with one more request's tokens and cost (the live chat's, and a reload's from the journal). */
+export function withTurnUsage(
+  before: TurnUsageView | undefined,
+  event: Pick<Extract<TurnEvent, { type: 'turnUsage' }>, 'model' | 'inputTokens' | 'outputTokens' | 'costUsd'>,
+): TurnUsageView {
+  const cost = before && before.costUsd === null ? null : event.costUsd === null ? null : (before?.costUsd ?? 0) + event.costUsd;
+  return {
+    model: event.model,
+    requests: (before?.requests ?? 0) + 1,
+    inputTokens: (before?.inputTokens ?? 0) + event.inputTokens,
+    outputTokens: (before?.outputTokens ?? 0) + event.outputTokens,
+    costUsd: cost,
+  };
 }
 
 /** Notices that replace the turn's earlier one of their kind rather than pile up. */
