@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompactionSettings } from '../../src/core/compaction/settings';
-import { DEFAULT_HYGIENE, type HygieneConfig } from '../../src/core/config/hygiene';
-import { cairnRetrieval } from '../peers/cairnAgent';
-import { needsGate, needsOf } from '../peers/needs';
+import type { HygieneConfig } from '../../src/core/config/hygiene';
+import { cairnNeedsGate, FAILURES_HYGIENE } from '../peers/cairnAgent';
+import { needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
 import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
@@ -58,7 +58,7 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about:
       'a command output over the cap shows its first 10 and last 30 lines and its failures with their detail, not head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
     compaction: (base) => base,
-    hygiene: { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' },
+    hygiene: FAILURES_HYGIENE,
   },
   'reread-stub': {
     about:
@@ -69,7 +69,7 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
   'failures+reread-stub': {
     about: 'output-failures and reread-stub together',
     compaction: (base) => base,
-    hygiene: { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' },
+    hygiene: FAILURES_HYGIENE,
     wrapTools: (workspaceDir) => (ledger) => rereadStubTools(ledger, workspaceDir),
   },
 };
@@ -96,11 +96,7 @@ export async function runCandidate(bench: BenchScenario, file: string, name: str
   const root = await mkdtemp(join(tmpdir(), `cairn-candidate-${bench.name}-${name}-`));
   const outDir = join(root, 'out');
   const notices: string[] = [];
-  const gate = needsGate(
-    needs,
-    (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming),
-    (message) => notices.push(message),
-  );
+  const gate = cairnNeedsGate(needs, outDir, (message) => notices.push(message));
   try {
     const played = await playBenchScenario(bench, root, {
       compaction: candidate.compaction(benchCompaction(bench)),

@@ -13,7 +13,7 @@ import type { AssistantTurn } from '../../src/node/scenario/types';
 import { CAIRN_CATEGORIES } from './categories';
 import { elisionsOf } from '../economy/elisions';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
-import { needsGate, retrievalTurn, visibleText, windowAround } from './needs';
+import { needsGate, retrievalTurn, visibleText, windowAround, type NeedsByTurn } from './needs';
 
 export const cairnAgent: BenchAgent = cairnConfigured('cairn');
 
@@ -22,7 +22,8 @@ export const cairnAgent: BenchAgent = cairnConfigured('cairn');
  * than head and tail): a setting off by default because it changes what a result shows (issue 16 §3),
  * measured beside Cairn as built and never counted as a peer.
  */
-export const cairnFailuresAgent: BenchAgent = cairnConfigured('cairn-failures', { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' });
+export const FAILURES_HYGIENE: HygieneConfig = { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' };
+export const cairnFailuresAgent: BenchAgent = cairnConfigured('cairn-failures', FAILURES_HYGIENE);
 
 function cairnConfigured(name: string, hygiene?: HygieneConfig): BenchAgent {
   return {
@@ -48,13 +49,14 @@ function checkoutVersion(): string {
   }
 }
 
+/** The needs gate for a Cairn run whose journal goes to `outDir`: a missing need is recalled from it. */
+export function cairnNeedsGate(needs: NeedsByTurn, outDir: string, notice: (message: string) => void): ReturnType<typeof needsGate> {
+  return needsGate(needs, (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming), notice);
+}
+
 async function runCairn(context: AgentRunContext, hygiene: HygieneConfig | undefined): Promise<AgentRun> {
   const outDir = join(context.scratchDir, 'out');
-  const gate = needsGate(
-    context.needs,
-    (need, request, upcoming) => cairnRetrieval(join(outDir, 'sessions'), need, request, upcoming),
-    context.onNotice,
-  );
+  const gate = cairnNeedsGate(context.needs, outDir, context.onNotice);
   const result = await runHeadless({
     workspaceDir: context.workspaceDir,
     scenario: context.bench.scenario,
