@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Secret } from '../../core/ledger/redactor';
 import type { ExecOptions, ExecResult } from '../../core/ports';
 import { BoundedOutput } from './boundedOutput';
+import { CAIRN_CREDENTIAL_VARIABLES, isCairnCredentialVariable } from '../../core/config/withheldEnvironment';
 
 export interface CommandLimits {
   /** Most output characters kept in memory; beyond it the middle is dropped and counted. */
@@ -44,22 +45,13 @@ export interface CommandResult extends ExecResult {
  * - A death by a signal we did not send leaves `exitCode` null as well.
  */
 /**
- * Cairn's own credentials (and the other ways to reach Anthropic as the user: an auth token, OAuth
- * tokens, custom headers that may carry `x-api-key`) never reach the commands the model runs: a command
- * such as `env` would print them into a tool result. The user's other credentials (`GITHUB_TOKEN`,
- * `NPM_TOKEN`, AWS keys…) pass, because the commands the user approves need them (`git push`, `npm
- * publish`); withholding them would break those silently. This cannot hide what the parent process holds
- * (`cat /proc/$PPID/environ`), so the ledger also redacts every secret Cairn holds from every result
+ * Cairn's own credentials (`withheldEnvironment.ts`: the key, auth and OAuth tokens, custom headers that
+ * may carry `x-api-key`, every `ANTHROPIC_*`) never reach the commands the model runs: a command such as
+ * `env` would print them into a tool result. The user's other credentials pass, because the commands the
+ * user approves need them (`git push`, `npm publish`). What the parent process holds is another matter
+ * (`/proc/$PPID/environ`): the ledger redacts every secret Cairn holds from every result
  * (`environmentSecrets` gives it these variables' values).
  */
-export const WITHHELD_FROM_COMMANDS = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'ANTHROPIC_CUSTOM_HEADERS',
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_OAUTH_REFRESH_TOKEN',
-  'CLAUDE_API_KEY',
-] as const;
 
 /**
  * Set for every command, so output is plain text: no colours, no pager waiting for a key (stdin is
@@ -72,7 +64,7 @@ const COLOR_FORCING = ['FORCE_COLOR', 'CLICOLOR_FORCE'] as const;
 
 export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
-  for (const name of WITHHELD_FROM_COMMANDS) delete copy[name];
+  for (const name of Object.keys(copy)) if (isCairnCredentialVariable(name)) delete copy[name];
   for (const name of COLOR_FORCING) delete copy[name];
   return { ...copy, ...COMMAND_TERMINAL_ENV };
 }
@@ -83,7 +75,7 @@ export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): Secret[] {
   const secrets: Secret[] = [];
-  for (const name of WITHHELD_FROM_COMMANDS) {
+  for (const name of CAIRN_CREDENTIAL_VARIABLES) {
     const value = env[name]?.trim();
     if (!value) continue;
     if (name === 'ANTHROPIC_CUSTOM_HEADERS') {

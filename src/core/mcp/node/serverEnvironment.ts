@@ -1,14 +1,12 @@
-/**
- * Cairn's own credentials, never passed to an MCP server: the same rule as the commands the model runs
- * (`WITHHELD_FROM_COMMANDS` in src/node/workspace/commandRunner.ts, which core may not import), widened to
- * every `ANTHROPIC_*` variable, since a server is third-party code that needs none of them. The user's
- * other credentials pass (a GitHub server needs `GITHUB_TOKEN`); a server that needs Cairn's key can be
- * given one explicitly in its `env`.
- */
-const WITHHELD_NAMES: ReadonlySet<string> = new Set(['CLAUDE_CODE_OAUTH_TOKEN', 'CLAUDE_CODE_OAUTH_REFRESH_TOKEN', 'CLAUDE_API_KEY']);
+import { isCairnCredentialVariable } from '../../config/withheldEnvironment';
 
+/**
+ * Cairn's own credentials are never passed to an MCP server (the one list, `withheldEnvironment.ts`). The
+ * user's other credentials pass (a GitHub server needs `GITHUB_TOKEN`); a server that needs Cairn's key can
+ * be given one explicitly in its `env`.
+ */
 export function isWithheldFromServers(name: string): boolean {
-  return name.toUpperCase().startsWith('ANTHROPIC_') || WITHHELD_NAMES.has(name.toUpperCase());
+  return isCairnCredentialVariable(name);
 }
 
 /**
