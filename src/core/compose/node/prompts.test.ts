@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HYGIENE } from '../../config/hygiene';
 import { ComposeError } from '../errors';
+import { elidedText } from '../../elision/elide';
 import { rulesEnvelope } from '../rules';
 import { loadPreamble } from './prompts';
 
@@ -23,6 +24,15 @@ describe('loadPreamble', () => {
     const header = rulesEnvelope('AGENTS.md', 'changed', 'x'.repeat(1234)).text.split('\n')[0]!;
     expect(text).toContain(header);
     expect(text).toContain('</cairn-rules>');
+  });
+
+  // Issue 29 item 10: elision (on by default) replaces superseded results, so the prompt may not promise that
+  // nothing shown is ever changed; it shows the elided line exactly as elision writes it.
+  it('tells the truth about elision: what may be shortened, and its line exactly as elision writes it', async () => {
+    const text = await loadPreamble(PROMPTS);
+    expect(text).not.toMatch(/never changed or taken back/);
+    expect(text).toContain(elidedText('[#a3f2 src/app.ts lines 1-200 of 340 sha 1c9e04ab]', '#a3f2', '#e201'));
+    expect(text).toMatch(/recall` it if you\s+need what it said/);
   });
 
   it('names the missing file when a prompt cannot be read', async () => {
