@@ -47,12 +47,14 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     compaction: (base) => ({ ...base, elision: { ...base.elision, minTokens: 8_000 } }),
   },
   'threshold-room-10': {
-    about: 'at the compaction threshold, elide instead of summarizing only if that frees a tenth of the window under the threshold',
-    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.1 } }),
+    about:
+      'at the compaction threshold, elide instead of summarizing only if that frees an eighth of the threshold under it (a tenth of the window at the default 80%)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.125 } }),
   },
   'threshold-room-20': {
-    about: 'at the compaction threshold, elide instead of summarizing only if that frees a fifth of the window under the threshold',
-    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.2 } }),
+    about:
+      'at the compaction threshold, elide instead of summarizing only if that frees a quarter of the threshold under it (a fifth of the window at the default 80%)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.25 } }),
   },
   'output-failures': {
     about:

@@ -53,8 +53,9 @@ describe('compaction loses nothing first', () => {
   });
 
   it('summarizes when elision would leave the context under the threshold but without room to work in (thresholdRoom)', async () => {
-    // The same context the first case elides; a target of 5% of the window is below what elision leaves.
-    const h = compactorWith({ elision: true, settings: { elision: { ...DEFAULT_ELISION_SETTINGS, thresholdRoom: 0.75 } } });
+    // The same context the first case elides; a target of 5% of the window (a sixteenth of the 80% threshold) is
+    // below what elision leaves.
+    const h = compactorWith({ elision: true, settings: { elision: { ...DEFAULT_ELISION_SETTINGS, thresholdRoom: 0.9375 } } });
     fill(
       h,
       new GenerationBuilder()
@@ -67,6 +68,26 @@ describe('compaction loses nothing first', () => {
     expect(h.summarizer.requests).toHaveLength(1);
     expect(h.order).not.toContain('forgetReads:#b001');
     expect(h.logLines.join('\n')).toMatch(/over the target \d+\): summarizing/);
+  });
+
+  // Issue 29 item 7: the room under the threshold was a fifth of the window, so an absolute threshold under a
+  // fifth of the window made the target negative and every due compaction a summary, even where eliding alone
+  // left the context far under the threshold.
+  it('with an absolute threshold under a fifth of the window, still elides when that leaves room under it', async () => {
+    const h = compactorWith({ elision: true, settings: { threshold: { kind: 'tokens', value: 1_500 } } });
+    fill(
+      h,
+      new GenerationBuilder()
+        .bash('#b001', 'npm test', 'x'.repeat(1_500))
+        .bash('#b002', 'npm test', 'y'.repeat(300))
+        .bash('#b003', 'ls', 'z'.repeat(10)),
+    );
+    expect((await h.compactor.needsCompaction()).needed).toBe(true);
+    const change = await h.compactor.beforeRequest(signal());
+    expect(change.newGeneration).toBe(true);
+    expect(h.summarizer.requests).toHaveLength(0);
+    expect(h.order).toContain('forgetReads:#b001');
+    expect(h.compactor.estimateNext()).toBeLessThanOrEqual(1_500 * (1 - DEFAULT_ELISION_SETTINGS.thresholdRoom));
   });
 
   it('with elision off, summarizes as before', async () => {

@@ -143,8 +143,11 @@ export class Compactor implements ContextPolicy {
     const plan = await elider.plan(settings.elision);
     if (!plan) return undefined;
     const window = await this.deps.windowTokens();
-    // Under the threshold with room to work in, or the summary is only put off at the price of a rewrite.
-    const target = softLimitTokens(settings.threshold, window) - Math.floor(settings.elision.thresholdRoom * window);
+    // Under the threshold with room to work in, or the summary is only put off at the price of a rewrite. The
+    // room is a share of the threshold, not of the window, so any threshold (an absolute one far under the
+    // window too) leaves a positive target.
+    const soft = softLimitTokens(settings.threshold, window);
+    const target = soft - Math.floor(settings.elision.thresholdRoom * soft);
     const underThreshold = plan.tokensAfter <= target;
     const fits = plan.tokensAfter + (await this.completionReserve()) + settings.safetyMarginTokens <= window;
     if (!underThreshold || !fits) {

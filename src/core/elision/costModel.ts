@@ -32,9 +32,10 @@ export interface ElisionSettings {
   /** Fewest results one elision removes. */
   readonly minResults: number;
   /**
-   * When a compaction is due, elision is done instead only if it leaves at least this share of the window
-   * free under the threshold: an elision that frees less rewrites the whole context to put off a summary
-   * by a few requests (src/core/elision/README.md).
+   * When a compaction is due, elision is done instead only if it leaves at least this share of the threshold
+   * free under it: an elision that frees less rewrites the whole context to put off a summary by a few
+   * requests (src/core/elision/README.md). 0.25 of the default 80% threshold is the fifth of the window that
+   * was measured; a share of the threshold (not of the window) keeps the target positive for any threshold.
    */
   readonly thresholdRoom: number;
 }
@@ -45,7 +46,7 @@ export interface ElisionSettings {
  * 6% more on test-debugging, whose one elision then no longer happens). The guess of the remaining requests
  * is often long; each elision's rewrite is certain.
  */
-export const DEFAULT_ELISION_SETTINGS: ElisionSettings = { mode: 'auto', margin: 4, minTokens: 2000, minResults: 2, thresholdRoom: 0.2 };
+export const DEFAULT_ELISION_SETTINGS: ElisionSettings = { mode: 'auto', margin: 4, minTokens: 2000, minResults: 2, thresholdRoom: 0.25 };
 
 export const CACHE_READ = 0.1;
 export const CACHE_WRITE = 1.25;
