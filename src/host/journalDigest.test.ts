@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { JournalRecord } from '../core/journal/records';
+import { fakeChildSnapshot } from '../../test/support/subagents/fakeChildRun';
 import { digestJournal } from './journalDigest';
 
 const result = (id: string, callId: string | undefined) =>
@@ -71,4 +72,18 @@ it('undoing an elision returns to the generation it came from, keeping that gene
     { type: 'compaction_undone', seq: 3, at: 0, generation: 2 } as JournalRecord,
   ]);
   expect(undone.activeSummary).toBe('Earlier: the user asked for X.');
+});
+
+// Issue 29 item 8, after a reload: the turn's usage line holds the session agent's own compaction request too.
+it("rebuilds a turn's usage line with the session agent's compaction requests", async () => {
+  const main = fakeChildSnapshot(0, { input: 100, cacheRead: 0, output: 10, usd: 0.01 });
+  const compaction = { ...fakeChildSnapshot(1, { input: 500, cacheRead: 0, output: 50, usd: 0.05 }), purpose: 'compaction' as const };
+  const records: JournalRecord[] = [
+    { type: 'user_message', seq: 1, at: 0, message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
+    { type: 'snapshot', seq: 2, at: 0, snapshot: main } as JournalRecord,
+    { type: 'snapshot', seq: 3, at: 0, snapshot: compaction } as JournalRecord,
+    { type: 'assistant_message', seq: 4, at: 0, message: { role: 'assistant', content: [{ type: 'text', text: 'done' }] } },
+  ];
+  const digest = await digestJournal(records);
+  expect(digest.turns[0]!.usage).toMatchObject({ inputTokens: 600, outputTokens: 60 });
 });

@@ -129,7 +129,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         if (isRequestSnapshot(record.snapshot)) {
           const view = snapshotViewOf(record.snapshot);
           snapshots.push({ ...view, index: snapshots.length, turn: Math.max(turns.length - 1, 0) });
-          if (view.purpose === 'main') addToTurnUsage(currentTurn(), view);
+          addToTurnUsage(currentTurn(), view);
         }
         break;
       case 'generation_started':
@@ -216,8 +216,8 @@ export class JournalDigestCache {
 }
 
 /**
- * Adds a request's tokens and cost to its turn's usage line, as the live chat does (`turnUsage`): the
- * session agent's main requests and every request of its sub-agents. Kept on the turn itself, so a
+ * Adds a request's tokens and cost to its turn's usage line, as the live chat does (`turnUsage`): every
+ * request of the session agent (its compaction requests too) and of its sub-agents. Kept on the turn itself, so a
  * branch that drops turns drops their figures with them.
  */
 function addToTurnUsage(turn: { usage?: TurnUsageView }, view: Omit<RequestSnapshotView, 'index'>): void {

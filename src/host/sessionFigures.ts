@@ -1,6 +1,6 @@
 /**
  * What the session's own agent adds to the figures as it works: tokens a result saved, each ended request
- * as a report row (and, for a main request, the turn's usage line), the summary a compaction leaves or an
+ * as a report row and in the turn's usage line (compaction requests too), the summary a compaction leaves or an
  * undo brings back, each one refreshing the meter. The children's figures: `subagentAccounting.ts`.
  */
 import type { AgentEvent } from '../core/agent/events';
@@ -26,7 +26,9 @@ export class SessionFigures {
         const turn = this.deps.turn();
         const view = usage.addSnapshot(event.snapshot, turn);
         broadcast({ type: 'snapshot', snapshot: view });
-        const turnUsage = view.purpose === 'main' ? turnUsageOf(view, turn) : undefined;
+        // Every request the turn made counts in its line, its compaction requests too (as a child's do); a
+        // /compact between turns counts in the turn before it, whose context it summarized.
+        const turnUsage = turnUsageOf(view, turn);
         if (turnUsage) broadcast(turnUsage, 'chat');
         this.deps.refreshMeter();
         return;
