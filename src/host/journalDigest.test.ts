@@ -87,3 +87,79 @@ it("rebuilds a turn's usage line with the session agent's compaction requests", 
   const digest = await digestJournal(records);
   expect(digest.turns[0]!.usage).toMatchObject({ inputTokens: 600, outputTokens: 60 });
 });
+
+// Issue 29 item 5: a message with an @mention holds the user's text, then the attached file's text (a block
+// Cairn wrote). After a reload the chat showed the file as the user's message and title, Edit was pre-filled
+// with it, and Regenerate (which sends the digest's text) sent it instead of the question.
+it("shows the user's own words for a message with an attached file, never the attachment", async () => {
+  const records: JournalRecord[] = [
+    {
+      type: 'user_message',
+      seq: 1,
+      at: 0,
+      generation: 0,
+      index: 0,
+      syntheticBlocks: [1],
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What does @src/app.ts export?' },
+          { type: 'text', text: '<cairn-file path="src/app.ts">\n[#a001 src/app.ts lines 1-1 of 1 sha 00]\n1: export {}\n</cairn-file>' },
+        ],
+      },
+    },
+  ];
+  const digest = await digestJournal(records);
+  expect(digest.turns[0]!.items[0]).toEqual({ type: 'user', text: 'What does @src/app.ts export?' });
+  expect(digest.title).toBe('What does @src/app.ts export?');
+});
+
+// Issue 29 item 9: a message sent after a cancelled command rides in the same API message as the cancelled
+// result (the result message was unsent, so the text joined it, and the message was journalled again at the
+// same place). The replay dropped it: after a reload the message the user typed was gone from the chat.
+it('keeps a message that joined the unsent results of a cancelled command', async () => {
+  const cancelled = { type: 'tool_result' as const, tool_use_id: 'A', content: '[#0001] Cancelled.', is_error: true };
+  const records: JournalRecord[] = [
+    {
+      type: 'user_message',
+      seq: 1,
+      at: 0,
+      generation: 0,
+      index: 0,
+      message: { role: 'user', content: [{ type: 'text', text: 'run it' }] },
+    },
+    {
+      type: 'assistant_message',
+      seq: 2,
+      at: 0,
+      generation: 0,
+      index: 1,
+      message: { role: 'assistant', content: [{ type: 'tool_use', id: 'A', name: 'bash', input: { command: 'sleep 100' } }] },
+    },
+    { type: 'user_message', seq: 3, at: 0, generation: 0, index: 2, message: { role: 'user', content: [cancelled] } },
+    {
+      type: 'user_message',
+      seq: 4,
+      at: 0,
+      generation: 0,
+      index: 2,
+      message: { role: 'user', content: [cancelled, { type: 'text', text: 'never mind, list the files' }] },
+    },
+    {
+      type: 'assistant_message',
+      seq: 5,
+      at: 0,
+      generation: 0,
+      index: 3,
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Here.' }] },
+    },
+  ];
+  const digest = await digestJournal(records);
+  expect(digest.turns.map((t) => t.items[0])).toEqual([
+    { type: 'user', text: 'run it' },
+    { type: 'user', text: 'never mind, list the files' },
+  ]);
+  expect(digest.turns[1]!.items.some((i) => i.type === 'assistant')).toBe(true);
+  // Edit and resend of that message starts from its place (the results before it stay with the call).
+  expect(digest.userPlaces.get(1)).toEqual({ generation: 0, index: 2 });
+});

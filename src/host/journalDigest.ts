@@ -6,11 +6,12 @@
 import { isElisionDetail, isGenerationDetail } from '../core/conversation/generationDetail';
 import { isRewindDetail } from '../core/conversation/rewind';
 import { branchNote, keepPlacesInto, turnOfPlace } from './branchView';
-import type { AssistantMessage, UserMessage } from '../core/model/types';
-import type { JournalRecord } from '../core/journal/records';
+import type { AssistantMessage } from '../core/model/types';
+import type { JournalRecord, UserMessageRecord } from '../core/journal/records';
+import { isSyntheticBlock } from '../core/conversation/conversation';
 import type { SessionJournal } from '../core/journal/node/sessionJournal';
 import type { CompactionDetails, RequestSnapshotView, TranscriptItem, TurnUsageView, TurnView } from '../shared/protocol';
-import { appendAssistant, fillResults, hasResults, ResultHeads } from './digestItems';
+import { appendAssistant, fillResults, ResultHeads } from './digestItems';
 import { SubagentDigest } from './subagentDigest';
 import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
 import { shownInTurn, turnChangesOf } from './checkpointView';
@@ -44,6 +45,12 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   // (a journal from before the id was stored) is shown without its bracket rather than guessed by order.
   const heads = new ResultHeads();
   const places = new Set<string>();
+  /**
+   * Blocks of each user message place already shown: a message no request carried yet may grow (the user's
+   * text joins the unsent results of a cancelled call) and is journalled again at the same place; only what it
+   * gained is new.
+   */
+  const userBlocksShown = new Map<string, number>();
   let activeGeneration = 0;
   let tokensSaved = 0;
   let title = '';
@@ -65,16 +72,28 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     return true;
   };
 
-  const onUser = (message: UserMessage): void => {
-    if (!hasResults(message)) {
-      const texts = message.content.filter((b) => b.type === 'text');
-      const text = texts.at(-1)?.text ?? '';
-      if (!title) title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
-      turns.push({ index: turns.length, items: [{ type: 'user', text }, ...(pendingNote ? [pendingNote] : [])] });
-      pendingNote = undefined;
-      return;
+  /**
+   * A user message's blocks from `from` on: results complete their calls; the user's own words (never the
+   * blocks Cairn wrote: rules deltas, attached files, a continue prompt) start a turn. A message may hold
+   * both: the text the user sent after a cancelled call rides with that call's result.
+   */
+  const onUser = (record: UserMessageRecord, from: number): void => {
+    const blocks = record.message.content.slice(from);
+    const entry = { message: record.message, ...(record.syntheticBlocks ? { syntheticBlocks: record.syntheticBlocks } : {}) };
+    if (blocks.some((b) => b.type === 'tool_result')) {
+      tokensSaved += fillResults(currentItems(), { role: 'user', content: blocks }, heads);
     }
-    tokensSaved += fillResults(currentItems(), message, heads);
+    const texts = record.message.content.flatMap((block, index) => (index >= from && block.type === 'text' ? [{ block, index }] : []));
+    // No marks: none of its blocks is Cairn's (the recorder omits an empty list), or a journal from before they
+    // were marked, whose rules delta came before the user's text: either way the user's words are the last text.
+    const own = record.syntheticBlocks
+      ? texts.filter(({ index }) => !isSyntheticBlock(entry, index)).map(({ block }) => block.text)
+      : texts.slice(-1).map(({ block }) => block.text);
+    if (own.length === 0) return;
+    const words = own.join('\n\n');
+    if (!title) title = words.replace(/\s+/g, ' ').trim().slice(0, 80);
+    turns.push({ index: turns.length, items: [{ type: 'user', text: words }, ...(pendingNote ? [pendingNote] : [])] });
+    pendingNote = undefined;
   };
 
   const onAssistant = (message: AssistantMessage, incomplete: boolean): void => {
@@ -85,15 +104,17 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
 
   for await (const record of records) {
     switch (record.type) {
-      case 'user_message':
-        if (!firstTimeAt(record) || record.synthetic) break;
-        {
-          const turnsBefore = turns.length;
-          onUser(record.message);
-          if (turns.length > turnsBefore)
-            userPlaces.set(turns.length - 1, { generation: record.generation ?? 0, index: record.index ?? 0 });
-        }
+      case 'user_message': {
+        if (record.synthetic) break;
+        const place = record.generation === undefined || record.index === undefined ? undefined : `${record.generation}:${record.index}`;
+        const shown = place === undefined ? 0 : (userBlocksShown.get(place) ?? 0);
+        if (place !== undefined) userBlocksShown.set(place, Math.max(shown, record.message.content.length));
+        if (shown >= record.message.content.length) break;
+        const turnsBefore = turns.length;
+        onUser(record, shown);
+        if (turns.length > turnsBefore) userPlaces.set(turns.length - 1, { generation: record.generation ?? 0, index: record.index ?? 0 });
         break;
+      }
       case 'checkpoint': {
         // A turn's checkpoint is closed when the turn ends: its files go at the end of the turn.
         const [checkpoint] = checkpointsFromRecords([record]);

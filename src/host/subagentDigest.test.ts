@@ -153,7 +153,7 @@ describe("a child's block, live and rebuilt from the journal", () => {
     expect(digest.lastCacheHitShare).toBeCloseTo(0.9, 6);
   });
 
-  it("rebuilds each turn's usage line after a reload as the live chat sums it: the agent's main requests and all its children's", async () => {
+  it("rebuilds each turn's usage line after a reload as the live chat sums it: the agent's own requests (its compaction too) and all its children's", async () => {
     const run = parentRun([fakeChildRun({ id: 'explore-1', taskCallId: 'toolu_1', childCallId: 'toolu_9', resultId: '#a001' })]);
     const own = fakeChildSnapshot(0, { input: 100, cacheRead: 900, output: 10, usd: 0.01 });
     const summary = { ...fakeChildSnapshot(1, { input: 5000, cacheRead: 0, output: 300, usd: 0.02 }), purpose: 'compaction' as const };
@@ -167,7 +167,7 @@ describe("a child's block, live and rebuilt from the journal", () => {
     const childInput = digest.snapshots
       .filter((s) => s.agent === 'explore-1')
       .reduce((sum, s) => sum + s.usage!.input + s.usage!.cacheWrite + s.usage!.cacheRead, 0);
-    expect(digest.turns[0]!.usage).toMatchObject({ model: 'claude-sonnet-4-5', requests: 3, inputTokens: 1000 + childInput });
-    expect(digest.turns[0]!.usage!.costUsd).toBeCloseTo(0.015, 6);
+    expect(digest.turns[0]!.usage).toMatchObject({ model: 'claude-sonnet-4-5', requests: 4, inputTokens: 1000 + 5000 + childInput });
+    expect(digest.turns[0]!.usage!.costUsd).toBeCloseTo(0.035, 6);
   });
 });
