@@ -32,6 +32,22 @@ export class RewindRangeError extends Error {
   }
 }
 
+/**
+ * What a new generation started before user message `index` keeps: the messages before it and, when that
+ * message also answers the calls of the message before it (the user's text joined the unsent results of a
+ * failed or cancelled request, or a Retry's turn began at a results message), those results, so every kept
+ * `tool_use` still has its one result. The results stay unsent: the next user message joins them.
+ * Throws `RewindRangeError` when `index` is not a message to go back to (call it before changing anything).
+ */
+export function entriesBeforeMessage(entries: readonly ConversationEntry[], index: number): ConversationEntry[] {
+  const at = entries[index];
+  if (!at || at.message.role !== 'user' || at.synthetic) throw new RewindRangeError(index, entries.length);
+  const kept = entries.slice(0, index);
+  const results = at.message.content.filter((block) => block.type === 'tool_result');
+  if (results.length > 0) kept.push({ message: { role: 'user', content: results } });
+  return kept;
+}
+
 export interface RewindDeps {
   readonly generations: ActiveGeneration;
   readonly journal: { append(record: NewJournalRecord): Promise<unknown> };
@@ -50,10 +66,7 @@ export interface RewindDeps {
  */
 export async function startGenerationFromMessage(deps: RewindDeps, index: number, reason: string): Promise<GenerationRef> {
   const previous = deps.generations.current;
-  const entries = previous.conversation.all();
-  const at = entries[index];
-  if (!at || at.message.role !== 'user' || at.synthetic) throw new RewindRangeError(index, entries.length);
-  const kept = entries.slice(0, index);
+  const kept = entriesBeforeMessage(previous.conversation.all(), index);
   const generation = deps.generations.nextNumber;
   const detail: RewindDetail = { kind: 'rewind', previousGeneration: previous.number, fromIndex: index, reason, entries: kept };
   // Forgotten before the record, which carries the state after it: a crash just after the record can never

@@ -6,6 +6,7 @@ import type { JournalRecorder } from '../agent/journalRecorder';
 import type { ToolExecutor } from '../agent/ports';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
+import { entriesBeforeMessage } from '../conversation/rewind';
 import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
@@ -80,8 +81,12 @@ export class AgentSession {
 
   /** Runs the agent on one user message (with the files the user attached) until it ends its turn, is cancelled, fails, or hits the turn limit. */
   async send(text: string, mentions: readonly FileMention[] = []): Promise<DoneReason> {
-    // The turn's checkpoint is taken before its first change; its user message goes at the current end.
-    return this.runLoop(text, this.generation.conversation.length, (signal) => this.parts.loop.run(text, signal, mentions));
+    // The turn's checkpoint is taken before its first change and names the message the text goes into: the
+    // end, or the waiting message it joins (the results of a request that failed before answering).
+    const conversation = this.generation.conversation;
+    const joins = conversation.sentCount < conversation.length && this.hasUnanswered;
+    const index = joins ? conversation.length - 1 : conversation.length;
+    return this.runLoop(text, index, (signal) => this.parts.loop.run(text, signal, mentions));
   }
 
   /** Whether the conversation ends with messages no answer followed (a request that failed before answering). */
@@ -132,6 +137,8 @@ export class AgentSession {
     if (rewindTo && rewindTo.generation !== this.generation.number) {
       throw new Error('That message is before the last compaction, so the conversation cannot go back to it. Restore the files only.');
     }
+    // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
+    if (rewindTo) entriesBeforeMessage(this.generation.conversation.all(), rewindTo.index);
     const outcome = await checkpoints.restore(plan, choices, {
       generation: this.generation.number,
       index: this.generation.conversation.length,
