@@ -14,6 +14,8 @@ import type { ProjectContextSource } from './projectContextSource';
 import { EncodingMemo, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';
 import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rules';
+import { catalogTheModelHas, rulesTheModelHas } from './deltaBaseline';
+import type { ConversationEntry } from '../conversation/conversation';
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot } from './snapshot';
 import { buildSnapshot } from './snapshotBuilder';
 import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
@@ -56,6 +58,12 @@ export interface ComposerOptions {
    * (a budget cut in the static part, a rules delta) and the loop passes them all back in `compose()`.
    */
   decisions: DecisionQueue;
+  /**
+   * The current generation's entries. What the model has of the rules and the catalog is folded from the
+   * static part and the deltas in these (`deltaBaseline.ts`), so a rewind that drops a delta's message sends
+   * it again. Without it (a composer of one-off requests) what a delta returns counts as known.
+   */
+  conversation?: () => readonly ConversationEntry[];
 }
 
 export interface ComposeInput {
@@ -97,9 +105,9 @@ export class Composer {
 
   private staticPart: StaticPart | null = null;
   private building: Promise<void> | null = null;
-  /** Rules text by path as the model has it (system part plus deltas already reported). */
+  /** Rules text by path as the model has it (system part plus deltas already reported), without `conversation`. */
   private knownRules = new Map<string, string>();
-  /** The skills catalog as the model has it (system part, then the deltas already returned). */
+  /** The skills catalog as the model has it (system part, then the deltas already returned), without `conversation`. */
   private knownCatalog = '';
   private readonly decisions: DecisionQueue;
   private requestCount = 0;
@@ -203,12 +211,14 @@ export class Composer {
    * given it; [] otherwise. What it returns counts as known, so each change is reported once.
    */
   async rulesDelta(): Promise<TextBlock[]> {
-    this.requireStatic();
+    const part = this.requireStatic();
     const current = await this.options.rules.load();
-    const blocks = rulesDeltaBlocks(this.knownRules, current);
+    const entries = this.options.conversation?.();
+    const known = entries ? rulesTheModelHas(new Map(part.rules), entries) : this.knownRules;
+    const blocks = rulesDeltaBlocks(known, current);
     if (blocks.length === 0) return [];
     const changed = describeRulesChanges(
-      this.knownRules,
+      known,
       current.map((file) => [file.path, file.text]),
     );
     this.knownRules = new Map(current.map((file) => [file.path, file.text]));
@@ -227,7 +237,9 @@ export class Composer {
     const input = await this.options.skillsCatalog();
     const [choice] = selectPacks([input.pack], { tokens: input.budgetTokens });
     const text = choice!.text;
-    if (text === this.knownCatalog) return [];
+    const entries = this.options.conversation?.();
+    const known = entries ? catalogTheModelHas(this.requireStatic().catalog, entries) : this.knownCatalog;
+    if (text === known) return [];
     this.knownCatalog = text;
     this.decisions.add({
       kind: 'skill',

@@ -255,6 +255,8 @@ async function assemble(
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.prices ? { prices: ports.prices } : {}),
     ...(restoredStatic ? { restoredStatic } : {}),
+    // What the model has of the rules and the catalog is folded from the surviving messages.
+    conversation: () => generations.current.conversation.all(),
   });
   await composer.prepare();
   // The static part a generation starts with is journalled, so a reopen sends the same prefix.

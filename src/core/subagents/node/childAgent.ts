@@ -114,6 +114,7 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
     ...(general && ports.mcp ? { extraTools: () => ports.mcp!.definitions() } : {}),
     clock: ports.clock,
     ...(ports.prices ? { prices: ports.prices } : {}),
+    conversation: () => generations.current.conversation.all(),
   });
   await composer.prepare();
   await journal.append({ type: 'static_context', generation: 0, state: composer.staticState() });
