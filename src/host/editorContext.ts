@@ -3,6 +3,7 @@ import type { MessageAttachment } from '../core/agent/ports';
 import type { Decision } from '../core/compose/decisions';
 import { packDecision, selectPacks, type Pack } from '../core/compose/packs';
 import type { TextBlock } from '../core/model/types';
+import { isSyntheticBlock, type ConversationEntry } from '../core/conversation/conversation';
 
 /** Tokens the editor's context may take in one message (the active file's selection, open editors, problems). */
 export const EDITOR_CONTEXT_BUDGET_TOKENS = 2_000;
@@ -14,20 +15,19 @@ const DIAGNOSTICS_MAX = 40;
  * The editor's context attached to each user message as packs (issue 18, part 2), as users of Copilot
  * Chat expect: the active file and its selection (high), the diagnostics of the files the message names
  * (high), the open editors (low). Chosen under `EDITOR_CONTEXT_BUDGET_TOKENS` when the message is sent;
- * left out when it says the same as the previous message's, so an unchanged editor costs nothing.
+ * left out when it says the same as the last one in the surviving messages, so an unchanged editor costs
+ * nothing and a rewind that dropped it sends it again.
  */
 export class EditorContext implements MessageAttachment {
-  private lastSent = '';
-
   constructor(
     private readonly enabled: () => boolean,
     private readonly log: (line: string) => void = () => undefined,
   ) {}
 
-  async blocksFor(userText: string): Promise<{ blocks: TextBlock[]; decisions: Decision[] }> {
+  async blocksFor(userText: string, entries: readonly ConversationEntry[]): Promise<{ blocks: TextBlock[]; decisions: Decision[] }> {
     if (!this.enabled()) return { blocks: [], decisions: [] };
     try {
-      return this.gather(userText);
+      return this.gather(userText, entries);
     } catch (error) {
       // The editor's context is extra: reading it must never stop the user's message from going out.
       this.log(
@@ -37,17 +37,32 @@ export class EditorContext implements MessageAttachment {
     }
   }
 
-  private gather(userText: string): { blocks: TextBlock[]; decisions: Decision[] } {
+  private gather(userText: string, entries: readonly ConversationEntry[]): { blocks: TextBlock[]; decisions: Decision[] } {
     const packs = [activeFilePack(), diagnosticsPack(userText), openEditorsPack()];
     const choices = selectPacks(packs, { tokens: EDITOR_CONTEXT_BUDGET_TOKENS });
     const parts = choices.filter((c) => c.text.length > 0).map((c) => c.text);
     if (parts.length === 0) return { blocks: [], decisions: [] };
-    const text = `<cairn-editor-context>\n${parts.join('\n\n')}\n</cairn-editor-context>`;
-    if (text === this.lastSent) return { blocks: [], decisions: [] };
-    this.lastSent = text;
+    const text = `${OPENING}${parts.join('\n\n')}\n</cairn-editor-context>`;
+    if (text === lastEditorContext(entries)) return { blocks: [], decisions: [] };
     const decisions = choices.filter((c) => c.fullTokens > 0).map((c) => packDecision(c, 'editor context in the user message'));
     return { blocks: [{ type: 'text', text }], decisions };
   }
+}
+
+const OPENING = '<cairn-editor-context>\n';
+
+/** The editor's context the model has: the last such block Cairn wrote in the surviving messages. */
+function lastEditorContext(entries: readonly ConversationEntry[]): string | undefined {
+  for (let e = entries.length - 1; e >= 0; e--) {
+    const entry = entries[e]!;
+    if (entry.message.role !== 'user') continue;
+    const content = entry.message.content;
+    for (let b = content.length - 1; b >= 0; b--) {
+      const block = content[b]!;
+      if (block.type === 'text' && block.text.startsWith(OPENING) && isSyntheticBlock(entry, b)) return block.text;
+    }
+  }
+  return undefined;
 }
 
 function relative(uri: vscode.Uri): string {

@@ -102,7 +102,7 @@ export class AgentLoop {
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
     const delta = [...(await deps.composer.rulesDelta())];
     for (const attachment of deps.attachments ?? []) {
-      const attached = await attachment.blocksFor(userText);
+      const attached = await attachment.blocksFor(userText, deps.generations.current.conversation.all());
       if ('blocks' in attached) deps.decisions.add(...attached.decisions);
       delta.push(...('blocks' in attached ? attached.blocks : attached));
     }

@@ -66,8 +66,13 @@ export interface ContextPolicy {
  * (`syntheticBlocks`), never attributed to the user, and never a rewrite of a message already sent.
  */
 export interface MessageAttachment {
-  /** The blocks (none: nothing to add), and the decisions that say why (a pack chosen compact, a skill turned on). */
+  /**
+   * The blocks (none: nothing to add), and the decisions that say why (a pack chosen compact, a skill turned
+   * on). `entries` are the current generation's messages: what was already said is read from them, never kept
+   * on the side, so a rewind that dropped a message makes its blocks due again.
+   */
   blocksFor(
     userText: string,
+    entries: readonly ConversationEntry[],
   ): Promise<readonly TextBlock[] | { readonly blocks: readonly TextBlock[]; readonly decisions: readonly Decision[] }>;
 }
