@@ -86,3 +86,44 @@ describe('a failed request, then a restore of files and conversation', () => {
     expect(final.messages.some((m) => m.content.some((b) => b.type === 'tool_result'))).toBe(true);
   });
 });
+
+describe('the plan and the durable state follow the active branch', () => {
+  // Issue 29 item 4: the todo plan, the durable state and "Turns so far" ignored rewinds, so the next
+  // compaction told the model that the abandoned branch's work was done.
+  it('after edit and resend, the next compaction carries neither the abandoned plan nor its turns', async () => {
+    open = await startScenarioSession({
+      model,
+      turns: [
+        { assistant: { text: 'first answer' } },
+        {
+          assistant: {
+            tool_calls: [{ name: 'todo', input: { items: [{ text: 'Rewrite the parser', status: 'done' }] } }],
+          },
+        },
+        { assistant: { text: 'parser rewritten' } },
+        { assistant: { text: 'fine, something else' } },
+        { summary: { text: 'The user asked two things.' } },
+      ],
+    });
+    const { session, memory } = open.assembled;
+    await session.send('hello');
+    await session.send('rewrite the parser');
+    expect(memory.todo.map((t) => t.text)).toEqual(['Rewrite the parser']);
+    expect(memory.turns).toBe(3);
+
+    // Edit and resend of the second message: the branch that planned and "did" the rewrite is abandoned.
+    await session.startGenerationFrom(2, 'edit and resend');
+    expect(memory.todo).toEqual([]);
+    expect(memory.turns).toBe(1);
+    await session.send('do something else');
+
+    expect((await session.compact({ reason: 'manual' }, new AbortController().signal)).applied).toBe(true);
+    const opening = session.generation.conversation
+      .all()[0]!
+      .message.content.map((b) => ('text' in b ? b.text : ''))
+      .join('\n');
+    expect(opening).toContain('<cairn-state>');
+    expect(opening).not.toContain('Rewrite the parser');
+    expect(opening).toContain('Turns so far: 2');
+  });
+});

@@ -1,5 +1,6 @@
 import type { LoadedRecord } from '../journal/records';
-import { parseTodoInput, TODO_TOOL_NAME, type TodoItem } from './todo';
+import { branchFactsOf, type BranchFacts } from './branchFacts';
+import type { TodoItem } from './todo';
 
 /**
  * The session's working memory (issue 18, part 3): the model's plan (the `todo` tool's latest list)
@@ -34,20 +35,20 @@ export class WorkingMemory {
   }
 
   /**
-   * A reopened session's memory from its journal: the last valid `todo` call's list (whichever
-   * generation holds it) and the model's answers counted as turns.
+   * Takes the active branch's facts after the conversation moved (a rewind, an undone compaction or
+   * elision): the plan and the answers of an abandoned branch are dropped. The chat is told the plan.
    */
-  static fromRecords(records: readonly LoadedRecord[]): WorkingMemory {
+  adopt(facts: BranchFacts): void {
+    this.turnCount = facts.turns;
+    this.setTodo(facts.todo);
+  }
+
+  /** A reopened session's memory from its journal: the active branch's answers and latest plan (`branchFacts.ts`). */
+  static fromRecords(records: Iterable<LoadedRecord>): WorkingMemory {
     const memory = new WorkingMemory();
-    for (const record of records) {
-      if (record.type !== 'assistant_message') continue;
-      memory.turnCount++;
-      for (const block of record.message.content) {
-        if (block.type !== 'tool_use' || block.name !== TODO_TOOL_NAME) continue;
-        const parsed = parseTodoInput(block.input);
-        if (parsed.ok) memory.items = parsed.items;
-      }
-    }
+    const facts = branchFactsOf(records);
+    memory.turnCount = facts.turns;
+    memory.items = facts.todo.map((item) => ({ ...item }));
     return memory;
   }
 }

@@ -47,6 +47,11 @@ export interface AgentSessionParts {
   readonly checkpoints?: SessionCheckpoints;
   /** Starts a new generation from user message `index` of the current one (`startGenerationFromMessage`). */
   readonly startGenerationFrom?: (index: number, reason: string) => Promise<GenerationRef>;
+  /**
+   * After the conversation moved to another branch (a rewind, an undone compaction or elision): what derives
+   * from the active branch (the plan, the turn count) is derived again from the journal.
+   */
+  readonly branchChanged?: () => Promise<void>;
 }
 
 /**
@@ -147,6 +152,7 @@ export class AgentSession {
       await this.parts.startGenerationFrom(rewindTo.index, 'restore files and conversation');
       // The model no longer has the messages that read the restored files: no note is needed.
       checkpoints.takeNotes();
+      await this.parts.branchChanged?.();
     }
     return outcome;
   }
@@ -155,7 +161,9 @@ export class AgentSession {
   async startGenerationFrom(index: number, reason: string): Promise<GenerationRef> {
     this.assertIdle();
     if (!this.parts.startGenerationFrom) throw new Error('This session cannot start a generation from a message.');
-    return this.parts.startGenerationFrom(index, reason);
+    const started = await this.parts.startGenerationFrom(index, reason);
+    await this.parts.branchChanged?.();
+    return started;
   }
 
   cancel(): void {
@@ -199,6 +207,7 @@ export class AgentSession {
   async undoCompaction(): Promise<boolean> {
     this.assertIdle();
     const { undone, events } = await this.parts.compactor.undo();
+    if (undone) await this.parts.branchChanged?.();
     for (const event of events) this.parts.events.emit(event);
     return undone;
   }

@@ -30,7 +30,8 @@ import type { ApprovalSettings, Approver } from '../../agent/approval';
 import { replayConversation } from '../../conversation/replay';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
-import type { LoadedRecord } from '../../journal/records';
+import type { JournalRecord, JournalRecordType, LoadedRecord } from '../../journal/records';
+import { branchFactsOf } from '../../memory/branchFacts';
 import type { MessageAttachment } from '../../agent/ports';
 import { ExternalToolSet } from '../../ledger/externalToolSet';
 import { generationCarryOver } from '../../memory/generationCarryOver';
@@ -53,6 +54,9 @@ import {
   windowOf,
   type SessionExtras,
 } from './sessionExtras';
+
+/** The records the active branch's working memory is folded from (`branchFacts.ts`). */
+const BRANCH_RECORD_TYPES: readonly JournalRecordType[] = ['user_message', 'assistant_message', 'generation_started', 'compaction_undone'];
 
 /** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
 export interface SessionPorts {
@@ -358,6 +362,11 @@ async function assemble(
       });
     },
     checkpoints: checkpoints.checkpoints,
+    branchChanged: async () => {
+      const records: JournalRecord[] = [];
+      for await (const record of journal.readAll({ types: BRANCH_RECORD_TYPES })) records.push(record);
+      memory.adopt(branchFactsOf(records));
+    },
     // "Restore files and conversation" (and edit-and-resend): a new generation from an earlier message.
     startGenerationFrom: (index, reason) =>
       startGenerationFromMessage(
