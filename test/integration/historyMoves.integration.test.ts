@@ -1,7 +1,7 @@
 // Moves of the conversation where they meet (issue 29): a failed request and Retry (or a new message
 // instead), then "Restore Files and Conversation", through the real session, the real SDK and the local
 // server, which refuses any request that is not valid (every tool_use answered once, roles alternating).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mainRequests, startScenarioSession, type ScenarioSession } from './harness';
@@ -125,5 +125,48 @@ describe('the plan and the durable state follow the active branch', () => {
     expect(opening).toContain('<cairn-state>');
     expect(opening).not.toContain('Rewrite the parser');
     expect(opening).toContain('Turns so far: 2');
+  });
+});
+
+describe('undoing a compaction', () => {
+  // Issue 29 item 6: the undo left the compaction's decisions queued (the next snapshot reported a compaction
+  // that no longer existed) and rebuilt the static part from disk, so a rules file changed meanwhile changed
+  // the prefix with no cache break recorded, and its text reached the model twice (system and delta).
+  it('returns to the very prefix the generation had, with no decision of the undone compaction, and the rules change once', async () => {
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: { 'AGENTS.md': 'Use tabs.\n' },
+        turns: [
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { summary: { text: 'The user said one and two.' } },
+          { assistant: { text: 'three' } },
+        ],
+      },
+      { workspaceRules: true },
+    );
+    const { session } = open.assembled;
+    await session.send('one');
+    await session.send('two');
+    const before = mainRequests(open.server).at(-1) as { system: unknown; tools: unknown };
+    expect((await session.compact({ reason: 'manual' }, new AbortController().signal)).applied).toBe(true);
+    writeFileSync(join(open.workspaceDir, 'AGENTS.md'), 'Use spaces, four of them.\n');
+    expect(await session.undoCompaction()).toBe(true);
+    await session.send('three');
+
+    const after = mainRequests(open.server).at(-1) as { system: unknown; tools: unknown; messages: Body['messages'] };
+    expect(JSON.stringify(after.system)).toBe(JSON.stringify(before.system));
+    expect(JSON.stringify(after.tools)).toBe(JSON.stringify(before.tools));
+    const sent = JSON.stringify(after);
+    expect(sent.split('Use spaces, four of them.').length - 1).toBe(1);
+    const snapshots: Array<{ purpose: string; decisions: Array<{ kind: string }>; cacheBreak: unknown }> = [];
+    for await (const record of open.assembled.journal.readAll({ types: ['snapshot'] })) {
+      if (record.type === 'snapshot') snapshots.push(record.snapshot as (typeof snapshots)[number]);
+    }
+    const last = snapshots.filter((s) => s.purpose === 'main').at(-1)!;
+    expect(last.decisions.map((d) => d.kind)).not.toContain('compaction');
+    expect(last.decisions.map((d) => d.kind)).toContain('rules_delta');
+    expect(last.cacheBreak).toBeNull();
   });
 });

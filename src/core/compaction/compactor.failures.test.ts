@@ -145,7 +145,8 @@ describe('Compactor: undo', () => {
     expect(h.conversation().length).toBe(12);
     expect(h.order).toEqual([
       'journal:compaction_undone',
-      'composer.startGeneration',
+      // The static part the generation had, never one rebuilt from the files (issue 29 item 6).
+      'composer.returnTo',
       'journal:static_context',
       'notice:compaction_undone',
     ]);

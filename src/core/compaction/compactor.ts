@@ -1,8 +1,8 @@
 import type { AgentEvent, NoticeLevel } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { ContextChange, ContextPolicy } from '../agent/ports';
-import type { Composer } from '../compose/composer';
-import type { Decision, DecisionQueue } from '../compose/decisions';
+import type { Composer, ComposerGenerationMark } from '../compose/composer';
+import type { Decision, DecisionMark, DecisionQueue } from '../compose/decisions';
 import type { TextBlock } from '../model/types';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
@@ -28,7 +28,7 @@ export interface CompactorDeps {
   /** What the journal checkpoints as the ledger's state, written into the new generation's record. */
   readonly ledgerState: () => unknown;
   readonly ledger: Pick<ResultLedger, 'filesTable' | 'clearDedupe' | 'has'>;
-  readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState'>;
+  readonly composer: Pick<Composer, 'staticPrefix' | 'estimate' | 'startGeneration' | 'staticState' | 'generationMark' | 'returnTo'>;
   readonly journal: { append(record: NewJournalRecord): Promise<unknown> };
   /** Appends summarized turns to the session's `history.md` (`node/historyArchive.ts`'s `appendHistory`). */
   readonly archiveHistory: (markdown: string) => Promise<void>;
@@ -110,7 +110,19 @@ export type CompactionOutcome =
  */
 export class Compactor implements ContextPolicy {
   private compactionsThisRun = 0;
-  private undoable: { previous: GenerationRef; generation: number; kind: 'compaction' | 'elision' } | undefined;
+  /**
+   * The last compaction or elision while no request has used it: where to return (the generation, the
+   * decision queue before it and, for a compaction, the composer's static part before it).
+   */
+  private undoable:
+    | {
+        previous: GenerationRef;
+        generation: number;
+        kind: 'compaction' | 'elision';
+        decisions: DecisionMark;
+        composer?: ComposerGenerationMark;
+      }
+    | undefined;
   private autoBlocked: { generation: number; length: number } | undefined;
 
   constructor(private readonly deps: CompactorDeps) {}
@@ -130,8 +142,9 @@ export class Compactor implements ContextPolicy {
     const elider = this.deps.elider;
     if (!elider) return { newGeneration: false, events: [] };
     const previous = this.deps.generations.current;
+    const decisions = this.deps.decisions.mark();
     const elided = await elider.beforeRequest();
-    if (elided.applied) this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision' };
+    if (elided.applied) this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
     return { newGeneration: elided.applied, events: elided.events };
   }
 
@@ -157,8 +170,9 @@ export class Compactor implements ContextPolicy {
       return undefined;
     }
     const previous = plan.previous;
+    const decisions = this.deps.decisions.mark();
     const events = await elider.apply(plan, 'compaction');
-    this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision' };
+    this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
     return { applied: true, events };
   }
 
@@ -342,13 +356,15 @@ export class Compactor implements ContextPolicy {
     // No stub may point at content that just left the context. Cleared before the record, which carries the
     // cleared state: a crash right after it can never reopen the new generation with the old tables.
     ledger.clearDedupe();
+    const decisions = this.deps.decisions.mark();
+    const composerMark = composer.generationMark();
     await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
     generations.begin(plan.entries);
     if (plan.carried) this.deps.decisions.add(...plan.carried);
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();
     await journal.append({ type: 'static_context', generation, state: composer.staticState() });
-    this.undoable = { previous: plan.previous, generation, kind: 'compaction' };
+    this.undoable = { previous: plan.previous, generation, kind: 'compaction', decisions, composer: composerMark };
 
     try {
       await this.deps.archiveHistory(
@@ -404,11 +420,16 @@ export class Compactor implements ContextPolicy {
   /** Restores the generation before the last compaction. The dedupe tables stay empty (always safe). */
   async undo(): Promise<{ readonly undone: boolean; readonly events: readonly AgentEvent[] }> {
     if (!this.canUndo || !this.undoable) return { undone: false, events: [] };
-    const { previous, generation, kind } = this.undoable;
+    const { previous, generation, kind, decisions, composer } = this.undoable;
     await this.deps.journal.append({ type: 'compaction_undone', generation });
     this.deps.generations.restore(previous);
-    await this.deps.composer.startGeneration();
-    await this.deps.journal.append({ type: 'static_context', generation: previous.number, state: this.deps.composer.staticState() });
+    // What the undone move queued describes something no request will have; the generation gets back the very
+    // static part it had (an elision never changed it), not one rebuilt from files that may have changed.
+    this.deps.decisions.rollback(decisions);
+    if (composer) {
+      this.deps.composer.returnTo(composer);
+      await this.deps.journal.append({ type: 'static_context', generation: previous.number, state: this.deps.composer.staticState() });
+    }
     this.undoable = undefined;
     const message = `The last ${kind} was undone; generation ${previous.number} is active again.`;
     return { undone: true, events: [await this.notice('info', 'compaction_undone', message)] };

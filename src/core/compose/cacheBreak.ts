@@ -89,6 +89,20 @@ export class CacheBreakDetector {
   reset(): void {
     this.previous = null;
   }
+
+  /** The request remembered, to return to it (an undone compaction goes back to its generation's last request). */
+  remembered(): RememberedRequest {
+    return { fingerprint: this.previous };
+  }
+
+  rememberAgain(request: RememberedRequest): void {
+    this.previous = request.fingerprint;
+  }
+}
+
+/** A detector's remembered request, opaque to its holder. */
+export interface RememberedRequest {
+  readonly fingerprint: Fingerprint | null;
 }
 
 function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {

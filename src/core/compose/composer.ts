@@ -6,7 +6,7 @@ import { utf8Bytes } from '../text/utf8Bytes';
 import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
-import { CacheBreakDetector } from './cacheBreak';
+import { CacheBreakDetector, type RememberedRequest } from './cacheBreak';
 import { cloneDecision, type Decision, type DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from './prices';
@@ -64,6 +64,15 @@ export interface ComposerOptions {
    * it again. Without it (a composer of one-off requests) what a delta returns counts as known.
    */
   conversation?: () => readonly ConversationEntry[];
+}
+
+/** A composer's place in a generation (`generationMark`), opaque to its holder. */
+export interface ComposerGenerationMark {
+  readonly staticPart: StaticPart;
+  readonly staticEncoding: StaticEncoding | null;
+  readonly remembered: RememberedRequest;
+  readonly lastMainBreakpoint: MessageBlockPosition | null;
+  readonly lastGeneration: number | null;
 }
 
 export interface ComposeInput {
@@ -154,6 +163,35 @@ export class Composer {
       this.building = null;
     });
     return this.building;
+  }
+
+  /**
+   * Where the composer is in the current generation (its static part, the last request's prefix and
+   * breakpoint), taken before a compaction starts a new one, so an undo returns to exactly that prefix.
+   */
+  generationMark(): ComposerGenerationMark {
+    return {
+      staticPart: this.requireStatic(),
+      staticEncoding: this.staticEncoding,
+      remembered: this.detector.remembered(),
+      lastMainBreakpoint: this.lastMainBreakpoint,
+      lastGeneration: this.lastGeneration,
+    };
+  }
+
+  /**
+   * Back to a mark (an undone compaction): the very static part the generation had, never rebuilt from the
+   * files, so its prefix (and the provider's cache) carries on; a rules file changed meanwhile goes out as a
+   * delta, once.
+   */
+  returnTo(mark: ComposerGenerationMark): void {
+    this.staticPart = mark.staticPart;
+    this.staticEncoding = mark.staticEncoding;
+    this.detector.rememberAgain(mark.remembered);
+    this.lastMainBreakpoint = mark.lastMainBreakpoint;
+    this.lastGeneration = mark.lastGeneration;
+    this.knownRules = new Map(mark.staticPart.rules);
+    this.knownCatalog = mark.staticPart.catalog;
   }
 
   /** Compaction starts a new generation: the static part is rebuilt (new rules text enters it here). */

@@ -51,6 +51,8 @@ export function cloneDecision(decision: Decision): Decision {
  */
 export class DecisionQueue {
   private pending: Decision[] = [];
+  /** How many times the queue was taken: a mark from before a take names decisions already reported. */
+  private takes = 0;
 
   add(...decisions: readonly Decision[]): void {
     for (const decision of decisions) this.pending.push(cloneDecision(decision));
@@ -60,6 +62,25 @@ export class DecisionQueue {
   take(): Decision[] {
     const taken = this.pending;
     this.pending = [];
+    this.takes++;
     return taken;
   }
+
+  /** Where the queue is now, so a move that is undone before any request can take its decisions back. */
+  mark(): DecisionMark {
+    return { takes: this.takes, length: this.pending.length };
+  }
+
+  /**
+   * Drops what was queued since `mark` (an undone compaction or elision: its decisions describe something
+   * that no request will have). Nothing happens once a request took them: they were reported as they were.
+   */
+  rollback(mark: DecisionMark): void {
+    if (mark.takes === this.takes && mark.length <= this.pending.length) this.pending.length = mark.length;
+  }
+}
+
+export interface DecisionMark {
+  readonly takes: number;
+  readonly length: number;
 }

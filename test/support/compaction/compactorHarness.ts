@@ -68,6 +68,16 @@ export class FakeComposer {
   staticState(): StaticState {
     return { version: 1, system: [{ type: 'text', text: `static ${this.generationsStarted}` }], sources: [], rules: [] };
   }
+
+  /** The fake's place: which static part it has (its number), so an undo can return to it. */
+  generationMark(): { started: number } {
+    return { started: this.generationsStarted };
+  }
+
+  returnTo(mark: { started: number }): void {
+    this.generationsStarted = mark.started;
+    this.log.push('composer.returnTo');
+  }
 }
 
 export type SummarizerBehaviour = (request: SummaryRequest, signal: AbortSignal) => Promise<string>;
