@@ -12,7 +12,7 @@ import { WorkingMemory } from '../src/core/memory/workingMemory';
 import type { TextBlock, UserBlock } from '../src/core/model/types';
 import { catalogBudgetTokens, catalogPack } from '../src/core/skills/catalog';
 import { foldSkillEnvelopes } from '../src/core/skills/envelope';
-import { FileSkillSource } from '../src/core/skills/node/fileSkillSource';
+import { FileSkillSource } from '../src/node/fileSkillSource';
 import { SessionSkills } from '../src/core/skills/sessionSkills';
 import { SkillTool } from '../src/core/skills/skillTool';
 import { TOOL_DEFINITIONS } from '../src/core/tools/definitions';

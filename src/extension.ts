@@ -32,7 +32,7 @@ import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
 import { EditorContext } from './host/editorContext';
-import { FileSkillSource } from './core/skills/node/fileSkillSource';
+import { FileSkillSource } from './node/fileSkillSource';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';

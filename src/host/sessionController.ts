@@ -384,7 +384,9 @@ export class SessionController {
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
     // The session is opened only when a request needs it (a stored result, the journal's turns).
     const sources = {
-      readResult: async (id: string) => (await this.session()).journal.readResult(id),
+      readLines: async (id: string, offset: number, limit: number, maxChars: number) =>
+        (await this.session()).journal.readLines(id, offset, limit, maxChars),
+      readBracket: async (id: string) => (await this.session()).journal.readBracket(id),
       digest: async () => {
         await this.session();
         return this.digest();

@@ -3,8 +3,8 @@
  * digest. Each answer is built from checked parameters; an unknown id or generation is an error the
  * webview shows, never an exception.
  */
-import { splitLines } from '../core/text/lines';
-import type { StoredResult } from '../core/ledger/types';
+import { DEFAULT_HYGIENE } from '../core/config/hygiene';
+import type { StoredSlice } from '../core/ledger/types';
 import {
   errorResponseTo,
   type CompactionDetails,
@@ -23,7 +23,9 @@ export class WebviewRequestError extends Error {
 }
 
 export interface RequestSources {
-  readResult(id: string): Promise<StoredResult | undefined>;
+  /** A window of a stored result (the session journal's `readLines`), never the whole body. */
+  readLines(id: string, offset: number, limit: number, maxChars: number): Promise<StoredSlice | undefined>;
+  readBracket(id: string): Promise<string | undefined>;
   digest(): Promise<JournalDigest>;
   /** The compaction preview waiting for Apply or Discard, if any. */
   preview?(): CompactionDetails | undefined;
@@ -35,14 +37,25 @@ export interface RequestSources {
 
 export type RequestAnswer = RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] };
 
-/** Lines `offset`..`offset+limit-1` of a stored result. */
+/**
+ * Characters one recall page holds at most, as one recall of the model's (`recall.max_chars`): a page of a
+ * 60 MB line was one 60 MB message to the chat (issue 28). The page stops before the line that would pass
+ * it (Next goes on from there); a single longer line is cut and says so.
+ */
+export const RECALL_PAGE_MAX_CHARS = DEFAULT_HYGIENE['recall.max_chars'];
+
+/** Lines `offset`..`offset+limit-1` of a stored result, within `RECALL_PAGE_MAX_CHARS`. */
 export async function recallPage(sources: RequestSources, resultId: string, offset: number, limit: number): Promise<RecallPage> {
-  const stored = await sources.readResult(resultId);
-  if (!stored) throw new WebviewRequestError(`No result ${resultId} in this session.`);
-  const lines = splitLines(stored.body);
-  const from = Math.max(1, offset);
-  const slice = lines.slice(from - 1, from - 1 + limit);
-  return { resultId, bracket: stored.bracket, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
+  const [bracket, slice] = await Promise.all([
+    sources.readBracket(resultId),
+    sources.readLines(resultId, offset, limit, RECALL_PAGE_MAX_CHARS),
+  ]);
+  if (bracket === undefined || !slice) throw new WebviewRequestError(`No result ${resultId} in this session.`);
+  const lines =
+    slice.firstLineChars === undefined
+      ? slice.lines
+      : [`${slice.lines[0]} […cut: line ${slice.from} has ${slice.firstLineChars} characters; Open in editor shows all of it]`];
+  return { resultId, bracket, from: slice.from, to: slice.to, total: slice.total, lines };
 }
 
 /** The `limit` turns before `beforeTurn`, oldest first. */

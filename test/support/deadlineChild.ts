@@ -4,16 +4,26 @@ import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
 import { build } from 'esbuild';
 
+export interface DeadlineChildOptions {
+  /**
+   * The child's standard input: `ignore` (the default, /dev/null) or `held`, a pipe the parent keeps open
+   * and never writes to, as a terminal or an editor's pipe would be: reading it waits for ever.
+   */
+  readonly stdin?: 'ignore' | 'held';
+}
+
 /**
  * Runs a snippet of TypeScript in a child Node and kills it after `deadlineMs`. A synchronous hang (a
- * backtracking regex) blocks the test runner's own timers, so a test that must fail on a hang runs the
- * risky call here, where the hang is observable. The snippet's relative imports resolve from
- * `importsFrom` (the calling test's folder, `__dirname`).
+ * backtracking regex) blocks the test runner's own timers, and a blocked file read holds one of the
+ * process's few file-system threads, so a test that must fail on a hang runs the risky call here, where
+ * the hang is observable. The snippet's relative imports resolve from `importsFrom` (the calling test's
+ * folder, `__dirname`).
  */
 export async function runWithDeadline(
   source: string,
   deadlineMs: number,
   importsFrom: string,
+  options: DeadlineChildOptions = {},
 ): Promise<{ timedOut: boolean; stdout: string; stderr: string }> {
   const bundled = await build({
     stdin: { contents: source, resolveDir: importsFrom, loader: 'ts', sourcefile: 'deadline-snippet.ts' },
@@ -29,7 +39,10 @@ export async function runWithDeadline(
   writeFileSync(script, bundled.outputFiles[0]!.contents);
   try {
     return await new Promise((resolve) => {
-      const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child =
+        options.stdin === 'held'
+          ? spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'pipe'] })
+          : spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       let timedOut = false;
@@ -41,6 +54,7 @@ export async function runWithDeadline(
       }, deadlineMs);
       child.on('close', () => {
         clearTimeout(timer);
+        child.stdin?.destroy();
         resolve({ timedOut, stdout, stderr });
       });
     });

@@ -60,7 +60,8 @@ export function RecallPanel({ resultId, from = 1, onClose }: { resultId: string;
             </button>
           )}
           {hasNext && (
-            <button type="button" class="text-button" onClick={() => (offset.value = offset.value + RECALL_PAGE_LINES)}>
+            // From the line after this page's last: a page stops early at the host's character bound.
+            <button type="button" class="text-button" onClick={() => (offset.value = shown.to + 1)}>
               Next ›
             </button>
           )}

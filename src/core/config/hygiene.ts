@@ -24,8 +24,14 @@ export interface HygieneConfig {
   'cap.command_output': CommandOutputShape;
   /** Lines a read shows by default. */
   'read.window': number;
-  /** Lines a recall shows by default. */
+  /** Lines a recall shows by default, and at most (the spec: "up to 2000 lines from offset"). */
   'recall.window': number;
+  /**
+   * Characters one recall shows at most (its lines joined). Not a spec name: the spec bounds a recall by
+   * lines only, so a 60 MB line was one 60 MB answer (issue 28). The window stops before the line that
+   * would pass it, and a single longer line is cut; the answer says what is left.
+   */
+  'recall.max_chars': number;
   /** Longest line a read shows before cutting it with ` […cut]`. */
   'read.max_line_chars': number;
   /** Tools whose same call with the same result is answered "Same result as". */
@@ -46,6 +52,7 @@ export const DEFAULT_HYGIENE: Readonly<HygieneConfig> = Object.freeze({
   'cap.command_output': 'head-tail',
   'read.window': 2000,
   'recall.window': 2000,
+  'recall.max_chars': 100_000,
   'read.max_line_chars': 2000,
   'dedupe.by_result': Object.freeze(['list', 'glob', 'grep', 'search']),
   'compaction.rows': 50,

@@ -1,6 +1,6 @@
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import type { Workspace } from '../ports';
-import { checkArgs, type RecallArgs } from '../tools/args';
+import { checkArgs } from '../tools/args';
 import { runTool } from '../tools/dispatch';
 import type { ReadFacts, ToolOutcome } from '../tools/outcome';
 import { referenceTo } from './bodyReference';
@@ -12,6 +12,7 @@ import { IdAllocator } from './ids';
 import { storedText, storedTextOfJoined } from '../text/lines';
 import { ReadTable } from './readTable';
 import { errorAnswer, type Answer, type StoredBody } from './answer';
+import { recallAnswer } from './recall';
 import { renderChanges, resultText } from './render';
 import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
@@ -178,7 +179,7 @@ export class ResultLedger {
     if (external?.has(call.name)) return this.externalAnswer(external, id, call, context);
     const check = checkArgs(call.name, call.input);
     if (!check.ok) return errorAnswer(id, check.message);
-    if (check.call.tool === 'recall') return this.recall(id, check.call.args);
+    if (check.call.tool === 'recall') return recallAnswer(this.store, this.config, id, check.call.args);
     const outcome = await runTool(check.call, {
       workspace: this.workspace,
       hashCache: this.hashCache,
@@ -315,43 +316,6 @@ export class ResultLedger {
   private async windowOf(id: string, offset: number, limit: number): Promise<StoredBody | undefined> {
     const slice = await this.store.readLines(id, offset, limit);
     return slice ? { ref: referenceTo(id, slice.from, slice.lines) } : undefined;
-  }
-
-  private async recall(id: string, args: RecallArgs): Promise<Answer> {
-    const bare = args.id.trim().replace(/^#/, '').toLowerCase();
-    const target = `#${bare}`;
-    const missing = `No stored result ${target} in this session.`;
-    if (!/^[0-9a-f]+$/.test(bare) || !this.store.has(target)) return errorAnswer(id, missing);
-    const offset = args.offset ?? 1;
-    const slice = await this.store.readLines(target, offset, args.limit ?? this.config['recall.window']);
-    if (!slice) return errorAnswer(id, missing);
-    if (slice.total === 0) {
-      return {
-        bracket: `[${id} recall ${target} empty]`,
-        body: [],
-        kind: 'recall',
-        isError: false,
-        stored: { lines: [] },
-        cappable: false,
-        refersTo: [target],
-      };
-    }
-    if (offset > slice.total) {
-      return errorAnswer(
-        id,
-        `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`,
-      );
-    }
-    return {
-      bracket: `[${id} recall ${target} lines ${slice.from}-${slice.to} of ${slice.total}]`,
-      // Stored as a reference to the lines it shows (which may themselves be a reference: a recall of a stub).
-      body: slice.lines,
-      kind: 'recall',
-      isError: false,
-      stored: { ref: referenceTo(target, slice.from, slice.lines) },
-      cappable: false,
-      refersTo: [target],
-    };
   }
 
   /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */

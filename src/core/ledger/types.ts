@@ -89,6 +89,8 @@ export interface StoredSlice {
   /** Lines in the stored body. */
   readonly total: number;
   readonly lines: readonly string[];
+  /** Set when `maxChars` cut the slice's first (and only) line: that line's full length. */
+  readonly firstLineChars?: number;
 }
 
 /**
@@ -99,8 +101,13 @@ export interface ResultStore {
   /** Durable before it resolves: the model is shown a result only after this. */
   put(result: StoredResult): Promise<void>;
   has(id: string): boolean;
-  /** Lines `offset`..`offset+limit-1` (1-based) of the stored body, or undefined for an unknown id. */
-  readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined>;
+  /**
+   * Lines `offset`..`offset+limit-1` (1-based) of the stored body, or undefined for an unknown id. With
+   * `maxChars`, the slice also stops before the line that would make its lines (joined by `\n`) longer than
+   * that, and a first line longer than that alone is cut (`firstLineChars`; `core/text/lineWindow.ts`);
+   * the store never holds a line whole to do so.
+   */
+  readLines(id: string, offset: number, limit: number, maxChars?: number): Promise<StoredSlice | undefined>;
   /** Every id given so far, oldest first (for id continuity after a reopen). */
   ids(): readonly string[];
   /**

@@ -9,7 +9,7 @@ export interface SkillDiscovery {
 
 /**
  * Port: finds skills on disk and reads a skill's body when it is activated. The Node implementation is
- * `node/fileSkillSource.ts`; tests use real folders too. Workspace skills are left out by the
+ * `src/node/fileSkillSource.ts`; tests use real folders too. Workspace skills are left out by the
  * implementation when the workspace is not trusted.
  */
 export interface SkillSource {

@@ -5,7 +5,7 @@ import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../core/agent/
 import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
 import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
-import { FileSkillSource } from '../../core/skills/node/fileSkillSource';
+import { FileSkillSource } from '../fileSkillSource';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
 import { ChildRuns, type ChildRun } from './childRuns';

@@ -6,6 +6,7 @@ import { compileGrepPattern } from './grepPattern';
 import { grepWithJavascript } from './javascriptGrep';
 import { NodeWorkspace } from './nodeWorkspace';
 import { PathResolver } from './pathResolver';
+import { readConfined } from './confinedRead';
 import { makeTestTree, type TestTree } from '../../../test/support/workspace/testTree';
 import { WorkspacePathError } from './workspaceErrors';
 
@@ -142,5 +143,16 @@ describe('reads under a concurrent link flipper', () => {
     } finally {
       flipper.kill();
     }
+  });
+});
+
+describe('readConfined with a size bound', () => {
+  it('reads a file of exactly maxBytes, refuses one byte more (EFBIG) and a folder (EISDIR)', async () => {
+    inside.write({ 'four.txt': 'abcd', 'five.txt': 'abcde' });
+    const paths = new PathResolver(inside.root);
+    expect(text(await readConfined(paths, 'four.txt', { maxBytes: 4 }))).toBe('abcd');
+    await expect(readConfined(paths, 'five.txt', { maxBytes: 4 })).rejects.toMatchObject({ code: 'EFBIG' });
+    await expect(readConfined(paths, 'dir', { maxBytes: 4 })).rejects.toMatchObject({ code: 'EISDIR' });
+    await expect(readConfined(paths, 'link', { maxBytes: 100 }).then(text)).resolves.toBe('inside\n');
   });
 });

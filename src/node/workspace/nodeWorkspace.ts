@@ -7,13 +7,10 @@ import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
 import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
 import { grepWithJavascript, type Unsearched } from './javascriptGrep';
-import { openedPath, openForReading } from './confinedOpen';
-import { isInside, PathResolver, type PhysicalPath } from './pathResolver';
+import { readConfined } from './confinedRead';
+import { PathResolver, type PhysicalPath } from './pathResolver';
 import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
-import { fileError, WorkspaceFileError, WorkspacePathError } from './workspaceErrors';
-
-/** Path checks and opens tried before a file that keeps moving under us is refused. */
-const OPEN_ATTEMPTS = 3;
+import { fileError, WorkspaceFileError } from './workspaceErrors';
 
 export interface NodeWorkspaceOptions {
   /**
@@ -68,61 +65,9 @@ export class NodeWorkspace implements Workspace {
     }
   }
 
-  async readFile(path: string): Promise<Uint8Array> {
-    // The path check and the open are two steps; a link swapped in between must not be followed out
-    // of the root. The check's own answer is opened (`physical`, links already followed) with
-    // O_NOFOLLOW, and the descriptor's real location must be that same file before a byte is read.
-    // A mismatch is a race, or a legitimate replacement: check again, a few times.
-    for (let attempt = 1; ; attempt++) {
-      const resolved = await this.paths.resolve(path);
-      let handle: fs.FileHandle | undefined;
-      try {
-        handle = await openForReading(resolved.physical).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ELOOP' && attempt < OPEN_ATTEMPTS) return undefined; // became a link: check again
-          throw error;
-        });
-        if (!handle) continue;
-        const stat = await handle.stat();
-        const opened = await openedPath(handle);
-        if (opened !== undefined && !(await this.isApprovedFile(opened, stat, resolved.physical))) {
-          if (attempt < OPEN_ATTEMPTS) continue;
-          throw await this.movedWhileOpening(path, opened);
-        }
-        // Reading a FIFO or a device would block forever or never end: only regular files are read.
-        if (!stat.isFile() && !stat.isDirectory()) {
-          throw new WorkspaceFileError('EINVAL', path, `Cannot read "${path}": it is not a regular file (a pipe, socket or device).`);
-        }
-        return await handle.readFile();
-      } catch (error) {
-        throw error instanceof WorkspaceFileError || error instanceof WorkspacePathError ? error : fileError(error, path, 'read');
-      } finally {
-        await handle?.close();
-      }
-    }
-  }
-
-  /**
-   * Whether the descriptor the kernel places at `opened` is the file the path check approved: the
-   * same path, or (a file system whose kernel spells names differently from realpath) a path inside
-   * the root that is still the same inode as the approved one.
-   */
-  private async isApprovedFile(opened: string, stat: { dev: number; ino: number }, physical: string): Promise<boolean> {
-    if (opened === physical) return true;
-    if (!isInside(await this.paths.getRealRoot(), opened)) return false;
-    const approved = await fs.stat(physical).catch(() => undefined);
-    return approved !== undefined && approved.dev === stat.dev && approved.ino === stat.ino;
-  }
-
-  private async movedWhileOpening(path: string, opened: string): Promise<Error> {
-    if (isInside(await this.paths.getRealRoot(), opened)) {
-      return new WorkspaceFileError('EAGAIN', path, `Cannot read "${path}": it kept being replaced while it was opened. Try again.`);
-    }
-    return new WorkspacePathError(
-      'symlink-outside-root',
-      path,
-      `Path "${path}" was switched to lead to ${opened}, outside the workspace root ${this.root}, while it was being opened. ` +
-        'Only files whose real location is inside the root can be read.',
-    );
+  /** The read tool's rules (`confinedRead.ts`): inside the root for real, regular files only. */
+  readFile(path: string): Promise<Uint8Array> {
+    return readConfined(this.paths, path);
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {

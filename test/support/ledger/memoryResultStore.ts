@@ -1,5 +1,6 @@
 import { DanglingReferenceError, referencedText } from '../../../src/core/ledger/bodyReference';
-import { splitLines } from '../../../src/core/text/lines';
+import { splitLines, storedText } from '../../../src/core/text/lines';
+import { windowOfText } from '../../../src/core/text/lineWindow';
 import type { ResultStore, StoredResult, StoredSlice } from '../../../src/core/ledger/types';
 
 interface Entry {
@@ -48,14 +49,17 @@ export class MemoryResultStore implements ResultStore {
     return bodyRef ? { ...result, body: this.text(entry) } : entry.result;
   }
 
-  async readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
+  async readLines(id: string, offset: number, limit: number, maxChars?: number): Promise<StoredSlice | undefined> {
     const entry = this.results.get(id);
     if (!entry) return undefined;
     const lines = this.lines(entry);
     const total = lines.length;
     const from = Math.max(1, offset);
     const slice = lines.slice(from - 1, from - 1 + Math.max(0, limit));
-    return { id, from, to: from - 1 + slice.length, total, lines: slice };
+    if (maxChars === undefined) return { id, from, to: from - 1 + slice.length, total, lines: slice };
+    // The journal's rule (`LineWindow`) on the slice's text, which splits back into the same lines.
+    const bounded = windowOfText(storedText(slice), 1, slice.length, maxChars);
+    return { ...bounded, id, from, to: from - 1 + bounded.lines.length, total };
   }
 
   ids(): readonly string[] {

@@ -3,7 +3,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DanglingReferenceError, referencedText } from '../../ledger/bodyReference';
 import { splitLines } from '../../text/lines';
-import type { ResultStore, StoredResult, StoredSlice } from '../../ledger/types';
+import type { BodyReference, ResultStore, StoredResult, StoredSlice } from '../../ledger/types';
+import { LineWindow } from '../../text/lineWindow';
 import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from '../errors';
 import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
@@ -229,45 +230,52 @@ export class SessionJournal implements ResultStore {
     return [...this.order];
   }
 
-  /** Lines `offset`..`offset+limit-1` (1-based) of a stored body, read from disk by the record's offset. */
-  async readLines(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
-    if (this.bodyParts.has(id)) return this.readLinesOfParts(id, offset, limit);
-    const result = await this.readResult(id);
+  /**
+   * Lines `offset`..`offset+limit-1` (1-based) of a stored body (ResultStore), read from disk by the record's
+   * offset without holding the body: one part at a time for a body stored in parts, through the lines it
+   * names for a reference. With `maxChars`, a 60 MB line costs its window (`LineWindow`), not its size.
+   */
+  async readLines(id: string, offset: number, limit: number, maxChars?: number): Promise<StoredSlice | undefined> {
+    const result = await this.storedRecordOf(id);
     if (!result) return undefined;
-    const lines = splitLines(result.body);
-    const from = Math.max(1, offset);
-    const slice = lines.slice(from - 1, from - 1 + Math.max(0, limit));
-    return { id, from, to: from - 1 + slice.length, total: lines.length, lines: slice };
+    if (result.bodyRef) return this.readLinesOfReference(id, result.bodyRef, offset, limit, maxChars);
+    const window = new LineWindow(offset, limit, maxChars);
+    for await (const text of this.partTexts(id)) window.push(text);
+    window.push(result.body);
+    return { id, ...window.end() };
   }
 
-  /**
-   * A window of a body stored in parts, reading one part at a time: a 1 GB output is recalled without
-   * holding it. Lines as `splitLines` cuts them (a final `\n` ends the last line; `\r\n` is one ending).
-   */
-  private async readLinesOfParts(id: string, offset: number, limit: number): Promise<StoredSlice | undefined> {
-    const location = this.results.get(id)!;
+  /** A result's bracket, its body left unread (the chat's recall page shows it above a window). */
+  async readBracket(id: string): Promise<string | undefined> {
+    return (await this.storedRecordOf(id))?.bracket;
+  }
+
+  /** The lines a reference stands for (lines `ref.from`..`ref.to` of the result it names), read from there. */
+  private async readLinesOfReference(
+    id: string,
+    ref: BodyReference,
+    offset: number,
+    limit: number,
+    maxChars: number | undefined,
+  ): Promise<StoredSlice> {
+    const from = Math.max(1, offset);
+    const count = Math.max(0, ref.to - ref.from + 1);
+    const within = Math.max(0, Math.min(limit, count - (from - 1)));
+    const target = await this.readLines(ref.id, ref.from + from - 1, within, maxChars);
+    if (!target) {
+      throw this.changedUnderUs(this.results.get(id)!, `result ${id} refers to ${ref.id}, which the journal does not hold`);
+    }
+    const total = Math.max(0, Math.min(count, target.total - ref.from + 1));
+    return { ...target, id, from, to: from - 1 + target.lines.length, total };
+  }
+
+  /** The record of a stored result as written (a reference or parts unresolved), or undefined for an unknown id. */
+  private async storedRecordOf(id: string): Promise<StoredResult | undefined> {
+    const location = this.results.get(id);
+    if (!location) return undefined;
     const record = await this.readAt(location);
     if (record.type !== 'tool_result' || record.result.id !== id) throw this.changedUnderUs(location, `expected result ${id}`);
-    const from = Math.max(1, offset);
-    const last = from - 1 + Math.max(0, limit);
-    const lines: string[] = [];
-    let total = 0;
-    let carry = '';
-    const take = (line: string): void => {
-      total++;
-      if (total >= from && total <= last) lines.push(line.endsWith('\r') ? line.slice(0, -1) : line);
-    };
-    const texts = async function* (journal: SessionJournal): AsyncGenerator<string> {
-      yield* journal.partTexts(id);
-      yield record.result.body;
-    };
-    for await (const text of texts(this)) {
-      const pieces = (carry + text).split('\n');
-      carry = pieces.pop()!;
-      for (const piece of pieces) take(piece);
-    }
-    if (carry !== '') take(carry);
-    return { id, from, to: from - 1 + lines.length, total, lines };
+    return record.result;
   }
 
   /** The texts of a result's output parts, in order, one read at a time. */
@@ -284,13 +292,8 @@ export class SessionJournal implements ResultStore {
    * reference (a stub, a recall) comes back as the text it stands for, exactly as if it had been copied.
    */
   async readResult(id: string): Promise<StoredResult | undefined> {
-    const location = this.results.get(id);
-    if (!location) return undefined;
-    const record = await this.readAt(location);
-    if (record.type !== 'tool_result' || record.result.id !== id) {
-      throw this.changedUnderUs(location, `expected result ${id}`);
-    }
-    return this.withText(record.result);
+    const result = await this.storedRecordOf(id);
+    return result ? this.withText(result) : undefined;
   }
 
   /** The result with its reference or parts (if any) resolved; references only name earlier results, so chains end. */
