@@ -51,7 +51,7 @@ export interface SubagentOutcome {
    * Why it stopped: its loop's `DoneReason` (written out here so this file stays a leaf that the events and
    * the journal's records can import), or `interrupted`: Cairn stopped while it ran (found on a reopen).
    */
-  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'interrupted';
+  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'budget' | 'interrupted';
   /** Model requests it made (its compaction's included). */
   readonly requests: number;
   readonly usage: SubagentUsage;
