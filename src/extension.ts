@@ -22,7 +22,7 @@ import { OutputLog } from './host/outputLog';
 import { ReportPanel } from './host/reportPanel';
 import { NoSessionError, SessionController, type SessionSource } from './host/sessionController';
 import { FileSessionSource } from './host/sessionSource';
-import { readCairnSettings, userScopedGetter, type CairnSettings } from './host/settingsReader';
+import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, type CairnSettings } from './host/settingsReader';
 import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
@@ -51,10 +51,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = new OutputLog(channel);
   context.subscriptions.push(channel);
 
-  let settings: CairnSettings = readSettings(log);
+  const toldProblems = new Set<string>();
+  let settings: CairnSettings = readSettings(log, toldProblems);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('cairn')) settings = readSettings(log);
+      if (event.affectsConfiguration('cairn')) settings = readSettings(log, toldProblems);
     }),
   );
 
@@ -203,7 +204,7 @@ export function activate(context: vscode.ExtensionContext): void {
       await pickModelSetting(picked);
       // The picked model is the next request's at once: in a remote window (code-server, SSH) the settings
       // read right after the write may still hold the old value until the change event arrives.
-      const read = readSettings(log);
+      const read = readSettings(log, toldProblems);
       settings = { ...read, loop: { ...read.loop, model: picked } };
     },
     slashCommands,
@@ -283,9 +284,15 @@ async function pickModelSetting(model: string): Promise<void> {
   await config.update('model', model, target);
 }
 
-function readSettings(log: OutputLog): CairnSettings {
-  const read = readCairnSettings(userScopedGetter(vscode.workspace.getConfiguration('cairn')));
-  for (const problem of read.problems) log.warn(problem);
+/** Reads the settings; each problem (`told`: those logged in this window) is logged once, not at every change. */
+function readSettings(log: OutputLog, toldProblems: Set<string>): CairnSettings {
+  const config = vscode.workspace.getConfiguration('cairn');
+  const read = readCairnSettings(userScopedGetter(config));
+  for (const problem of [...read.problems, ...ignoredWorkspaceValues(config)]) {
+    if (toldProblems.has(problem)) continue;
+    toldProblems.add(problem);
+    log.warn(problem);
+  }
   return read;
 }
 

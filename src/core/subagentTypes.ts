@@ -51,7 +51,7 @@ export interface SubagentOutcome {
    * Why it stopped: its loop's `DoneReason` (written out here so this file stays a leaf that the events and
    * the journal's records can import), or `interrupted`: Cairn stopped while it ran (found on a reopen).
    */
-  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'interrupted';
+  readonly reason: 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'budget' | 'interrupted';
   /** Model requests it made (its compaction's included). */
   readonly requests: number;
   readonly usage: SubagentUsage;
@@ -61,7 +61,7 @@ export interface SubagentOutcome {
   readonly resultIds: readonly string[];
 }
 
-/** `cairn.subagents.*`. */
+/** `cairn.subagents.*` (every one a budget: read from the user's settings only, each with a maximum). */
 export interface SubagentSettings {
   /** How deep children may nest: 1 (default) lets the session's agent start children that start none; at most 3. */
   readonly maxDepth: number;
@@ -69,11 +69,29 @@ export interface SubagentSettings {
   readonly parallel: number;
   /** Model requests one child may make before it is stopped with what it has (default 25). */
   readonly maxTurns: number;
+  /** Children one response may start (any agent's response) before the user is asked (default 10). */
+  readonly perResponse: number;
+  /** Children one turn (one user message) may start, at any depth, before the user is asked (default 20). */
+  readonly perTurn: number;
+  /** Model requests all of one turn's children may make together before the user is asked (default 200). */
+  readonly requestsPerTurn: number;
 }
 
-export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = { maxDepth: 1, parallel: 3, maxTurns: 25 };
+export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = {
+  maxDepth: 1,
+  parallel: 3,
+  maxTurns: 25,
+  perResponse: 10,
+  perTurn: 20,
+  requestsPerTurn: 200,
+};
 
-export const MAX_SUBAGENT_DEPTH = 3;
-
-/** The most children of one agent that may run at once. */
-export const MAX_PARALLEL = 8;
+/** Each setting's range, as package.json states it (the settings reader holds values to it). */
+export const SUBAGENT_LIMITS: { readonly [K in keyof SubagentSettings]: { readonly min: number; readonly max: number } } = {
+  maxDepth: { min: 0, max: 3 },
+  parallel: { min: 1, max: 8 },
+  maxTurns: { min: 1, max: 100 },
+  perResponse: { min: 1, max: 50 },
+  perTurn: { min: 1, max: 100 },
+  requestsPerTurn: { min: 1, max: 2000 },
+};

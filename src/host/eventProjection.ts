@@ -76,6 +76,7 @@ export function projectItemEvent(event: AgentEvent, turn: number): HostNotificat
           summary: event.summary,
           ...(event.detail ? { detail: event.detail } : {}),
           ...(event.reason !== undefined ? { reason: event.reason } : {}),
+          ...(event.bound !== undefined ? { bound: event.bound } : {}),
         },
       ];
     case 'tool_output':

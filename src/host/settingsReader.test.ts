@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../core/model/defaultModel';
-import { readCairnSettings, userScopedGetter } from './settingsReader';
+import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter } from './settingsReader';
 
 const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
 
@@ -63,18 +63,25 @@ describe('readCairnSettings', () => {
   });
 
   it('reads the sub-agents settings, and holds each to its range', () => {
-    expect(from({}).subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25 });
-    expect(from({ 'subagents.maxDepth': 0, 'subagents.parallel': 8, 'subagents.maxTurns': 4 }).subagents).toEqual({
-      maxDepth: 0,
-      parallel: 8,
-      maxTurns: 4,
-    });
-    const wrong = from({ 'subagents.maxDepth': 9, 'subagents.parallel': 0, 'subagents.maxTurns': 'many' });
-    expect(wrong.subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25 });
+    const defaults = { maxDepth: 1, parallel: 3, maxTurns: 25, perResponse: 10, perTurn: 20, requestsPerTurn: 200 };
+    expect(from({}).subagents).toEqual(defaults);
+    expect(
+      from({
+        'subagents.maxDepth': 0,
+        'subagents.parallel': 8,
+        'subagents.maxTurns': 4,
+        'subagents.perResponse': 2,
+        'subagents.perTurn': 5,
+        'subagents.requestsPerTurn': 30,
+      }).subagents,
+    ).toEqual({ maxDepth: 0, parallel: 8, maxTurns: 4, perResponse: 2, perTurn: 5, requestsPerTurn: 30 });
+    const wrong = from({ 'subagents.maxDepth': -1, 'subagents.parallel': 0, 'subagents.maxTurns': 'many', 'subagents.perTurn': 2.5 });
+    expect(wrong.subagents).toEqual(defaults);
     expect(wrong.problems).toEqual([
       'cairn.subagents.maxDepth must be a whole number from 0 to 3; using 1.',
       'cairn.subagents.parallel must be a whole number from 1 to 8; using 3.',
-      'cairn.subagents.maxTurns must be a whole number of at least 1; using 25.',
+      'cairn.subagents.maxTurns must be a whole number from 1 to 100; using 25.',
+      'cairn.subagents.perTurn must be a whole number from 1 to 100; using 20.',
     ]);
   });
 
@@ -152,7 +159,71 @@ describe('userScopedGetter', () => {
     });
     expect(mcp('mcp.servers')).toEqual({});
     expect(mcp('mcp.inputs')).toEqual({});
-    // Other settings keep VS Code's usual precedence.
-    expect(settings.loop.maxTurns).toBe(7);
+    // Settings that are no budget keep VS Code's usual precedence (a project may pick its model).
+    const model = userScopedGetter({ get: () => 'claude-project-model', inspect: () => ({ workspaceValue: 'claude-project-model' }) });
+    expect(model('model')).toBe('claude-project-model');
+  });
+});
+
+describe('budgets: user-scoped, each with a maximum (security round 3, case 12)', () => {
+  type Inspected = { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown };
+  const scoped = (values: Record<string, Inspected>) => ({
+    // What VS Code's get() returns: the most specific value.
+    get: (key: string): unknown => {
+      const v = values[key];
+      return v?.workspaceFolderValue ?? v?.workspaceValue ?? v?.globalValue ?? v?.defaultValue;
+    },
+    inspect: (key: string) => values[key],
+  });
+
+  it("ignores a repository's raise of any budget: cairn.subagents.maxTurns 41 from .vscode/settings.json stays 25", () => {
+    const config = scoped({
+      'subagents.maxTurns': { defaultValue: 25, workspaceValue: 41 },
+      'subagents.maxDepth': { defaultValue: 1, workspaceValue: 3 },
+      'subagents.parallel': { defaultValue: 3, workspaceFolderValue: 8 },
+      'subagents.perResponse': { defaultValue: 10, workspaceValue: 50 },
+      'subagents.perTurn': { defaultValue: 20, workspaceValue: 100 },
+      'subagents.requestsPerTurn': { defaultValue: 200, workspaceValue: 2000 },
+      maxTurns: { defaultValue: 50, globalValue: 60, workspaceValue: 500 },
+      maxTokens: { defaultValue: 16000, workspaceValue: 128000 },
+      'compaction.threshold': { defaultValue: 0.8, workspaceValue: 0.99 },
+    });
+    const settings = readCairnSettings(userScopedGetter(config));
+    expect(settings.subagents).toEqual({ maxDepth: 1, parallel: 3, maxTurns: 25, perResponse: 10, perTurn: 20, requestsPerTurn: 200 });
+    expect(settings.loop.maxTurns).toBe(60);
+    expect(settings.loop.maxTokens).toBe(16000);
+    expect(settings.compaction.threshold).toEqual({ kind: 'share', value: 0.8 });
+    expect(settings.problems).toEqual([]);
+    // The user is told which values the workspace tried to set, each naming where to set it instead.
+    const told = ignoredWorkspaceValues(config);
+    expect(told).toHaveLength(9);
+    expect(told.find((line) => line.includes('cairn.maxTurns '))).toBe(
+      "This workspace's settings set cairn.maxTurns to 500; Cairn ignores it: it takes this setting only from your user settings, so a repository cannot raise what Cairn may do or spend. Set it in your user settings if you want it.",
+    );
+    expect(told.join('\n')).toContain('cairn.subagents.maxTurns to 41;');
+    expect(ignoredWorkspaceValues(scoped({ maxTurns: { defaultValue: 50, globalValue: 80 } }))).toEqual([]);
+  });
+
+  it('holds a user value over a maximum to the maximum, and says so', () => {
+    const s = from({
+      maxTurns: 100000,
+      maxTokens: 1_000_000,
+      'subagents.maxTurns': 41000,
+      'subagents.maxDepth': 9,
+      'subagents.requestsPerTurn': 1e9,
+      'compaction.threshold': 50_000_000,
+    });
+    expect(s.loop.maxTurns).toBe(500);
+    expect(s.loop.maxTokens).toBe(128000);
+    expect(s.subagents).toMatchObject({ maxTurns: 100, maxDepth: 3, requestsPerTurn: 2000 });
+    expect(s.compaction.threshold).toEqual({ kind: 'share', value: 0.8 });
+    expect(s.problems).toEqual([
+      'cairn.maxTurns is 100000; at most 500 are allowed, so Cairn uses 500.',
+      'cairn.maxTokens is 1000000; at most 128000 are allowed, so Cairn uses 128000.',
+      expect.stringContaining('cairn.compaction.threshold 50000000 is more than 1000000 tokens'),
+      'cairn.subagents.maxDepth is 9; at most 3 are allowed, so Cairn uses 3.',
+      'cairn.subagents.maxTurns is 41000; at most 100 are allowed, so Cairn uses 100.',
+      'cairn.subagents.requestsPerTurn is 1000000000; at most 2000 are allowed, so Cairn uses 2000.',
+    ]);
   });
 });

@@ -7,25 +7,34 @@
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
 import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } from '../core/compaction/settings';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
-import { DEFAULT_SUBAGENT_SETTINGS, MAX_PARALLEL, MAX_SUBAGENT_DEPTH, type SubagentSettings } from '../core/subagentTypes';
+import type { SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../core/config/hygiene';
 import { defaultModel } from '../core/model/defaultModel';
+import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSettings';
 
 export type SettingGetter = (key: string) => unknown;
 
 /**
  * Settings a workspace must never set: `baseUrl` decides where the key is sent, `approvals` lets commands
- * run without asking. package.json gives them the `application` scope (user settings only, and
+ * run without asking, the MCP servers start programs, and the budgets (`budgetSettings.ts`) bound what Cairn
+ * may do or spend before it asks. package.json gives them the `application` scope (user settings only, and
  * kept in remote windows, where `machine`-scoped user values are dropped); the reader also takes only the user's
  * (or the default) value, so a repository's `.vscode/settings.json` has no say even if an editor let it.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals', 'mcp.servers', 'mcp.inputs']);
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals', 'mcp.servers', 'mcp.inputs', ...BUDGET_SETTINGS]);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
 export interface ScopedConfiguration {
   get(key: string): unknown;
-  inspect(key: string): { readonly defaultValue?: unknown; readonly globalValue?: unknown } | undefined;
+  inspect(key: string):
+    | {
+        readonly defaultValue?: unknown;
+        readonly globalValue?: unknown;
+        readonly workspaceValue?: unknown;
+        readonly workspaceFolderValue?: unknown;
+      }
+    | undefined;
 }
 
 /** A getter over the `cairn` section that ignores workspace and folder values of `USER_ONLY_SETTINGS`. */
@@ -35,6 +44,29 @@ export function userScopedGetter(config: ScopedConfiguration): SettingGetter {
     const values = config.inspect(key);
     return values?.globalValue ?? values?.defaultValue;
   };
+}
+
+/**
+ * What the user is told when a workspace sets a setting Cairn takes from the user only: one sentence per
+ * setting, naming the value it ignored and where to set it instead (the host logs each once).
+ */
+export function ignoredWorkspaceValues(config: ScopedConfiguration): string[] {
+  const told: string[] = [];
+  for (const key of [...USER_ONLY_SETTINGS].sort()) {
+    const values = config.inspect(key);
+    const value = values?.workspaceFolderValue ?? values?.workspaceValue;
+    if (value === undefined) continue;
+    told.push(
+      `This workspace's settings set cairn.${key} to ${shown(value)}; Cairn ignores it: it takes this setting only from your user settings, so a repository cannot raise what Cairn may do or spend. Set it in your user settings if you want it.`,
+    );
+  }
+  return told;
+}
+
+/** A setting's value in a sentence, cut: a workspace's object may be large. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 export interface CairnSettings {
@@ -155,6 +187,12 @@ function compactionOf(get: SettingGetter, problems: string[]): CompactionSetting
   if (raw !== undefined && raw !== null && raw !== '') {
     try {
       threshold = parseThreshold(raw);
+      if (threshold.kind === 'tokens' && threshold.value > MAX_THRESHOLD_TOKENS) {
+        problems.push(
+          `cairn.compaction.threshold ${threshold.value} is more than ${MAX_THRESHOLD_TOKENS} tokens, larger than any model's window; using 80%. For a large window give a share such as 0.9.`,
+        );
+        threshold = DEFAULT_COMPACTION_SETTINGS.threshold;
+      }
     } catch (error) {
       problems.push(`${error instanceof Error ? error.message : String(error)} Using 80%.`);
     }
@@ -199,8 +237,8 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
   const loop: AgentLoopSettings = {
     ...DEFAULT_LOOP_SETTINGS,
     model,
-    maxTurns: positiveInteger(get, 'maxTurns', DEFAULT_LOOP_SETTINGS.maxTurns, problems),
-    maxTokens: positiveInteger(get, 'maxTokens', DEFAULT_LOOP_SETTINGS.maxTokens, problems),
+    maxTurns: integerBudget(get('maxTurns'), 'maxTurns', problems),
+    maxTokens: integerBudget(get('maxTokens'), 'maxTokens', problems),
   };
   return {
     loop,
@@ -223,20 +261,15 @@ function hygieneOf(get: SettingGetter, problems: string[]): HygieneConfig {
   return DEFAULT_HYGIENE;
 }
 
-/** `cairn.subagents.maxDepth` (0 to 3), `.parallel` (1 to 8) and `.maxTurns` (at least 1). */
+/** `cairn.subagents.*`, each held to its range (`budgetSettings.ts`). */
 function subagentsOf(get: SettingGetter, problems: string[]): SubagentSettings {
-  const within = (key: keyof SubagentSettings, min: number, max: number): number => {
-    const fallback = DEFAULT_SUBAGENT_SETTINGS[key];
-    const value = get(`subagents.${key}`);
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
-    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    problems.push(`cairn.subagents.${key} must be a whole number ${range}; using ${fallback}.`);
-    return fallback;
-  };
+  const read = (key: keyof SubagentSettings): number => integerBudget(get(`subagents.${key}`), `subagents.${key}`, problems);
   return {
-    maxDepth: within('maxDepth', 0, MAX_SUBAGENT_DEPTH),
-    parallel: within('parallel', 1, MAX_PARALLEL),
-    maxTurns: within('maxTurns', 1, Number.MAX_SAFE_INTEGER),
+    maxDepth: read('maxDepth'),
+    parallel: read('parallel'),
+    maxTurns: read('maxTurns'),
+    perResponse: read('perResponse'),
+    perTurn: read('perTurn'),
+    requestsPerTurn: read('requestsPerTurn'),
   };
 }

@@ -17,6 +17,16 @@ describe('WebviewApprover', () => {
     expect(approver.answer('a', 'allow-once')).toBe(false);
   });
 
+  it('takes a forged "always" to a bound\'s question as once, remembering no tool', async () => {
+    const remembered: string[] = [];
+    const approver = new WebviewApprover((tool) => remembered.push(tool));
+    const bound = { setting: 'cairn.subagents.perTurn', text: 'The model wants to start 30 more sub-agents this turn.' };
+    const pending = approver.request({ ...request('a', 'task'), bound }, new AbortController().signal);
+    expect(approver.answer('a', 'allow-always')).toBe(true);
+    expect(await pending).toEqual({ kind: 'allow' });
+    expect(remembered).toEqual([]);
+  });
+
   it('passes a denial reason on, and a cancel denies', async () => {
     const approver = new WebviewApprover(() => undefined);
     const denied = approver.request(request('a'), new AbortController().signal);

@@ -6,12 +6,15 @@
  * Prompts are keyed by the agent and the call: a child agent's call (`request.agent`, issue 19) may carry
  * the same id as the parent's or another child's, and an answer must settle only the call it was given for.
  * "Always" means the same for a child as for the parent: the tool is allowed for every agent of the session.
+ * A question about a bound (`request.bound`: go past it or stop) has no "always": one is taken as once.
  */
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/agent/approval';
 import type { ApprovalDecision as WebviewDecision } from '../shared/protocol';
 
 interface Pending {
   readonly tool: string;
+  /** A bound's question: an "always" continues once and allows no tool. */
+  readonly bound: boolean;
   readonly resolve: (decision: ApprovalDecision) => void;
 }
 
@@ -38,7 +41,7 @@ export class WebviewApprover implements Approver {
         resolve(decision);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(key, { tool: request.tool, resolve: settle });
+      this.pending.set(key, { tool: request.tool, bound: request.bound !== undefined, resolve: settle });
     });
   }
 
@@ -58,10 +61,10 @@ export class WebviewApprover implements Approver {
   answer(callId: string, decision: WebviewDecision, reason?: string, agent?: string): boolean {
     const pending = this.pending.get(keyOf(callId, agent));
     if (!pending) return false;
-    if (decision === 'allow-always') {
+    if (decision === 'allow-always' && !pending.bound) {
       this.allowAlways(pending.tool);
       pending.resolve({ kind: 'allow_always' });
-    } else if (decision === 'allow-once') {
+    } else if (decision === 'allow-once' || decision === 'allow-always') {
       pending.resolve({ kind: 'allow' });
     } else {
       pending.resolve(reason !== undefined && reason.trim() !== '' ? { kind: 'deny', reason } : { kind: 'deny' });

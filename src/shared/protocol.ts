@@ -21,10 +21,10 @@
  */
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
-import type { ApprovalDetail, ApprovalFile } from '../core/agent/approval';
+import type { ApprovalDetail, ApprovalFile, BoundQuestion } from '../core/agent/approval';
 import type { SubagentNotification } from './subagentView';
 
-export type { ResultKind, NoticeLevel, ApprovalDetail, ApprovalFile };
+export type { ResultKind, NoticeLevel, ApprovalDetail, ApprovalFile, BoundQuestion };
 export type * from './subagentView';
 export type * from './protocolViews';
 import type {
@@ -196,6 +196,8 @@ export type HostNotification =
       readonly detail?: ApprovalDetail;
       /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
       readonly reason?: string;
+      /** Not whether the call may run but whether Cairn may go past a bound (continue or stop; never "always"). */
+      readonly bound?: BoundQuestion;
     }
   /** More output of a running command, to append (the host sends it at most every 100 ms). */
   | { readonly type: 'toolOutput'; readonly turn: number; readonly callId: string; readonly text: string }

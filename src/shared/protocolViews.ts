@@ -4,7 +4,7 @@
  */
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
-import type { ApprovalDetail } from '../core/agent/approval';
+import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
 import type { SubagentTotalView, SubagentView } from './subagentView';
 
 /** A ledger result as the chat shows it: one collapsed line, expandable to `text`. */
@@ -145,6 +145,8 @@ export type TranscriptItem =
       readonly approval?: ApprovalDetail;
       /** Shown with the approval prompt: why this call must be approved explicitly. */
       readonly approvalReason?: string;
+      /** The prompt asks whether Cairn may go past a bound (continue or stop), not whether the call may run. */
+      readonly approvalBound?: BoundQuestion;
       /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
       readonly liveOutput?: string;
       /** A `task` call's child agent, live or finished (`subagentView.ts`). */

@@ -59,6 +59,31 @@ describe('transcript', () => {
     expect(tools[1]).not.toHaveProperty('approval');
   });
 
+  it('a call asked about a bound before it started keeps one line, in the order the calls start, still denied after a stop', () => {
+    const bound = { setting: 'cairn.subagents.perResponse', text: 'The model wants to start 12 sub-agents in one response.' };
+    const asked = (decision: 'allow-once' | 'deny') => {
+      const before = play(
+        [],
+        { type: 'turnStarted', turn: 0, text: 'go' },
+        { type: 'approvalRequested', turn: 0, callId: 'c11', tool: 'task', summary: 'task explore: part 11', bound },
+      );
+      expect(before[0]!.items.filter((i) => i.type === 'tool')).toMatchObject([{ status: 'awaiting-approval', approvalBound: bound }]);
+      return play(
+        answerApproval(before, 'c11', decision),
+        { type: 'toolStarted', turn: 0, callId: 'c10', tool: 'task', summary: 'task explore: part 10' },
+        { type: 'toolStarted', turn: 0, callId: 'c11', tool: 'task', summary: 'task explore: part 11' },
+      )[0]!.items.filter((i) => i.type === 'tool');
+    };
+    expect(asked('allow-once').map((t) => [t.callId, t.status])).toEqual([
+      ['c10', 'running'],
+      ['c11', 'running'],
+    ]);
+    expect(asked('deny').map((t) => [t.callId, t.status])).toEqual([
+      ['c10', 'running'],
+      ['c11', 'denied'],
+    ]);
+  });
+
   it('appends streamed text to one block until a tool call closes it', () => {
     const turns = play(
       [],

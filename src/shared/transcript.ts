@@ -163,15 +163,27 @@ export function applyItemEvent(items: readonly TranscriptItem[], event: ItemEven
       const last = closed.at(-1);
       return last?.type === 'assistant' ? [...closed.slice(0, -1), { ...last, incomplete: true }] : closed;
     }
-    case 'toolStarted':
+    case 'toolStarted': {
+      // A call asked about before it started (a bound past which it would go, `approvalBound`) has its line
+      // already: the line moves to where the call starts (the calls stay in order), still denied if it was.
+      const at = items.findLastIndex((item) => item.type === 'tool' && item.callId === event.callId);
+      const line = at === -1 ? undefined : (items[at] as Extract<TranscriptItem, { type: 'tool' }>);
+      if (line?.approvalBound !== undefined && line.result === undefined && line.status !== 'running') {
+        const status = line.status === 'denied' ? 'denied' : 'running';
+        return [...closeStreaming(items.filter((_, i) => i !== at)), { ...line, tool: event.tool, summary: event.summary, status }];
+      }
       return [
         ...closeStreaming(items),
         { type: 'tool', callId: event.callId, tool: event.tool, summary: event.summary, status: 'running' },
       ];
+    }
     case 'approvalRequested': {
       const approval = event.detail ? { approval: event.detail } : {};
       const known = items.some((item) => item.type === 'tool' && item.callId === event.callId);
-      const reason = event.reason !== undefined ? { approvalReason: event.reason } : {};
+      const reason = {
+        ...(event.reason !== undefined ? { approvalReason: event.reason } : {}),
+        ...(event.bound !== undefined ? { approvalBound: event.bound } : {}),
+      };
       if (known) return updateTool(items, event.callId, (tool) => ({ ...tool, status: 'awaiting-approval', ...approval, ...reason }));
       return [
         ...closeStreaming(items),

@@ -90,4 +90,37 @@ describe('sub-agents through the host', () => {
     expect(block?.items.at(-1)).toMatchObject({ type: 'assistant', text: 'Wrote notes.txt.' });
     expect(init.meter?.subagents?.[0]?.id).toBe('general-1');
   });
+
+  it('asks in the chat before an eleventh sub-agent starts in one response; a forged "always" continues once and allows no tool', async () => {
+    const calls = Array.from({ length: 11 }, (_, i) => ({
+      name: 'task',
+      input: { description: `Part ${i + 1}`, prompt: `Look at part ${i + 1}.`, kind: 'explore' },
+    }));
+    host = await startHost({
+      scenario: {
+        workspace: { 'README.md': 'hello\n' },
+        turns: [
+          { user: 'split it' },
+          { assistant: { tool_calls: calls } },
+          ...calls.map((_, i) => ({ assistant: { agent: `explore-${i + 1}`, text: `Part ${i + 1} looked at.` } })),
+          { assistant: { text: 'All eleven parts.' } },
+        ],
+      },
+      apiKey: 'test-key-subagent-bounds',
+    });
+    const run = host;
+    type Asked = Extract<HostNotification, { type: 'approvalRequested' }>;
+    await run.send('split it', async () => {
+      await waitFor(() => run.posted('approvalRequested').length === 1, 'the question about the bound');
+      const asked = run.posted<Asked>('approvalRequested')[0]!;
+      expect(asked).toMatchObject({ tool: 'task', summary: 'task explore: Part 11', bound: { setting: 'cairn.subagents.perResponse' } });
+      expect(asked.bound?.text).toContain('The model wants to start 11 sub-agents in one response; the bounds allow 10');
+      // Nothing started while the question waits.
+      expect(run.posted('subagentStarted')).toEqual([]);
+      await run.chat.fromPage({ type: 'approval', callId: asked.callId, decision: 'allow-always' });
+    });
+    expect(run.posted('subagentStarted')).toHaveLength(11);
+    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+    expect(run.posted('approvalRequested')).toHaveLength(1);
+  });
 });

@@ -371,3 +371,141 @@ describe('sub-agents through the real loop and server', () => {
     }
   });
 });
+
+describe('bounds on what sub-agents spend in one turn (security round 3, case 11)', () => {
+  /** An approver that answers each bound question in turn from `answers` and allows every tool call. */
+  function bounded(answers: Array<'allow' | 'deny'>): { approver: Approver; asked: ApprovalRequest[] } {
+    const asked: ApprovalRequest[] = [];
+    return {
+      asked,
+      approver: {
+        request: async (request) => {
+          asked.push(request);
+          if (request.bound === undefined) return { kind: 'allow' };
+          return { kind: answers.shift() ?? 'deny' };
+        },
+      },
+    };
+  }
+
+  const parentCalls = (session: ScenarioSession) =>
+    session.assembled.session.generation.conversation
+      .messages()
+      .flatMap((m) => (m.role === 'assistant' ? m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : []));
+  const parentResults = (session: ScenarioSession) =>
+    session.assembled.session.generation.conversation
+      .messages()
+      .flatMap((m) => (m.role === 'user' ? m.content.flatMap((b) => (b.type === 'tool_result' ? [b] : [])) : []));
+
+  it('40 task calls in one response ask before more than 10 start; a no starts the first 10 and answers the other 30', async () => {
+    const { approver, asked } = bounded(['deny']);
+    const calls = Array.from({ length: 40 }, (_, i) => task('explore', `Search part ${i + 1}`));
+    const session = await start(
+      [
+        { assistant: { tool_calls: calls } },
+        ...Array.from({ length: 10 }, (_, i) => ({ assistant: { agent: `explore-${i + 1}`, text: `Part ${i + 1} found.` } })),
+        { assistant: { text: 'Ten parts searched; I will do the rest myself.' } },
+      ],
+      { approver },
+    );
+    expect(await session.assembled.session.send('Search all 40 parts.')).toBe('end_turn');
+    // One question, before any child started, on the first call past the bound, naming what was spent.
+    expect(asked).toHaveLength(1);
+    const question = asked[0]!;
+    expect(question.tool).toBe('task');
+    expect(question.callId).toBe(parentCalls(session)[10]);
+    expect(question.bound?.setting).toBe('cairn.subagents.perResponse');
+    expect(question.bound?.text).toContain('The model wants to start 40 sub-agents in one response; the bounds allow 10');
+    expect(question.bound?.text).toContain('So far this turn: 0 sub-agents, 0 requests.');
+    // Ten children ran, no more; every call has exactly one result.
+    const agents = new Set(session.server.requests.filter((r) => r.kind === 'main' && r.agent !== undefined).map((r) => r.agent));
+    expect(agents.size).toBe(10);
+    const results = parentResults(session);
+    expect(results.map((r) => r.tool_use_id)).toEqual(parentCalls(session));
+    expect(results.slice(0, 10).every((r) => !r.is_error && String(r.content).includes(' found.'))).toBe(true);
+    for (const r of results.slice(10)) {
+      expect(r.is_error).toBe(true);
+      expect(String(r.content)).toContain('Not started: the user chose not to start more than 10 sub-agents in one response');
+    }
+    // The asking showed in the views as an approval, on that call.
+    expect(session.events.filter((e) => e.type === 'approval_requested')).toMatchObject([
+      { callId: question.callId, tool: 'task', bound: { setting: 'cairn.subagents.perResponse' } },
+    ]);
+  });
+
+  it("the turn's children's requests past the bound ask; a yes allows as many more once, a no stops them and starts no more", async () => {
+    const { approver, asked } = bounded(['allow', 'deny']);
+    const list = { name: 'list', input: { path: '.' } };
+    const session = await start(
+      [
+        { assistant: { tool_calls: [task('explore', 'Look everywhere')] } },
+        ...Array.from({ length: 12 }, () => ({ assistant: { agent: 'explore-1', tool_calls: [list] } })),
+        { assistant: { tool_calls: [task('explore', 'One more')] } },
+        { assistant: { text: 'Stopped as asked.' } },
+        // The next turn starts with the bounds as the settings give them.
+        { assistant: { tool_calls: [task('explore', 'Next turn')] } },
+        { assistant: { agent: 'explore-2', text: 'Fresh budget.' } },
+        { assistant: { text: 'Done.' } },
+      ],
+      { approver, subagents: { requestsPerTurn: 4 } },
+    );
+    expect(await session.assembled.session.send('Look.')).toBe('end_turn');
+    // Asked at 4 requests (yes: 4 more), then at 8 (no): the child made 8 requests and was stopped.
+    expect(asked.map((a) => a.bound?.setting)).toEqual(['cairn.subagents.requestsPerTurn', 'cairn.subagents.requestsPerTurn']);
+    expect(asked[0]!.bound?.text).toContain("This turn's sub-agents have made 4 model requests");
+    expect(asked[1]!.bound?.text).toContain("This turn's sub-agents have made 8 model requests");
+    expect(session.server.requests.filter((r) => r.kind === 'main' && r.agent === 'explore-1')).toHaveLength(8);
+    // The question was asked on the parent's task call that started the child.
+    expect(asked[0]!.callId).toBe(parentCalls(session)[0]);
+    expect(asked[0]!.agent).toBeUndefined();
+    const finished = session.events.flatMap((e) => (e.type === 'subagent_finished' ? [[e.agentId, e.outcome.reason]] : []));
+    expect(finished).toEqual([['explore-1', 'budget']]);
+    const [first, second] = parentResults(session);
+    expect(String(first!.content)).toContain(
+      "explore-1 was stopped after 8 requests. The user chose to stop this turn's sub-agents after 8 model requests",
+    );
+    expect(String(first!.content)).toContain('cairn.subagents.requestsPerTurn');
+    // After the no, the same turn starts no child and asks nothing more.
+    expect(second!.is_error).toBe(true);
+    expect(String(second!.content)).toContain("Not started: the user chose to stop this turn's sub-agents after 8 model requests");
+    expect(asked).toHaveLength(2);
+
+    expect(await session.assembled.session.send('Again.')).toBe('end_turn');
+    expect(asked).toHaveLength(2);
+    expect(String(parentResults(session).at(-1)!.content)).toContain('Fresh budget.');
+  });
+
+  it('the children of a turn are counted across its responses; a yes raises the bound for the turn once', async () => {
+    const { approver, asked } = bounded(['allow', 'deny']);
+    const three = (from: number) => Array.from({ length: 3 }, (_, i) => task('explore', `Part ${from + i}`));
+    const answer = (n: number) => ({ assistant: { agent: `explore-${n}`, text: `Part ${n} done.` } });
+    const session = await start(
+      [
+        { assistant: { tool_calls: three(1) } },
+        answer(1),
+        answer(2),
+        answer(3),
+        // 3 so far, 3 more: the turn's bound (4) asks; yes lets these 3 start and raises the bound to 8.
+        { assistant: { tool_calls: three(4) } },
+        answer(4),
+        answer(5),
+        answer(6),
+        // 6 so far: 2 fit under 8, the third asks; no: the first 2 start, the third does not.
+        { assistant: { tool_calls: three(7) } },
+        answer(7),
+        answer(8),
+        { assistant: { text: 'Enough.' } },
+      ],
+      { approver, subagents: { perTurn: 4 } },
+    );
+    expect(await session.assembled.session.send('Go.')).toBe('end_turn');
+    expect(asked.map((a) => a.bound?.setting)).toEqual(['cairn.subagents.perTurn', 'cairn.subagents.perTurn']);
+    expect(asked[0]!.bound?.text).toContain('The model wants to start 3 more sub-agents this turn; the bounds allow 1');
+    expect(asked[0]!.bound?.text).toContain('So far this turn: 3 sub-agents, 3 requests.');
+    expect(asked[1]!.bound?.text).toContain('So far this turn: 6 sub-agents, 6 requests.');
+    const results = parentResults(session);
+    expect(results).toHaveLength(9);
+    expect(results.filter((r) => String(r.content).includes('Not started:'))).toHaveLength(1);
+    expect(String(results[8]!.content)).toContain('Not started: the user chose not to start more than 8 sub-agents this turn');
+  });
+});

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import type { ApprovalDecision, ApprovalDetail, ApprovalFile } from '../../src/shared/protocol';
+import type { ApprovalDecision, ApprovalDetail, ApprovalFile, BoundQuestion } from '../../src/shared/protocol';
 import { DiffText } from '../common/DiffText';
 import { VisibleText } from '../common/VisibleText';
 
@@ -67,8 +67,80 @@ function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
   );
 }
 
+/**
+ * A bound Cairn reached (too many sub-agents, too many of their requests): what was spent and what each
+ * answer does, then Continue (this once) or Stop. No "always": a bound is raised one question at a time.
+ */
+function BoundPrompt({
+  bound,
+  agent,
+  onAnswer,
+}: {
+  bound: BoundQuestion;
+  agent?: string;
+  onAnswer: (decision: ApprovalDecision, reason?: string) => void;
+}) {
+  const group = useRef<HTMLDivElement>(null);
+  // Focus the prompt itself, never a button (see ApprovalPrompt), and never while the user is typing.
+  useEffect(() => {
+    const active = document.activeElement;
+    const typing = active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement;
+    if (!typing) group.current?.focus();
+  }, []);
+  return (
+    <div
+      ref={group}
+      class="approval approval-bound"
+      role="group"
+      tabIndex={-1}
+      aria-label={agent !== undefined ? `Go past ${bound.setting}? Asked for sub-agent ${agent}` : `Go past ${bound.setting}?`}
+    >
+      <p class="approval-question">
+        <VisibleText text={bound.text} />
+      </p>
+      <button type="button" class="button primary" onClick={() => onAnswer('allow-once')}>
+        Continue
+      </button>
+      <button type="button" class="button secondary" onClick={() => onAnswer('deny')}>
+        Stop
+      </button>
+    </div>
+  );
+}
+
 /** Allow once / always for this tool / deny with a reason, inline under the tool call that asks. */
 export function ApprovalPrompt({
+  tool,
+  summary,
+  agent,
+  detail,
+  bound,
+  onAnswer,
+}: {
+  tool: string;
+  /** The call's line (the tool and its key argument), named in a child's question. */
+  summary?: string;
+  /** The child agent that asks (issue 19): the question names it; absent for the session's own agent. */
+  agent?: string;
+  detail?: ApprovalDetail;
+  /** The question is whether to go past a bound, not whether to run the call (`BoundPrompt`). */
+  bound?: BoundQuestion;
+  onAnswer: (decision: ApprovalDecision, reason?: string) => void;
+}) {
+  if (bound) return <BoundPrompt bound={bound} {...(agent !== undefined ? { agent } : {})} onAnswer={onAnswer} />;
+  return (
+    <ToolApprovalPrompt
+      tool={tool}
+      {...(summary !== undefined ? { summary } : {})}
+      {...(agent !== undefined ? { agent } : {})}
+      {...(detail ? { detail } : {})}
+      onAnswer={onAnswer}
+    />
+  );
+}
+
+/** The question for a call that may run: allow once, always for this tool, or deny with a reason. */
+function ToolApprovalPrompt({
   tool,
   summary,
   agent,
@@ -76,9 +148,7 @@ export function ApprovalPrompt({
   onAnswer,
 }: {
   tool: string;
-  /** The call's line (the tool and its key argument), named in a child's question. */
   summary?: string;
-  /** The child agent that asks (issue 19): the question names it; absent for the session's own agent. */
   agent?: string;
   detail?: ApprovalDetail;
   onAnswer: (decision: ApprovalDecision, reason?: string) => void;

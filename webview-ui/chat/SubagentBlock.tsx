@@ -15,6 +15,7 @@ const ENDING: Record<string, string> = {
   cancelled: 'cancelled',
   max_turns: 'stopped at its request limit',
   max_tokens: 'cut off at its output limit',
+  budget: "stopped at the turn's request bound (your answer)",
   refusal: 'refused',
   error: 'failed',
   interrupted: 'interrupted',

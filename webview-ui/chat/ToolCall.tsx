@@ -133,6 +133,7 @@ export function ToolCall({
           summary={item.summary}
           {...(agent !== undefined ? { agent } : {})}
           {...(item.approval ? { detail: item.approval } : {})}
+          {...(item.approvalBound ? { bound: item.approvalBound } : {})}
           onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)}
         />
       )}

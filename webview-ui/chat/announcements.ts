@@ -24,7 +24,9 @@ function lastAnswer(turns: readonly TurnView[], turn: number): string | undefine
 function childAnnouncement(agentId: string, event: Extract<HostNotification, { type: 'subagentEvent' }>['event']): string | undefined {
   if (event.type === 'subagentEvent') return childAnnouncement(event.agentId, event.event);
   if (event.type === 'approvalRequested')
-    return `${agentId} wants to run ${event.summary || event.tool}. Press ${APPROVAL_SHORTCUT_LABEL} to answer.`;
+    return event.bound !== undefined
+      ? `${event.bound.text} Press ${APPROVAL_SHORTCUT_LABEL} to answer.`
+      : `${agentId} wants to run ${event.summary || event.tool}. Press ${APPROVAL_SHORTCUT_LABEL} to answer.`;
   if (event.type === 'error') return `Error in ${agentId}: ${event.message}`;
   return undefined;
 }
@@ -38,7 +40,9 @@ export function announcementFor(message: HostNotification, turns: readonly TurnV
       return `Cairn answered${message.incomplete ? ' (cut off)' : ''}: ${opening}`;
     }
     case 'approvalRequested':
-      return `Cairn asks to run ${message.summary || message.tool}. Press ${APPROVAL_SHORTCUT_LABEL} to answer.`;
+      return message.bound !== undefined
+        ? `${message.bound.text} Press ${APPROVAL_SHORTCUT_LABEL} to answer.`
+        : `Cairn asks to run ${message.summary || message.tool}. Press ${APPROVAL_SHORTCUT_LABEL} to answer.`;
     case 'error':
       return `Error: ${message.message}`;
     case 'busy':

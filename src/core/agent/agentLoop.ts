@@ -19,7 +19,7 @@ import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { AgentEvent, DoneReason } from './events';
-import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, SessionRecorder, ToolExecutor } from './ports';
+import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder, ToolExecutor } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -78,6 +78,8 @@ export interface AgentLoopDeps {
    * through the child's model client, `taggedModel`.) Absent for the session's own agent.
    */
   readonly agent?: string;
+  /** What the run may do beyond `maxTurns` before the user is asked (the sub-agents' bounds); none: no more. */
+  readonly bounds?: RunBounds;
 }
 
 export const INTERRUPTED_CONTINUE_PROMPT =
@@ -99,6 +101,7 @@ export class AgentLoop {
   async run(userText: string, signal: AbortSignal, mentions: readonly FileMention[] = []): Promise<DoneReason> {
     const { deps } = this;
     deps.contextPolicy?.startRun();
+    deps.bounds?.startRun?.();
     // The composer queues the rules_delta decision (naming the files) as it hands out the delta.
     const delta = [...(await deps.composer.rulesDelta())];
     for (const attachment of deps.attachments ?? []) {
@@ -128,6 +131,7 @@ export class AgentLoop {
    */
   async retry(signal: AbortSignal): Promise<DoneReason> {
     this.deps.contextPolicy?.startRun();
+    this.deps.bounds?.startRun?.();
     return this.answer(signal);
   }
 
@@ -154,6 +158,10 @@ export class AgentLoop {
         return this.finish('max_turns', { level: 'warning', kind: 'max_turns', message });
       }
       if (signal.aborted) return this.finish('cancelled');
+      // Past a bound the user was asked (`RunBounds`); a "stop" ends the run before this request.
+      const stop = await deps.bounds?.beforeRequest?.(signal);
+      if (signal.aborted) return this.finish('cancelled');
+      if (stop !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: stop });
       if (deps.contextPolicy) {
         this.show(await deps.contextPolicy.beforeRequest(signal));
         // A cancel while compaction ran: no request is composed, shown or journalled.
@@ -304,6 +312,9 @@ export class AgentLoop {
     if (toolUses.length === 0) return false;
     const results: ToolResultBlock[] = [];
     let cancelled = false;
+    // The calls past a bound (too many sub-agents at once) are known, and the user asked, before any runs.
+    const runnable = toolUses.filter((use) => !duplicates.has(use.id)).map((use) => ({ callId: use.id, name: use.name, input: use.input }));
+    const refused = (mode === 'run' ? await this.deps.bounds?.screenCalls?.(runnable, signal) : undefined) ?? new Map<string, string>();
     for (let start = 0; start < toolUses.length;) {
       // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
       // others run one after another, in order. The results keep the calls' order either way.
@@ -312,7 +323,9 @@ export class AgentLoop {
       const group = toolUses.slice(start, end);
       const before = cancelled;
       results.push(
-        ...(await runTogether(group, signal, (use, groupSignal) => this.answerToolUse(use, groupSignal, mode, duplicates, before))),
+        ...(await runTogether(group, signal, (use, groupSignal) =>
+          this.answerToolUse(use, groupSignal, mode, duplicates, before, refused),
+        )),
       );
       if (signal.aborted) cancelled = true;
       start = end;
@@ -333,6 +346,7 @@ export class AgentLoop {
     mode: 'run' | 'interrupted',
     duplicates: ReadonlyMap<string, string>,
     cancelledBefore: boolean,
+    refused: ReadonlyMap<string, string>,
   ): Promise<ToolResultBlock> {
     const { deps } = this;
     const call = { callId: use.id, name: use.name, input: use.input };
@@ -347,6 +361,8 @@ export class AgentLoop {
       result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
     } else if (cancelledBefore || signal.aborted) {
       result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
+    } else if (refused.has(use.id)) {
+      result = await deps.tools.answerWithoutRunning(call, refused.get(use.id)!);
     } else {
       const ran = await runWithApproval(deps, call, summary, signal);
       result = ran.result;

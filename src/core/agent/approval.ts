@@ -14,6 +14,22 @@ export interface ApprovalRequest {
   readonly reason?: string;
   /** The sub-agent whose call this is (its id, e.g. `general-2`); absent for the session's own agent. */
   readonly agent?: string;
+  /**
+   * Not "may this call run?" but "may Cairn go past this bound?" (`boundQuestion.ts`): the call is the one
+   * that would pass it. Allow: continue (never remembered: "always" counts as once); deny: stop.
+   */
+  readonly bound?: BoundQuestion;
+}
+
+/**
+ * A bound Cairn reached (the sub-agents one turn may start, the requests they may make; a spending cap
+ * later), put to the user before going past it.
+ */
+export interface BoundQuestion {
+  /** The setting that sets the bound, e.g. `cairn.subagents.perTurn`. */
+  readonly setting: string;
+  /** What was spent so far, and what continuing and stopping each do. */
+  readonly text: string;
 }
 
 /** One path a call writes, as the tool that applies it reads the input. */
@@ -85,9 +101,13 @@ function alwaysAllowed(tool: string, allow: ReadonlySet<string>): boolean {
   return server !== undefined && allow.has(`mcp__${server}__*`);
 }
 
-/** Allows every call: the headless runner with a scenario, where no person is there to ask. */
+/**
+ * Allows every call: the headless runner, where no person is there to ask. A bound is never passed on
+ * nobody's word: its question is answered "stop", so a run without a person stays within the settings.
+ */
 export const autoApprover: Approver = {
-  request: async () => ({ kind: 'allow' }),
+  request: async (request) =>
+    request.bound !== undefined ? { kind: 'deny', reason: 'no one to ask in a headless run' } : { kind: 'allow' },
 };
 
 export function denialMessage(tool: string, reason: string | undefined): string {

@@ -1,7 +1,7 @@
 import type { LedgerResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage } from '../model/types';
 import type { RequestSnapshot } from '../compose/snapshot';
-import type { ApprovalDetail } from './approval';
+import type { ApprovalDetail, BoundQuestion } from './approval';
 import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
 
 export type NoticeLevel = 'info' | 'warning' | 'critical';
@@ -14,7 +14,16 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'assistant_message'; message: AssistantMessage; incomplete: boolean }
   | { type: 'tool_started'; callId: string; tool: string; input: unknown; summary: string }
-  | { type: 'approval_requested'; callId: string; tool: string; summary: string; detail?: ApprovalDetail; reason?: string }
+  /** `bound`: the question is whether to go past a bound (the call is the one that would pass it), not whether to run it. */
+  | {
+      type: 'approval_requested';
+      callId: string;
+      tool: string;
+      summary: string;
+      detail?: ApprovalDetail;
+      reason?: string;
+      bound?: BoundQuestion;
+    }
   /** Output of a running command as it comes, already cleaned and redacted like its result. */
   | { type: 'tool_output'; callId: string; text: string }
   /** `durationMs`: how long the tool itself ran (absent when it was answered without running). */
@@ -50,4 +59,5 @@ export type AgentEvent =
   | { type: 'subagent_finished'; agentId: string; callId: string; outcome: SubagentOutcome }
   | { type: 'done'; reason: DoneReason };
 
-export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error';
+/** `budget`: stopped before a request because the user chose not to go past a bound (`RunBounds.beforeRequest`). */
+export type DoneReason = 'end_turn' | 'cancelled' | 'max_turns' | 'max_tokens' | 'refusal' | 'error' | 'budget';

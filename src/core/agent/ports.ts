@@ -76,3 +76,21 @@ export interface MessageAttachment {
     entries: readonly ConversationEntry[],
   ): Promise<readonly TextBlock[] | { readonly blocks: readonly TextBlock[]; readonly decisions: readonly Decision[] }>;
 }
+
+/**
+ * Bounds on what a run may do beyond its own turn limit, checked by the loop at fixed points (the
+ * sub-agents' bounds, `core/subagents/childBudget.ts`; spending caps may use the same points). Past a
+ * bound the owner asks the user (`askPastBound`); the loop only carries out the answer, and every call of
+ * a response still gets exactly one result.
+ */
+export interface RunBounds {
+  /** A run of the session's own agent starts (a user message, a retry): the per-turn counts start again. */
+  startRun?(): void;
+  /**
+   * Before a response's calls run (those that will run: not repeated ids): the calls that must not run,
+   * each with the answer the model gets instead.
+   */
+  screenCalls?(calls: readonly ToolCall[], signal: AbortSignal): Promise<ReadonlyMap<string, string>>;
+  /** Before each model request: undefined to send it, or why the run stops (it ends `budget`, the text its notice). */
+  beforeRequest?(signal: AbortSignal): Promise<string | undefined>;
+}

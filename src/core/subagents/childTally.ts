@@ -14,6 +14,7 @@ export class ChildTally {
   private readonly resultIds: string[] = [];
   private lastText = '';
   private lastError: string | undefined;
+  private lastStop: string | undefined;
 
   note(event: AgentEvent): void {
     switch (event.type) {
@@ -42,6 +43,10 @@ export class ChildTally {
       case 'error':
         this.lastError = event.message;
         return;
+      case 'notice':
+        // Why its loop stopped at a bound the user chose not to raise (`RunBounds.beforeRequest`).
+        if (event.kind === 'budget') this.lastStop = event.message;
+        return;
       case 'subagent_finished': {
         // A grandchild's spending is part of what this child cost the session (its result ids stay its own).
         const { usage } = event.outcome;
@@ -63,6 +68,11 @@ export class ChildTally {
 
   get error(): string | undefined {
     return this.lastError;
+  }
+
+  /** The notice it was stopped at a bound with (its run ended `budget`). */
+  get stopNotice(): string | undefined {
+    return this.lastStop;
   }
 
   outcome(reason: SubagentOutcome['reason'] | DoneReason): SubagentOutcome {

@@ -20,6 +20,7 @@ export function taskResultText(
   info: SubagentInfo,
   outcome: SubagentOutcome,
   finalAnswer: string,
+  /** The error it stopped on, or for `budget` the notice it was stopped with. */
   error?: string,
 ): { text: string; isError: boolean } {
   const line = outcomeLine(info.id, outcome);
@@ -31,6 +32,12 @@ export function taskResultText(
     case 'max_turns':
       return {
         text: `${info.id} was stopped after ${outcome.requests} requests (cairn.subagents.maxTurns) before it finished. ${last}\n\n${line}`,
+        isError: false,
+      };
+    case 'budget':
+      // `error` holds why: the notice its loop stopped with (the user chose to stop the turn's sub-agents).
+      return {
+        text: `${info.id} was stopped after ${outcome.requests} requests. ${error ?? 'The user chose to stop it.'} ${last} Do the rest yourself, or tell the user what is left.\n\n${line}`,
         isError: false,
       };
     case 'max_tokens':

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadedRecord } from '../journal/records';
 import { DEFAULT_SUBAGENT_SETTINGS, type SubagentInfo, type SubagentOutcome } from '../subagentTypes';
+import { autoApprover, type ApprovalDecision, type ApprovalRequest } from '../agent/approval';
+import type { AgentEvent } from '../agent/events';
+import { ChildBudget } from './childBudget';
 import { ChildJournal, ChildRecordError } from './childJournal';
 import { childToolNames } from './childTools';
 import { unansweredChildren } from './interruptedChildren';
@@ -125,6 +128,7 @@ describe('the runner', () => {
         settings: () => DEFAULT_SUBAGENT_SETTINGS,
         ids,
         slots: new Slots(() => 3),
+        budget: new ChildBudget(() => DEFAULT_SUBAGENT_SETTINGS, autoApprover),
         depth,
         ...(parentKind ? { parent: 'explore-9', parentKind } : {}),
       });
@@ -253,5 +257,127 @@ describe('child ids after a reopen', () => {
     const ids = SubagentIds.after(['explore-1', 'explore-2', 'general-3', 'explore-5']);
     expect(ids.next('explore')).toBe('explore-6');
     expect(SubagentIds.after([]).next('general')).toBe('general-1');
+  });
+});
+
+describe("the turn's bounds on its children (security round 3, case 11)", () => {
+  const calls = (n: number, from = 1) =>
+    Array.from({ length: n }, (_, i) => ({
+      callId: `toolu_${from + i}`,
+      name: 'task',
+      input: { description: `d${from + i}`, prompt: 'p', kind: 'explore' },
+    }));
+  const settings = { ...DEFAULT_SUBAGENT_SETTINGS, perResponse: 3, perTurn: 5, requestsPerTurn: 2 };
+  /** Answers each question from `answers` in turn, keeping what was asked. */
+  const scripted = (answers: ApprovalDecision['kind'][]) => {
+    const asked: ApprovalRequest[] = [];
+    return {
+      asked,
+      approver: {
+        request: async (request: ApprovalRequest) => {
+          asked.push(request);
+          return { kind: answers.shift() ?? 'deny' } as ApprovalDecision;
+        },
+      },
+    };
+  };
+  const seen: AgentEvent[] = [];
+  const place = { emit: (event: AgentEvent) => void seen.push(event) };
+  const signal = new AbortController().signal;
+
+  it('counts every depth and response of the turn, takes "always" as once, and starts again with the next turn', async () => {
+    const { approver, asked } = scripted(['allow_always', 'deny']);
+    const budget = new ChildBudget(() => settings, approver);
+    budget.startTurn();
+    expect(await budget.admit(calls(3), place, signal)).toEqual(new Map());
+    // A child's own response (a grandchild) counts in the same turn: 3 + 2 is the turn's 5.
+    expect(await budget.admit(calls(2, 4), { ...place, agent: 'explore-1' }, signal)).toEqual(new Map());
+    // Past the turn's bound: asked on the first call past it, naming the asking child; "always" continues once.
+    expect(await budget.admit(calls(1, 6), { ...place, agent: 'explore-1' }, signal)).toEqual(new Map());
+    expect(asked[0]).toMatchObject({ callId: 'toolu_6', agent: 'explore-1', bound: { setting: 'cairn.subagents.perTurn' } });
+    expect(asked[0]!.bound!.text).toContain('explore-1 wants to start 1 more sub-agents this turn; the bounds allow 0');
+    // Raised once (5 + 5): 4 more fit, the fifth asks again; no: the first 4 start.
+    const refused = await budget.admit(calls(3, 7), place, signal);
+    expect(refused.size).toBe(0);
+    const past = await budget.admit(calls(2, 10), place, signal);
+    expect([...past.keys()]).toEqual(['toolu_11']);
+    expect(asked).toHaveLength(2);
+    // After a no, more past the bound are refused without asking.
+    expect((await budget.admit(calls(1, 12), place, signal)).size).toBe(1);
+    expect(asked).toHaveLength(2);
+    budget.startTurn();
+    expect(await budget.admit(calls(3, 13), place, signal)).toEqual(new Map());
+    expect(asked).toHaveLength(2);
+    // The questions were shown to the views as approvals of those calls.
+    expect(seen.filter((e) => e.type === 'approval_requested').map((e) => e.type === 'approval_requested' && e.callId)).toEqual([
+      'toolu_6',
+      'toolu_11',
+    ]);
+  });
+
+  it('asks once for all the children that reach the requests bound together; a cancelled question is asked again', async () => {
+    let answer: ((decision: ApprovalDecision) => void) | undefined;
+    const asked: ApprovalRequest[] = [];
+    const budget = new ChildBudget(() => settings, {
+      request: (request, requestSignal) =>
+        new Promise((resolve) => {
+          asked.push(request);
+          answer = resolve;
+          requestSignal.addEventListener('abort', () => resolve({ kind: 'deny', reason: 'cancelled' }));
+        }),
+    });
+    budget.startTurn();
+    const call = calls(1)[0]!;
+    expect(await budget.beforeRequest(place, call, signal)).toBeUndefined();
+    budget.noteRequest();
+    budget.noteRequest();
+    // Two children at the bound: the first asks, and is cancelled before an answer; the second asks again.
+    const first = new AbortController();
+    const a = budget.beforeRequest(place, call, first.signal);
+    const b = budget.beforeRequest(place, calls(1, 2)[0]!, signal);
+    await Promise.resolve();
+    expect(asked).toHaveLength(1);
+    first.abort();
+    expect(await a).toBe('Cancelled by the user.');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toHaveLength(2);
+    answer!({ kind: 'allow' });
+    expect(await b).toBeUndefined();
+    // Continue: as many again (2 more), then the next question; a stop ends every child's next request.
+    budget.noteRequest();
+    budget.noteRequest();
+    const c = budget.beforeRequest(place, call, signal);
+    const d = budget.beforeRequest(place, call, signal);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toHaveLength(3);
+    expect(asked[2]!.bound!.text).toContain(
+      "This turn's sub-agents have made 4 model requests (cairn.subagents.requestsPerTurn is 2, raised to 4",
+    );
+    answer!({ kind: 'deny' });
+    expect(await c).toContain("The user chose to stop this turn's sub-agents after 4 model requests");
+    expect(await d).toBe(await c);
+    // No child starts for the rest of the turn, and nobody is asked.
+    expect([...(await budget.admit(calls(1, 20), place, signal)).values()][0]).toMatch(/^Not started: the user chose to stop/);
+    expect(asked).toHaveLength(3);
+  });
+
+  it('a runner screens only the task calls that would start a child', async () => {
+    const { approver, asked } = scripted([]);
+    const budget = new ChildBudget(() => ({ ...settings, perResponse: 1 }), approver);
+    const runner = new SubagentRunner({
+      startChild: async () => {
+        throw new Error('not started');
+      },
+      journal: { append: async () => 0 },
+      emit: () => undefined,
+      settings: () => ({ ...settings, perResponse: 1 }),
+      ids: new SubagentIds(),
+      slots: new Slots(() => 3),
+      budget,
+      depth: 1,
+    });
+    // At the last depth every task call is refused by the runner: none is counted and nobody is asked.
+    expect(await runner.screen([...calls(4), { callId: 'r', name: 'read', input: { path: 'a' } }], signal)).toEqual(new Map());
+    expect(asked).toEqual([]);
   });
 });

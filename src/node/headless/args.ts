@@ -40,6 +40,7 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
   --workspace DIR   the folder the agent works in (created if missing)
   --scenario FILE   play a scripted session: writes its workspace files into DIR, starts the local
                     Anthropic-compatible server on a free loopback port, auto-approves every tool
+                    (past a sub-agent bound, e.g. more than 10 in one response, it answers stop)
   --prompt TEXT     one task for a real model (ANTHROPIC_API_KEY, or --base-url for a compatible server);
                     edits and commands are approved automatically, so point it at a folder you can lose
   --base-url URL    the Messages API to talk to (default ANTHROPIC_BASE_URL or Anthropic's)

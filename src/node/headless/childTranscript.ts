@@ -59,6 +59,8 @@ function ownLines(event: AgentEvent): string[] {
     }
     case 'notice':
       return [`[${event.level}] ${event.message}`];
+    case 'approval_requested':
+      return event.bound ? [`[bound: ${event.bound.setting}] ${event.bound.text}`] : [];
     case 'error':
       return [`[error: ${event.kind}] ${event.message}${event.advice ? ` — ${event.advice}` : ''}`];
     case 'compacted':

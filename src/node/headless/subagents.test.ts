@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../scenario/scenario';
 import { runHeadless } from './runner';
+import { transcriptLines } from './transcript';
 
 const SAMPLE = resolve(__dirname, '..', 'scenario', 'samples', 'subagents.json');
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -114,5 +115,34 @@ describe('the sub-agents sample', () => {
       ['explore-2', 'end_turn'],
       ['general-3', 'end_turn'],
     ]);
+  }, 90_000);
+
+  it('past a bound a headless run stops, the same way every time: 12 task calls in one response start 10', async () => {
+    const dir = await tempDir();
+    const calls = Array.from({ length: 12 }, (_, i) => ({
+      name: 'task',
+      input: { description: `Part ${i + 1}`, prompt: `Look at part ${i + 1}.`, kind: 'explore' },
+    }));
+    const lines: string[] = [];
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      scenario: parseScenario({
+        turns: [
+          { user: 'split it' },
+          { assistant: { tool_calls: calls } },
+          ...calls.slice(0, 10).map((_, i) => ({ assistant: { agent: `explore-${i + 1}`, text: `Part ${i + 1} looked at.` } })),
+          { assistant: { text: 'Ten of twelve.' } },
+        ],
+      }),
+      onEvent: (event) => lines.push(...transcriptLines(event)),
+    });
+    expect(result.doneReasons).toEqual(['end_turn']);
+    expect(result.children.map((c) => c.agent.id)).toHaveLength(10);
+    expect(
+      lines.filter((line) => line.startsWith('[bound: cairn.subagents.perResponse] The model wants to start 12 sub-agents')),
+    ).toHaveLength(1);
+    const answered = result.events.flatMap((e) => (e.type === 'tool_finished' ? [e.result.text] : []));
+    expect(answered.filter((text) => text.includes('Not started: the user chose not to start more than 10 sub-agents'))).toHaveLength(2);
   }, 90_000);
 });

@@ -29,6 +29,9 @@ function rawLines(event: AgentEvent): string[] {
       return ['', `## result of ${event.result.tool}`, event.result.text];
     case 'notice':
       return [`[${event.level}] ${event.message}`];
+    case 'approval_requested':
+      // A bound's question; the runner's approver answers it "stop" (no one to ask), as the results then say.
+      return event.bound ? [`[bound: ${event.bound.setting}] ${event.bound.text}`] : [];
     case 'error':
       return [`[error: ${event.kind}] ${event.message}${event.advice ? ` — ${event.advice}` : ''}`];
     case 'compacted':

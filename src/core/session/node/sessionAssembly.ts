@@ -307,6 +307,7 @@ async function assemble(
       ledger,
       mcpTools,
       ids: extras.subagentIds,
+      budget: extras.childBudget,
       calls: childLoopParts,
     }),
   );
@@ -326,6 +327,7 @@ async function assemble(
         SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
+      bounds: extras.bounds,
       emit: (event) => events.emit(event),
       generations,
       decisions,

@@ -9,6 +9,7 @@ import type { McpTools } from '../../mcp/mcpTools';
 import type { Clock, Workspace } from '../../ports';
 import type { ChildPorts } from '../../subagents/node/childAgent';
 import type { SubagentIds } from '../../subagents/subagentRunner';
+import type { ChildBudget } from '../../subagents/childBudget';
 import { Slots } from '../../subagents/slots';
 import { TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
@@ -48,6 +49,7 @@ export async function childPortsOf(
     readonly ledger: ResultLedger;
     readonly mcpTools: McpTools | undefined;
     readonly ids: SubagentIds;
+    readonly budget: ChildBudget;
     readonly calls: ToolCallParts;
   },
 ): Promise<ChildPorts> {
@@ -74,6 +76,7 @@ export async function childPortsOf(
     ledger: parts.ledger,
     ...(mcpTools ? { mcp: { tools: mcpTools, definitions: () => mcpTools.definitions() } } : {}),
     ids: parts.ids,
+    budget: parts.budget,
     childWrites: new Slots(() => 1),
     ...parts.calls,
   };

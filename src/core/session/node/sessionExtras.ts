@@ -1,5 +1,6 @@
 import { EventHub } from '../../agent/eventHub';
 import type { NoticeLevel } from '../../agent/events';
+import type { RunBounds } from '../../agent/ports';
 import { DecisionQueue } from '../../compose/decisions';
 import type { ActiveGeneration } from '../../conversation/activeGeneration';
 import type { SessionJournal } from '../../journal/node/sessionJournal';
@@ -10,6 +11,7 @@ import { noSkills } from '../../skills/ports';
 import { SessionSkills } from '../../skills/sessionSkills';
 import { SKILL_TOOL, SKILL_TOOL_NAME, SkillTool } from '../../skills/skillTool';
 import type { SessionPorts } from './sessionAssembly';
+import { ChildBudget } from '../../subagents/childBudget';
 import { Slots } from '../../subagents/slots';
 import { SubagentRunner, type SubagentIds } from '../../subagents/subagentRunner';
 import { TaskTool } from '../../subagents/taskTool';
@@ -36,6 +38,10 @@ export interface SessionExtras {
   readonly useChildPorts: (ports: ChildPorts) => void;
   /** The session's one counter of child ids. */
   readonly subagentIds: SubagentIds;
+  /** The session's bounds on a turn's children, shared by every runner and child. */
+  readonly childBudget: ChildBudget;
+  /** The session's own agent's bounds: a turn starts with each run; its `task` calls are held to them. */
+  readonly bounds: RunBounds;
 }
 
 export function sessionExtras(
@@ -61,16 +67,18 @@ export function sessionExtras(
   });
   let childPorts: ChildPorts | undefined;
   const subagents = subagentSettingsOf(ports);
+  const childBudget = new ChildBudget(subagents, ports.approver);
   const children = new SubagentRunner({
-    startChild: (info, emit) => {
+    startChild: (info, emit, beforeRequest) => {
       if (!childPorts) throw new Error('The session is still starting; sub-agents are not ready yet.');
-      return startChildAgent(childPorts, info, emit);
+      return startChildAgent(childPorts, info, emit, beforeRequest);
     },
     journal,
     emit: (event) => events.emit(event),
     settings: subagents,
     ids: subagentIds,
     slots: new Slots(() => subagents().parallel),
+    budget: childBudget,
     depth: 0,
   });
   return {
@@ -81,6 +89,11 @@ export function sessionExtras(
     notice,
     tools: [new SkillTool(skills), new TodoTool(memory), new TaskTool(children)],
     subagentIds,
+    childBudget,
+    bounds: {
+      startRun: () => childBudget.startTurn(),
+      screenCalls: (calls, signal) => children.screen(calls, signal),
+    },
     useChildPorts: (ready) => {
       childPorts = ready;
     },

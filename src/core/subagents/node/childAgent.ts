@@ -19,6 +19,7 @@ import type { ExternalTools } from '../../ledger/types';
 import type { ModelClient, ToolDefinition } from '../../model/types';
 import type { Clock } from '../../ports';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
+import type { ChildBudget } from '../childBudget';
 import { ChildJournal } from '../childJournal';
 import { childPreamble } from '../childPreamble';
 import { ChildToolExecutor, childToolDefinitions, childToolNames } from '../childTools';
@@ -55,6 +56,8 @@ export interface ChildPorts {
   /** The MCP servers' tools (general children get them); none without MCP. */
   readonly mcp?: { readonly tools: ExternalTools; definitions(): Promise<readonly ToolDefinition[]> };
   readonly ids: SubagentIds;
+  /** The session's bounds on a turn's children: how many start, how many requests they send. */
+  readonly budget: ChildBudget;
   /** The session's one turn for children's edits and commands (see `ChildToolExecutor`). */
   readonly childWrites: Slots;
   readonly isReadOnlyTool: (tool: string) => boolean;
@@ -68,7 +71,12 @@ export interface ChildPorts {
  * compaction and dedupe tables), the session's rules, date, approvals and workspace, its records wrapped
  * in the session's journal and its requests naming it. Runs once.
  */
-export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emit: (event: AgentEvent) => void): Promise<ChildAgent> {
+export async function startChildAgent(
+  ports: ChildPorts,
+  info: SubagentInfo,
+  emit: (event: AgentEvent) => void,
+  beforeRequest: (signal: AbortSignal) => Promise<string | undefined>,
+): Promise<ChildAgent> {
   const journal = new ChildJournal(ports.journal, info.id);
   const maxDepth = ports.subagents().maxDepth;
   const mayDelegate = info.depth < maxDepth;
@@ -76,16 +84,17 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
   const general = info.kind === 'general';
   const events = new EventHub();
   const forwarding = events.on(emit);
-  const model = taggedModel(ports.model, info.id);
+  const model = taggedModel(ports.model, info.id, () => ports.budget.noteRequest());
   // A grandchild's runner: its own slots, the session's one id counter.
   const runner = mayDelegate
     ? new SubagentRunner({
-        startChild: (grandchild, emitGrandchild) => startChildAgent(ports, grandchild, emitGrandchild),
+        startChild: (grandchild, emitGrandchild, gate) => startChildAgent(ports, grandchild, emitGrandchild, gate),
         journal: ports.journal,
         emit: (event) => events.emit(event),
         settings: ports.subagents,
         ids: ports.ids,
         slots: new Slots(() => ports.subagents().parallel),
+        budget: ports.budget,
         depth: info.depth,
         parent: info.id,
         parentKind: info.kind,
@@ -162,6 +171,8 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
       notOffered: (tool) => tools.notOffered(tool),
       agent: info.id,
+      // The turn's bounds: its requests (asked on the parent's call), and the children it may start.
+      bounds: { beforeRequest, ...(runner ? { screenCalls: (calls, signal) => runner.screen(calls, signal) } : {}) },
     },
     settings,
   );
@@ -171,10 +182,16 @@ export async function startChildAgent(ports: ChildPorts, info: SubagentInfo, emi
   };
 }
 
-/** The session's model client, every request of which names the child (`x-cairn-agent`), its summaries' too. */
-function taggedModel(model: ModelClient, agent: string): ModelClient {
+/**
+ * The session's model client, every request of which names the child (`x-cairn-agent`), its summaries'
+ * too, and is counted as it is sent (`sent`: the turn's bound on its children's requests).
+ */
+function taggedModel(model: ModelClient, agent: string, sent: () => void): ModelClient {
   return {
-    stream: (request, options) => model.stream(request, { ...options, agent }),
+    stream: (request, options) => {
+      sent();
+      return model.stream(request, { ...options, agent });
+    },
     modelFacts: (id) => model.modelFacts(id),
     ...(model.knownSecrets ? { knownSecrets: () => model.knownSecrets?.() ?? [] } : {}),
     ...(model.listModels ? { listModels: () => model.listModels!() } : {}),
