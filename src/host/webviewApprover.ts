@@ -11,7 +11,8 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/agent/
 import type { ApprovalDecision as WebviewDecision } from '../shared/protocol';
 
 interface Pending {
-  readonly tool: string;
+  /** What "always" remembers: the request's `alwaysKey` (an MCP tool's server identity and tool), else the tool's name. */
+  readonly always: string;
   readonly resolve: (decision: ApprovalDecision) => void;
 }
 
@@ -38,7 +39,7 @@ export class WebviewApprover implements Approver {
         resolve(decision);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(key, { tool: request.tool, resolve: settle });
+      this.pending.set(key, { always: request.alwaysKey ?? request.tool, resolve: settle });
     });
   }
 
@@ -59,7 +60,7 @@ export class WebviewApprover implements Approver {
     const pending = this.pending.get(keyOf(callId, agent));
     if (!pending) return false;
     if (decision === 'allow-always') {
-      this.allowAlways(pending.tool);
+      this.allowAlways(pending.always);
       pending.resolve({ kind: 'allow_always' });
     } else if (decision === 'allow-once') {
       pending.resolve({ kind: 'allow' });
