@@ -15,6 +15,7 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
 import { registerCommands } from './host/commands';
 import { McpInputs, registerClearMcpInputsCommand } from './host/mcpInputs';
 import { McpSetup } from './host/mcpSetup';
+import { McpServerApprovals, registerManageMcpServerApprovalsCommand } from './host/mcpServerApprovals';
 import { McpServers } from './host/mcpServers';
 import { SdkMcpConnections } from './core/mcp/node/mcpConnections';
 import { RESULT_SCHEME, ResultDocuments, VsCodeEditorActions } from './host/editorActions';
@@ -69,8 +70,10 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   // MCP servers (.vscode/mcp.json, cairn.mcp.servers), read when a session is assembled; inputs in SecretStorage.
   const mcpInputs = new McpInputs(context.secrets, log);
-  const mcp = new McpSetup(mcpInputs, log);
-  context.subscriptions.push(registerClearMcpInputsCommand(mcpInputs, log));
+  // Whether a workspace's server may start: asked once per definition, remembered in user-level storage.
+  const mcpApprovals = new McpServerApprovals(context.globalState, log);
+  const mcp = new McpSetup(mcpInputs, mcpApprovals, log);
+  context.subscriptions.push(registerClearMcpInputsCommand(mcpInputs, log), registerManageMcpServerApprovalsCommand(mcpApprovals, log));
   const mcpServers = new McpServers(
     () => mcp.loadMcpServers(),
     (servers, notStarted) =>
@@ -135,7 +138,7 @@ export function activate(context: vscode.ExtensionContext): void {
       model,
       approver,
       approvals: () => ({
-        alwaysAllow: new Set([...settings.alwaysAllow, ...(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? [])]),
+        alwaysAllow: new Set([...settings.alwaysAllow, ...alwaysAnswers(context.workspaceState.get<unknown>(ALWAYS_ALLOW_KEY))]),
         // Read at each call: trust granted mid-session applies from the next tool call.
         workspaceTrusted: vscode.workspace.isTrusted,
       }),
@@ -248,6 +251,16 @@ export function activate(context: vscode.ExtensionContext): void {
     void current
       .session()
       .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+/**
+ * The "always" answers remembered in this workspace. An MCP tool's is under its server's identity
+ * (`mcp:<key>/<tool>`); one under a bare `mcp__SERVER__TOOL` name (written before answers were bound to the
+ * server) could belong to any server that takes that name, so it is dropped: that tool asks once more.
+ */
+function alwaysAnswers(stored: unknown): string[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.filter((tool): tool is string => typeof tool === 'string' && !tool.startsWith('mcp__'));
 }
 
 /** Workspace files whose relative path contains `query` (case-insensitive), shortest first, for `@` completion. */

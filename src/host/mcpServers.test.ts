@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeMcpConnections } from '../../test/support/mcp/fakeMcpConnections';
+import { testWorkspaceIdentity } from '../../test/support/mcp/identities';
 import type { McpServerConfig } from '../core/mcp/types';
 import { McpServers } from './mcpServers';
 import type { LoadedMcpServers } from './mcpSetup';
@@ -7,6 +8,7 @@ import type { LoadedMcpServers } from './mcpSetup';
 const server = (name: string, command = 'node'): McpServerConfig => ({
   name,
   scope: 'workspace',
+  identity: testWorkspaceIdentity(name),
   transport: { type: 'stdio', command, args: [], env: {} },
 });
 

@@ -1,9 +1,10 @@
 /**
  * The MCP servers of this window, as VS Code users configure them: each workspace folder's
  * `.vscode/mcp.json` and the user's `cairn.mcp.servers` / `cairn.mcp.inputs` settings. Reads the files
- * through `vscode.workspace.fs`, asks `${input:id}` values through `McpInputs` (SecretStorage), honours
- * workspace trust, and hands back the servers to start, the ones that do not start (with why) and the
- * problems found. The connections themselves are built elsewhere (`src/core/mcp/node/`).
+ * through `vscode.workspace.fs`, honours workspace trust, asks whether each workspace server may start
+ * (`McpServerApprovals`, before any of its inputs), asks `${input:id}` values through `McpInputs`
+ * (SecretStorage), and hands back the servers to start (each with its identity), the ones that do not start
+ * (with why) and the problems found. The connections themselves are built elsewhere (`src/core/mcp/node/`).
  */
 import * as vscode from 'vscode';
 import {
@@ -15,8 +16,10 @@ import {
   type McpInputDeclaration,
   type ParsedMcpConfig,
 } from '../core/mcp/config';
+import { mcpServerIdentity, USER_ORIGIN } from '../core/mcp/serverIdentity';
 import type { McpServerConfig, McpServerStatus } from '../core/mcp/types';
 import type { McpInputOwner, McpInputs } from './mcpInputs';
+import type { McpServerApprovals } from './mcpServerApprovals';
 import { userScopedGetter } from './settingsReader';
 
 export interface LoadedMcpServers {
@@ -54,6 +57,7 @@ export class McpSetup {
 
   constructor(
     private readonly inputs: McpInputs,
+    private readonly approvals: Pick<McpServerApprovals, 'mayStart'>,
     private readonly log: McpSetupLog,
     private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {}
@@ -70,6 +74,7 @@ export class McpSetup {
       const file = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');
       const source: McpConfigSource = {
         scope: 'workspace',
+        origin: folder.uri.toString(),
         label: `.vscode/mcp.json of folder "${folder.name}"`,
         inputsLabel: `"inputs" of .vscode/mcp.json of folder "${folder.name}"`,
       };
@@ -87,12 +92,14 @@ export class McpSetup {
     const get = userScopedGetter(vscode.workspace.getConfiguration('cairn'));
     const user = parseMcpSettings(get('mcp.servers'), get('mcp.inputs'), {
       scope: 'user',
+      origin: USER_ORIGIN,
       label: 'the cairn.mcp.servers setting',
       inputsLabel: 'the cairn.mcp.inputs setting',
     });
     for (const problem of user.problems) problems.push({ text: problem });
 
-    const merged = mergeMcpServers([...folderConfigs.map((c) => c.parsed.servers), user.servers]);
+    // The user's servers first: a repository cannot take the name or tool prefix of one of them.
+    const merged = mergeMcpServers([user.servers, ...folderConfigs.map((c) => c.parsed.servers)]);
     for (const problem of merged.problems) problems.push({ text: problem });
 
     const servers: McpServerConfig[] = [];
@@ -114,6 +121,8 @@ export class McpSetup {
         workspaceFolder: (owner?.folder ?? folders[0])?.uri.fsPath,
         env: this.env,
         inputs: owner ? owner.parsed.inputs : user.inputs,
+        // A workspace server is asked about before its inputs: nobody types a token for a server they refuse.
+        ...(owner && entry.scope === 'workspace' ? { mayStart: () => this.approvals.mayStart(entry, owner.folder.uri.fsPath) } : {}),
         askInput: (input: McpInputDeclaration) => this.inputs.value(inputOwner(owner?.folder), input),
         readEnvFile: async (path) => {
           const text = await readText(vscode.Uri.file(path));
@@ -122,7 +131,7 @@ export class McpSetup {
         },
       });
       if (resolved.kind === 'ready') {
-        servers.push(resolved.config);
+        servers.push({ ...resolved.config, identity: mcpServerIdentity(entry) });
         continue;
       }
       notStarted.push({ name: entry.name, state: 'not_started', toolCount: 0, detail: resolved.reason });

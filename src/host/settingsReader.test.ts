@@ -124,13 +124,24 @@ describe('cairn.approvals for MCP tools', () => {
   });
 
   it('reports an MCP name the tools never have, with how to write it', () => {
-    const s = from({ approvals: { 'mcp__my server__*': 'allow', mcp__github: 'allow', 'mcp__gh__a*': 'allow', mcp__x__y: 'always' } });
+    const s = from({
+      approvals: {
+        'mcp__my server__*': 'allow',
+        mcp__github: 'allow',
+        'mcp__gh__a*': 'allow',
+        mcp__x__y: 'always',
+        'mcp__github__x__*': 'allow',
+      },
+    });
     expect([...s.alwaysAllow]).toEqual([]);
-    expect(s.problems).toHaveLength(4);
+    expect(s.problems).toHaveLength(5);
     expect(s.problems[0]).toContain('cairn.approvals names "mcp__my server__*"; an MCP tool is "mcp__SERVER__TOOL" or "mcp__SERVER__*"');
     expect(s.problems[1]).toContain('"mcp__github"');
     expect(s.problems[2]).toContain('"mcp__gh__a*"');
     expect(s.problems[3]).toBe('cairn.approvals.mcp__x__y must be "allow" or "ask"; it asks.');
+    // No server's tools are named so (server "github__x" is mcp__github_x__…).
+    expect(s.problems[4]).toContain('"mcp__github__x__*"');
+    expect(s.problems[4]).toContain('mcp__github_x__*');
   });
 });
 

@@ -91,9 +91,11 @@ export const APPROVABLE_TOOLS: readonly string[] = ['apply_patch', 'bash', 'edit
 
 /**
  * An MCP tool as offered to the model (`mcp__SERVER__TOOL`), or every tool of a server (`mcp__SERVER__*`).
- * Offered names hold only letters, digits, `_` and `-` (other characters of a server's or tool's name become `_`).
+ * Offered names hold only letters, digits, `_` and `-` (other characters of a server's or tool's name become
+ * `_`); the server's part (`core/mcp/serverPrefix.ts`) never holds `__` nor starts or ends with `_`, so one
+ * that does (`mcp__github__x__*`) could name no server: it is reported rather than silently never matching.
  */
-const MCP_APPROVAL = /^mcp__[A-Za-z0-9_-]+__(?:[A-Za-z0-9_-]+|\*)$/;
+const MCP_APPROVAL = /^mcp__[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*__(?:[A-Za-z0-9_-]+|\*)$/;
 
 function positiveInteger(get: SettingGetter, key: string, fallback: number, problems: string[], min = 1): number {
   const value = get(key);
@@ -138,7 +140,7 @@ function approvalsOf(get: SettingGetter, problems: string[]): Set<string> {
   for (const [tool, mode] of Object.entries(value as Record<string, unknown>)) {
     if (tool.startsWith('mcp__') && !MCP_APPROVAL.test(tool)) {
       problems.push(
-        `cairn.approvals names "${tool}"; an MCP tool is "mcp__SERVER__TOOL" or "mcp__SERVER__*" (every tool of the server), with letters, digits, _ and - only (write other characters as _).`,
+        `cairn.approvals names "${tool}"; an MCP tool is "mcp__SERVER__TOOL" or "mcp__SERVER__*" (every tool of the server), as the tools are named: letters, digits, _ and - only (write other characters as _), and SERVER with no __ and no _ at its start or end (server "github__x" is mcp__github_x__*).`,
       );
       continue;
     }

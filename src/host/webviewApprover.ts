@@ -12,7 +12,8 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/agent/
 import type { ApprovalDecision as WebviewDecision } from '../shared/protocol';
 
 interface Pending {
-  readonly tool: string;
+  /** What "always" remembers: the request's `alwaysKey` (an MCP tool's server identity and tool), else the tool's name. */
+  readonly always: string;
   /** A bound's question: an "always" continues once and allows no tool. */
   readonly bound: boolean;
   readonly resolve: (decision: ApprovalDecision) => void;
@@ -41,7 +42,7 @@ export class WebviewApprover implements Approver {
         resolve(decision);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(key, { tool: request.tool, bound: request.bound !== undefined, resolve: settle });
+      this.pending.set(key, { always: request.alwaysKey ?? request.tool, bound: request.bound !== undefined, resolve: settle });
     });
   }
 
@@ -62,7 +63,7 @@ export class WebviewApprover implements Approver {
     const pending = this.pending.get(keyOf(callId, agent));
     if (!pending) return false;
     if (decision === 'allow-always' && !pending.bound) {
-      this.allowAlways(pending.tool);
+      this.allowAlways(pending.always);
       pending.resolve({ kind: 'allow_always' });
     } else if (decision === 'allow-once' || decision === 'allow-always') {
       pending.resolve({ kind: 'allow' });

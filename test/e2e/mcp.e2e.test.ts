@@ -1,12 +1,15 @@
 // MCP (issue 20) in the real editor: a workspace whose `.vscode/mcp.json` declares a password input and
 // the reference "everything" server over stdio, the input's value passed to the server's environment.
-// Opening the chat assembles a session: VS Code's input box asks for the value once; the model calls
+// Opening the chat assembles a session: a modal dialog first asks whether the workspace's server may start
+// (issue 28: its command, arguments and env keys shown; nothing runs while it waits), then VS Code's input
+// box asks for the value once; the model calls
 // `mcp__everything__echo`, which asks for approval in the chat showing the server and the arguments;
 // allowed once, the result (with its id bracket) and the final answer appear. Then the value the user
 // typed (a random canary) must be in no file on disk: not the workspace, the editor's user data (logs,
 // extension storage, the session journal), the extensions folder, the browser profile or the test's logs;
 // code-server's own secret store (the browser's localStorage) holds it sealed, not in plain text.
-// Workspace trust is off in this editor as in the other tests, so the folder is trusted.
+// Last, the repository changes the server's command: the next session asks again, and the new command runs
+// only once allowed. Workspace trust is off in this editor as in the other tests, so the folder is trusted.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -25,6 +28,10 @@ const CANARY = `e2e-mcp-canary-${randomBytes(8).toString('hex')}`;
 /** Files larger than this are not read (none of the editor's text files come near it). */
 const MAX_SCANNED_BYTES = 8 * 1024 * 1024;
 const INPUT_BOX_TITLE = 'MCP input "token"';
+const START_QUESTION = 'Start the MCP server "everything" of this workspace?';
+const CHANGED_QUESTION = 'The MCP server "everything" of this workspace changed since you allowed it.';
+/** The changed definition's command: another spelling of node, and an argument the first one did not have. */
+const CHANGED_COMMAND = process.execPath;
 
 async function send(frame: FrameLocator, text: string): Promise<void> {
   const input = frame.locator('textarea');
@@ -33,12 +40,15 @@ async function send(frame: FrameLocator, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-function writeMcpJson(workspaceDir: string): void {
+function writeMcpJson(
+  workspaceDir: string,
+  server: { command: string; args: string[] } = { command: 'node', args: [EVERYTHING_SERVER] },
+): void {
   mkdirSync(join(workspaceDir, '.vscode'), { recursive: true });
   const config = {
     inputs: [{ type: 'promptString', id: 'token', description: 'Test token', password: true }],
     servers: {
-      everything: { type: 'stdio', command: 'node', args: [EVERYTHING_SERVER], env: { E2E_TOKEN: '${input:token}' } },
+      everything: { type: 'stdio', ...server, env: { E2E_TOKEN: '${input:token}' } },
     },
   };
   writeFileSync(join(workspaceDir, '.vscode', 'mcp.json'), JSON.stringify(config, null, 2));
@@ -67,6 +77,26 @@ async function countInputBoxes(page: Page): Promise<void> {
 
 async function inputBoxesShown(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { cairnMcpInputBoxes: number }).cairnMcpInputBoxes);
+}
+
+/** Counts, in the page, each time a modal dialog about the "everything" server opens (as `countInputBoxes`). */
+async function countStartQuestions(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const counter = window as unknown as { cairnMcpStartQuestions: number };
+    counter.cairnMcpStartQuestions = 0;
+    let showing = false;
+    const check = (): void => {
+      const now = [...document.querySelectorAll('.monaco-dialog-box')].some((box) => box.textContent?.includes('MCP server "everything"'));
+      if (now && !showing) counter.cairnMcpStartQuestions++;
+      showing = now;
+    };
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    check();
+  });
+}
+
+async function startQuestionsShown(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { cairnMcpStartQuestions: number }).cairnMcpStartQuestions);
 }
 
 /** The processes whose parent is `parent` and whose command line has `marker`, with their arguments. */
@@ -166,6 +196,7 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     page = editor.page;
     // Before the chat opens: opening it activates Cairn, which assembles the session and asks at once.
     await countInputBoxes(page);
+    await countStartQuestions(page);
   });
 
   afterAll(async () => {
@@ -174,12 +205,29 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('asks for the input in an input box when the chat opens', async () => {
-    const [, opened] = await Promise.all([
-      page.locator('.quick-input-widget .quick-input-title', { hasText: INPUT_BOX_TITLE }).waitFor({ state: 'visible', timeout: 60_000 }),
-      openCairnView(page),
-    ]);
+  it("asks whether the workspace's server may start, showing what it runs; nothing runs until the user allows it", async () => {
+    const dialog = page.locator('.monaco-dialog-box', { hasText: START_QUESTION });
+    const [, opened] = await Promise.all([dialog.waitFor({ state: 'visible', timeout: 60_000 }), openCairnView(page)]);
     frame = opened;
+    const asked = await dialog.innerText();
+    expect(asked).toContain('.vscode/mcp.json of folder "workspace"');
+    expect(asked).toContain('Command: "node"');
+    expect(asked).toContain(EVERYTHING_SERVER);
+    expect(asked).toContain('"E2E_TOKEN"');
+    // The input is asked only once the server may start.
+    expect(await page.locator('.quick-input-widget .quick-input-title', { hasText: INPUT_BOX_TITLE }).isVisible()).toBe(false);
+    await screenshot(page, 'mcp-0-start-question');
+    // While the question waits, the server is not running (and stays so for a while).
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(childProcesses(EVERYTHING_SERVER)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+  });
+
+  it('asks for the input in an input box once the server may start', async () => {
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: INPUT_BOX_TITLE })
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     // A password box: what is typed is not shown.
@@ -235,6 +283,8 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await page.locator('.quick-input-widget .quick-input-title', { hasText: INPUT_BOX_TITLE }).isVisible()).toBe(false);
     expect(await inputBoxesShown(page)).toBe(1);
+    // Nor whether the server may start: the answer is remembered for this definition.
+    expect(await startQuestionsShown(page)).toBe(1);
     // Cairn's output says it stored the value once (the value itself is checked for below, on disk).
     const cairnLog = cairnLogFiles(editor!.userDataDir)
       .map((file) => readFileSync(file, 'utf8'))
@@ -281,5 +331,27 @@ describe.skipIf(!environment.available)('an MCP server of the workspace, its inp
     // The scan does reach what the session wrote: the call's arguments are in its journal.
     const journals = filesHolding(dirname(editor!.userDataDir), 'hello from e2e').found;
     expect(journals.some((file) => /globalStorage\/cairn\.cairn\/sessions\/.+\/journal\.jsonl$/.test(file))).toBe(true);
+  });
+
+  it("asks again once the repository changes the server's command; the new command runs only after Allow", async () => {
+    writeMcpJson(workspaceDir, { command: CHANGED_COMMAND, args: [EVERYTHING_SERVER, 'stdio'] });
+    const changedRuns = (): number => childProcesses(EVERYTHING_SERVER).filter(({ args }) => args.at(-1) === 'stdio').length;
+    const dialog = page.locator('.monaco-dialog-box', { hasText: CHANGED_QUESTION });
+    await Promise.all([dialog.waitFor({ state: 'visible', timeout: 60_000 }), runCommand(page, 'Cairn: New Session')]);
+    const asked = await dialog.innerText();
+    expect(asked).toContain(`Command: "${CHANGED_COMMAND}"`);
+    expect(asked).toContain('"stdio"');
+    await screenshot(page, 'mcp-5-changed-question');
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(changedRuns()).toBe(0);
+    expect(await startQuestionsShown(page)).toBe(2);
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+    frame = await openCairnView(page);
+    await send(frame, 'Still there?');
+    await frame.getByText('Still here, with the changed server.').first().waitFor({ state: 'visible', timeout: 90_000 });
+    await expect.poll(changedRuns, { timeout: 30_000, message: 'the changed server was not started once allowed' }).toBeGreaterThan(0);
+    // The token was not asked again: it belongs to the folder's input, not to the definition.
+    expect(await inputBoxesShown(page)).toBe(1);
   });
 });

@@ -37,6 +37,11 @@ export interface HostOptions {
    * workspace state (the session's "remember me"), the write is held until 50 ms after that message.
    */
   readonly readyDuringAttach?: boolean;
+  /**
+   * The buttons the user clicks on the first warning messages (modal or not), in order, including those shown
+   * while the extension activates (e.g. whether a workspace MCP server may start).
+   */
+  readonly warningMessageAnswers?: readonly (string | undefined)[];
 }
 
 export interface HostRun {
@@ -47,6 +52,8 @@ export interface HostRun {
   readonly baseDir: string;
   readonly secrets: Map<string, string>;
   readonly workspaceState: Map<string, unknown>;
+  /** The extension's user-level state (`context.globalState`), kept across reloads. */
+  readonly globalState: Map<string, unknown>;
   /** Chat messages of one type posted so far. */
   posted<T extends { type: string }>(type: string): T[];
   /** Reloads the window: deactivates, activates again on the same storage and opens a new chat view. */
@@ -114,10 +121,12 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
   shim.settings.set('cairn.baseUrl', server.url);
   for (const [key, value] of Object.entries(options.settings ?? {})) shim.settings.set(key, value);
   for (const [key, value] of Object.entries(options.workspaceSettings ?? {})) shim.workspaceSettings.set(key, value);
+  shim.warningMessageAnswers.push(...(options.warningMessageAnswers ?? []));
 
   const secrets = new Map<string, string>();
   if (options.apiKey !== undefined) secrets.set(API_KEY_SECRET, options.apiKey);
   const workspaceState = new Map<string, unknown>();
+  const globalState = new Map<string, unknown>();
   let markChatReady = (): void => undefined;
   const chatReady = new Promise<void>((resolve) => (markChatReady = () => setTimeout(resolve, 50)));
   let markAttaching = (): void => undefined;
@@ -142,6 +151,16 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
         workspaceState.set(key, value);
       },
       keys: () => [...workspaceState.keys()],
+    },
+    globalState: {
+      get: <T>(key: string, fallback?: T) => (globalState.has(key) ? (globalState.get(key) as T) : fallback),
+      update: async (key: string, value: unknown) => {
+        // As VS Code stores it: a JSON copy, never the caller's object.
+        if (value === undefined) globalState.delete(key);
+        else globalState.set(key, JSON.parse(JSON.stringify(value)));
+      },
+      keys: () => [...globalState.keys()],
+      setKeysForSync: () => undefined,
     },
     globalStorageUri: Uri.file(storageDir),
     extensionPath: extensionDir,
@@ -175,6 +194,7 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
     baseDir,
     secrets,
     workspaceState,
+    globalState,
     posted: <T extends { type: string }>(type: string) => run.chat.posted.filter((m) => (m as { type: string }).type === type) as T[],
     async send(text, whileRunning) {
       const before = run.posted('busy').length;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpInputs } from '../../src/host/mcpInputs';
+import { McpServerApprovals } from '../../src/host/mcpServerApprovals';
 import { McpSetup } from '../../src/host/mcpSetup';
 import { OutputLog } from '../../src/host/outputLog';
 import { readTree, startHost, type HostRun } from './hostHarness';
@@ -32,7 +33,7 @@ afterEach(async () => {
   host = undefined;
 });
 
-/** What the extension builds, over the run's SecretStorage and the shim's "Cairn" log. */
+/** What the extension builds, over the run's SecretStorage, its global state and the shim's "Cairn" log. */
 function setupFor(run: HostRun): { setup: McpSetup; log: OutputLog } {
   const log = new OutputLog(window.createOutputChannel('Cairn', { log: true }) as ConstructorParameters<typeof OutputLog>[0]);
   const storage = {
@@ -40,7 +41,16 @@ function setupFor(run: HostRun): { setup: McpSetup; log: OutputLog } {
     store: async (key: string, value: string) => void run.secrets.set(key, value),
     delete: async (key: string) => void run.secrets.delete(key),
   };
-  return { setup: new McpSetup(new McpInputs(storage, log), log, {}), log };
+  const state = {
+    get: <T>(key: string) => run.globalState.get(key) as T | undefined,
+    update: async (key: string, value: unknown) => void run.globalState.set(key, value),
+  } as ConstructorParameters<typeof McpServerApprovals>[0];
+  return { setup: new McpSetup(new McpInputs(storage, log), new McpServerApprovals(state, log), log, {}), log };
+}
+
+/** Warnings that are not a modal question (the problems shown). */
+function problemWarnings(): string[] {
+  return shim.warningMessages.filter((message) => !shim.modals.some((modal) => modal.message === message));
 }
 
 describe('MCP inputs', () => {
@@ -52,8 +62,14 @@ describe('MCP inputs', () => {
         'cairn.mcp.servers': { personal: { command: 'node', args: ['mine.js'], env: { KEY: '${input:mine}' } } },
         'cairn.mcp.inputs': [{ type: 'promptString', id: 'mine', description: 'My key' }],
       },
+      // The workspace's two servers may start (asked as the window opens; issue 28).
+      warningMessageAnswers: ['Allow', 'Allow'],
     });
     const run = host;
+    expect(shim.modals.map((modal) => modal.message)).toEqual([
+      'Start the MCP server "docs" of this workspace?',
+      'Start the MCP server "tracker" of this workspace?',
+    ]);
     // The window's own session read the servers as it opened and asked for both inputs (no answer: dismissed).
     const base = shim.inputBoxOptions.length;
     expect(base).toBe(2);
@@ -136,9 +152,11 @@ describe('MCP inputs', () => {
     });
     const loaded = await setupFor(host).setup.loadMcpServers();
     expect(shim.inputBoxOptions).toEqual([]);
+    expect(shim.modals).toEqual([]);
     expect(loaded.servers.map((s) => s.name)).toEqual(['personal']);
     // A user server runs where VS Code does, not in the untrusted folder.
     expect(loaded.servers[0]!.transport).toEqual({ type: 'stdio', command: 'node', args: ['mine.js'], env: {} });
+    expect(loaded.servers[0]!.identity).toMatchObject({ scope: 'user', origin: 'user', name: 'personal' });
     expect(loaded.notStarted.map((s) => s.name)).toEqual(['docs', 'tracker']);
     expect(loaded.notStarted[0]!.detail).toMatch(/not trusted.*Manage Workspace Trust/);
   });
@@ -161,20 +179,22 @@ describe('MCP inputs', () => {
         turns: [],
       },
       settings: { 'cairn.mcp.servers': { clash: { command: 'b' } } },
+      warningMessageAnswers: ['Allow'],
     });
     // The window's session read them first and showed them once; a second reader (another window) shows them once too.
-    expect(shim.warningMessages).toHaveLength(1);
+    expect(problemWarnings()).toHaveLength(1);
     shim.warningMessages.length = 0;
     const { setup } = setupFor(host);
     shim.warningMessageAnswers.push('Open mcp.json');
     const loaded = await setup.loadMcpServers();
+    // The user's server keeps its name (issue 28); the workspace's "ok" was allowed as the window opened.
     expect(loaded.servers.map((s) => [s.name, s.scope])).toEqual([
-      ['clash', 'workspace'],
+      ['clash', 'user'],
       ['ok', 'workspace'],
     ]);
     expect(loaded.problems).toHaveLength(2);
     expect(loaded.problems[0]).toMatch(/server "bad" needs "command"/);
-    expect(loaded.problems[1]).toMatch(/Server "clash" of the cairn.mcp.servers setting is not used/);
+    expect(loaded.problems[1]).toMatch(/Server "clash" of \.vscode\/mcp\.json of folder "workspace" is not used/);
     expect(shim.warningMessages).toHaveLength(1);
     expect(shim.warningMessages[0]).toMatch(/^Cairn MCP: .*server "bad" needs "command".*\(and 1 more in the Cairn output\)$/);
     await new Promise((resolve) => setImmediate(resolve));

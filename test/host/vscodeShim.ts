@@ -143,6 +143,8 @@ export const shim = {
   warningMessages: [] as string[],
   /** The button the user clicks on the next warning messages, in order (undefined: dismissed). */
   warningMessageAnswers: [] as (string | undefined)[],
+  /** Warning messages shown as modal dialogs (also in `warningMessages`), with their detail and buttons. */
+  modals: [] as { message: string; detail: string | undefined; buttons: string[] }[],
   /** Answers for the next input boxes, in order (undefined: the user pressed Escape). */
   inputBoxAnswers: [] as (string | undefined)[],
   inputBoxOptions: [] as vscode.InputBoxOptions[],
@@ -174,6 +176,7 @@ export const shim = {
     this.infoMessageAnswers.length = 0;
     this.warningMessages.length = 0;
     this.warningMessageAnswers.length = 0;
+    this.modals.length = 0;
     this.inputBoxAnswers.length = 0;
     this.inputBoxOptions.length = 0;
     this.quickPickAnswers.length = 0;
@@ -280,6 +283,11 @@ export const window = {
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showWarningMessage: (async (message: string, ...items: unknown[]) => {
     shim.warningMessages.push(message);
+    const options = items[0];
+    if (typeof options === 'object' && options !== null && (options as vscode.MessageOptions).modal === true) {
+      const buttons = items.filter((item): item is string => typeof item === 'string');
+      shim.modals.push({ message, detail: (options as vscode.MessageOptions).detail, buttons });
+    }
     const answer = shim.warningMessageAnswers.shift();
     return answer !== undefined && items.includes(answer) ? answer : undefined;
   }) as (...args: unknown[]) => Promise<any>,

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SdkMcpConnections } from '../../src/core/mcp/node/mcpConnections';
 import type { McpServerConfig } from '../../src/core/mcp/types';
 import { freeLoopbackPort } from '../../scripts/free-port.mjs';
+import { testUserIdentity } from '../support/mcp/identities';
 import { mainRequests, startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
 const MODULES = resolve(__dirname, '../../node_modules/@modelcontextprotocol');
@@ -19,6 +20,7 @@ const model = { id: 'claude-test-model', context_window: 200000, max_output: 640
 const stdio = (name: string, script: string, args: string[] = []): McpServerConfig => ({
   name,
   scope: 'user',
+  identity: testUserIdentity(name),
   transport: { type: 'stdio', command: process.execPath, args: [join(MODULES, script), ...args], env: {} },
 });
 
@@ -160,7 +162,12 @@ describe('MCP servers through the real loop', () => {
     });
     await until(() => portOpen(port), 20_000);
     const connections = connect([
-      { name: 'remote', scope: 'user', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } },
+      {
+        name: 'remote',
+        scope: 'user',
+        identity: testUserIdentity('remote'),
+        transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} },
+      },
     ]);
     open = await startScenarioSession(
       {

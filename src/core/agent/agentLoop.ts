@@ -10,7 +10,7 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
-import type { ApprovalDetail, ApprovalSettings, Approver } from './approval';
+import type { ApprovalDetail, ApprovalSettings, Approver, McpToolOwner } from './approval';
 import { runWithApproval } from './approvalGate';
 import { ledgerDecision } from './ledgerDecision';
 import { runTogether } from './runTogether';
@@ -51,6 +51,8 @@ export interface AgentLoopDeps {
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
   readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
+  /** Whose an MCP tool is (undefined: not an MCP tool of this session's): approvals are bound to its server. */
+  readonly mcpOwner?: (tool: string) => McpToolOwner | undefined;
   /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
   readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;

@@ -1,20 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { approvalVerdict } from './approval';
+import { approvalVerdict, type McpToolOwner } from './approval';
 
 const trusted = (allow: string[]) => ({ alwaysAllow: new Set(allow), workspaceTrusted: true });
+const userServer = (prefix: string): McpToolOwner => ({ scope: 'user', prefix, alwaysKey: `mcp:user-${prefix}/create` });
+const workspaceServer = (prefix: string): McpToolOwner => ({ scope: 'workspace', prefix, alwaysKey: `mcp:ws-${prefix}/create` });
 
 describe('approvalVerdict for MCP tools', () => {
-  it('asks for every MCP tool unless it, or its whole server, is allowed', () => {
-    expect(approvalVerdict('mcp__memory__create', false, trusted([]))).toEqual({ kind: 'ask' });
-    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__memory__create']))).toEqual({ kind: 'run' });
-    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__memory__*']))).toEqual({ kind: 'run' });
-    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__other__*']))).toEqual({ kind: 'ask' });
+  it("asks for every MCP tool unless it, or its whole server, is allowed (the user's own servers)", () => {
+    const memory = userServer('memory');
+    expect(approvalVerdict('mcp__memory__create', false, trusted([]), undefined, memory)).toEqual({ kind: 'ask' });
+    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__memory__create']), undefined, memory)).toEqual({ kind: 'run' });
+    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__memory__*']), undefined, memory)).toEqual({ kind: 'run' });
+    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__other__*']), undefined, memory)).toEqual({ kind: 'ask' });
     // A wildcard is a server's, never a pattern over tool names.
-    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__mem__*', 'mcp__*']))).toEqual({ kind: 'ask' });
+    expect(approvalVerdict('mcp__memory__create', false, trusted(['mcp__mem__*', 'mcp__*']), undefined, memory)).toEqual({ kind: 'ask' });
+  });
+
+  it("never lets a workspace server's tool run by the user's cairn.approvals names (issue 28, case 2)", () => {
+    const github = workspaceServer('github');
+    expect(approvalVerdict('mcp__github__create', false, trusted(['mcp__github__*', 'mcp__github__create']), undefined, github)).toEqual({
+      kind: 'ask',
+    });
+    // Its own "always" answer, under its identity, does.
+    expect(approvalVerdict('mcp__github__create', false, trusted(['mcp:ws-github/create']), undefined, github)).toEqual({ kind: 'run' });
+    // Another server's "always" answer does not, though the tool has the same name.
+    expect(approvalVerdict('mcp__github__create', false, trusted(['mcp:user-github/create']), undefined, github)).toEqual({ kind: 'ask' });
+  });
+
+  it('an mcp__ name that is no MCP tool of the session is never allowed by a name, nor parsed for a server', () => {
+    expect(approvalVerdict('mcp__github__x__y', false, trusted(['mcp__github__*', 'mcp__github__x__y']))).toEqual({ kind: 'ask' });
   });
 
   it('refuses MCP tools in an untrusted workspace, allowed or not', () => {
-    const verdict = approvalVerdict('mcp__memory__create', false, { alwaysAllow: new Set(['mcp__memory__*']), workspaceTrusted: false });
+    const verdict = approvalVerdict(
+      'mcp__memory__create',
+      false,
+      { alwaysAllow: new Set(['mcp__memory__*']), workspaceTrusted: false },
+      undefined,
+      userServer('memory'),
+    );
     expect(verdict.kind).toBe('refuse');
   });
 });

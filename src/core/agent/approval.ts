@@ -19,6 +19,11 @@ export interface ApprovalRequest {
    * that would pass it. Allow: continue (never remembered: "always" counts as once); deny: stop.
    */
   readonly bound?: BoundQuestion;
+  /**
+   * What "always" remembers, when not the tool's name: an MCP tool's `McpToolOwner.alwaysKey`, so the answer
+   * holds for that server's tool only, never for another server that later gets the same tool name.
+   */
+  readonly alwaysKey?: string;
 }
 
 /**
@@ -66,8 +71,22 @@ export interface Approver {
   request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
+/** Whose an MCP tool is, as approvals see it (from the session's MCP tools: `McpTools.owner`). */
+export interface McpToolOwner {
+  /** Only a server of the user's own (`cairn.mcp.servers`) is allowed by name in `cairn.approvals`. */
+  readonly scope: 'workspace' | 'user';
+  /** Its server's tool prefix (`mcp__PREFIX__*` in `cairn.approvals`), unique among the session's servers. */
+  readonly prefix: string;
+  /** What "always allow" is remembered under: the server's identity (where and what it is defined as) and the tool. */
+  readonly alwaysKey: string;
+}
+
 export interface ApprovalSettings {
-  /** Tools the user allowed to run without asking (settings or "always for this tool"). */
+  /**
+   * Tools the user allowed to run without asking: names from the user's `cairn.approvals` (an MCP tool's
+   * `mcp__PREFIX__TOOL` or `mcp__PREFIX__*`: the user's own servers only) and "always" answers (an MCP tool's
+   * by its `alwaysKey`).
+   */
   readonly alwaysAllow: ReadonlySet<string>;
   /** An untrusted workspace may be read but never written or run in: no approval can change that. */
   readonly workspaceTrusted: boolean;
@@ -79,8 +98,15 @@ export type ApprovalVerdict =
 /**
  * `protectedReason` (from `protectedWriteReason`) names a protected path the call writes: such a call
  * asks every time, whatever the settings or an earlier "always" say, and is refused when untrusted.
+ * `mcp` is whose the tool is when it is an MCP server's.
  */
-export function approvalVerdict(tool: string, readOnly: boolean, settings: ApprovalSettings, protectedReason?: string): ApprovalVerdict {
+export function approvalVerdict(
+  tool: string,
+  readOnly: boolean,
+  settings: ApprovalSettings,
+  protectedReason?: string,
+  mcp?: McpToolOwner,
+): ApprovalVerdict {
   if (readOnly) return { kind: 'run' };
   if (!settings.workspaceTrusted) {
     const why = protectedReason ? ` (It ${protectedReason}.)` : '';
@@ -90,15 +116,19 @@ export function approvalVerdict(tool: string, readOnly: boolean, settings: Appro
     };
   }
   if (protectedReason) return { kind: 'ask', reason: protectedReason };
-  if (alwaysAllowed(tool, settings.alwaysAllow)) return { kind: 'run' };
+  if (alwaysAllowed(tool, settings.alwaysAllow, mcp)) return { kind: 'run' };
   return { kind: 'ask' };
 }
 
-/** Allowed by name, or an MCP tool whose whole server is allowed (`mcp__SERVER__*` in `cairn.approvals`). */
-function alwaysAllowed(tool: string, allow: ReadonlySet<string>): boolean {
-  if (allow.has(tool)) return true;
-  const server = /^mcp__(.+?)__./.exec(tool)?.[1];
-  return server !== undefined && allow.has(`mcp__${server}__*`);
+/**
+ * Allowed by name; an MCP tool by its "always" key, or, when its server is the user's own, by its name or its
+ * server's `mcp__PREFIX__*` in `cairn.approvals`. A name is never parsed for a server: an `mcp__` name that
+ * belongs to no server of the session asks.
+ */
+function alwaysAllowed(tool: string, allow: ReadonlySet<string>, mcp: McpToolOwner | undefined): boolean {
+  if (!mcp) return !tool.startsWith('mcp__') && allow.has(tool);
+  if (allow.has(mcp.alwaysKey)) return true;
+  return mcp.scope === 'user' && (allow.has(tool) || allow.has(`mcp__${mcp.prefix}__*`));
 }
 
 /**

@@ -5,7 +5,16 @@ import type { AgentLoopDeps } from './agentLoop';
 /** What the gate needs of the loop's parts. */
 export type ApprovalGateDeps = Pick<
   AgentLoopDeps,
-  'tools' | 'approver' | 'approvals' | 'isReadOnlyTool' | 'protectedReason' | 'describeForApproval' | 'emit' | 'agent' | 'notOffered'
+  | 'tools'
+  | 'approver'
+  | 'approvals'
+  | 'isReadOnlyTool'
+  | 'protectedReason'
+  | 'describeForApproval'
+  | 'mcpOwner'
+  | 'emit'
+  | 'agent'
+  | 'notOffered'
 >;
 
 /**
@@ -26,7 +35,8 @@ export async function runWithApproval(
   if (missing !== undefined) return unrun(missing);
   const readOnly = deps.isReadOnlyTool(call.name);
   const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
-  const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason);
+  const owner = deps.mcpOwner?.(call.name);
+  const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
   if (verdict.kind === 'ask') {
     const detail = deps.describeForApproval?.(call.name, call.input);
@@ -45,6 +55,7 @@ export async function runWithApproval(
           summary,
           ...shown,
           ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
+          ...(owner ? { alwaysKey: owner.alwaysKey } : {}),
         },
         signal,
       );

@@ -12,10 +12,22 @@ import {
 
 const WORKSPACE: McpConfigSource = {
   scope: 'workspace',
+  origin: 'file:///work/app',
   label: '.vscode/mcp.json of folder "app"',
   inputsLabel: '"inputs" of .vscode/mcp.json of folder "app"',
 };
-const USER: McpConfigSource = { scope: 'user', label: 'the cairn.mcp.servers setting', inputsLabel: 'the cairn.mcp.inputs setting' };
+const USER: McpConfigSource = {
+  scope: 'user',
+  origin: 'user',
+  label: 'the cairn.mcp.servers setting',
+  inputsLabel: 'the cairn.mcp.inputs setting',
+};
+const OTHER_FOLDER: McpConfigSource = {
+  scope: 'workspace',
+  origin: 'file:///work/lib',
+  label: '.vscode/mcp.json of folder "lib"',
+  inputsLabel: '"inputs" of .vscode/mcp.json of folder "lib"',
+};
 
 function context(overrides: Partial<McpVariableContext> = {}): McpVariableContext & { asked: string[] } {
   const asked: string[] = [];
@@ -50,6 +62,7 @@ describe('parseMcpJson: shapes', () => {
     expect(entry).toEqual({
       name: 'mem',
       scope: 'workspace',
+      origin: 'file:///work/app',
       source: WORKSPACE.label,
       inputsSource: WORKSPACE.inputsLabel,
       transport: { type: 'stdio', command: 'node', args: ['s.js'], env: { A: '1', N: '2' }, envFile: '.env', cwd: 'sub' },
@@ -189,19 +202,84 @@ describe('parseMcpJson: bad entries', () => {
   });
 });
 
-describe('mergeMcpServers', () => {
-  it('uses the workspace server when a user server has the same name, and says so', () => {
-    const workspace = parseMcpJson('{"servers": {"mem": {"command": "ws"}, "b": {"command": "b"}}}', WORKSPACE).servers;
-    const user = parseMcpSettings({ mem: { command: 'user' }, a: { command: 'a' } }, undefined, USER).servers;
-    const merged = mergeMcpServers([workspace, user]);
+describe('mergeMcpServers: one server per tool prefix (issue 28, case 2)', () => {
+  const user = (servers: Record<string, unknown>) => parseMcpSettings(servers, undefined, USER).servers;
+  const workspace = (servers: Record<string, unknown>, source = WORKSPACE) => parseMcpJson(JSON.stringify({ servers }), source).servers;
+
+  it("keeps the user's server when a workspace server has the same name (a repository cannot take it over), and says so", () => {
+    const merged = mergeMcpServers([
+      user({ mem: { command: 'user' }, a: { command: 'a' } }),
+      workspace({ mem: { command: 'ws' }, b: { command: 'b' } }),
+    ]);
     expect(merged.servers.map((s) => [s.name, s.scope])).toEqual([
       ['a', 'user'],
       ['b', 'workspace'],
-      ['mem', 'workspace'],
+      ['mem', 'user'],
     ]);
     expect(merged.problems).toEqual([
-      'Server "mem" of the cairn.mcp.servers setting is not used: .vscode/mcp.json of folder "app" has a server of the same name (workspace servers win). Rename one to use both.',
+      'Server "mem" of .vscode/mcp.json of folder "app" is not used: the cairn.mcp.servers setting has a server of the same name. Rename one to use both.',
     ]);
+  });
+
+  it('refuses "github__x" and "my tools" next to "github" and "my.tools": their tools would share a prefix', () => {
+    const merged = mergeMcpServers([
+      user({ github: { command: 'gh' }, 'my.tools': { command: 'mine' } }),
+      workspace({ 'my tools': { command: 'theirs' }, github__x: { command: 'x' }, _github_: { command: 'y' } }),
+    ]);
+    // `github__x` has its own prefix (github_x); `_github_` would be `github`, and `my tools` `my_tools`.
+    expect(merged.servers.map((s) => [s.name, s.scope])).toEqual([
+      ['github', 'user'],
+      ['github__x', 'workspace'],
+      ['my.tools', 'user'],
+    ]);
+    expect(merged.problems).toEqual([
+      'Server "my tools" of .vscode/mcp.json of folder "app" is not used: its tools would be named mcp__my_tools__…, as those of server "my.tools" of the cairn.mcp.servers setting are. Rename one to use both.',
+      'Server "_github_" of .vscode/mcp.json of folder "app" is not used: its tools would be named mcp__github__…, as those of server "github" of the cairn.mcp.servers setting are. Rename one to use both.',
+    ]);
+  });
+
+  it('between two folders, the first folder keeps the prefix', () => {
+    const merged = mergeMcpServers([[], workspace({ 'a.b': { command: 'one' } }), workspace({ a_b: { command: 'two' } }, OTHER_FOLDER)]);
+    expect(merged.servers.map((s) => [s.name, s.origin])).toEqual([['a.b', 'file:///work/app']]);
+    expect(merged.problems[0]).toContain('Server "a_b" of .vscode/mcp.json of folder "lib" is not used');
+  });
+});
+
+describe('resolveMcpServer: may it start?', () => {
+  it('asks after the configuration is found usable and before any input; a refusal asks no input and is no problem', async () => {
+    const { entry, inputs } = only(
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'token', password: true }],
+        servers: { s: { command: 'node', env: { T: '${input:token}' } } },
+      }),
+    );
+    const order: string[] = [];
+    const refused = context({
+      inputs,
+      mayStart: async () => {
+        order.push('mayStart');
+        return 'You chose not to start it.';
+      },
+    });
+    expect(await resolveMcpServer(entry, refused)).toEqual({
+      kind: 'not_started',
+      name: 's',
+      reason: 'You chose not to start it.',
+      problem: false,
+    });
+    expect(refused.asked).toEqual([]);
+    expect(order).toEqual(['mayStart']);
+
+    const allowed = context({ inputs, mayStart: async () => undefined });
+    expect((await resolveMcpServer(entry, allowed)).kind).toBe('ready');
+    expect(allowed.asked).toEqual(['token']);
+
+    // A server that cannot start anyway is not asked about.
+    const broken = only('{"servers": {"s": {"command": "${nope}"}}}').entry;
+    let askedAbout = false;
+    const result = await resolveMcpServer(broken, context({ mayStart: async () => ((askedAbout = true), undefined) }));
+    expect(result).toMatchObject({ kind: 'not_started', problem: true });
+    expect(askedAbout).toBe(false);
   });
 });
 

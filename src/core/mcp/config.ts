@@ -10,6 +10,7 @@
 import { isAbsolute, join } from 'node:path';
 import { parseEnvFile } from './envFile';
 import { parseJsonc } from './jsonc';
+import { mcpServerPrefix } from './serverPrefix';
 import type { McpServerConfig } from './types';
 
 /** A `promptString` input: asked once in the editor, kept in secret storage. */
@@ -40,6 +41,8 @@ export interface McpHttpEntry {
 export interface McpServerEntry {
   readonly name: string;
   readonly scope: 'workspace' | 'user';
+  /** Where it is defined: `user`, or the URI of the folder whose `.vscode/mcp.json` has it (its identity's origin). */
+  readonly origin: string;
   /** Where it is written, for messages: `.vscode/mcp.json of folder "app"`, `the cairn.mcp.servers setting`. */
   readonly source: string;
   /** Where its inputs are declared, for messages. */
@@ -66,6 +69,8 @@ const EXAMPLE_HTTP = '{ "type": "http", "url": "https://example.com/mcp" }';
 /** Where a file or setting's servers come from, for messages. */
 export interface McpConfigSource {
   readonly scope: 'workspace' | 'user';
+  /** `user`, or the folder's URI (see `McpServerEntry.origin`). */
+  readonly origin: string;
   /** e.g. `.vscode/mcp.json of folder "app"`. */
   readonly label: string;
   /** Where its inputs are declared, e.g. `"inputs" of .vscode/mcp.json of folder "app"`. */
@@ -152,7 +157,9 @@ function parseServers(value: unknown, source: McpConfigSource, problems: string[
       continue;
     }
     const transport = parseTransport(raw, bad);
-    if (transport) servers.push({ name, scope: source.scope, source: source.label, inputsSource: source.inputsLabel, transport });
+    if (transport) {
+      servers.push({ name, scope: source.scope, origin: source.origin, source: source.label, inputsSource: source.inputsLabel, transport });
+    }
   }
   return servers;
 }
@@ -240,28 +247,34 @@ function parseHttp(raw: Json, type: 'http' | 'sse', bad: (what: string) => void)
 }
 
 /**
- * One server per name. The workspace's servers come first (in folder order), then the user's: when two have
- * the same name the first is used and the others are reported, since the tools are named after the server.
+ * One server per tool prefix (`mcp__PREFIX__…`, `serverPrefix.ts`), so one name never stands for two servers:
+ * not in the model's tools, not in an approval. The groups come in the order they win, the caller giving the
+ * user's servers first, then each folder's: a repository can never take the name or the prefix of a server of
+ * the user's (nor the allowances the user gave it). A later server whose prefix is taken is not used, and
+ * reported.
  */
 export function mergeMcpServers(groups: readonly (readonly McpServerEntry[])[]): {
   readonly servers: readonly McpServerEntry[];
   readonly problems: readonly string[];
 } {
-  const byName = new Map<string, McpServerEntry>();
+  const byPrefix = new Map<string, McpServerEntry>();
   const problems: string[] = [];
   for (const group of groups) {
     for (const entry of group) {
-      const first = byName.get(entry.name);
+      const prefix = mcpServerPrefix(entry.name);
+      const first = byPrefix.get(prefix);
       if (!first) {
-        byName.set(entry.name, entry);
+        byPrefix.set(prefix, entry);
         continue;
       }
-      problems.push(
-        `Server "${entry.name}" of ${entry.source} is not used: ${first.source} has a server of the same name (workspace servers win). Rename one to use both.`,
-      );
+      const clash =
+        first.name === entry.name
+          ? `${first.source} has a server of the same name`
+          : `its tools would be named mcp__${prefix}__…, as those of server "${first.name}" of ${first.source} are`;
+      problems.push(`Server "${entry.name}" of ${entry.source} is not used: ${clash}. Rename one to use both.`);
     }
   }
-  return { servers: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
+  return { servers: [...byPrefix.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), problems };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -274,15 +287,23 @@ export interface McpVariableContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The inputs `${input:id}` may name (the same file's, or the `cairn.mcp.inputs` setting for user servers). */
   readonly inputs: readonly McpInputDeclaration[];
+  /**
+   * Asked once the configuration is found usable, before any input is asked or file read: undefined to go
+   * on, else why the server does not start (the user did not allow it). None: it may start.
+   */
+  readonly mayStart?: () => Promise<string | undefined>;
   /** The value of an input (stored or asked now); undefined: the user declined. */
   readonly askInput: (input: McpInputDeclaration) => Promise<string | undefined>;
   /** The text of an env file at an absolute path; rejects when it cannot be read. */
   readonly readEnvFile: (path: string) => Promise<string>;
 }
 
+/** A server ready to start, but for its identity, which the caller adds (`serverIdentity.ts`). */
+export type McpResolvedServer = Omit<McpServerConfig, 'identity'>;
+
 export type McpServerResolution =
-  | { readonly kind: 'ready'; readonly config: McpServerConfig }
-  /** `problem`: the configuration is wrong (reported with the other problems); else the user declined an input. */
+  | { readonly kind: 'ready'; readonly config: McpResolvedServer }
+  /** `problem`: the configuration is wrong (reported with the other problems); else the user declined the server or an input. */
   | { readonly kind: 'not_started'; readonly name: string; readonly reason: string; readonly problem: boolean };
 
 const VARIABLE = /\$\{([^}]*)\}/g;
@@ -340,6 +361,8 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
     }
   }
   if (wrong.size > 0) return notStarted(`${prefix} ${[...wrong].join('; ')}. It is not started.`);
+  const refused = await context.mayStart?.();
+  if (refused !== undefined) return notStarted(refused, false);
 
   // 2. The inputs, in the order they appear.
   const inputValues = new Map<string, string>();

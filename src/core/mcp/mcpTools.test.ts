@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FakeMcpConnections } from '../../../test/support/mcp/fakeMcpConnections';
+import { testUserIdentity, testWorkspaceIdentity } from '../../../test/support/mcp/identities';
 import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStore';
 import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { resolveHygiene } from '../config/hygiene';
@@ -138,5 +139,50 @@ describe('MCP tools when servers are slow', () => {
     mcp.useProblemReporter((p) => problems.push(...p));
     expect(await mcp.definitions()).toEqual([]);
     expect(problems[0]).toMatch(/did not list their tools within 0.05 s; they are offered from the next generation/);
+  });
+});
+
+describe('whose an MCP tool is, for its approval (issue 28, case 2)', () => {
+  const schema = { type: 'object', properties: {} };
+
+  it("binds each tool to its server's identity: scope, prefix and an always-key that no other server shares", async () => {
+    const connections = new FakeMcpConnections(
+      [
+        { server: 'github', name: 'create', inputSchema: schema },
+        { server: 'github__x', name: 'create', inputSchema: schema },
+      ],
+      undefined,
+      [],
+      { github: testUserIdentity('github'), github__x: testWorkspaceIdentity('github__x') },
+    );
+    const mcp = new McpTools(connections, { builtInNames: new Set() });
+    expect((await mcp.definitions()).map((d) => d.name)).toEqual(['mcp__github__create', 'mcp__github_x__create']);
+    const user = mcp.owner('mcp__github__create')!;
+    const workspace = mcp.owner('mcp__github_x__create')!;
+    expect(user).toMatchObject({ scope: 'user', prefix: 'github' });
+    expect(workspace).toMatchObject({ scope: 'workspace', prefix: 'github_x' });
+    expect(user.alwaysKey).toMatch(/^mcp:[0-9a-f]{32}\/create$/);
+    expect(workspace.alwaysKey).not.toBe(user.alwaysKey);
+    // Not a tool of this generation: nobody's.
+    expect(mcp.owner('mcp__github__x__create')).toBeUndefined();
+  });
+
+  it('a changed definition is another server: its tools get other always-keys', async () => {
+    const listed = [{ server: 'tracker', name: 'whoami', inputSchema: schema }];
+    const before = new FakeMcpConnections(listed, undefined, [], {
+      tracker: testWorkspaceIdentity('tracker', 'file:///w', 'a'.repeat(64)),
+    });
+    const after = new FakeMcpConnections(listed, undefined, [], { tracker: testWorkspaceIdentity('tracker', 'file:///w', 'b'.repeat(64)) });
+    const elsewhere = new FakeMcpConnections(listed, undefined, [], {
+      tracker: testWorkspaceIdentity('tracker', 'file:///v', 'a'.repeat(64)),
+    });
+    const keys = await Promise.all(
+      [before, after, elsewhere].map(async (connections) => {
+        const mcp = new McpTools(connections, { builtInNames: new Set() });
+        await mcp.definitions();
+        return mcp.owner('mcp__tracker__whoami')!.alwaysKey;
+      }),
+    );
+    expect(new Set(keys).size).toBe(3);
   });
 });

@@ -1,7 +1,10 @@
+import type { McpToolOwner } from '../agent/approval';
 import type { ExternalToolOutcome, ExternalTools } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
 import { offeredMcpTools, type OfferedMcpTool } from './offeredTools';
 import { mcpResultText } from './resultText';
+import { mcpIdentityKey } from './serverIdentity';
+import { mcpServerPrefix } from './serverPrefix';
 import { McpError, type McpConnections, type McpToolInfo } from './types';
 
 /** How long one MCP tool call may take before the server is told to cancel it. */
@@ -77,6 +80,18 @@ export class McpTools implements ExternalTools {
   describe(name: string): { server: string; tool: string } | undefined {
     const tool = this.offered.get(name);
     return tool ? { server: tool.server, tool: tool.tool } : undefined;
+  }
+
+  /** Whose a tool offered now is, for its approval: its server's identity, never its name's prefix. */
+  owner(name: string): McpToolOwner | undefined {
+    const tool = this.offered.get(name);
+    const identity = tool ? this.connections.identity(tool.server) : undefined;
+    if (!tool || !identity) return undefined;
+    return {
+      scope: identity.scope,
+      prefix: mcpServerPrefix(tool.server),
+      alwaysKey: `mcp:${mcpIdentityKey(identity)}/${tool.tool}`,
+    };
   }
 
   async run(

@@ -20,6 +20,16 @@ describe('offeredMcpTools', () => {
     expect(skipped).toEqual([]);
   });
 
+  it("names a server's tools so the first __ after mcp__ always ends its prefix (issue 28, case 2)", () => {
+    // Before: mcp__github__x__y, which approvals read as a tool of server "github".
+    expect(mcpToolName('github__x', 'y')).toBe('mcp__github_x__y');
+    expect(mcpToolName('a_', 'b')).toBe('mcp__a__b');
+    expect(mcpToolName('_private', 'b')).toBe('mcp__private__b');
+    const long = mcpToolName('s'.repeat(70), 't'.repeat(70));
+    expect(long).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(/^mcp__(.+?)__./.exec(long)?.[1]).toMatch(/^s{21}-[0-9a-f]{8}$/);
+  });
+
   it('makes names the API accepts, unique even when cut to 64 characters', () => {
     expect(mcpToolName('my server', 'do.it')).toBe('mcp__my_server__do_it');
     const long = mcpToolName('s', 'x'.repeat(80));

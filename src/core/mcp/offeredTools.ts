@@ -1,5 +1,6 @@
 import type { JsonSchema, ToolDefinition } from '../model/types';
 import { sha256Hex } from '../text/sha';
+import { mcpServerPrefix } from './serverPrefix';
 import type { McpToolInfo } from './types';
 
 /** The API's rule for a tool name. */
@@ -33,9 +34,12 @@ function namePart(text: string): string {
   return cleaned.length > 0 ? cleaned : '_';
 }
 
-/** `mcp__SERVER__TOOL`; one too long for the API keeps its start and a short hash of the whole, so it stays unique. */
+/**
+ * `mcp__PREFIX__TOOL` (`serverPrefix.ts`); one too long for the API keeps its start (the whole prefix, which
+ * is at most 37 characters with `mcp__` and `__`) and a short hash of the whole, so it stays unique.
+ */
 export function mcpToolName(server: string, tool: string): string {
-  const full = `mcp__${namePart(server)}__${namePart(tool)}`;
+  const full = `mcp__${mcpServerPrefix(server)}__${namePart(tool)}`;
   if (full.length <= 64) return full;
   return `${full.slice(0, 55)}_${sha256Hex(`${server}\u0000${tool}`).slice(0, 8)}`;
 }

@@ -4,12 +4,27 @@
  * sockets); core reaches them only through the `McpConnections` port.
  */
 
+/**
+ * Who a server is, for every decision that trusts it (starting a workspace's server, "always allow" for a
+ * tool): where it is defined and what it is defined as, never only its name, which another file may reuse.
+ */
+export interface McpServerIdentity {
+  readonly scope: 'workspace' | 'user';
+  /** Where it is defined: `user` (`cairn.mcp.servers`), or the URI of the folder whose `.vscode/mcp.json` has it. */
+  readonly origin: string;
+  /** The key in `servers`, exactly as written. */
+  readonly name: string;
+  /** SHA-256 of its definition as written, variables not substituted (`serverIdentity.ts`). */
+  readonly definitionHash: string;
+}
+
 /** One server, after its configuration was read and its variables substituted. */
 export interface McpServerConfig {
   /** The key in `servers` (`.vscode/mcp.json` or `cairn.mcp.servers`). */
   readonly name: string;
   /** Where it was configured: workspace servers never start in an untrusted workspace. */
   readonly scope: 'workspace' | 'user';
+  readonly identity: McpServerIdentity;
   readonly transport: McpStdioTransport | McpHttpTransport;
 }
 
@@ -90,6 +105,8 @@ export interface McpConnections {
   listTools(): Promise<readonly McpToolInfo[]>;
   call(server: string, tool: string, args: unknown, options?: McpCallOptions): Promise<McpCallResult>;
   status(): readonly McpServerStatus[];
+  /** Who the configured server of this name is (undefined: no such server); approvals are bound to it. */
+  identity(server: string): McpServerIdentity | undefined;
   /** A server said its tool list changed (`notifications/tools/list_changed`). */
   onToolsChanged(listener: (server: string) => void): { dispose(): void };
   close(): Promise<void>;

@@ -1,4 +1,12 @@
-import type { McpCallOptions, McpCallResult, McpConnections, McpServerStatus, McpToolInfo } from '../../../src/core/mcp/types';
+import type {
+  McpCallOptions,
+  McpCallResult,
+  McpConnections,
+  McpServerIdentity,
+  McpServerStatus,
+  McpToolInfo,
+} from '../../../src/core/mcp/types';
+import { testUserIdentity } from './identities';
 
 /**
  * A fake of the `McpConnections` port for tests of what core does with MCP tools (naming, the ledger,
@@ -22,6 +30,8 @@ export class FakeMcpConnections implements McpConnections {
       isError: false,
     }),
     public statuses: McpServerStatus[] = [],
+    /** Who each server is; a server not named here is taken as one of the user's own (`testUserIdentity`). */
+    public identities: Record<string, McpServerIdentity> = {},
   ) {}
 
   async listTools(): Promise<readonly McpToolInfo[]> {
@@ -36,6 +46,10 @@ export class FakeMcpConnections implements McpConnections {
 
   status(): readonly McpServerStatus[] {
     return this.statuses;
+  }
+
+  identity(server: string): McpServerIdentity | undefined {
+    return this.identities[server] ?? testUserIdentity(server);
   }
 
   onToolsChanged(listener: (server: string) => void): { dispose(): void } {

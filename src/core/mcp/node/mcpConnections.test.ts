@@ -10,6 +10,7 @@ import { McpError } from '../types';
 import type { McpServerConfig } from '../types';
 import { SdkMcpConnections } from './mcpConnections';
 import type { McpConnectionsOptions } from './mcpConnections';
+import { testIdentity } from '../../../../test/support/mcp/identities';
 
 const ROOT = resolve(__dirname, '../../../..');
 const MODULES = join(ROOT, 'node_modules/@modelcontextprotocol');
@@ -18,7 +19,10 @@ const MEMORY = join(MODULES, 'server-memory/dist/index.js');
 const FILESYSTEM = join(MODULES, 'server-filesystem/dist/index.js');
 const HOSTILE = join(ROOT, 'test/support/mcp/hostileServer.mjs');
 
-function stdio(name: string, args: string[], env: Record<string, string> = {}, scope: 'user' | 'workspace' = 'user'): McpServerConfig {
+/** A server as a test writes it; `connections` gives it an identity. */
+type TestServer = Omit<McpServerConfig, 'identity'>;
+
+function stdio(name: string, args: string[], env: Record<string, string> = {}, scope: 'user' | 'workspace' = 'user'): TestServer {
   return { name, scope, transport: { type: 'stdio', command: process.execPath, args, env } };
 }
 
@@ -29,8 +33,9 @@ let children: ChildProcess[] = [];
 let tempDirs: string[] = [];
 let logged: string[] = [];
 
-function connections(servers: McpServerConfig[], options: Partial<McpConnectionsOptions> = {}): SdkMcpConnections {
-  const created = new SdkMcpConnections(servers, {
+function connections(servers: TestServer[], options: Partial<McpConnectionsOptions> = {}): SdkMcpConnections {
+  const withIdentities = servers.map((server) => ({ ...server, identity: testIdentity(server.name, server.scope) }));
+  const created = new SdkMcpConnections(withIdentities, {
     workspaceTrusted: true,
     log: (line) => logged.push(line),
     clientInfo: { name: 'cairn-test', version: '0.0.0' },

@@ -1,4 +1,12 @@
-import type { McpCallOptions, McpCallResult, McpConnections, McpServerConfig, McpServerStatus, McpToolInfo } from '../types';
+import type {
+  McpCallOptions,
+  McpCallResult,
+  McpConnections,
+  McpServerConfig,
+  McpServerIdentity,
+  McpServerStatus,
+  McpToolInfo,
+} from '../types';
 import { McpError } from '../types';
 import { McpServerConnection } from './serverConnection';
 
@@ -35,6 +43,7 @@ const UNTRUSTED_WORKSPACE = 'It is configured by this workspace, and the workspa
  */
 export class SdkMcpConnections implements McpConnections {
   private readonly connections = new Map<string, McpServerConnection>();
+  private readonly identities = new Map<string, McpServerIdentity>();
   private readonly listeners = new Set<(server: string) => void>();
   private readonly notStarted: readonly McpServerStatus[];
   private closing: Promise<void> | undefined;
@@ -48,6 +57,7 @@ export class SdkMcpConnections implements McpConnections {
       }
       const notAllowed = config.scope === 'workspace' && !options.workspaceTrusted ? UNTRUSTED_WORKSPACE : undefined;
       if (notAllowed) options.log(`MCP server ${config.name}: not started: ${notAllowed}`);
+      this.identities.set(config.name, config.identity);
       this.connections.set(
         config.name,
         new McpServerConnection(
@@ -85,6 +95,10 @@ export class SdkMcpConnections implements McpConnections {
 
   status(): readonly McpServerStatus[] {
     return [...[...this.connections.values()].map((connection) => connection.status()), ...this.notStarted];
+  }
+
+  identity(server: string): McpServerIdentity | undefined {
+    return this.identities.get(server);
   }
 
   onToolsChanged(listener: (server: string) => void): { dispose(): void } {

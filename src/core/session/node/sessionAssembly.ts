@@ -323,6 +323,7 @@ async function assemble(
       // The task tool runs without asking: every call of its child asks (or is refused) on its own.
       isReadOnlyTool: (tool) => SESSION_TOOL_NAMES.has(tool) || childLoopParts.isReadOnlyTool(tool),
       describeForApproval: childLoopParts.describeForApproval,
+      mcpOwner: childLoopParts.mcpOwner,
       summarizeToolCall: (tool, input) =>
         SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,

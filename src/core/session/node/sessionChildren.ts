@@ -17,7 +17,10 @@ import type { SessionPorts } from './sessionAssembly';
 import { subagentSettingsOf } from './sessionExtras';
 
 /** What a tool call looks like and may do: the same for the session's agent and every child. */
-export type ToolCallParts = Pick<ChildPorts, 'isReadOnlyTool' | 'describeForApproval' | 'summarizeToolCall' | 'protectedReason'>;
+export type ToolCallParts = Pick<
+  ChildPorts,
+  'isReadOnlyTool' | 'describeForApproval' | 'mcpOwner' | 'summarizeToolCall' | 'protectedReason'
+>;
 
 export function toolCallParts(workspace: Workspace, mcpTools: McpTools | undefined): ToolCallParts {
   return {
@@ -27,6 +30,7 @@ export function toolCallParts(workspace: Workspace, mcpTools: McpTools | undefin
       const mcp = mcpTools?.describe(tool);
       return mcp ? mcpApprovalDetail(mcp, input) : describeForApproval(tool, input);
     },
+    mcpOwner: (tool) => mcpTools?.owner(tool),
     summarizeToolCall: (tool, input) => {
       if (tool === TASK_TOOL_NAME) return taskCallSummary(input);
       const mcp = mcpTools?.describe(tool);

@@ -1,5 +1,5 @@
 import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
-import type { Approver, ApprovalDetail, ApprovalSettings } from '../../agent/approval';
+import type { Approver, ApprovalDetail, ApprovalSettings, McpToolOwner } from '../../agent/approval';
 import { EventHub } from '../../agent/eventHub';
 import type { AgentEvent } from '../../agent/events';
 import { JournalRecorder } from '../../agent/journalRecorder';
@@ -63,6 +63,7 @@ export interface ChildPorts {
   readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
   readonly describeForApproval: (tool: string, input: unknown) => ApprovalDetail;
+  readonly mcpOwner: (tool: string) => McpToolOwner | undefined;
   readonly protectedReason: (tool: string, input: unknown) => Promise<string | undefined>;
 }
 
@@ -160,6 +161,7 @@ export async function startChildAgent(
       approvals: ports.approvals,
       isReadOnlyTool: ports.isReadOnlyTool,
       describeForApproval: ports.describeForApproval,
+      mcpOwner: ports.mcpOwner,
       summarizeToolCall: ports.summarizeToolCall,
       protectedReason: ports.protectedReason,
       emit: (event) => events.emit(event),
