@@ -20,6 +20,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RestorePlan } from '../../src/core/checkpoints/restorePlan';
+import { CheckpointActions, type CheckpointPrompts } from '../../src/host/checkpointActions';
 import { commandEnvironment } from '../../src/node/workspace/commandRunner';
 import { startScenarioSession, type ScenarioSession } from './harness';
 
@@ -137,6 +139,59 @@ describe('case 8: a restore checks each file again when it writes it, and keeps 
     const third = await session.checkpoints!.preview(checkpoint.id);
     const kept = await session.restoreCheckpoint(third, new Map(), { dirty: new Set(['b.txt']) });
     expect(kept.restored).toEqual([]);
+  });
+
+  it('in the editor’s flow, previews a file saved before “Restore Files” again as a conflict, and leaves a newly unsaved one', async () => {
+    open = await startScenarioSession({
+      model,
+      workspace: { 'a.txt': 'mine\n', 'b.txt': 'other\n' },
+      turns: [
+        {
+          assistant: {
+            tool_calls: [
+              { name: 'write', input: { path: 'a.txt', content: 'cairn a\n' } },
+              { name: 'write', input: { path: 'b.txt', content: 'cairn b\n' } },
+            ],
+          },
+        },
+        { assistant: { text: 'done' } },
+      ],
+    });
+    const dir = open.workspaceDir;
+    const session = open.assembled.session;
+    await session.send('change them');
+    const previews: RestorePlan[] = [];
+    const notices: string[] = [];
+    let dirtyNow = new Set<string>();
+    const fakePrompts: CheckpointPrompts = {
+      dirtyPaths: () => dirtyNow,
+      preview: async (plan) => {
+        previews.push(plan);
+        if (previews.length > 1) return undefined; // the user looks at the conflict and keeps the file
+        // While the modal is up the user saves a.txt and starts editing b.txt without saving.
+        writeFileSync(join(dir, 'a.txt'), 'saved while the modal was up\n');
+        dirtyNow = new Set(['b.txt']);
+        return { paths: new Set(plan.items.filter((i) => !i.conflict).map((i) => i.path)), conversation: false };
+      },
+      pickChange: async () => undefined,
+      openDiff: async () => undefined,
+      info: (message) => notices.push(message),
+    };
+    const actions = new CheckpointActions({
+      session: async () => ({ session }),
+      digest: async () => {
+        throw new Error('not used by restore');
+      },
+      prompts: fakePrompts,
+      notice: (_kind, message) => notices.push(message),
+    });
+    await actions.restore(session.checkpoints!.list()[0]!.id);
+    expect(read(dir, 'a.txt')).toBe('saved while the modal was up\n');
+    expect(read(dir, 'b.txt')).toBe('cairn b\n');
+    expect(notices[0]).toMatch(/You changed a\.txt, b\.txt after the preview, so Cairn did not write over them; the preview opens again/);
+    expect(previews).toHaveLength(2);
+    expect(previews[1]!.items.find((i) => i.path === 'a.txt')!.conflict).toMatch(/You changed it since/);
+    expect(previews[1]!.items.find((i) => i.path === 'b.txt')!.conflict).toMatch(/unsaved changes/);
   });
 
   it('keeps the user’s version over 5 MB before writing over it, so undoing the restore brings it back', async () => {
