@@ -150,10 +150,8 @@ function writeOrder(items: readonly ChosenItem[]): ChosenItem[] {
 
 function unkeptReason(error: unknown): string {
   const why = error instanceof CannotKeepError ? error.why : error instanceof Error ? error.message : String(error);
-  return (
-    `Cairn could not keep your current version (${why}), so it did not write over it. ` +
-    'Free some disk space (or make the file readable) and restore again.'
-  );
+  const advice = /ENOSPC|EDQUOT|no space/i.test(why) ? 'Free some disk space, then restore again.' : 'Restore again once that is fixed.';
+  return `Cairn could not keep your current version (${why}), so it did not write over it. ${advice}`;
 }
 
 function byPath(a: { readonly path: string }, b: { readonly path: string }): number {

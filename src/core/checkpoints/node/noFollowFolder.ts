@@ -14,7 +14,8 @@ import * as nodePath from 'node:path';
  */
 export class NoFollowFolder {
   private constructor(
-    private readonly handle: fs.FileHandle,
+    /** None on Windows, where a folder cannot be opened as a file: there the walk's checks are all there is. */
+    private readonly handle: fs.FileHandle | undefined,
     /** Where the folder really is (links above the workspace root resolved). */
     private readonly real: string,
     private readonly throughDescriptor: boolean,
@@ -22,38 +23,34 @@ export class NoFollowFolder {
 
   /** The path that names `name` in this folder, and only there. */
   entry(name: string): string {
-    return this.throughDescriptor ? `/proc/self/fd/${this.handle.fd}/${name}` : nodePath.join(this.real, name);
+    return this.throughDescriptor && this.handle ? `/proc/self/fd/${this.handle.fd}/${name}` : nodePath.join(this.real, name);
   }
 
   /** Makes renames and removals in the folder durable; best effort (some file systems refuse). */
   async sync(): Promise<void> {
-    await this.handle.sync().catch(() => undefined);
+    await this.handle?.sync().catch(() => undefined);
   }
 
   async close(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
+    await this.handle?.close().catch(() => undefined);
   }
 
   /** Opens `real` (an absolute path whose folders were checked) as a folder, refusing a link in its last name. */
-  static async open(real: string): Promise<NoFollowFolder> {
-    const handle = await fs.open(real, FOLDER_FLAGS);
-    try {
-      const opened = await openedPath(handle);
-      if (opened !== undefined && opened !== real) throw new FolderMovedError(real, opened);
-      return new NoFollowFolder(handle, real, opened !== undefined);
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      throw error;
-    }
+  static open(real: string): Promise<NoFollowFolder> {
+    return NoFollowFolder.opened(real, real);
   }
 
   /** The folder `name` inside this one, when it is a real folder (not a link): opened through this one. */
-  async child(name: string): Promise<NoFollowFolder> {
-    const handle = await fs.open(this.entry(name), FOLDER_FLAGS);
-    const real = nodePath.join(this.real, name);
+  child(name: string): Promise<NoFollowFolder> {
+    return NoFollowFolder.opened(this.entry(name), nodePath.join(this.real, name));
+  }
+
+  private static async opened(path: string, real: string): Promise<NoFollowFolder> {
+    if (process.platform === 'win32') return new NoFollowFolder(undefined, real, false);
+    const handle = await fs.open(path, FOLDER_FLAGS);
     try {
       const opened = await openedPath(handle);
-      if (opened !== undefined && opened !== real) throw new FolderMovedError(real, opened);
+      if (opened !== undefined && opened !== real && !(await sameFolder(handle, real))) throw new FolderMovedError(real, opened);
       return new NoFollowFolder(handle, real, opened !== undefined);
     } catch (error) {
       await handle.close().catch(() => undefined);
@@ -121,6 +118,15 @@ export class NotAFolderError extends Error {
 }
 
 const FOLDER_FLAGS = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Whether the open folder is the one at `real` after all: a file system whose kernel spells a path differently
+ * from realpath (a bind mount) names it elsewhere, but it is still the same folder.
+ */
+async function sameFolder(handle: fs.FileHandle, real: string): Promise<boolean> {
+  const [opened, there] = await Promise.all([handle.stat(), fs.stat(real).catch(() => undefined)]);
+  return there !== undefined && opened.dev === there.dev && opened.ino === there.ino;
+}
 
 /** Where the kernel says the descriptor is (Linux); undefined where it cannot be asked. */
 async function openedPath(handle: fs.FileHandle): Promise<string | undefined> {

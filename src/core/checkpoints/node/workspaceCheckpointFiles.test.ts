@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -19,9 +20,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MultiRootWorkspace } from '../../../node/workspace/multiRootWorkspace';
 import { NodeWorkspace } from '../../../node/workspace/nodeWorkspace';
 import { LinkOnPathError } from '../restoreErrors';
 import { FileBlobStore } from './fileBlobStore';
+import { placeOf } from './noFollowFolder';
 import { WorkspaceCheckpointFiles } from './workspaceCheckpointFiles';
 
 let dir: string;
@@ -123,6 +126,43 @@ describe('WorkspaceCheckpointFiles', () => {
       expect(await files.read(bad)).toMatchObject({ kind: 'unreadable' });
       await expect(files.put(bad, { kind: 'absent' }, 'absent')).rejects.toThrow(/not a path inside the workspace/);
     }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a folder swapped for a link after the walk', () => {
+  it('is not followed: the entry is named through the folder the walk opened', async () => {
+    mkdirSync(join(root, 'dir'));
+    const placed = await placeOf(root, ['dir', 'x.txt'], false);
+    if (placed.kind !== 'folder') throw new Error(`expected a folder, got ${placed.kind}`);
+    try {
+      renameSync(join(root, 'dir'), join(root, 'moved'));
+      symlinkSync(outside, join(root, 'dir'));
+      writeFileSync(placed.folder.entry(placed.name), 'written in the walked folder\n');
+    } finally {
+      await placed.folder.close();
+    }
+    expect(readdir(outside)).toEqual([]);
+    expect(text(join(root, 'moved', 'x.txt'))).toBe('written in the walked folder\n');
+  });
+});
+
+describe('WorkspaceCheckpointFiles in a multi-root window', () => {
+  it('reads and writes a second folder’s files at its name, never the first folder’s entry of that name', async () => {
+    const lib = join(dir, 'lib');
+    mkdirSync(lib);
+    mkdirSync(join(root, 'lib'));
+    writeFileSync(join(root, 'lib', 'x.txt'), 'shadowed\n');
+    writeFileSync(join(lib, 'x.txt'), 'second folder\n');
+    const workspace = new MultiRootWorkspace([
+      { name: 'root', workspace: new NodeWorkspace(root, { ripgrepPath: null }) },
+      { name: 'lib', workspace: new NodeWorkspace(lib, { ripgrepPath: null }) },
+    ]);
+    const multi = new WorkspaceCheckpointFiles(workspace, blobs);
+    expect(await multi.read('lib/x.txt')).toMatchObject({ kind: 'content', bytes: Buffer.from('second folder\n') });
+    const kept = await multi.keep('lib/x.txt');
+    expect(await multi.put('lib/x.txt', await contentState('restored\n'), kept.stamp)).toBe('written');
+    expect(text(join(lib, 'x.txt'))).toBe('restored\n');
+    expect(text(join(root, 'lib', 'x.txt'))).toBe('shadowed\n');
   });
 });
 
