@@ -93,7 +93,8 @@ export async function applyRestore(
   }
   const ready: Array<{ item: ChosenItem; kept: KeptFile }> = [];
   for (const item of writeOrder(chosen)) {
-    // A conflict the user took had unsaved changes already; any other file must not have gained some.
+    // A conflict the user took is written on disk only (the editor keeps its buffer, see the README); any
+    // other file must not have gained unsaved changes since the preview.
     if (options.dirty?.has(item.path) && !item.conflict) {
       changed.push({ ...item, conflict: DIRTY_SINCE_PREVIEW });
       continue;
