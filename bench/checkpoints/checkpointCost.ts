@@ -115,7 +115,7 @@ export async function measureShape(
     });
     if (!observer) throw new Error('the generated workspace is not a git work tree');
     const recorder = new CheckpointRecorder({
-      files: new WorkspaceCheckpointFiles(plain),
+      files: new WorkspaceCheckpointFiles(plain, blobs),
       blobs,
       journal: { appendCheckpoint: async () => undefined },
       commands: observer,

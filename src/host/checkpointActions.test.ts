@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
-import { sessionChanges } from './checkpointActions';
-import { turnChangesOf } from './checkpointView';
+import { describeOutcome, sessionChanges } from './checkpointActions';
+import { restoreActionText, turnChangesOf } from './checkpointView';
+import type { RestoreItem } from '../core/checkpoints/restorePlan';
 import type { Checkpoint } from '../core/checkpoints/types';
 
 const sha = 'a'.repeat(64);
@@ -47,5 +48,45 @@ describe('the chat’s and the Changes list’s view of checkpoints', () => {
     expect(parseWebviewMessage({ type: 'restoreToTurn', turn: -1 })).toBeInstanceOf(ProtocolError);
     expect(parseWebviewMessage({ type: 'openChange', checkpointId: '../x', path: 'a' })).toBeInstanceOf(ProtocolError);
     expect(parseWebviewMessage({ type: 'openChange', checkpointId: 'cp-1', path: '' })).toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe('a restore in words', () => {
+  const file = { kind: 'content', sha, size: 3 } as const;
+  const item = (path: string, over: Partial<RestoreItem>): RestoreItem => ({ path, action: 'restore', target: file, seen: file, ...over });
+
+  it('names links as links and a mode change as one', () => {
+    expect(restoreActionText(item('a', { seen: { kind: 'link', target: 'b.txt' } }))).toBe(
+      "replace the link to b.txt with its earlier content (the link's target is left alone)",
+    );
+    expect(restoreActionText(item('l', { action: 'recreate', target: { kind: 'link', target: 't' }, seen: { kind: 'absent' } }))).toBe(
+      'recreate the link to t',
+    );
+    expect(restoreActionText(item('l', { action: 'delete', target: { kind: 'absent' }, seen: { kind: 'link', target: '/x' } }))).toBe(
+      'remove the link (the turn made it)',
+    );
+    expect(restoreActionText(item('s', { target: { ...file, executable: true }, seen: { ...file, executable: false } }))).toBe(
+      'make it executable again',
+    );
+    expect(restoreActionText(item('p', { seen: { kind: 'content', sha: 'c'.repeat(64), size: 1 } }))).toBe('restore its earlier content');
+  });
+
+  it('says which files were left and why', () => {
+    const text = describeOutcome(
+      'turn',
+      {
+        restored: [item('b', {})],
+        kept: [],
+        notRestorable: [],
+        changed: [item('a', { conflict: 'You changed it after the preview' })],
+        unkept: [{ item: item('big', {}), reason: 'Cairn could not keep your current version (ENOSPC), so it did not write over it.' }],
+        failed: [{ item: item('d/x', {}), reason: 'd is a symbolic link now.' }],
+      },
+      { conversation: false, previewAgain: true },
+    );
+    expect(text).toContain('Restored 1 file to before “turn”: b.');
+    expect(text).toContain('You changed a after the preview, so Cairn did not write over it; the preview opens again');
+    expect(text).toContain('Not restored: big. Cairn could not keep your current version (ENOSPC)');
+    expect(text).toContain('Not restored: d/x. d is a symbolic link now.');
   });
 });

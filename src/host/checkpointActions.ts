@@ -6,7 +6,7 @@
  * are a port (`checkpointPrompts.ts` in the editor, fakes in tests).
  */
 import type { RestoreItem, RestorePlan } from '../core/checkpoints/restorePlan';
-import type { ConflictChoices } from '../core/checkpoints/restorer';
+import type { ConflictChoices, RestoreOutcome } from '../core/checkpoints/restorer';
 import type { Checkpoint, FileState } from '../core/checkpoints/types';
 import type { AgentSession } from '../core/session/agentSession';
 import type { JournalDigest } from './journalDigest';
@@ -48,6 +48,9 @@ export interface CheckpointActionsDeps {
   readonly conversationChanged?: () => Promise<void>;
 }
 
+/** Previews shown for one restore action when files keep changing between a preview and its confirmation. */
+const MAX_PREVIEW_ROUNDS = 3;
+
 export class CheckpointActions {
   constructor(private readonly deps: CheckpointActionsDeps) {}
 
@@ -74,9 +77,19 @@ export class CheckpointActions {
   }
 
   async restore(checkpointId: string): Promise<void> {
+    // A file changed between a preview and its "Restore Files" is left and previewed again as a conflict; a
+    // few rounds at most, so a file something keeps rewriting cannot keep the user in previews.
+    for (let round = 1; round <= MAX_PREVIEW_ROUNDS; round++) {
+      const outcome = await this.restoreOnce(checkpointId, round < MAX_PREVIEW_ROUNDS);
+      if (!outcome || outcome.changed.length === 0) return;
+    }
+  }
+
+  /** One preview and its restore; undefined when nothing was restored (nothing to do, or the user cancelled). */
+  private async restoreOnce(checkpointId: string, previewAgain: boolean): Promise<RestoreOutcome | undefined> {
     const { session } = await this.deps.session();
     const checkpoints = session.checkpoints;
-    if (!checkpoints) return;
+    if (!checkpoints) return undefined;
     const plan = await checkpoints.preview(checkpointId, this.deps.prompts.dirtyPaths());
     const actionable = plan.items.filter((item) => item.action !== 'unchanged');
     if (actionable.every((item) => item.action === 'not_restorable')) {
@@ -86,13 +99,13 @@ export class CheckpointActions {
           ? `The files are already as they were before “${plan.label}”: there is nothing to restore.`
           : `Nothing can be restored: ${missing.join(', ')}.`,
       );
-      return;
+      return undefined;
     }
     const checkpoint = checkpoints.list().find((c) => c.id === checkpointId);
     const canRestoreConversation =
       checkpoint !== undefined && checkpoint.restoreOf === undefined && checkpoint.turn.generation === session.generation.number;
     const selection = await this.deps.prompts.preview(plan, { canRestoreConversation });
-    if (!selection) return;
+    if (!selection) return undefined;
     const chosen: RestorePlan = {
       ...plan,
       items: plan.items.filter((item) => selection.paths.has(item.path) || item.action === 'not_restorable'),
@@ -102,18 +115,18 @@ export class CheckpointActions {
         .filter((item) => item.conflict)
         .map((item) => [item.path, selection.paths.has(item.path) ? 'take_checkpoint' : 'keep_mine'] as const),
     );
-    const outcome = await session.restoreCheckpoint(chosen, choices, { conversation: selection.conversation });
+    // The editor's unsaved documents now, not at the preview: one that became dirty since is left.
+    const outcome = await session.restoreCheckpoint(chosen, choices, {
+      conversation: selection.conversation,
+      dirty: this.deps.prompts.dirtyPaths(),
+    });
     if (selection.conversation) await this.deps.conversationChanged?.();
+    const kept = plan.items.filter((i) => i.conflict && !selection.paths.has(i.path));
     this.deps.notice(
       'files_restored',
-      describeOutcome(
-        plan.label,
-        outcome.restored,
-        plan.items.filter((i) => i.conflict && !selection.paths.has(i.path)),
-        outcome.notRestorable,
-        selection.conversation,
-      ),
+      describeOutcome(plan.label, { ...outcome, kept }, { conversation: selection.conversation, previewAgain }),
     );
+    return outcome;
   }
 
   /** A file of a checkpoint in the diff editor: before the turn ↔ what the turn left (or the file now, for an open turn). */
@@ -162,17 +175,24 @@ function labelOf(checkpoint: Checkpoint): string {
   return checkpoint.label || checkpoint.id;
 }
 
-function describeOutcome(
+/** The chat's line after a restore: what was written, and every file left as it was, with why. */
+export function describeOutcome(
   label: string,
-  restored: readonly RestoreItem[],
-  kept: readonly RestoreItem[],
-  notRestorable: readonly RestoreItem[],
-  conversation: boolean,
+  outcome: RestoreOutcome,
+  { conversation, previewAgain }: { readonly conversation: boolean; readonly previewAgain: boolean },
 ): string {
+  const { restored, kept, notRestorable, changed, unkept, failed } = outcome;
+  const paths = (items: readonly RestoreItem[]) => items.map((i) => i.path).join(', ');
   const parts = [
-    `Restored ${restored.length} file${restored.length === 1 ? '' : 's'} to before “${label}”${restored.length ? `: ${restored.map((i) => i.path).join(', ')}` : ''}.`,
+    `Restored ${restored.length} file${restored.length === 1 ? '' : 's'} to before “${label}”${restored.length ? `: ${paths(restored)}` : ''}.`,
   ];
-  if (kept.length > 0) parts.push(`Kept your changes to ${kept.map((i) => i.path).join(', ')}.`);
+  if (kept.length > 0) parts.push(`Kept your changes to ${paths(kept)}.`);
+  if (changed.length > 0)
+    parts.push(
+      `You changed ${paths(changed)} after the preview, so Cairn did not write over ${changed.length === 1 ? 'it' : 'them'}; ` +
+        (previewAgain ? 'the preview opens again for you to choose.' : 'restore again to choose.'),
+    );
+  for (const left of [...unkept, ...failed]) parts.push(`Not restored: ${left.item.path}. ${left.reason}`);
   if (notRestorable.length > 0)
     parts.push(`Not restorable: ${notRestorable.map((i) => `${i.path} (${i.reason ?? 'not kept'})`).join(', ')}.`);
   parts.push(

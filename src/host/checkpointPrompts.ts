@@ -5,19 +5,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RestoreItem, RestorePlan } from '../core/checkpoints/restorePlan';
+import type { RestorePlan } from '../core/checkpoints/restorePlan';
 import type { CheckpointPrompts, RestoreSelection, SessionChange } from './checkpointActions';
+import { restoreActionText } from './checkpointView';
 import { relativeToRoot } from './vscodePorts';
 
 export const CHECKPOINT_SCHEME = 'cairn-checkpoint';
-
-const ACTION_TEXT: Record<RestoreItem['action'], string> = {
-  restore: 'restore its earlier content',
-  delete: 'delete it (the turn created it)',
-  recreate: 'recreate it (the turn deleted it)',
-  unchanged: 'already as it was',
-  not_restorable: 'not restorable',
-};
 
 /** The checkpoint copies the diff editor shows, by uri path. */
 export class CheckpointDocuments implements vscode.TextDocumentContentProvider {
@@ -59,7 +52,7 @@ export class VsCodeCheckpointPrompts implements CheckpointPrompts {
     const notRestorable = plan.items.filter((item) => item.action === 'not_restorable');
     const picks = items.map((item) => ({
       label: item.conflict ? `$(warning) ${item.path}` : item.path,
-      description: item.conflict ? `conflict — ${ACTION_TEXT[item.action]}` : ACTION_TEXT[item.action],
+      description: item.conflict ? `conflict — ${restoreActionText(item)}` : restoreActionText(item),
       detail: item.conflict ? `${item.conflict} Left unpicked, your version is kept; pick it to take the checkpoint.` : undefined,
       picked: !item.conflict,
       item,

@@ -45,9 +45,10 @@ async function turnDone(root: string, sessionDir: string): Promise<Checkpoint[]>
   await fs.mkdir(root, { recursive: true });
   for (let i = 0; i < FILES; i++) await fs.writeFile(join(root, `f${i}.txt`), content(i, 'v1'));
   const workspace = new NodeWorkspace(root, { ripgrepPath: null });
+  const blobs = new FileBlobStore(sessionDir);
   const recorder = new CheckpointRecorder({
-    files: new WorkspaceCheckpointFiles(workspace),
-    blobs: new FileBlobStore(sessionDir),
+    files: new WorkspaceCheckpointFiles(workspace, blobs),
+    blobs,
     journal: { appendCheckpoint: async () => undefined },
     now: () => Date.now(),
   });

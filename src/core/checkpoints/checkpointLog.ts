@@ -26,11 +26,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A state as any version of Cairn wrote it: `executable` and `link` are newer (issue 28), so optional and added. */
 function isState(value: unknown): value is FileState {
   if (!isObject(value)) return false;
   if (value.kind === 'absent') return true;
   if (value.kind === 'content')
-    return typeof value.sha === 'string' && /^[0-9a-f]{64}$/.test(value.sha) && Number.isSafeInteger(value.size);
+    return (
+      typeof value.sha === 'string' &&
+      /^[0-9a-f]{64}$/.test(value.sha) &&
+      Number.isSafeInteger(value.size) &&
+      (value.executable === undefined || typeof value.executable === 'boolean')
+    );
+  // A link's target is what readlink gave: never empty, never with a NUL byte.
+  if (value.kind === 'link') return typeof value.target === 'string' && value.target !== '' && !value.target.includes('\0');
   return value.kind === 'unknown' && typeof value.reason === 'string';
 }
 

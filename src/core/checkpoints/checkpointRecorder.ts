@@ -113,7 +113,10 @@ export class CheckpointRecorder {
     });
   }
 
-  /** Records a restore as a checkpoint of its own (states before and after it), so it can be undone. */
+  /**
+   * Records a restore as a checkpoint of its own (states before and after it), before its first write, so it
+   * can be undone and a crash mid-restore leaves a record of what may have been written.
+   */
   recordRestore(of: string, turn: TurnRef, files: readonly CheckpointFile[]): Promise<Checkpoint> {
     return this.serial(async () => {
       const checkpoint: Checkpoint = {
@@ -127,14 +130,34 @@ export class CheckpointRecorder {
       };
       this.all.push(checkpoint);
       await this.deps.journal.appendCheckpoint(checkpoint);
-      this.deps.onClosed?.(checkpoint);
       return checkpoint;
     });
   }
 
-  /** The chat's +/− line counts, for text files Cairn holds both sides of. */
+  /**
+   * A restore's writes are done: its checkpoint names only the files it wrote (one that changed at the moment
+   * of writing, or whose write failed, was left as it was; a later record of the same id wins). Returns the
+   * checkpoint, or undefined when it wrote nothing (a checkpoint without files is not listed).
+   */
+  finishRestore(id: string, written: ReadonlySet<string>): Promise<Checkpoint | undefined> {
+    return this.serial(async () => {
+      const at = this.all.findIndex((c) => c.id === id);
+      if (at < 0) return undefined;
+      let checkpoint = this.all[at]!;
+      if (checkpoint.files.some((file) => !written.has(file.path))) {
+        checkpoint = { ...checkpoint, files: checkpoint.files.filter((file) => written.has(file.path)) };
+        this.all[at] = checkpoint;
+        await this.deps.journal.appendCheckpoint(checkpoint);
+      }
+      this.deps.onClosed?.(checkpoint);
+      return checkpoint.files.length > 0 ? checkpoint : undefined;
+    });
+  }
+
+  /** The chat's +/− line counts, for text files Cairn holds both sides of (links have no lines). */
   private async countsOf(before: FileState, now: CurrentFile): Promise<{ added?: number; removed?: number }> {
-    if (before.kind === 'unknown' || now.kind === 'too_large' || now.kind === 'unreadable') return {};
+    if (before.kind === 'unknown' || before.kind === 'link' || now.kind === 'too_large' || now.kind === 'unreadable' || now.kind === 'link')
+      return {};
     const old = before.kind === 'content' ? await this.deps.blobs.get(before.sha).catch(() => undefined) : null;
     if (old === undefined) return {};
     return lineCounts(old, now.kind === 'content' ? now.bytes : null) ?? {};

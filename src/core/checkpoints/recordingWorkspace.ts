@@ -30,13 +30,28 @@ export class RecordingWorkspace implements Workspace {
   }
 
   async writeFile(path: string, content: string | Uint8Array): Promise<void> {
-    await this.recorder.beforeWrite((await this.inner.resolve(path)).relative);
+    // A write through a link inside the root changes the link's target, so that is the file kept: the
+    // checkpoint names the file that changed, and a restore (which never follows a link) puts it back.
+    const resolved = await this.inner.resolve(path);
+    await this.recorder.beforeWrite(resolved.realRelative ?? resolved.relative);
     return this.inner.writeFile(path, content);
   }
 
   async deleteFile(path: string): Promise<void> {
-    await this.recorder.beforeWrite((await this.inner.resolve(path)).relative);
+    await this.recorder.beforeWrite(await this.deletedName(path));
     return this.inner.deleteFile(path);
+  }
+
+  /**
+   * What a delete removes: the name itself (a link, never its target), in its folder's real location (a
+   * folder on the way that is a link inside the root is followed by the delete, so it is by the checkpoint).
+   */
+  private async deletedName(path: string): Promise<string> {
+    const { relative } = await this.inner.resolve(path);
+    const slash = relative.lastIndexOf('/');
+    if (slash < 0) return relative;
+    const folder = await this.inner.resolve(relative.slice(0, slash));
+    return `${folder.realRelative ?? folder.relative}/${relative.slice(slash + 1)}`;
   }
 
   listDir(path: string): ReturnType<Workspace['listDir']> {

@@ -36,8 +36,8 @@ describe('planRestore', () => {
     const plan = await planRestore({ checkpoints, checkpointId: 'cp-1', read: disk({ a: 'a2', b: 'b2' }), shaOf });
     expect(plan.undoes).toEqual(['cp-1', 'cp-2']);
     expect(plan.items).toEqual([
-      { path: 'a', action: 'restore', target: content('a0') },
-      { path: 'b', action: 'delete', target: absent },
+      { path: 'a', action: 'restore', target: content('a0'), seen: content('a2') },
+      { path: 'b', action: 'delete', target: absent, seen: content('b2') },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { CurrentFile } from './ports';
-import { matchesState, sameState } from './fileStates';
+import { matchesState, sameState, seenOf, type SeenFile } from './fileStates';
 import type { Checkpoint, FileState } from './types';
 
 /** What a restore does to one file. */
@@ -17,6 +17,8 @@ export interface RestoreItem {
   readonly conflict?: string;
   /** Why it cannot be restored (action `not_restorable`). */
   readonly reason?: string;
+  /** The file as this preview saw it: the restore writes over it only if it is still that (issue 28). */
+  readonly seen: SeenFile;
 }
 
 export interface RestorePlan {
@@ -78,11 +80,12 @@ function itemFor(
   touches: ReadonlyArray<{ checkpoint: Checkpoint; before: FileState; after: FileState | undefined }>,
   inputs: PlanInputs,
 ): RestoreItem {
-  if (target.kind === 'unknown') return { path, action: 'not_restorable', target, reason: target.reason };
-  if (matchesState(current, target, inputs.shaOf) && !inputs.dirty?.has(path)) return { path, action: 'unchanged', target };
+  const seen = seenOf(current, inputs.shaOf);
+  if (target.kind === 'unknown') return { path, action: 'not_restorable', target, reason: target.reason, seen };
+  if (matchesState(current, target, inputs.shaOf) && !inputs.dirty?.has(path)) return { path, action: 'unchanged', target, seen };
   const action: RestoreAction = target.kind === 'absent' ? 'delete' : current.kind === 'absent' ? 'recreate' : 'restore';
   const conflict = conflictOf(path, current, touches, inputs);
-  return { path, action, target, ...(conflict ? { conflict } : {}) };
+  return { path, action, target, ...(conflict ? { conflict } : {}), seen };
 }
 
 function conflictOf(
@@ -92,8 +95,8 @@ function conflictOf(
   inputs: PlanInputs,
 ): string | undefined {
   if (inputs.dirty?.has(path)) return 'It has unsaved changes in the editor.';
-  if (current.kind === 'too_large' || current.kind === 'unreadable')
-    return 'Cairn cannot read it now, so it cannot tell whether you changed it.';
+  if (current.kind === 'too_large') return 'It is over 5 MB now, so Cairn cannot tell whether you changed it.';
+  if (current.kind === 'unreadable') return `Cairn cannot read it now (${current.reason}), so it cannot tell whether you changed it.`;
   for (let i = 1; i < touches.length; i++) {
     const earlier = touches[i - 1]!;
     if (earlier.after && !sameState(earlier.after, touches[i]!.before)) {

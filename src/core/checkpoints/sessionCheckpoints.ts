@@ -2,9 +2,9 @@ import type { TextBlock } from '../model/types';
 import type { CheckpointRecorder } from './checkpointRecorder';
 import type { BlobStore, CheckpointFiles } from './ports';
 import { planRestore, type RestorePlan } from './restorePlan';
-import { applyRestore, type ConflictChoices, type RestoreOutcome } from './restorer';
+import { applyRestore, type ConflictChoices, type RestoreOptions, type RestoreOutcome } from './restorer';
 import { restoredFilesNote } from './restoredNote';
-import type { Checkpoint, FileState, TurnRef } from './types';
+import { MAX_CHECKPOINT_FILE_BYTES, type Checkpoint, type FileState, type TurnRef } from './types';
 
 export interface SessionCheckpointsDeps {
   readonly recorder: CheckpointRecorder;
@@ -53,9 +53,12 @@ export class SessionCheckpoints {
     });
   }
 
-  /** Applies a preview (conflicts only where chosen); `turn` is where the next user message will be. */
-  async restore(plan: RestorePlan, choices: ConflictChoices, turn: TurnRef): Promise<RestoreOutcome> {
-    const outcome = await applyRestore(plan, choices, turn, { ...this.deps });
+  /**
+   * Applies a preview (conflicts only where chosen); `turn` is where the next user message will be;
+   * `options.dirty`: the editor's unsaved documents now (one that became dirty since the preview is left).
+   */
+  async restore(plan: RestorePlan, choices: ConflictChoices, turn: TurnRef, options: RestoreOptions = {}): Promise<RestoreOutcome> {
+    const outcome = await applyRestore(plan, choices, turn, this.deps, options);
     for (const item of outcome.restored) this.restoredSinceLastMessage.add(item.path);
     return outcome;
   }
@@ -68,9 +71,16 @@ export class SessionCheckpoints {
     return [{ type: 'text', text: restoredFilesNote(paths) }];
   }
 
-  /** A state's bytes (for the diff editor); an absent or unknown file reads as empty. */
+  /**
+   * A state's bytes (for the diff editor): an absent or unknown file reads as empty, a link as the line naming
+   * its target, a kept file over 5 MB (a restore keeps any size) as a line giving its size, not its bytes.
+   */
   async contentOf(state: FileState | undefined): Promise<Uint8Array> {
+    if (state?.kind === 'link') return new TextEncoder().encode(`(a symbolic link to ${state.target})\n`);
     if (!state || state.kind !== 'content') return new Uint8Array();
+    if (state.size > MAX_CHECKPOINT_FILE_BYTES) {
+      return new TextEncoder().encode(`(${Math.round(state.size / 1024 / 1024)} MB: too large to show; Cairn keeps it whole)\n`);
+    }
     return this.deps.blobs.get(state.sha);
   }
 }

@@ -5,11 +5,20 @@
  * named as not restorable, never silently skipped.
  */
 
-/** A file's state at one moment, as a checkpoint keeps it. */
+/**
+ * A file's state at one moment, as a checkpoint keeps it. A symbolic link is kept as a link (its target
+ * text, dangling or not), never as the content it points at; a file's executable bit is kept with it.
+ * `executable` and `link` came with issue 28: a record written before has neither, and then a restore
+ * writes a file with the mode it finds (an existing file keeps its mode; a recreated one gets the default).
+ */
 export type FileState =
   | { readonly kind: 'absent' }
-  | { readonly kind: 'content'; readonly sha: string; readonly size: number }
+  | { readonly kind: 'content'; readonly sha: string; readonly size: number; readonly executable?: boolean }
+  | { readonly kind: 'link'; readonly target: string }
   | { readonly kind: 'unknown'; readonly reason: string };
+
+/** A state a restore can put back: a file, a link, or no file. */
+export type RestorableState = Exclude<FileState, { readonly kind: 'unknown' }>;
 
 /** How Cairn learned of the change: an editing tool (always covered) or a command (git snapshot or watcher). */
 export type ChangeSource = 'tool' | 'command' | 'restore';
@@ -49,7 +58,10 @@ export interface Checkpoint {
   readonly gaps?: readonly string[];
 }
 
-/** Files over this are skipped: not kept, named as not restorable. */
+/**
+ * Files over this are skipped by a turn's checkpoint (not kept, named as not restorable) and are not
+ * hashed by a restore's preview. A restore itself keeps the version it writes over whatever its size.
+ */
 export const MAX_CHECKPOINT_FILE_BYTES = 5 * 1024 * 1024;
 
 /** A snapshot around a command gives up after this; the turn then goes on uncovered for that command. */

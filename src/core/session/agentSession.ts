@@ -130,9 +130,14 @@ export class AgentSession {
   /**
    * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
    * the conversation also goes back to before the checkpoint's message: a new generation from it (refused
-   * when that message is before the current generation). Refused while a run is going on.
+   * when that message is before the current generation). `dirty`: the editor's unsaved documents now (a file
+   * that became dirty after the preview is left). Refused while a run is going on.
    */
-  async restoreCheckpoint(plan: RestorePlan, choices: ConflictChoices, options: { conversation?: boolean } = {}): Promise<RestoreOutcome> {
+  async restoreCheckpoint(
+    plan: RestorePlan,
+    choices: ConflictChoices,
+    options: { conversation?: boolean; dirty?: ReadonlySet<string> } = {},
+  ): Promise<RestoreOutcome> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const checkpoints = this.parts.checkpoints;
@@ -144,10 +149,15 @@ export class AgentSession {
     }
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
     if (rewindTo) entriesBeforeMessage(this.generation.conversation.all(), rewindTo.index);
-    const outcome = await checkpoints.restore(plan, choices, {
-      generation: this.generation.number,
-      index: this.generation.conversation.length,
-    });
+    const outcome = await checkpoints.restore(
+      plan,
+      choices,
+      {
+        generation: this.generation.number,
+        index: this.generation.conversation.length,
+      },
+      options.dirty ? { dirty: options.dirty } : {},
+    );
     if (rewindTo && this.parts.startGenerationFrom) {
       await this.parts.startGenerationFrom(rewindTo.index, 'restore files and conversation');
       // The model no longer has the messages that read the restored files: no note is needed.

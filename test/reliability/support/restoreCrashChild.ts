@@ -1,13 +1,14 @@
 /**
  * The child of the restore crash test: reads one JSON line (workspace root, session folder, the checkpoints
- * and the checkpoint to restore to), prints "go", and restores with the real pieces (the blob store, atomic
- * writes, the recorder journalling the restore), printing "wrote <path>" after each file; the parent kills
+ * and the checkpoint to restore to), prints "go", and restores with the real pieces (the blob store, each file kept
+ * then written atomically, the recorder journalling the restore), printing "wrote <path>" after each file; the parent kills
  * it with SIGKILL somewhere in the middle.
  */
 import { createInterface } from 'node:readline';
 import { CheckpointRecorder } from '../../../src/core/checkpoints/checkpointRecorder';
 import { FileBlobStore, sha256Bytes } from '../../../src/core/checkpoints/node/fileBlobStore';
 import { WorkspaceCheckpointFiles } from '../../../src/core/checkpoints/node/workspaceCheckpointFiles';
+import type { CheckpointFiles } from '../../../src/core/checkpoints/ports';
 import { planRestore } from '../../../src/core/checkpoints/restorePlan';
 import { applyRestore } from '../../../src/core/checkpoints/restorer';
 import type { Checkpoint } from '../../../src/core/checkpoints/types';
@@ -24,19 +25,17 @@ const lines = createInterface({ input: process.stdin });
 lines.once('line', (line) => {
   void (async () => {
     const orders = JSON.parse(line) as Orders;
-    const inner = new WorkspaceCheckpointFiles(new NodeWorkspace(orders.root, { ripgrepPath: null }));
-    const files = {
-      read: (path: string) => inner.read(path),
-      write: async (path: string, bytes: Uint8Array) => {
-        await inner.write(path, bytes);
+    const blobs = new FileBlobStore(orders.sessionDir);
+    const inner = new WorkspaceCheckpointFiles(new NodeWorkspace(orders.root, { ripgrepPath: null }), blobs);
+    const files: CheckpointFiles = {
+      read: (path) => inner.read(path),
+      keep: (path) => inner.keep(path),
+      put: async (path, state, expected) => {
+        const result = await inner.put(path, state, expected);
         process.stdout.write(`wrote ${path}\n`);
-      },
-      remove: async (path: string) => {
-        await inner.remove(path);
-        process.stdout.write(`wrote ${path}\n`);
+        return result;
       },
     };
-    const blobs = new FileBlobStore(orders.sessionDir);
     const recorder = new CheckpointRecorder({
       files,
       blobs,
@@ -51,7 +50,7 @@ lines.once('line', (line) => {
       shaOf: sha256Bytes,
     });
     process.stdout.write('go\n');
-    await applyRestore(plan, new Map(), { generation: 0, index: 99 }, { files, blobs, recorder, shaOf: sha256Bytes });
+    await applyRestore(plan, new Map(), { generation: 0, index: 99 }, { files, blobs, recorder });
     process.stdout.write('done\n');
   })();
 });

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { BlobStore, CommandChange, CommandChanges, CommandObserver, CommandWatch } from '../ports';
-import { MAX_CHECKPOINT_FILE_BYTES, SNAPSHOT_TIMEOUT_MS } from '../types';
+import { MAX_CHECKPOINT_FILE_BYTES, SNAPSHOT_TIMEOUT_MS, type FileState } from '../types';
 import { GitFailedError, hardenedOverrides, runGit, type GitRun } from './hardenedGit';
 
 export interface GitSnapshotOptions {
@@ -90,16 +90,34 @@ export class GitCommandObserver implements CommandObserver {
         ),
       ];
       const update: string[] = [];
+      const beyondLinks: string[] = [];
+      const links = new Map<string, boolean>();
       const skipped = new Map<string, string>();
       const maxBytes = this.options.maxBytes ?? MAX_CHECKPOINT_FILE_BYTES;
       for (const path of paths) {
+        if (await this.beyondLink(path, links)) {
+          beyondLinks.push(path);
+          continue;
+        }
         const stat = await fs.lstat(nodePath.join(this.options.root, path)).catch(() => undefined);
         if (stat?.isDirectory()) continue;
         if (stat && stat.size > maxBytes) skipped.set(path, `${stat.size}:${stat.mtimeMs}`);
         else update.push(path);
       }
+      if (beyondLinks.length > 0) {
+        // A folder a command replaced by a link: its files are gone from the tree, as git sees it (git refuses
+        // to look at a path beyond a link, and would fail the whole snapshot).
+        await runGit(run, ['update-index', '-z', '--force-remove', '--stdin'], Buffer.from(beyondLinks.join('\0') + '\0'), indexEnv);
+      }
       if (update.length > 0) {
-        await runGit(run, ['update-index', '-z', '--add', '--remove', '--stdin'], Buffer.from(update.join('\0') + '\0'), indexEnv);
+        // --replace: a folder a command turned into a link (or a link into a folder) replaces the entries it
+        // conflicts with, instead of failing the whole snapshot.
+        await runGit(
+          run,
+          ['update-index', '-z', '--add', '--remove', '--replace', '--stdin'],
+          Buffer.from(update.join('\0') + '\0'),
+          indexEnv,
+        );
       }
       const tree = (await runGit(run, ['write-tree'], undefined, indexEnv)).toString('utf8').trim();
       return { tree, skipped };
@@ -112,6 +130,21 @@ export class GitCommandObserver implements CommandObserver {
           )
         : error;
     }
+  }
+
+  /** Whether a folder on `path`'s way is a symbolic link (`links` remembers each folder looked at). */
+  private async beyondLink(path: string, links: Map<string, boolean>): Promise<boolean> {
+    const names = path.split('/');
+    for (let i = 1; i < names.length; i++) {
+      const folder = names.slice(0, i).join('/');
+      let link = links.get(folder);
+      if (link === undefined) {
+        link = (await fs.lstat(nodePath.join(this.options.root, folder)).catch(() => undefined))?.isSymbolicLink() ?? false;
+        links.set(folder, link);
+      }
+      if (link) return true;
+    }
+    return false;
   }
 
   /** The separate index starts as a copy of the user's (read, never written), so unchanged files are not hashed. */
@@ -154,9 +187,24 @@ export class GitCommandObserver implements CommandObserver {
         changes.push({ path, before: { kind: 'unknown', reason: 'a submodule: not kept' } });
       } else {
         const bytes = await runGit(run, ['cat-file', 'blob', oldOid]);
-        changes.push({ path, before: { kind: 'content', sha: await this.options.blobs.put(bytes), size: bytes.byteLength } });
+        changes.push({ path, before: oldMode === '120000' ? linkState(bytes) : await this.fileState(bytes, oldMode === '100755') });
       }
     }
     return { changes, gaps };
   }
+
+  private async fileState(bytes: Uint8Array, executable: boolean): Promise<FileState> {
+    return { kind: 'content', sha: await this.options.blobs.put(bytes), size: bytes.byteLength, executable };
+  }
+}
+
+/** A link as git keeps it (mode 120000: the blob is the target's text): put back as a link, never as a file. */
+function linkState(bytes: Uint8Array): FileState {
+  try {
+    const target = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    if (target !== '' && !target.includes('\0')) return { kind: 'link', target };
+  } catch {
+    // Not UTF-8: said below.
+  }
+  return { kind: 'unknown', reason: 'a symbolic link whose target is not UTF-8 text: not kept' };
 }

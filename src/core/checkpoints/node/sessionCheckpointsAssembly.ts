@@ -42,7 +42,7 @@ export async function assembleCheckpoints(input: {
 }): Promise<AssembledCheckpoints> {
   const { journal } = input;
   const blobs = new FileBlobStore(journal.sessionDir);
-  const files = new WorkspaceCheckpointFiles(input.workspace);
+  const files = new WorkspaceCheckpointFiles(input.workspace, blobs);
   let commands: CommandObserver | undefined;
   let watcherObserver: WatcherCommandObserver | undefined;
   if (input.git) {
