@@ -19,6 +19,19 @@ const builds = [
     minify: production,
     logLevel: 'info',
   },
+  // glob and grep run in a worker thread (src/node/workspace/searchThreads.ts), which loads its own
+  // file: dist/searchWorker.js, found beside dist/extension.js. It never imports vscode.
+  {
+    entryPoints: ['src/node/workspace/searchWorker.ts'],
+    outfile: 'dist/searchWorker.js',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'info',
+  },
 ];
 if (existsSync('webview-ui/main.tsx')) {
   builds.push({

@@ -58,6 +58,13 @@ export interface GrepQuery {
    * a reason, so an answer of "no matches" is never silently missing a file.
    */
   readonly onUnsearched?: (path: string, reason: string) => void;
+  /** The tool call's cancel: the search stops and rejects. */
+  readonly signal?: AbortSignal;
+}
+
+export interface SearchOptions {
+  /** The tool call's cancel: the search stops and rejects. */
+  readonly signal?: AbortSignal;
 }
 
 export interface GrepMatch {
@@ -108,7 +115,7 @@ export interface Workspace {
   deleteFile(path: string): Promise<void>;
   listDir(path: string): Promise<DirEntry[]>;
   /** File paths relative to the root matching `pattern`, sorted, `.gitignore` respected. */
-  glob(pattern: string, under?: string): Promise<string[]>;
+  glob(pattern: string, under?: string, options?: SearchOptions): Promise<string[]>;
   /** Matches sorted by path then line, `.gitignore` respected. */
   grep(query: GrepQuery): Promise<GrepMatch[]>;
   /** Runs `bash -c command` in the root, in its own process group. */

@@ -21,4 +21,8 @@ describe.skipIf(!environment.available)('out/cairn.vsix', () => {
       expect.arrayContaining(['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/LICENSE.txt']),
     );
   });
+
+  it("holds the search thread's entry beside the bundle (glob and grep start it from there)", () => {
+    expect(entries).toContain('extension/dist/searchWorker.js');
+  });
 });

@@ -83,3 +83,17 @@ describe('grep over a file that could not be searched (item 10)', () => {
     expect(none.text).toMatch(/\(no matches\)\n\(not searched: locked\.txt: EACCES: permission denied\)/);
   });
 });
+
+describe('grep and glob past their time bound (security round 3, item 16)', () => {
+  it('answer the model with what to do instead (simpler pattern, narrower path, ripgrep), and the next call works', async () => {
+    rig = await startLedgerRig({
+      files: { 'a.txt': `${'a'.repeat(9000)}\n`.repeat(4), 'b.txt': 'plain\n' },
+      workspace: { searchTimeoutMs: 300 },
+    });
+    const slow = await rig.ledger.execute({ callId: 'g1', name: 'grep', input: { pattern: '(a?){5000}a{5000}' } });
+    expect(slow.isError).toBe(true);
+    expect(slow.text).toMatch(/grep stopped after 0\.3 s without finishing: .*simpler pattern.*narrower path or glob, or install ripgrep/s);
+    const next = await rig.ledger.execute({ callId: 'g2', name: 'grep', input: { pattern: 'plain' } });
+    expect(next.text).toMatch(/b\.txt:1: plain/);
+  });
+});

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
 import { build } from 'esbuild';
+import { bundleSearchWorker } from './searchWorkerBundle';
 
 export interface DeadlineChildOptions {
   /**
@@ -17,7 +18,8 @@ export interface DeadlineChildOptions {
  * backtracking regex) blocks the test runner's own timers, and a blocked file read holds one of the
  * process's few file-system threads, so a test that must fail on a hang runs the risky call here, where
  * the hang is observable. The snippet's relative imports resolve from `importsFrom` (the calling test's
- * folder, `__dirname`).
+ * folder, `__dirname`). The search thread's entry is bundled beside the snippet, so glob and grep run as
+ * in the extension.
  */
 export async function runWithDeadline(
   source: string,
@@ -37,6 +39,7 @@ export async function runWithDeadline(
   const dir = mkdtempSync(nodePath.join(tmpdir(), 'cairn-deadline-'));
   const script = nodePath.join(dir, 'snippet.cjs');
   writeFileSync(script, bundled.outputFiles[0]!.contents);
+  await bundleSearchWorker(dir);
   try {
     return await new Promise((resolve) => {
       const child =

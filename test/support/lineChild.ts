@@ -1,9 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { build } from 'esbuild';
+import { dirname } from 'node:path';
+import { bundleSearchWorker } from './searchWorkerBundle';
 
-/** Bundles one TypeScript entry into a single .mjs a child Node starts quickly (no TypeScript loader). */
+/**
+ * Bundles one TypeScript entry into a single script a child Node starts quickly (no TypeScript
+ * loader), with the search thread's entry beside it (a child's workspace greps as the extension does).
+ */
 export async function bundleChild(entry: string, outfile: string): Promise<string> {
   await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'iife', target: 'node20', logLevel: 'error' });
+  await bundleSearchWorker(dirname(outfile));
   return outfile;
 }
 

@@ -58,8 +58,8 @@ export class RecordingWorkspace implements Workspace {
     return this.inner.listDir(path);
   }
 
-  glob(pattern: string, under?: string): Promise<string[]> {
-    return this.inner.glob(pattern, under);
+  glob(...args: Parameters<Workspace['glob']>): ReturnType<Workspace['glob']> {
+    return this.inner.glob(...args);
   }
 
   grep(query: Parameters<Workspace['grep']>[0]): ReturnType<Workspace['grep']> {

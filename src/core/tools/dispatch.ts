@@ -43,9 +43,9 @@ export function runTool(call: Exclude<ParsedCall, { tool: 'recall' }>, deps: Too
     case 'list':
       return runList(call.args, deps.workspace);
     case 'glob':
-      return runGlob(call.args, deps.workspace);
+      return runGlob(call.args, deps.workspace, deps.signal);
     case 'grep':
-      return runGrep(call.args, deps.workspace, deps.config);
+      return runGrep(call.args, deps.workspace, deps.config, deps.signal);
     case 'bash':
       return runBash(call.args, deps.workspace, {
         ...(deps.signal ? { signal: deps.signal } : {}),

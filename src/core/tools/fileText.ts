@@ -58,11 +58,15 @@ export function describeError(error: unknown, path: string): string {
     if (code === 'EISDIR') return `${path} is a folder, not a file. Use list to see what it holds.`;
     if (code === 'ENOTDIR') return `${path}: a part of the path is a file, not a folder.`;
     if (code === 'EACCES' || code === 'EPERM') return `${path} cannot be accessed: permission denied.`;
-    // The workspace's own errors (files, grep patterns) already name what was wrong and what to do.
+    // The workspace's own errors (files, grep patterns, a search past its time bound) already name
+    // what was wrong and what to do.
     if (
       error.name === 'WorkspaceFileError' ||
       error.name === 'GrepPatternError' ||
       error.name === 'GlobPatternError' ||
+      error.name === 'SearchTimeoutError' ||
+      error.name === 'SearchCancelledError' ||
+      error.name === 'SearchThreadError' ||
       error.name === 'FileTooLargeError' ||
       error.message.includes(path)
     )

@@ -27,21 +27,21 @@ export async function runList(args: ListArgs, workspace: Workspace): Promise<Too
   }
 }
 
-export async function runGlob(args: GlobArgs, workspace: Workspace): Promise<ToolOutcome> {
+export async function runGlob(args: GlobArgs, workspace: Workspace, signal?: AbortSignal): Promise<ToolOutcome> {
   try {
     const under = args.path === undefined ? undefined : (await workspace.resolve(args.path)).relative || undefined;
     if (under) {
       const stat = await workspace.stat(under);
       if (!stat) return errorOutcome(`${args.path} does not exist. Use list to find the folder.`);
     }
-    const paths = [...(await workspace.glob(args.pattern, under))].sort(byCodeUnit);
+    const paths = [...(await workspace.glob(args.pattern, under, signal ? { signal } : {}))].sort(byCodeUnit);
     return { type: 'text', lines: paths.length > 0 ? paths : [NO_MATCHES] };
   } catch (error) {
     return errorOutcome(describeError(error, args.path ?? args.pattern));
   }
 }
 
-export async function runGrep(args: GrepArgs, workspace: Workspace, config: HygieneConfig): Promise<ToolOutcome> {
+export async function runGrep(args: GrepArgs, workspace: Workspace, config: HygieneConfig, signal?: AbortSignal): Promise<ToolOutcome> {
   try {
     if (args.path !== undefined) {
       const resolved = await workspace.resolve(args.path);
@@ -55,6 +55,7 @@ export async function runGrep(args: GrepArgs, workspace: Workspace, config: Hygi
       ...(args.glob !== undefined ? { glob: args.glob } : {}),
       ...(args.ignore_case !== undefined ? { ignoreCase: args.ignore_case } : {}),
       onUnsearched: (path, reason) => unsearched.set(path, reason),
+      ...(signal ? { signal } : {}),
     });
     // Sorted here too, so the answer (and its dedupe) does not depend on which search engine ran.
     const sorted = [...matches].sort((a, b) => (a.path === b.path ? a.line - b.line : byCodeUnit(a.path, b.path)));

@@ -62,7 +62,7 @@ export interface CompiledGrepPattern {
 }
 
 /** Whether a match on a line of `length` characters is reported (see `LONG_LINE_CHARS`). */
-export function reportsLine(pattern: CompiledGrepPattern, length: number): boolean {
+export function reportsLine(pattern: Pick<CompiledGrepPattern, 'literal'>, length: number): boolean {
   return length <= LONG_LINE_CHARS || pattern.literal !== null;
 }
 

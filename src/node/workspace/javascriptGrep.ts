@@ -7,9 +7,19 @@ import { MAX_LINE_BYTES, reportsLine, type CompiledGrepPattern } from './grepPat
 
 const READ_CHUNK_BYTES = 64 * 1024;
 const FILES_IN_FLIGHT = 8;
+/** Matches handed on at a time: a million matching lines never wait in the search thread all at once. */
+const MATCH_BATCH = 1000;
 
 /** A file that could not be searched, and why (both engines report these; grep passes them on). */
 export type Unsearched = (path: string, reason: string) => void;
+
+/** Where the fallback's findings go as it works. */
+export interface GrepSink {
+  /** Matches of one file, in line order; a file's batches come in order. */
+  matches(batch: readonly GrepMatch[]): void;
+  /** A file that could not be searched; matches of it handed on before are void (see `MatchCollector`). */
+  unsearched: Unsearched;
+}
 
 /**
  * The fallback search engine, for machines without ripgrep: reads each file in chunks (never a
@@ -17,24 +27,68 @@ export type Unsearched = (path: string, reason: string) => void;
  * tests each line with the JavaScript translation of the pattern. A line is held in memory only up
  * to `MAX_LINE_BYTES`; past that it is streamed (see `LongLine`), so no line length can make the
  * engine throw and leave a file out. `absoluteRoot` must be the root's real path (symlinks followed):
- * each opened file is checked to really be there.
+ * each opened file is checked to really be there. Matches are handed to the sink in batches as they
+ * are found (the search thread sends them on; see `searchWorker.ts`).
  */
+export async function streamJavascriptGrep(
+  absoluteRoot: string,
+  files: readonly string[],
+  pattern: CompiledGrepPattern,
+  sink: GrepSink,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const file = files[next++] as string;
+      await searchFile(absoluteRoot, file, pattern, sink);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, worker));
+}
+
+/** `streamJavascriptGrep` on this thread, its matches collected. */
 export async function grepWithJavascript(
   absoluteRoot: string,
   files: readonly string[],
   pattern: CompiledGrepPattern,
   unsearched: Unsearched = () => {},
 ): Promise<GrepMatch[]> {
-  const matches: GrepMatch[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const file = files[next++] as string;
-      await searchFile(absoluteRoot, file, pattern, matches, unsearched);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FILES_IN_FLIGHT, files.length) }, worker));
-  return matches;
+  const collected = new MatchCollector();
+  await streamJavascriptGrep(absoluteRoot, files, pattern, {
+    matches: (batch) => collected.add(batch),
+    unsearched: (path, reason) => {
+      collected.drop(path);
+      unsearched(path, reason);
+    },
+  });
+  return collected.all();
+}
+
+/**
+ * A search's answer as its batches arrive: a file that turns out unsearchable after some of its
+ * matches were handed on (a read error halfway) loses them, so the answer is the one the search gave
+ * when it kept each file's matches until the file was done: a file is in it whole or not at all.
+ */
+export class MatchCollector {
+  private readonly byFile = new Map<string, GrepMatch[]>();
+
+  add(batch: readonly GrepMatch[]): void {
+    const first = batch[0];
+    if (first === undefined) return;
+    const kept = this.byFile.get(first.path);
+    if (kept === undefined) this.byFile.set(first.path, [...batch]);
+    else for (const match of batch) kept.push(match);
+  }
+
+  drop(path: string): void {
+    this.byFile.delete(path);
+  }
+
+  /** In no particular order (the workspace sorts). One file's matches are not copied (a million of them is usual). */
+  all(): GrepMatch[] {
+    const files = [...this.byFile.values()];
+    return files.length === 1 ? (files[0] as GrepMatch[]) : files.flat();
+  }
 }
 
 /**
@@ -55,13 +109,7 @@ function scan(line: LongLine, needle: Buffer, piece: Buffer): void {
   else line.carry = Buffer.from(haystack.subarray(Math.max(0, haystack.length - (needle.length - 1))));
 }
 
-async function searchFile(
-  absoluteRoot: string,
-  file: string,
-  pattern: CompiledGrepPattern,
-  into: GrepMatch[],
-  unsearched: Unsearched,
-): Promise<void> {
+async function searchFile(absoluteRoot: string, file: string, pattern: CompiledGrepPattern, sink: GrepSink): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     // The walk and the open are two steps: a file or folder swapped for a link in between must not
@@ -71,7 +119,7 @@ async function searchFile(
     handle = await openForReading(absolute);
     const opened = await openedPath(handle);
     if (opened !== undefined && opened !== absolute) {
-      unsearched(file, 'it was replaced by a link while being searched');
+      sink.unsearched(file, 'it was replaced by a link while being searched');
       return;
     }
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
@@ -83,7 +131,13 @@ async function searchFile(
     const needle = pattern.literal !== null ? Buffer.from(pattern.literal, 'utf8') : null;
     let lineNumber = 0;
     let probed = 0;
-    const found: GrepMatch[] = [];
+    // Held until the binary probe is done (a NUL in the first 8 KiB voids the file), then handed on in batches.
+    let found: GrepMatch[] = [];
+    const handOn = (): void => {
+      if (found.length === 0) return;
+      sink.matches(found);
+      found = [];
+    };
     const test = (bytes: Buffer): void => {
       lineNumber++;
       // Matched with its `\r` (so `x$` does not match `x\r`, as in ripgrep), reported without.
@@ -143,12 +197,13 @@ async function searchFile(
       }
       // Copied: `buffer` is reused by the next read.
       if (start < bytesRead) add(chunk.subarray(start), true);
+      if (found.length >= MATCH_BATCH && probed >= BINARY_PROBE_BYTES) handOn();
     }
     if (pending.length > 0 || long !== null) endLine();
-    for (const match of found) into.push(match);
+    handOn();
   } catch (error) {
     // Unreadable (permissions, vanished between listing and reading): said, never silently skipped.
-    unsearched(file, error instanceof Error ? error.message : String(error));
+    sink.unsearched(file, error instanceof Error ? error.message : String(error));
   } finally {
     await handle?.close();
   }

@@ -1,5 +1,15 @@
 import * as nodePath from 'node:path';
-import type { DirEntry, ExecOptions, ExecResult, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../core/ports';
+import type {
+  DirEntry,
+  ExecOptions,
+  ExecResult,
+  FileStat,
+  GrepMatch,
+  GrepQuery,
+  ResolvedPath,
+  SearchOptions,
+  Workspace,
+} from '../../core/ports';
 import { WorkspacePathError } from './workspaceErrors';
 
 /**
@@ -131,17 +141,17 @@ export class MultiRootWorkspace implements Workspace {
     return [...entries, ...extra].sort((a, b) => compare(a.name, b.name));
   }
 
-  async glob(pattern: string, under?: string): Promise<string[]> {
+  async glob(pattern: string, under?: string, options?: SearchOptions): Promise<string[]> {
     if (under !== undefined && under !== '' && under !== '.') {
       const { target, inner, prefix } = await this.route(under);
       const own = prefix !== '' && pattern.startsWith(`${prefix}/`) ? pattern.slice(prefix.length + 1) : pattern;
-      return (await target.glob(own, inner)).map((path) => prefixed(prefix, path));
+      return (await target.glob(own, inner, options)).map((path) => prefixed(prefix, path));
     }
-    const found = [...(await this.first.glob(pattern, under))];
+    const found = [...(await this.first.glob(pattern, under, options))];
     for (const folder of this.mounted) {
       const own = patternInside(pattern, folder.name);
       if (own === null) continue;
-      for (const path of await folder.workspace.glob(own)) found.push(prefixed(folder.name, path));
+      for (const path of await folder.workspace.glob(own, undefined, options)) found.push(prefixed(folder.name, path));
     }
     return [...new Set(found)].sort(compare);
   }

@@ -1,16 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../core/ports';
+import type { DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, SearchOptions, Workspace } from '../../core/ports';
 import { writeFileAtomic } from './atomicWrite';
 import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
-import { walkFiles } from './fileWalker';
-import { globPathMatcher, grepGlobFilter } from './globMatcher';
-import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
-import { grepWithJavascript, type Unsearched } from './javascriptGrep';
 import { readConfined } from './confinedRead';
 import { PathResolver, type PhysicalPath } from './pathResolver';
-import { findRipgrep, grepWithRipgrep, RipgrepStartError } from './ripgrepSearch';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from './searchBound';
 import { fileError, WorkspaceFileError } from './workspaceErrors';
+import { WorkspaceSearch, type GrepEngine } from './workspaceSearch';
+
+export type { GrepEngine } from './workspaceSearch';
 
 export interface NodeWorkspaceOptions {
   /**
@@ -20,23 +19,31 @@ export interface NodeWorkspaceOptions {
   readonly ripgrepPath?: string | null;
   /** Bounds for `exec`; see `runCommand`. */
   readonly commandLimits?: Partial<CommandLimits>;
+  /**
+   * How long one glob or grep may run before it fails with a `SearchTimeoutError` saying what to
+   * change (`DEFAULT_SEARCH_TIMEOUT_MS`, 30 s). Searches run off the calling thread either way.
+   */
+  readonly searchTimeoutMs?: number;
 }
-
-export type GrepEngine = 'ripgrep' | 'javascript';
 
 /** The `Workspace` port on real files and processes, confined to one root folder. */
 export class NodeWorkspace implements Workspace {
   readonly root: string;
   private readonly paths: PathResolver;
   private readonly limits: CommandLimits;
-  private readonly ripgrepPath: string | null | undefined;
-  private ripgrep: Promise<string | null> | undefined;
+  private readonly search: WorkspaceSearch;
 
   constructor(root: string, options: NodeWorkspaceOptions = {}) {
     this.paths = new PathResolver(root);
     this.root = this.paths.root;
     this.limits = { ...DEFAULT_COMMAND_LIMITS, ...options.commandLimits };
-    this.ripgrepPath = options.ripgrepPath;
+    this.search = new WorkspaceSearch({
+      root: this.root,
+      realRoot: () => this.paths.getRealRoot(),
+      relative: async (path) => (await this.paths.resolve(path)).relative,
+      ripgrepPath: options.ripgrepPath,
+      timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
+    });
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
@@ -117,38 +124,15 @@ export class NodeWorkspace implements Workspace {
     return listed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  async glob(pattern: string, under?: string): Promise<string[]> {
+  async glob(pattern: string, under?: string, options: SearchOptions = {}): Promise<string[]> {
     if (typeof pattern !== 'string' || pattern === '') throw new TypeError('A glob pattern must be a non-empty string, such as "**/*.ts".');
     const start = under === undefined || under === '' ? '' : (await this.paths.resolve(under)).relative;
-    const matches = globPathMatcher(pattern, start);
-    const found: string[] = [];
-    for await (const file of walkFiles(this.root, start)) if (matches(file)) found.push(file);
-    return found.sort();
+    return this.search.glob(pattern, start, options.signal);
   }
 
-  async grep(query: GrepQuery): Promise<GrepMatch[]> {
-    const compiled = compileGrepPattern(query.pattern, query.ignoreCase ?? false);
-    const start = query.path === undefined || query.path === '' ? '' : (await this.paths.resolve(query.path)).relative;
-    const keep = query.glob ? grepGlobFilter(query.glob) : () => true;
-    const files: string[] = [];
-    for await (const file of walkFiles(this.root, start)) if (keep(file)) files.push(file);
-    if (files.length === 0) return [];
-
-    const matches = await this.search(files, compiled, query.onUnsearched ?? (() => {}));
-    return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-  }
-
-  private async search(files: readonly string[], pattern: CompiledGrepPattern, unsearched: Unsearched): Promise<GrepMatch[]> {
-    const ripgrep = await this.findRipgrep();
-    if (!ripgrep) return grepWithJavascript(await this.paths.getRealRoot(), files, pattern, unsearched);
-    try {
-      return await grepWithRipgrep(ripgrep, this.root, files, pattern, unsearched);
-    } catch (error) {
-      if (!(error instanceof RipgrepStartError)) throw error;
-      // Found but unusable: the fallback gives the same answers, so use it from now on.
-      this.ripgrep = Promise.resolve(null);
-      return grepWithJavascript(await this.paths.getRealRoot(), files, pattern, unsearched);
-    }
+  /** Walks, filters and searches off this thread, under the time bound (`workspaceSearch.ts`). */
+  grep(query: GrepQuery): Promise<GrepMatch[]> {
+    return this.search.grep(query);
   }
 
   exec(command: string, options: ExecOptions): Promise<CommandResult> {
@@ -156,13 +140,8 @@ export class NodeWorkspace implements Workspace {
   }
 
   /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */
-  async grepEngine(): Promise<GrepEngine> {
-    return (await this.findRipgrep()) ? 'ripgrep' : 'javascript';
-  }
-
-  private findRipgrep(): Promise<string | null> {
-    this.ripgrep ??= findRipgrep(this.ripgrepPath);
-    return this.ripgrep;
+  grepEngine(): Promise<GrepEngine> {
+    return this.search.engine();
   }
 
   /** A link is shown as what it points at when that is inside the root, else as 'other'. */

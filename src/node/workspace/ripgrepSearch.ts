@@ -11,6 +11,12 @@ export class RipgrepStartError extends Error {
   override readonly name = 'RipgrepStartError';
 }
 
+/**
+ * The parts of a compiled pattern ripgrep needs: its translation, and whether it is plain text (the
+ * rest, the JavaScript automaton, stays in the search thread that compiled it).
+ */
+export type RipgrepPattern = Pick<CompiledGrepPattern, 'rust' | 'ignoreCase' | 'literal'>;
+
 /** Command-line bytes per ripgrep run, well under Linux's ARG_MAX (2 MiB) with the environment. */
 const MAX_ARG_BYTES = 128 * 1024;
 
@@ -49,19 +55,26 @@ export async function findRipgrep(preferred: string | null | undefined): Promise
  * the shared binary rule ourselves afterwards, since ripgrep's own detection depends on buffer
  * sizes and mmap), `--encoding none` (no BOM sniffing, as in the fallback), `--no-ignore` (the files
  * are already chosen), `--case-sensitive` / `--ignore-case` (no smart case).
+ *
+ * `signal` stops the search: ripgrep is killed and the search rejects with the signal's reason (the
+ * workspace aborts it at the time bound, or on the tool's cancel). ripgrep's engine is linear, but
+ * some patterns still make it slow (`a[ab]{30}b$` thrashes its DFA: 17 s over 10 MB).
  */
 export async function grepWithRipgrep(
   ripgrep: string,
   absoluteRoot: string,
   files: readonly string[],
-  pattern: CompiledGrepPattern,
+  pattern: RipgrepPattern,
   unsearched: Unsearched = () => {},
+  signal?: AbortSignal,
 ): Promise<GrepMatch[]> {
   const found: GrepMatch[] = [];
   const long: LongMatch[] = [];
   for (const batch of batches(files)) {
-    await runBatch(ripgrep, absoluteRoot, batch, pattern.rust, pattern.ignoreCase, { found, long, unsearched });
+    signal?.throwIfAborted();
+    await runBatch(ripgrep, absoluteRoot, batch, pattern.rust, pattern.ignoreCase, { found, long, unsearched }, signal);
   }
+  signal?.throwIfAborted();
   const matches = found.filter((m) => reportsLine(pattern, m.text.length));
   // A line over MAX_LINE_BYTES has over LONG_LINE_CHARS characters: reported for plain text only,
   // with the same head the fallback shows, read here from the file at the offset ripgrep gave.
@@ -142,6 +155,7 @@ function runBatch(
   pattern: string,
   ignoreCase: boolean,
   out: BatchOutput,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const args = [
     '--no-config',
@@ -178,9 +192,14 @@ function runBatch(
     const fail = (error: unknown): void => {
       if (failed) return;
       failed = true;
+      signal?.removeEventListener('abort', stop);
       child.kill('SIGKILL');
       reject(error instanceof Error ? error : new Error(String(error)));
     };
+    // Killed at the bound or on cancel: the reason is the search's answer, and the exit by a signal
+    // that follows is not read as a ripgrep that cannot run here (which would turn it off).
+    const stop = (): void => fail(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
@@ -227,6 +246,7 @@ function runBatch(
     });
     child.on('error', (error) => fail(new RipgrepStartError(`Could not run ripgrep at ${ripgrep}: ${error.message}`)));
     child.on('close', (code) => {
+      signal?.removeEventListener('abort', stop);
       if (failed) return;
       try {
         if (pending.length > 0) onLine(Buffer.concat(pending));
