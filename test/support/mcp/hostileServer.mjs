@@ -151,7 +151,8 @@ function callTool(id, name, params) {
   if (mode === 'secrets' && name === 'progress') {
     progress(params, `using ${KEY}`, 1);
     progress(params, `and ${INPUT}`, 2);
-    return answer(id, { content: [{ type: 'text', text: `done with ${KEY} and ${INPUT}` }] });
+    // The answer a moment later: the SDK drops progress that arrives with the result.
+    return setTimeout(() => answer(id, { content: [{ type: 'text', text: `done with ${KEY} and ${INPUT}` }] }), 100);
   }
   if (mode === 'escapes' && name === 'ansi') return answer(id, { content: [{ type: 'text', text: ESCAPES }] });
   if (mode === 'escapes' && name === 'ansi_error') {
@@ -159,7 +160,7 @@ function callTool(id, name, params) {
   }
   if (mode === 'escapes' && name === 'ansi_progress') {
     progress(params, ESCAPES, 1);
-    return answer(id, { content: [{ type: 'text', text: 'progressed' }] });
+    return setTimeout(() => answer(id, { content: [{ type: 'text', text: 'progressed' }] }), 100);
   }
   if (mode === 'list-changed-burst' && name === 'burst') {
     const count = Number(process.env.HOSTILE_BURST ?? 2000);
