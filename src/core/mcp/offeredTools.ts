@@ -70,7 +70,8 @@ function isObjectSchema(schema: unknown): schema is { type: 'object'; properties
 /**
  * What the model is offered from the servers' tool lists: each tool with a name the API accepts and no other
  * tool has, a description of bounded length, and an object schema. A tool that cannot be offered as it is
- * (a schema that is not an object, one too large, a name that collides) is skipped and named in `skipped`.
+ * (a schema that is not an object, one too large, a name that collides) is skipped and named in `skipped`;
+ * so are the tools past `bounds` (`MCP_TOOL_BOUNDS`), one line per server.
  */
 export function offeredMcpTools(
   listed: readonly McpToolInfo[],
@@ -112,8 +113,9 @@ export function offeredMcpTools(
       sameResultDedupe: info.annotations?.readOnlyHint === true && info.annotations?.idempotentHint === true,
     });
   }
+  // The bounds' lines first: one per server, they say the most, and a notice names only its first problems.
   const bounded = withinBounds([...byName.values()], listed, bounds);
-  return { tools: bounded.tools.sort((a, b) => cmp(a.name, b.name)), skipped: [...skipped, ...bounded.leftOut] };
+  return { tools: bounded.tools.sort((a, b) => cmp(a.name, b.name)), skipped: [...bounded.leftOut, ...skipped] };
 }
 
 /**
