@@ -57,6 +57,10 @@ export class SettingsModelClient implements ModelClient {
     return [...this.keys];
   }
 
+  async learnSecrets(): Promise<void> {
+    await this.apiKey().catch(() => undefined);
+  }
+
   private current(): AnthropicModelClient {
     const baseUrl = resolveBaseUrl(this.baseUrlSetting(), this.env);
     if (!this.client || this.client.baseUrl !== baseUrl) {

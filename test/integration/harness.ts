@@ -49,6 +49,10 @@ export interface ScenarioSessionOptions {
   readonly checkpointGit?: SessionPorts['checkpointGit'];
   /** `cairn.subagents.*` (`SessionPorts.subagents`). */
   readonly subagents?: NonNullable<SessionPorts['subagents']> extends () => infer S ? S : never;
+  /** The API key the model client sends (default `test-key`): the session redacts it everywhere. */
+  readonly apiKey?: string;
+  /** Secrets besides the key (`SessionPorts.secrets`: withheld variables, MCP input values). */
+  readonly secrets?: SessionPorts['secrets'];
 }
 
 /**
@@ -67,7 +71,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   const sleeps: number[] = [];
   const logLines: string[] = [];
   const model = new AnthropicModelClient({
-    apiKey: async () => 'test-key',
+    apiKey: async () => options.apiKey ?? 'test-key',
     baseUrl: server.url,
     ...(options.realSleep ? {} : { sleep: async (ms: number) => void sleeps.push(ms) }),
   });
@@ -90,6 +94,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.checkpointGit ? { checkpointGit: options.checkpointGit } : {}),
     ...(options.subagents ? { subagents: () => options.subagents! } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];

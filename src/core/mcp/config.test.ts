@@ -429,8 +429,27 @@ describe('resolveMcpServer: not started', () => {
 
   it("Cairn's own ANTHROPIC_ variables, in any case", async () => {
     const r = await reason('{"servers": {"s": {"type": "http", "url": "https://x.example/?k=${env:anthropic_api_key}"}}}');
-    expect(r.reason).toMatch(/Cairn never passes its own ANTHROPIC_\* variables to a server/);
+    expect(r.reason).toMatch(/Cairn never passes its own credentials \(ANTHROPIC_\*, CLAUDE_CODE_OAUTH_TOKEN…\) to a server/);
     expect(r.reason).not.toContain('sk-ant-secret');
+  });
+
+  it('every credential variable the command runner withholds (CLAUDE_CODE_OAUTH_TOKEN, CLAUDE_API_KEY…), in any case', async () => {
+    const env = {
+      CLAUDE_CODE_OAUTH_TOKEN: 'oauth-secret-token',
+      CLAUDE_CODE_OAUTH_REFRESH_TOKEN: 'refresh-secret',
+      CLAUDE_API_KEY: 'claude-key-secret',
+    };
+    for (const name of ['CLAUDE_CODE_OAUTH_TOKEN', 'claude_code_oauth_refresh_token', 'CLAUDE_API_KEY']) {
+      const r = await reason(`{"servers": {"s": {"command": "x", "env": {"T": "\${env:${name}}"}}}}`, { env });
+      expect(r.reason).toContain(`uses \${env:${name}}: Cairn never passes its own credentials`);
+      for (const value of Object.values(env)) expect(r.reason).not.toContain(value);
+    }
+    // The user's other credentials are theirs to hand on.
+    const ok = await resolveMcpServer(
+      only('{"servers": {"s": {"command": "x", "env": {"T": "${env:GITHUB_TOKEN}"}}}}').entry,
+      context({ env: { GITHUB_TOKEN: 'gh' } }),
+    );
+    expect(ok.kind).toBe('ready');
   });
 
   it('${workspaceFolder} with no folder open', async () => {

@@ -8,6 +8,7 @@
  * are kept. No problem ever quotes a substituted value, an input or an env file's contents: they may be secrets.
  */
 import { isAbsolute, join } from 'node:path';
+import { isCairnCredentialVariable } from '../config/withheldEnvironment';
 import { parseEnvFile } from './envFile';
 import { parseJsonc } from './jsonc';
 import { mcpServerPrefix } from './serverPrefix';
@@ -307,8 +308,6 @@ export type McpServerResolution =
   | { readonly kind: 'not_started'; readonly name: string; readonly reason: string; readonly problem: boolean };
 
 const VARIABLE = /\$\{([^}]*)\}/g;
-/** Cairn's own credentials: never handed to a server, whoever wrote the configuration. */
-const CAIRN_KEY_VARIABLE = /^ANTHROPIC_/i;
 
 type Variable =
   { readonly kind: 'workspaceFolder' } | { readonly kind: 'env'; readonly name: string } | { readonly kind: 'input'; readonly id: string };
@@ -348,8 +347,9 @@ export async function resolveMcpServer(entry: McpServerEntry, context: McpVariab
       if (!variable) wrong.add(`uses ${match[0]}, which Cairn does not know (it knows \${workspaceFolder}, \${env:NAME} and \${input:id})`);
       else if (variable.kind === 'workspaceFolder' && context.workspaceFolder === undefined)
         wrong.add('uses ${workspaceFolder}, but no folder is open');
-      else if (variable.kind === 'env' && CAIRN_KEY_VARIABLE.test(variable.name))
-        wrong.add(`uses ${match[0]}: Cairn never passes its own ANTHROPIC_* variables to a server`);
+      // Cairn's own credentials (the list the command runner withholds) never reach a server, whoever wrote the configuration.
+      else if (variable.kind === 'env' && isCairnCredentialVariable(variable.name))
+        wrong.add(`uses ${match[0]}: Cairn never passes its own credentials (ANTHROPIC_*, CLAUDE_CODE_OAUTH_TOKEN…) to a server`);
       else if (variable.kind === 'input') {
         const declared = context.inputs.find((input) => input.id === variable.id);
         if (!declared)

@@ -9,6 +9,7 @@ import { MemoryResultStore } from '../../../test/support/ledger/memoryResultStor
 import { FakeWorkspace } from '../../../test/support/workspace/fakeWorkspace';
 import { resolveHygiene } from '../config/hygiene';
 import { IdAllocator } from '../ledger/ids';
+import { Redactor } from '../ledger/redactor';
 import { ResultLedger } from '../ledger/resultLedger';
 import { McpTools } from './mcpTools';
 import { McpError, type McpToolInfo } from './types';
@@ -127,6 +128,43 @@ describe('MCP tools through the ledger', () => {
       'MCP server down: exited with code 1 before it answered',
       'odd/x: its input schema is not a JSON object schema, so its arguments cannot be described.',
     ]);
+  });
+});
+
+describe('MCP tools: what a server sends is cleaned and redacted where it enters the session', () => {
+  const KEY = 'sk-ant-canary-4242424242';
+  const redactor = new Redactor(() => [{ value: KEY, label: 'API key' }]);
+
+  it('a status detail, a result, an error and progress lines: escapes made visible, the key redacted', async () => {
+    const connections = new FakeMcpConnections(
+      TOOLS,
+      (_s, tool, _a, options) => {
+        options?.onProgress?.(`1/2 using ${KEY}\u001b[2K`);
+        if (tool === 'create') throw new McpError(`MCP server memory answered with an error: bad ${KEY}\u0007`, 'server_error');
+        return { content: [{ type: 'text', text: `3 FAILED\rall passed ${KEY} \u202e` }], isError: false };
+      },
+      [{ name: 'down', state: 'failed', detail: `its last error output: token ${KEY}\u001b]0;x\u0007`, toolCount: 0 }],
+    );
+    const mcp = new McpTools(connections, { builtInNames: new Set(), redactor });
+    const problems: string[] = [];
+    mcp.useProblemReporter((p) => problems.push(...p));
+    await mcp.definitions();
+    expect(problems).toEqual(['MCP server down: its last error output: token [redacted: API key]']);
+    const progress: string[] = [];
+    const result = await mcp.run('mcp__memory__read_graph', {}, { onProgress: (line) => progress.push(line) });
+    expect(result.text).toBe('3 FAILED␍all passed [redacted: API key] ⟨U+202E⟩');
+    expect(progress).toEqual(['1/2 using [redacted: API key]']);
+    expect((await mcp.run('mcp__memory__create', {}, {})).text).toBe('MCP server memory answered with an error: bad [redacted: API key]␇');
+  });
+
+  it('names at most 20 problems in one report, and counts the rest', async () => {
+    const odd = Array.from({ length: 3000 }, (_, i): McpToolInfo => ({ server: 'odd', name: `t${i}`, inputSchema: 'string' }));
+    const mcp = new McpTools(new FakeMcpConnections(odd), { builtInNames: new Set(), redactor });
+    const problems: string[] = [];
+    mcp.useProblemReporter((p) => problems.push(...p));
+    await mcp.definitions();
+    expect(problems).toHaveLength(21);
+    expect(problems[20]).toBe("…and 2,980 more problems with the MCP servers' tools.");
   });
 });
 

@@ -1,10 +1,12 @@
 import type { McpToolOwner } from '../agent/approval';
+import type { Redactor } from '../ledger/redactor';
 import type { ExternalToolOutcome, ExternalTools } from '../ledger/types';
 import type { ToolDefinition } from '../model/types';
 import { offeredMcpTools, type OfferedMcpTool } from './offeredTools';
 import { mcpResultText } from './resultText';
 import { mcpIdentityKey } from './serverIdentity';
 import { mcpServerPrefix } from './serverPrefix';
+import { cleanedTools, serverText, type ServerText } from './serverText';
 import { McpError, type McpConnections, type McpToolInfo } from './types';
 
 /** How long one MCP tool call may take before the server is told to cancel it. */
@@ -15,18 +17,25 @@ export const MCP_CALL_TIMEOUT_MS = 120_000;
  * "Apply MCP Tool Changes Now".
  */
 export const MCP_LIST_WAIT_MS = 10_000;
+/** Problems named in one notice (3,000 tools with bad schemas are one count, not 3,000 lines). */
+const MAX_PROBLEM_LINES = 20;
 
 export interface McpToolsOptions {
   /** The names of Cairn's own tools: an MCP tool never takes one. */
   readonly builtInNames: ReadonlySet<string>;
   readonly callTimeoutMs?: number;
   readonly listWaitMs?: number;
+  /** The session's one redactor: no text a server sends reaches the model, the journal or the chat with a secret in it. */
+  readonly redactor?: Redactor;
 }
 
 /**
  * The MCP servers' tools as the session offers them: listed when a generation starts (the composer asks
  * through `definitions`) and fixed until the next one, so the cached prefix never changes mid-generation;
  * run for the ledger (`ExternalTools`), their results and failures as text it stores and caps.
+ *
+ * This is where the servers' text enters the session: every text a server controls (tool names, descriptions,
+ * schemas, results, errors, progress, why it failed) goes through `serverText` here, once.
  */
 export class McpTools implements ExternalTools {
   private offered = new Map<string, OfferedMcpTool>();
@@ -37,9 +46,19 @@ export class McpTools implements ExternalTools {
     private readonly options: McpToolsOptions,
   ) {}
 
-  /** Where each listing's problems go: tools that could not be offered, servers that did not start. */
+  /** Where each listing's problems go (cleaned, at most 20 lines): tools that could not be offered, servers that did not start. */
   useProblemReporter(report: (problems: readonly string[]) => void): void {
-    this.reportProblems = report;
+    this.reportProblems = (problems) => {
+      const clean = this.serverText();
+      const shown = problems.slice(0, MAX_PROBLEM_LINES).map(clean);
+      const more = problems.length - shown.length;
+      report(more > 0 ? [...shown, `…and ${more.toLocaleString('en-US')} more problems with the MCP servers' tools.`] : shown);
+    };
+  }
+
+  /** The servers' text made fit for the session, with the secrets known now. */
+  private serverText(): ServerText {
+    return serverText(this.options.redactor?.redacting() ?? ((text) => text));
   }
 
   /** Lists every server's tools now and fixes what is offered until the next call. */
@@ -62,12 +81,14 @@ export class McpTools implements ExternalTools {
       this.reportProblems([`The MCP servers' tools could not be listed: ${error instanceof Error ? error.message : String(error)}`]);
       listed = [];
     }
-    const { tools, skipped } = offeredMcpTools(listed, this.options.builtInNames);
+    const cleaned = cleanedTools(listed, this.options.redactor?.redacting() ?? ((text) => text));
+    const { tools, skipped } = offeredMcpTools(cleaned.tools, this.options.builtInNames);
     const failed = this.connections
       .status()
       .filter((s) => s.state === 'failed' || s.state === 'not_started')
       .map((s) => `MCP server ${s.name}: ${s.detail ?? s.state}`);
-    if (skipped.length + failed.length > 0) this.reportProblems([...failed, ...skipped]);
+    const problems = [...failed, ...cleaned.leftOut, ...skipped];
+    if (problems.length > 0) this.reportProblems(problems);
     this.offered = new Map(tools.map((tool) => [tool.name, tool]));
     return tools.map((tool) => tool.definition);
   }
@@ -105,19 +126,21 @@ export class McpTools implements ExternalTools {
     if (typeof args !== 'object' || Array.isArray(args)) {
       return { text: `The arguments of ${name} must be a JSON object.`, isError: true, sameResultDedupe: false };
     }
+    const clean = this.serverText();
+    const onProgress = context.onProgress;
     try {
       const result = await this.connections.call(tool.server, tool.tool, args, {
         ...(context.signal ? { signal: context.signal } : {}),
-        ...(context.onProgress ? { onProgress: context.onProgress } : {}),
+        ...(onProgress ? { onProgress: (line: string) => onProgress(clean(line)) } : {}),
         timeoutMs: this.options.callTimeoutMs ?? MCP_CALL_TIMEOUT_MS,
       });
-      return { text: mcpResultText(result), isError: result.isError, sameResultDedupe: tool.sameResultDedupe && !result.isError };
+      return { text: clean(mcpResultText(result)), isError: result.isError, sameResultDedupe: tool.sameResultDedupe && !result.isError };
     } catch (error) {
       const message =
         error instanceof McpError
           ? error.message
           : `The MCP server ${tool.server} failed on ${tool.tool}: ${error instanceof Error ? error.message : String(error)}`;
-      return { text: message, isError: true, sameResultDedupe: false };
+      return { text: clean(message), isError: true, sameResultDedupe: false };
     }
   }
 }

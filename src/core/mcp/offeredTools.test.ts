@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, mcpToolName, offeredMcpTools } from './offeredTools';
+import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MCP_TOOL_BOUNDS, mcpToolName, offeredMcpTools } from './offeredTools';
 import type { McpToolInfo } from './types';
 
 const BUILT_IN = new Set(['read', 'bash', 'recall']);
@@ -85,5 +85,50 @@ describe('offeredMcpTools', () => {
       BUILT_IN,
     );
     expect(Object.fromEntries(tools.map((t) => [t.tool, t.sameResultDedupe]))).toEqual({ both: true, readonly: false, none: false });
+  });
+
+  describe('bounds on what servers add to every request', () => {
+    const many = (server: string, count: number, description = 'd') =>
+      Array.from({ length: count }, (_, i) => tool(server, `t${String(i).padStart(4, '0')}`, { description }));
+
+    it('offers at most 100 tools of one server, the first by name, and names the rest (counted past ten)', () => {
+      const { tools, skipped } = offeredMcpTools(many('big', 3000), BUILT_IN);
+      expect(tools).toHaveLength(MCP_TOOL_BOUNDS.toolsPerServer);
+      expect(tools.at(-1)!.tool).toBe('t0099');
+      expect(skipped).toHaveLength(1);
+      expect(skipped[0]).toMatch(
+        /^MCP server big: 2,900 of its 3,000 tools are not offered: Cairn offers at most 100 tools and 40,000 characters/,
+      );
+      expect(skipped[0]).toContain('Not offered: big/t0100, big/t0101,');
+      expect(skipped[0]).toContain('big/t0109 and 2,890 more.');
+    });
+
+    it('offers at most 40,000 characters of definitions from one server', () => {
+      const { tools, skipped } = offeredMcpTools(many('wordy', 60, 'w'.repeat(MAX_DESCRIPTION_CHARS)), BUILT_IN);
+      const chars = tools.reduce((sum, t) => sum + JSON.stringify(t.definition).length, 0);
+      expect(chars).toBeLessThanOrEqual(MCP_TOOL_BOUNDS.charsPerServer);
+      expect(chars).toBeGreaterThan(MCP_TOOL_BOUNDS.charsPerServer - 1200);
+      expect(skipped[0]).toMatch(new RegExp(`^MCP server wordy: ${60 - tools.length} of its 60 tools are not offered`));
+    });
+
+    it('a tool too large for what is left does not stop smaller ones after it', () => {
+      const big = tool('s', 'a_big', { inputSchema: { type: 'object', properties: { x: { description: 'y'.repeat(15_000) } } } });
+      const bounds = { ...MCP_TOOL_BOUNDS, charsPerServer: 10_000 };
+      const { tools, skipped } = offeredMcpTools([big, tool('s', 'b_small')], BUILT_IN, bounds);
+      expect(tools.map((t) => t.tool)).toEqual(['b_small']);
+      expect(skipped[0]).toContain('Not offered: s/a_big.');
+    });
+
+    it('offers at most 128 tools from all servers together; the servers first by name keep theirs', () => {
+      const { tools, skipped } = offeredMcpTools([...many('a', 90), ...many('b', 90)], BUILT_IN);
+      expect(tools).toHaveLength(MCP_TOOL_BOUNDS.toolsInAll);
+      expect(tools.filter((t) => t.server === 'a')).toHaveLength(90);
+      expect(skipped).toEqual([expect.stringMatching(/^MCP server b: 52 of its 90 tools are not offered/)]);
+    });
+
+    it('names a left-out tool with its hidden characters shown', () => {
+      const { skipped } = offeredMcpTools([tool('s', 'a'), tool('s', 'b\u202eevil')], BUILT_IN, { ...MCP_TOOL_BOUNDS, toolsPerServer: 1 });
+      expect(skipped[0]).toContain('s/b⟨U+202E⟩evil');
+    });
   });
 });

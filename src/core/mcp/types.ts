@@ -115,7 +115,16 @@ export interface McpConnections {
 export class McpError extends Error {
   constructor(
     message: string,
-    readonly kind: 'not_started' | 'failed_to_start' | 'disconnected' | 'timeout' | 'cancelled' | 'protocol' | 'server_error',
+    readonly kind:
+      | 'not_started'
+      | 'failed_to_start'
+      | 'disconnected'
+      | 'timeout'
+      | 'cancelled'
+      | 'protocol'
+      | 'server_error'
+      /** The server sent more in one message than Cairn reads (`node/messageLimit.ts`); the connection was closed. */
+      | 'too_large',
     options?: { cause?: unknown },
   ) {
     super(message, options);

@@ -180,6 +180,11 @@ export class AnthropicModelClient implements ModelClient {
     return [...this.usedKeys];
   }
 
+  async learnSecrets(): Promise<void> {
+    // A missing key or a failing secret store is reported by the first request, with its advice.
+    await this.apiKey().catch(() => undefined);
+  }
+
   private async apiKey(): Promise<string> {
     const source = this.options.apiKey;
     let key: string | undefined;

@@ -134,8 +134,14 @@ export interface ModelClient {
   /** Streams one response. Throws `ModelError` for every failure but a cut stream, which resolves with `incomplete: true`. */
   stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse>;
   modelFacts(modelId: string): Promise<ModelFacts>;
-  /** The credentials this client has sent (its API keys), so tool results can be redacted of them. */
+  /** The credentials this client has sent or read to send (its API keys), so tool results can be redacted of them. */
   knownSecrets?(): readonly string[];
+  /**
+   * Reads the credentials it would send, without sending anything, so `knownSecrets` holds them before the
+   * first request (text built before it, like MCP tool descriptions, is redacted of them too). Never throws:
+   * no key yet is not an error here.
+   */
+  learnSecrets?(): Promise<void>;
   /** The models the server lists (a Models API call: it also checks the key). */
   listModels?(): Promise<ListedModel[]>;
 }

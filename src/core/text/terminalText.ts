@@ -9,12 +9,17 @@
  * - `\r\n` becomes `\n`; any other `\r` becomes `␍`.
  * - `\t` and `\n` stay; every other C0 control and DEL becomes its Unicode picture (`␛`, `␇`, `␈`, `␡`);
  *   C1 controls (U+0080–U+009F, which some terminals obey as escapes) become `�`.
+ * - Bidi controls (embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069, the marks U+200E,
+ *   U+200F and U+061C) become their code point, `⟨U+202E⟩`: they reorder what is shown ("Trojan source"),
+ *   so a line could read as something else than what it says. Right-to-left letters are text and stay.
  * - A sequence that never ends properly (a newline inside it, or longer than the bounds below) is shown
  *   as text, its ESC as `␛`: output is never swallowed by an unterminated escape.
  *
  * It works on a stream of chunks; a sequence or a `\r\n` split across chunks is handled as if whole, so
  * `sanitizeTerminalText(a + b)` equals `push(a) + push(b) + end()`.
  */
+
+import { visibleCodePoint } from './visibleText';
 
 const MAX_CSI_CHARS = 64;
 const MAX_STRING_CHARS = 4096;
@@ -36,9 +41,12 @@ export function sanitizeTerminalText(text: string): string {
   return stream.push(text) + stream.end();
 }
 
+/** The bidi controls made visible (the same as `visibleText.ts` lists among the hidden characters). */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** Whether the text would be changed by `sanitizeTerminalText` (cheap check for the common case). */
 export function hasTerminalControls(text: string): boolean {
-  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text);
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text);
 }
 
 export class TerminalTextStream {
@@ -152,6 +160,7 @@ function visibleChar(code: number, char: string): string {
   if (code < 0x20) return String.fromCharCode(0x2400 + code);
   if (code === 0x7f) return '\u2421';
   if (code >= 0x80 && code <= 0x9f) return '\ufffd';
+  if (code >= 0x061c && BIDI_CONTROL.test(char)) return visibleCodePoint(char);
   return char;
 }
 

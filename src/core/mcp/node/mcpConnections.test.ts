@@ -300,6 +300,49 @@ describe('SdkMcpConnections over HTTP', () => {
   });
 });
 
+/** The hostile server's http-huge mode on a free port; `sent()` is how much of its last huge answer it wrote. */
+async function hugeOverHttp(answer: 'json' | 'sse'): Promise<{ base: string; sent: () => Promise<number> }> {
+  const port = await freeLoopbackPort();
+  const child = spawn(process.execPath, [HOSTILE, 'http-huge'], {
+    env: { ...process.env, PORT: String(port), HOSTILE_HTTP_ANSWER: answer },
+    stdio: 'ignore',
+  });
+  children.push(child);
+  await until(() => portOpen(port), 20_000);
+  const base = `http://127.0.0.1:${port}`;
+  return { base, sent: async () => ((await (await fetch(`${base}/sent`)).json()) as { bytes: number }).bytes };
+}
+
+const MB = 1024 * 1024;
+
+describe('SdkMcpConnections: one limit of 10 MB for an answer on every transport', () => {
+  const cases = [
+    { transport: 'streamable HTTP, a JSON answer', type: 'http', path: '/mcp', answer: 'json' },
+    { transport: 'streamable HTTP, an event-stream answer', type: 'http', path: '/mcp', answer: 'sse' },
+    { transport: 'the older SSE transport', type: 'sse', path: '/sse', answer: 'json' },
+  ] as const;
+  for (const each of cases) {
+    it(`a 300 MB answer over ${each.transport} is cut at 10 MB while it streams: a too_large error, memory far below 300 MB, the next call reconnects`, async () => {
+      const server = await hugeOverHttp(each.answer);
+      const mcp = connections([
+        { name: 'big', scope: 'user', transport: { type: each.type, url: `${server.base}${each.path}`, headers: {} } },
+      ]);
+      expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['huge', 'echo']);
+      // The peak resident size of this process (KB), before and after: a 300 MB answer taken whole raised it by 1.2 GB.
+      const before = process.resourceUsage().maxRSS * 1024;
+      const error = await rejection(mcp.call('big', 'huge', {}));
+      const grown = process.resourceUsage().maxRSS * 1024 - before;
+      expect(error.kind).toBe('too_large');
+      expect(error.message).toContain('MCP server big sent more than 10 MB in one message');
+      expect(error.message).toContain('reconnected on the next call');
+      // Read as it streams and stopped at the limit: the server got to write a small part of its 300 MB.
+      expect(await server.sent()).toBeLessThan(60 * MB);
+      expect(grown).toBeLessThan(150 * MB);
+      expect(text(await mcp.call('big', 'echo', {}))).toBe('called echo');
+    });
+  }
+});
+
 describe('SdkMcpConnections against hostile servers', () => {
   it('a 5 MB text result arrives whole', async () => {
     const mcp = connections([hostile('huge')]);
@@ -309,12 +352,15 @@ describe('SdkMcpConnections against hostile servers', () => {
     expect(all.endsWith('END')).toBe(true);
   });
 
-  it("a result over the SDK's 10 MB read buffer is a disconnected error; the next call restarts the server", async () => {
+  it('a result over 10 MB is a too_large error saying what to do; the next call restarts the server', async () => {
     const mcp = connections([stdio('huge', [HOSTILE, 'huge'], { HOSTILE_HUGE_CHARS: String(11 * 1024 * 1024) })]);
     const error = await rejection(mcp.call('huge', 'huge', {}));
-    expect(error.kind).toBe('disconnected');
+    expect(error.kind).toBe('too_large');
+    expect(error.message).toContain('MCP server huge sent more than 10 MB in one message');
     expect(error.message).toContain('restarted on the next call');
+    expect(error.message).toMatch(/Ask the tool for less/);
     expect((await mcp.listTools()).map((tool) => tool.name)).toEqual(['huge']);
+    expect(text(await mcp.call('huge', 'other', {}))).toBe('called other');
   });
 
   it('invalid JSON-RPC lines do not break the connection; a non-result is a protocol error; an error response a server error', async () => {
@@ -361,6 +407,23 @@ describe('SdkMcpConnections against hostile servers', () => {
     await mcp.call('odd', 'change', {});
     await until(() => changed.length > 0, 5_000);
     expect(changed).toEqual(['odd']);
+  });
+
+  it('a burst of 2,000 list_changed notifications is one change (one log line, one listener call) until the tools are listed again', async () => {
+    const mcp = connections([hostile('list-changed-burst', 'bursty')]);
+    const changed: string[] = [];
+    mcp.onToolsChanged((server) => changed.push(server));
+    await mcp.listTools();
+    expect(text(await mcp.call('bursty', 'burst', {}))).toBe('sent 2000 list_changed');
+    // One more answer after the burst on the same stream: every notification of the burst has been handled.
+    await mcp.call('bursty', 'flush', {});
+    expect(changed).toEqual(['bursty']);
+    expect(logged.filter((line) => line.includes('tool list changed'))).toHaveLength(1);
+    // Once listed again, the next change is news again.
+    await mcp.listTools();
+    await mcp.call('bursty', 'burst', {});
+    await mcp.call('bursty', 'flush', {});
+    expect(changed).toEqual(['bursty', 'bursty']);
   });
 
   it('a call never answered times out, and the server is told to cancel', async () => {

@@ -6,6 +6,7 @@ import { listedToolsPage } from '../listedTools';
 import { McpError } from '../types';
 import type { McpCallOptions, McpCallResult, McpServerConfig, McpServerStatus, McpToolInfo } from '../types';
 import { ANY_RESULT } from './anyResult';
+import { boundedFetch, isStdioMessageTooLarge, MAX_MESSAGE_BYTES, tooLargeMessage } from './messageLimit';
 import {
   errorMessage,
   isConnectionLost,
@@ -17,6 +18,7 @@ import {
 } from './sdkErrors';
 import { serverEnvironment } from './serverEnvironment';
 import { StderrTail } from './stderrTail';
+import { unlessAborted, withinTimeout } from './waits';
 
 /** Most pages of `tools/list` read from one server (a server whose cursor never ends is cut there). */
 export const MAX_TOOL_PAGES = 100;
@@ -68,6 +70,13 @@ export class McpServerConnection {
   private attempt: Live | undefined;
   private tools: readonly McpToolInfo[] | undefined;
   private toolsStale = true;
+  /**
+   * A `tools/list_changed` was passed on and the tools have not been listed since: more of them say nothing
+   * new (a server sending 2,000 in one call makes one notice, one log line, one journal record).
+   */
+  private changeAnnounced = false;
+  /** A message over the limit ended this connection (its calls end as `too_large`). */
+  private overLimit = false;
   /** Bumped at every start and at close: events from an older connection are ignored. */
   private generation = 0;
   private readonly stderr = new StderrTail();
@@ -115,6 +124,7 @@ export class McpServerConnection {
       const live = await this.ready();
       if (this.tools === undefined || this.toolsStale) {
         this.toolsStale = false;
+        this.changeAnnounced = false;
         this.tools = await this.fetchTools(live);
       }
       return this.state === 'ready' ? this.tools : [];
@@ -165,6 +175,7 @@ export class McpServerConnection {
     const label = `${this.name}/${tool}`;
     if (signal?.aborted)
       return new McpError(`The call to ${label} was cancelled; the server was told to stop.`, 'cancelled', { cause: error });
+    if (this.overLimit) return new McpError(this.disconnectedMessage(`while ${tool} ran`), 'too_large', { cause: error });
     if (this.isHttp() && isHttpConnectionFailure(error)) this.loseConnection(errorMessage(error));
     if (isConnectionLost(error) || this.state === 'disconnected') {
       return new McpError(this.disconnectedMessage(`while ${tool} ran`), 'disconnected', { cause: error });
@@ -190,6 +201,7 @@ export class McpServerConnection {
   private lostBecause: string | undefined;
 
   private disconnectedMessage(when: string): string {
+    if (this.overLimit) return tooLargeMessage(this.name, when, this.isHttp() ? 'reconnected' : 'restarted');
     const why = this.isHttp() ? this.lostBecause : this.stderr.lastLine();
     const label = this.isHttp() ? 'the error' : 'its last error output';
     return (
@@ -216,24 +228,7 @@ export class McpServerConnection {
   /** `ready()`, given up when the caller cancels first (the start goes on, for the next call). */
   private readyUnlessCancelled(tool: string, signal: AbortSignal | undefined): Promise<Live> {
     const cancelled = () => new McpError(`The call to ${this.name}/${tool} was cancelled before it was sent.`, 'cancelled');
-    if (signal?.aborted) return Promise.reject(cancelled());
-    const ready = this.ready();
-    if (!signal) return ready;
-    return new Promise<Live>((resolve, reject) => {
-      const onAbort = () => reject(cancelled());
-      signal.addEventListener('abort', onAbort, { once: true });
-      ready.then(
-        (live) => {
-          signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) reject(cancelled());
-          else resolve(live);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    return signal?.aborted ? Promise.reject(cancelled()) : unlessAborted(this.ready(), signal, cancelled);
   }
 
   /** The live connection, starting (or restarting) the server when it has none. */
@@ -254,6 +249,8 @@ export class McpServerConnection {
     this.detail = undefined;
     // The last list stays for status() until the restarted server lists its tools again.
     this.toolsStale = true;
+    this.changeAnnounced = false;
+    this.overLimit = false;
     this.stderr.clear();
     this.lostBecause = undefined;
     if (restarting) this.options.log(`MCP server ${this.name}: restarting.`);
@@ -281,26 +278,15 @@ export class McpServerConnection {
   /** Rejects after the start timeout, ending whatever the attempt started. */
   private withStartTimeout(connecting: Promise<Live>, generation: number): Promise<Live> {
     const timeoutMs = this.options.startTimeoutMs;
-    return new Promise<Live>((resolve, reject) => {
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
+    return withinTimeout(connecting, timeoutMs, {
+      timedOut: () => {
         const attempt = this.attempt;
         this.attempt = undefined;
         if (attempt) void this.closeQuietly(attempt);
-        reject(new McpError(`It did not finish starting within ${seconds(timeoutMs)}.`, 'failed_to_start'));
-      }, timeoutMs);
-      connecting.then(
-        (live) => {
-          clearTimeout(timer);
-          if (timedOut || generation !== this.generation) void this.closeQuietly(live);
-          else resolve(live);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+        return new McpError(`It did not finish starting within ${seconds(timeoutMs)}.`, 'failed_to_start');
+      },
+      unwanted: () => generation !== this.generation,
+      late: (live) => void this.closeQuietly(live),
     });
   }
 
@@ -312,21 +298,36 @@ export class McpServerConnection {
         args: [...transport.args],
         env: serverEnvironment(this.options.inheritedEnv, transport.env),
         stderr: 'pipe',
+        // The SDK's own default, said here: the one limit of every transport (messageLimit.ts).
+        maxBufferSize: MAX_MESSAGE_BYTES,
         ...(transport.cwd !== undefined ? { cwd: transport.cwd } : {}),
       });
       stdio.stderr?.on('data', (chunk: Buffer | string) => this.stderr.append(chunk));
       return this.handshake(stdio, generation);
     }
     const url = new URL(transport.url);
-    const requestInit: RequestInit = { headers: { ...transport.headers } };
-    if (transport.type === 'sse') return this.handshake(new SSEClientTransport(url, { requestInit }), generation);
+    const http = {
+      requestInit: { headers: { ...transport.headers } },
+      fetch: boundedFetch(MAX_MESSAGE_BYTES, () => this.messageTooLarge(generation)),
+    };
+    if (transport.type === 'sse') return this.handshake(new SSEClientTransport(url, http), generation);
     try {
-      return await this.handshake(new StreamableHTTPClientTransport(url, { requestInit }), generation);
+      return await this.handshake(new StreamableHTTPClientTransport(url, http), generation);
     } catch (error) {
       if (!looksLikeSseOnlyServer(error) || generation !== this.generation) throw error;
       this.options.log(`MCP server ${this.name}: no streamable HTTP (${errorMessage(error)}); trying SSE.`);
-      return this.handshake(new SSEClientTransport(url, { requestInit }), generation);
+      return this.handshake(new SSEClientTransport(url, http), generation);
     }
+  }
+
+  /**
+   * A message outgrew the limit: its calls end as `too_large`. An HTTP connection is closed now (the cut
+   * stream cannot be read on); a stdio transport closes itself (the SDK's read buffer was cleared).
+   */
+  private messageTooLarge(generation: number): void {
+    if (generation !== this.generation) return;
+    this.overLimit = true;
+    if (this.isHttp()) this.loseConnection(`a message over ${MAX_MESSAGE_BYTES} bytes`);
   }
 
   /** Connects a fresh client over `transport` (the `initialize` handshake); a failed attempt is closed. */
@@ -335,12 +336,15 @@ export class McpServerConnection {
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (generation !== this.generation) return;
       this.toolsStale = true;
+      if (this.changeAnnounced) return;
+      this.changeAnnounced = true;
       this.options.log(`MCP server ${this.name}: its tool list changed.`);
       this.options.onToolsChanged(this.name);
     });
     let errorsLogged = 0;
     client.onerror = (error: Error) => {
       if (generation !== this.generation) return;
+      if (isStdioMessageTooLarge(error)) this.messageTooLarge(generation);
       if (this.isHttp() && isHttpConnectionFailure(error)) this.loseConnection(errorMessage(error));
       if (errorsLogged > MAX_LOGGED_ERRORS) return;
       errorsLogged++;

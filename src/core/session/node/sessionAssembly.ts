@@ -137,7 +137,9 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
   const ids = new IdAllocator({ digits: hygiene['ids.digits'], ...(ports.idSeed !== undefined ? { seed: ports.idSeed } : {}) });
-  const mcpTools = mcpToolsOf(ports);
+  // One redactor for the session: the ledger's results and the MCP servers' text alike.
+  const redactor = sessionRedactor(ports);
+  const mcpTools = mcpToolsOf(ports, redactor);
   const checkpoints = await checkpointsOf(ports, journal, [], clock);
   const generations = new ActiveGeneration();
   const extras = sessionExtras(ports, journal, generations, new WorkingMemory(), new SubagentIds());
@@ -147,7 +149,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     config: hygiene,
     hashCache,
     ids,
-    redactor: sessionRedactor(ports),
+    redactor,
     externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
   });
   return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), generations, mcpTools, checkpoints, extras);
@@ -162,7 +164,8 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const opened = await SessionJournal.open(ports.sessionsDir, sessionId, ports.clock ? { clock: ports.clock } : {});
   const hygiene = ports.hygiene ?? DEFAULT_HYGIENE;
   const hashCache = new HashCache();
-  const mcpTools = mcpToolsOf(ports);
+  const redactor = sessionRedactor(ports);
+  const mcpTools = mcpToolsOf(ports, redactor);
   const checkpoints = await checkpointsOf(ports, opened.journal, opened.records, ports.clock ?? systemClock);
   const replayed = replayConversation(opened.records);
   const generations = new ActiveGeneration(replayed, replayed.highestGeneration);
@@ -179,7 +182,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     store: opened.journal,
     config: hygiene,
     hashCache,
-    redactor: sessionRedactor(ports),
+    redactor,
     externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
@@ -242,6 +245,9 @@ async function assemble(
     ),
   );
   const log = ports.log ?? (() => undefined);
+  // The key the client will send, known before the static part is built: a server's tool description
+  // that holds it is redacted in the first request too, not only once the key has been sent.
+  await ports.model.learnSecrets?.();
   const preamble = await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE);
   const composer = new Composer({
     // The task tool is offered when sub-agents are on as the session starts (tools are fixed per session).
@@ -453,7 +459,10 @@ function checkpointsOf(
 }
 
 /** The MCP tools of a session whose ports have MCP connections. */
-function mcpToolsOf(ports: SessionPorts): McpTools | undefined {
+function mcpToolsOf(ports: SessionPorts, redactor: Redactor): McpTools | undefined {
   if (!ports.mcp) return undefined;
-  return new McpTools(ports.mcp, { builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)) });
+  return new McpTools(ports.mcp, {
+    builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)),
+    redactor,
+  });
 }
