@@ -54,7 +54,7 @@ function scanMemory(pid) {
     regions++;
     // Consecutive chunks overlap by the longest needle less one byte, so a needle across two is still found (one
     // inside the overlap may count twice: only none or some matters).
-    for (let at = start; at < end; ) {
+    for (let at = start; at < end;) {
       const length = Math.min(chunk.length, end - at);
       let read;
       try {
