@@ -3,6 +3,7 @@ import * as nodePath from 'node:path';
 import type { DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, Workspace } from '../../core/ports';
 import { writeFileAtomic } from './atomicWrite';
 import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
+import { commandIsolation, type CommandIsolation } from './commandIsolation';
 import { walkFiles } from './fileWalker';
 import { globPathMatcher, grepGlobFilter } from './globMatcher';
 import { compileGrepPattern, type CompiledGrepPattern } from './grepPattern';
@@ -23,6 +24,11 @@ export interface NodeWorkspaceOptions {
   readonly ripgrepPath?: string | null;
   /** Bounds for `exec`; see `runCommand`. */
   readonly commandLimits?: Partial<CommandLimits>;
+  /**
+   * Whether commands run isolated (`commandIsolation.ts`). Omitted: this machine's answer, probed once. A
+   * test passes `{ kind: 'none' }` to run the fallback where the sandbox works.
+   */
+  readonly isolation?: () => Promise<CommandIsolation>;
 }
 
 export type GrepEngine = 'ripgrep' | 'javascript';
@@ -34,12 +40,14 @@ export class NodeWorkspace implements Workspace {
   private readonly limits: CommandLimits;
   private readonly ripgrepPath: string | null | undefined;
   private ripgrep: Promise<string | null> | undefined;
+  private readonly isolation: () => Promise<CommandIsolation>;
 
   constructor(root: string, options: NodeWorkspaceOptions = {}) {
     this.paths = new PathResolver(root);
     this.root = this.paths.root;
     this.limits = { ...DEFAULT_COMMAND_LIMITS, ...options.commandLimits };
     this.ripgrepPath = options.ripgrepPath;
+    this.isolation = options.isolation ?? commandIsolation;
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
@@ -206,8 +214,13 @@ export class NodeWorkspace implements Workspace {
     }
   }
 
-  exec(command: string, options: ExecOptions): Promise<CommandResult> {
-    return runCommand(command, this.root, options, this.limits);
+  async exec(command: string, options: ExecOptions): Promise<CommandResult> {
+    return runCommand(command, this.root, options, this.limits, await this.isolation());
+  }
+
+  /** Whether this workspace's commands run isolated, and if not why (the host's notice). */
+  commandIsolation(): Promise<CommandIsolation> {
+    return this.isolation();
   }
 
   /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */
