@@ -242,6 +242,14 @@ describe.skipIf(process.platform !== 'linux')('exec in its own PID namespace', (
     expect(result.output).toBe('1 bwrap\nhidden\n');
   });
 
+  it("cannot uncover the editor's /proc: no capabilities, even as root (CI runs as root)", async () => {
+    const result = await ws.exec(
+      `grep CapEff /proc/self/status; umount -l /proc 2>/dev/null; unshare -Urm umount -l /proc 2>/dev/null; test -e /proc/${process.pid} && echo visible || echo hidden`,
+      { timeoutMs: 10_000 },
+    );
+    expect(result.output).toBe('CapEff:\t0000000000000000\nhidden\n');
+  });
+
   it('a process that left the group (setsid) still ends with a timeout: the namespace ends with its init', async () => {
     const t = token();
     leftOver.push(t);

@@ -9,6 +9,10 @@
  * the key, and the editor's process is not there at all: `/proc` shows only the namespace's processes,
  * so the editor's environment and memory have no path a command can open.
  *
+ * Also no capabilities (for an ordinary user bubblewrap drops them anyway; root keeps them unless told),
+ * so root cannot unmount the namespace's /proc and find the editor's beneath it; `setuid` programs
+ * (`sudo`) do not raise privileges inside either (bubblewrap sets no-new-privileges).
+ *
  * Not `--die-with-parent`: it ends the namespace as soon as the command's bash exits, which would kill a
  * server the command started in the background (`server &`), and the runner promises to leave that
  * running. A cancel or a timeout still ends everything: the runner's SIGKILL to the process group reaches
@@ -44,6 +48,10 @@ export function bwrapArguments(plan: SandboxPlan, command: readonly string[]): s
     '--unshare-pid',
     '--proc',
     '/proc',
+    // No capabilities, for root too (bubblewrap keeps root's by default): with CAP_SYS_ADMIN a command
+    // unmounts that /proc (`umount -l /proc`) and the editor's is there again, underneath.
+    '--cap-drop',
+    'ALL',
     '--chdir',
     plan.cwd,
     '--',

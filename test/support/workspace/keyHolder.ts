@@ -25,7 +25,9 @@ function quoted(text: string): string {
 async function main(): Promise<void> {
   // The scanner also says whether this process is visible at all (by its pid outside any namespace).
   writeFileSync(specFile, JSON.stringify({ ...JSON.parse(readFileSync(specFile, 'utf8')), watch: [process.pid] }));
-  const result = await new NodeWorkspace(workspace).exec(`${quoted(process.execPath)} ${quoted(scanner)} "$PPID" ${quoted(specFile)}`, {
+  // As a hostile command would, it first tries to take away the namespace's /proc (root could, with capabilities).
+  const command = `umount -l /proc 2>/dev/null; ${quoted(process.execPath)} ${quoted(scanner)} "$PPID" ${quoted(specFile)}`;
+  const result = await new NodeWorkspace(workspace).exec(command, {
     timeoutMs: 120_000,
   });
   const control = spawnSync(process.execPath, [scanner, String(process.pid), specFile], { encoding: 'utf8' });
