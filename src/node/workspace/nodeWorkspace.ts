@@ -218,11 +218,6 @@ export class NodeWorkspace implements Workspace {
     return runCommand(command, this.root, options, this.limits, await this.isolation());
   }
 
-  /** Whether this workspace's commands run isolated, and if not why (the host's notice). */
-  commandIsolation(): Promise<CommandIsolation> {
-    return this.isolation();
-  }
-
   /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */
   async grepEngine(): Promise<GrepEngine> {
     return (await this.findRipgrep()) ? 'ripgrep' : 'javascript';
