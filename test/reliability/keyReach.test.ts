@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,15 @@ import { expect, it } from 'vitest';
  */
 const MEMORY_KEY = `sk-ant-api03-memory-canary-${'4'.repeat(12)}-${process.pid}-AA`;
 const ENV_KEY = `sk-ant-api03-environ-canary-${'9'.repeat(12)}-${process.pid}-AA`;
+
+/** The kernel's ptrace restriction: 0 when there is none (no Yama, as on CI). */
+function yamaScope(): number {
+  try {
+    return Number(readFileSync('/proc/sys/kernel/yama/ptrace_scope', 'utf8').trim());
+  } catch {
+    return 0;
+  }
+}
 
 interface Scan {
   readonly pid: number;
@@ -56,7 +65,11 @@ it.skipIf(process.platform !== 'linux')(
       const control = report.control.scan;
       expect(report.control.exitCode, report.control.stderr).toBe(0);
       expect(control.environ.hits, 'the control finds the key in the environment').toBeGreaterThan(0);
-      expect(control.memory.hits, `the control finds the keys in memory: ${JSON.stringify(control.memory)}`).toBeGreaterThan(0);
+      // Yama's ptrace_scope 1 or more (Ubuntu's default; not CI's kernel) stops a child reading its parent's
+      // memory at all: then the control can only show the environment.
+      if (yamaScope() === 0) {
+        expect(control.memory.hits, `the control finds the keys in memory: ${JSON.stringify(control.memory)}`).toBeGreaterThan(0);
+      }
 
       // The command the model runs: its parent holds no key, in its environment or its memory.
       const command = report.command.scan;
