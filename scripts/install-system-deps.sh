@@ -7,9 +7,10 @@
 #   libkrb5-dev   headers + krb5-config for rebuilding code-server's `kerberos` native module
 #   fonts-liberation, fonts-dejavu-core  readable text in screenshots
 #   build-essential, pkg-config  native rebuilds (node-pty, spdlog, watcher, argon2, kerberos)
+#   bubblewrap    runs each command the model runs in its own PID namespace (the key out of its reach)
 set -euo pipefail
 
-packages=(chromium ripgrep libkrb5-dev fonts-liberation fonts-dejavu-core build-essential pkg-config)
+packages=(chromium ripgrep libkrb5-dev fonts-liberation fonts-dejavu-core build-essential pkg-config bubblewrap)
 
 missing=()
 for p in "${packages[@]}"; do

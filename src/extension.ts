@@ -7,6 +7,7 @@ import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
 import { NodeProjectContext } from './node/nodeProjectContext';
 import { commandEnvironment, environmentSecrets } from './node/workspace/commandRunner';
+import { commandIsolation } from './node/workspace/commandIsolation';
 import { CHECKPOINT_SCHEME, CheckpointDocuments, VsCodeCheckpointPrompts } from './host/checkpointPrompts';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
@@ -195,6 +196,8 @@ export function activate(context: vscode.ExtensionContext): void {
     workspace,
     hasApiKey: async () => (await model.apiKey()) !== undefined,
     apiKeySource: () => model.apiKeySource(),
+    // Probed once per window: the same answer every command gets (NodeWorkspace asks the same probe).
+    commandIsolation,
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),

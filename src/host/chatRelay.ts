@@ -22,8 +22,8 @@ export class ChatRelay {
     const callId = path.pop()!;
     for (const notification of this.projection.project(wrapChildOutput(path, callId, text))) this.views.broadcast(notification, 'chat');
   });
-  /** The environment-key warning: 'due' once found, shown with the next turn, then never again. */
-  private envKeyWarning: 'not-yet' | 'due' | 'shown' = 'not-yet';
+  /** Warnings shown once per window (by kind): 'due' once found, shown with the next turn, then never again. */
+  private readonly warnings = new Map<string, { state: 'due' | 'shown'; readonly message: string }>();
 
   constructor(private readonly views: OpenViews) {}
 
@@ -34,7 +34,17 @@ export class ChatRelay {
 
   /** The key comes from the environment: warn once, with the next turn. */
   keyFromEnvironment(): void {
-    if (this.envKeyWarning === 'not-yet') this.envKeyWarning = 'due';
+    this.warnOnce('api_key_from_environment', ENV_KEY_WARNING);
+  }
+
+  /** A warning shown with the next turn, once per window whatever is asked again. */
+  warnOnce(kind: string, message: string): void {
+    if (!this.warnings.has(kind)) this.warnings.set(kind, { state: 'due', message });
+  }
+
+  /** Whether a warning of this kind was given (or is due). */
+  warned(kind: string): boolean {
+    return this.warnings.has(kind);
   }
 
   /** The chat turn events go to now (0 before the first). */
@@ -43,7 +53,7 @@ export class ChatRelay {
   }
 
   get warnedAboutKey(): boolean {
-    return this.envKeyWarning !== 'not-yet';
+    return this.warned('api_key_from_environment');
   }
 
   relay(event: AgentEvent): void {
@@ -63,12 +73,11 @@ export class ChatRelay {
     this.liveOutput.flush();
     this.childOutput.flush();
     for (const notification of this.projection.project(event)) this.views.broadcast(notification, 'chat');
-    if (event.type === 'user_message' && this.envKeyWarning === 'due') {
-      this.envKeyWarning = 'shown';
-      this.views.broadcast(
-        { type: 'notice', turn: this.turn(), level: 'warning', kind: 'api_key_from_environment', message: ENV_KEY_WARNING },
-        'chat',
-      );
+    if (event.type !== 'user_message') return;
+    for (const [kind, warning] of this.warnings) {
+      if (warning.state !== 'due') continue;
+      warning.state = 'shown';
+      this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'warning', kind, message: warning.message }, 'chat');
     }
   }
 

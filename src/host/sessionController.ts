@@ -17,7 +17,7 @@ import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
 import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
-import { NoSessionError } from './sessionNotices';
+import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
@@ -215,6 +215,10 @@ export class SessionController {
       return;
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
+    if (!this.chat.warned(NOT_ISOLATED)) {
+      const isolation = await this.deps.commandIsolation?.();
+      if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
+    }
     const isFile = this.deps.isWorkspaceFile;
     const mentions = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
     let session;

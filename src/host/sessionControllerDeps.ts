@@ -17,6 +17,11 @@ export interface SessionControllerDeps {
   readonly hasApiKey: () => Promise<boolean>;
   /** Where the key comes from; a key from the environment is warned about once (see `send`). */
   readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | undefined>;
+  /**
+   * Whether the commands the model runs are isolated (`src/node/workspace/commandSandbox.ts`); when not,
+   * the user is told once why, and what that leaves open.
+   */
+  readonly commandIsolation?: () => Promise<{ readonly kind: 'namespace' } | { readonly kind: 'none'; readonly reason: string }>;
   /** The model's input window in tokens. */
   readonly windowTokens: () => Promise<number>;
   /** Told whenever the meter changes (the status bar). */

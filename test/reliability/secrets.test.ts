@@ -21,12 +21,15 @@ import { startLocalServer } from '../../src/node/localServer/server';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 import { NodeWorkspace } from '../../src/node/workspace/nodeWorkspace';
+import { commandIsolation } from '../../src/node/workspace/commandIsolation';
+import { keyLeaks } from '../support/ledger/keyLeaks';
 
 /**
  * Issue 9, secrets: a full session run with a canary key — tool calls, a provider failure that ends a run,
  * a recovery, a compaction (history archive), an export — then every file written (journal, snapshots,
  * history.md, the export), every log line, every event and everything the host would post to the webview
- * is searched for the key. The key is also in this process's environment, as it is for a headless run.
+ * is searched for the key, as it is and in every common encoding (`keyLeaks`: base64, hex, reversed, a
+ * character at a time). The key is also in this process's environment, as it is for a headless run.
  */
 
 const CANARY = `sk-ant-canary-${'7'.repeat(8)}-DO-NOT-LEAK-${process.pid}`;
@@ -38,7 +41,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function filesContaining(root: string, needle: string): Promise<{ files: number; hits: string[] }> {
+/** Files under `root` that hold the key in any form, each with the forms found. */
+async function filesContaining(root: string, key: string): Promise<{ files: number; hits: string[] }> {
   let files = 0;
   const hits: string[] = [];
   async function walk(d: string): Promise<void> {
@@ -47,7 +51,8 @@ async function filesContaining(root: string, needle: string): Promise<{ files: n
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) {
         files++;
-        if ((await fs.readFile(path)).includes(needle)) hits.push(path);
+        const forms = keyLeaks((await fs.readFile(path)).toString('latin1'), key);
+        if (forms.length > 0) hits.push(`${path}: ${forms.join(', ')}`);
       }
     }
   }
@@ -153,14 +158,14 @@ it('the API key appears nowhere: not on disk, not in logs, not in events or webv
   const onDisk = await filesContaining(dir, CANARY);
   expect(onDisk.hits, 'files holding the key').toEqual([]);
   expect(await fs.readdir(join(sessionsDir, sessionId))).toEqual(expect.arrayContaining(['history.md']));
-  expect(logLines.filter((l) => l.includes(CANARY))).toEqual([]);
-  expect(JSON.stringify(events).includes(CANARY), 'events').toBe(false);
+  expect(logLines.filter((l) => keyLeaks(l, CANARY).length > 0)).toEqual([]);
+  expect(keyLeaks(JSON.stringify(events), CANARY), 'events').toEqual([]);
   // The command's output streamed to the chat in more than one chunk, each redacted.
   const streamed = events.filter((e): e is Extract<AgentEvent, { type: 'tool_output' }> => e.type === 'tool_output');
   expect(streamed.length).toBeGreaterThan(1);
   expect(streamed.map((e) => e.text).join('')).toContain('key: [redacted: API key]');
-  expect(JSON.stringify(posted).includes(CANARY), 'webview messages').toBe(false);
-  expect(JSON.stringify(digest).includes(CANARY), 'journal digest (webview pages)').toBe(false);
+  expect(keyLeaks(JSON.stringify(posted), CANARY), 'webview messages').toEqual([]);
+  expect(keyLeaks(JSON.stringify(digest), CANARY), 'journal digest (webview pages)').toEqual([]);
   console.info(
     `secrets: canary key searched in ${onDisk.files} files (journal, snapshots, history.md, export, workspace), ${logLines.length} log lines, ${events.length} events, ${posted.length} webview messages: found nowhere`,
   );
@@ -222,16 +227,71 @@ it('a command that prints the key by any route shows the model a redaction, neve
       },
     );
     expect(child.status, child.stderr).toBe(0);
-    // Each route reached the key and was redacted (so the searches below mean something).
-    expect(child.stdout).toContain('ANTHROPIC_API_KEY=[redacted: API key]');
+    // Each route reached the key and was redacted (so the searches below mean something); but the parent's
+    // environment, where commands run in a PID namespace of their own: their parent holds no key there.
+    if ((await commandIsolation()).kind === 'namespace') expect(child.stdout).not.toMatch(/^ANTHROPIC_API_KEY=/m);
+    else expect(child.stdout).toMatch(/^ANTHROPIC_API_KEY=\[redacted: API key\]$/m);
     expect(child.stdout).toContain('built: [redacted: API key]');
     expect(child.stdout).toContain('1: ANTHROPIC_API_KEY=[redacted: API key]');
     expect(child.stdout).toContain('split: [redacted: API key]');
     expect(child.stdout).toContain('env: []');
-    expect(child.stdout.includes(CANARY), 'the CLI transcript').toBe(false);
+    expect(keyLeaks(child.stdout, CANARY), 'the CLI transcript').toEqual([]);
     const requests = await fs.readFile(join(out, 'requests.jsonl'), 'utf8');
     expect(requests).toContain('[redacted: API key]');
-    expect(requests.includes(CANARY), 'what the model was sent').toBe(false);
+    expect(keyLeaks(requests, CANARY), 'what the model was sent').toEqual([]);
+    const onDisk = await filesContaining(out, CANARY);
+    expect(onDisk.hits, 'journal, snapshots, transcript').toEqual([]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}, 120_000);
+
+/**
+ * Issue 28, case 14: the key printed encoded (base64 at each alignment, URL-safe, hex either case, reversed,
+ * spaced), from a file in the workspace and from the parent's environment. Before, each form reached the
+ * model, the journal and the transcript whole. Where commands run in their own PID namespace the parent's
+ * environment holds no key at all; the file's key is redacted in every form.
+ */
+it('a command that prints the key encoded shows the model a redaction, never the key in any form', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'cairn-rel-encoded-'));
+  const commands = [
+    "echo \"environ: $(tr '\\0' '\\n' < /proc/$PPID/environ | grep -a '^ANTHROPIC_API_KEY=' | base64 -w0)\"",
+    'base64 -w0 config/.env',
+    'printf x | cat - config/.env | base64',
+    'printf xy | cat - config/.env | base64 | tr -d =',
+    "base64 config/.env | tr '+/' '-_'",
+    'od -An -tx1 config/.env',
+    'od -An -tx1 config/.env | tr a-f A-F',
+    "cut -d= -f2 config/.env | tr -d '\\n' | fold -w1 | tac | tr -d '\\n'",
+    "cut -d= -f2 config/.env | sed 's/./& /g'",
+    'cut -d= -f2 config/.env | tr a-z A-Z',
+  ];
+  const half = CANARY.length >> 1;
+  const scenario = {
+    model: { id: 'claude-test-model', context_window: 200000, max_output: 64000 },
+    workspace: { 'config/.env': `ANTHROPIC_API_KEY=${CANARY.slice(0, half)}${CANARY.slice(half)}\n` },
+    turns: [
+      { user: 'print the key encoded' },
+      { assistant: { tool_calls: commands.map((command) => ({ name: 'bash', input: { command } })) } },
+      { assistant: { text: 'Done.' } },
+    ],
+  };
+  try {
+    const scenarioFile = join(root, 'scenario.json');
+    await fs.writeFile(scenarioFile, JSON.stringify(scenario));
+    const out = join(root, 'out');
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/node/headless/cli.ts', '--workspace', join(root, 'ws'), '--scenario', scenarioFile, '--out', out],
+      { env: { ...process.env, ANTHROPIC_API_KEY: CANARY }, encoding: 'utf8', timeout: 90_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    expect(keyLeaks(child.stdout, CANARY), 'the CLI transcript').toEqual([]);
+    // Every file route printed something that was the key (so the searches mean something).
+    expect(child.stdout.split('[redacted: API key]').length - 1).toBeGreaterThanOrEqual(commands.length - 1);
+    if ((await commandIsolation()).kind === 'namespace') expect(child.stdout).toMatch(/^environ: $/m);
+    const requests = await fs.readFile(join(out, 'requests.jsonl'), 'utf8');
+    expect(keyLeaks(requests, CANARY), 'what the model was sent').toEqual([]);
     const onDisk = await filesContaining(out, CANARY);
     expect(onDisk.hits, 'journal, snapshots, transcript').toEqual([]);
   } finally {

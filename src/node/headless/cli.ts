@@ -6,12 +6,18 @@ import { totalsLine } from './childRuns';
 import { compactionSettingsOf, hygieneOf, parseHeadlessArgs, UsageError } from './args';
 import { renderReport } from './report';
 import { runHeadless } from './runner';
+import { commandIsolation } from '../workspace/commandIsolation';
 import { transcriptLines } from './transcript';
 
 async function main(): Promise<number> {
   const args = parseHeadlessArgs(process.argv.slice(2));
   const scenario = args.scenario ? await loadScenario(args.scenario) : undefined;
   const transcript: string[] = [];
+  // Said once, as the editor says it: where commands cannot be isolated, a command can reach this process.
+  const isolation = await commandIsolation();
+  if (isolation.kind === 'none') {
+    process.stderr.write(`${sanitizeTerminalText(`Commands are not isolated from this process: ${isolation.reason}.`)}\n`);
+  }
   const result = await runHeadless({
     workspaceDir: args.workspace,
     ...(scenario ? { scenario } : {}),

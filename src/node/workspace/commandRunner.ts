@@ -4,6 +4,7 @@ import type { Secret } from '../../core/ledger/redactor';
 import type { ExecOptions, ExecResult } from '../../core/ports';
 import { BoundedOutput } from './boundedOutput';
 import { CAIRN_CREDENTIAL_VARIABLES, isCairnCredentialVariable } from '../../core/config/withheldEnvironment';
+import { bwrapArguments, type CommandIsolation } from './commandSandbox';
 
 export interface CommandLimits {
   /** Most output characters kept in memory; beyond it the middle is dropped and counted. */
@@ -28,7 +29,11 @@ export interface CommandResult extends ExecResult {
 }
 
 /**
- * Runs `bash -c command` in `cwd` as the leader of a new process group.
+ * Runs `bash -c command` in `cwd` as the leader of a new process group; with `isolation` a namespace,
+ * inside bubblewrap (`commandSandbox.ts`: its own PID namespace, so neither the editor's environment nor
+ * its memory is in reach). bubblewrap leads the group then, and the points below hold as they are, but
+ * one: bubblewrap reports a command that died by signal N as exit code 128 + N (as bash's `$?` does), so
+ * `exitCode` is null inside it only for a timeout or a cancel.
  *
  * - stderr is joined to stdout *inside* the child (`exec bash -c "$1" 2>&1`), so both reach us
  *   through one pipe in exactly the order they were written; two pipes would only be ordered as
@@ -48,9 +53,10 @@ export interface CommandResult extends ExecResult {
  * Cairn's own credentials (`withheldEnvironment.ts`: the key, auth and OAuth tokens, custom headers that
  * may carry `x-api-key`, every `ANTHROPIC_*`) never reach the commands the model runs: a command such as
  * `env` would print them into a tool result. The user's other credentials pass, because the commands the
- * user approves need them (`git push`, `npm publish`). What the parent process holds is another matter
- * (`/proc/$PPID/environ`): the ledger redacts every secret Cairn holds from every result
- * (`environmentSecrets` gives it these variables' values).
+ * user approves need them (`git push`, `npm publish`). What the parent process holds is another matter:
+ * where commands are not isolated a command can read it (`/proc/$PPID/environ`), and a file may hold a
+ * key, so the ledger redacts every secret Cairn holds from every result (`environmentSecrets` gives it
+ * these variables' values).
  */
 
 /**
@@ -70,8 +76,9 @@ export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * The values of the withheld variables, for the redactor: a command can still read them from the parent
- * (`/proc/$PPID/environ`). Custom headers are split into their values (`x-api-key: sk-…`).
+ * The values of the withheld variables, for the redactor: a command not isolated can still read them from
+ * the parent (`/proc/$PPID/environ`), and any command from a file. Custom headers are split into their
+ * values (`x-api-key: sk-…`).
  */
 export function environmentSecrets(env: Readonly<Record<string, string | undefined>>): Secret[] {
   const secrets: Secret[] = [];
@@ -94,15 +101,18 @@ export function runCommand(
   command: string,
   cwd: string,
   options: ExecOptions,
-  limits: CommandLimits = DEFAULT_COMMAND_LIMITS,
+  limits: CommandLimits,
+  isolation: CommandIsolation,
 ): Promise<CommandResult> {
   const output = new BoundedOutput(limits.maxOutputChars);
   if (options.signal?.aborted) {
     return Promise.resolve({ output: '', exitCode: null, timedOut: false, cancelled: true, omittedChars: 0 });
   }
+  const bash = ['bash', '-c', 'exec bash -c "$1" 2>&1', 'bash', command];
+  const [file, ...args] = isolation.kind === 'namespace' ? [isolation.bwrap, ...bwrapArguments({ cwd }, bash)] : bash;
 
   return new Promise<CommandResult>((resolve, reject) => {
-    const child = spawn('bash', ['-c', 'exec bash -c "$1" 2>&1', 'bash', command], {
+    const child = spawn(file!, args, {
       cwd,
       env: commandEnvironment(process.env),
       detached: true,
@@ -196,7 +206,8 @@ export function runCommand(
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      reject(new Error(`Could not start bash in ${cwd}: ${error.message}. Check that bash is installed and the folder exists.`));
+      const what = isolation.kind === 'namespace' ? `bash under bubblewrap (${isolation.bwrap})` : 'bash';
+      reject(new Error(`Could not start ${what} in ${cwd}: ${error.message}. Check that it is installed and the folder exists.`));
     });
     child.on('exit', (code) => {
       exited = true;

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrepQuery } from '../../core/ports';
@@ -248,5 +248,29 @@ describe('a one-line file of 560 MB and files that cannot be read (security item
     const fromRg: string[] = [];
     expect((await grepWithRipgrep('rg', tree.root, files, compiled, (path) => fromRg.push(path))).map((m) => m.line)).toEqual([1, 10]);
     expect(fromRg).toEqual(['vanished.txt']);
+  });
+});
+
+/** Issue 28, case 14: no child of Cairn gets its key in its environment; ripgrep inherited it all. */
+describe('the environment ripgrep runs with', () => {
+  it("has none of Cairn's credentials (a ripgrep that prints its environment shows none)", async () => {
+    const root = makeTestTree({ 'a.txt': 'hello\n' });
+    const saved = process.env.ANTHROPIC_API_KEY;
+    try {
+      const dump = nodePath.join(root.root, 'env.txt');
+      const fake = nodePath.join(root.root, 'fake-rg.sh');
+      writeFileSync(fake, `#!/bin/sh\nenv > '${dump}'\nexit 1\n`);
+      chmodSync(fake, 0o755);
+      process.env.ANTHROPIC_API_KEY = 'sk-ant-ripgrep-env-canary-0123456789';
+      const ws = new NodeWorkspace(root.root, { ripgrepPath: fake });
+      expect(await ws.grep({ pattern: 'hello' })).toEqual([]);
+      const env = readFileSync(dump, 'utf8');
+      expect(env).toContain('PATH=');
+      expect(env).not.toContain('ANTHROPIC_API_KEY');
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+      root.remove();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { PathResolver, type PhysicalPath } from './pathResolver';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from './searchBound';
 import { fileError, WorkspaceFileError } from './workspaceErrors';
 import { WorkspaceSearch, type GrepEngine } from './workspaceSearch';
+import { commandIsolation, type CommandIsolation } from './commandIsolation';
 
 export type { GrepEngine } from './workspaceSearch';
 
@@ -24,6 +25,11 @@ export interface NodeWorkspaceOptions {
    * change (`DEFAULT_SEARCH_TIMEOUT_MS`, 30 s). Searches run off the calling thread either way.
    */
   readonly searchTimeoutMs?: number;
+  /**
+   * Whether commands run isolated (`commandIsolation.ts`). Omitted: this machine's answer, probed once. A
+   * test passes `{ kind: 'none' }` to run the fallback where the sandbox works.
+   */
+  readonly isolation?: () => Promise<CommandIsolation>;
 }
 
 /** The `Workspace` port on real files and processes, confined to one root folder. */
@@ -32,6 +38,7 @@ export class NodeWorkspace implements Workspace {
   private readonly paths: PathResolver;
   private readonly limits: CommandLimits;
   private readonly search: WorkspaceSearch;
+  private readonly isolation: () => Promise<CommandIsolation>;
 
   constructor(root: string, options: NodeWorkspaceOptions = {}) {
     this.paths = new PathResolver(root);
@@ -44,6 +51,7 @@ export class NodeWorkspace implements Workspace {
       ripgrepPath: options.ripgrepPath,
       timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
     });
+    this.isolation = options.isolation ?? commandIsolation;
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
@@ -135,8 +143,8 @@ export class NodeWorkspace implements Workspace {
     return this.search.grep(query);
   }
 
-  exec(command: string, options: ExecOptions): Promise<CommandResult> {
-    return runCommand(command, this.root, options, this.limits);
+  async exec(command: string, options: ExecOptions): Promise<CommandResult> {
+    return runCommand(command, this.root, options, this.limits, await this.isolation());
   }
 
   /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */

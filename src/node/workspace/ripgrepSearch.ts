@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GrepMatch } from '../../core/ports';
+import { isCairnCredentialVariable } from '../../core/config/withheldEnvironment';
 import { longLineText, looksBinary, lineText } from './binaryProbe';
 import { GrepPatternError, MAX_LINE_BYTES, reportsLine, type CompiledGrepPattern } from './grepPattern';
 import type { Unsearched } from './javascriptGrep';
@@ -183,7 +184,7 @@ function runBatch(
     ...files.map((f) => (f.startsWith('-') ? `./${f}` : f)),
   ];
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(ripgrep, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ripgrep, args, { cwd, env: ripgrepEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let seen = 0;
     let failed = false;
@@ -271,6 +272,11 @@ function runBatch(
       resolve();
     });
   });
+}
+
+/** Cairn's environment without its credentials (the one list, `withheldEnvironment.ts`): no child gets the key. */
+function ripgrepEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !isCairnCredentialVariable(name)));
 }
 
 /** ripgrep's `path: reason` lines on stderr, for the files of this batch (the name may itself hold `: `). */
