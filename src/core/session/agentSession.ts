@@ -7,6 +7,7 @@ import type { ToolExecutor } from '../agent/ports';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import { entriesBeforeMessage } from '../conversation/rewind';
+import { historyViolations, type HistoryViolation } from '../history/invariants';
 import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
@@ -52,6 +53,8 @@ export interface AgentSessionParts {
    * from the active branch (the plan, the turn count) is derived again from the journal.
    */
   readonly branchChanged?: () => Promise<void>;
+  /** Diagnostics (the host's output channel): a broken invariant after a move is logged here. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -119,7 +122,28 @@ export class AgentSession {
       await this.parts.checkpoints?.recorder.endTurn().catch(() => undefined);
       this.running = undefined;
       this.run = undefined;
+      await this.checkHistory('run').catch(() => undefined);
     }
+  }
+
+  /**
+   * Checks what must hold of the conversation after a move (`core/history/invariants.ts`): a broken invariant
+   * is logged, and an unanswered last call (the one that can be mended without rewriting a sent message) is
+   * answered, so nothing broken is ever sent. Returns what was found.
+   */
+  async checkHistory(move: string): Promise<HistoryViolation[]> {
+    const entries = this.generation.conversation.all();
+    const violations = historyViolations(entries, { atRest: true, references: true });
+    for (const violation of violations) this.parts.log?.(`[History] after ${move}: ${violation.kind}: ${violation.detail}`);
+    const last = entries.at(-1);
+    if (
+      !this.parts.journal.readOnly &&
+      last?.message.role === 'assistant' &&
+      violations.some((v) => v.kind === 'unanswered_call' && v.entry === entries.length - 1)
+    ) {
+      await this.answerDangling(last.message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use'));
+    }
+    return violations;
   }
 
   /** The session's checkpoints (none in a session assembled without them). */
@@ -163,6 +187,7 @@ export class AgentSession {
       // The model no longer has the messages that read the restored files: no note is needed.
       checkpoints.takeNotes();
       await this.parts.branchChanged?.();
+      await this.checkHistory('a restore of the conversation');
     }
     return outcome;
   }
@@ -173,6 +198,7 @@ export class AgentSession {
     if (!this.parts.startGenerationFrom) throw new Error('This session cannot start a generation from a message.');
     const started = await this.parts.startGenerationFrom(index, reason);
     await this.parts.branchChanged?.();
+    await this.checkHistory(reason);
     return started;
   }
 
@@ -217,7 +243,10 @@ export class AgentSession {
   async undoCompaction(): Promise<boolean> {
     this.assertIdle();
     const { undone, events } = await this.parts.compactor.undo();
-    if (undone) await this.parts.branchChanged?.();
+    if (undone) {
+      await this.parts.branchChanged?.();
+      await this.checkHistory('an undo');
+    }
     for (const event of events) this.parts.events.emit(event);
     return undone;
   }
@@ -265,8 +294,9 @@ export class AgentSession {
     await this.parts.journal.close();
   }
 
-  private shown(outcome: CompactionOutcome): CompactionOutcome {
+  private async shown(outcome: CompactionOutcome): Promise<CompactionOutcome> {
     for (const event of outcome.events) this.parts.events.emit(event);
+    if (outcome.applied) await this.checkHistory('a compaction');
     return outcome;
   }
 

@@ -211,6 +211,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
       await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
     }
     await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id));
+    await assembled.session.checkHistory('a reopen');
   }
   return assembled;
 }
@@ -352,6 +353,7 @@ async function assemble(
     ports.settings,
   );
   const session = new AgentSession({
+    log,
     journal,
     generations,
     loop,
