@@ -10,6 +10,7 @@ import { TASK_TOOL_NAME, taskCallSummary } from '../core/subagents/taskTool';
 import type { TranscriptItem } from '../shared/protocol';
 import { resultOutcomeOf } from './resultOutcome';
 import { tokensSavedBy } from './resultView';
+import { showsCapOf } from '../core/ledger/cap';
 
 export interface ResultHead {
   readonly id: string;
@@ -51,6 +52,14 @@ function outcomeField(tool: string, kind: ResultKind, text: string, isError: boo
   return outcome ? { outcome } : {};
 }
 
+/**
+ * How the model was answered. The ledger stores it; journals written before it stored a cap kept `full`
+ * for a capped output, whose text the model saw still names the result in its cap's line.
+ */
+function shownKind(head: ResultHead, shown: string): ResultKind {
+  return head.kind === 'full' && showsCapOf(shown, head.id) ? 'capped' : head.kind;
+}
+
 /** Adds an assistant message's blocks to `items`; returns the ids of its tool calls. */
 export function appendAssistant(items: TranscriptItem[], message: AssistantMessage, incomplete: boolean): string[] {
   const calls: string[] = [];
@@ -76,7 +85,7 @@ export function fillResults(items: TranscriptItem[], message: UserMessage, heads
     if (position === -1) continue;
     const tool = items[position] as ToolItem;
     const head = heads.find(block.tool_use_id, block.content);
-    const kind: ResultKind = head?.kind ?? (block.is_error ? 'error' : 'full');
+    const kind: ResultKind = head ? shownKind(head, block.content) : block.is_error ? 'error' : 'full';
     const fullChars = head?.fullChars ?? block.content.length;
     const tokensSaved = tokensSavedBy(kind, fullChars, block.content.length);
     saved += tokensSaved;

@@ -163,3 +163,48 @@ it('keeps a message that joined the unsent results of a cancelled command', asyn
   // Edit and resend of that message starts from its place (the results before it stay with the call).
   expect(digest.userPlaces.get(1)).toEqual({ generation: 0, index: 2 });
 });
+
+// Issue 29 item 9: "hygiene saved" after a reload forgot what a capped output saved. The ledger stored the kind
+// before its cap (`full`), so the digest counted nothing; it stores how the model was answered now (the host test
+// `test/host/chatReplay.test.ts` checks the live and reloaded figures). A journal written before still says
+// `full`: the text the model saw names the result in the cap's line, and that is read as the cap it was.
+it('counts what a capped output saved in a journal that stored its kind as full', async () => {
+  const body = Array.from({ length: 3000 }, (_, i) => String(i + 1)).join('\n');
+  const shown = ['[#0001]', '1', '2', '[2996 lines elided, full output #0001]', '2999', '3000'].join('\n');
+  const call = (id: string) =>
+    ({
+      type: 'assistant_message',
+      seq: 2,
+      at: 0,
+      message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'bash', input: { command: 'seq 1 3000' } }] },
+    }) as JournalRecord;
+  const stored = (id: string, callId: string, text: string) =>
+    ({
+      type: 'tool_result',
+      seq: 3,
+      at: 0,
+      callId,
+      result: { id, tool: 'bash', input: {}, bracket: `[${id}]`, body: text, kind: 'full' },
+    }) as JournalRecord;
+  const answered = (callId: string, content: string) =>
+    ({
+      type: 'user_message',
+      seq: 4,
+      at: 0,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: callId, content }] },
+    }) as JournalRecord;
+  const digest = await digestJournal([
+    { type: 'user_message', seq: 1, at: 0, message: { role: 'user', content: [{ type: 'text', text: 'count' }] } },
+    call('A'),
+    stored('#0001', 'A', body),
+    answered('A', shown),
+    // An output that prints a cap's line naming another result was shown whole: it saved nothing.
+    call('B'),
+    stored('#0002', 'B', '[5 lines elided, full output #0001]'),
+    answered('B', '[#0002]\n[5 lines elided, full output #0001]'),
+  ]);
+  const tools = digest.turns[0]!.items.flatMap((i) => (i.type === 'tool' && i.result ? [i.result] : []));
+  expect(tools.map((r) => r.kind)).toEqual(['capped', 'full']);
+  expect(tools[0]!.tokensSaved).toBe(Math.round((body.length - shown.length) / 4));
+  expect(digest.tokensSaved).toBe(tools[0]!.tokensSaved);
+});

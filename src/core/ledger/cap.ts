@@ -12,6 +12,17 @@ export interface CapOutcome {
   readonly elided: number;
 }
 
+/** The line a cap puts where it left lines out, naming the result that holds them all. */
+export function elidedLine(count: number, resultId: string): string {
+  return `[${count} lines elided, full output ${resultId}]`;
+}
+
+/** Whether `shown` (a result's text as the model saw it) holds a cap's line naming result `resultId`. */
+export function showsCapOf(shown: string, resultId: string): boolean {
+  const tail = ` lines elided, full output ${resultId}]`;
+  return shown.split('\n').some((line) => line.startsWith('[') && line.endsWith(tail) && /^\d+$/.test(line.slice(1, -tail.length)));
+}
+
 /**
  * Keeps the head and tail of a body that is over the cap, with one line naming the result that holds
  * it all. Measured on the body only: the bracket line is always kept and never counts. "Chars" is the
@@ -78,7 +89,7 @@ export function capText(
   }
   tail.reverse();
   const elided = total - headCount - tail.length;
-  return { lines: [...head, `[${elided} lines elided, full output ${resultId}]`, ...tail], capped: true, elided };
+  return { lines: [...head, elidedLine(elided, resultId), ...tail], capped: true, elided };
 }
 
 /** Lines of `text` as `split('\n')` would give them. */

@@ -5,7 +5,7 @@
  * the store, named by every gap's marker, so `recall` shows any line that was left out.
  */
 import type { HygieneConfig } from '../config/hygiene';
-import { capBody, capText, type CapLimits } from './cap';
+import { capBody, capText, elidedLine, type CapLimits } from './cap';
 
 /**
  * What the model is shown of a body over the cap, or undefined when it is within it (shown as it is):
@@ -106,7 +106,7 @@ export function shapeFailuresFirst(text: string, resultId: string, limits: CapLi
   let gap = 0;
   for (let i = 0; i < lines.length; i++) {
     if (keep[i]) {
-      if (gap > 0) shown.push(`[${gap} lines elided, full output ${resultId}]`);
+      if (gap > 0) shown.push(elidedLine(gap, resultId));
       gap = 0;
       const line = lines[i]!;
       shown.push(line.length > limits['cap.head_chars'] ? `${line.slice(0, limits['cap.head_chars'])} […cut]` : line);
@@ -115,6 +115,6 @@ export function shapeFailuresFirst(text: string, resultId: string, limits: CapLi
       elided++;
     }
   }
-  if (gap > 0) shown.push(`[${gap} lines elided, full output ${resultId}]`);
+  if (gap > 0) shown.push(elidedLine(gap, resultId));
   return { lines: shown, elided };
 }

@@ -347,7 +347,8 @@ export class ResultLedger {
       input: call.input,
       bracket: answer.bracket,
       body: storedBody,
-      kind: answer.kind,
+      // How the model was answered (a cap included): a reload's chat and its "hygiene saved" read it here.
+      kind,
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
       ...('parts' in stored ? { bodyParts: stored.parts } : {}),
     });

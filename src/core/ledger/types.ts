@@ -38,7 +38,10 @@ export interface LedgerResult {
   readonly refersTo?: readonly string[];
 }
 
-/** One stored result, in full, before any cap; a stub stores the body a full read would have shown. */
+/**
+ * One stored result, in full, before any cap; a stub stores the body a full read would have shown. Its `kind`
+ * is how the model was answered (`capped` when it was shown a head and tail), as `LedgerResult.kind`.
+ */
 export interface StoredResult {
   readonly id: string;
   /** The provider's tool_use id this result answers, when known (the session journal records it). */
