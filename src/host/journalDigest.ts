@@ -17,6 +17,8 @@ import { checkpointsFromRecords } from '../core/checkpoints/checkpointLog';
 import { shownInTurn, turnChangesOf } from './checkpointView';
 import { isRequestSnapshot, snapshotViewOf, turnUsageOf } from './snapshotView';
 import { withTurnUsage } from '../shared/transcript';
+import { settleLastThingActions } from '../shared/lastThingActions';
+import { actionForError, errorText } from './eventProjection';
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -146,6 +148,17 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       case 'notice':
         currentItems().push({ type: 'notice', level: record.level, kind: record.kind, message: record.message });
         break;
+      case 'run_failed': {
+        // The card the live chat showed (`eventProjection.ts`); its Retry stays only while nothing came after it.
+        const action = actionForError(record.kind);
+        currentItems().push({
+          type: 'error',
+          kind: record.kind,
+          message: errorText(record.message, record.advice),
+          ...(action ? { action } : {}),
+        });
+        break;
+      }
       case 'snapshot':
         if (isRequestSnapshot(record.snapshot)) {
           const view = snapshotViewOf(record.snapshot);
@@ -205,7 +218,7 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   }
   const withUsage = snapshots.filter((s) => s.purpose === 'main' && s.agent === undefined && s.cacheHitShare !== undefined);
   return {
-    turns,
+    turns: settleLastThingActions(turns),
     snapshots,
     compactions,
     activeSummary: summaries.get(activeGeneration)?.summary || null,

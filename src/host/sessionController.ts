@@ -27,11 +27,11 @@ import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { attachableMentions } from './fileMentions';
 import { MessageBranches } from './messageBranches';
-import { FailedRun } from './failedRun';
 import { SubagentAccounting } from './subagentAccounting';
 import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
+import { lastFailure, lastUserText } from '../shared/lastThingActions';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
 export { NoSessionError };
@@ -45,7 +45,6 @@ export class SessionController {
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
   private busy = false;
-  private lastUserText: string | undefined;
   /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
   private unsent: string | undefined;
   private readonly switching = new SessionSwitch();
@@ -65,7 +64,6 @@ export class SessionController {
     notify: (level, message) => this.chat.relay({ type: 'notice', level, kind: 'skills', message }),
   });
   /** Edit and resend, Regenerate (`messageBranches.ts`). */
-  private readonly failedRun = new FailedRun();
   private readonly branches = new MessageBranches({
     session: () => this.session(),
     digest: () => this.digest(),
@@ -124,7 +122,7 @@ export class SessionController {
       compaction: this.compaction,
       checkpoints: this.checkpoints,
       isBusy: () => this.busy,
-      lastSent: () => this.lastUserText,
+      lastSent: async () => lastUserText((await this.digest()).turns),
       unsentText: () => this.unsent,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
@@ -234,7 +232,6 @@ export class SessionController {
     });
     if (!prepared.send) return;
     text = prepared.text;
-    this.lastUserText = text;
     if (this.unsent === text) this.unsent = undefined;
     const lastBefore = session.checkpoints?.last()?.id;
     this.setBusy(true);
@@ -296,7 +293,10 @@ export class SessionController {
       return;
     }
     this.deps.log.info(check.message);
-    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : this.failedRun.waitsForKey ? 'retry' : undefined);
+    // The conversation ends on a rejected key (a 401): Retry asks again for the answer to the waiting message
+    // (`AgentSession.retryUnanswered`) instead of sending its text a second time.
+    const waitsForKey = this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth';
+    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : waitsForKey ? 'retry' : undefined);
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -377,7 +377,6 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     this.chat.relay(event);
-    this.failedRun.observe(event);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);

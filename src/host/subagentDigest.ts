@@ -11,6 +11,7 @@ import type { RequestSnapshotView, SubagentUsageView, SubagentView, TranscriptIt
 import { appendAssistant, fillResults, hasResults, type ResultHeads } from './digestItems';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
 import { subagentUsageOf } from './subagentProjection';
+import { errorText } from './eventProjection';
 
 interface Block {
   readonly header: Omit<SubagentView, 'status' | 'items' | 'reason' | 'usage'>;
@@ -95,6 +96,10 @@ export class SubagentDigest {
         return undefined;
       case 'notice':
         block.items.push({ type: 'notice', level: inner.level, kind: inner.kind, message: inner.message });
+        return undefined;
+      case 'run_failed':
+        // As live (`subagentProjection.ts`): no button in a child's block; Retry acts on the session, not the child.
+        block.items.push({ type: 'error', kind: inner.kind, message: errorText(inner.message, inner.advice) });
         return undefined;
       case 'generation_started':
         if (isGenerationDetail(inner.detail)) {

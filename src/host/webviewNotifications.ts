@@ -28,8 +28,8 @@ export interface NotificationPort {
   readonly checkpoints: Pick<CheckpointActions, 'openChange' | 'restoreToTurn'> | undefined;
   /** A run is going on. */
   isBusy(): boolean;
-  /** The last text sent (Retry sends it again). */
-  lastSent(): string | undefined;
+  /** The last message the user typed, from the journal (Retry's label, or its text once every message has its answer). */
+  lastSent(): Promise<string | undefined>;
   /** A message kept because it could not go out (no key). */
   unsentText(): string | undefined;
   session(): Promise<AssembledSession>;
@@ -87,7 +87,7 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       return;
     case 'action':
       if (message.action === 'retry') {
-        const last = port.lastSent();
+        const last = await port.lastSent();
         if (last !== undefined) await port.send(last, { retry: true });
         return;
       }

@@ -11,6 +11,7 @@ import {
   waitsForApproval,
   type ItemEvent,
 } from './subagentTranscript';
+import { retireLastThingActions } from './lastThingActions';
 
 export type Turns = readonly TurnView[];
 
@@ -135,7 +136,17 @@ function updateTool(
   return next;
 }
 
-export function applyTurnEvent(turns: Turns, event: TurnEvent): Turns {
+/** Events that carry the conversation on: a failure's Retry or a stop's Continue before them goes (`lastThingActions.ts`). */
+const CARRYING_ON: ReadonlySet<string> = new Set<TurnEvent['type']>([
+  'turnStarted',
+  'textDelta',
+  'thinkingDelta',
+  'toolStarted',
+  'approvalRequested',
+]);
+
+export function applyTurnEvent(before: Turns, event: TurnEvent): Turns {
+  const turns = CARRYING_ON.has(event.type) ? retireLastThingActions(before) : before;
   switch (event.type) {
     case 'turnStarted':
       return updateTurn(withoutUnsent(turns, event.text), event.turn, (items) => [

@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostNotification, InitMessage, TranscriptItem, UsageMeterView } from '../../src/shared/protocol';
-import { startHost, type HostRun } from './hostHarness';
+import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transcript';
+import { startHost, waitFor, type HostRun } from './hostHarness';
+import { shim } from './vscodeShim';
 
 let host: HostRun | undefined;
 afterEach(async () => {
@@ -48,5 +50,121 @@ describe('hygiene saved after a reload', () => {
       kind: 'capped',
       saved: live?.tokensSaved,
     });
+  });
+});
+
+/** The chat as the webview holds it: the last `init`'s turns with every turn notification since applied. */
+function liveTurns(run: HostRun): Turns {
+  const posted = run.chat.posted as HostNotification[];
+  const from = posted.findLastIndex((m) => m.type === 'init');
+  let turns: Turns = (posted[from] as InitMessage).turns;
+  for (const message of posted.slice(from + 1)) if (isTurnEvent(message)) turns = applyTurnEvent(turns, message);
+  return turns;
+}
+type ErrorItem = Extract<TranscriptItem, { type: 'error' }>;
+const errorCards = (turns: Turns): ErrorItem[] => turns.flatMap((t) => t.items.filter((i): i is ErrorItem => i.type === 'error'));
+const mains = (run: HostRun) => run.server.requests.filter((r) => r.kind === 'main');
+
+async function idleAfter(run: HostRun, action: () => Promise<void>): Promise<void> {
+  const before = run.posted('busy').length;
+  await action();
+  await waitFor(
+    () =>
+      run
+        .posted<{ type: 'busy'; busy: boolean }>('busy')
+        .slice(before)
+        .some((m) => !m.busy),
+    'the run to end',
+  );
+}
+
+/** The client tries 4 times (DEFAULT_RETRY), then gives up: the run fails with an overload. */
+const OVERLOADED = Array.from({ length: 4 }, () => ({ fault: { status: 529, message: 'overloaded' } }));
+
+describe("a failed run's Retry", () => {
+  it('goes once the failure is no longer the last thing: after a successful Retry, and after another message; live and after a reload', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-replay-0002',
+      scenario: {
+        turns: [
+          { user: 'count the tests' },
+          ...OVERLOADED,
+          { assistant: { text: 'Twelve.' } },
+          { user: 'and the files?' },
+          ...OVERLOADED,
+          { user: 'never mind, say hi' },
+          { assistant: { text: 'Hi.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('count the tests');
+    expect(errorCards(liveTurns(run)).map((e) => e.action)).toEqual(['retry']);
+    await idleAfter(run, () => run.chat.fromPage({ type: 'action', action: 'retry' }));
+    // Retried and answered: the card stays (it happened), its Retry does not (it would send the message again).
+    expect(errorCards(liveTurns(run)).map((e) => e.action)).toEqual([undefined]);
+
+    await run.send('and the files?');
+    expect(errorCards(liveTurns(run)).map((e) => e.action)).toEqual([undefined, 'retry']);
+    await run.send('never mind, say hi');
+    expect(errorCards(liveTurns(run)).map((e) => e.action)).toEqual([undefined, undefined]);
+    // What the journal rebuilds: every item but the live-only notices (retrying…), the streaming flag closed.
+    const shown = (turns: Turns) =>
+      turns.map((t) =>
+        t.items.filter((i) => i.type !== 'notice').map((i) => (i.type === 'assistant' ? { type: i.type, text: i.text } : i)),
+      );
+    const live = shown(liveTurns(run));
+
+    await run.reload();
+    const reloaded = run.posted<InitMessage>('init').at(-1)!.turns;
+    expect(errorCards(reloaded).map((e) => [e.kind, e.action])).toEqual([
+      ['overloaded', undefined],
+      ['overloaded', undefined],
+    ]);
+    expect(shown(reloaded)).toEqual(live);
+  });
+
+  it('a failure that is the last thing keeps its card and Retry after a reload, and that Retry asks again for the waiting answer', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-replay-0003',
+      scenario: { turns: [{ user: 'list the files' }, ...OVERLOADED, { assistant: { text: 'Two files.' } }] },
+    });
+    const run = host;
+    await run.send('list the files');
+    await run.reload();
+    const [card] = errorCards(run.posted<InitMessage>('init').at(-1)!.turns);
+    expect(card).toMatchObject({ kind: 'overloaded', action: 'retry' });
+    await idleAfter(run, () => run.chat.fromPage({ type: 'action', action: 'retry' }));
+    const body = mains(run).at(-1)!.body as { messages: { role: string }[] };
+    expect(body.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(JSON.stringify(body).split('list the files')).toHaveLength(2);
+    const turns = liveTurns(run);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.items.some((i) => i.type === 'assistant' && i.text === 'Two files.')).toBe(true);
+    expect(errorCards(turns).map((e) => e.action)).toEqual([undefined]);
+  });
+
+  it('after a reload, a conversation that ends on a rejected key still offers Retry once a key is saved (read from the journal)', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-replay-0004',
+      scenario: {
+        turns: [
+          { user: 'list the files' },
+          { fault: { status: 401, message: 'invalid x-api-key' } },
+          { assistant: { text: 'Two files.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('list the files');
+    await run.reload();
+    expect(errorCards(run.posted<InitMessage>('init').at(-1)!.turns)).toMatchObject([{ kind: 'auth', action: 'setApiKey' }]);
+    shim.inputBoxAnswers.push('sk-ant-test-key-replay-0005');
+    await shim.commands.get('cairn.setApiKey')!();
+    const ready = run.posted<Extract<HostNotification, { type: 'notice' }>>('notice').filter((n) => n.kind === 'api_key');
+    expect(ready.at(-1)?.action).toBe('retry');
+    await idleAfter(run, () => run.chat.fromPage({ type: 'action', action: 'retry' }));
+    expect(JSON.stringify(mains(run).at(-1)!.body).split('list the files')).toHaveLength(2);
+    expect(liveTurns(run)[0]!.items.some((i) => i.type === 'assistant' && i.text === 'Two files.')).toBe(true);
   });
 });

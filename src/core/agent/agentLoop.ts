@@ -144,9 +144,11 @@ export class AgentLoop {
     } catch (error) {
       // The loop never throws at its caller: a bug becomes a visible error and the session stays usable.
       const message = error instanceof Error ? error.message : String(error);
-      deps.emit({ type: 'error', kind: 'internal', message: `Cairn hit an internal error: ${message}` });
-      deps.emit({ type: 'done', reason: 'error' });
-      return 'error';
+      // The journal may be what failed: the error is shown whether or not it could be written.
+      return this.fail({ kind: 'internal', message: `Cairn hit an internal error: ${message}` }).catch(() => {
+        deps.emit({ type: 'done', reason: 'error' });
+        return 'error' as const;
+      });
     }
   }
 
@@ -182,8 +184,7 @@ export class AgentLoop {
           if (signal.aborted) return this.finish('cancelled');
           if (change.newGeneration) continue;
         }
-        deps.emit({ type: 'error', kind: error.kind, message: error.message, ...(error.advice ? { advice: error.advice } : {}) });
-        return this.finish('error');
+        return this.fail({ kind: error.kind, message: error.message, ...(error.advice ? { advice: error.advice } : {}) });
       }
       promptTooLongRetried = false;
       const { content, duplicates } = this.withUniqueToolUseIds(outcome.response.content);
@@ -197,12 +198,10 @@ export class AgentLoop {
         deps.emit({ type: 'notice', level: 'warning', kind: 'stream_interrupted', message });
         await deps.recorder.notice('warning', 'stream_interrupted', message);
         if (interruptedInARow > this.settings().maxInterruptedContinues) {
-          deps.emit({
-            type: 'error',
+          return this.fail({
             kind: 'network',
             message: 'The connection kept dropping mid-response. Check the network and send a message to continue.',
           });
-          return this.finish('error');
         }
         // Nothing arrived (cut before the first block): the same request again. Asking to continue would put
         // a second user message after one already sent, which the API refuses (roles must alternate).
@@ -440,6 +439,13 @@ export class AgentLoop {
     const entry = conversation.appendAssistant(message, { incomplete });
     await this.deps.recorder.conversationEntry(generation, entry, conversation.length - 1);
     this.deps.emit({ type: 'assistant_message', message: entry.message as AssistantMessage, incomplete });
+  }
+
+  /** Ends the run on a failure: shown, and journalled so a reopened session shows it too. */
+  private async fail(error: { kind: string; message: string; advice?: string }): Promise<DoneReason> {
+    this.deps.emit({ type: 'error', ...error });
+    await this.deps.recorder.failure(error.kind, error.message, error.advice);
+    return this.finish('error');
   }
 
   private async finish(

@@ -50,4 +50,8 @@ export class JournalRecorder implements SessionRecorder {
   async notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void> {
     await this.journal.append({ type: 'notice', level, kind, message });
   }
+
+  async failure(kind: string, message: string, advice?: string): Promise<void> {
+    await this.journal.append({ type: 'run_failed', kind, message, ...(advice ? { advice } : {}) });
+  }
 }

@@ -34,6 +34,8 @@ export interface SessionRecorder {
   conversationEntry(generation: number, entry: ConversationEntry, index: number): Promise<void>;
   snapshot(snapshot: RequestSnapshot): Promise<void>;
   notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void>;
+  /** The run ended on this failure (the chat's error card, journalled so a reopen shows it). */
+  failure(kind: string, message: string, advice?: string): Promise<void>;
   /** Journals the ledger's tables now (before a user message carrying files the user attached). */
   checkpointLedgerState?(): Promise<void>;
 }

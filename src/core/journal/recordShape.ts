@@ -14,6 +14,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
   'ledger_state',
   'usage',
   'notice',
+  'run_failed',
   'generation_started',
   'snapshot',
   'compaction_undone',
@@ -102,6 +103,10 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
       return;
     case 'notice':
       need(typeof r.kind === 'string' && typeof r.message === 'string', 'notice without kind or message');
+      return;
+    case 'run_failed':
+      need(typeof r.kind === 'string' && typeof r.message === 'string', 'run_failed without kind or message');
+      need(r.advice === undefined || typeof r.advice === 'string', 'run_failed with advice that is not text');
       return;
     case 'generation_started':
       need(Number.isSafeInteger(r.generation), 'generation_started without a generation number');

@@ -79,3 +79,15 @@ describe('tool results stored as references', () => {
     expect(() => parseRecordLine(line.replace('"id":"#ab01"', '"id":"ab01"'))).toThrow(/names no result id/);
   });
 });
+
+describe('run_failed records', () => {
+  it('are read back as written, and one without its kind or message is refused', () => {
+    const line = serialiseRecord({ type: 'run_failed', seq: 4, at: 1, kind: 'overloaded', message: 'Overloaded.', advice: 'Try later.' });
+    expect(parseRecordLine(line)).toEqual({
+      known: true,
+      record: { type: 'run_failed', seq: 4, at: 1, kind: 'overloaded', message: 'Overloaded.', advice: 'Try later.' },
+    });
+    expect(() => parseRecordLine(line.replace('"kind":"overloaded",', ''))).toThrow(/run_failed without kind or message/);
+    expect(() => parseRecordLine(line.replace('"Try later."', '3'))).toThrow(/advice that is not text/);
+  });
+});

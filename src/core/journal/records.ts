@@ -121,6 +121,20 @@ export interface NoticeRecord extends Envelope {
   readonly message: string;
 }
 
+/**
+ * A run that ended on a failure: the model's answer could not be had (a 401, an overload that outlasted the
+ * retries, a dropped connection) or Cairn hit its own error. The chat's error card, so a reopened session shows
+ * what the user saw, and offers Retry while nothing came after it.
+ */
+export interface RunFailedRecord extends Envelope {
+  readonly type: 'run_failed';
+  /** `ModelError`'s kind (`auth`, `overloaded`, `network`…) or the loop's own (`internal`). */
+  readonly kind: string;
+  readonly message: string;
+  /** What to do about it, when the error says. */
+  readonly advice?: string;
+}
+
 export interface GenerationStartedRecord extends Envelope {
   readonly type: 'generation_started';
   readonly generation: number;
@@ -201,6 +215,7 @@ export type JournalRecord =
   | LedgerStateRecord
   | UsageRecord
   | NoticeRecord
+  | RunFailedRecord
   | GenerationStartedRecord
   | SnapshotRecord
   | CompactionUndoneRecord

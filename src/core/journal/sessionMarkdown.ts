@@ -6,6 +6,7 @@ import type {
   JournalRecord,
   JournalRecordType,
   NoticeRecord,
+  RunFailedRecord,
   SessionStartedRecord,
   UserMessageRecord,
 } from './records';
@@ -21,6 +22,7 @@ type MessageRecord = UserMessageRecord | AssistantMessageRecord;
 type Item =
   | { readonly kind: 'message'; readonly record: MessageRecord }
   | { readonly kind: 'notice'; readonly record: NoticeRecord }
+  | { readonly kind: 'failure'; readonly record: RunFailedRecord }
   | { readonly kind: 'generation'; readonly record: GenerationStartedRecord }
   | { readonly kind: 'undone'; readonly record: CompactionUndoneRecord };
 
@@ -30,6 +32,7 @@ export const EXPORTED_TYPES: readonly JournalRecordType[] = [
   'user_message',
   'assistant_message',
   'notice',
+  'run_failed',
   'generation_started',
   'compaction_undone',
 ];
@@ -79,6 +82,9 @@ function itemsOf(records: Iterable<JournalRecord>): { header: SessionStartedReco
       }
       case 'notice':
         items.push({ kind: 'notice', record });
+        break;
+      case 'run_failed':
+        items.push({ kind: 'failure', record });
         break;
       case 'generation_started':
         // A new generation numbers its messages from 0 again.
@@ -187,6 +193,12 @@ export function renderSessionMarkdown(records: Iterable<JournalRecord>): string 
       case 'notice':
         out.push(`> **Notice (${item.record.level}, ${item.record.kind}):** ${item.record.message.replace(/\n/g, '\n> ')}`);
         break;
+      case 'failure': {
+        const { kind, message, advice } = item.record;
+        const text = advice && !message.includes(advice) ? `${message} ${advice}` : message;
+        out.push(`> **The run failed (${kind}):** ${text.replace(/\n/g, '\n> ')}`);
+        break;
+      }
       case 'generation': {
         out.push('---', `## Compacted: generation ${item.record.generation} begins`);
         // Compaction's detail carries the summary the next generation opens with (see compaction/generation.ts).

@@ -93,7 +93,8 @@ export class RecordingComposer implements RequestComposer {
 export type RecorderRecord =
   | { type: 'entry'; generation: number; index: number; entry: ConversationEntry }
   | { type: 'snapshot'; snapshot: RequestSnapshot }
-  | { type: 'notice'; level: string; kind: string; message: string };
+  | { type: 'notice'; level: string; kind: string; message: string }
+  | { type: 'failure'; kind: string; message: string; advice?: string };
 
 export class RecordingRecorder implements SessionRecorder {
   readonly records: RecorderRecord[] = [];
@@ -108,6 +109,10 @@ export class RecordingRecorder implements SessionRecorder {
 
   async notice(level: 'info' | 'warning' | 'critical', kind: string, message: string): Promise<void> {
     this.records.push({ type: 'notice', level, kind, message });
+  }
+
+  async failure(kind: string, message: string, advice?: string): Promise<void> {
+    this.records.push({ type: 'failure', kind, message, ...(advice ? { advice } : {}) });
   }
 
   of<T extends RecorderRecord['type']>(type: T): Array<Extract<RecorderRecord, { type: T }>> {

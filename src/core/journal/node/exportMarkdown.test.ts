@@ -68,6 +68,7 @@ async function sampleSession(): Promise<SessionJournal> {
     message: { role: 'assistant', content: [{ type: 'text', text: 'It defines a' }] },
   });
   await journal.append({ type: 'notice', level: 'warning', kind: 'stream_cut', message: 'The response was cut off.' });
+  await journal.append({ type: 'run_failed', kind: 'overloaded', message: 'The server is overloaded (529).', advice: 'Try again later.' });
   await journal.append({ type: 'generation_started', generation: 1, detail: { summary: 'We read app.ts.', retained: [2, 3] } });
   await journal.append({
     type: 'user_message',
@@ -103,6 +104,7 @@ describe('exportSessionMarkdown', () => {
     expect(md).toContain('```json\n{\n  "path": "big.txt",');
     expect(md).toContain('It defines a\n\n_The response was interrupted here');
     expect(md).toContain('> **Notice (warning, stream_cut):** The response was cut off.');
+    expect(md).toContain('> **The run failed (overloaded):** The server is overloaded (529). Try again later.');
     expect(md).toContain('## Compacted: generation 1 begins');
     expect(md).toContain('<details><summary>Summary</summary>\n\nWe read app.ts.');
     expect(md).toContain('## Cairn (on the user’s side)\n\nSummary of earlier work.');
