@@ -2,6 +2,8 @@
  * Manual compaction as the user sees it: progress while the summary is written, the notice above the input
  * (running → preview → done / failed), apply or discard a preview, and undo until a request has used the
  * new generation. One compaction at a time, and never while the agent runs (both change the conversation).
+ * Whether the notice offers Undo is the session's answer (`AgentSession.canUndoCompaction`) each time the notice is
+ * shown or a request starts or ends (`refreshUndo`), never the answer it had when the compaction was applied.
  */
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import type { CompactionPlan } from '../core/compaction/compactor';
@@ -9,7 +11,11 @@ import type { CompactionDetails, CompactionStateView } from '../shared/protocol'
 
 export interface CompactionRunnerDeps {
   session(): Promise<AssembledSession>;
+  /** The open session, if any (the notice's Undo is asked of it). */
+  current(): AssembledSession | undefined;
   isBusy(): boolean;
+  /** Says something in the chat (why an Undo did nothing). */
+  tell(message: string): void;
   progress<T>(title: string, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Opens a read-only editor tab with this text. */
   showText(name: string, markdown: string): Promise<void>;
@@ -29,8 +35,24 @@ export class CompactionRunner {
 
   constructor(private readonly deps: CompactionRunnerDeps) {}
 
+  /** The notice as a view should show it now: Undo only while the session can still undo this compaction. */
   get state(): CompactionStateView | null {
-    return this.current;
+    const current = this.current;
+    if (!current || current.status !== 'done') return current;
+    const canUndo = this.canUndo(current.generation);
+    return canUndo === current.canUndo ? current : { ...current, canUndo };
+  }
+
+  /** A request started or a run ended: the notice drops (or, after a request that failed unsent, regains) its Undo. */
+  refreshUndo(): void {
+    const state = this.state;
+    if (state && state !== this.current) this.set(state);
+  }
+
+  /** Whether the compaction that started `generation` can still be undone: nothing used it, nothing came after it. */
+  private canUndo(generation: number): boolean {
+    const session = this.deps.current()?.session;
+    return session !== undefined && session.canUndoCompaction && session.generation.number === generation;
   }
 
   /** A new session was opened: nothing pending, no notice. */
@@ -163,9 +185,20 @@ export class CompactionRunner {
       await this.applyPlan(plan);
       return;
     }
+    if (this.deps.isBusy()) {
+      this.deps.tell(
+        'Cairn is working on a message, so the compaction was not undone. Once a request has used the compacted context it can no longer be undone.',
+      );
+      return;
+    }
+    const shown = this.current;
     if (!(await assembled.session.undoCompaction())) {
       this.deps.log.warn('Undo was asked for, but the last compaction can no longer be undone (a request has used it).');
-      if (this.current) this.set({ ...this.current, canUndo: false });
+      // A click that was on its way when a request used the compaction, or from a view not yet told: say why.
+      this.deps.tell(
+        'The compaction can no longer be undone: a request has already used its summary. The messages it summarized stay in the session journal (Cairn: Export Session shows them).',
+      );
+      if (shown) this.set({ ...shown, canUndo: false });
       return;
     }
     this.set(null);
@@ -192,7 +225,7 @@ export class CompactionRunner {
       tokensBefore: plan.tokensBefore,
       tokensAfter: plan.tokensAfter,
       hasDetails: true,
-      canUndo: assembled.session.canUndoCompaction,
+      canUndo: this.canUndo(outcome.generation),
     });
     await this.deps.afterChange();
   }

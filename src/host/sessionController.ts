@@ -106,7 +106,9 @@ export class SessionController {
     this.chat = new ChatRelay(this.views);
     this.compaction = new CompactionRunner({
       session: () => this.session(),
+      current: () => this.assembled,
       isBusy: () => this.busy,
+      tell: (message) => this.chat.notice('compaction', message),
       progress: (title, task) => deps.editor.withProgress(title, task),
       showText: (name, markdown) => deps.editor.showText(name, markdown),
       publish: (state) => this.broadcast({ type: 'compactionState', state }),
@@ -380,6 +382,8 @@ export class SessionController {
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
+    // A request that uses a compacted context takes the notice's Undo away (a failed one may give it back).
+    if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
   }

@@ -168,3 +168,56 @@ describe("a failed run's Retry", () => {
     expect(liveTurns(run)[0]!.items.some((i) => i.type === 'assistant' && i.text === 'Two files.')).toBe(true);
   });
 });
+
+describe("the compaction banner's Undo", () => {
+  type CompactionState = Extract<HostNotification, { type: 'compactionState' }>['state'];
+  const states = (run: HostRun): CompactionState[] =>
+    run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').map((m) => m.state);
+
+  it('is offered only until a request uses the new generation; a late click says why instead of doing nothing', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-replay-0006',
+      scenario: {
+        workspace: { 'src/app.ts': 'export const answer = 42;\n' },
+        turns: [
+          { user: 'read the app' },
+          { assistant: { text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'src/app.ts' } }] } },
+          { assistant: { text: 'It exports `answer`.' } },
+          { summary: { text: 'The user asked what the app exports: `answer`.' } },
+          { user: 'name a fruit' },
+          { assistant: { text: 'Apple.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('read the app');
+    await run.chat.fromPage({ type: 'compact', preview: false });
+    await waitFor(() => states(run).at(-1)?.status === 'done', `the compaction (${JSON.stringify(states(run))})`, 20_000);
+    expect(states(run).at(-1)?.canUndo).toBe(true);
+
+    await run.send('name a fruit');
+    // A request has used the summary: Undo would find nothing to undo, so the banner no longer offers it.
+    expect(states(run).at(-1)).toMatchObject({ status: 'done', canUndo: false });
+    // A view opened now (the webview reloaded) gets the banner as it is.
+    const inits = run.posted('init').length;
+    await run.chat.fromPage({ type: 'ready', view: 'chat' });
+    await waitFor(() => run.posted('init').length > inits, 'the new init');
+    expect(run.posted<InitMessage>('init').at(-1)!.compaction).toMatchObject({ status: 'done', canUndo: false });
+
+    // A click that was on its way (or from a view not yet told): the chat says why, and the banner stays.
+    const notices = run.posted('notice').length + run.posted('error').length;
+    await run.chat.fromPage({ type: 'compaction', action: 'undo' });
+    await waitFor(() => run.posted('notice').length + run.posted('error').length > notices, 'the answer to the late Undo');
+    const said = [...run.posted<{ type: string; message: string }>('notice'), ...run.posted<{ type: string; message: string }>('error')].at(
+      -1,
+    )!;
+    expect(said.message).toMatch(/can no longer be undone/);
+    expect(states(run).at(-1)).toMatchObject({ status: 'done', canUndo: false });
+    expect(mains(run).at(-1)!.body).toBeDefined();
+
+    // After a window reload nothing offers to undo it either.
+    await run.reload();
+    const init = run.posted<InitMessage>('init').at(-1)!;
+    expect(init.compaction?.canUndo ?? false).toBe(false);
+  });
+});
