@@ -31,7 +31,11 @@ export interface SessionChange {
 export interface CheckpointPrompts {
   /** Workspace-relative paths of documents with unsaved changes. */
   dirtyPaths(): ReadonlySet<string>;
-  preview(plan: RestorePlan, options: { readonly canRestoreConversation: boolean }): Promise<RestoreSelection | undefined>;
+  /**
+   * The restore's preview and its confirmation. `conversationRefusal`: why "Restore Files and Conversation" is not
+   * offered (the dialog says so rather than leaving the option out without a word); undefined when it is.
+   */
+  preview(plan: RestorePlan, options: { readonly conversationRefusal: string | undefined }): Promise<RestoreSelection | undefined>;
   pickChange(changes: readonly SessionChange[]): Promise<SessionChange | undefined>;
   /** The diff editor: `before` (bytes, or null for no file) on the left, `after` on the right (bytes, or the file on disk). */
   openDiff(title: string, path: string, before: Uint8Array | null, after: Uint8Array | null | 'current'): Promise<void>;
@@ -101,10 +105,7 @@ export class CheckpointActions {
       );
       return undefined;
     }
-    const checkpoint = checkpoints.list().find((c) => c.id === checkpointId);
-    const canRestoreConversation =
-      checkpoint !== undefined && checkpoint.restoreOf === undefined && checkpoint.turn.generation === session.generation.number;
-    const selection = await this.deps.prompts.preview(plan, { canRestoreConversation });
+    const selection = await this.deps.prompts.preview(plan, { conversationRefusal: session.conversationRestoreRefusal(checkpointId) });
     if (!selection) return undefined;
     const chosen: RestorePlan = {
       ...plan,

@@ -47,7 +47,7 @@ export class VsCodeCheckpointPrompts implements CheckpointPrompts {
     return dirty;
   }
 
-  async preview(plan: RestorePlan, options: { readonly canRestoreConversation: boolean }): Promise<RestoreSelection | undefined> {
+  async preview(plan: RestorePlan, options: { readonly conversationRefusal: string | undefined }): Promise<RestoreSelection | undefined> {
     const items = plan.items.filter((item) => item.action !== 'unchanged' && item.action !== 'not_restorable');
     const notRestorable = plan.items.filter((item) => item.action === 'not_restorable');
     const picks = items.map((item) => ({
@@ -76,6 +76,10 @@ export class VsCodeCheckpointPrompts implements CheckpointPrompts {
         ? [`Not restorable: ${notRestorable.map((i) => `${i.path} (${i.reason ?? 'not kept'})`).join(', ')}.`]
         : []),
       'The restore can itself be undone (Cairn: Undo Last Turn’s Changes).',
+      // A dialog's buttons cannot be shown disabled: the option that is not there is named, with why.
+      ...(options.conversationRefusal !== undefined
+        ? [`Restore Files and Conversation is not offered: ${options.conversationRefusal}`]
+        : []),
     ];
     if (paths.size === 0) {
       void vscode.window.showInformationMessage('Cairn: no file was picked, so nothing was restored.');
@@ -86,7 +90,7 @@ export class VsCodeCheckpointPrompts implements CheckpointPrompts {
     const answer = await vscode.window.showWarningMessage(
       `Restore files to before “${plan.label}”?`,
       { modal: true, detail: lines.join('\n') },
-      ...(options.canRestoreConversation ? [filesOnly, withConversation] : [filesOnly]),
+      ...(options.conversationRefusal === undefined ? [filesOnly, withConversation] : [filesOnly]),
     );
     if (answer === undefined) return undefined;
     return { paths, conversation: answer === withConversation };

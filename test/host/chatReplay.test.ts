@@ -3,6 +3,8 @@
  * saw live, in the real extension over the local server: what hygiene saved (capped outputs included), a
  * failed run's Retry, the compaction banner's Undo, and "Restore Files and Conversation" before a compaction.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostNotification, InitMessage, TranscriptItem, UsageMeterView } from '../../src/shared/protocol';
 import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transcript';
@@ -219,5 +221,52 @@ describe("the compaction banner's Undo", () => {
     await run.reload();
     const init = run.posted<InitMessage>('init').at(-1)!;
     expect(init.compaction?.canUndo ?? false).toBe(false);
+  });
+});
+
+describe('"Restore Files and Conversation" for a message before a compaction', () => {
+  it('is not offered without a word: the dialog says why only the files can be restored, live and after a reload', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-replay-0007',
+      settings: { 'cairn.approvals': { write: 'allow' } },
+      scenario: {
+        workspace: { 'src/app.ts': 'export const answer = 42;\n' },
+        turns: [
+          { user: 'write the notes' },
+          { assistant: { text: 'Writing.', tool_calls: [{ name: 'write', input: { path: 'notes.txt', content: 'first notes\n' } }] } },
+          { assistant: { text: 'Written.' } },
+          { summary: { text: 'Cairn wrote notes.txt.' } },
+          { user: 'name a fruit' },
+          { assistant: { text: 'Apple.' } },
+        ],
+      },
+    });
+    const run = host;
+    await run.send('write the notes');
+    expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(true);
+    await run.chat.fromPage({ type: 'compact', preview: false });
+    const compacted = () => run.posted<Extract<HostNotification, { type: 'compactionState' }>>('compactionState').at(-1)?.state?.status;
+    await waitFor(() => compacted() === 'done', 'the compaction');
+    await run.send('name a fruit');
+
+    const restoreDialog = async () => {
+      const modals = shim.modals.length;
+      shim.quickPickAnswers.push(0);
+      await run.chat.fromPage({ type: 'restoreToTurn', turn: 0 });
+      await waitFor(() => shim.modals.length > modals, 'the restore dialog');
+      return shim.modals.at(-1)!;
+    };
+    // Live: the dialog is dismissed.
+    shim.warningMessageAnswers.push(undefined);
+    const live = await restoreDialog();
+    expect(live.buttons).toEqual(['Restore Files']);
+    expect(live.detail).toMatch(/Restore Files and Conversation is not offered: .*before the last compaction/);
+
+    await run.reload();
+    shim.warningMessageAnswers.push('Restore Files');
+    const reloaded = await restoreDialog();
+    expect(reloaded.buttons).toEqual(['Restore Files']);
+    expect(reloaded.detail).toBe(live.detail);
+    await waitFor(() => !existsSync(join(run.workspaceDir, 'notes.txt')), 'the file restored (the turn created it)');
   });
 });

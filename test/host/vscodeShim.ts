@@ -264,10 +264,12 @@ export const window = {
     return shim.inputBoxAnswers.shift();
   },
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
-  showQuickPick: (async (items: unknown) => {
+  showQuickPick: (async (items: unknown, options?: vscode.QuickPickOptions) => {
     const list = await items;
     const at = shim.quickPickAnswers.shift();
-    return at === undefined || !Array.isArray(list) ? undefined : list[at];
+    if (at === undefined || !Array.isArray(list)) return undefined;
+    // A multi-select answers with the list of what was picked: here the one item at the answer's index.
+    return options?.canPickMany ? [list[at]] : list[at];
   }) as (...args: unknown[]) => Promise<any>,
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
   showErrorMessage: (async (message: string) => {
@@ -392,6 +394,8 @@ export const workspace = {
     return { onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined };
   }) as (...args: unknown[]) => any,
   onDidSaveTextDocument: new Emitter<vscode.TextDocument>().event,
+  /** The open documents: none has unsaved changes in these tests. */
+  textDocuments: [] as readonly vscode.TextDocument[],
   registerTextDocumentContentProvider: (scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable => {
     shim.contentProviders.set(scheme, provider);
     return disposable(() => shim.contentProviders.delete(scheme));
@@ -413,6 +417,7 @@ export const workspace = {
   | 'asRelativePath'
   | 'createFileSystemWatcher'
   | 'onDidSaveTextDocument'
+  | 'textDocuments'
   | 'registerTextDocumentContentProvider'
   | 'openTextDocument'
   | 'fs'

@@ -152,10 +152,30 @@ export class AgentSession {
   }
 
   /**
+   * Why the conversation cannot go back to before checkpoint `checkpointId`'s message, in words for the user;
+   * undefined when it can. The one rule for offering "and conversation" and for refusing it in `restoreCheckpoint`.
+   */
+  conversationRestoreRefusal(checkpointId: string): string | undefined {
+    const from = this.parts.checkpoints?.list().find((c) => c.id === checkpointId);
+    if (!from) return 'That checkpoint is not in this session.';
+    if (!this.parts.startGenerationFrom) return 'This session cannot take its conversation back; only the files can be restored.';
+    if (from.restoreOf !== undefined) return 'It undoes a restore, which changed only files: the conversation stays where it is.';
+    if (from.turn.generation !== this.generation.number) {
+      return 'That message was sent before the last compaction: the conversation now starts from its summary and cannot go back to before it. Only the files can be restored.';
+    }
+    try {
+      entriesBeforeMessage(this.generation.conversation.all(), from.turn.index);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    return undefined;
+  }
+
+  /**
    * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
-   * the conversation also goes back to before the checkpoint's message: a new generation from it (refused
-   * when that message is before the current generation). `dirty`: the editor's unsaved documents now (a file
-   * that became dirty after the preview is left). Refused while a run is going on.
+   * the conversation also goes back to before the checkpoint's message: a new generation from it (refused,
+   * before any file is written, for the reasons `conversationRestoreRefusal` gives). `dirty`: the editor's
+   * unsaved documents now (a file that became dirty after the preview is left). Refused while a run is going on.
    */
   async restoreCheckpoint(
     plan: RestorePlan,
@@ -168,11 +188,9 @@ export class AgentSession {
     if (!checkpoints) throw new Error('This session keeps no checkpoints.');
     const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
     const rewindTo = options.conversation && from ? from.turn : undefined;
-    if (rewindTo && rewindTo.generation !== this.generation.number) {
-      throw new Error('That message is before the last compaction, so the conversation cannot go back to it. Restore the files only.');
-    }
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
-    if (rewindTo) entriesBeforeMessage(this.generation.conversation.all(), rewindTo.index);
+    const refusal = options.conversation ? this.conversationRestoreRefusal(plan.checkpointId) : undefined;
+    if (refusal !== undefined) throw new Error(refusal);
     const outcome = await checkpoints.restore(
       plan,
       choices,
