@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Approver } from '../../src/core/agent/approval';
 import type { AgentEvent } from '../../src/core/agent/events';
 import { resumeSession } from '../../src/core/session/node/sessionAssembly';
+import { digestJournal } from '../../src/host/journalDigest';
 import { DEFAULT_SUBAGENT_SETTINGS, type SubagentSettings } from '../../src/core/subagentTypes';
 import { startScenarioSession, toolResultTexts, type ScenarioSession } from './harness';
 
@@ -197,6 +198,29 @@ describe('sub-agents through the real loop and server', () => {
     const results = messages.at(-1)!.content as Array<{ type: string; content: string }>;
     expect(results.filter((b) => b.type === 'tool_result').map((b) => b.content.includes('Cancelled by the user'))).toEqual([true, true]);
     expect(await session.assembled.session.send('Carry on.')).toBe('end_turn');
+  });
+
+  // Issue 29 item 9: a run's failure is journalled (`run_failed`) so a reload shows its card. A child's failure goes
+  // through its own view of the journal, which refused the record: the child's error was shown twice.
+  it("a child's failure is shown once and journalled in its block, and a reload shows it there without a button", async () => {
+    const session = await start([
+      { assistant: { tool_calls: [task('explore', 'Look around')] } },
+      { fault: { status: 400, message: 'bad request from the child', agent: 'explore-1' } },
+      { assistant: { text: 'The child failed; going on.' } },
+    ]);
+    expect(await session.assembled.session.send('Look around.')).toBe('end_turn');
+    const errors = childEvents(session.events, 'explore-1').filter((e) => e.type === 'error');
+    expect(errors.map((e) => e.type === 'error' && e.kind)).toEqual(['bad_request']);
+    const records = [];
+    for await (const record of session.assembled.journal.readAll()) records.push(record);
+    const wrapped = records.flatMap((r) => (r.type === 'subagent_record' && r.record.type === 'run_failed' ? [r.record] : []));
+    expect(wrapped).toMatchObject([{ type: 'run_failed', kind: 'bad_request' }]);
+    const digest = await digestJournal(records);
+    const line = digest.turns[0]!.items.find((i) => i.type === 'tool' && i.tool === 'task');
+    const block = line?.type === 'tool' ? line.subagent?.items : undefined;
+    expect(block?.filter((i) => i.type === 'error')).toEqual([{ type: 'error', kind: 'bad_request', message: expect.any(String) }]);
+    // The parent's own run did not fail: its chat has no error card.
+    expect(digest.turns[0]!.items.some((i) => i.type === 'error')).toBe(false);
   });
 
   it('a child cannot write in an untrusted workspace, whatever it asks', async () => {

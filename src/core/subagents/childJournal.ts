@@ -6,6 +6,7 @@ const CHILD_TYPES: ReadonlySet<string> = new Set<SubagentInnerRecord['type']>([
   'assistant_message',
   'snapshot',
   'notice',
+  'run_failed',
   'usage',
   'generation_started',
   'compaction_undone',
