@@ -26,19 +26,24 @@ function answeredOnce(body: Body): boolean {
   });
 }
 
+/** a.txt written, then the request after its result fails (401); the next answer writes b.txt, then two texts. */
+function writeFailWrite(): Promise<ScenarioSession> {
+  return startScenarioSession({
+    model,
+    workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
+    turns: [
+      { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+      { fault: { status: 401 } },
+      { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
+      { assistant: { text: 'b written' } },
+      { assistant: { text: 'fine' } },
+    ],
+  });
+}
+
 describe('a failed request, then a restore of files and conversation', () => {
   it('after Retry, undoing the retried turn keeps every call answered, and the next message is accepted', async () => {
-    open = await startScenarioSession({
-      model,
-      workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
-      turns: [
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
-        { fault: { status: 401 } },
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
-        { assistant: { text: 'both written' } },
-        { assistant: { text: 'fine' } },
-      ],
-    });
+    open = await writeFailWrite();
     const { session } = open.assembled;
     expect(await session.send('write a then b')).toBe('error');
     expect(session.hasUnanswered).toBe(true);
@@ -57,17 +62,7 @@ describe('a failed request, then a restore of files and conversation', () => {
   });
 
   it('after a new message instead of Retry, the turn checkpoint names the message its text joined, and the restore goes back to it', async () => {
-    open = await startScenarioSession({
-      model,
-      workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
-      turns: [
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
-        { fault: { status: 401 } },
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
-        { assistant: { text: 'b written' } },
-        { assistant: { text: 'fine' } },
-      ],
-    });
+    open = await writeFailWrite();
     const { session } = open.assembled;
     expect(await session.send('write a')).toBe('error');
     // The text joins the unsent results message: the turn's checkpoint must point at that message.
