@@ -14,6 +14,7 @@ import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
+import type { TurnRef } from '../checkpoints/types';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -153,21 +154,29 @@ export class AgentSession {
 
   /**
    * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
-   * the conversation also goes back to before the checkpoint's message: a new generation from it (refused
-   * when that message is before the current generation). `dirty`: the editor's unsaved documents now (a file
-   * that became dirty after the preview is left). Refused while a run is going on.
+   * the conversation also goes back to before the checkpoint's message, or to before the user message
+   * `before` (restoring to before a message that changed no files: the first checkpoint after it is a later
+   * message's, and the conversation must still go back to the one asked for; it may not come after the
+   * checkpoint's): a new generation from it (refused when that message is before the current generation).
+   * `dirty`: the editor's unsaved documents now (a file that became dirty after the preview is left). Refused
+   * while a run is going on.
    */
   async restoreCheckpoint(
     plan: RestorePlan,
     choices: ConflictChoices,
-    options: { conversation?: boolean; dirty?: ReadonlySet<string> } = {},
+    options: { conversation?: boolean; before?: TurnRef; dirty?: ReadonlySet<string> } = {},
   ): Promise<RestoreOutcome> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const checkpoints = this.parts.checkpoints;
     if (!checkpoints) throw new Error('This session keeps no checkpoints.');
     const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
-    const rewindTo = options.conversation && from ? from.turn : undefined;
+    const rewindTo = options.conversation && from ? (options.before ?? from.turn) : undefined;
+    if (rewindTo && from && isAfter(rewindTo, from.turn)) {
+      throw new Error(
+        "The conversation cannot go back to a message after the files' checkpoint: the files would go back further than the conversation. Restore to before that message instead.",
+      );
+    }
     if (rewindTo && rewindTo.generation !== this.generation.number) {
       throw new Error('That message is before the last compaction, so the conversation cannot go back to it. Restore the files only.');
     }
@@ -303,4 +312,9 @@ export class AgentSession {
   private assertIdle(): void {
     if (this.running) throw new SessionBusyError();
   }
+}
+
+/** Whether message place `a` comes after `b` (generations in the order they started, then indexes). */
+function isAfter(a: TurnRef, b: TurnRef): boolean {
+  return a.generation > b.generation || (a.generation === b.generation && a.index > b.index);
 }
