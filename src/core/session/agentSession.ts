@@ -12,9 +12,9 @@ import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
+import type { Checkpoint, TurnRef } from '../checkpoints/types';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
-import type { TurnRef } from '../checkpoints/types';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -153,35 +153,58 @@ export class AgentSession {
   }
 
   /**
+   * The first checkpoint at or after the user message at `place` on the active branch: what "Restore files to
+   * before this message" undoes from (with every later one). A message an elision or a rewind carried into a
+   * new generation keeps its checkpoints; one that replaced another (edit and resend) takes the replaced one's.
+   */
+  checkpointFrom(place: TurnRef): Checkpoint | undefined {
+    const current = this.generation.number;
+    return this.parts.checkpoints?.checkpointFrom(place, (turn) => this.parts.generations.lineage.position(turn, current));
+  }
+
+  /**
+   * Where the conversation would go back to for "Restore Files and Conversation" to before the message at
+   * `place`: its index in the current generation, or why it cannot (a compaction summarized it, a rewind
+   * dropped it, or it is not a message of the user's).
+   */
+  rewindPlace(place: TurnRef): { readonly index: number } | { readonly refused: string } {
+    const index = this.parts.generations.lineage.indexIn(place, this.generation.number);
+    if (index === undefined) {
+      return {
+        refused:
+          'That message is no longer in the conversation the model has (a compaction summarized it, or the conversation went back before it), so the conversation cannot go back to it. Restore the files only.',
+      };
+    }
+    try {
+      entriesBeforeMessage(this.generation.conversation.all(), index);
+      return { index };
+    } catch (error) {
+      return { refused: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
    * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
-   * the conversation also goes back to before the checkpoint's message, or to before the user message
-   * `before` (restoring to before a message that changed no files: the first checkpoint after it is a later
-   * message's, and the conversation must still go back to the one asked for; it may not come after the
-   * checkpoint's): a new generation from it (refused when that message is before the current generation).
-   * `dirty`: the editor's unsaved documents now (a file that became dirty after the preview is left). Refused
-   * while a run is going on.
+   * the conversation also goes back to before `at` (the message the user chose; by default the checkpoint's
+   * own): a new generation from it, refused before any file is written when the branch no longer holds that
+   * message (`rewindPlace`). `dirty`: the editor's unsaved documents now (a file that became dirty after the
+   * preview is left). Refused while a run is going on.
    */
   async restoreCheckpoint(
     plan: RestorePlan,
     choices: ConflictChoices,
-    options: { conversation?: boolean; before?: TurnRef; dirty?: ReadonlySet<string> } = {},
+    options: { conversation?: boolean; dirty?: ReadonlySet<string>; at?: TurnRef } = {},
   ): Promise<RestoreOutcome> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const checkpoints = this.parts.checkpoints;
     if (!checkpoints) throw new Error('This session keeps no checkpoints.');
     const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
-    const rewindTo = options.conversation && from ? (options.before ?? from.turn) : undefined;
-    if (rewindTo && from && isAfter(rewindTo, from.turn)) {
-      throw new Error(
-        "The conversation cannot go back to a message after the files' checkpoint: the files would go back further than the conversation. Restore to before that message instead.",
-      );
-    }
-    if (rewindTo && rewindTo.generation !== this.generation.number) {
-      throw new Error('That message is before the last compaction, so the conversation cannot go back to it. Restore the files only.');
-    }
+    const place = options.at ?? from?.turn;
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
-    if (rewindTo) entriesBeforeMessage(this.generation.conversation.all(), rewindTo.index);
+    const rewind = options.conversation && place ? this.rewindPlace(place) : undefined;
+    if (rewind && 'refused' in rewind) throw new Error(rewind.refused);
+    const rewindTo = rewind && 'index' in rewind ? rewind : undefined;
     const outcome = await checkpoints.restore(
       plan,
       choices,
@@ -312,9 +335,4 @@ export class AgentSession {
   private assertIdle(): void {
     if (this.running) throw new SessionBusyError();
   }
-}
-
-/** Whether message place `a` comes after `b` (generations in the order they started, then indexes). */
-function isAfter(a: TurnRef, b: TurnRef): boolean {
-  return a.generation > b.generation || (a.generation === b.generation && a.index > b.index);
 }

@@ -71,12 +71,13 @@ export async function playHistoryMove(
 async function edit(turn: EditTurn, assembled: AssembledSession, info: (message: string) => void): Promise<DoneReason> {
   const { session } = assembled;
   const place = await messageNumber(turn.turn, assembled);
-  if (place.generation !== session.generation.number) {
+  const rewind = session.rewindPlace(place);
+  if ('refused' in rewind) {
     throw new MoveRefusedError(
       `message ${turn.turn} is before the last compaction, so the conversation cannot start again from it. Edit a later message, or send the text as a new message.`,
     );
   }
-  const started = await rewinding(() => session.startGenerationFrom(place.index, EDIT_REASON));
+  const started = await rewinding(() => session.startGenerationFrom(rewind.index, EDIT_REASON));
   info(
     `message ${turn.turn} (${quoted(place.text)}) edited: the conversation starts again from before it (generation ${started.number}; the earlier branch stays in the journal), and the new text is sent.`,
   );
@@ -88,13 +89,14 @@ async function restore(turn: RestoreTurn, assembled: AssembledSession, info: (me
   const place = await messageNumber(turn.turn, assembled);
   const checkpoints = session.checkpoints;
   if (!checkpoints) throw new MoveRefusedError('this session keeps no checkpoints, so there are no files to restore.');
-  if (turn.conversation && place.generation !== session.generation.number) {
+  const rewind = turn.conversation ? session.rewindPlace(place) : undefined;
+  if (rewind && 'refused' in rewind) {
     throw new MoveRefusedError(
       `message ${turn.turn} is before the last compaction, so the conversation cannot go back to it; nothing was restored. Restore the files only ("conversation": false), or a later message.`,
     );
   }
   const before = `to before message ${turn.turn} (${quoted(place.text)})`;
-  const checkpoint = checkpoints.checkpointFrom(place);
+  const checkpoint = session.checkpointFrom(place);
   const plan = checkpoint ? await checkpoints.preview(checkpoint.id) : undefined;
   const writable = plan?.items.filter((item) => item.action !== 'unchanged' && item.action !== 'not_restorable') ?? [];
   let said: string;
@@ -104,13 +106,13 @@ async function restore(turn: RestoreTurn, assembled: AssembledSession, info: (me
     said = notRestorable.length
       ? `nothing can be restored ${before}: ${notRestorable.map(withReason).join(', ')}.`
       : `Cairn has changed no files since message ${turn.turn}: there are no files to restore.`;
-    if (turn.conversation) await rewinding(() => session.startGenerationFrom(place.index, RESTORE_REASON));
+    if (rewind && 'index' in rewind) await rewinding(() => session.startGenerationFrom(rewind.index, RESTORE_REASON));
   } else {
     // Nobody to pick a conflict: each is kept as the user left it, the editor preview's default.
     const conflicts = plan.items.filter((item) => item.conflict);
     const chosen: RestorePlan = { ...plan, items: plan.items.filter((item) => !item.conflict) };
     const choices: ConflictChoices = new Map(conflicts.map((item) => [item.path, 'keep_mine'] as const));
-    const outcome = await session.restoreCheckpoint(chosen, choices, turn.conversation ? { conversation: true, before: place } : {});
+    const outcome = await session.restoreCheckpoint(chosen, choices, turn.conversation ? { conversation: true, at: place } : {});
     said = describeRestore(before, outcome, conflicts);
   }
   info(

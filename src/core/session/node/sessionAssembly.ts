@@ -20,6 +20,7 @@ import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
 import { appendHistory } from '../../compaction/node/historyArchive';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
+import { GenerationLineage } from '../../conversation/lineage';
 import { projectForProvider, type Projection } from '../../conversation/projection';
 import { AgentSession } from '../agentSession';
 import type { CompactionSettings } from '../../compaction/settings';
@@ -168,7 +169,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const mcpTools = mcpToolsOf(ports, redactor);
   const checkpoints = await checkpointsOf(ports, opened.journal, opened.records, ports.clock ?? systemClock);
   const replayed = replayConversation(opened.records);
-  const generations = new ActiveGeneration(replayed, replayed.highestGeneration);
+  const generations = new ActiveGeneration(replayed, replayed.highestGeneration, GenerationLineage.fromRecords(opened.records));
   // The plan and the turn count come back from the journal; the active skills from the generation's envelopes.
   const extras = sessionExtras(
     ports,
