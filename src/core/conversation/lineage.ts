@@ -1,7 +1,3 @@
-import type { LoadedRecord, JournalRecord } from '../journal/records';
-import { isElisionDetail, isGenerationDetail } from './generationDetail';
-import { isRewindDetail } from './rewind';
-
 /**
  * How a generation started from the one before it. An elision opens with every message of its parent (the
  * same indexes, some results shortened); a rewind with the parent's messages before `kept` (the message at
@@ -24,7 +20,8 @@ export interface BranchPosition {
  * The generations of a session as a tree (issue 29): which one each started from and how, so a place
  * written in one generation (a checkpoint's turn, a message's place in the chat) can be found again in a
  * later one. Elision and rewinds keep indexes; only a compaction loses them. Owned by `ActiveGeneration`,
- * which notes every new generation's origin as it begins it; a reopen reads them from the journal.
+ * which notes every new generation's origin as it begins it; a reopen reads them from the journal
+ * (`lineageOfRecords`).
  */
 export class GenerationLineage {
   private readonly origins = new Map<number, GenerationOrigin>();
@@ -35,22 +32,6 @@ export class GenerationLineage {
 
   origin(generation: number): GenerationOrigin | undefined {
     return this.origins.get(generation);
-  }
-
-  /** Every generation's origin, from the journal's `generation_started` records (undone ones included). */
-  static fromRecords(records: Iterable<LoadedRecord | JournalRecord>): GenerationLineage {
-    const lineage = new GenerationLineage();
-    for (const record of records) {
-      if (record.type !== 'generation_started') continue;
-      const detail = record.detail;
-      if (isGenerationDetail(detail)) lineage.note(record.generation, { kind: 'compaction', parent: detail.previousGeneration });
-      else if (isElisionDetail(detail)) {
-        lineage.note(record.generation, { kind: 'elision', parent: detail.previousGeneration, kept: detail.entries.length });
-      } else if (isRewindDetail(detail)) {
-        lineage.note(record.generation, { kind: 'rewind', parent: detail.previousGeneration, kept: detail.fromIndex });
-      }
-    }
-    return lineage;
   }
 
   /**
