@@ -181,7 +181,7 @@ describe('moves that cannot be played', () => {
     expect(notices).toEqual(errors.map((line) => line.replace(/^\[error: [a-z]+\] /, '')));
     // A files-only restore of a message before the compaction is what the editor allows; here nothing had changed.
     expect(lines).toContain(
-      '[info] turn 18 (restore): Cairn has changed no files since message 1: there are no files to restore. The conversation is unchanged; the next message tells the model which files were restored.',
+      '[info] turn 18 (restore): Cairn has changed no files since message 1: there are no files to restore. The conversation is unchanged.',
     );
     // Every user turn still ran.
     expect(result.doneReasons).toEqual(['end_turn', 'end_turn', 'end_turn', 'end_turn', 'end_turn']);

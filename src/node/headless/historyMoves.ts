@@ -100,6 +100,7 @@ async function restore(turn: RestoreTurn, assembled: AssembledSession, info: (me
   const plan = checkpoint ? await checkpoints.preview(checkpoint.id) : undefined;
   const writable = plan?.items.filter((item) => item.action !== 'unchanged' && item.action !== 'not_restorable') ?? [];
   let said: string;
+  let wrote = false;
   if (!plan || writable.length === 0) {
     // What the editor says too; the conversation still goes back when asked (no file stands in its way).
     const notRestorable = plan?.items.filter((item) => item.action === 'not_restorable') ?? [];
@@ -114,12 +115,13 @@ async function restore(turn: RestoreTurn, assembled: AssembledSession, info: (me
     const choices: ConflictChoices = new Map(conflicts.map((item) => [item.path, 'keep_mine'] as const));
     const outcome = await session.restoreCheckpoint(chosen, choices, turn.conversation ? { conversation: true, at: place } : {});
     said = describeRestore(before, outcome, conflicts);
+    wrote = outcome.restored.length > 0;
   }
   info(
     `${said} ${
       turn.conversation
         ? `The conversation continues from before message ${turn.turn} (generation ${session.generation.number}).`
-        : 'The conversation is unchanged; the next message tells the model which files were restored.'
+        : `The conversation is unchanged${wrote ? '; the next message tells the model which files were restored' : ''}.`
     }`,
   );
 }
