@@ -165,9 +165,14 @@ export class ScenarioPlayer {
     return this.taken.has(index) || (turn !== undefined && turnAgent(turn) !== undefined);
   }
 
+  /**
+   * The turns a request passes over when the server drives: the runner's own turns (an `edit` sends text, so it
+   * is passed over like a `user` turn, by main requests only; the other moves like `compact`).
+   */
   private skippable(kind: ScriptedRequestKind, turn: ScenarioTurn): boolean {
-    if (kind === 'compaction') return turn.kind === 'compact' || turn.kind === 'skills' || turn.kind === 'resume';
-    return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary' || turn.kind === 'skills' || turn.kind === 'resume';
+    const betweenRuns = ['compact', 'skills', 'resume', 'retry', 'undo', 'restore'];
+    if (kind === 'compaction') return betweenRuns.includes(turn.kind);
+    return turn.kind === 'user' || turn.kind === 'edit' || turn.kind === 'summary' || betweenRuns.includes(turn.kind);
   }
 
   private pickAnswer(kind: ScriptedRequestKind, fault: Fault | undefined): PlannedAnswer {
