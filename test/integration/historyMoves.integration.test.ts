@@ -227,3 +227,30 @@ describe('checkpoints follow their messages into new generations', () => {
     expect(readFileSync(join(open.workspaceDir, 'b.txt'), 'utf8')).toBe('v1\n');
   });
 });
+
+describe('a restore note on a message that an edit drops', () => {
+  // Found by the scenario moves (issue 29): the note telling the model which files a files-only restore put
+  // back rode on the next user message; an edit of that message dropped it, and the model was never told.
+  it('is carried again by the edited message', async () => {
+    open = await startScenarioSession({
+      model,
+      workspace: { 'a.txt': 'v1\n' },
+      turns: [
+        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+        { assistant: { text: 'wrote' } },
+        { assistant: { text: 'noted' } },
+        { assistant: { text: 'noted again' } },
+      ],
+    });
+    const { session } = open.assembled;
+    await session.send('write a');
+    const checkpoint = session.checkpoints!.list().at(-1)!;
+    await session.restoreCheckpoint(await session.checkpoints!.preview(checkpoint.id), new Map());
+    await session.send('what changed?');
+    const noted = (body: Body) => JSON.stringify(body.messages.at(-1)).includes('files_restored');
+    expect(noted(mainRequests(open.server).at(-1) as Body)).toBe(true);
+    await session.startGenerationFrom(4, 'edit and resend');
+    await session.send('what changed, really?');
+    expect(noted(mainRequests(open.server).at(-1) as Body)).toBe(true);
+  });
+});

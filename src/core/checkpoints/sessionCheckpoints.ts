@@ -81,6 +81,11 @@ export class SessionCheckpoints {
   }
 
   /** The Cairn-written block for the next user message, once: which files a restore changed. */
+  /** Files a dropped message had told the model were restored (`restoredPathsIn`): the next message tells it again. */
+  noteRestoredAgain(paths: readonly string[]): void {
+    for (const path of paths) this.restoredSinceLastMessage.add(path);
+  }
+
   takeNotes(): TextBlock[] {
     if (this.restoredSinceLastMessage.size === 0) return [];
     const paths = [...this.restoredSinceLastMessage].sort();

@@ -13,6 +13,7 @@ import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
 import type { Checkpoint, TurnRef } from '../checkpoints/types';
+import { restoredPathsIn } from '../checkpoints/restoredNote';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
 
@@ -228,7 +229,10 @@ export class AgentSession {
   async startGenerationFrom(index: number, reason: string): Promise<GenerationRef> {
     this.assertIdle();
     if (!this.parts.startGenerationFrom) throw new Error('This session cannot start a generation from a message.');
+    const dropped = this.generation.conversation.all().slice(index);
     const started = await this.parts.startGenerationFrom(index, reason);
+    // A restore note the dropped messages carried never reached the model on this branch: the next message carries it.
+    this.parts.checkpoints?.noteRestoredAgain(restoredPathsIn(dropped));
     await this.parts.branchChanged?.();
     await this.checkHistory(reason);
     return started;
