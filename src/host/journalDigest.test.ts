@@ -162,3 +162,30 @@ it('keeps a message that joined the unsent results of a cancelled command', asyn
   // Edit and resend of that message starts from its place (the results before it stay with the call).
   expect(digest.userPlaces.get(1)).toEqual({ generation: 0, index: 2 });
 });
+
+// Issue 29 (found with the scenario moves): after an undone elision the chat kept its messages' places in the
+// undone generation, so Edit and Restore refused them as if a compaction had summarized them.
+it('gives the messages of an undone elision their places in the generation it returned to', async () => {
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  const answer = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'ok' }] };
+  const records: JournalRecord[] = [
+    userAt(1, 0, text('first')),
+    { type: 'assistant_message', seq: 2, at: 0, generation: 0, index: 1, message: answer },
+    {
+      type: 'generation_started',
+      seq: 3,
+      at: 0,
+      generation: 1,
+      detail: {
+        kind: 'elision',
+        previousGeneration: 0,
+        reason: 'auto',
+        entries: [{ message: { role: 'user', content: text('first') } }, { message: answer }],
+        elided: [],
+      },
+    } as JournalRecord,
+    { type: 'compaction_undone', seq: 4, at: 0, generation: 1 },
+  ];
+  const digest = await digestJournal(records);
+  expect(digest.userPlaces.get(0)).toEqual({ generation: 0, index: 0 });
+});
