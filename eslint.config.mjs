@@ -1,6 +1,6 @@
 // Lint: typescript-eslint's recommended rules, and the layer rules of ARCHITECTURE.md as import
-// restrictions (see `layers` below). Folder cycles are checked by scripts/check-folder-cycles.mjs, which
-// `npm run lint` runs after ESLint (a per-file rule cannot see a cycle between folders).
+// restrictions (see `layers` below). Cycles between folders and between files are checked by
+// scripts/check-folder-cycles.mjs, which `npm run lint` runs after ESLint (a per-file rule cannot see a loop).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

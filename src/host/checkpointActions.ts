@@ -7,7 +7,7 @@
  */
 import type { RestoreItem, RestorePlan } from '../core/checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../core/checkpoints/restorer';
-import type { Checkpoint, FileState } from '../core/checkpoints/types';
+import type { Checkpoint, FileState, TurnRef } from '../core/checkpoints/types';
 import type { AgentSession } from '../core/session/agentSession';
 import type { JournalDigest } from './journalDigest';
 
@@ -61,13 +61,13 @@ export class CheckpointActions {
   /** The menu of turn `turn`'s user message: restore files to before it. */
   async restoreToTurn(turn: number): Promise<void> {
     const place = (await this.deps.digest()).userPlaces.get(turn);
-    const checkpoints = (await this.deps.session()).session.checkpoints;
-    const checkpoint = place ? checkpoints?.checkpointFrom(place) : undefined;
-    if (!checkpoint) {
+    const { session } = await this.deps.session();
+    const checkpoint = place ? session.checkpointFrom(place) : undefined;
+    if (!checkpoint || !place) {
       this.deps.prompts.info('Cairn has changed no files since this message: there is nothing to restore.');
       return;
     }
-    await this.restore(checkpoint.id);
+    await this.restore(checkpoint.id, place);
   }
 
   /** `Cairn: Undo Last Turn's Changes`: the last checkpoint (a restore's too: undoing an undo). */
@@ -80,17 +80,18 @@ export class CheckpointActions {
     await this.restore(last.id);
   }
 
-  async restore(checkpointId: string): Promise<void> {
+  /** `at`: the message the user chose, which "and conversation" goes back to before (default: the checkpoint's own). */
+  async restore(checkpointId: string, at?: TurnRef): Promise<void> {
     // A file changed between a preview and its "Restore Files" is left and previewed again as a conflict; a
     // few rounds at most, so a file something keeps rewriting cannot keep the user in previews.
     for (let round = 1; round <= MAX_PREVIEW_ROUNDS; round++) {
-      const outcome = await this.restoreOnce(checkpointId, round < MAX_PREVIEW_ROUNDS);
+      const outcome = await this.restoreOnce(checkpointId, round < MAX_PREVIEW_ROUNDS, at);
       if (!outcome || outcome.changed.length === 0) return;
     }
   }
 
   /** One preview and its restore; undefined when nothing was restored (nothing to do, or the user cancelled). */
-  private async restoreOnce(checkpointId: string, previewAgain: boolean): Promise<RestoreOutcome | undefined> {
+  private async restoreOnce(checkpointId: string, previewAgain: boolean, at?: TurnRef): Promise<RestoreOutcome | undefined> {
     const { session } = await this.deps.session();
     const checkpoints = session.checkpoints;
     if (!checkpoints) return undefined;
@@ -105,7 +106,9 @@ export class CheckpointActions {
       );
       return undefined;
     }
-    const selection = await this.deps.prompts.preview(plan, { conversationRefusal: session.conversationRestoreRefusal(checkpointId) });
+    const checkpoint = checkpoints.list().find((c) => c.id === checkpointId);
+    const place = at ?? checkpoint?.turn;
+    const selection = await this.deps.prompts.preview(plan, { conversationRefusal: conversationRefusal(session, checkpoint, place) });
     if (!selection) return undefined;
     const chosen: RestorePlan = {
       ...plan,
@@ -120,6 +123,7 @@ export class CheckpointActions {
     const outcome = await session.restoreCheckpoint(chosen, choices, {
       conversation: selection.conversation,
       dirty: this.deps.prompts.dirtyPaths(),
+      ...(place ? { at: place } : {}),
     });
     if (selection.conversation) await this.deps.conversationChanged?.();
     const kept = plan.items.filter((i) => i.conflict && !selection.paths.has(i.path));
@@ -157,6 +161,18 @@ export class CheckpointActions {
     const before = picked.first.kind === 'absent' ? null : await checkpoints.contentOf(picked.first);
     await this.deps.prompts.openDiff(`${picked.path} (this session's changes)`, picked.path, before, 'current');
   }
+}
+
+/**
+ * Why "Restore Files and Conversation" is not offered for this restore, in words the dialog shows (undefined: it
+ * is). The session says whether the conversation can go back to the message (`rewindPlace`); undoing a restore
+ * moves files only.
+ */
+function conversationRefusal(session: AgentSession, checkpoint: Checkpoint | undefined, place: TurnRef | undefined): string | undefined {
+  if (!checkpoint || !place) return 'Cairn cannot tell which message this restore goes back to.';
+  if (checkpoint.restoreOf !== undefined) return 'It undoes a restore, which changed only files: the conversation stays where it is.';
+  const rewind = session.rewindPlace(place);
+  return 'refused' in rewind ? rewind.refused : undefined;
 }
 
 /** Every file the session's turns changed, with its content before the first of them. */

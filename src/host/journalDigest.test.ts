@@ -1,7 +1,19 @@
 import { expect, it } from 'vitest';
 import type { JournalRecord } from '../core/journal/records';
+import type { UserMessage } from '../core/model/types';
 import { fakeChildSnapshot } from '../../test/support/subagents/fakeChildRun';
 import { digestJournal } from './journalDigest';
+
+/** A user message journalled at (0, index). */
+const userAt = (seq: number, index: number, content: UserMessage['content'], syntheticBlocks?: number[]): JournalRecord => ({
+  type: 'user_message',
+  seq,
+  at: 0,
+  generation: 0,
+  index,
+  ...(syntheticBlocks ? { syntheticBlocks } : {}),
+  message: { role: 'user', content },
+});
 
 const result = (id: string, callId: string | undefined) =>
   ({
@@ -93,21 +105,15 @@ it("rebuilds a turn's usage line with the session agent's compaction requests", 
 // with it, and Regenerate (which sends the digest's text) sent it instead of the question.
 it("shows the user's own words for a message with an attached file, never the attachment", async () => {
   const records: JournalRecord[] = [
-    {
-      type: 'user_message',
-      seq: 1,
-      at: 0,
-      generation: 0,
-      index: 0,
-      syntheticBlocks: [1],
-      message: {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'What does @src/app.ts export?' },
-          { type: 'text', text: '<cairn-file path="src/app.ts">\n[#a001 src/app.ts lines 1-1 of 1 sha 00]\n1: export {}\n</cairn-file>' },
-        ],
-      },
-    },
+    userAt(
+      1,
+      0,
+      [
+        { type: 'text', text: 'What does @src/app.ts export?' },
+        { type: 'text', text: '<cairn-file path="src/app.ts">\n[#a001 src/app.ts lines 1-1 of 1 sha 00]\n1: export {}\n</cairn-file>' },
+      ],
+      [1],
+    ),
   ];
   const digest = await digestJournal(records);
   expect(digest.turns[0]!.items[0]).toEqual({ type: 'user', text: 'What does @src/app.ts export?' });
@@ -120,14 +126,7 @@ it("shows the user's own words for a message with an attached file, never the at
 it('keeps a message that joined the unsent results of a cancelled command', async () => {
   const cancelled = { type: 'tool_result' as const, tool_use_id: 'A', content: '[#0001] Cancelled.', is_error: true };
   const records: JournalRecord[] = [
-    {
-      type: 'user_message',
-      seq: 1,
-      at: 0,
-      generation: 0,
-      index: 0,
-      message: { role: 'user', content: [{ type: 'text', text: 'run it' }] },
-    },
+    userAt(1, 0, [{ type: 'text', text: 'run it' }]),
     {
       type: 'assistant_message',
       seq: 2,
@@ -207,4 +206,31 @@ it('counts what a capped output saved in a journal that stored its kind as full'
   expect(tools.map((r) => r.kind)).toEqual(['capped', 'full']);
   expect(tools[0]!.tokensSaved).toBe(Math.round((body.length - shown.length) / 4));
   expect(digest.tokensSaved).toBe(tools[0]!.tokensSaved);
+});
+
+// Issue 29 (found with the scenario moves): after an undone elision the chat kept its messages' places in the
+// undone generation, so Edit and Restore refused them as if a compaction had summarized them.
+it('gives the messages of an undone elision their places in the generation it returned to', async () => {
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  const answer = { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'ok' }] };
+  const records: JournalRecord[] = [
+    userAt(1, 0, text('first')),
+    { type: 'assistant_message', seq: 2, at: 0, generation: 0, index: 1, message: answer },
+    {
+      type: 'generation_started',
+      seq: 3,
+      at: 0,
+      generation: 1,
+      detail: {
+        kind: 'elision',
+        previousGeneration: 0,
+        reason: 'auto',
+        entries: [{ message: { role: 'user', content: text('first') } }, { message: answer }],
+        elided: [],
+      },
+    } as JournalRecord,
+    { type: 'compaction_undone', seq: 4, at: 0, generation: 1 },
+  ];
+  const digest = await digestJournal(records);
+  expect(digest.userPlaces.get(0)).toEqual({ generation: 0, index: 0 });
 });

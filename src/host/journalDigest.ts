@@ -201,9 +201,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         }
         activeGeneration = record.generation;
         break;
-      case 'compaction_undone':
-        activeGeneration = summaries.get(record.generation)?.previous ?? 0;
+      case 'compaction_undone': {
+        const previous = summaries.get(record.generation)?.previous ?? 0;
+        // An undone elision's generation held the same messages at the same places: they are the earlier one's again.
+        keepPlacesInto(userPlaces, record.generation, Number.POSITIVE_INFINITY, previous);
+        activeGeneration = previous;
         break;
+      }
       default:
         break;
     }

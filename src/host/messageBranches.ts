@@ -17,7 +17,7 @@ export class BranchRefusedError extends Error {
 }
 
 export interface MessageBranchesDeps {
-  readonly session: () => Promise<{ session: Pick<AgentSession, 'generation' | 'startGenerationFrom'> }>;
+  readonly session: () => Promise<{ session: Pick<AgentSession, 'generation' | 'startGenerationFrom' | 'rewindPlace'> }>;
   readonly digest: () => Promise<JournalDigest>;
   readonly isBusy: () => boolean;
   /** The journal changed under the views: rebuild their turns (and the live turn count) from it. */
@@ -50,12 +50,14 @@ export class MessageBranches {
     const place = (await this.deps.digest()).userPlaces.get(turn);
     const { session } = await this.deps.session();
     if (!place) throw new BranchRefusedError(`Message ${turn + 1} is not in this session's conversation.`);
-    if (place.generation !== session.generation.number) {
+    // Found on the active branch (an elision or a rewind carried it), not by its generation's number.
+    const rewind = session.rewindPlace(place);
+    if ('refused' in rewind) {
       throw new BranchRefusedError(
-        'That message is before the last compaction, so the conversation cannot start again from it. Edit a later message, or copy the text into a new message.',
+        'That message is no longer in the conversation the model has (a compaction summarized it), so the conversation cannot start again from it. Edit a later message, or copy the text into a new message.',
       );
     }
-    await session.startGenerationFrom(place.index, reason);
+    await session.startGenerationFrom(rewind.index, reason);
     await this.deps.reloadViews();
   }
 }

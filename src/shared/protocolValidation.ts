@@ -5,16 +5,8 @@
  * fields (never the raw one). Hand-written on purpose: the protocol is small and a schema library would
  * be one more thing in the bundle.
  */
-import type {
-  ApprovalDecision,
-  CodeBlockAction,
-  HostAction,
-  WebviewKind,
-  WebviewNotification,
-  WebviewRequest,
-  WebviewRequestMethod,
-  WebviewToHost,
-} from './protocol';
+import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
+import type { ApprovalDecision, CodeBlockAction, HostAction } from './protocolViews';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {

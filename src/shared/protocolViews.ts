@@ -5,7 +5,7 @@
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
-import type { SubagentTotalView, SubagentView } from './subagentView';
+import type { SubagentHeaderView, SubagentStatus, SubagentTotalView, SubagentUsageView } from './subagentView';
 
 /** A ledger result as the chat shows it: one collapsed line, expandable to `text`. */
 export interface ResultView {
@@ -149,7 +149,7 @@ export type TranscriptItem =
       readonly approvalBound?: BoundQuestion;
       /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
       readonly liveOutput?: string;
-      /** A `task` call's child agent, live or finished (`subagentView.ts`). */
+      /** A `task` call's child agent, live or finished (`SubagentView`, below). */
       readonly subagent?: SubagentView;
     }
   | { readonly type: 'notice'; readonly level: NoticeLevel; readonly kind: string; readonly message: string; readonly action?: HostAction }
@@ -163,6 +163,17 @@ export type TranscriptItem =
     }
   | ({ readonly type: 'compaction' } & CompactionMarkView)
   | ({ readonly type: 'changes' } & TurnChangesView);
+
+/** One child's block in the chat. */
+export interface SubagentView extends SubagentHeaderView {
+  readonly status: SubagentStatus;
+  /** Why it stopped (`end_turn`, `max_turns`, `cancelled`, `error`, `interrupted`…); absent while it runs. */
+  readonly reason?: string;
+  /** Its transcript: answers, tool lines (with result ids), notices, approvals. Never a `user` item. */
+  readonly items: readonly TranscriptItem[];
+  /** Live: summed from its requests as they end; finished: the outcome's figures. Absent before any. */
+  readonly usage?: SubagentUsageView;
+}
 
 /** A turn: one user message and everything that answered it. Turns are numbered from 0 in the session. */
 export interface TurnView {

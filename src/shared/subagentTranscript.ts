@@ -4,8 +4,7 @@
  * by the same item reducer as a turn's (passed in by `transcript.ts`, so this file does not import it
  * back), which also applies a grandchild's events inside the child's own items.
  */
-import type { ApprovalDecision, SubagentNotification, SubagentUsageView, SubagentView, TranscriptItem } from './protocol';
-import type { TurnEvent } from './transcript';
+import type { ApprovalDecision, SubagentNotification, SubagentUsageView, SubagentView, TranscriptItem, TurnEvent } from './protocol';
 
 /** Every turn event but the one that starts a turn: what a list of items is updated by. */
 export type ItemEvent = Exclude<TurnEvent, { type: 'turnStarted' }>;

@@ -4,10 +4,11 @@
  * own transcript, built from the same items as a turn's (so its tool lines, result ids and approvals are
  * the parent's components). Live, the host wraps each of the child's notifications in a `subagentEvent`
  * (nested once more per level for a grandchild); after a reload the digest builds the same block from the
- * journal's `subagent_*` records.
+ * journal's `subagent_*` records. The block itself (`SubagentView`, whose items are a turn's) is in
+ * `protocolViews.ts` beside `TranscriptItem`, and the notifications about children (`SubagentNotification`)
+ * are in `protocolMessages.ts` beside `HostNotification`: each pair is one recursive type. These are the
+ * leaves both build on.
  */
-import type { HostNotification, TranscriptItem } from './protocol';
-
 export type SubagentKindView = 'explore' | 'general';
 
 /**
@@ -39,55 +40,6 @@ export interface SubagentHeaderView {
   /** The task as the parent wrote it (the child's first message). */
   readonly prompt: string;
 }
-
-/** One child's block in the chat. */
-export interface SubagentView extends SubagentHeaderView {
-  readonly status: SubagentStatus;
-  /** Why it stopped (`end_turn`, `max_turns`, `cancelled`, `error`, `interrupted`…); absent while it runs. */
-  readonly reason?: string;
-  /** Its transcript: answers, tool lines (with result ids), notices, approvals. Never a `user` item. */
-  readonly items: readonly TranscriptItem[];
-  /** Live: summed from its requests as they end; finished: the outcome's figures. Absent before any. */
-  readonly usage?: SubagentUsageView;
-}
-
-/** A child's notification, as the chat applies it inside the child's block (`turn` is the parent's turn). */
-export type SubagentInnerEvent = Extract<
-  HostNotification,
-  {
-    type:
-      | 'textDelta'
-      | 'thinkingDelta'
-      | 'assistantDone'
-      | 'toolStarted'
-      | 'approvalRequested'
-      | 'toolOutput'
-      | 'toolFinished'
-      | 'toolCancelled'
-      | 'notice'
-      | 'error'
-      | 'compacted'
-      | 'turnUsage'
-      | 'subagentStarted'
-      | 'subagentEvent'
-      | 'subagentFinished';
-  }
->;
-
-/** Host → webview: the notifications about children (all turn events: `transcript.ts` applies them). */
-export type SubagentNotification =
-  /** A `task` call started a child: its block appears on the call's line (`agent.callId`). */
-  | { readonly type: 'subagentStarted'; readonly turn: number; readonly agent: SubagentHeaderView }
-  /** One of the child's own notifications (its text, tool lines, approvals, usage; a grandchild's, wrapped again). */
-  | { readonly type: 'subagentEvent'; readonly turn: number; readonly agentId: string; readonly event: SubagentInnerEvent }
-  /** The child ended: its block shows how, with what it spent. */
-  | {
-      readonly type: 'subagentFinished';
-      readonly turn: number;
-      readonly agentId: string;
-      readonly reason: string;
-      readonly usage: SubagentUsageView;
-    };
 
 /** One child's figures for the session's totals (the meter, the status bar, the report). */
 export interface SubagentTotalView {

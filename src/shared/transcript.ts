@@ -2,7 +2,7 @@
  * The chat transcript as a pure function of the host's notifications: each one yields a new list of
  * turns, sharing every turn it did not touch (so only the changed turn re-renders).
  */
-import type { ApprovalDecision, HostNotification, TranscriptItem, TurnPage, TurnUsageView, TurnView } from './protocol';
+import type { ApprovalDecision, HostNotification, TranscriptItem, TurnEvent, TurnPage, TurnUsageView, TurnView } from './protocol';
 import {
   answerInSubagent,
   applySubagentEvent,
@@ -15,29 +15,8 @@ import { retireLastThingActions } from './lastThingActions';
 
 export type Turns = readonly TurnView[];
 
-export type TurnEvent = Extract<
-  HostNotification,
-  {
-    type:
-      | 'turnStarted'
-      | 'textDelta'
-      | 'thinkingDelta'
-      | 'assistantDone'
-      | 'toolStarted'
-      | 'approvalRequested'
-      | 'toolOutput'
-      | 'toolFinished'
-      | 'toolCancelled'
-      | 'notice'
-      | 'error'
-      | 'compacted'
-      | 'turnChanges'
-      | 'turnUsage'
-      | 'subagentStarted'
-      | 'subagentEvent'
-      | 'subagentFinished';
-  }
->;
+// Defined by the protocol beside the notifications it picks; the chat's code names it from here too.
+export type { TurnEvent };
 
 const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'turnStarted',

@@ -260,7 +260,7 @@ describe('"Restore Files and Conversation" for a message before a compaction', (
     shim.warningMessageAnswers.push(undefined);
     const live = await restoreDialog();
     expect(live.buttons).toEqual(['Restore Files']);
-    expect(live.detail).toMatch(/Restore Files and Conversation is not offered: .*before the last compaction/);
+    expect(live.detail).toMatch(/Restore Files and Conversation is not offered: .*a compaction summarized it/);
 
     await run.reload();
     shim.warningMessageAnswers.push('Restore Files');

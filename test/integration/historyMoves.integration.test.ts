@@ -26,19 +26,24 @@ function answeredOnce(body: Body): boolean {
   });
 }
 
+/** a.txt written, then the request after its result fails (401); the next answer writes b.txt, then two texts. */
+function writeFailWrite(): Promise<ScenarioSession> {
+  return startScenarioSession({
+    model,
+    workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
+    turns: [
+      { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+      { fault: { status: 401 } },
+      { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
+      { assistant: { text: 'b written' } },
+      { assistant: { text: 'fine' } },
+    ],
+  });
+}
+
 describe('a failed request, then a restore of files and conversation', () => {
   it('after Retry, undoing the retried turn keeps every call answered, and the next message is accepted', async () => {
-    open = await startScenarioSession({
-      model,
-      workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
-      turns: [
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
-        { fault: { status: 401 } },
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
-        { assistant: { text: 'both written' } },
-        { assistant: { text: 'fine' } },
-      ],
-    });
+    open = await writeFailWrite();
     const { session } = open.assembled;
     expect(await session.send('write a then b')).toBe('error');
     expect(session.hasUnanswered).toBe(true);
@@ -57,17 +62,7 @@ describe('a failed request, then a restore of files and conversation', () => {
   });
 
   it('after a new message instead of Retry, the turn checkpoint names the message its text joined, and the restore goes back to it', async () => {
-    open = await startScenarioSession({
-      model,
-      workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
-      turns: [
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
-        { fault: { status: 401 } },
-        { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
-        { assistant: { text: 'b written' } },
-        { assistant: { text: 'fine' } },
-      ],
-    });
+    open = await writeFailWrite();
     const { session } = open.assembled;
     expect(await session.send('write a')).toBe('error');
     // The text joins the unsent results message: the turn's checkpoint must point at that message.
@@ -168,5 +163,94 @@ describe('undoing a compaction', () => {
     expect(last.decisions.map((d) => d.kind)).not.toContain('compaction');
     expect(last.decisions.map((d) => d.kind)).toContain('rules_delta');
     expect(last.cacheBreak).toBeNull();
+  });
+});
+
+describe('checkpoints follow their messages into new generations', () => {
+  // Issue 29 item 2: checkpoints kept the generation number they were made in, and elision and rewinds move
+  // turns to new ones: after an automatic elision "Restore files to before this message" found nothing and
+  // "and conversation" was refused as if a compaction had summarized the message; after an edit and resend
+  // the restore undid only the new branch's files and left the replaced message's own changes.
+  it('after an automatic elision, a message still finds its checkpoint, and the conversation can go back to it', async () => {
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: { 'a.txt': 'v1\n' },
+        turns: [
+          { assistant: { tool_calls: [{ name: 'bash', input: { command: 'seq 1 300' } }] } },
+          { assistant: { text: 'ran' } },
+          { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+          { assistant: { text: 'wrote' } },
+          { assistant: { tool_calls: [{ name: 'bash', input: { command: 'seq 1 300' } }] } },
+          { assistant: { text: 'ran again' } },
+          { assistant: { text: 'fine' } },
+        ],
+      },
+      { compaction: { elision: { mode: 'auto', margin: 0, minTokens: 0, minResults: 1, thresholdRoom: 0.25 } } },
+    );
+    const { session } = open.assembled;
+    await session.send('run it');
+    await session.send('write a');
+    await session.send('run it again');
+    expect(session.generation.number).toBeGreaterThan(0);
+    // The chat places "write a" (index 4) in the new generation, which the elision opened with the same messages.
+    const place = { generation: session.generation.number, index: 4 };
+    const checkpoint = session.checkpointFrom(place);
+    expect(checkpoint?.label).toBe('write a');
+    expect(session.rewindPlace(place)).toEqual({ index: 4 });
+    await session.restoreCheckpoint(await session.checkpoints!.preview(checkpoint!.id), new Map(), { conversation: true, at: place });
+    expect(readFileSync(join(open.workspaceDir, 'a.txt'), 'utf8')).toBe('v1\n');
+    expect(session.generation.conversation.length).toBe(4);
+    expect(await session.send('and now?')).toBe('end_turn');
+  });
+
+  it('after an edit and resend, restoring to before the new message also undoes the replaced message’s changes', async () => {
+    open = await startScenarioSession({
+      model,
+      workspace: { 'a.txt': 'v1\n', 'b.txt': 'v1\n' },
+      turns: [
+        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+        { assistant: { text: 'wrote a' } },
+        { assistant: { tool_calls: [{ name: 'write', input: { path: 'b.txt', content: 'v2\n' } }] } },
+        { assistant: { text: 'wrote b' } },
+      ],
+    });
+    const { session } = open.assembled;
+    await session.send('write a');
+    await session.startGenerationFrom(0, 'edit and resend');
+    await session.send('write b instead');
+    const place = { generation: session.generation.number, index: 0 };
+    const checkpoint = session.checkpointFrom(place);
+    expect(checkpoint?.label).toBe('write a');
+    await session.restoreCheckpoint(await session.checkpoints!.preview(checkpoint!.id), new Map(), { at: place });
+    expect(readFileSync(join(open.workspaceDir, 'a.txt'), 'utf8')).toBe('v1\n');
+    expect(readFileSync(join(open.workspaceDir, 'b.txt'), 'utf8')).toBe('v1\n');
+  });
+});
+
+describe('a restore note on a message that an edit drops', () => {
+  // Found by the scenario moves (issue 29): the note telling the model which files a files-only restore put
+  // back rode on the next user message; an edit of that message dropped it, and the model was never told.
+  it('is carried again by the edited message', async () => {
+    open = await startScenarioSession({
+      model,
+      workspace: { 'a.txt': 'v1\n' },
+      turns: [
+        { assistant: { tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'v2\n' } }] } },
+        { assistant: { text: 'wrote' } },
+        { assistant: { text: 'noted' } },
+        { assistant: { text: 'noted again' } },
+      ],
+    });
+    const { session } = open.assembled;
+    await session.send('write a');
+    const checkpoint = session.checkpoints!.list().at(-1)!;
+    await session.restoreCheckpoint(await session.checkpoints!.preview(checkpoint.id), new Map());
+    await session.send('what changed?');
+    const noted = (body: Body) => JSON.stringify(body.messages.at(-1)).includes('files_restored');
+    expect(noted(mainRequests(open.server).at(-1) as Body)).toBe(true);
+    await session.startGenerationFrom(4, 'edit and resend');
+    await session.send('what changed, really?');
+    expect(noted(mainRequests(open.server).at(-1) as Body)).toBe(true);
   });
 });

@@ -1,7 +1,6 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import { RecallPanel } from '../common/RecallPanel';
-import { RecallScope } from '../common/RecallScope';
+import { RecallPanel, RecallScope } from '../common/RecallScope';
 import { ApprovalWaiting } from './ApprovalWaiting';
 import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';

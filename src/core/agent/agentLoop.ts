@@ -10,16 +10,15 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../model/types';
-import type { ApprovalDetail, ApprovalSettings, Approver, McpToolOwner } from './approval';
-import { runWithApproval } from './approvalGate';
+import { runWithApproval, type ApprovalGateDeps } from './approvalGate';
 import { ledgerDecision } from './ledgerDecision';
 import { runTogether } from './runTogether';
 import type { DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
-import type { AgentEvent, DoneReason } from './events';
-import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder, ToolExecutor } from './ports';
+import type { DoneReason } from './events';
+import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -40,22 +39,12 @@ export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
   maxInterruptedContinues: 2,
 };
 
-export interface AgentLoopDeps {
+/** The loop's parts; the approval gate's (tools, approver, approval settings, `emit`, `agent`…) are in `ApprovalGateDeps`. */
+export interface AgentLoopDeps extends ApprovalGateDeps {
   readonly model: ModelClient;
-  readonly tools: ToolExecutor;
   readonly composer: RequestComposer;
   readonly recorder: SessionRecorder;
-  readonly approver: Approver;
-  readonly approvals: () => ApprovalSettings;
-  readonly isReadOnlyTool: (tool: string) => boolean;
   readonly summarizeToolCall: (tool: string, input: unknown) => string;
-  /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
-  readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
-  /** Whose an MCP tool is (undefined: not an MCP tool of this session's): approvals are bound to its server. */
-  readonly mcpOwner?: (tool: string) => McpToolOwner | undefined;
-  /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
-  readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
-  readonly emit: (event: AgentEvent) => void;
   /** The session's current generation: the loop appends to it; compaction may replace it between requests. */
   readonly generations: ActiveGeneration;
   /** The decisions waiting for the next main request's snapshot (the loop adds the ledger's). */
@@ -73,13 +62,6 @@ export interface AgentLoopDeps {
    * each child is its own agent; the ledger and the journal take results in any order). None: one at a time.
    */
   readonly runsConcurrently?: (tool: string) => boolean;
-  /** Why this agent may not run a tool at all (one it was not offered), or undefined: checked before any approval. */
-  readonly notOffered?: (tool: string) => string | undefined;
-  /**
-   * The sub-agent this loop runs (its id): its approval requests name it. (Its model requests carry the id
-   * through the child's model client, `taggedModel`.) Absent for the session's own agent.
-   */
-  readonly agent?: string;
   /** What the run may do beyond `maxTurns` before the user is asked (the sub-agents' bounds); none: no more. */
   readonly bounds?: RunBounds;
 }

@@ -1,21 +1,32 @@
 import type { LedgerResult } from '../ledger/types';
-import { approvalVerdict, denialMessage } from './approval';
-import type { AgentLoopDeps } from './agentLoop';
+import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver, type McpToolOwner } from './approval';
+import type { AgentEvent } from './events';
+import type { ToolExecutor } from './ports';
 
-/** What the gate needs of the loop's parts. */
-export type ApprovalGateDeps = Pick<
-  AgentLoopDeps,
-  | 'tools'
-  | 'approver'
-  | 'approvals'
-  | 'isReadOnlyTool'
-  | 'protectedReason'
-  | 'describeForApproval'
-  | 'mcpOwner'
-  | 'emit'
-  | 'agent'
-  | 'notOffered'
->;
+/**
+ * What the gate needs of the loop's parts. The gate owns this shape and the loop's deps extend it (the loop
+ * passes its own deps in), so the gate never imports the loop that calls it.
+ */
+export interface ApprovalGateDeps {
+  readonly tools: ToolExecutor;
+  readonly approver: Approver;
+  readonly approvals: () => ApprovalSettings;
+  readonly isReadOnlyTool: (tool: string) => boolean;
+  /** The full picture of a call for its approval prompt (see `ApprovalDetail`). */
+  readonly describeForApproval?: (tool: string, input: unknown) => ApprovalDetail;
+  /** Whose an MCP tool is (undefined: not an MCP tool of this session's): approvals are bound to its server. */
+  readonly mcpOwner?: (tool: string) => McpToolOwner | undefined;
+  /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
+  readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
+  readonly emit: (event: AgentEvent) => void;
+  /** Why this agent may not run a tool at all (one it was not offered), or undefined: checked before any approval. */
+  readonly notOffered?: (tool: string) => string | undefined;
+  /**
+   * The sub-agent this loop runs (its id): its approval requests name it. (Its model requests carry the id
+   * through the child's model client, `taggedModel`.) Absent for the session's own agent.
+   */
+  readonly agent?: string;
+}
 
 /**
  * Runs one tool call if it may run: read-only calls at once; others per the settings and workspace trust,

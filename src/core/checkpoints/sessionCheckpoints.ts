@@ -1,3 +1,5 @@
+import type { BranchPosition } from '../conversation/lineage';
+import { isBefore } from '../conversation/lineage';
 import type { TextBlock } from '../model/types';
 import type { CheckpointRecorder } from './checkpointRecorder';
 import type { BlobStore, CheckpointFiles } from './ports';
@@ -31,11 +33,26 @@ export class SessionCheckpoints {
     return this.deps.recorder.list();
   }
 
-  /** The first checkpoint taken at or after the user message at `turn` (undefined: nothing changed since). */
-  checkpointFrom(turn: TurnRef): Checkpoint | undefined {
-    return this.list().find(
-      (c) => c.turn.generation > turn.generation || (c.turn.generation === turn.generation && c.turn.index >= turn.index),
-    );
+  /**
+   * The first checkpoint taken at or after the user message at `turn` on the active branch (undefined:
+   * nothing changed since): `position` places a turn on the branch (`GenerationLineage.position`), so a
+   * message an elision or a rewind carried into a new generation still finds the checkpoints made under it,
+   * and a message that replaced another (edit and resend) finds those of the one it replaced. Without it,
+   * by generation and index as written.
+   */
+  checkpointFrom(turn: TurnRef, position?: (place: TurnRef) => BranchPosition | undefined): Checkpoint | undefined {
+    if (!position) {
+      return this.list().find(
+        (c) => c.turn.generation > turn.generation || (c.turn.generation === turn.generation && c.turn.index >= turn.index),
+      );
+    }
+    const target = position(turn);
+    if (!target) return undefined;
+    return this.list().find((c) => {
+      const at = position(c.turn);
+      // A checkpoint of a generation off the branch (none is expected) counts as after: restoring more is seen in the preview.
+      return at === undefined || !isBefore(at, target);
+    });
   }
 
   /** The last turn's checkpoint that was not itself a restore, or the last restore (undoing an undo). */
@@ -64,6 +81,11 @@ export class SessionCheckpoints {
   }
 
   /** The Cairn-written block for the next user message, once: which files a restore changed. */
+  /** Files a dropped message had told the model were restored (`restoredPathsIn`): the next message tells it again. */
+  noteRestoredAgain(paths: readonly string[]): void {
+    for (const path of paths) this.restoredSinceLastMessage.add(path);
+  }
+
   takeNotes(): TextBlock[] {
     if (this.restoredSinceLastMessage.size === 0) return [];
     const paths = [...this.restoredSinceLastMessage].sort();

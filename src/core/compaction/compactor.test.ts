@@ -202,7 +202,7 @@ describe('Compactor: the automatic trigger', () => {
 
     // Another generation (of the same length) is not the one the block was for.
     const entries = h.conversation().all();
-    h.generations.begin(entries);
+    h.generations.begin(entries, { kind: 'compaction' });
     await h.compactor.beforeRequest(signal());
     expect(h.logLines.filter((l) => l.startsWith('[Context] automatic compaction'))).toHaveLength(2);
   });

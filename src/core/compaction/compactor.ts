@@ -359,7 +359,7 @@ export class Compactor implements ContextPolicy {
     const decisions = this.deps.decisions.mark();
     const composerMark = composer.generationMark();
     await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
-    generations.begin(plan.entries);
+    generations.begin(plan.entries, { kind: 'compaction' });
     if (plan.carried) this.deps.decisions.add(...plan.carried);
     // The new generation's static part takes in rules files changed since the last one.
     await composer.startGeneration();

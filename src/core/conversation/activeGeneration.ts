@@ -1,4 +1,8 @@
 import { Conversation, type ConversationEntry } from './conversation';
+import { GenerationLineage } from './lineage';
+
+/** How a new generation starts from the current one (see `GenerationOrigin`). */
+export type NewGeneration = { readonly kind: 'compaction' } | { readonly kind: 'elision' | 'rewind'; readonly kept: number };
 
 /** A generation: its number and its conversation. */
 export interface GenerationRef {
@@ -16,10 +20,17 @@ export interface GenerationRef {
 export class ActiveGeneration {
   private active: GenerationRef;
   private highest: number;
+  /** How every generation started from the one before it: places of one generation found in a later one. */
+  readonly lineage: GenerationLineage;
 
-  constructor(start: GenerationRef = { number: 0, conversation: new Conversation() }, highestGeneration = start.number) {
+  constructor(
+    start: GenerationRef = { number: 0, conversation: new Conversation() },
+    highestGeneration = start.number,
+    lineage = new GenerationLineage(),
+  ) {
     this.active = start;
     this.highest = Math.max(highestGeneration, start.number);
+    this.lineage = lineage;
   }
 
   get current(): GenerationRef {
@@ -31,9 +42,17 @@ export class ActiveGeneration {
     return this.highest + 1;
   }
 
-  /** Makes a new generation current, starting with `entries` (none of them sent yet). */
-  begin(entries: readonly ConversationEntry[]): GenerationRef {
+  /**
+   * Makes a new generation current, starting with `entries` (none of them sent yet), from the current one as
+   * `how` says (a compaction, an elision keeping every message, a rewind keeping those before `kept`).
+   */
+  begin(entries: readonly ConversationEntry[], how: NewGeneration): GenerationRef {
+    const parent = this.active.number;
     this.highest += 1;
+    this.lineage.note(
+      this.highest,
+      how.kind === 'compaction' ? { kind: 'compaction', parent } : { kind: how.kind, parent, kept: how.kept },
+    );
     this.active = { number: this.highest, conversation: new Conversation(entries, 0) };
     return this.active;
   }

@@ -78,7 +78,7 @@ export async function startGenerationFromMessage(deps: RewindDeps, index: number
     detail,
     ...(deps.ledgerState ? { ledgerState: deps.ledgerState() } : {}),
   });
-  const started = deps.generations.begin(kept);
+  const started = deps.generations.begin(kept, { kind: 'rewind', kept: index });
   await deps.afterBegin?.(started.number);
   return started;
 }

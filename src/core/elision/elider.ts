@@ -120,7 +120,7 @@ export class Elider {
       judgement: plan.judgement,
     };
     await journal.append({ type: 'generation_started', generation, detail, ledgerState: this.deps.ledgerState() });
-    generations.begin(plan.entries);
+    generations.begin(plan.entries, { kind: 'elision', kept: plan.entries.length });
     await journal.append({ type: 'static_context', generation, state: this.deps.staticState() });
     const saved = plan.tokensBefore - plan.tokensAfter;
     const j = plan.judgement;

@@ -1,9 +1,11 @@
 import { referenceProblem } from '../ledger/bodyReference';
-import type { JournalRecord, JournalRecordType, ParsedLine } from './records';
+import type { JournalRecord, JournalRecordType, ParsedLine, ToolResultRecord } from './records';
 
 /**
  * Reading one journal line: the envelope every record has, and for a known type the shape its readers rely
  * on (`RecordShapeError` names what is wrong, for a corruption message). Unknown types are kept, not fatal.
+ * Writing a line is `serialiseRecord` (`records.ts`); a large tool result's line is read without its body
+ * (`parseToolResultHead`, below).
  */
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<JournalRecordType>([
@@ -144,5 +146,40 @@ function checkKnownShape(type: JournalRecordType, r: Record<string, unknown>): v
         'subagent_finished without an agent or outcome',
       );
       return;
+  }
+}
+
+/** Below this a line is simply parsed whole. */
+export const HEAD_PARSE_MIN_BYTES = 64 * 1024;
+const TOOL_RESULT_START = Buffer.from('{"type":"tool_result",');
+const BODY_KEY = Buffer.from(',"body":"');
+const TOOL_RESULT_END = Buffer.from('"}}');
+
+/**
+ * A large tool_result line as `serialiseRecord` wrote it, read without decoding or parsing its body: the
+ * body is the line's last value, and a JSON string holds no unescaped quote, so the last `,"body":"` on the
+ * line is where it starts. Returns the record with an empty body (its length in `bodyChars`), or undefined
+ * when the line is not of that shape (then it is parsed whole). A body damaged in the middle is found when
+ * it is read, not here; a crash cannot do that (it cuts the end of the file, which is a torn tail).
+ */
+export function parseToolResultHead(bytes: Buffer): ToolResultRecord | undefined {
+  if (bytes.length < HEAD_PARSE_MIN_BYTES) return undefined;
+  if (!bytes.subarray(0, TOOL_RESULT_START.length).equals(TOOL_RESULT_START)) return undefined;
+  if (!bytes.subarray(bytes.length - TOOL_RESULT_END.length).equals(TOOL_RESULT_END)) return undefined;
+  const bodyAt = bytes.lastIndexOf(BODY_KEY);
+  if (bodyAt < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(`${bytes.toString('utf8', 0, bodyAt)}}}`);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || !Number.isSafeInteger(value.bodyChars)) return undefined;
+  const record = { ...value, result: isObject(value.result) ? { ...value.result, body: '' } : value.result };
+  try {
+    const parsed = recordFromValue(record);
+    return parsed.known && parsed.record.type === 'tool_result' ? parsed.record : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolResultRecord } from './records';
-import { HEAD_PARSE_MIN_BYTES, headOf, parseRecordLine, parseToolResultHead, serialiseRecord } from './records';
+import { HEAD_PARSE_MIN_BYTES, parseRecordLine, parseToolResultHead } from './recordShape';
+import { headOf, serialiseRecord } from './records';
 
 function bigResult(body: string, input: unknown = { command: 'x' }): ToolResultRecord {
   return {

@@ -1,7 +1,6 @@
 import type { StoredResult } from '../ledger/types';
 import type { AssistantMessage, ModelUsage, UserMessage } from '../model/types';
 import type { SubagentInfo, SubagentOutcome } from '../subagentTypes';
-import { isObject, recordFromValue } from './recordShape';
 
 /**
  * The records of a session journal: one JSON object per line, each with a `type`, a `seq` that grows by
@@ -267,8 +266,6 @@ export interface SnapshotHead extends Envelope {
 export type LoadedRecord =
   Exclude<JournalRecord, ToolResultRecord | SnapshotRecord | LedgerStateRecord | OutputPartRecord> | ToolResultHead | SnapshotHead;
 
-export { parseRecordLine, RecordShapeError } from './recordShape';
-
 export type ParsedLine =
   { readonly known: true; readonly record: JournalRecord } | { readonly known: false; readonly type: string; readonly seq: number };
 
@@ -310,39 +307,4 @@ export function serialiseRecord(record: JournalRecord): string {
   }
   const { type, seq, at, ...rest } = record;
   return JSON.stringify({ type, seq, at, ...rest });
-}
-
-/** Below this a line is simply parsed whole. */
-export const HEAD_PARSE_MIN_BYTES = 64 * 1024;
-const TOOL_RESULT_START = Buffer.from('{"type":"tool_result",');
-const BODY_KEY = Buffer.from(',"body":"');
-const TOOL_RESULT_END = Buffer.from('"}}');
-
-/**
- * A large tool_result line as `serialiseRecord` wrote it, read without decoding or parsing its body: the
- * body is the line's last value, and a JSON string holds no unescaped quote, so the last `,"body":"` on the
- * line is where it starts. Returns the record with an empty body (its length in `bodyChars`), or undefined
- * when the line is not of that shape (then it is parsed whole). A body damaged in the middle is found when
- * it is read, not here; a crash cannot do that (it cuts the end of the file, which is a torn tail).
- */
-export function parseToolResultHead(bytes: Buffer): ToolResultRecord | undefined {
-  if (bytes.length < HEAD_PARSE_MIN_BYTES) return undefined;
-  if (!bytes.subarray(0, TOOL_RESULT_START.length).equals(TOOL_RESULT_START)) return undefined;
-  if (!bytes.subarray(bytes.length - TOOL_RESULT_END.length).equals(TOOL_RESULT_END)) return undefined;
-  const bodyAt = bytes.lastIndexOf(BODY_KEY);
-  if (bodyAt < 0) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(`${bytes.toString('utf8', 0, bodyAt)}}}`);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(value) || !Number.isSafeInteger(value.bodyChars)) return undefined;
-  const record = { ...value, result: isObject(value.result) ? { ...value.result, body: '' } : value.result };
-  try {
-    const parsed = recordFromValue(record);
-    return parsed.known && parsed.record.type === 'tool_result' ? parsed.record : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -12,6 +12,8 @@ import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
 import type { Message, ToolResultBlock, ToolUseBlock } from '../model/types';
 import type { SessionCheckpoints } from '../checkpoints/sessionCheckpoints';
+import type { Checkpoint, TurnRef } from '../checkpoints/types';
+import { restoredPathsIn } from '../checkpoints/restoredNote';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
 
@@ -152,45 +154,58 @@ export class AgentSession {
   }
 
   /**
-   * Why the conversation cannot go back to before checkpoint `checkpointId`'s message, in words for the user;
-   * undefined when it can. The one rule for offering "and conversation" and for refusing it in `restoreCheckpoint`.
+   * The first checkpoint at or after the user message at `place` on the active branch: what "Restore files to
+   * before this message" undoes from (with every later one). A message an elision or a rewind carried into a
+   * new generation keeps its checkpoints; one that replaced another (edit and resend) takes the replaced one's.
    */
-  conversationRestoreRefusal(checkpointId: string): string | undefined {
-    const from = this.parts.checkpoints?.list().find((c) => c.id === checkpointId);
-    if (!from) return 'That checkpoint is not in this session.';
-    if (!this.parts.startGenerationFrom) return 'This session cannot take its conversation back; only the files can be restored.';
-    if (from.restoreOf !== undefined) return 'It undoes a restore, which changed only files: the conversation stays where it is.';
-    if (from.turn.generation !== this.generation.number) {
-      return 'That message was sent before the last compaction: the conversation now starts from its summary and cannot go back to before it. Only the files can be restored.';
+  checkpointFrom(place: TurnRef): Checkpoint | undefined {
+    const current = this.generation.number;
+    return this.parts.checkpoints?.checkpointFrom(place, (turn) => this.parts.generations.lineage.position(turn, current));
+  }
+
+  /**
+   * Where the conversation would go back to for "Restore Files and Conversation" to before the message at
+   * `place`: its index in the current generation, or why it cannot (a compaction summarized it, a rewind
+   * dropped it, or it is not a message of the user's).
+   */
+  rewindPlace(place: TurnRef): { readonly index: number } | { readonly refused: string } {
+    const index = this.parts.generations.lineage.indexIn(place, this.generation.number);
+    if (index === undefined) {
+      return {
+        refused:
+          'That message is no longer in the conversation the model has (a compaction summarized it, or the conversation went back before it), so the conversation cannot go back to it. Restore the files only.',
+      };
     }
     try {
-      entriesBeforeMessage(this.generation.conversation.all(), from.turn.index);
+      entriesBeforeMessage(this.generation.conversation.all(), index);
+      return { index };
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return { refused: error instanceof Error ? error.message : String(error) };
     }
-    return undefined;
   }
 
   /**
    * Applies a restore's preview (conflicts only where the user chose the checkpoint). With `conversation`,
-   * the conversation also goes back to before the checkpoint's message: a new generation from it (refused,
-   * before any file is written, for the reasons `conversationRestoreRefusal` gives). `dirty`: the editor's
-   * unsaved documents now (a file that became dirty after the preview is left). Refused while a run is going on.
+   * the conversation also goes back to before `at` (the message the user chose; by default the checkpoint's
+   * own): a new generation from it, refused before any file is written when the branch no longer holds that
+   * message (`rewindPlace`). `dirty`: the editor's unsaved documents now (a file that became dirty after the
+   * preview is left). Refused while a run is going on.
    */
   async restoreCheckpoint(
     plan: RestorePlan,
     choices: ConflictChoices,
-    options: { conversation?: boolean; dirty?: ReadonlySet<string> } = {},
+    options: { conversation?: boolean; dirty?: ReadonlySet<string>; at?: TurnRef } = {},
   ): Promise<RestoreOutcome> {
     this.assertIdle();
     if (this.parts.journal.readOnly) throw new SessionReadOnlyError();
     const checkpoints = this.parts.checkpoints;
     if (!checkpoints) throw new Error('This session keeps no checkpoints.');
     const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
-    const rewindTo = options.conversation && from ? from.turn : undefined;
+    const place = options.at ?? from?.turn;
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
-    const refusal = options.conversation ? this.conversationRestoreRefusal(plan.checkpointId) : undefined;
-    if (refusal !== undefined) throw new Error(refusal);
+    const rewind = options.conversation && place ? this.rewindPlace(place) : undefined;
+    if (rewind && 'refused' in rewind) throw new Error(rewind.refused);
+    const rewindTo = rewind && 'index' in rewind ? rewind : undefined;
     const outcome = await checkpoints.restore(
       plan,
       choices,
@@ -214,7 +229,10 @@ export class AgentSession {
   async startGenerationFrom(index: number, reason: string): Promise<GenerationRef> {
     this.assertIdle();
     if (!this.parts.startGenerationFrom) throw new Error('This session cannot start a generation from a message.');
+    const dropped = this.generation.conversation.all().slice(index);
     const started = await this.parts.startGenerationFrom(index, reason);
+    // A restore note the dropped messages carried never reached the model on this branch: the next message carries it.
+    this.parts.checkpoints?.noteRestoredAgain(restoredPathsIn(dropped));
     await this.parts.branchChanged?.();
     await this.checkHistory(reason);
     return started;

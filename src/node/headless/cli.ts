@@ -36,10 +36,11 @@ async function main(): Promise<number> {
   });
   await writeFile(join(result.outDir, 'transcript.md'), `${transcript.join('\n')}\n`);
   if (args.report) process.stdout.write(`\n${sanitizeTerminalText(renderReport(result.snapshots, result.children))}\n`);
-  const failed = result.doneReasons.filter((r) => r === 'error').length;
+  // A run that failed as the script meant it to, and was then retried, is not a failure of the run as a whole.
+  const failed = result.doneReasons.filter((r) => r === 'error').length - result.retriedErrors;
   const requests = result.snapshots.length + result.children.reduce((n, child) => n + child.snapshots.length, 0);
   process.stdout.write(
-    `\n${requests} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
+    `\n${requests} requests, ${result.doneReasons.length} runs (${result.doneReasons.join(', ') || 'none'}${result.retriedErrors ? `; ${result.retriedErrors} retried` : ''}); journal ${result.sessionDir}; snapshots ${join(result.outDir, 'snapshots.json')}\n`,
   );
   process.stdout.write(`${totalsLine(result.snapshots, result.children)}\n`);
   return failed > 0 ? 1 : 0;

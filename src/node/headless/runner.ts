@@ -9,6 +9,7 @@ import { FileSkillSource } from '../fileSkillSource';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
 import { ChildRuns, type ChildRun } from './childRuns';
+import { MoveRefusedError, playHistoryMove } from './historyMoves';
 import type { RequestSnapshot } from '../../core/compose/snapshot';
 import type { HygieneConfig } from '../../core/config/hygiene';
 import { AnthropicModelClient } from '../../core/model/anthropicClient';
@@ -62,6 +63,11 @@ export interface HeadlessResult {
   /** Every child agent the run started, with its own requests' snapshots and outcome. */
   readonly children: readonly ChildRun[];
   readonly doneReasons: readonly DoneReason[];
+  /**
+   * Runs that ended in an error a `retry` turn then asked again for (the retry is a run of its own in
+   * `doneReasons`): the script meant them to fail, so the CLI's exit code does not count them.
+   */
+  readonly retriedErrors: number;
   readonly events: readonly AgentEvent[];
   /** The local server's log of every request body, when a scenario ran. */
   readonly server?: Pick<LocalServer, 'requests' | 'notices'>;
@@ -116,6 +122,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
   const events: AgentEvent[] = [];
   const snapshots: RequestSnapshot[] = [];
   const doneReasons: DoneReason[] = [];
+  const retried = { errors: 0 };
   const children = new ChildRuns();
   let assembled: AssembledSession | undefined;
   try {
@@ -142,13 +149,15 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       ...(options.strategy?.wrapTools ? { wrapTools: options.strategy.wrapTools } : {}),
       ...(options.compaction ? { compaction: () => options.compaction! } : {}),
     };
+    // The session's events, and the runner's own lines (a history move's outcome), in the order they happen.
+    const emit = (event: AgentEvent): void => {
+      events.push(event);
+      if (event.type === 'request_finished') snapshots.push(event.snapshot);
+      children.observe(event);
+      options.onEvent?.(event);
+    };
     const watch = (opened: AssembledSession): AssembledSession => {
-      opened.session.onEvent((event) => {
-        events.push(event);
-        if (event.type === 'request_finished') snapshots.push(event.snapshot);
-        children.observe(event);
-        options.onEvent?.(event);
-      });
+      opened.session.onEvent(emit);
       return opened;
     };
     assembled = watch(await startSession(ports));
@@ -162,7 +171,15 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
         assembled = watch(await resumeSession(ports, id));
         return assembled;
       };
-      await playScenario(player, () => assembled!, reopen, workspaceDir, doneReasons, options.onNotice);
+      await playScenario(player, {
+        current: () => assembled!,
+        reopen,
+        workspaceDir,
+        doneReasons,
+        retried,
+        emit,
+        onNotice: options.onNotice,
+      });
     } else {
       doneReasons.push(await assembled.session.send(options.prompt!));
     }
@@ -175,6 +192,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       snapshots,
       children: children.runs,
       doneReasons,
+      retriedErrors: retried.errors,
       events,
       ...(server ? { server: { requests: server.requests, notices: server.notices } } : {}),
     };
@@ -185,15 +203,25 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
   }
 }
 
-/** Feeds the script's user turns to the loop, applies fs turns while it is idle, and runs compact turns. */
-async function playScenario(
-  player: ScenarioPlayer,
-  current: () => AssembledSession,
-  reopen: () => Promise<AssembledSession>,
-  workspaceDir: string,
-  doneReasons: DoneReason[],
-  onNotice: ((message: string) => void) | undefined,
-): Promise<void> {
+interface PlayContext {
+  readonly current: () => AssembledSession;
+  readonly reopen: () => Promise<AssembledSession>;
+  readonly workspaceDir: string;
+  readonly doneReasons: DoneReason[];
+  /** Counts the failed runs a `retry` turn answered. */
+  readonly retried: { errors: number };
+  /** A line of the runner's own into the transcript, in order with the session's events. */
+  readonly emit: (event: AgentEvent) => void;
+  readonly onNotice: ((message: string) => void) | undefined;
+}
+
+/**
+ * Feeds the script's user turns to the loop, applies fs turns while it is idle, and runs compact turns and the
+ * history moves. A turn that cannot be played (a compaction not applied, a move refused) is said and skipped:
+ * the script goes on, as the user would go on in the editor.
+ */
+async function playScenario(player: ScenarioPlayer, context: PlayContext): Promise<void> {
+  const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice } = context;
   while (!player.done) {
     const turn = player.advance()!;
     const assembled = current();
@@ -229,6 +257,23 @@ async function playScenario(
       }
       case 'resume':
         await reopen();
+        break;
+      case 'retry':
+      case 'undo':
+      case 'edit':
+      case 'restore':
+        try {
+          const failed = doneReasons.at(-1) === 'error';
+          const done = await playHistoryMove(turn, assembled, emit);
+          if (turn.kind === 'retry' && failed) retried.errors++;
+          if (done) doneReasons.push(done);
+        } catch (error) {
+          if (!(error instanceof MoveRefusedError)) throw error;
+          // Said where the reader of the transcript looks, and as a notice: the script and the run disagree.
+          const message = `turn ${turn.index} (${turn.kind}): ${error.message}`;
+          emit({ type: 'error', kind: turn.kind, message });
+          onNotice?.(message);
+        }
         break;
       default:
         // An assistant, fault or summary turn the loop never asked for: the script and the run disagree.

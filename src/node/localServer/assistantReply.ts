@@ -4,7 +4,7 @@
  * the way the real service stops.
  */
 import { createHash } from 'node:crypto';
-import type { PlannedAnswer } from '../scenario/player';
+import type { PlannedAnswer } from '../scenario/requestPlan';
 import { substituteResultRefs, type ToolResultIds } from '../scenario/resultRefs';
 import type { ScriptedStopReason } from '../scenario/types';
 import { renderBlock, toolResultText } from './promptBlocks';

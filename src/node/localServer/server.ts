@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AGENT_HEADER } from '../../core/model/anthropicClient';
-import { ScenarioPlayer, type RequestPlan } from '../scenario/player';
+import { ScenarioPlayer } from '../scenario/player';
+import type { RequestPlan } from '../scenario/requestPlan';
 import type { FsTurn, Scenario } from '../scenario/types';
 import type { AgentHooks } from './agentHooks';
 import { ApiError, invalidRequest, promptTooLong } from './apiError';

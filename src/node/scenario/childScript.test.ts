@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScenarioPlayer, type ScriptedRequestKind } from './player';
+import { ScenarioPlayer } from './player';
+import type { ScriptedRequestKind } from './requestPlan';
 import { parseScenario, ScenarioError } from './scenario';
 import type { FsTurn } from './types';
 

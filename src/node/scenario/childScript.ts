@@ -4,7 +4,7 @@
  * in script order, so the interleaving never matters. A child's script has no user, fs or compact
  * turns (the parent's cursor owns those): only its assistant turns, its faults and its summaries.
  */
-import type { PlannedAnswer, RequestPlan, ScriptedRequestKind } from './player';
+import type { PlannedAnswer, RequestPlan, ScriptedRequestKind } from './requestPlan';
 import { ToolResultIds } from './resultRefs';
 import type { ChildTurn } from './types';
 

@@ -78,6 +78,29 @@ describe('ScenarioPlayer', () => {
     expect(player.notices).toHaveLength(2);
   });
 
+  it('the server driver skips the history moves, which only the headless runner can play, with a notice each', async () => {
+    const { player, plan } = playerOf(
+      [
+        { user: 'hello' },
+        { retry: {} },
+        { edit: { turn: 1, text: 'hi' } },
+        { restore: { turn: 1, conversation: false } },
+        { undo: {} },
+        { assistant: { text: 'hi' } },
+      ],
+      'server',
+    );
+    expect(player.upcomingAssistant()).toMatchObject({ text: 'hi' });
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'hi' } });
+    expect(player.notices).toEqual([
+      'turn 0 (user) skipped: the server drives this script and a main request came',
+      'turn 1 (retry) skipped: the server drives this script and a main request came',
+      'turn 2 (edit) skipped: the server drives this script and a main request came',
+      'turn 3 (restore) skipped: the server drives this script and a main request came',
+      'turn 4 (undo) skipped: the server drives this script and a main request came',
+    ]);
+  });
+
   it('compaction requests take the summary turn, or get a generated one when the cursor is not at one', async () => {
     const { plan } = playerOf([{ compact: {} }, { summary: 'Scripted summary.' }, { assistant: { text: 'go on' } }], 'server');
     expect((await plan('compaction')).answer).toEqual({ type: 'summary', text: 'Scripted summary.', turnIndex: 1 });

@@ -4,6 +4,7 @@
  * idle, and runs compact turns). Sharing one cursor is what keeps both sides in step.
  */
 import { ChildScript } from './childScript';
+import type { PlannedAnswer, RequestPlan, ScriptedRequestKind } from './requestPlan';
 import { ToolResultIds } from './resultRefs';
 import { turnAgent, type AssistantTurn, type ChildTurn, type Fault, type FsTurn, type Scenario, type ScenarioTurn } from './types';
 
@@ -14,24 +15,6 @@ import { turnAgent, type AssistantTurn, type ChildTurn, type Fault, type FsTurn,
  * assistant turn there.
  */
 export type PlayerDriver = 'server' | 'runner';
-
-export type ScriptedRequestKind = 'main' | 'compaction';
-
-export type PlannedAnswer =
-  | { readonly type: 'assistant'; readonly turn: AssistantTurn }
-  | { readonly type: 'summary'; readonly text: string; readonly turnIndex: number }
-  /** No summary turn here: the server builds one from the request so automatic compactions work. */
-  | { readonly type: 'generated_summary' }
-  /** The script has nothing to say here: an `end_turn` with this text. */
-  | { readonly type: 'no_turn'; readonly text: string };
-
-export interface RequestPlan {
-  /** The fault this request gets, from a `fault` turn. */
-  readonly fault?: Fault;
-  readonly faultTurnIndex?: number;
-  /** Absent when the fault replaces the answer (an HTTP error status, prompt too long). */
-  readonly answer?: PlannedAnswer;
-}
 
 export interface PlayerOptions {
   readonly driver: PlayerDriver;
@@ -182,9 +165,14 @@ export class ScenarioPlayer {
     return this.taken.has(index) || (turn !== undefined && turnAgent(turn) !== undefined);
   }
 
+  /**
+   * The turns a request passes over when the server drives: the runner's own turns (an `edit` sends text, so it
+   * is passed over like a `user` turn, by main requests only; the other moves like `compact`).
+   */
   private skippable(kind: ScriptedRequestKind, turn: ScenarioTurn): boolean {
-    if (kind === 'compaction') return turn.kind === 'compact' || turn.kind === 'skills' || turn.kind === 'resume';
-    return turn.kind === 'user' || turn.kind === 'compact' || turn.kind === 'summary' || turn.kind === 'skills' || turn.kind === 'resume';
+    const betweenRuns = ['compact', 'skills', 'resume', 'retry', 'undo', 'restore'];
+    if (kind === 'compaction') return betweenRuns.includes(turn.kind);
+    return turn.kind === 'user' || turn.kind === 'edit' || turn.kind === 'summary' || betweenRuns.includes(turn.kind);
   }
 
   private pickAnswer(kind: ScriptedRequestKind, fault: Fault | undefined): PlannedAnswer {

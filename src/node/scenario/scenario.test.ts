@@ -120,6 +120,55 @@ describe('parseScenario', () => {
     expect(() => parseScenario({ turns: [{ 'x-needs': [] }] })).toThrow(/found nothing/);
   });
 
+  it('parses the history moves: retry, undo, edit and restore (issue 29)', () => {
+    const scenario = parseScenario({
+      turns: [
+        { retry: {} },
+        { undo: {} },
+        { edit: { turn: 2, text: 'Say it in French.' } },
+        { restore: { turn: 1, conversation: true } },
+        { restore: { turn: 3, conversation: false } },
+      ],
+    });
+    expect(scenario.turns).toEqual([
+      { kind: 'retry', index: 0 },
+      { kind: 'undo', index: 1 },
+      { kind: 'edit', index: 2, turn: 2, text: 'Say it in French.' },
+      { kind: 'restore', index: 3, turn: 1, conversation: true },
+      { kind: 'restore', index: 4, turn: 3, conversation: false },
+    ]);
+  });
+
+  it.each([
+    [{ retry: { turn: 1 } }, /turns\[0\]\.retry\.turn: unknown field \(a retry turn takes no fields: write \{"retry": \{\}\}\)/],
+    [{ retry: 'again' }, /turns\[0\]\.retry: expected \{\}/],
+    [{ undo: { what: 'compaction' } }, /turns\[0\]\.undo\.what: unknown field \(an undo turn takes no fields: write \{"undo": \{\}\}\)/],
+    [{ resume: { id: 'x' } }, /turns\[0\]\.resume\.id: unknown field \(a resume turn takes no fields: write \{"resume": \{\}\}\)/],
+    [{ edit: { text: 'x' } }, /turns\[0\]\.edit\.turn: expected the number of a user message of the session, counted from 1/],
+    [{ edit: { turn: 0, text: 'x' } }, /turns\[0\]\.edit\.turn: expected the number of a user message of the session, counted from 1/],
+    [{ edit: { turn: 1.5, text: 'x' } }, /turns\[0\]\.edit\.turn: expected the number/],
+    [{ edit: { turn: '2', text: 'x' } }, /turns\[0\]\.edit\.turn: expected the number/],
+    [{ edit: { turn: 1, text: '' } }, /turns\[0\]\.edit\.text: expected a non-empty string/],
+    [{ edit: { turn: 1 } }, /turns\[0\]\.edit\.text: expected a non-empty string/],
+    [{ edit: { turn: 1, text: 'x', files: [] } }, /turns\[0\]\.edit\.files: unknown field \(expected turn, text\)/],
+    [{ edit: 'new text' }, /turns\[0\]\.edit: expected \{"turn": N, "text": "\.\.\."\}/],
+    [{ restore: { turn: -1, conversation: true } }, /turns\[0\]\.restore\.turn: expected the number of a user message/],
+    [{ restore: { turn: 2 } }, /turns\[0\]\.restore\.conversation: expected true \(files and conversation\) or false \(files only\)/],
+    [{ restore: { turn: 2, conversation: 'yes' } }, /turns\[0\]\.restore\.conversation: expected true/],
+    [
+      { restore: { turn: 2, conversation: false, files: true } },
+      /turns\[0\]\.restore\.files: unknown field \(expected turn, conversation\)/,
+    ],
+    [{ restore: 2 }, /turns\[0\]\.restore: expected \{"turn": N, "conversation": true\|false\}/],
+  ])('refuses the move %j with an error naming the field and what is allowed', (turn, message) => {
+    expect(() => parseScenario({ turns: [turn] }, 'demo.json')).toThrow(ScenarioError);
+    expect(() => parseScenario({ turns: [turn] }, 'demo.json')).toThrow(message);
+  });
+
+  it('names the history moves among the turn kinds a turn may have', () => {
+    expect(() => parseScenario({ turns: [{ redo: {} }] })).toThrow(/expected exactly one of .*resume, retry, undo, edit, restore/);
+  });
+
   it('loadScenario names the file when it is not JSON', async () => {
     const path = join(dir, 'broken.json');
     await writeFile(path, '{ "turns": [ }');

@@ -32,7 +32,20 @@ export class ScenarioError extends Error {
 
 type JsonObject = Record<string, unknown>;
 
-const TURN_KINDS = ['user', 'assistant', 'fs', 'fault', 'summary', 'compact', 'skills', 'resume'] as const;
+const TURN_KINDS = [
+  'user',
+  'assistant',
+  'fs',
+  'fault',
+  'summary',
+  'compact',
+  'skills',
+  'resume',
+  'retry',
+  'undo',
+  'edit',
+  'restore',
+] as const;
 const STOP_REASONS: readonly ScriptedStopReason[] = ['end_turn', 'tool_use', 'max_tokens', 'pause_turn', 'refusal', 'stop_sequence'];
 const TOP_LEVEL_KEYS = ['about', 'model', 'workspace', 'turns'];
 const AGENT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -133,6 +146,22 @@ function onlyKeys(object: JsonObject, allowed: readonly string[], field: string,
   }
 }
 
+/** A turn written `{"kind": {}}` (or `null`): any field in it is refused, saying how to write it. */
+function noFields(body: unknown, kind: string, at: string, fail: Fail): void {
+  const example = `{${JSON.stringify(kind)}: {}}`;
+  const object = asObject(body ?? {}, at, fail, `expected {} (write ${example})`);
+  const article = /^[aeiou]/.test(kind) ? 'an' : 'a';
+  for (const key of Object.keys(object)) fail(`${at}.${key}`, `unknown field (${article} ${kind} turn takes no fields: write ${example})`);
+}
+
+/** "Message N" of a move: the N-th message the user typed, counted from 1. */
+function asMessageNumber(value: unknown, field: string, fail: Fail): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    fail(field, 'expected the number of a user message of the session, counted from 1 (a whole number ≥ 1)');
+  }
+  return value as number;
+}
+
 function parseModel(value: unknown, fail: Fail): ScenarioModel {
   if (value === undefined) return { contextWindow: DEFAULT_CONTEXT_WINDOW, maxOutput: DEFAULT_MAX_OUTPUT };
   const model = asObject(value, 'model', fail);
@@ -209,8 +238,38 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
       return { kind: 'skills', index, enable: names('enable'), disable: names('disable') };
     }
     case 'resume':
-      onlyKeys(asObject(body ?? {}, at, fail), [], at, fail);
+      noFields(body, 'resume', at, fail);
       return { kind: 'resume', index };
+    case 'retry':
+      noFields(body, 'retry', at, fail);
+      return { kind: 'retry', index };
+    case 'undo':
+      noFields(body, 'undo', at, fail);
+      return { kind: 'undo', index };
+    case 'edit': {
+      const edit = asObject(
+        body,
+        at,
+        fail,
+        'expected {"turn": N, "text": "..."} (the user message to edit, counted from 1, and its new text)',
+      );
+      onlyKeys(edit, ['turn', 'text'], at, fail);
+      return {
+        kind: 'edit',
+        index,
+        turn: asMessageNumber(edit.turn, `${at}.turn`, fail),
+        text: asNonEmptyString(edit.text, `${at}.text`, fail),
+      };
+    }
+    case 'restore': {
+      const restore = asObject(body, at, fail, 'expected {"turn": N, "conversation": true|false} (restore to before user message N)');
+      onlyKeys(restore, ['turn', 'conversation'], at, fail);
+      const turnNumber = asMessageNumber(restore.turn, `${at}.turn`, fail);
+      // Required: which of the two restores the editor offers is meant must be written, never guessed.
+      if (typeof restore.conversation !== 'boolean')
+        fail(`${at}.conversation`, 'expected true (files and conversation) or false (files only)');
+      return { kind: 'restore', index, turn: turnNumber, conversation: restore.conversation as boolean };
+    }
     case 'assistant':
       return parseAssistant(body, index, at, fail);
     case 'fs':

@@ -123,7 +123,72 @@ export interface ResumeTurn {
   readonly index: number;
 }
 
-export type ScenarioTurn = UserTurn | AssistantTurn | FsTurn | FaultTurn | SummaryTurn | CompactTurn | SkillsTurn | ResumeTurn;
+/*
+ * The history moves (issue 29): what the chat's Retry, the compaction banner's Undo, a message's Edit and
+ * "Restore files to before this message" do, played by the headless runner (`npm run agent`) between runs.
+ * "Message N" is the N-th message the user typed, counted from 1 along the conversation the chat shows (the
+ * active branch: an edit or a restore of the conversation drops the later messages, so the edited message
+ * keeps its number and the next one typed takes the following one; messages before a compaction keep theirs).
+ * A move that cannot be played is an error line in the transcript (`[error: edit] …`, what happened and
+ * why) and a notice, and the script goes on, as with a compaction that cannot be done.
+ */
+
+/**
+ * `{"retry": {}}`: the chat's Retry after a failed request: asks again for the answer to the message
+ * waiting for one (`AgentSession.retryUnanswered`), adding none. The run goes on from there as a user turn
+ * does. Refused when nothing waits (the last request did not fail).
+ */
+export interface RetryTurn {
+  readonly kind: 'retry';
+  readonly index: number;
+}
+
+/**
+ * `{"undo": {}}`: the compaction banner's Undo: undoes the last compaction or lossless elision, which is
+ * possible only until a request has used the new generation (`AgentSession.undoCompaction`). Refused when
+ * there is nothing to undo.
+ */
+export interface UndoTurn {
+  readonly kind: 'undo';
+  readonly index: number;
+}
+
+/**
+ * `{"edit": {"turn": N, "text": "…"}}`: Edit on message N, then send: the conversation starts again from
+ * before message N (a new generation; the old branch stays in the journal) and `text` goes out in its place,
+ * run as a user turn. Files are not restored (a `restore` turn does that). Refused for a message that does
+ * not exist, and for one before the last compaction (the conversation cannot start again from there).
+ */
+export interface EditTurn {
+  readonly kind: 'edit';
+  readonly index: number;
+  /** Which message of the user's, counted from 1. */
+  readonly turn: number;
+  readonly text: string;
+}
+
+/**
+ * `{"restore": {"turn": N, "conversation": true|false}}`: "Restore files to before this message" on
+ * message N: every file Cairn changed from message N on goes back to what it was before it. With
+ * `conversation`, the conversation also goes back to before message N (a new generation, as "Restore
+ * Files and Conversation" does); without, it is unchanged and the next message tells the model which files
+ * were restored. A file the user changed since Cairn's turn (a conflict) is kept as the user left it, as the
+ * editor's preview does when nobody picks it; the transcript names it. Refused for a message that does not
+ * exist, and, with `conversation`, for one before the last compaction (the files alone can still be restored).
+ */
+export interface RestoreTurn {
+  readonly kind: 'restore';
+  readonly index: number;
+  /** Which message of the user's, counted from 1. */
+  readonly turn: number;
+  readonly conversation: boolean;
+}
+
+/** The turns the headless runner plays against the session between runs (none of them answers a request). */
+export type HistoryMoveTurn = RetryTurn | UndoTurn | EditTurn | RestoreTurn;
+
+export type ScenarioTurn =
+  UserTurn | AssistantTurn | FsTurn | FaultTurn | SummaryTurn | CompactTurn | SkillsTurn | ResumeTurn | HistoryMoveTurn;
 
 export interface Scenario {
   readonly about?: string;

@@ -260,7 +260,7 @@ export function loopWith(script: readonly ScriptedStep[], overrides: LoopOverrid
     decisions,
     requests,
     startGeneration(entries) {
-      generations.begin(entries);
+      generations.begin(entries, { kind: 'compaction' });
     },
     conversation() {
       return generations.current.conversation;

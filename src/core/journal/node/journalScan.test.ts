@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoredResult } from '../../ledger/types';
-import { HEAD_PARSE_MIN_BYTES, JOURNAL_FORMAT, serialiseRecord, type JournalRecord, type ToolResultHead } from '../records';
+import { HEAD_PARSE_MIN_BYTES } from '../recordShape';
+import { JOURNAL_FORMAT, serialiseRecord, type JournalRecord, type ToolResultHead } from '../records';
 import { generationsOf, scanJournal, type JournalScan } from './journalScan';
 
 // scanJournal on files written line by line here, so each case states exactly which bytes a crash or a

@@ -1,12 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { JournalDamage } from '../errors';
 import { journalLines, type JournalLine } from './journalLines';
+import { RecordShapeError, parseRecordLine, parseToolResultHead } from '../recordShape';
 import {
   JOURNAL_FORMAT,
-  RecordShapeError,
   headOf,
-  parseRecordLine,
-  parseToolResultHead,
   type ParsedLine,
   type GenerationStartedRecord,
   type LoadedRecord,

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { SessionError, SessionNotFoundError } from '../errors';
 import { journalLines } from './journalLines';
-import { parseRecordLine } from '../records';
+import { parseRecordLine } from '../recordShape';
 import { JOURNAL_FILE, checkSessionId, isSessionId } from './sessionJournal';
 import { SessionLock } from './sessionLock';
 import { foldMeta, type SessionMeta } from '../sessionMeta';

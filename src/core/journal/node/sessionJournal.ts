@@ -8,11 +8,11 @@ import { LineWindow } from '../../text/lineWindow';
 import { JournalCorruptError, JournalReadOnlyError, JournalRecordError } from '../errors';
 import { JournalAppender, type AppendedRecord } from './journalAppender';
 import { journalLines } from './journalLines';
+import { parseRecordLine } from '../recordShape';
 import { generationsOf, type RecordLocation, type SkippedRecord, type TornTail } from './journalScan';
 import {
   FIRST_FORMAT_WITH_PARTS,
   FIRST_FORMAT_WITH_REFERENCES,
-  parseRecordLine,
   type GenerationStartedRecord,
   type JournalRecord,
   type JournalRecordType,

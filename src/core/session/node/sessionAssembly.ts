@@ -1,43 +1,34 @@
 import { Composer } from '../../compose/composer';
 import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
 import type { StaticState } from '../../compose/staticPart';
-import type { ProjectContextSource } from '../../compose/projectContextSource';
-import type { RulesSource } from '../../compose/rules';
-import type { PriceTable } from '../../compose/prices';
-import { DEFAULT_HYGIENE, type HygieneConfig } from '../../config/hygiene';
+import { DEFAULT_HYGIENE } from '../../config/hygiene';
 import { HashCache } from '../../tools/hashCache';
 import { IdAllocator } from '../../ledger/ids';
-import { Redactor, type SecretSource } from '../../ledger/redactor';
+import { Redactor } from '../../ledger/redactor';
 import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
-import type { ModelClient } from '../../model/types';
-import type { Clock, FileWatcher, Workspace } from '../../ports';
+import type { Clock } from '../../ports';
 import { systemClock } from '../../ports';
 import { SessionJournal, type OpenedSession } from '../../journal/node/sessionJournal';
 import { TOOL_DEFINITIONS } from '../../tools/definitions';
-import { AgentLoop, type AgentLoopSettings } from '../../agent/agentLoop';
+import { AgentLoop } from '../../agent/agentLoop';
 import { JournalRecorder } from '../../agent/journalRecorder';
-import type { ToolExecutor } from '../../agent/ports';
 import { RequestCounter } from '../../agent/requestCounter';
 import { appendHistory } from '../../compaction/node/historyArchive';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
-import { projectForProvider, type Projection } from '../../conversation/projection';
+import { lineageOfRecords } from '../../conversation/lineageOfRecords';
+import { projectForProvider } from '../../conversation/projection';
 import { AgentSession } from '../agentSession';
-import type { CompactionSettings } from '../../compaction/settings';
 import type { NoticeLevel } from '../../agent/events';
 import { McpTools } from '../../mcp/mcpTools';
-import type { McpConnections } from '../../mcp/types';
-import type { ApprovalSettings, Approver } from '../../agent/approval';
 import { replayConversation } from '../../conversation/replay';
 import { startGenerationFromMessage } from '../../conversation/rewind';
-import { assembleCheckpoints, type AssembledCheckpoints, type CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
+import { assembleCheckpoints, type AssembledCheckpoints } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { JournalRecord, JournalRecordType, LoadedRecord } from '../../journal/records';
 import { branchFactsOf } from '../../memory/branchFacts';
-import type { MessageAttachment } from '../../agent/ports';
 import { ExternalToolSet } from '../../ledger/externalToolSet';
 import { generationCarryOver } from '../../memory/generationCarryOver';
 import { WorkingMemory } from '../../memory/workingMemory';
 import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
-import type { SkillSource } from '../../skills/ports';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
@@ -45,7 +36,6 @@ import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
-import type { SubagentSettings } from '../../subagentTypes';
 import {
   SESSION_TOOL_DEFINITIONS,
   SESSION_TOOL_NAMES,
@@ -54,62 +44,13 @@ import {
   windowOf,
   type SessionExtras,
 } from './sessionExtras';
+import type { SessionPorts } from './sessionPorts';
+
+// Where the ports' type was born; its import sites (the roots, the host, tests and the bench) keep this path.
+export type { SessionPorts } from './sessionPorts';
 
 /** The records the active branch's working memory is folded from (`branchFacts.ts`). */
 const BRANCH_RECORD_TYPES: readonly JournalRecordType[] = ['user_message', 'assistant_message', 'generation_started', 'compaction_undone'];
-
-/** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
-export interface SessionPorts {
-  readonly workspace: Workspace;
-  readonly watcher?: FileWatcher;
-  readonly projectContext: ProjectContextSource;
-  readonly rules: RulesSource;
-  readonly model: ModelClient;
-  readonly approver: Approver;
-  readonly approvals: () => ApprovalSettings;
-  readonly settings: () => AgentLoopSettings;
-  /** Folder holding one folder per session. */
-  readonly sessionsDir: string;
-  /** Folder holding preamble.md and context.md. */
-  readonly promptsDir: string;
-  readonly hygiene?: HygieneConfig;
-  readonly clock?: Clock;
-  /** Makes result ids deterministic (tests, benchmarks); random otherwise. */
-  readonly idSeed?: number;
-  readonly compaction?: () => CompactionSettings;
-  /** Prices per model over the built-in table (`cairn.prices`). */
-  readonly prices?: PriceTable;
-  /** `[Context]` lines and other diagnostics (the host's output channel). */
-  readonly log?: (line: string) => void;
-  /**
-   * Secrets no tool result may show besides the model client's own keys (which are always redacted):
-   * the values of credential variables withheld from commands, MCP secrets later.
-   */
-  readonly secrets?: SecretSource;
-  /** Benchmarks only: how stored entries become the provider's messages (a peer's strategy); `projectForProvider` otherwise. */
-  readonly project?: Projection;
-  /**
-   * Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is
-   * unchanged. `state()` is what the journal checkpoints.
-   */
-  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => ToolExecutor & { state(): unknown };
-  /**
-   * The MCP servers' connections (the host or the headless runner owns them and closes them); their tools
-   * are offered from each generation's start. None: no MCP tools.
-   */
-  readonly mcp?: McpConnections;
-  /**
-   * Commands' changes in a git workspace are covered by git snapshots (`core/checkpoints/`) when given;
-   * without it only the editing tools' changes (and, with a watcher, the watcher's list) are.
-   */
-  readonly checkpointGit?: CheckpointGitPorts;
-  /** Where skills are found (`FileSkillSource`: the workspace's only when trusted); none: no skills. */
-  readonly skills?: SkillSource;
-  /** Cairn's blocks for each user message besides the skills' (the editor's context); see `MessageAttachment`. */
-  readonly attachments?: readonly MessageAttachment[];
-  /** `cairn.subagents.*`; the defaults when absent. */
-  readonly subagents?: () => SubagentSettings;
-}
 
 export interface AssembledSession {
   readonly session: AgentSession;
@@ -168,7 +109,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
   const mcpTools = mcpToolsOf(ports, redactor);
   const checkpoints = await checkpointsOf(ports, opened.journal, opened.records, ports.clock ?? systemClock);
   const replayed = replayConversation(opened.records);
-  const generations = new ActiveGeneration(replayed, replayed.highestGeneration);
+  const generations = new ActiveGeneration(replayed, replayed.highestGeneration, lineageOfRecords(opened.records));
   // The plan and the turn count come back from the journal; the active skills from the generation's envelopes.
   const extras = sessionExtras(
     ports,

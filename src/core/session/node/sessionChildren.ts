@@ -13,7 +13,7 @@ import type { ChildBudget } from '../../subagents/childBudget';
 import { Slots } from '../../subagents/slots';
 import { TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
-import type { SessionPorts } from './sessionAssembly';
+import type { SessionPorts } from './sessionPorts';
 import { subagentSettingsOf } from './sessionExtras';
 
 /** What a tool call looks like and may do: the same for the session's agent and every child. */

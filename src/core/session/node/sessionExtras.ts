@@ -10,7 +10,7 @@ import type { WorkingMemory } from '../../memory/workingMemory';
 import { noSkills } from '../../skills/ports';
 import { SessionSkills } from '../../skills/sessionSkills';
 import { SKILL_TOOL, SKILL_TOOL_NAME, SkillTool } from '../../skills/skillTool';
-import type { SessionPorts } from './sessionAssembly';
+import type { SessionPorts } from './sessionPorts';
 import { ChildBudget } from '../../subagents/childBudget';
 import { Slots } from '../../subagents/slots';
 import { SubagentRunner, type SubagentIds } from '../../subagents/subagentRunner';

@@ -1,0 +1,73 @@
+import type { AgentLoopSettings } from '../../agent/agentLoop';
+import type { ApprovalSettings, Approver } from '../../agent/approval';
+import type { MessageAttachment, ToolExecutor } from '../../agent/ports';
+import type { CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
+import type { CompactionSettings } from '../../compaction/settings';
+import type { PriceTable } from '../../compose/prices';
+import type { ProjectContextSource } from '../../compose/projectContextSource';
+import type { RulesSource } from '../../compose/rules';
+import type { HygieneConfig } from '../../config/hygiene';
+import type { Projection } from '../../conversation/projection';
+import type { SessionJournal } from '../../journal/node/sessionJournal';
+import type { SecretSource } from '../../ledger/redactor';
+import type { ResultLedger } from '../../ledger/resultLedger';
+import type { McpConnections } from '../../mcp/types';
+import type { ModelClient } from '../../model/types';
+import type { Clock, FileWatcher, Workspace } from '../../ports';
+import type { SkillSource } from '../../skills/ports';
+import type { SubagentSettings } from '../../subagentTypes';
+
+// Its own file so the assembly's helpers (sessionExtras, sessionChildren) can take the ports without importing
+// the assembly that calls them.
+/** Everything outside core that a session is built from: Node gives real files, the host VS Code's APIs. */
+export interface SessionPorts {
+  readonly workspace: Workspace;
+  readonly watcher?: FileWatcher;
+  readonly projectContext: ProjectContextSource;
+  readonly rules: RulesSource;
+  readonly model: ModelClient;
+  readonly approver: Approver;
+  readonly approvals: () => ApprovalSettings;
+  readonly settings: () => AgentLoopSettings;
+  /** Folder holding one folder per session. */
+  readonly sessionsDir: string;
+  /** Folder holding preamble.md and context.md. */
+  readonly promptsDir: string;
+  readonly hygiene?: HygieneConfig;
+  readonly clock?: Clock;
+  /** Makes result ids deterministic (tests, benchmarks); random otherwise. */
+  readonly idSeed?: number;
+  readonly compaction?: () => CompactionSettings;
+  /** Prices per model over the built-in table (`cairn.prices`). */
+  readonly prices?: PriceTable;
+  /** `[Context]` lines and other diagnostics (the host's output channel). */
+  readonly log?: (line: string) => void;
+  /**
+   * Secrets no tool result may show besides the model client's own keys (which are always redacted):
+   * the values of credential variables withheld from commands, MCP secrets later.
+   */
+  readonly secrets?: SecretSource;
+  /** Benchmarks only: how stored entries become the provider's messages (a peer's strategy); `projectForProvider` otherwise. */
+  readonly project?: Projection;
+  /**
+   * Benchmarks only: wraps the ledger as the loop's tool executor (a peer's strategy); the ledger itself is
+   * unchanged. `state()` is what the journal checkpoints.
+   */
+  readonly wrapTools?: (ledger: ResultLedger, journal: SessionJournal) => ToolExecutor & { state(): unknown };
+  /**
+   * The MCP servers' connections (the host or the headless runner owns them and closes them); their tools
+   * are offered from each generation's start. None: no MCP tools.
+   */
+  readonly mcp?: McpConnections;
+  /**
+   * Commands' changes in a git workspace are covered by git snapshots (`core/checkpoints/`) when given;
+   * without it only the editing tools' changes (and, with a watcher, the watcher's list) are.
+   */
+  readonly checkpointGit?: CheckpointGitPorts;
+  /** Where skills are found (`FileSkillSource`: the workspace's only when trusted); none: no skills. */
+  readonly skills?: SkillSource;
+  /** Cairn's blocks for each user message besides the skills' (the editor's context); see `MessageAttachment`. */
+  readonly attachments?: readonly MessageAttachment[];
+  /** `cairn.subagents.*`; the defaults when absent. */
+  readonly subagents?: () => SubagentSettings;
+}

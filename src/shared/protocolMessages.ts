@@ -1,0 +1,324 @@
+/**
+ * The protocol's messages (see `protocol.ts`, the barrel both sides import): what the webview asks and tells
+ * the host, what the host tells the webview, and the host's responses. The views they carry are in
+ * `protocolViews.ts` and `subagentView.ts`; the host checks what the webview sends in `protocolValidation.ts`.
+ */
+import type { NoticeLevel } from '../core/agent/events';
+import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
+import type { SubagentHeaderView, SubagentUsageView } from './subagentView';
+import type {
+  ResultView,
+  ApprovalDecision,
+  CodeBlockAction,
+  HostAction,
+  SlashCommandView,
+  ModelChoices,
+  WelcomeView,
+  CompactionMarkView,
+  TurnChangesView,
+  TurnView,
+  UsageMeterView,
+  CompactionStateView,
+  RequestSnapshotView,
+  RecallPage,
+  TurnPage,
+  CompactionDetails,
+} from './protocolViews';
+
+/** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
+export const PROTOCOL_VERSION = 1;
+
+export type WebviewKind = 'chat' | 'report';
+
+// ---------------------------------------------------------------------------------------------------
+// webview -> host
+// ---------------------------------------------------------------------------------------------------
+
+/** Requests the webview makes: method -> [params, result]. */
+export interface WebviewRequestMap {
+  /** Lines `offset`..`offset+limit-1` (1-based) of a stored result. */
+  recall: [{ readonly resultId: string; readonly offset: number; readonly limit: number }, RecallPage];
+  /** Turns before `beforeTurn`, newest last, at most `limit`. */
+  olderTurns: [{ readonly beforeTurn: number; readonly limit: number }, TurnPage];
+  /** An applied compaction's details by the generation it started; `preview: true`: the waiting preview's. */
+  compactionDetails: [{ readonly generation: number; readonly preview?: boolean }, CompactionDetails];
+  /** The models the server lists, for the picker (a models call to the server). */
+  models: [Record<string, never>, ModelChoices];
+  /** Workspace files whose path contains `query`, for `@` completion (at most 50). */
+  mentionCandidates: [{ readonly query: string }, { readonly paths: readonly string[] }];
+}
+
+export type WebviewRequestMethod = keyof WebviewRequestMap;
+export type RequestParams<M extends WebviewRequestMethod> = WebviewRequestMap[M][0];
+export type RequestResult<M extends WebviewRequestMethod> = WebviewRequestMap[M][1];
+
+export type WebviewRequest = {
+  [M in WebviewRequestMethod]: {
+    readonly type: 'request';
+    /** Positive integer, unique per webview instance; echoed in the response. */
+    readonly requestId: number;
+    readonly method: M;
+    readonly params: RequestParams<M>;
+  };
+}[WebviewRequestMethod];
+
+export type WebviewNotification =
+  /** The webview has loaded and listens: the host answers with `init`. */
+  | { readonly type: 'ready'; readonly view: WebviewKind }
+  | { readonly type: 'send'; readonly text: string }
+  | { readonly type: 'cancel' }
+  /** `agent`: the sub-agent whose call it is (two agents may use the same call id); absent for the session's own. */
+  | {
+      readonly type: 'approval';
+      readonly callId: string;
+      readonly decision: ApprovalDecision;
+      readonly reason?: string;
+      readonly agent?: string;
+    }
+  | { readonly type: 'action'; readonly action: HostAction }
+  /** Open a stored result in an editor tab. */
+  | { readonly type: 'openResult'; readonly resultId: string }
+  /** Copy a stored result, in full, to the clipboard. */
+  | { readonly type: 'copyResult'; readonly resultId: string }
+  /** Open a workspace file (a path shown in a bracket) at a line. */
+  | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
+  /** Open an http(s) link from rendered Markdown in the browser. */
+  | { readonly type: 'openLink'; readonly url: string }
+  /** The report's "Show in chat": the chat shows this turn (and the chat view takes focus). */
+  | { readonly type: 'showTurn'; readonly turn: number }
+  /** The chat's "Requests": the context report opens with the first request of this turn selected. */
+  | { readonly type: 'showTurnRequests'; readonly turn: number }
+  /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
+  | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
+  | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
+  /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
+  | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }
+  /** Show a file of a checkpoint in the diff editor (before the turn ↔ after it). */
+  | { readonly type: 'openChange'; readonly checkpointId: string; readonly path: string }
+  /** "Restore files to before this message" on turn `turn`'s user message: the host shows the preview. */
+  | { readonly type: 'restoreToTurn'; readonly turn: number }
+  /** Turn `turn`'s message edited: the conversation starts again before it (a new generation) and `text` is sent. */
+  | { readonly type: 'editMessage'; readonly turn: number; readonly text: string }
+  /** The model picker's choice: the next request uses it. */
+  | { readonly type: 'pickModel'; readonly model: string }
+  /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */
+  | { readonly type: 'dropFiles'; readonly uris: readonly string[] }
+  /** Turn a skill on or off from the chat's skills list: the change goes out with the next message. */
+  | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean };
+
+/** A skill as the chat's list shows it (issue 18). */
+export interface SkillView {
+  readonly name: string;
+  readonly description: string;
+  readonly scope: 'workspace' | 'user';
+  readonly file: string;
+  readonly userInvocable: boolean;
+  readonly active: boolean;
+}
+
+/** One step of the model's plan (the `todo` tool), shown above the input. */
+export interface TodoItemView {
+  readonly text: string;
+  readonly status: 'pending' | 'in_progress' | 'done';
+}
+
+export type WebviewToHost = WebviewRequest | WebviewNotification;
+
+// ---------------------------------------------------------------------------------------------------
+// host -> webview
+// ---------------------------------------------------------------------------------------------------
+
+export interface InitMessage {
+  readonly type: 'init';
+  readonly protocolVersion: number;
+  readonly view: WebviewKind;
+  readonly sessionTitle: string;
+  /** The newest turns; older ones are asked for with `olderTurns`. */
+  readonly turns: readonly TurnView[];
+  readonly hasOlderTurns: boolean;
+  /**
+   * Every result id the session has given; later ones come with `toolFinished`. The webview links only
+   * these: an id-shaped word in a file's text or the model's prose names no result.
+   */
+  readonly resultIds: readonly string[];
+  readonly busy: boolean;
+  readonly meter?: UsageMeterView;
+  readonly compaction?: CompactionStateView;
+  /** For the report: the session's snapshots so far (later ones arrive as `snapshot`). */
+  readonly snapshots?: readonly RequestSnapshotView[];
+  /** The slash commands the input completes. */
+  readonly slashCommands?: readonly SlashCommandView[];
+  /** The model the next request uses. */
+  readonly model?: string;
+}
+
+export type ResponseMessage =
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: true; readonly result: RequestResult<WebviewRequestMethod> }
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: false; readonly error: string };
+
+export type HostNotification =
+  | InitMessage
+  /** A new turn starts with the user's message. */
+  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string }
+  | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
+  | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
+  /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
+  | { readonly type: 'assistantDone'; readonly turn: number; readonly incomplete: boolean }
+  | { readonly type: 'toolStarted'; readonly turn: number; readonly callId: string; readonly tool: string; readonly summary: string }
+  | {
+      readonly type: 'approvalRequested';
+      readonly turn: number;
+      readonly callId: string;
+      readonly tool: string;
+      readonly summary: string;
+      /** The whole command, every path written; hidden characters left in for the chat to show. */
+      readonly detail?: ApprovalDetail;
+      /** Why this call asks although the tool may be allowed (it writes a protected path such as `.git/`). */
+      readonly reason?: string;
+      /** Not whether the call may run but whether Cairn may go past a bound (continue or stop; never "always"). */
+      readonly bound?: BoundQuestion;
+    }
+  /** More output of a running command, to append (the host sends it at most every 100 ms). */
+  | { readonly type: 'toolOutput'; readonly turn: number; readonly callId: string; readonly text: string }
+  | { readonly type: 'toolFinished'; readonly turn: number; readonly callId: string; readonly result: ResultView }
+  | { readonly type: 'toolCancelled'; readonly turn: number; readonly callId: string }
+  | {
+      readonly type: 'notice';
+      readonly turn: number;
+      readonly level: NoticeLevel;
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+    }
+  /** An error replaces the turn's earlier error of the same kind; `unsent` keeps a message that did not go out. */
+  | {
+      readonly type: 'error';
+      readonly turn: number;
+      readonly kind: string;
+      readonly message: string;
+      readonly action?: HostAction;
+      readonly unsent?: string;
+    }
+  | { readonly type: 'compacted'; readonly turn: number; readonly mark: CompactionMarkView }
+  /** The files the turn changed, when it ended. */
+  | { readonly type: 'turnChanges'; readonly turn: number; readonly changes: TurnChangesView }
+  /** The agent is working (input shows Cancel) or idle. */
+  | { readonly type: 'busy'; readonly busy: boolean }
+  | { readonly type: 'usage'; readonly meter: UsageMeterView }
+  /** The notice above the input; null clears it. */
+  | { readonly type: 'compactionState'; readonly state: CompactionStateView | null }
+  /** Upserts one snapshot by `index` (a request's usage arrives after its snapshot). */
+  | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
+  /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
+  | { readonly type: 'showRecall'; readonly resultId: string }
+  | { readonly type: 'focusInput' }
+  /** The chat scrolls to this turn and marks it (the report's "Show in chat"). */
+  | { readonly type: 'revealTurn'; readonly turn: number }
+  /** The report selects the first request of this turn (the chat's "Requests"). */
+  | { readonly type: 'selectTurn'; readonly turn: number }
+  /** The first run without a key: a welcome instead of an error; null once a key is saved. */
+  | { readonly type: 'welcome'; readonly welcome: WelcomeView | null }
+  /** The model the next request uses changed (the picker, or cairn.model). */
+  | { readonly type: 'model'; readonly model: string }
+  /** Text for the input at the caret (an `@file` mention from the editor's "Add … to Cairn", or dropped files). */
+  | { readonly type: 'insertText'; readonly text: string }
+  /** A request's tokens and cost, for the turn it answered (per message as well as per session). */
+  | {
+      readonly type: 'turnUsage';
+      readonly turn: number;
+      readonly model: string;
+      readonly inputTokens: number;
+      readonly outputTokens: number;
+      readonly costUsd: number | null;
+      /** The part of `inputTokens` read from the cache (a child's block shows it; absent from older hosts). */
+      readonly cacheReadTokens?: number;
+    }
+  /** The skills found and which are active for the next message. */
+  | { readonly type: 'skills'; readonly skills: readonly SkillView[] }
+  /** The model's plan as it now stands. */
+  | { readonly type: 'todo'; readonly items: readonly TodoItemView[] }
+  | SubagentNotification;
+
+export type HostToWebview = HostNotification | ResponseMessage;
+
+/** The host's answer to a request, typed by the request's method. */
+export function responseTo<M extends WebviewRequestMethod>(
+  request: Extract<WebviewRequest, { method: M }>,
+  result: RequestResult<M>,
+): ResponseMessage {
+  return { type: 'response', requestId: request.requestId, ok: true, result };
+}
+
+/** A request the host could not answer; `error` is shown to the user as it is, so say what to do. */
+export function errorResponseTo(request: WebviewRequest, error: string): ResponseMessage {
+  return { type: 'response', requestId: request.requestId, ok: false, error };
+}
+
+/**
+ * Matches a result id in text: `#` and 4+ lowercase hex, not inside a longer word. Not global, so it is
+ * safe to share; to find every id use `new RegExp(RESULT_ID_PATTERN.source, 'g')`.
+ */
+export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/;
+
+/** The notifications about one turn: the chat's transcript applies them (`transcript.ts`). */
+export type TurnEvent = Extract<
+  HostNotification,
+  {
+    type:
+      | 'turnStarted'
+      | 'textDelta'
+      | 'thinkingDelta'
+      | 'assistantDone'
+      | 'toolStarted'
+      | 'approvalRequested'
+      | 'toolOutput'
+      | 'toolFinished'
+      | 'toolCancelled'
+      | 'notice'
+      | 'error'
+      | 'compacted'
+      | 'turnChanges'
+      | 'turnUsage'
+      | 'subagentStarted'
+      | 'subagentEvent'
+      | 'subagentFinished';
+  }
+>;
+
+/** A child's notification, as the chat applies it inside the child's block (`turn` is the parent's turn). */
+export type SubagentInnerEvent = Extract<
+  HostNotification,
+  {
+    type:
+      | 'textDelta'
+      | 'thinkingDelta'
+      | 'assistantDone'
+      | 'toolStarted'
+      | 'approvalRequested'
+      | 'toolOutput'
+      | 'toolFinished'
+      | 'toolCancelled'
+      | 'notice'
+      | 'error'
+      | 'compacted'
+      | 'turnUsage'
+      | 'subagentStarted'
+      | 'subagentEvent'
+      | 'subagentFinished';
+  }
+>;
+
+/** Host → webview: the notifications about children (all turn events: `transcript.ts` applies them). */
+export type SubagentNotification =
+  /** A `task` call started a child: its block appears on the call's line (`agent.callId`). */
+  | { readonly type: 'subagentStarted'; readonly turn: number; readonly agent: SubagentHeaderView }
+  /** One of the child's own notifications (its text, tool lines, approvals, usage; a grandchild's, wrapped again). */
+  | { readonly type: 'subagentEvent'; readonly turn: number; readonly agentId: string; readonly event: SubagentInnerEvent }
+  /** The child ended: its block shows how, with what it spent. */
+  | {
+      readonly type: 'subagentFinished';
+      readonly turn: number;
+      readonly agentId: string;
+      readonly reason: string;
+      readonly usage: SubagentUsageView;
+    };
