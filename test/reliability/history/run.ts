@@ -1,0 +1,79 @@
+/**
+ * Runs the model-based history suite: `runs` random sequences of up to `maxSteps` moves from `seed`, each on a
+ * fresh session and local server, every check after every step. Used by `historyModel.test.ts` (a fixed seed in
+ * `npm test`) and by `npm run bench -- history --runs N --seed S` (the long run, in chunks so that one failure
+ * is shrunk, reported, and the run goes on with the next chunk).
+ */
+import fc from 'fast-check';
+import { historyCommands } from './commands';
+import { emptyStats, HistoryModel, type ModelStats } from './model';
+import { HistoryRig } from './rig';
+
+export interface HistoryRunOptions {
+  readonly runs: number;
+  readonly seed: number;
+  readonly maxSteps?: number;
+  /** Sequences per fast-check run (the long run's chunk); default all in one. */
+  readonly chunk?: number;
+  /** Called after each sequence with the number done so far. */
+  readonly progress?: (done: number, stats: ModelStats) => void;
+  /** Shrink failures (default true; a long run may skip it to report sooner). */
+  readonly shrink?: boolean;
+}
+
+export interface HistoryFailure {
+  readonly seed: number;
+  readonly path?: string;
+  /** The shrunk sequence, one move a line, and the error. */
+  readonly report: string;
+}
+
+export interface HistoryRunResult {
+  readonly sequences: number;
+  readonly stats: ModelStats;
+  readonly failures: readonly HistoryFailure[];
+  readonly ms: number;
+}
+
+export const DEFAULT_MAX_STEPS = 40;
+
+export async function runHistory(options: HistoryRunOptions): Promise<HistoryRunResult> {
+  const stats = emptyStats();
+  const failures: HistoryFailure[] = [];
+  const chunk = options.chunk ?? options.runs;
+  const started = Date.now();
+  let sequences = 0;
+  for (let offset = 0; offset < options.runs; offset += chunk) {
+    const runs = Math.min(chunk, options.runs - offset);
+    const seed = options.seed + offset;
+    // From the first failure on, the runs are the shrinker's: they count in no figure.
+    let failed = false;
+    const property = fc.asyncProperty(
+      fc.commands(historyCommands(), { maxCommands: options.maxSteps ?? DEFAULT_MAX_STEPS, size: 'max' }),
+      async (commands) => {
+        const rig = await HistoryRig.start();
+        const model = new HistoryModel(failed ? emptyStats() : stats);
+        try {
+          await fc.asyncModelRun(() => ({ model, real: rig }), commands);
+        } catch (error) {
+          if (!failed) options.progress?.(++sequences, stats);
+          failed = true;
+          throw error;
+        } finally {
+          await rig.close();
+        }
+        if (!failed) options.progress?.(++sequences, stats);
+      },
+    );
+    const result = await fc.check(property, { numRuns: runs, seed, endOnFailure: options.shrink === false });
+    if (result.failed) {
+      const error = result.errorInstance;
+      failures.push({
+        seed,
+        ...(result.counterexamplePath ? { path: result.counterexamplePath } : {}),
+        report: `${String(result.counterexample?.[0] ?? '')}\n${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+  return { sequences, stats, failures, ms: Date.now() - started };
+}
