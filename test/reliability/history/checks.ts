@@ -4,7 +4,9 @@
  */
 import type { ConversationEntry } from '../../../src/core/conversation/conversation';
 import { isSyntheticBlock } from '../../../src/core/conversation/conversation';
+import { replayConversation } from '../../../src/core/conversation/replay';
 import { historyViolations } from '../../../src/core/history/invariants';
+import type { JournalRecordType, LoadedRecord } from '../../../src/core/journal/records';
 import type { HistoryModel } from './model';
 import type { HistoryRig } from './rig';
 
@@ -32,7 +34,7 @@ export function userTexts(entries: readonly ConversationEntry[]): Array<{ text: 
 }
 
 /** Everything the suite checks after a step; `step` names it in the error. */
-export function checkStep(model: HistoryModel, rig: HistoryRig, step: string): void {
+export async function checkStep(model: HistoryModel, rig: HistoryRig, step: string): Promise<void> {
   const fail = (check: string, detail: string): never => {
     throw new HistoryCheckError(step, check, detail);
   };
@@ -75,6 +77,10 @@ export function checkStep(model: HistoryModel, rig: HistoryRig, step: string): v
   if (texts.length > expected.length || texts.some((text, i) => text !== expected[expected.length - texts.length + i])) {
     fail('user texts', `the generation holds [${texts.join(' | ')}]; the branch is [${expected.join(' | ')}]`);
   }
+  // Texts the generation no longer holds were summarised: the summary must then be in front of the model.
+  if (texts.length < expected.length && !holdsSummary(entries)) {
+    fail('summary', `the branch's texts [${expected.slice(0, expected.length - texts.length).join(' | ')}] are neither in the generation nor in a summary`);
+  }
   const files = rig.files();
   for (const path of new Set([...files.keys(), ...model.files.keys()])) {
     if (files.get(path) !== model.files.get(path)) {
@@ -82,7 +88,18 @@ export function checkStep(model: HistoryModel, rig: HistoryRig, step: string): v
     }
   }
 
-  // 4. Each checkpoint is the model's, and names the message of its turn when its generation is the active one.
+  // 4. What a reopen would show now: the journal replays to the very conversation the session holds.
+  const records: LoadedRecord[] = [];
+  for await (const record of rig.assembled.journal.readAll({ types: REPLAYED })) records.push(record as LoadedRecord);
+  const replayed = replayConversation(records);
+  if (replayed.number !== session.generation.number) {
+    fail('journal', `a reopen would be in generation ${replayed.number}, the session is in ${session.generation.number}`);
+  }
+  const mine = JSON.stringify(entries.map(comparable));
+  const theirs = JSON.stringify(replayed.conversation.all().map(comparable));
+  if (mine !== theirs) fail('journal', `a reopen would replay another conversation:\n  session ${mine}\n  journal ${theirs}`);
+
+  // 5. Each checkpoint is the model's, and names the message of its turn when its generation is the active one.
   const list = session.checkpoints?.list() ?? [];
   const ids = list.map((c) => c.id);
   const known = model.checkpoints.map((c) => c.id);
@@ -100,6 +117,34 @@ export function checkStep(model: HistoryModel, rig: HistoryRig, step: string): v
       fail('checkpoint place', `${where}, which does not hold its text "${fact.text}"`);
     }
   }
+}
+
+/** Whether a message starts with Cairn's blocks (a compaction's summary): a rewind to it, as a generation's first, keeps them. */
+export function opensWithCairnBlocks(entry: ConversationEntry | undefined): boolean {
+  const first = entry?.message.content[0];
+  return first?.type === 'text' && isSyntheticBlock(entry!, 0);
+}
+
+/** Whether the generation opens with a compaction's summary (Cairn's first blocks, the durable state among them). */
+function holdsSummary(entries: readonly ConversationEntry[]): boolean {
+  const first = entries[0];
+  if (!first) return false;
+  return first.message.content.some(
+    (block, i) => block.type === 'text' && isSyntheticBlock(first, i) && block.text.includes('<cairn-state>'),
+  );
+}
+
+/** The journal's record types a reopen replays the conversation from. */
+const REPLAYED: JournalRecordType[] = ['generation_started', 'compaction_undone', 'user_message', 'assistant_message'];
+
+/** An entry as the journal keeps it. */
+function comparable(entry: ConversationEntry): unknown {
+  return {
+    message: entry.message,
+    synthetic: Boolean(entry.synthetic),
+    syntheticBlocks: entry.syntheticBlocks?.length ? entry.syntheticBlocks : undefined,
+    incomplete: Boolean(entry.incomplete),
+  };
 }
 
 function describe(content: string | undefined): string {

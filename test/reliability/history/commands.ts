@@ -9,7 +9,7 @@ import type { AsyncCommand } from 'fast-check';
 import { RewindRangeError } from '../../../src/core/conversation/rewind';
 import type { FileState } from '../../../src/core/checkpoints/types';
 import { behaviourArb, type Behaviour } from './behaviour';
-import { checkStep, HistoryCheckError, userTexts } from './checks';
+import { checkStep, HistoryCheckError, opensWithCairnBlocks, userTexts } from './checks';
 import { count, fileContent, FILES, type HistoryModel } from './model';
 import type { HistoryRig } from './rig';
 import { BUSY_MOVES, runTurn, type BusyMove } from './turn';
@@ -24,21 +24,27 @@ abstract class Move implements HistoryCommand {
   protected said = '';
 
   abstract readonly name: string;
-  check(): boolean {
+  check(_model: Readonly<HistoryModel>): boolean {
     return true;
   }
   async run(model: HistoryModel, rig: HistoryRig): Promise<void> {
     model.stats.steps++;
     count(model.stats.moves, this.name);
     this.said = '';
+    const started = performance.now();
     await this.move(model, rig);
-    checkStep(model, rig, this.toString());
+    await checkStep(model, rig, this.step());
+    model.stats.moveMs.set(this.name, (model.stats.moveMs.get(this.name) ?? 0) + performance.now() - started);
   }
   protected abstract move(model: HistoryModel, rig: HistoryRig): Promise<void>;
   protected abstract args(): string;
+  /** The move as fast-check prints a sequence: what was generated, so it replays. */
   toString(): string {
-    const args = this.args();
-    return `${this.name}(${args})${this.said ? ` [${this.said}]` : ''}`;
+    return `${this.name}(${this.args()})`;
+  }
+  /** The move as this run resolved it (texts, checkpoints), for a failure's message. */
+  protected step(): string {
+    return `${this.toString()}${this.said ? ` [${this.said}]` : ''}`;
   }
 }
 
@@ -62,21 +68,34 @@ class Send extends Move {
   }
 }
 
-/** Retry: asks again for the waiting messages; refused, saying there is nothing to retry, when none waits. */
+/** Retry: asks again for the waiting messages (offered only while one waits). */
 class Retry extends Move {
   readonly name = 'retry';
   constructor(readonly behaviour: Behaviour) {
     super();
   }
+  override check(model: Readonly<HistoryModel>): boolean {
+    return model.unanswered;
+  }
   protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
-    if (!model.unanswered) {
-      await refused(model, this.name, () => rig.session.retryUnanswered('retry'), (e) => /nothing to retry/.test(e.message));
-      return;
-    }
     await runTurn(model, rig, undefined, this.behaviour);
   }
   protected args(): string {
     return behaviourLine(this.behaviour);
+  }
+}
+
+/** Retry when every message has its answer: refused, saying there is nothing to retry, and nothing changes. */
+class RetryNothing extends Move {
+  readonly name = 'retry with nothing waiting';
+  override check(model: Readonly<HistoryModel>): boolean {
+    return !model.unanswered;
+  }
+  protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
+    await refused(model, 'retry', () => rig.session.retryUnanswered('retry'), (e) => /nothing to retry/.test(e.message));
+  }
+  protected args(): string {
+    return '';
   }
 }
 
@@ -97,21 +116,36 @@ class Compact extends Move {
   }
 }
 
-/** Undo of the last compaction or elision: offered until a request has used it; false otherwise. */
+/** Undo of the last compaction or elision (offered until a request has used it): the conversation as it was before. */
 class Undo extends Move {
   readonly name = 'undo';
+  override check(model: Readonly<HistoryModel>): boolean {
+    return model.undoable !== undefined;
+  }
   protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
-    const expected = model.undoable !== undefined;
-    const before = expected ? undefined : JSON.stringify(rig.session.generation.conversation.all());
     const undone = await rig.session.undoCompaction();
-    this.said = undone ? 'undone' : 'not offered';
-    if (undone !== expected) throw new HistoryCheckError(this.toString(), 'undo', `returned ${undone}, the model expects ${expected}`);
-    if (undone) {
-      model.undone();
-      model.stats.undos++;
-    } else if (JSON.stringify(rig.session.generation.conversation.all()) !== before) {
-      throw new HistoryCheckError(this.toString(), 'undo', 'an undo that was not offered changed the conversation');
+    if (!undone) throw new HistoryCheckError(this.step(), 'undo', 'refused; the model expects it offered');
+    model.undone();
+    model.stats.undos++;
+  }
+  protected args(): string {
+    return '';
+  }
+}
+
+/** Undo when nothing can be undone: false, and the conversation is unchanged. */
+class UndoNothing extends Move {
+  readonly name = 'undo with nothing to undo';
+  override check(model: Readonly<HistoryModel>): boolean {
+    return model.undoable === undefined;
+  }
+  protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
+    const before = JSON.stringify(rig.session.generation.conversation.all());
+    if (await rig.session.undoCompaction()) throw new HistoryCheckError(this.step(), 'undo', 'went through; the model expects nothing to undo');
+    if (JSON.stringify(rig.session.generation.conversation.all()) !== before) {
+      throw new HistoryCheckError(this.step(), 'undo', 'an undo that was not offered changed the conversation');
     }
+    count(model.stats.refusals, 'undo');
   }
   protected args(): string {
     return '';
@@ -135,9 +169,10 @@ class EditAndResend extends Move {
     }
     const chosen = visible[this.pick % visible.length]!;
     const at = model.branch.findIndex((t) => t.text === chosen.text);
-    if (at < 0) throw new HistoryCheckError(this.toString(), 'user texts', `"${chosen.text}" is in the generation, not on the model's branch`);
+    if (at < 0) throw new HistoryCheckError(this.step(), 'user texts', `"${chosen.text}" is in the generation, not on the model's branch`);
+    const opening = chosen.index === 0 && opensWithCairnBlocks(rig.session.generation.conversation.all()[0]);
     await rig.session.startGenerationFrom(chosen.index, 'edit and resend');
-    model.rewindToText(at);
+    model.rewindToText(at, opening);
     model.stats.edits++;
     const text = model.nextText('edited');
     this.said = `"${chosen.text}" at ${chosen.index} → "${text}"`;
@@ -174,7 +209,7 @@ class Restore extends Move {
     const chosen = list[this.pick % list.length]!;
     const fact = model.checkpoints.find((c) => c.id === chosen.id);
     const fail = (check: string, detail: string): never => {
-      throw new HistoryCheckError(this.toString(), check, detail);
+      throw new HistoryCheckError(this.step(), check, detail);
     };
     if (!fact) return fail('checkpoints', `${chosen.id} is not one the model knows`);
     const plan = await checkpoints.preview(chosen.id);
@@ -205,6 +240,7 @@ class Restore extends Move {
       );
       return;
     }
+    const opening = chosen.turn.index === 0 && opensWithCairnBlocks(rig.session.generation.conversation.all()[0]);
     const outcome = await rig.session.restoreCheckpoint(plan, choices, { conversation: this.conversation });
     const restored = new Map<string, string | undefined>();
     for (const item of outcome.restored) {
@@ -235,7 +271,7 @@ class Restore extends Move {
       });
     }
     if (this.conversation) {
-      model.rewindToCheckpoint(fact);
+      model.rewindToCheckpoint(fact, opening);
       model.stats.conversationRestores++;
     }
   }
@@ -284,10 +320,10 @@ class Reopen extends Move {
     model.undoable = undefined;
     model.stats.reopens++;
     if (JSON.stringify(rig.session.generation.conversation.messages()) !== before) {
-      throw new HistoryCheckError(this.toString(), 'reopen', 'the reopened conversation differs from the one closed');
+      throw new HistoryCheckError(this.step(), 'reopen', 'the reopened conversation differs from the one closed');
     }
     if (JSON.stringify(rig.session.checkpoints?.list().map((c) => [c.id, c.turn, c.closed])) !== checkpoints) {
-      throw new HistoryCheckError(this.toString(), 'reopen', 'the reopened checkpoints differ from the ones closed');
+      throw new HistoryCheckError(this.step(), 'reopen', 'the reopened checkpoints differ from the ones closed');
     }
   }
   protected args(): string {
@@ -365,17 +401,19 @@ export function historyCommands(): Array<fc.Arbitrary<HistoryCommand>> {
     Array.from({ length: times }, () => arb);
   return [
     ...weighted(behaviourArb.map((b) => new Send(b)), 6),
-    ...weighted(behaviourArb.map((b) => new Retry(b)), 2),
+    ...weighted(behaviourArb.map((b) => new Retry(b)), 3),
+    ...weighted(fc.constant(null).map(() => new RetryNothing()), 1),
     ...weighted(fc.constant(null).map(() => new Compact()), 1),
-    ...weighted(fc.constant(null).map(() => new Undo()), 1),
+    ...weighted(fc.constant(null).map(() => new Undo()), 3),
+    ...weighted(fc.constant(null).map(() => new UndoNothing()), 1),
     ...weighted(fc.tuple(fc.nat(20), behaviourArb).map(([pick, b]) => new EditAndResend(pick, b)), 2),
     ...weighted(fc.tuple(fc.nat(20), fc.boolean(), fc.boolean()).map(([pick, conversation, take]) => new Restore(pick, conversation, take)), 3),
-    ...weighted(fc.constant(null).map(() => new Idle()), 1),
+    ...weighted(fc.constant(null).map(() => new Idle()), 2),
     ...weighted(fc.nat(FILES.length - 1).map((file) => new UserEdit(file)), 1),
     ...weighted(fc.constant(null).map(() => new Reopen()), 1),
-    ...weighted(fc.tuple(fc.nat(120), behaviourArb).map(([at, b]) => new Crash(at, b)), 1),
+    ...weighted(fc.tuple(fc.nat(40), behaviourArb).map(([at, b]) => new Crash(at, b)), 1),
     ...weighted(fc.tuple(fc.constantFrom(...BUSY_MOVES), behaviourArb).map(([move, b]) => new Busy(move, b)), 1),
   ];
 }
 
-export { Busy, Compact, Crash, EditAndResend, Idle, Reopen, Restore, Retry, Send, Undo, UserEdit };
+export { Busy, Compact, Crash, EditAndResend, Idle, Reopen, Restore, Retry, RetryNothing, Send, Undo, UndoNothing, UserEdit };

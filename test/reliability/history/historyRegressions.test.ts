@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, it } from 'vitest';
 import type { Behaviour } from './behaviour';
-import { Compact, Send, type HistoryCommand } from './commands';
+import { Compact, EditAndResend, Send, type HistoryCommand } from './commands';
 import { HistoryModel } from './model';
 import { HistoryRig } from './rig';
 
@@ -24,9 +24,16 @@ async function replay(moves: readonly HistoryCommand[]): Promise<void> {
 
 const answer = (...steps: Behaviour['steps']): Behaviour => ({ steps, end: 'answer' });
 const readA = [{ tool: 'read', file: 0 }] as const;
+const talk = answer();
 
 describe('found by the model-based history suite', () => {
   it('a compaction keeps no stub naming a read it summarized (seed 2929: two reads of one file, then Compact)', async () => {
     await replay([new Send(answer(readA)), new Send(answer(readA)), new Compact()]);
+  });
+
+  it('edit and resend of the first message after a compaction keeps the summary (seed 550: two sends, Compact, edit the first kept message)', async () => {
+    // The emergency stage keeps the last turn, its message first, with the summary merged into it: going back
+    // before that message dropped the summary too, and the model forgot everything before it.
+    await replay([new Send(talk), new Send(talk), new Compact(), new EditAndResend(0, talk)]);
   });
 });

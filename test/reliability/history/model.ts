@@ -74,6 +74,8 @@ export interface CheckpointFact {
 export interface ModelStats {
   steps: number;
   moves: Map<string, number>;
+  /** Milliseconds spent in each move (checks included): where a run's time goes. */
+  moveMs: Map<string, number>;
   refusals: Map<string, number>;
   autoCompactions: number;
   elisions: number;
@@ -93,6 +95,7 @@ export function emptyStats(): ModelStats {
   return {
     steps: 0,
     moves: new Map(),
+    moveMs: new Map(),
     refusals: new Map(),
     autoCompactions: 0,
     elisions: 0,
@@ -217,22 +220,26 @@ export class HistoryModel {
     this.undoable = undefined;
   }
 
-  /** The conversation starts again before branch text `index`'s message (edit and resend). */
-  rewindToText(index: number): void {
+  /**
+   * The conversation starts again before branch text `index`'s message (edit and resend). `opening`: that message
+   * is the generation's first and opens with Cairn's blocks (a compaction's summary), which the rewind keeps.
+   */
+  rewindToText(index: number, opening: boolean): void {
     const message = this.branch[index]!.message;
     const first = this.branch.findIndex((t) => t.message === message);
     const withResults = this.branch[first]!.withResults;
-    this.rewind(first, withResults);
+    this.rewind(first, withResults, opening);
   }
 
   /** The conversation starts again before a checkpoint's message (a restore of files and conversation). */
-  rewindToCheckpoint(cp: CheckpointFact): void {
-    this.rewind(cp.textsBefore, cp.atResults);
+  rewindToCheckpoint(cp: CheckpointFact, opening: boolean): void {
+    this.rewind(cp.textsBefore, cp.atResults, opening);
   }
 
-  private rewind(keep: number, atResults: boolean): void {
+  /** Keeps the texts before `keep`; what the rewound message kept (its results, Cairn's opening) waits for the next text. */
+  private rewind(keep: number, atResults: boolean, opening: boolean): void {
     this.branch = this.branch.slice(0, keep);
-    this.waiting = atResults ? { message: this.nextMessage(), hasResults: true } : undefined;
+    this.waiting = atResults || opening ? { message: this.nextMessage(), hasResults: atResults } : undefined;
     this.undoable = undefined;
     this.newGeneration();
   }

@@ -5,7 +5,7 @@
  * its script (`ScenarioPlayer.appendTurns`). It reopens the session as the editor does, and "crashes" it: the
  * journal and the workspace copied at one moment of a run, the session reopened from the copy.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../../../src/core/agent/agentLoop';
@@ -33,12 +33,12 @@ export const HISTORY_MODEL = { id: 'claude-test-model', context_window: 24_000, 
 const LOOP: AgentLoopSettings = { ...DEFAULT_LOOP_SETTINGS, model: HISTORY_MODEL.id, maxTokens: 2_000, maxTurns: 20 };
 
 /**
- * Compaction at half the window, and elision batches scaled down with it (the defaults are for a 200,000-token
+ * Compaction at a third of the window, and elision batches scaled down with it (the defaults are for a 200,000-token
  * window): two superseded outputs of a few hundred tokens are worth eliding once the cache has gone cold.
  */
 const COMPACTION: CompactionSettings = {
   ...DEFAULT_COMPACTION_SETTINGS,
-  threshold: { kind: 'share', value: 0.5 },
+  threshold: { kind: 'share', value: 0.33 },
   completionReserveTokens: 2_000,
   safetyMarginTokens: 500,
   summaryMaxTokens: 1_000,
@@ -54,6 +54,20 @@ export class SteppedClock {
   advance(ms: number): void {
     this.time += ms;
   }
+}
+
+/**
+ * A RAM disk when there is room: a crash here is a copy taken at one moment, not a lost page cache, so the
+ * journal's fsync per record only costs time (as in the crash suite, `sessionCrash.test.ts`).
+ */
+function scratchRoot(): string {
+  try {
+    const stats = statfsSync('/dev/shm');
+    if (stats.bavail * stats.bsize > 512 * 1024 * 1024) return '/dev/shm';
+  } catch {
+    // No /dev/shm.
+  }
+  return tmpdir();
 }
 
 export class HistoryRig {
@@ -81,7 +95,7 @@ export class HistoryRig {
   }
 
   static async start(): Promise<HistoryRig> {
-    const dir = mkdtempSync(join(tmpdir(), 'cairn-history-'));
+    const dir = mkdtempSync(join(scratchRoot(), 'cairn-history-'));
     const workspaceDir = join(dir, 'workspace');
     mkdirSync(join(workspaceDir, 'src'), { recursive: true });
     mkdirSync(join(workspaceDir, 'out'), { recursive: true });

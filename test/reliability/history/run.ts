@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { historyCommands } from './commands';
-import { emptyStats, HistoryModel, type ModelStats } from './model';
+import { count, emptyStats, HistoryModel, type ModelStats } from './model';
 import { HistoryRig } from './rig';
 
 export interface HistoryRunOptions {
@@ -51,7 +51,10 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
     const property = fc.asyncProperty(
       fc.commands(historyCommands(), { maxCommands: options.maxSteps ?? DEFAULT_MAX_STEPS, size: 'max' }),
       async (commands) => {
+        const setup = performance.now();
         const rig = await HistoryRig.start();
+        stats.moveMs.set('(session start)', (stats.moveMs.get('(session start)') ?? 0) + performance.now() - setup);
+        count(stats.moves, '(session start)');
         const model = new HistoryModel(failed ? emptyStats() : stats);
         try {
           await fc.asyncModelRun(() => ({ model, real: rig }), commands);
@@ -76,4 +79,32 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
     }
   }
   return { sequences, stats, failures, ms: Date.now() - started };
+}
+
+/** The long run's report: what ran, how fast, what it reached, and the summary line last. */
+export function historyMarkdown(result: HistoryRunResult, machine: string): string {
+  const { stats } = result;
+  const seconds = result.ms / 1000;
+  const moves = [...stats.moves.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`);
+  const refusals = [...stats.refusals.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([move, n]) => `${move} ${n}`);
+  const lines = [
+    `# Model-based history run — ${new Date().toISOString()}`,
+    '',
+    machine,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Sequences | ${result.sequences} (${(result.sequences / seconds).toFixed(2)} a second, ${seconds.toFixed(0)} s) |`,
+    `| Steps | ${stats.steps} |`,
+    `| Moves | ${moves.join(', ')} |`,
+    `| Time per move (ms, mean) | ${[...stats.moveMs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([move, ms]) => `${move} ${Math.round(ms / (stats.moves.get(move) ?? 1))}`).join(', ')} |`,
+    `| Refused as predicted | ${refusals.join(', ') || 'none'} |`,
+    `| Automatic | ${stats.autoCompactions} compactions, ${stats.elisions} elisions |`,
+    `| Manual | ${stats.manualCompactions} compactions, ${stats.undos} undos, ${stats.edits} edits and resends, ${stats.fileRestores} restores (${stats.conversationRestores} with the conversation) |`,
+    `| Faults, crashes, children | ${stats.faults} failed runs, ${stats.crashes} crashes inside a run, ${stats.reopens} reopens, ${stats.children} sub-agents |`,
+    `| Requests answered | ${stats.requests} |`,
+    '',
+    `history: ${result.sequences} sequences, ${stats.steps} steps, ${result.failures.length} violations`,
+  ];
+  return lines.join('\n');
 }
