@@ -1,7 +1,7 @@
 import type { NewJournalRecord } from '../journal/records';
 import type { ActiveGeneration, GenerationRef } from './activeGeneration';
-import type { UserBlock } from '../model/types';
-import { isSyntheticBlock, type ConversationEntry } from './conversation';
+import { compactionOpeningBlocks } from './compactionOpening';
+import type { ConversationEntry } from './conversation';
 
 /**
  * What a `generation_started` record holds when a generation starts again from an earlier message of the
@@ -38,10 +38,10 @@ export class RewindRangeError extends Error {
  * message also answers the calls of the message before it (the user's text joined the unsent results of a
  * failed or cancelled request, or a Retry's turn began at a results message), those results, so every kept
  * `tool_use` still has its one result. The results stay unsent: the next user message joins them.
- * The generation's first message keeps Cairn's blocks before the user's words: after a compaction they are
- * the summary and the durable state, which stand for everything before, and going back before the user's
- * message does not go back before the compaction (found by the model-based history suite: the summary was
- * dropped and the model forgot the conversation). They stay unsent too, and the next user message joins them.
+ * A compacted generation's first message keeps the compaction's opening (the summary and the durable state,
+ * `compactionOpening.ts`), which stands for everything before: going back before the user's message does not go
+ * back before the compaction (found by the model-based history suite: the summary was dropped and the model
+ * forgot the conversation). It stays unsent too, and the next user message joins it.
  * Throws `RewindRangeError` when `index` is not a message to go back to (call it before changing anything).
  */
 export function entriesBeforeMessage(entries: readonly ConversationEntry[], index: number): ConversationEntry[] {
@@ -49,24 +49,16 @@ export function entriesBeforeMessage(entries: readonly ConversationEntry[], inde
   if (!at || at.message.role !== 'user' || at.synthetic) throw new RewindRangeError(index, entries.length);
   const kept = entries.slice(0, index);
   const results = at.message.content.filter((block) => block.type === 'tool_result');
-  const opening = index === 0 ? leadingCairnBlocks(at) : [];
+  const opening = index === 0 ? compactionOpeningBlocks(at) : [];
   if (results.length > 0 || opening.length > 0) {
-    kept.push({
-      message: { role: 'user', content: [...results, ...opening] },
-      ...(results.length === 0 ? { synthetic: true } : { syntheticBlocks: opening.map((_, i) => results.length + i) }),
-    });
+    // Index 0 has no results (nothing before it called a tool), so the message is one or the other.
+    kept.push(
+      results.length > 0
+        ? { message: { role: 'user', content: results } }
+        : { message: { role: 'user', content: opening }, synthetic: true },
+    );
   }
   return kept;
-}
-
-/** The text blocks Cairn wrote at the start of a message, before the user's first block. */
-function leadingCairnBlocks(entry: ConversationEntry): UserBlock[] {
-  const lead: UserBlock[] = [];
-  for (const [i, block] of entry.message.content.entries()) {
-    if (block.type !== 'text' || !isSyntheticBlock(entry, i)) break;
-    lead.push(block);
-  }
-  return lead;
 }
 
 export interface RewindDeps {

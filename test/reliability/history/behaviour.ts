@@ -31,6 +31,8 @@ export interface Behaviour {
   readonly end: 'answer' | 'fault';
   /** The request (0 = the first) that first gets a 529; the model client retries it. */
   readonly overloaded?: number;
+  /** The answer (0 = the first) whose stream is cut after `events` SSE events (fewer than any answer has). */
+  readonly cut?: { readonly answer: number; readonly events: number };
 }
 
 const file = fc.nat({ max: FILES.length - 1 });
@@ -48,6 +50,7 @@ export const behaviourArb: fc.Arbitrary<Behaviour> = fc.record(
     steps: fc.array(fc.array(call, { minLength: 1, maxLength: 3 }), { maxLength: 2 }),
     end: fc.constantFrom<Behaviour['end']>('answer', 'answer', 'answer', 'fault'),
     overloaded: fc.nat({ max: 3 }),
+    cut: fc.record({ answer: fc.nat({ max: 2 }), events: fc.integer({ min: 1, max: 4 }) }),
   },
   { requiredKeys: ['steps', 'end'] },
 );
@@ -81,6 +84,7 @@ export function resolveBehaviour(behaviour: Behaviour, model: HistoryModel): Res
   };
   behaviour.steps.forEach((step, index) => {
     if (behaviour.overloaded === index) turns.push({ fault: { status: 529 } });
+    if (behaviour.cut?.answer === index) turns.push({ fault: { cut_after_events: behaviour.cut.events } });
     const calls: unknown[] = [];
     const childTurns: unknown[] = [];
     for (const spec of step) {
@@ -114,7 +118,10 @@ export function resolveBehaviour(behaviour: Behaviour, model: HistoryModel): Res
       } else {
         const path = FILES[spec.file]!;
         const agent = `explore-${model.children + ++children}`;
-        calls.push({ name: 'task', input: { description: `Look at ${path}`, prompt: `Read ${path} and say what it holds.`, kind: 'explore' } });
+        calls.push({
+          name: 'task',
+          input: { description: `Look at ${path}`, prompt: `Read ${path} and say what it holds.`, kind: 'explore' },
+        });
         childTurns.push(
           { assistant: { agent, tool_calls: [{ name: 'read', input: { path } }] } },
           { assistant: { agent, text: `${path} holds numbered lines (${agent}).` } },
@@ -125,6 +132,10 @@ export function resolveBehaviour(behaviour: Behaviour, model: HistoryModel): Res
     turns.push({ assistant: { text: `Step ${index + 1}.`, tool_calls: calls } }, ...childTurns);
   });
   if (behaviour.overloaded !== undefined && behaviour.overloaded >= behaviour.steps.length) turns.push({ fault: { status: 529 } });
+  // A cut needs an answer to cut: a failing run's last request gets its 401 whole.
+  if (behaviour.cut !== undefined && behaviour.cut.answer >= behaviour.steps.length && behaviour.end === 'answer') {
+    turns.push({ fault: { cut_after_events: behaviour.cut.events } });
+  }
   if (behaviour.end === 'answer') turns.push({ assistant: { text: `Done after ${behaviour.steps.length} steps.` } });
   else turns.push({ fault: { status: 401, message: 'invalid x-api-key' } });
   lines.push(behaviour.end === 'answer' ? 'answer' : 'fail (401)');

@@ -4,6 +4,7 @@
  */
 import type { ConversationEntry } from '../../../src/core/conversation/conversation';
 import { isSyntheticBlock } from '../../../src/core/conversation/conversation';
+import { compactionOpeningBlocks } from '../../../src/core/conversation/compactionOpening';
 import { replayConversation } from '../../../src/core/conversation/replay';
 import { historyViolations } from '../../../src/core/history/invariants';
 import type { JournalRecordType, LoadedRecord } from '../../../src/core/journal/records';
@@ -52,7 +53,10 @@ export async function checkStep(model: HistoryModel, rig: HistoryRig, step: stri
   for (const request of rig.newRequests()) {
     if (request.kind !== 'main' && request.kind !== 'compaction') continue;
     if (request.status !== 200 && !request.fault) {
-      fail('requests', `request ${request.index} (${request.kind}${request.agent ? `, ${request.agent}` : ''}) got ${request.status}: ${request.error}`);
+      fail(
+        'requests',
+        `request ${request.index} (${request.kind}${request.agent ? `, ${request.agent}` : ''}) got ${request.status}: ${request.error}`,
+      );
     }
   }
   // The script and the session agree on the requests made: none was answered from a turn meant for another.
@@ -79,7 +83,10 @@ export async function checkStep(model: HistoryModel, rig: HistoryRig, step: stri
   }
   // Texts the generation no longer holds were summarised: the summary must then be in front of the model.
   if (texts.length < expected.length && !holdsSummary(entries)) {
-    fail('summary', `the branch's texts [${expected.slice(0, expected.length - texts.length).join(' | ')}] are neither in the generation nor in a summary`);
+    fail(
+      'summary',
+      `the branch's texts [${expected.slice(0, expected.length - texts.length).join(' | ')}] are neither in the generation nor in a summary`,
+    );
   }
   const files = rig.files();
   for (const path of new Set([...files.keys(), ...model.files.keys()])) {
@@ -119,19 +126,14 @@ export async function checkStep(model: HistoryModel, rig: HistoryRig, step: stri
   }
 }
 
-/** Whether a message starts with Cairn's blocks (a compaction's summary): a rewind to it, as a generation's first, keeps them. */
-export function opensWithCairnBlocks(entry: ConversationEntry | undefined): boolean {
-  const first = entry?.message.content[0];
-  return first?.type === 'text' && isSyntheticBlock(entry!, 0);
+/** Whether a message opens a compacted generation (its summary and state): a rewind to it keeps them. */
+export function opensWithSummary(entry: ConversationEntry | undefined): boolean {
+  return entry !== undefined && compactionOpeningBlocks(entry).length > 0;
 }
 
-/** Whether the generation opens with a compaction's summary (Cairn's first blocks, the durable state among them). */
+/** Whether the generation opens with a compaction's summary. */
 function holdsSummary(entries: readonly ConversationEntry[]): boolean {
-  const first = entries[0];
-  if (!first) return false;
-  return first.message.content.some(
-    (block, i) => block.type === 'text' && isSyntheticBlock(first, i) && block.text.includes('<cairn-state>'),
-  );
+  return opensWithSummary(entries[0]);
 }
 
 /** The journal's record types a reopen replays the conversation from. */

@@ -9,7 +9,7 @@ import type { AsyncCommand } from 'fast-check';
 import { RewindRangeError } from '../../../src/core/conversation/rewind';
 import type { FileState } from '../../../src/core/checkpoints/types';
 import { behaviourArb, type Behaviour } from './behaviour';
-import { checkStep, HistoryCheckError, opensWithCairnBlocks, userTexts } from './checks';
+import { checkStep, HistoryCheckError, opensWithSummary, userTexts } from './checks';
 import { count, fileContent, FILES, type HistoryModel } from './model';
 import type { HistoryRig } from './rig';
 import { BUSY_MOVES, runTurn, type BusyMove } from './turn';
@@ -49,8 +49,14 @@ abstract class Move implements HistoryCommand {
 }
 
 function behaviourLine(behaviour: Behaviour): string {
-  const steps = behaviour.steps.map((step) => step.map((c) => `${c.tool}${'file' in c ? FILES[c.file] : ''}${'command' in c ? `#${c.command}` : ''}`).join('+'));
-  return `${steps.join(' / ') || 'no tools'} → ${behaviour.end}${behaviour.overloaded !== undefined ? `, 529 at ${behaviour.overloaded}` : ''}`;
+  const steps = behaviour.steps.map((step) =>
+    step.map((c) => `${c.tool}${'file' in c ? FILES[c.file] : ''}${'command' in c ? `#${c.command}` : ''}`).join('+'),
+  );
+  const faults = [
+    ...(behaviour.overloaded !== undefined ? [`529 at ${behaviour.overloaded}`] : []),
+    ...(behaviour.cut !== undefined ? [`cut answer ${behaviour.cut.answer} after ${behaviour.cut.events} events`] : []),
+  ];
+  return `${steps.join(' / ') || 'no tools'} → ${behaviour.end}${faults.length ? `, ${faults.join(', ')}` : ''}`;
 }
 
 class Send extends Move {
@@ -92,7 +98,12 @@ class RetryNothing extends Move {
     return !model.unanswered;
   }
   protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
-    await refused(model, 'retry', () => rig.session.retryUnanswered('retry'), (e) => /nothing to retry/.test(e.message));
+    await refused(
+      model,
+      'retry',
+      () => rig.session.retryUnanswered('retry'),
+      (e) => /nothing to retry/.test(e.message),
+    );
   }
   protected args(): string {
     return '';
@@ -141,7 +152,8 @@ class UndoNothing extends Move {
   }
   protected async move(model: HistoryModel, rig: HistoryRig): Promise<void> {
     const before = JSON.stringify(rig.session.generation.conversation.all());
-    if (await rig.session.undoCompaction()) throw new HistoryCheckError(this.step(), 'undo', 'went through; the model expects nothing to undo');
+    if (await rig.session.undoCompaction())
+      throw new HistoryCheckError(this.step(), 'undo', 'went through; the model expects nothing to undo');
     if (JSON.stringify(rig.session.generation.conversation.all()) !== before) {
       throw new HistoryCheckError(this.step(), 'undo', 'an undo that was not offered changed the conversation');
     }
@@ -170,7 +182,7 @@ class EditAndResend extends Move {
     const chosen = visible[this.pick % visible.length]!;
     const at = model.branch.findIndex((t) => t.text === chosen.text);
     if (at < 0) throw new HistoryCheckError(this.step(), 'user texts', `"${chosen.text}" is in the generation, not on the model's branch`);
-    const opening = chosen.index === 0 && opensWithCairnBlocks(rig.session.generation.conversation.all()[0]);
+    const opening = chosen.index === 0 && opensWithSummary(rig.session.generation.conversation.all()[0]);
     await rig.session.startGenerationFrom(chosen.index, 'edit and resend');
     model.rewindToText(at, opening);
     model.stats.edits++;
@@ -216,17 +228,22 @@ class Restore extends Move {
     const targets = model.restoreTargets(fact);
     const planned = plan.items.map((i) => i.path).sort();
     if (planned.join() !== [...targets.keys()].sort().join()) {
-      fail('restore preview', `${chosen.id} names [${planned.join(', ')}]; the model's turns since changed [${[...targets.keys()].sort().join(', ')}]`);
+      fail(
+        'restore preview',
+        `${chosen.id} names [${planned.join(', ')}]; the model's turns since changed [${[...targets.keys()].sort().join(', ')}]`,
+      );
     }
     for (const item of plan.items) {
       if (!sameContent(item.target, targets.get(item.path))) {
-        fail('restore preview', `${item.path} would go back to ${describeState(item.target)}; the model says ${describeContent(targets.get(item.path))}`);
+        fail(
+          'restore preview',
+          `${item.path} would go back to ${describeState(item.target)}; the model says ${describeContent(targets.get(item.path))}`,
+        );
       }
-      if (item.conflict && !model.mayConflict(fact, item.path)) fail('restore preview', `${item.path} is a conflict ("${item.conflict}") the model knows no reason for`);
+      if (item.conflict && !model.mayConflict(fact, item.path))
+        fail('restore preview', `${item.path} is a conflict ("${item.conflict}") the model knows no reason for`);
     }
-    const choices = new Map(
-      plan.items.filter((i) => i.conflict && this.takeConflicts).map((i) => [i.path, 'take_checkpoint' as const]),
-    );
+    const choices = new Map(plan.items.filter((i) => i.conflict && this.takeConflicts).map((i) => [i.path, 'take_checkpoint' as const]));
     const reachable = !this.conversation || model.conversationReachable(fact);
     this.said = `${chosen.id} (${fact.kind}${fact.text ? ` "${fact.text}"` : ''}), ${reachable ? 'expected to go back' : 'conversation expected refused'}`;
     const filesBefore = new Map(model.files);
@@ -240,7 +257,7 @@ class Restore extends Move {
       );
       return;
     }
-    const opening = chosen.turn.index === 0 && opensWithCairnBlocks(rig.session.generation.conversation.all()[0]);
+    const opening = chosen.turn.index === 0 && opensWithSummary(rig.session.generation.conversation.all()[0]);
     const outcome = await rig.session.restoreCheckpoint(plan, choices, { conversation: this.conversation });
     const restored = new Map<string, string | undefined>();
     for (const item of outcome.restored) {
@@ -252,7 +269,8 @@ class Restore extends Move {
     for (const item of plan.items) {
       const written = outcome.restored.some((r) => r.path === item.path);
       const due = item.action !== 'unchanged' && item.action !== 'not_restorable' && (!item.conflict || this.takeConflicts);
-      if (written !== due) fail('restore', `${item.path} (${item.action}${item.conflict ? ', conflict' : ''}) was ${written ? '' : 'not '}written`);
+      if (written !== due)
+        fail('restore', `${item.path} (${item.action}${item.conflict ? ', conflict' : ''}) was ${written ? '' : 'not '}written`);
     }
     model.stats.fileRestores++;
     const fresh = checkpoints.list().filter((c) => !ids.has(c.id));
@@ -371,13 +389,22 @@ class Busy extends Move {
 }
 
 /** Runs a move the model says is refused: it must throw an error `expected` accepts, and change nothing. */
-async function refused(model: HistoryModel, name: string, move: () => Promise<unknown>, expected: (error: Error) => boolean): Promise<void> {
+async function refused(
+  model: HistoryModel,
+  name: string,
+  move: () => Promise<unknown>,
+  expected: (error: Error) => boolean,
+): Promise<void> {
   const error = await move().then(
     () => undefined,
     (e: unknown) => e,
   );
   if (!(error instanceof Error) || !expected(error)) {
-    throw new HistoryCheckError(name, 'refusal', error === undefined ? 'went through; the model expects a refusal' : `refused with ${String(error)}`);
+    throw new HistoryCheckError(
+      name,
+      'refusal',
+      error === undefined ? 'went through; the model expects a refusal' : `refused with ${String(error)}`,
+    );
   }
   count(model.stats.refusals, name);
 }
@@ -400,19 +427,58 @@ export function historyCommands(): Array<fc.Arbitrary<HistoryCommand>> {
   const weighted = <T extends HistoryCommand>(arb: fc.Arbitrary<T>, times: number): Array<fc.Arbitrary<HistoryCommand>> =>
     Array.from({ length: times }, () => arb);
   return [
-    ...weighted(behaviourArb.map((b) => new Send(b)), 6),
-    ...weighted(behaviourArb.map((b) => new Retry(b)), 3),
-    ...weighted(fc.constant(null).map(() => new RetryNothing()), 1),
-    ...weighted(fc.constant(null).map(() => new Compact()), 1),
-    ...weighted(fc.constant(null).map(() => new Undo()), 3),
-    ...weighted(fc.constant(null).map(() => new UndoNothing()), 1),
-    ...weighted(fc.tuple(fc.nat(20), behaviourArb).map(([pick, b]) => new EditAndResend(pick, b)), 2),
-    ...weighted(fc.tuple(fc.nat(20), fc.boolean(), fc.boolean()).map(([pick, conversation, take]) => new Restore(pick, conversation, take)), 3),
-    ...weighted(fc.constant(null).map(() => new Idle()), 2),
-    ...weighted(fc.nat(FILES.length - 1).map((file) => new UserEdit(file)), 1),
-    ...weighted(fc.constant(null).map(() => new Reopen()), 1),
-    ...weighted(fc.tuple(fc.nat(40), behaviourArb).map(([at, b]) => new Crash(at, b)), 1),
-    ...weighted(fc.tuple(fc.constantFrom(...BUSY_MOVES), behaviourArb).map(([move, b]) => new Busy(move, b)), 1),
+    ...weighted(
+      behaviourArb.map((b) => new Send(b)),
+      6,
+    ),
+    ...weighted(
+      behaviourArb.map((b) => new Retry(b)),
+      3,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new RetryNothing()),
+      1,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new Compact()),
+      1,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new Undo()),
+      3,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new UndoNothing()),
+      1,
+    ),
+    ...weighted(
+      fc.tuple(fc.nat(20), behaviourArb).map(([pick, b]) => new EditAndResend(pick, b)),
+      2,
+    ),
+    ...weighted(
+      fc.tuple(fc.nat(20), fc.boolean(), fc.boolean()).map(([pick, conversation, take]) => new Restore(pick, conversation, take)),
+      3,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new Idle()),
+      2,
+    ),
+    ...weighted(
+      fc.nat(FILES.length - 1).map((file) => new UserEdit(file)),
+      1,
+    ),
+    ...weighted(
+      fc.constant(null).map(() => new Reopen()),
+      1,
+    ),
+    ...weighted(
+      fc.tuple(fc.nat(40), behaviourArb).map(([at, b]) => new Crash(at, b)),
+      1,
+    ),
+    ...weighted(
+      fc.tuple(fc.constantFrom(...BUSY_MOVES), behaviourArb).map(([move, b]) => new Busy(move, b)),
+      1,
+    ),
   ];
 }
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, it } from 'vitest';
 import type { Behaviour } from './behaviour';
-import { Compact, EditAndResend, Send, type HistoryCommand } from './commands';
+import { Compact, Crash, EditAndResend, Restore, Retry, Send, type HistoryCommand } from './commands';
 import { HistoryModel } from './model';
 import { HistoryRig } from './rig';
 
@@ -24,6 +24,7 @@ async function replay(moves: readonly HistoryCommand[]): Promise<void> {
 
 const answer = (...steps: Behaviour['steps']): Behaviour => ({ steps, end: 'answer' });
 const readA = [{ tool: 'read', file: 0 }] as const;
+const writeA = { tool: 'write', file: 0, lines: 2 } as const;
 const talk = answer();
 
 describe('found by the model-based history suite', () => {
@@ -35,5 +36,18 @@ describe('found by the model-based history suite', () => {
     // The emergency stage keeps the last turn, its message first, with the summary merged into it: going back
     // before that message dropped the summary too, and the model forgot everything before it.
     await replay([new Send(talk), new Send(talk), new Compact(), new EditAndResend(0, talk)]);
+  });
+
+  it("a rewind to a first message keeps none of that message's own notes (seed 2000: restores of restores, then Retry)", async () => {
+    // The first fix of the case above kept every Cairn block before the user's words: a restore's note was kept
+    // alone, the conversation seemed to wait for an answer, and Retry sent the note by itself.
+    await replay([
+      new Crash(8, answer([writeA])),
+      new Restore(0, true, true),
+      new Restore(3, false, false),
+      new Send(talk),
+      new Restore(2, true, false),
+      new Retry(answer([writeA, { tool: 'bash', command: 0 }])),
+    ]);
   });
 });

@@ -53,9 +53,9 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
       async (commands) => {
         const setup = performance.now();
         const rig = await HistoryRig.start();
-        stats.moveMs.set('(session start)', (stats.moveMs.get('(session start)') ?? 0) + performance.now() - setup);
-        count(stats.moves, '(session start)');
         const model = new HistoryModel(failed ? emptyStats() : stats);
+        model.stats.moveMs.set('(session start)', (model.stats.moveMs.get('(session start)') ?? 0) + performance.now() - setup);
+        count(model.stats.moves, '(session start)');
         try {
           await fc.asyncModelRun(() => ({ model, real: rig }), commands);
         } catch (error) {
@@ -97,7 +97,10 @@ export function historyMarkdown(result: HistoryRunResult, machine: string): stri
     `| Sequences | ${result.sequences} (${(result.sequences / seconds).toFixed(2)} a second, ${seconds.toFixed(0)} s) |`,
     `| Steps | ${stats.steps} |`,
     `| Moves | ${moves.join(', ')} |`,
-    `| Time per move (ms, mean) | ${[...stats.moveMs.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([move, ms]) => `${move} ${Math.round(ms / (stats.moves.get(move) ?? 1))}`).join(', ')} |`,
+    `| Time per move (ms, mean) | ${[...stats.moveMs.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([move, ms]) => `${move} ${Math.round(ms / (stats.moves.get(move) ?? 1))}`)
+      .join(', ')} |`,
     `| Refused as predicted | ${refusals.join(', ') || 'none'} |`,
     `| Automatic | ${stats.autoCompactions} compactions, ${stats.elisions} elisions |`,
     `| Manual | ${stats.manualCompactions} compactions, ${stats.undos} undos, ${stats.edits} edits and resends, ${stats.fileRestores} restores (${stats.conversationRestores} with the conversation) |`,

@@ -60,8 +60,7 @@ export async function runTurn(
         }
       })
     : undefined;
-  const start = (): Promise<DoneReason> =>
-    text === undefined ? rig.session.retryUnanswered('retry') : rig.session.send(text);
+  const start = (): Promise<DoneReason> => (text === undefined ? rig.session.retryUnanswered('retry') : rig.session.send(text));
   let done: DoneReason;
   let crashedInside: boolean | undefined;
   try {
@@ -79,7 +78,10 @@ export async function runTurn(
     if (!busy) fail('busy', 'the run made no request');
     const refusal = await busy!;
     if (!(refusal instanceof SessionBusyError)) {
-      fail('busy', `${options.busy} during a run was ${refusal === undefined ? 'accepted' : `refused with ${String(refusal)}`}, not SessionBusyError`);
+      fail(
+        'busy',
+        `${options.busy} during a run was ${refusal === undefined ? 'accepted' : `refused with ${String(refusal)}`}, not SessionBusyError`,
+      );
     }
   }
 
@@ -137,12 +139,16 @@ function learnCheckpoint(
 ): void {
   const fresh = (rig.session.checkpoints?.list() ?? []).filter((c) => !turn.checkpointsBefore.has(c.id));
   if (fresh.length > 1) turn.fail('checkpoints', `one run made ${fresh.length} checkpoints: ${fresh.map((c) => c.id).join(', ')}`);
-  if (turn.changed.size > 0 && fresh.length === 0) turn.fail('checkpoints', `the run changed ${[...turn.changed.keys()].join(', ')} and left no checkpoint`);
+  if (turn.changed.size > 0 && fresh.length === 0)
+    turn.fail('checkpoints', `the run changed ${[...turn.changed.keys()].join(', ')} and left no checkpoint`);
   if (turn.changed.size === 0 && fresh.length === 1) turn.fail('checkpoints', `the run changed no file and made ${fresh[0]!.id}`);
   if (fresh.length === 0) return;
   const paths = fresh[0]!.files.map((f) => f.path).sort();
   if (paths.join() !== [...turn.changed.keys()].sort().join()) {
-    turn.fail('checkpoints', `${fresh[0]!.id} lists [${paths.join(', ')}]; the run changed [${[...turn.changed.keys()].sort().join(', ')}]`);
+    turn.fail(
+      'checkpoints',
+      `${fresh[0]!.id} lists [${paths.join(', ')}]; the run changed [${[...turn.changed.keys()].sort().join(', ')}]`,
+    );
   }
   model.checkpoints.push({
     id: fresh[0]!.id,
@@ -220,7 +226,8 @@ async function highestGeneration(rig: HistoryRig): Promise<number> {
 
 async function childrenStarted(rig: HistoryRig): Promise<number> {
   let children = 0;
-  for await (const record of rig.assembled.journal.readAll({ types: ['subagent_started'] })) if (record.type === 'subagent_started') children++;
+  for await (const record of rig.assembled.journal.readAll({ types: ['subagent_started'] }))
+    if (record.type === 'subagent_started') children++;
   return children;
 }
 
