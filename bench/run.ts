@@ -152,6 +152,8 @@ async function history(args: readonly string[]): Promise<number> {
     chunk,
     maxSteps,
     shrink: !args.includes('--no-shrink'),
+    onFailure: (failure) =>
+      process.stdout.write(`\nVIOLATION (chunk seed ${failure.seed}${failure.path ? `, path ${failure.path}` : ''}):\n${failure.report}\n`),
     progress: (done, stats) => {
       if (done % 50 === 0) {
         const rate = (done / ((Date.now() - started) / 1000)).toFixed(2);
@@ -159,9 +161,6 @@ async function history(args: readonly string[]): Promise<number> {
       }
     },
   });
-  for (const failure of result.failures) {
-    process.stdout.write(`\nVIOLATION (chunk seed ${failure.seed}${failure.path ? `, path ${failure.path}` : ''}):\n${failure.report}\n`);
-  }
   process.stdout.write(`\n${historyMarkdown(result, machine())}\n`);
   return result.failures.length > 0 ? 1 : 0;
 }

@@ -19,6 +19,8 @@ export interface HistoryRunOptions {
   readonly progress?: (done: number, stats: ModelStats) => void;
   /** Shrink failures (default true; a long run may skip it to report sooner). */
   readonly shrink?: boolean;
+  /** Called with each failure as soon as its chunk is over (a long run prints it then). */
+  readonly onFailure?: (failure: HistoryFailure) => void;
 }
 
 export interface HistoryFailure {
@@ -48,6 +50,10 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
     const seed = options.seed + offset;
     // From the first failure on, the runs are the shrinker's: they count in no figure.
     let failed = false;
+    const done = (): void => {
+      sequences++;
+      options.progress?.(sequences, stats);
+    };
     const property = fc.asyncProperty(
       fc.commands(historyCommands(), { maxCommands: options.maxSteps ?? DEFAULT_MAX_STEPS, size: 'max' }),
       async (commands) => {
@@ -59,23 +65,25 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
         try {
           await fc.asyncModelRun(() => ({ model, real: rig }), commands);
         } catch (error) {
-          if (!failed) options.progress?.(++sequences, stats);
+          if (!failed) done();
           failed = true;
           throw error;
         } finally {
           await rig.close();
         }
-        if (!failed) options.progress?.(++sequences, stats);
+        if (!failed) done();
       },
     );
     const result = await fc.check(property, { numRuns: runs, seed, endOnFailure: options.shrink === false });
     if (result.failed) {
       const error = result.errorInstance;
-      failures.push({
+      const failure: HistoryFailure = {
         seed,
         ...(result.counterexamplePath ? { path: result.counterexamplePath } : {}),
         report: `${String(result.counterexample?.[0] ?? '')}\n${error instanceof Error ? error.message : String(error)}`,
-      });
+      };
+      failures.push(failure);
+      options.onFailure?.(failure);
     }
   }
   return { sequences, stats, failures, ms: Date.now() - started };
