@@ -16,6 +16,7 @@ import { agentsNamed } from './peers/agents';
 import { peersMarkdown } from './peers/report';
 import { runPeers } from './peers/runPeers';
 import { checkpointMarkdown, measureShape, SHAPES } from './checkpoints/checkpointCost';
+import { DEFAULT_MAX_STEPS, historyMarkdown, runHistory } from '../test/reliability/history/run';
 
 function machine(): string {
   const cpu = cpus();
@@ -130,6 +131,40 @@ async function checkpoints(args: readonly string[], json: boolean): Promise<void
   else process.stdout.write(`# Checkpoints — ${new Date().toISOString()}\n\n${machine()}\n\n${checkpointMarkdown(rows)}`);
 }
 
+/**
+ * `history [--runs N] [--seed S] [--steps K] [--chunk C] [--no-shrink]`: the model-based history suite's long run
+ * (test/reliability/history/README.md). Sequences run in chunks of C (default 100) from seeds S, S+C, …, so a
+ * failure is shrunk and printed and the run goes on; the last line is the summary. Exit code 1 when a check failed.
+ */
+async function history(args: readonly string[]): Promise<number> {
+  const at = (flag: string): number | undefined => (args.indexOf(flag) >= 0 ? Number(args[args.indexOf(flag) + 1]) : undefined);
+  const runs = at('--runs') ?? 1000;
+  const seed = at('--seed') ?? 2929;
+  const chunk = at('--chunk') ?? 100;
+  const maxSteps = at('--steps') ?? DEFAULT_MAX_STEPS;
+  if (![runs, seed, chunk, maxSteps].every((n) => Number.isSafeInteger(n) && n >= 0) || runs === 0 || chunk === 0) {
+    throw new Error('history takes --runs N (≥ 1), --seed S, --chunk C (≥ 1) and --steps K, all whole numbers.');
+  }
+  const started = Date.now();
+  const result = await runHistory({
+    runs,
+    seed,
+    chunk,
+    maxSteps,
+    shrink: !args.includes('--no-shrink'),
+    onFailure: (failure) =>
+      process.stdout.write(`\nVIOLATION (chunk seed ${failure.seed}${failure.path ? `, path ${failure.path}` : ''}):\n${failure.report}\n`),
+    progress: (done, stats) => {
+      if (done % 50 === 0) {
+        const rate = (done / ((Date.now() - started) / 1000)).toFixed(2);
+        process.stderr.write(`history: ${done}/${runs} sequences, ${stats.steps} steps, ${rate} sequences/s\n`);
+      }
+    },
+  });
+  process.stdout.write(`\n${historyMarkdown(result, machine())}\n`);
+  return result.failures.length > 0 ? 1 : 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   const json = rest.includes('--json');
@@ -139,9 +174,10 @@ async function main(argv: readonly string[]): Promise<number> {
   else if (command === 'candidates') await candidates(rest, json);
   else if (command === 'peers') await peers(rest, json);
   else if (command === 'checkpoints') await checkpoints(rest, json);
+  else if (command === 'history') return history(rest);
   else {
     process.stderr.write(
-      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n',
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n       npm run bench -- history [--runs N] [--seed S] [--chunk C] [--steps K] [--no-shrink]\n',
     );
     return 2;
   }

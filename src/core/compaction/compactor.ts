@@ -16,6 +16,7 @@ import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
 import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
+import { closeTailReferences } from './tailReferences';
 import { renderTranscript } from './transcript';
 
 export interface CompactorDeps {
@@ -274,7 +275,8 @@ export class Compactor implements ContextPolicy {
       if (!split) continue;
       const summarized = entries.slice(0, split.tailStart);
       const carried = this.deps.carryOver?.(entries, entries.slice(split.tailStart));
-      const tail = carried?.tail ?? entries.slice(split.tailStart);
+      // A kept stub or same-result answer naming a summarized result says where that text went.
+      const tail = closeTailReferences(carried?.tail ?? entries.slice(split.tailStart)).entries;
       const extra = carried?.blocks ?? [];
       if (options.reason === 'auto') {
         // Judge before paying for a summary: if the kept tail alone is nearly the whole conversation, this stage cannot help.

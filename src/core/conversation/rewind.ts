@@ -1,5 +1,6 @@
 import type { NewJournalRecord } from '../journal/records';
 import type { ActiveGeneration, GenerationRef } from './activeGeneration';
+import { compactionOpeningBlocks } from './compactionOpening';
 import type { ConversationEntry } from './conversation';
 
 /**
@@ -37,6 +38,10 @@ export class RewindRangeError extends Error {
  * message also answers the calls of the message before it (the user's text joined the unsent results of a
  * failed or cancelled request, or a Retry's turn began at a results message), those results, so every kept
  * `tool_use` still has its one result. The results stay unsent: the next user message joins them.
+ * A compacted generation's first message keeps the compaction's opening (the summary and the durable state,
+ * `compactionOpening.ts`), which stands for everything before: going back before the user's message does not go
+ * back before the compaction (found by the model-based history suite: the summary was dropped and the model
+ * forgot the conversation). It stays unsent too, and the next user message joins it.
  * Throws `RewindRangeError` when `index` is not a message to go back to (call it before changing anything).
  */
 export function entriesBeforeMessage(entries: readonly ConversationEntry[], index: number): ConversationEntry[] {
@@ -44,7 +49,15 @@ export function entriesBeforeMessage(entries: readonly ConversationEntry[], inde
   if (!at || at.message.role !== 'user' || at.synthetic) throw new RewindRangeError(index, entries.length);
   const kept = entries.slice(0, index);
   const results = at.message.content.filter((block) => block.type === 'tool_result');
-  if (results.length > 0) kept.push({ message: { role: 'user', content: results } });
+  const opening = index === 0 ? compactionOpeningBlocks(at) : [];
+  if (results.length > 0 || opening.length > 0) {
+    // Index 0 has no results (nothing before it called a tool), so the message is one or the other.
+    kept.push(
+      results.length > 0
+        ? { message: { role: 'user', content: results } }
+        : { message: { role: 'user', content: opening }, synthetic: true },
+    );
+  }
   return kept;
 }
 

@@ -2,6 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { ConversationEntry } from '../conversation/conversation';
 import { selectPacks, type PackChoice } from '../compose/packs';
 import { renderTodo, type TodoItem } from './todo';
+import { durableStateText } from '../conversation/compactionOpening';
 
 /** Seed 000's ContextState: what a new generation is told so a compaction never loses the task. */
 export interface DurableState {
@@ -74,5 +75,5 @@ export function durableStateBlock(state: DurableState): { text: string; choices:
     .map((c) => c.text)
     .filter((t) => t.length > 0)
     .join('\n\n');
-  return { text: `<cairn-state>\n${body}\n</cairn-state>`, choices };
+  return { text: durableStateText(body), choices };
 }

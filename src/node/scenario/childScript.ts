@@ -15,10 +15,15 @@ export class ChildScript {
 
   constructor(
     readonly agent: string,
-    /** This child's turns, in script order. */
-    private readonly turns: readonly ChildTurn[],
+    /** This child's turns, in script order (more may be added at the end: `add`). */
+    private readonly turns: ChildTurn[],
     private readonly notice: (message: string) => void,
   ) {}
+
+  /** A turn appended to the script while it plays (`ScenarioPlayer.appendTurns`). */
+  add(turn: ChildTurn): void {
+    this.turns.push(turn);
+  }
 
   /** The turns no request of this child has taken yet. */
   get unplayed(): readonly ChildTurn[] {

@@ -108,6 +108,45 @@ describe('ScenarioPlayer', () => {
     expect((await plan('main')).answer).toMatchObject({ turn: { text: 'go on' } });
   });
 
+  it('takes turns appended while it plays, after the ones it had, with indexes that continue', async () => {
+    const { player, plan } = playerOf([{ assistant: { text: 'one' } }], 'server');
+    expect((await plan()).answer).toMatchObject({ turn: { text: 'one' } });
+    expect(player.done).toBe(true);
+    const added = player.appendTurns([{ fault: { status: 401 } }, { assistant: { text: 'two' } }]);
+    expect(added.map((t) => [t.kind, t.index])).toEqual([
+      ['fault', 1],
+      ['assistant', 2],
+    ]);
+    expect(player.done).toBe(false);
+    expect(await plan()).toEqual({ fault: { type: 'status', status: 401 }, faultTurnIndex: 1 });
+    expect((await plan()).answer).toMatchObject({ type: 'assistant', turn: { text: 'two', index: 2 } });
+    expect(player.allTurns).toHaveLength(3);
+    expect(player.notices).toEqual([]);
+  });
+
+  it("appended children's turns join their agent's cursor, a new agent's too", async () => {
+    const { player, plan } = playerOf([{ assistant: { agent: 'explore-1', text: 'first child' } }], 'server');
+    player.appendTurns([
+      { assistant: { agent: 'explore-2', text: 'second child' } },
+      { assistant: { agent: 'explore-1', text: 'first child again' } },
+      { assistant: { text: 'parent' } },
+    ]);
+    const child = (agent: string) => player.planRequest('main', async () => undefined, agent);
+    expect((await child('explore-2')).answer).toMatchObject({ turn: { text: 'second child' } });
+    expect((await child('explore-1')).answer).toMatchObject({ turn: { text: 'first child' } });
+    expect((await child('explore-1')).answer).toMatchObject({ turn: { text: 'first child again' } });
+    expect((await plan()).answer).toMatchObject({ turn: { text: 'parent' } });
+    expect(player.unplayedChildTurns()).toEqual([]);
+  });
+
+  it('refuses a bad appended turn with the error a file would get, and adds none of the batch', () => {
+    const { player } = playerOf([{ assistant: { text: 'one' } }], 'server');
+    expect(() => player.appendTurns([{ assistant: { text: 'fine' } }, { assistant: {} }])).toThrow(
+      'turns[2].assistant: needs "text" or at least one of "tool_calls"',
+    );
+    expect(player.allTurns).toHaveLength(1);
+  });
+
   it('plans one request at a time even when fs callbacks are slow', async () => {
     const player = new ScenarioPlayer(
       parseScenario({ turns: [{ fs: { delete: 'a' } }, { assistant: { text: '1' } }, { assistant: { text: '2' } }] }),

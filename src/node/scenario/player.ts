@@ -6,6 +6,7 @@
 import { ChildScript } from './childScript';
 import type { PlannedAnswer, RequestPlan, ScriptedRequestKind } from './requestPlan';
 import { ToolResultIds } from './resultRefs';
+import { parseTurns } from './scenario';
 import { turnAgent, type AssistantTurn, type ChildTurn, type Fault, type FsTurn, type Scenario, type ScenarioTurn } from './types';
 
 /**
@@ -32,6 +33,8 @@ export class ScenarioPlayer {
   readonly resultIds = new ToolResultIds();
   private readonly children = new Map<string, ChildScript>();
   private readonly noticeList: string[] = [];
+  /** The script's turns: the scenario's, then any appended while it plays (`appendTurns`). */
+  private readonly turns: ScenarioTurn[];
   private cursor = 0;
   /** Turns answered from past a fault meant for the other kind of request, while that fault waits at the cursor. */
   private readonly taken = new Set<number>();
@@ -44,12 +47,39 @@ export class ScenarioPlayer {
     private readonly options: PlayerOptions,
   ) {
     this.driver = options.driver;
-    const byAgent = new Map<string, ChildTurn[]>();
-    for (const turn of scenario.turns) {
-      const agent = turnAgent(turn);
-      if (agent !== undefined) byAgent.set(agent, [...(byAgent.get(agent) ?? []), turn as ChildTurn]);
+    this.turns = [...scenario.turns];
+    for (const turn of this.turns) this.adoptChildTurn(turn);
+  }
+
+  /**
+   * Adds turns at the end of the script while it plays (JSON turns in the scenario format, checked like a
+   * file's; indexes continue). A driver that decides the model's next turns as it goes (the model-based
+   * history suite, `test/reliability/history/`) appends what the next requests are to get, then makes them.
+   * Children's turns join their agent's own cursor. Throws `ScenarioError` naming the bad turn; then none is added.
+   */
+  appendTurns(json: readonly unknown[]): readonly ScenarioTurn[] {
+    const added = parseTurns(json, this.turns.length, this.scenario.source);
+    for (const turn of added) {
+      this.turns.push(turn);
+      this.adoptChildTurn(turn);
     }
-    for (const [agent, turns] of byAgent) this.children.set(agent, new ChildScript(agent, turns, (message) => this.notice(message)));
+    return added;
+  }
+
+  /** Every turn of the script so far, the appended ones included. */
+  get allTurns(): readonly ScenarioTurn[] {
+    return this.turns;
+  }
+
+  private adoptChildTurn(turn: ScenarioTurn): void {
+    const agent = turnAgent(turn);
+    if (agent === undefined) return;
+    let child = this.children.get(agent);
+    if (!child) {
+      child = new ChildScript(agent, [], (message) => this.notice(message));
+      this.children.set(agent, child);
+    }
+    child.add(turn as ChildTurn);
   }
 
   /** The `{result:K}` table of the parent (no agent) or of a child; a child the script does not know has none. */
@@ -63,7 +93,7 @@ export class ScenarioPlayer {
     return [...this.children.values()].flatMap((child) => child.unplayed).sort((a, b) => a.index - b.index);
   }
 
-  /** Index of the next turn in `scenario.turns`. */
+  /** Index of the next turn in `allTurns`. */
   get position(): number {
     return this.cursor;
   }
@@ -79,7 +109,7 @@ export class ScenarioPlayer {
   /** The parent's next turn (children's turns are passed over). */
   peek(): ScenarioTurn | undefined {
     while (this.passedOver(this.cursor)) this.cursor++;
-    return this.scenario.turns[this.cursor];
+    return this.turns[this.cursor];
   }
 
   /**
@@ -88,7 +118,7 @@ export class ScenarioPlayer {
    */
   upcomingAssistant(agent?: string): AssistantTurn | undefined {
     if (agent !== undefined) return this.children.get(agent)?.upcomingAssistant();
-    const ahead = this.scenario.turns
+    const ahead = this.turns
       .slice(this.cursor)
       .find(
         (t) =>
@@ -161,7 +191,7 @@ export class ScenarioPlayer {
 
   /** Not the parent's to play at this index: taken already, or a child's turn. */
   private passedOver(index: number): boolean {
-    const turn = this.scenario.turns[index];
+    const turn = this.turns[index];
     return this.taken.has(index) || (turn !== undefined && turnAgent(turn) !== undefined);
   }
 
@@ -181,11 +211,11 @@ export class ScenarioPlayer {
     // A fault written for the other kind of request stays at the cursor for that request; this one is
     // answered from the turn past it.
     let at = this.cursor;
-    for (let next = this.scenario.turns[at]; next?.kind === 'fault' && next.for !== kind; next = this.scenario.turns[at]) {
+    for (let next = this.turns[at]; next?.kind === 'fault' && next.for !== kind; next = this.turns[at]) {
       do at++;
       while (this.passedOver(at));
     }
-    const turn = this.scenario.turns[at];
+    const turn = this.turns[at];
     const wanted = kind === 'main' ? 'assistant' : 'summary';
     if (turn?.kind === wanted) {
       if (consume) {
@@ -196,7 +226,7 @@ export class ScenarioPlayer {
     }
     if (fault && turn?.kind === 'fault') {
       // Two fault turns in a row: this request shows the coming answer without consuming it.
-      const ahead = this.scenario.turns.slice(at).find((t) => turnAgent(t) === undefined && t.kind !== 'fault' && t.kind !== 'fs');
+      const ahead = this.turns.slice(at).find((t) => turnAgent(t) === undefined && t.kind !== 'fault' && t.kind !== 'fs');
       if (ahead?.kind === wanted) return toAnswer(ahead);
     }
     if (kind === 'compaction') return { type: 'generated_summary' };

@@ -70,6 +70,17 @@ export function parseScenario(json: unknown, source?: string): Scenario {
   return { ...(about !== undefined ? { about } : {}), model, workspace, turns, ...(source ? { source } : {}) };
 }
 
+/**
+ * Turns in the scenario format, checked as `parseScenario` checks a file's, numbered from `startIndex` (turns
+ * appended to a script that is playing: `ScenarioPlayer.appendTurns`). Throws `ScenarioError` naming the turn.
+ */
+export function parseTurns(json: readonly unknown[], startIndex: number, source?: string): ScenarioTurn[] {
+  const fail = (field: string, message: string): never => {
+    throw new ScenarioError(message, field, source);
+  };
+  return json.map((turn, i) => parseTurn(turn, startIndex + i, fail));
+}
+
 export async function loadScenario(path: string): Promise<Scenario> {
   let text: string;
   try {

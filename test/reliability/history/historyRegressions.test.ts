@@ -1,0 +1,53 @@
+/**
+ * Every failure the model-based history suite found (README.md beside this file), shrunk and kept as a named
+ * test: the very sequence of moves, replayed with every check after every step.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, it } from 'vitest';
+import type { Behaviour } from './behaviour';
+import { Compact, Crash, EditAndResend, Restore, Retry, Send, type HistoryCommand } from './commands';
+import { HistoryModel } from './model';
+import { HistoryRig } from './rig';
+
+let rig: HistoryRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+/** Replays `moves` on a fresh session, checking everything after each. */
+async function replay(moves: readonly HistoryCommand[]): Promise<void> {
+  rig = await HistoryRig.start();
+  const real = rig;
+  await fc.asyncModelRun(() => ({ model: new HistoryModel(), real }), moves);
+}
+
+const answer = (...steps: Behaviour['steps']): Behaviour => ({ steps, end: 'answer' });
+const readA = [{ tool: 'read', file: 0 }] as const;
+const writeA = { tool: 'write', file: 0, lines: 2 } as const;
+const talk = answer();
+
+describe('found by the model-based history suite', () => {
+  it('a compaction keeps no stub naming a read it summarized (seed 2929: two reads of one file, then Compact)', async () => {
+    await replay([new Send(answer(readA)), new Send(answer(readA)), new Compact()]);
+  });
+
+  it('edit and resend of the first message after a compaction keeps the summary (seed 550: two sends, Compact, edit the first kept message)', async () => {
+    // The emergency stage keeps the last turn, its message first, with the summary merged into it: going back
+    // before that message dropped the summary too, and the model forgot everything before it.
+    await replay([new Send(talk), new Send(talk), new Compact(), new EditAndResend(0, talk)]);
+  });
+
+  it("a rewind to a first message keeps none of that message's own notes (seed 2000: restores of restores, then Retry)", async () => {
+    // The first fix of the case above kept every Cairn block before the user's words: a restore's note was kept
+    // alone, the conversation seemed to wait for an answer, and Retry sent the note by itself.
+    await replay([
+      new Crash(8, answer([writeA])),
+      new Restore(0, true, true),
+      new Restore(3, false, false),
+      new Send(talk),
+      new Restore(2, true, false),
+      new Retry(answer([writeA, { tool: 'bash', command: 0 }])),
+    ]);
+  });
+});
