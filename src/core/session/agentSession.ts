@@ -204,7 +204,12 @@ export class AgentSession {
     const place = options.at ?? from?.turn;
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
     const rewind = options.conversation && place ? this.rewindPlace(place) : undefined;
-    if (rewind && 'refused' in rewind) throw new Error(rewind.refused);
+    if (rewind && 'refused' in rewind) {
+      // A place the branch holds but that is not a user message: its typed refusal (RewindRangeError), as before.
+      const index = place ? this.parts.generations.lineage.indexIn(place, this.generation.number) : undefined;
+      if (index !== undefined) entriesBeforeMessage(this.generation.conversation.all(), index);
+      throw new Error(rewind.refused);
+    }
     const rewindTo = rewind && 'index' in rewind ? rewind : undefined;
     const outcome = await checkpoints.restore(
       plan,

@@ -116,7 +116,12 @@ export async function checkStep(model: HistoryModel, rig: HistoryRig, step: stri
     if (checkpoint.turn.generation !== fact.generation) {
       fail('checkpoint place', `${checkpoint.id} names generation ${checkpoint.turn.generation}; its turn began in ${fact.generation}`);
     }
-    if (checkpoint.turn.generation !== session.generation.number || !model.conversationReachable(fact)) continue;
+    if (
+      checkpoint.turn.generation !== session.generation.number ||
+      !model.conversationReachable(fact) ||
+      fact.textsBefore > model.branch.length
+    )
+      continue;
     const at = entries[checkpoint.turn.index];
     const where = `${checkpoint.id} (${fact.kind}) names message ${checkpoint.turn.index}`;
     if (!at || at.message.role !== 'user' || at.synthetic) fail('checkpoint place', `${where}, which is not a user message`);

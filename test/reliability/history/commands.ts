@@ -118,7 +118,7 @@ class Compact extends Move {
     const outcome = await rig.session.compact({ reason: 'manual' }, new AbortController().signal);
     this.said = outcome.applied ? 'applied' : 'nothing to compact';
     if (outcome.applied) {
-      model.compacted();
+      model.compacted('compaction');
       model.stats.manualCompactions++;
     }
   }
@@ -253,7 +253,7 @@ class Restore extends Move {
         model,
         'restore and conversation',
         () => rig.session.restoreCheckpoint(plan, choices, { conversation: true }),
-        (e) => e instanceof RewindRangeError || /before the last compaction/.test(e.message),
+        (e) => e instanceof RewindRangeError || /no longer in the conversation the model has/.test(e.message),
       );
       return;
     }

@@ -123,7 +123,14 @@ export class HistoryModel {
   generation = 0;
   private highest = 0;
   /** Undo is offered: the generation a compaction or an elision left, and the one it came from. */
-  undoable: { generation: number; previous: number; branch: BranchText[]; waiting: Waiting | undefined } | undefined;
+  undoable:
+    { generation: number; previous: number; branch: BranchText[]; waiting: Waiting | undefined; lost: ReadonlySet<string> } | undefined;
+  /**
+   * Checkpoints whose message the conversation no longer holds (a compaction summarized it, a rewind dropped it):
+   * "and conversation" is refused for them. An elision keeps every message; a rewind keeps those before the one it
+   * returns to, and the new branch's message at that place stands for the one it replaced.
+   */
+  lost = new Set<string>();
   /** Checkpoints in the session's order. */
   checkpoints: CheckpointFact[] = [];
   /** Children started in this session (the next `task` call's child is `explore-${children + 1}`). */
@@ -169,12 +176,14 @@ export class HistoryModel {
   }
 
   /** A compaction or an elision: Undo is offered until a request has carried the new generation. */
-  compacted(): void {
+  compacted(kind: 'compaction' | 'elision'): void {
     const previous = this.generation;
     const branch = [...this.branch];
     const waiting = this.waiting;
+    const lost = new Set(this.lost);
     this.newGeneration();
-    this.undoable = { generation: this.generation, previous, branch, waiting };
+    this.undoable = { generation: this.generation, previous, branch, waiting, lost };
+    if (kind === 'compaction') for (const cp of this.checkpoints) this.lost.add(cp.id);
   }
 
   undone(): void {
@@ -182,6 +191,7 @@ export class HistoryModel {
     this.generation = undo.previous;
     this.branch = undo.branch;
     this.waiting = undo.waiting;
+    this.lost = new Set(undo.lost);
     this.undoable = undefined;
   }
 
@@ -238,6 +248,7 @@ export class HistoryModel {
 
   /** Keeps the texts before `keep`; what the rewound message kept (its results, Cairn's opening) waits for the next text. */
   private rewind(keep: number, atResults: boolean, opening: boolean): void {
+    for (const cp of this.checkpoints) if (cp.textsBefore > keep) this.lost.add(cp.id);
     this.branch = this.branch.slice(0, keep);
     this.waiting = atResults || opening ? { message: this.nextMessage(), hasResults: atResults } : undefined;
     this.undoable = undefined;
@@ -245,14 +256,17 @@ export class HistoryModel {
   }
 
   /**
-   * Whether "Restore Files and Conversation" to this checkpoint goes back (else it is refused, saying why): its
-   * turn began in the active generation and its message is there. This is main's rule (231b97c): any new
-   * generation (a compaction, an elision, a rewind) since the turn began makes its place stale.
+   * Whether "Restore Files and Conversation" to this checkpoint goes back (else it is refused, saying why): the
+   * conversation still holds its message (issue 29 item 2: elisions and rewinds carry a message into their new
+   * generation; only a compaction or a rewind before it loses it), a restore's checkpoint once a message was put at
+   * its place, and something stands at that place (a rewind's own place holds nothing until the next message, or
+   * the results and opening kept for it).
    */
   conversationReachable(cp: CheckpointFact): boolean {
-    if (cp.generation !== this.generation) return false;
-    if (cp.kind === 'restore') return cp.placed === true;
-    return true;
+    if (this.lost.has(cp.id)) return false;
+    if (cp.kind === 'restore' && cp.placed !== true) return false;
+    // At the branch's end its message is there when it holds results (they stay, answered or waiting) or waits.
+    return cp.textsBefore < this.branch.length || (cp.textsBefore === this.branch.length && (cp.atResults || this.waiting !== undefined));
   }
 
   /**

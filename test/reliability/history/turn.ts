@@ -108,10 +108,10 @@ export async function runTurn(
 function followEvents(model: HistoryModel, events: readonly AgentEvent[]): void {
   for (const event of events) {
     if (event.type === 'compacted') {
-      model.compacted();
+      model.compacted('compaction');
       model.stats.autoCompactions++;
     } else if (event.type === 'notice' && event.kind === 'elision') {
-      model.compacted();
+      model.compacted('elision');
       model.stats.elisions++;
     } else if (event.type === 'usage') {
       model.requestAnswered();
