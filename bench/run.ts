@@ -4,6 +4,7 @@
  * non-zero only when a benchmark could not run (a broken scenario, a missing build).
  */
 import { readdir, writeFile } from 'node:fs/promises';
+import { DEFAULT_MODEL } from '../src/core/model/defaultModel';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CANDIDATES, candidatesMarkdown, runCandidate } from './economy/candidates';
@@ -38,7 +39,7 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
     if (!json) process.stderr.write(`economy: ${bench.name} …\n`);
     results.push(await runEconomy(bench));
   }
-  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), economy: results }, null, 2)}\n`);
+  if (json) await emitJson({ date: new Date().toISOString(), machine: machine(), economy: results });
   else process.stdout.write(`# Token economy — ${new Date().toISOString()}\n\n${machine()}\n\n${economyMarkdown(results)}`);
 }
 
@@ -46,7 +47,7 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
 async function peers(args: readonly string[], json: boolean): Promise<void> {
   const given: string[] = [];
   const names: string[] = [];
-  let model = 'claude-sonnet-4-5';
+  let model = DEFAULT_MODEL;
   let markdownFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--scenario' && args[i + 1]) given.push(args[++i]!);
@@ -64,7 +65,7 @@ async function peers(args: readonly string[], json: boolean): Promise<void> {
   const markdown = `# Cairn and the agents people use — ${run.report.date}\n\n${run.report.machine}; model ${run.report.model}\n\n${peersMarkdown(run)}`;
   // --markdown FILE keeps the Markdown (with where each agent's tokens go) beside a --json run.
   if (markdownFile) await writeFile(markdownFile, markdown);
-  if (json) process.stdout.write(`${JSON.stringify(run.report, null, 2)}\n`);
+  if (json) await emitJson(run.report);
   else process.stdout.write(markdown);
 }
 
@@ -99,7 +100,7 @@ async function candidates(args: readonly string[], json: boolean): Promise<void>
     results.push({ scenario: bench.name, runs });
   }
   if (json)
-    process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), candidates: results }, null, 2)}\n`);
+    await emitJson({ date: new Date().toISOString(), machine: machine(), candidates: results });
   else
     process.stdout.write(
       `# Candidate measures — ${new Date().toISOString()}\n\n${machine()}\n\n${results.map((r) => candidatesMarkdown(r.scenario, r.runs)).join('\n')}`,
@@ -117,7 +118,7 @@ async function hot(args: readonly string[], json: boolean): Promise<void> {
     progress: (line) => process.stderr.write(`${line}\n`),
     ...(only ? { only } : {}),
   });
-  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), hot: results }, null, 2)}\n`);
+  if (json) await emitJson({ date: new Date().toISOString(), machine: machine(), hot: results });
   else process.stdout.write(`# Hot paths — ${new Date().toISOString()}\n\n${machine()}\n\n${hotMarkdown(results)}`);
 }
 
@@ -127,7 +128,7 @@ async function checkpoints(args: readonly string[], json: boolean): Promise<void
   const turns = turnsAt >= 0 ? Number(args[turnsAt + 1]) : 9;
   const rows = [];
   for (const shape of SHAPES) rows.push(await measureShape(shape, turns, (line) => process.stderr.write(`${line}\n`)));
-  if (json) process.stdout.write(`${JSON.stringify({ date: new Date().toISOString(), machine: machine(), checkpoints: rows }, null, 2)}\n`);
+  if (json) await emitJson({ date: new Date().toISOString(), machine: machine(), checkpoints: rows });
   else process.stdout.write(`# Checkpoints — ${new Date().toISOString()}\n\n${machine()}\n\n${checkpointMarkdown(rows)}`);
 }
 
@@ -165,9 +166,29 @@ async function history(args: readonly string[]): Promise<number> {
   return result.failures.length > 0 ? 1 : 0;
 }
 
+/**
+ * Where `--json` output goes: `--out FILE`, or stdout. `npm run bench -- … --json` on stdout carries npm's
+ * own banner lines before the JSON; use `npm run -s bench -- … --json` (or `--out`) to get JSON alone.
+ */
+let jsonOut: string | undefined;
+
+async function emitJson(value: unknown): Promise<void> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (jsonOut) await writeFile(jsonOut, text);
+  else process.stdout.write(text);
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const json = rest.includes('--json');
+  const outAt = rest.indexOf('--out');
+  if (outAt >= 0) {
+    jsonOut = rest[outAt + 1];
+    if (!jsonOut || jsonOut.startsWith('--')) {
+      process.stderr.write('--out needs a file name: npm run bench -- peers --json --out peers.json\n');
+      return 2;
+    }
+  }
+  const json = rest.includes('--json') || jsonOut !== undefined;
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
   else if (command === 'trace') await trace(rest);
@@ -177,7 +198,7 @@ async function main(argv: readonly string[]): Promise<number> {
   else if (command === 'history') return history(rest);
   else {
     process.stderr.write(
-      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n       npm run bench -- history [--runs N] [--seed S] [--chunk C] [--steps K] [--no-shrink]\n',
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--out FILE] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n       npm run bench -- history [--runs N] [--seed S] [--chunk C] [--steps K] [--no-shrink]\n',
     );
     return 2;
   }

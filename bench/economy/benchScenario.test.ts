@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BenchScenarioError, loadBenchScenario, prepareWorkspace, SCENARIOS_DIR } from './benchScenario';
+import { BenchScenarioError, loadBenchScenario, prepareWorkspace, SCENARIOS_DIR, workspaceWritten } from './benchScenario';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -60,6 +60,65 @@ describe('bench scenarios', () => {
       await scenarioFile(dir, { 'x-bench-copy': [{ from: 'pkg', to: '.' }], 'x-bench-patch': [{ path: 'a.js', old: 'y', new: 'z' }] }),
     );
     await expect(prepareWorkspace(bench, join(dir, 'ws'), nodeModules)).rejects.toThrow(BenchScenarioError);
+  });
+
+  it('copies the named endings from a fetched source, and plants a patch in a file the scenario itself writes', async () => {
+    const dir = await tempDir();
+    const cache = join(dir, 'cache');
+    // A source already in the cache (what a first fetch leaves): the fetch itself is the bench's, not this test's.
+    const root = join(cache, 'sources', 'debian-python3-demo-1.0-1', 'usr/lib/python3/dist-packages/demo');
+    await mkdir(join(root, 'sub'), { recursive: true });
+    await writeFile(join(root, 'core.py'), 'LIMIT = 10\n');
+    await writeFile(join(root, 'sub/util.py'), 'def f():\n    return 1\n');
+    await writeFile(join(root, 'core.cpython-311.pyc'), 'binary');
+    const previous = process.env['CAIRN_BENCH_CACHE'];
+    process.env['CAIRN_BENCH_CACHE'] = cache;
+    try {
+      const bench = await loadBenchScenario(
+        await scenarioFile(dir, {
+          workspace: { 'tests/test_core.py': 'from demo.core import LIMIT\nassert LIMIT == 10\n' },
+          'x-bench-source': [{ name: 'demo', debian: 'python3-demo', version: '1.0-1' }],
+          'x-bench-copy': [{ from: 'usr/lib/python3/dist-packages/demo', to: 'demo', source: 'demo', include: ['.py'] }],
+          'x-bench-patch': [
+            { path: 'demo/core.py', old: '= 10', new: '= 11' },
+            { path: 'tests/test_core.py', old: '== 10', new: '== 12' },
+          ],
+        }),
+      );
+      const workspace = join(dir, 'ws');
+      await prepareWorkspace(bench, workspace);
+      expect(await readFile(join(workspace, 'demo/core.py'), 'utf8')).toBe('LIMIT = 11\n');
+      expect(await readFile(join(workspace, 'demo/sub/util.py'), 'utf8')).toContain('return 1');
+      expect(await readFile(join(workspace, 'tests/test_core.py'), 'utf8')).toContain('== 12');
+      await expect(readFile(join(workspace, 'demo/core.cpython-311.pyc'), 'utf8')).rejects.toThrow();
+      expect(workspaceWritten(bench).workspace).toEqual({});
+    } finally {
+      if (previous === undefined) delete process.env['CAIRN_BENCH_CACHE'];
+      else process.env['CAIRN_BENCH_CACHE'] = previous;
+    }
+  });
+
+  it('refuses a source without a pinned version, and a copy from a source it does not define', async () => {
+    const dir = await tempDir();
+    await expect(
+      loadBenchScenario(await scenarioFile(dir, { 'x-bench-source': [{ name: 'demo', debian: 'python3-demo' }] })),
+    ).rejects.toThrow(/needs "name", a version/);
+    await expect(
+      loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'a', to: 'b', source: 'nope' }] })),
+    ).rejects.toThrow(/does not define/);
+    const escaping = await loadBenchScenario(
+      await scenarioFile(dir, {
+        'x-bench-source': [{ name: 'demo', npm: 'demo', version: '1.0.0' }],
+        'x-bench-copy': [{ from: '../../../etc', to: '.', source: 'demo' }],
+      }),
+    );
+    await mkdir(join(dir, 'cache', 'sources', 'npm-demo-1.0.0', 'package'), { recursive: true });
+    process.env['CAIRN_BENCH_CACHE'] = join(dir, 'cache');
+    try {
+      await expect(prepareWorkspace(escaping, join(dir, 'ws'))).rejects.toThrow(/leaves the source demo/);
+    } finally {
+      delete process.env['CAIRN_BENCH_CACHE'];
+    }
   });
 
   it('loads every shipped scenario', async () => {

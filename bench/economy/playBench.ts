@@ -10,7 +10,7 @@ import type { SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import type { AgentHooks } from '../../src/node/localServer/agentHooks';
 import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
-import { prepareWorkspace, type BenchScenario } from './benchScenario';
+import { prepareWorkspace, workspaceWritten, type BenchScenario } from './benchScenario';
 
 export interface PlayedBench {
   readonly requests: readonly LoggedRequest[];
@@ -48,7 +48,7 @@ export async function playBenchScenario(
   const notices: string[] = [];
   const result = await runHeadless({
     workspaceDir,
-    scenario: bench.scenario,
+    scenario: workspaceWritten(bench),
     outDir: options.outDir ?? join(root, 'out'),
     homeDir: join(root, 'home'),
     idSeed: 0xca1,

@@ -8,8 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeWorkspaceFiles } from '../../src/node/scenario/scenario';
-import { loadBenchScenario, prepareWorkspace, type BenchScenario } from '../economy/benchScenario';
+import { loadBenchScenario, prepareWorkspace, workspaceWritten, type BenchScenario } from '../economy/benchScenario';
 import type { BenchAgent } from './agent';
 import { delegationSplit, type DelegationSplit } from './delegationSplit';
 import { measurePeer, type PeerFigures } from './measurePeer';
@@ -142,18 +141,19 @@ async function runOne(
   check: string | undefined,
   model: string,
 ): Promise<{ row: AgentRow; detail: AgentDetail }> {
-  const scratchDir = await mkdtemp(join(tmpdir(), `cairn-peers-${bench.name}-${agent.name}-`));
+  // The same length of path for every agent (no agent's name in it): absolute paths in outputs must not
+  // make one agent's results longer than another's.
+  const scratchDir = await mkdtemp(join(tmpdir(), 'cairn-peers-'));
   const workspaceDir = join(scratchDir, 'workspace');
   const notices: string[] = [];
   try {
     await prepareWorkspace(bench, workspaceDir);
-    await writeWorkspaceFiles(bench.scenario.workspace, workspaceDir);
     // Every peer asks for 32,000 output tokens; a scenario's smaller max_output (long-session's 8,192, a
     // local model's) would refuse them outright. Output is not what is measured: raise it to what the
     // model id allows, and keep the scenario's context window.
     // Cairn keeps the scenario as written (it reads its output budget from the scenario's model).
     const maxOutput = agent.isCairn ? bench.scenario.model.maxOutput : Math.max(bench.scenario.model.maxOutput, PEER_MAX_OUTPUT);
-    const scenario = { ...bench.scenario, model: { ...bench.scenario.model, maxOutput } };
+    const scenario = { ...workspaceWritten(bench), model: { ...bench.scenario.model, maxOutput } };
     const run = await agent.run({
       bench: { ...bench, scenario },
       needs,
