@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, it } from 'vitest';
 import type { Behaviour } from './behaviour';
-import { Compact, Crash, EditAndResend, Restore, Retry, Send, type HistoryCommand } from './commands';
+import { Busy, Compact, Crash, EditAndResend, Restore, Retry, Send, type HistoryCommand } from './commands';
 import { HistoryModel } from './model';
 import { HistoryRig } from './rig';
 
@@ -48,6 +48,20 @@ describe('found by the model-based history suite', () => {
       new Send(talk),
       new Restore(2, true, false),
       new Retry(answer([writeA, { tool: 'bash', command: 0 }])),
+    ]);
+  });
+
+  it("a compaction inside a run summarizes the run's own message: its checkpoint restores files only (seed 2929)", async () => {
+    // The busy send's answers grow the context past the threshold mid-run; the compaction keeps the run's tail from
+    // the cut-off note on, so the send's text is summarized. The session refused the conversation restore, rightly;
+    // the model had only marked the checkpoints that existed before the compaction as lost, not the run's own.
+    const edit = { tool: 'edit', file: 0 } as const;
+    const w = (lines: number) => ({ tool: 'write', file: 0, lines }) as const;
+    const task = { tool: 'task', file: 0 } as const;
+    await replay([
+      new Send({ steps: [[w(2), edit, w(13)], [w(9), w(39)]], end: 'answer', cut: { answer: 0, events: 4 } }),
+      new Busy('send', { steps: [[task, w(8), w(26)], readA], end: 'answer', cut: { answer: 1, events: 4 } }),
+      new Restore(9, true, false),
     ]);
   });
 });

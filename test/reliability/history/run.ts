@@ -17,6 +17,8 @@ export interface HistoryRunOptions {
   readonly chunk?: number;
   /** Called after each sequence with the number done so far. */
   readonly progress?: (done: number, stats: ModelStats) => void;
+  /** A failure's `counterexamplePath`: replays that one sequence from `seed` (with `runs` 1). */
+  readonly path?: string;
   /** Shrink failures (default true; a long run may skip it to report sooner). */
   readonly shrink?: boolean;
   /** Called with each failure as soon as its chunk is over (a long run prints it then). */
@@ -74,13 +76,18 @@ export async function runHistory(options: HistoryRunOptions): Promise<HistoryRun
         if (!failed) done();
       },
     );
-    const result = await fc.check(property, { numRuns: runs, seed, endOnFailure: options.shrink === false });
+    const result = await fc.check(property, {
+      numRuns: runs,
+      seed,
+      endOnFailure: options.shrink === false,
+      ...(options.path !== undefined ? { path: options.path } : {}),
+    });
     if (result.failed) {
       const error = result.errorInstance;
       const failure: HistoryFailure = {
         seed,
         ...(result.counterexamplePath ? { path: result.counterexamplePath } : {}),
-        report: `${String(result.counterexample?.[0] ?? '')}\n${error instanceof Error ? error.message : String(error)}`,
+        report: `${String(result.counterexample?.[0] ?? '')}\nreplay: CAIRN_HISTORY_SEED=${seed} CAIRN_HISTORY_PATH=${result.counterexamplePath ?? ''}\n${error instanceof Error ? error.message : String(error)}`,
       };
       failures.push(failure);
       options.onFailure?.(failure);

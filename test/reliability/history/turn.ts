@@ -87,7 +87,7 @@ export async function runTurn(
 
   const expectedDone: DoneReason = behaviour.end === 'answer' ? 'end_turn' : 'error';
   if (done !== expectedDone) fail('run', `ended ${done}, the model expects ${expectedDone}; events: ${eventLine(rig.events)}`);
-  followEvents(model, rig.events);
+  const summarizedItsMessage = followEvents(model, rig.events, text !== undefined);
   model.files = resolved.files;
   model.children += resolved.children;
   if (behaviour.end === 'fault') model.stats.faults++;
@@ -101,13 +101,25 @@ export async function runTurn(
     model.undoable = undefined;
   }
   learnCheckpoint(model, rig, { place, generationAtStart, checkpointsBefore, changed: resolved.changed, fail });
+  // A compaction inside the run, after the run's message was placed, leaves that message behind it: the run's own
+  // checkpoint can no longer take the conversation back (its place is in the generation before the compaction).
+  const made = model.checkpoints.at(-1);
+  if (summarizedItsMessage && made && !checkpointsBefore.has(made.id)) model.lost.add(made.id);
   return { resolved, done, ...(crashedInside !== undefined ? { crashedInside } : {}) };
 }
 
-/** Moves the model along the run's events: its own generation changes and what each answer left. */
-function followEvents(model: HistoryModel, events: readonly AgentEvent[]): void {
+/**
+ * Moves the model along the run's events: its own generation changes and what each answer left. Returns whether
+ * a compaction came after the run's message was placed (a send's text when its `user_message` event is out; a
+ * Retry's message was placed before the run).
+ */
+function followEvents(model: HistoryModel, events: readonly AgentEvent[], sendsText: boolean): boolean {
+  let placed = !sendsText;
+  let compactedAfterPlaced = false;
   for (const event of events) {
+    if (event.type === 'user_message') placed = true;
     if (event.type === 'compacted') {
+      if (placed) compactedAfterPlaced = true;
       model.compacted('compaction');
       model.stats.autoCompactions++;
     } else if (event.type === 'notice' && event.kind === 'elision') {
@@ -124,6 +136,7 @@ function followEvents(model: HistoryModel, events: readonly AgentEvent[]): void 
       model.stats.children++;
     }
   }
+  return compactedAfterPlaced;
 }
 
 function learnCheckpoint(
