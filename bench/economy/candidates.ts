@@ -38,6 +38,10 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about: 'no elision between requests (compaction still elides before it summarizes)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, mode: 'off' } }),
   },
+  'elision-cold': {
+    about: 'elide only when the cache has expired and instead of a summary at the compaction threshold (`cairn.elision: "cold"`)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, mode: 'cold' } }),
+  },
   'elision-margin-8': {
     about: 'elide only when the expected requests are 8× the break-even',
     compaction: (base) => ({ ...base, elision: { ...base.elision, margin: 8 } }),

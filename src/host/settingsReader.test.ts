@@ -46,10 +46,11 @@ describe('readCairnSettings', () => {
       margin: 3.5,
       minTokens: 0,
     });
+    expect(from({ elision: 'cold' }).compaction.elision.mode).toBe('cold');
     const wrong = from({ elision: 'sometimes', elisionMargin: 0.5 });
     expect(wrong.compaction.elision).toMatchObject({ mode: 'auto', margin: 4 });
     expect(wrong.problems.join('\n')).toMatch(
-      /cairn\.elision must be "auto" or "off".*\n.*cairn\.elisionMargin must be a number of at least 1/,
+      /cairn\.elision must be "auto", "cold" or "off".*\n.*cairn\.elisionMargin must be a number of at least 1/,
     );
   });
 

@@ -216,13 +216,13 @@ function compactionOf(get: SettingGetter, problems: string[]): CompactionSetting
   };
 }
 
-/** `cairn.elision` ("auto" | "off"), `cairn.elisionMargin` and `cairn.elisionMinTokens` (core/elision/README.md). */
+/** `cairn.elision` ("auto" | "cold" | "off"), `cairn.elisionMargin` and `cairn.elisionMinTokens` (core/elision/README.md). */
 function elisionOf(get: SettingGetter, problems: string[]): ElisionSettings {
   const defaults = DEFAULT_ELISION_SETTINGS;
   let mode = defaults.mode;
   const raw = get('elision');
-  if (raw === 'auto' || raw === 'off') mode = raw;
-  else if (raw !== undefined && raw !== null) problems.push(`cairn.elision must be "auto" or "off"; using "${defaults.mode}".`);
+  if (raw === 'auto' || raw === 'cold' || raw === 'off') mode = raw;
+  else if (raw !== undefined && raw !== null) problems.push(`cairn.elision must be "auto", "cold" or "off"; using "${defaults.mode}".`);
   let margin = defaults.margin;
   const rawMargin = get('elisionMargin');
   if (typeof rawMargin === 'number' && Number.isFinite(rawMargin) && rawMargin >= 1) margin = rawMargin;

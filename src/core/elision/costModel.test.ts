@@ -28,6 +28,16 @@ describe('the elision cost model', () => {
     expect(judgeElision(base, { ...CASE_SETTINGS, mode: 'off' }).pays).toBe(false);
   });
 
+  it('in cold mode elides only on an expired cache, however much a warm elision would pay', () => {
+    const cold = { ...CASE_SETTINGS, mode: 'cold' as const };
+    const warm = judgeElision({ ...base, expectedRequests: 1_000 }, cold);
+    expect(warm.pays).toBe(false);
+    expect(warm.reason).toMatch(/waits until it expires/);
+    expect(judgeElision({ ...base, expectedRequests: 1, cacheCold: true }, cold).pays).toBe(true);
+    // A batch too small stays too small on a cold cache too.
+    expect(judgeElision({ ...base, cacheCold: true, results: 1 }, cold).pays).toBe(false);
+  });
+
   it('expects as many more requests as so far, but none past the compaction threshold', () => {
     expect(expectedRequests({ requestsSoFar: 30, contextTokens: 50_000, thresholdTokens: 150_000, growthPerRequest: 1_000 })).toBe(30);
     expect(expectedRequests({ requestsSoFar: 30, contextTokens: 140_000, thresholdTokens: 150_000, growthPerRequest: 1_000 })).toBe(10);

@@ -24,7 +24,12 @@ export interface ElisionCostInput {
 }
 
 export interface ElisionSettings {
-  readonly mode: 'auto' | 'off';
+  /**
+   * `auto`: between requests when the cost model says it pays (and always instead of a summary when that is
+   * enough); `cold`: only where it surely pays — when the cache has expired (the next request writes everything
+   * anyway) and instead of a summary at the compaction threshold; `off`: never (compaction summarizes).
+   */
+  readonly mode: 'auto' | 'cold' | 'off';
   /** How many times the break-even the expected requests must be (the margin against a wrong guess). */
   readonly margin: number;
   /** Fewest tokens one elision removes: elision comes in batches, never one small result at a time. */
@@ -83,6 +88,8 @@ export function judgeElision(input: ElisionCostInput, settings: ElisionSettings)
     };
   }
   if (input.cacheCold) return { ...base, pays: true, reason: 'The cache has expired: the next request writes everything anyway.' };
+  if (settings.mode === 'cold')
+    return { ...base, pays: false, reason: 'The cache is warm: elision waits until it expires or a compaction is due (cairn.elision: cold).' };
   const pays = input.expectedRequests >= settings.margin * breakEvenRequests;
   const reason = pays
     ? `Pays after ${fmt(breakEvenRequests)} requests; about ${fmt(input.expectedRequests)} expected (margin ${settings.margin}×).`
