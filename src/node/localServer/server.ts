@@ -41,7 +41,11 @@ export interface LocalServerOptions {
   readonly host?: '127.0.0.1';
   /** One JSON line per request. */
   readonly logFile?: string;
-  /** Milliseconds; drives cache expiry (inject a fake to advance time in tests). */
+  /**
+   * The real clock in milliseconds, under the script's idles, for the player the server makes itself (tests
+   * inject a fixed one). Cache expiry follows the player's clock (`ScenarioPlayer.clock`: real time plus the
+   * idles so far); a given `player` brings its own, so giving both is refused.
+   */
   readonly clock?: () => number;
   readonly minCacheableTokens?: number;
   /** Applies `fs` turns met while answering; without it they are logged and skipped. */
@@ -62,8 +66,12 @@ export interface LocalServer {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const player = options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server' });
-  const cache = new PromptCache(options.clock ?? Date.now, options.minCacheableTokens);
+  if (options.player && options.clock) {
+    throw new Error('startLocalServer: give the real clock to the ScenarioPlayer (its realNow option), not beside it.');
+  }
+  const player =
+    options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server', ...(options.clock ? { realNow: options.clock } : {}) });
+  const cache = new PromptCache(() => player.clock.now(), options.minCacheableTokens);
   const exchange = new MessagesExchange(options, player, cache, new RequestLog(options.logFile));
   const server = createServer((request, response) => {
     exchange.handle(request, response).catch((error: unknown) => {
