@@ -284,6 +284,16 @@ describe("the script's virtual clock (a user turn's idle)", () => {
     expect(first.write1h).toBeGreaterThan(1024);
     expect(second.read).toBe(first.write1h);
     expect(second.write).toBe(first.total - first.write1h);
-    expect(server.requests.filter((r) => r.kind === 'main').map((r) => r.turnIndex)).toEqual([1, 3]);
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    expect(mains.map((r) => r.turnIndex)).toEqual([1, 3]);
+    // The log says what time alone cost: the five-minute part, written again, and the lifetimes of the writes.
+    expect(mains.map((r) => [r.cache!.rewrittenAfterExpiry5m, r.cache!.rewrittenAfterExpiry1h])).toEqual([
+      [0, 0],
+      [second.write, 0],
+    ]);
+    expect(mains[0]!.usage!.cache_creation).toEqual({
+      ephemeral_1h_input_tokens: first.write1h,
+      ephemeral_5m_input_tokens: first.write - first.write1h,
+    });
   });
 });

@@ -13,6 +13,19 @@ export interface LoggedUsage {
   readonly output_tokens: number;
   readonly cache_creation_input_tokens: number;
   readonly cache_read_input_tokens: number;
+  /** The cache write by the lifetime it was written with (`ttl: "1h"` writes are billed higher). */
+  readonly cache_creation?: { readonly ephemeral_5m_input_tokens: number; readonly ephemeral_1h_input_tokens: number };
+}
+
+/** How the prompt-cache simulation saw one answered request. */
+export interface LoggedCache {
+  readonly blocks: number;
+  readonly breakpoints: readonly number[];
+  readonly hitBlock: number;
+  readonly totalTokens: number;
+  /** Tokens written again because an entry had expired (`PromptCache`), by the lifetime written with. */
+  readonly rewrittenAfterExpiry5m: number;
+  readonly rewrittenAfterExpiry1h: number;
 }
 
 export interface LoggedRequest {
@@ -29,7 +42,7 @@ export interface LoggedRequest {
   /** Usage as reported to the client. */
   usage?: LoggedUsage;
   /** How the prompt-cache simulation saw this request (main and compaction requests answered). */
-  cache?: { readonly blocks: number; readonly breakpoints: readonly number[]; readonly hitBlock: number; readonly totalTokens: number };
+  cache?: LoggedCache;
   /** What the scenario injected into this request. */
   fault?: Fault;
   /** The scenario turn that answered (assistant or summary), when one did. */

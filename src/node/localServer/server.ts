@@ -196,12 +196,20 @@ class MessagesExchange {
     const reply = this.reply(plan, wire, agent);
     const usage = reportedUsage(account, reply.outputTokens);
     entry.status = 200;
-    entry.cache = { blocks: account.blocks, breakpoints: account.breakpoints, hitBlock: account.hitBlock, totalTokens: account.total };
+    entry.cache = {
+      blocks: account.blocks,
+      breakpoints: account.breakpoints,
+      hitBlock: account.hitBlock,
+      totalTokens: account.total,
+      rewrittenAfterExpiry5m: account.rewrittenAfterExpiry5m,
+      rewrittenAfterExpiry1h: account.rewrittenAfterExpiry1h,
+    };
     entry.usage = {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
       cache_creation_input_tokens: usage.cache_creation_input_tokens,
       cache_read_input_tokens: usage.cache_read_input_tokens,
+      cache_creation: { ...usage.cache_creation },
     };
     this.log.finish(entry);
     const messageId = `msg_local_${String(++this.messageCount).padStart(6, '0')}`;
