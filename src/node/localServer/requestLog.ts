@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Fault } from '../scenario/types';
+import type { CacheDiagnostics } from './cacheDiagnosis';
 
 export type LoggedRequestKind = 'main' | 'compaction' | 'count_tokens' | 'models';
 
@@ -51,6 +52,8 @@ export interface LoggedRequest {
   agent?: string;
   /** Set by agent hooks: a side request answered apart from the script, or a retrieval served before a step. */
   role?: 'side' | 'retrieval' | 'compaction';
+  /** The cache diagnosis sent, for a request that opted in (`diagnostics` or the beta header): null for none found. */
+  diagnostics?: CacheDiagnostics | null;
   /** The error message sent, for a 4xx/5xx. */
   error?: string;
 }
