@@ -103,9 +103,9 @@ describe('bench scenarios', () => {
     await expect(
       loadBenchScenario(await scenarioFile(dir, { 'x-bench-source': [{ name: 'demo', debian: 'python3-demo' }] })),
     ).rejects.toThrow(/needs "name", a version/);
-    await expect(loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'a', to: 'b', source: 'nope' }] }))).rejects.toThrow(
-      /does not define/,
-    );
+    await expect(
+      loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'a', to: 'b', source: 'nope' }] })),
+    ).rejects.toThrow(/does not define/);
     const escaping = await loadBenchScenario(
       await scenarioFile(dir, {
         'x-bench-source': [{ name: 'demo', npm: 'demo', version: '1.0.0' }],

@@ -127,8 +127,7 @@ export async function prepareWorkspace(
     if (from !== root && !from.startsWith(root + sep))
       throw new BenchScenarioError(`x-bench-copy from ${copy.from} leaves ${source ? `the source ${source.name}` : 'node_modules'}.`);
     const to = resolve(workspaceDir, copy.to);
-    if (to !== workspaceDir && !to.startsWith(resolve(workspaceDir) + sep))
-      throw new BenchScenarioError(`x-bench-copy to ${copy.to} leaves the workspace.`);
+    if (to !== workspaceDir && !to.startsWith(resolve(workspaceDir) + sep)) throw new BenchScenarioError(`x-bench-copy to ${copy.to} leaves the workspace.`);
     const endings = copy.include ?? ['.js', 'package.json'];
     await copyTree(from, to, endings).catch((error: unknown) => {
       const hint = source ? `the source ${source.name} was fetched, but has no such folder` : 'is the package installed? run npm ci';
