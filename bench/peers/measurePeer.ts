@@ -31,6 +31,14 @@ export interface PeerFigures {
   readonly expiryRewrite: number;
   /** Those writes' billed-input equivalent over `billed`: the share of the bill that time alone cost. */
   readonly expiryShare: number;
+  /**
+   * The whole cache write of the requests that found part of their prefix expired (the first request after a
+   * gap that outlived an entry), whatever they sent: beside the rewrite of an unchanged prefix, what an agent
+   * chose to send differently once its cache was cold (Cairn elides then) and what was new.
+   */
+  readonly coldStartWrite: number;
+  /** Those writes' billed-input equivalent over `billed`. */
+  readonly coldStartShare: number;
   /** Main requests that did not extend the previous one of their generation. */
   readonly cacheBreaks: number;
   readonly firstBreak: string | null;
@@ -56,6 +64,8 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     cacheRead = 0,
     expiry5m = 0,
     expiry1h = 0,
+    coldStart = 0,
+    coldStartBilled = 0,
     main = 0,
     retrievals = 0,
     side = 0,
@@ -82,8 +92,17 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     cacheWrite += usage.cache_creation_input_tokens;
     cacheWrite1h += cacheWrite1hOf(request);
     cacheRead += usage.cache_read_input_tokens;
-    expiry5m += request.cache?.rewrittenAfterExpiry5m ?? 0;
-    expiry1h += request.cache?.rewrittenAfterExpiry1h ?? 0;
+    const rewritten5m = request.cache?.rewrittenAfterExpiry5m ?? 0;
+    const rewritten1h = request.cache?.rewrittenAfterExpiry1h ?? 0;
+    expiry5m += rewritten5m;
+    expiry1h += rewritten1h;
+    // A request that wrote anything again because of expiry found its prefix cold (the cache's account says so
+    // exactly when some expired entry would have been read).
+    if (rewritten5m + rewritten1h > 0) {
+      const hour = cacheWrite1hOf(request);
+      coldStart += usage.cache_creation_input_tokens;
+      coldStartBilled += WRITE_FACTOR * (usage.cache_creation_input_tokens - hour) + WRITE_1H_FACTOR * hour;
+    }
     const agent = request.agent ?? '';
     if (request.kind === 'compaction' || request.role === 'compaction') {
       compactions++;
@@ -128,6 +147,8 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     cacheRead,
     expiryRewrite: expiry5m + expiry1h,
     expiryShare: billed > 0 ? expiryBilled / billed : 0,
+    coldStartWrite: coldStart,
+    coldStartShare: billed > 0 ? coldStartBilled / billed : 0,
     cacheBreaks: breaks,
     firstBreak,
     fixedTokens: Math.max(0, fixed),

@@ -48,13 +48,17 @@ function expiryMarkdown(result: ScenarioResult): string[] {
     );
   } else out.push('No idle between user turns (the script gives none).', '');
   out.push(
-    'What expiry cost: tokens written again because the cache entry that held them had expired (a live one would have been read), and those writes (1.25× input, 2× to a one-hour entry) as a share of the bill.',
+    'What expiry cost: the tokens written again because the cache entry that held them had expired (a live one would have been read), ' +
+      'and the whole cache write of the requests that found their prefix expired (the first after a gap that outlived an entry: ' +
+      'that rewrite, what the agent chose to send differently to a cold cache, and what was new), each priced (1.25× input, 2× to a one-hour entry) as a share of the bill.',
     '',
-    '| agent | cache write | of it to one-hour entries | written again after expiry | share of the bill |',
-    '|---|---:|---:|---:|---:|',
+    '| agent | cache write | of it to one-hour entries | written again after expiry | share of the bill | written at cold starts | share of the bill |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   );
   for (const r of result.agents) {
-    out.push(`| ${r.agent} | ${int(r.cacheWrite)} | ${int(r.cacheWrite1h)} | ${int(r.expiryRewrite)} | ${percent(r.expiryShare)} |`);
+    out.push(
+      `| ${r.agent} | ${int(r.cacheWrite)} | ${int(r.cacheWrite1h)} | ${int(r.expiryRewrite)} | ${percent(r.expiryShare)} | ${int(r.coldStartWrite)} | ${percent(r.coldStartShare)} |`,
+    );
   }
   out.push('');
   return out;

@@ -70,6 +70,8 @@ describe('npm run bench -- peers, with cairn alone', () => {
       'cacheRead',
       'expiryRewrite',
       'expiryShare',
+      'coldStartWrite',
+      'coldStartShare',
       'cacheBreaks',
       'firstBreak',
       'fixedTokens',
@@ -206,12 +208,16 @@ describe('an idle between user turns, in a peers run', () => {
       expect(row.expiryRewrite).toBeLessThanOrEqual(row.cacheWrite);
       expect(row.expiryShare).toBeGreaterThan(0.2);
       expect(row.expiryShare).toBeLessThan(1);
+      // The cold request wrote that and what was new (the second message); nothing else found its cache cold.
+      expect(row.coldStartWrite).toBeGreaterThan(row.expiryRewrite);
+      expect(row.coldStartWrite).toBeLessThan(row.cacheWrite);
+      expect(row.coldStartShare).toBeGreaterThan(row.expiryShare);
     }
     const markdown = peersMarkdown(away);
     expect(markdown).toContain(
       'Idle before each user turn, the same for every agent: 0 s, 10 min 0 s (1 gap: 1 over five minutes, 0 over an hour; 10 min 0 s in all).',
     );
-    expect(markdown).toMatch(/\| cairn \| [\d,]+ \| 0 \| [\d,]+ \| \d+\.\d% \|/);
+    expect(markdown).toMatch(/\| cairn \| [\d,]+ \| 0 \| [\d,]+ \| \d+\.\d% \| [\d,]+ \| \d+\.\d% \|/);
 
     // The same day without the idle: nothing expires, for either agent.
     const present = await runPeers({
@@ -222,9 +228,9 @@ describe('an idle between user turns, in a peers run', () => {
     });
     const [again] = present.report.scenarios;
     expect(again!.idle).toEqual([0, 0]);
-    expect(again!.agents.map((r) => [r.agent, r.expiryRewrite, r.expiryShare])).toEqual([
-      ['cairn', 0, 0],
-      ['fake-peer', 0, 0],
+    expect(again!.agents.map((r) => [r.agent, r.expiryRewrite, r.expiryShare, r.coldStartWrite])).toEqual([
+      ['cairn', 0, 0, 0],
+      ['fake-peer', 0, 0, 0],
     ]);
   }, 120_000);
 });
