@@ -5,7 +5,7 @@
  * parent's requests (no `agent`) from each child's (`agent: "explore-1"`).
  */
 import type { LoggedRequest } from '../../src/node/localServer/server';
-import { answeredPromptRequests, billedOf, measureRun, type RunFigures } from './measure';
+import { answeredPromptRequests, measureRun, type RunFigures } from './measure';
 
 export interface ChildFigures {
   readonly agent: string;
@@ -68,16 +68,15 @@ export function delegationFigures(
 /** The children summed: requests, prompt tokens and billed-input equivalent. */
 export function childrenTotal(figures: DelegationFigures): { requests: number; inputTokens: number; billed: number } {
   let requests = 0;
-  let uncached = 0;
-  let cacheWrite = 0;
-  let cacheRead = 0;
+  let inputTokens = 0;
+  let billed = 0;
+  // Each child's own bill, summed: it already prices a one-hour write apart from a five-minute one.
   for (const { figures: f } of figures.children) {
     requests += f.requests;
-    uncached += f.uncached;
-    cacheWrite += f.cacheWrite;
-    cacheRead += f.cacheRead;
+    inputTokens += f.inputTokens;
+    billed += f.billed;
   }
-  return { requests, inputTokens: uncached + cacheWrite + cacheRead, billed: billedOf({ uncached, cacheWrite, cacheRead }) };
+  return { requests, inputTokens, billed };
 }
 
 export function delegationMarkdown(figures: DelegationFigures): string[] {

@@ -41,6 +41,17 @@ describe('measureRun', () => {
     expect(figures.peakContext).toBe(120);
   });
 
+  it('prices a write to a one-hour entry at 2× input, a five-minute one at 1.25×', () => {
+    const hour = logged('main', ['a'], [10, 300, 0]);
+    const split = {
+      ...hour,
+      usage: { ...hour.usage!, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 } },
+    };
+    expect(measureRun([split]).billed).toBeCloseTo(10 + 1.25 * 100 + 2 * 200);
+    // A log without the split (every write a five-minute one) is priced as before.
+    expect(measureRun([hour]).billed).toBeCloseTo(10 + 1.25 * 300);
+  });
+
   it('counts a request that changes an earlier message as a cache break, and a new generation as none', () => {
     const figures = measureRun([
       logged('main', ['a'], [0, 100, 0]),

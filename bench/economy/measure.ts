@@ -7,8 +7,12 @@ import { encodeRequest } from '../../src/core/compose/requestEncoding';
 import type { ModelRequest } from '../../src/core/model/types';
 import type { LoggedRequest } from '../../src/node/localServer/server';
 
-/** Cache writes cost 1.25× input, cache reads 0.1× (Anthropic's 5-minute cache prices). */
+/**
+ * Anthropic's prompt-cache prices, in base-input units: a write to a 5-minute entry costs 1.25× input, a write
+ * to a one-hour entry (`ttl: "1h"`) 2×, a read 0.1× whatever the entry's lifetime.
+ */
 export const WRITE_FACTOR = 1.25;
+export const WRITE_1H_FACTOR = 2;
 export const READ_FACTOR = 0.1;
 
 export interface RunFigures {
@@ -21,7 +25,7 @@ export interface RunFigures {
   readonly uncached: number;
   readonly cacheWrite: number;
   readonly cacheRead: number;
-  /** uncached + 1.25 × cache write + 0.1 × cache read. */
+  /** uncached + 1.25 × cache write (2 × for one-hour entries) + 0.1 × cache read. */
   readonly billed: number;
   /**
    * Cache read / prompt tokens over main requests that could have read: not the first request of the
@@ -36,8 +40,15 @@ export interface RunFigures {
   readonly peakContext: number;
 }
 
-export function billedOf(u: { uncached: number; cacheWrite: number; cacheRead: number }): number {
-  return u.uncached + WRITE_FACTOR * u.cacheWrite + READ_FACTOR * u.cacheRead;
+/** Billed-input equivalent; `cacheWrite1h` is the part of `cacheWrite` written to one-hour entries. */
+export function billedOf(u: { uncached: number; cacheWrite: number; cacheRead: number; cacheWrite1h?: number }): number {
+  const hour = u.cacheWrite1h ?? 0;
+  return u.uncached + WRITE_FACTOR * (u.cacheWrite - hour) + WRITE_1H_FACTOR * hour + READ_FACTOR * u.cacheRead;
+}
+
+/** The one-hour part of a logged request's cache write (0 for a log that does not split it). */
+export function cacheWrite1hOf(request: LoggedRequest): number {
+  return request.usage?.cache_creation?.ephemeral_1h_input_tokens ?? 0;
 }
 
 /** Requests that reached the model and were answered (faults and refusals consumed nothing). */
@@ -66,6 +77,7 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
   };
   let uncached = 0,
     cacheWrite = 0,
+    cacheWrite1h = 0,
     cacheRead = 0,
     shareRead = 0,
     shareTotal = 0,
@@ -78,6 +90,7 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     const total = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
     uncached += usage.input_tokens;
     cacheWrite += usage.cache_creation_input_tokens;
+    cacheWrite1h += cacheWrite1hOf(request);
     cacheRead += usage.cache_read_input_tokens;
     const track = trackOf(request);
     if (request.kind === 'compaction') {
@@ -105,7 +118,7 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     uncached,
     cacheWrite,
     cacheRead,
-    billed: billedOf({ uncached, cacheWrite, cacheRead }),
+    billed: billedOf({ uncached, cacheWrite, cacheRead, cacheWrite1h }),
     cacheHitShare: shareTotal > 0 ? shareRead / shareTotal : 0,
     cacheBreaks: [...tracks.values()].reduce((n, t) => n + t.detector.count, 0),
     ...(firstBreak !== undefined ? { firstBreak } : {}),

@@ -1,12 +1,12 @@
 /** Every agent the peers benchmark knows, by the name `--agent` takes. */
 import type { BenchAgent } from './agent';
 import { cairnAgent, cairnFailuresAgent } from './cairnAgent';
-import { claudeCodeAgent } from './claudeCode';
+import { claudeCode1hAgent, claudeCodeAgent } from './claudeCode';
 import { clineAgent } from './cline';
 import { kiloAgent, opencodeAgent } from './opencode';
 
 /** Every agent a `peers` run plays by default; `cairn-failures` runs only when named (`--agent cairn-failures`). */
-export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent, opencodeAgent, clineAgent, kiloAgent];
+export const AGENTS: readonly BenchAgent[] = [cairnAgent, claudeCodeAgent, claudeCode1hAgent, opencodeAgent, clineAgent, kiloAgent];
 const ON_REQUEST: readonly BenchAgent[] = [cairnFailuresAgent];
 
 export function agentsNamed(names: readonly string[]): BenchAgent[] {

@@ -1,12 +1,27 @@
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateRequest } from '../../src/node/localServer/validateRequest';
 import type { WireRequest } from '../../src/node/localServer/wire';
 import type { AssistantTurn, ScriptedToolCall } from '../../src/node/scenario/types';
-import { claudeCodeRetrieval, isClaudeCodeSide, readBeforeEdit, savedOutputPath, translateForClaudeCode } from './claudeCode';
+import type { LoggedRequest } from '../../src/node/localServer/server';
+import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
+import {
+  CLAUDE_CODE,
+  CLAUDE_CODE_1H_ENV,
+  claudeCode1hAgent,
+  claudeCodeAgent,
+  claudeCodeEnv,
+  claudeCodeRetrieval,
+  isClaudeCodeSide,
+  readBeforeEdit,
+  savedOutputPath,
+  translateForClaudeCode,
+} from './claudeCode';
+import { peerBin } from './install';
+import { runPeers } from './runPeers';
 import { shownResults } from './shownResults';
 import { needsGate } from './needs';
 import { callProblems } from './schemaCheck';
@@ -195,4 +210,82 @@ describe('a need Claude Code saved to a file', () => {
     const gateShown = needsGate(new Map([[9, ['log line 9000']]]), claudeCodeRetrieval, () => undefined);
     expect(await gateShown.hook!(last!, step)).toBeUndefined();
   });
+});
+
+/** Every `cache_control` marker in a request body, wherever it sits (tools, system, message blocks, tool_result parts). */
+function cacheMarkers(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(cacheMarkers);
+  if (typeof value !== 'object' || value === null) return [];
+  const own = 'cache_control' in value ? [(value as { cache_control: unknown }).cache_control] : [];
+  return [...own, ...Object.entries(value).flatMap(([key, v]) => (key === 'cache_control' ? [] : cacheMarkers(v)))];
+}
+
+describe('claude-code-1h: Claude Code with its one-hour cache setting', () => {
+  it('is claude-code with ENABLE_PROMPT_CACHING_1H=1 added to its environment, and a peer', () => {
+    expect(claudeCodeEnv('http://127.0.0.1:1', '/h', CLAUDE_CODE_1H_ENV)).toEqual({
+      ...claudeCodeEnv('http://127.0.0.1:1', '/h'),
+      ENABLE_PROMPT_CACHING_1H: '1',
+    });
+    expect(claudeCodeEnv('http://127.0.0.1:1', '/h')).not.toHaveProperty('ENABLE_PROMPT_CACHING_1H');
+    expect(claudeCode1hAgent).toMatchObject({ name: 'claude-code-1h', version: claudeCodeAgent.version });
+    expect(claudeCode1hAgent.isCairn).toBeUndefined();
+    expect(claudeCode1hAgent.caveat).toBeUndefined();
+  });
+
+  // The installed binary against the local server (the peers cache holds it once a peers run installed it).
+  it.skipIf(!existsSync(peerBin(CLAUDE_CODE)))(
+    'sends every breakpoint with ttl "1h" where claude-code sends five-minute ones, and the server writes one-hour entries',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'cairn-cc-1h-'));
+      dirs.push(dir);
+      const file = join(dir, 'hello.json');
+      await writeFile(
+        file,
+        JSON.stringify({
+          workspace: { 'notes.txt': 'nothing yet\n' },
+          turns: [
+            { user: 'Say hello.' },
+            { assistant: { text: 'Hello.' } },
+            { user: 'Once more.' },
+            { assistant: { text: 'Hello again.' } },
+          ],
+        }),
+      );
+      const logs = new Map<string, readonly LoggedRequest[]>();
+      const watched = (agent: BenchAgent): BenchAgent => ({
+        ...agent,
+        run: async (context: AgentRunContext): Promise<AgentRun> => {
+          const run = await agent.run(context);
+          logs.set(agent.name, run.requests);
+          return run;
+        },
+      });
+      const run = await runPeers({
+        files: [file],
+        agents: [watched(claudeCodeAgent), watched(claudeCode1hAgent)],
+        model: 'claude-sonnet-4-5',
+        machine: 'test',
+      });
+      expect(run.skipped).toEqual(new Map());
+      const steps = (name: string) => logs.get(name)!.filter((r) => r.kind === 'main' && r.status === 200 && r.role === undefined);
+      expect(steps('claude-code')).toHaveLength(2);
+      expect(steps('claude-code-1h')).toHaveLength(2);
+      for (const request of steps('claude-code-1h')) {
+        const markers = cacheMarkers(request.body);
+        expect(markers.length).toBeGreaterThan(0);
+        expect(markers.every((m) => (m as { ttl?: unknown }).ttl === '1h')).toBe(true);
+      }
+      for (const request of steps('claude-code')) {
+        const markers = cacheMarkers(request.body);
+        expect(markers.length).toBeGreaterThan(0);
+        expect(markers.some((m) => (m as { ttl?: unknown }).ttl === '1h')).toBe(false);
+      }
+      const [row5m, row1h] = run.report.scenarios[0]!.agents;
+      expect(row5m).toMatchObject({ agent: 'claude-code', cacheWrite1h: 0 });
+      expect(row1h!.agent).toBe('claude-code-1h');
+      expect(row1h!.cacheWrite1h).toBe(row1h!.cacheWrite);
+      expect(row1h!.cacheWrite1h).toBeGreaterThan(1024);
+    },
+    180_000,
+  );
 });

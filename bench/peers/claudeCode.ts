@@ -214,7 +214,34 @@ export function isClaudeCodeSide(request: WireRequest, model: string): boolean {
   return request.tools.length === 0 || request.model !== model;
 }
 
-function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof needsGate>): PeerDriver {
+/**
+ * What turns on Claude Code's one-hour prompt cache with an API key (its default there is five minutes): the
+ * variable its cache-lifetime choice reads after `FORCE_PROMPT_CACHING_5M`, `CLAUDE_CODE_PROMPT_CACHE_TTL` and
+ * the `promptCacheTtl` setting, for the main conversation and its sub-agents alike (checked in the 2.1.328
+ * binary). Its requests then mark every breakpoint `cache_control: {type: "ephemeral", ttl: "1h"}`.
+ */
+export const CLAUDE_CODE_1H_ENV: Readonly<Record<string, string>> = { ENABLE_PROMPT_CACHING_1H: '1' };
+
+/** The environment every Claude Code invocation gets, `extra` (its cache setting) last. */
+export function claudeCodeEnv(url: string, home: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'local-scenario-key',
+    DISABLE_TELEMETRY: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    IS_SANDBOX: '1',
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    ...extra,
+  };
+}
+
+function driver(
+  context: AgentRunContext,
+  bin: string,
+  gate: ReturnType<typeof needsGate>,
+  extraEnv: Readonly<Record<string, string>>,
+): PeerDriver {
   const tasks = scriptedTasks(context.bench.scenario);
   return {
     invocation: (text, first, home, url) => ({
@@ -229,15 +256,7 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
         context.model,
         ...(first ? [] : ['--continue']),
       ],
-      env: {
-        ANTHROPIC_BASE_URL: url,
-        ANTHROPIC_API_KEY: 'local-scenario-key',
-        DISABLE_TELEMETRY: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        IS_SANDBOX: '1',
-        CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      },
+      env: claudeCodeEnv(url, home, extraEnv),
     }),
     hooks: (): AgentHooks => ({
       isCompaction: isCompactionRequest,
@@ -253,25 +272,38 @@ function driver(context: AgentRunContext, bin: string, gate: ReturnType<typeof n
 
 let installed: string | undefined;
 
-export const claudeCodeAgent: BenchAgent = {
-  name: CLAUDE_CODE.name,
-  version: CLAUDE_CODE.version,
-  categories: CLAUDE_CODE_CATEGORIES,
-  playsSubagents: true,
-  prepare: async () => {
-    const result = await installPeer(CLAUDE_CODE);
-    if ('problem' in result) return result.problem;
-    installed = result.bin;
-    return undefined;
-  },
-  run: async (context: AgentRunContext): Promise<AgentRun> => {
-    const gate = needsGate(context.needs, claudeCodeRetrieval, context.onNotice);
-    const session = await playToPeer(context, driver(context, installed!, gate));
-    if (session.outsideHosts.length > 0) context.onNotice(`outside connections refused: ${session.outsideHosts.join(', ')}`);
-    for (const error of toolErrors(session.requests)) context.onNotice(`tool error: ${error}`);
-    return { requests: session.requests, outsideConnections: session.outsideConnections, unmetNeeds: gate.report.unmet };
-  },
-};
+/** Claude Code as a peer, `env` added to every invocation's environment (a cache setting). */
+function claudeCodeConfigured(name: string, env: Readonly<Record<string, string>>): BenchAgent {
+  return {
+    name,
+    version: CLAUDE_CODE.version,
+    categories: CLAUDE_CODE_CATEGORIES,
+    playsSubagents: true,
+    prepare: async () => {
+      const result = await installPeer(CLAUDE_CODE);
+      if ('problem' in result) return result.problem;
+      installed = result.bin;
+      return undefined;
+    },
+    run: async (context: AgentRunContext): Promise<AgentRun> => {
+      const gate = needsGate(context.needs, claudeCodeRetrieval, context.onNotice);
+      const session = await playToPeer(context, driver(context, installed!, gate, env));
+      if (session.outsideHosts.length > 0) context.onNotice(`outside connections refused: ${session.outsideHosts.join(', ')}`);
+      for (const error of toolErrors(session.requests)) context.onNotice(`tool error: ${error}`);
+      return { requests: session.requests, outsideConnections: session.outsideConnections, unmetNeeds: gate.report.unmet };
+    },
+  };
+}
+
+/** Claude Code as installed, with an API key: five-minute cache entries. */
+export const claudeCodeAgent: BenchAgent = claudeCodeConfigured(CLAUDE_CODE.name, {});
+
+/**
+ * Claude Code with its one-hour cache setting (`ENABLE_PROMPT_CACHING_1H=1`): what a user who knows the
+ * setting runs. A peer in its own right: its writes cost 2× input instead of 1.25×, and an idle under an hour
+ * leaves its cache warm.
+ */
+export const claudeCode1hAgent: BenchAgent = claudeCodeConfigured(`${CLAUDE_CODE.name}-1h`, CLAUDE_CODE_1H_ENV);
 
 /** Tool errors Claude Code answered in the session (a translation it refused), from its last request. */
 export function toolErrors(requests: readonly LoggedRequest[]): string[] {

@@ -10,7 +10,7 @@ import type { LoggedRequest } from '../../src/node/localServer/server';
 import { TokenCounter } from '../../src/node/localServer/tokenCounter';
 import { validateRequest } from '../../src/node/localServer/validateRequest';
 import type { WireRequest } from '../../src/node/localServer/wire';
-import { billedOf } from '../economy/measure';
+import { billedOf, cacheWrite1hOf, WRITE_1H_FACTOR, WRITE_FACTOR } from '../economy/measure';
 import { CATEGORIES, type TokenCategory, type ToolCategories } from './categories';
 
 export interface PeerFigures {
@@ -21,7 +21,24 @@ export interface PeerFigures {
   readonly billed: number;
   readonly uncached: number;
   readonly cacheWrite: number;
+  /** The part of `cacheWrite` written to one-hour entries (billed at 2× input, not 1.25×). */
+  readonly cacheWrite1h: number;
   readonly cacheRead: number;
+  /**
+   * What expiry cost: tokens written again because the entry that held them had expired (a gap longer than its
+   * lifetime, the user's idle or a long wait), which a live entry would have let the request read.
+   */
+  readonly expiryRewrite: number;
+  /** Those writes' billed-input equivalent over `billed`: the share of the bill that time alone cost. */
+  readonly expiryShare: number;
+  /**
+   * The whole cache write of the requests that found part of their prefix expired (the first request after a
+   * gap that outlived an entry), whatever they sent: beside the rewrite of an unchanged prefix, what an agent
+   * chose to send differently once its cache was cold (Cairn elides then) and what was new.
+   */
+  readonly coldStartWrite: number;
+  /** Those writes' billed-input equivalent over `billed`. */
+  readonly coldStartShare: number;
   /** Main requests that did not extend the previous one of their generation. */
   readonly cacheBreaks: number;
   readonly firstBreak: string | null;
@@ -43,7 +60,12 @@ function wireOf(request: LoggedRequest, countTokens = false): WireRequest | unde
 export function measurePeer(requests: readonly LoggedRequest[], categories: ToolCategories): PeerFigures {
   let uncached = 0,
     cacheWrite = 0,
+    cacheWrite1h = 0,
     cacheRead = 0,
+    expiry5m = 0,
+    expiry1h = 0,
+    coldStart = 0,
+    coldStartBilled = 0,
     main = 0,
     retrievals = 0,
     side = 0,
@@ -68,7 +90,19 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     const usage = request.usage;
     uncached += usage.input_tokens;
     cacheWrite += usage.cache_creation_input_tokens;
+    cacheWrite1h += cacheWrite1hOf(request);
     cacheRead += usage.cache_read_input_tokens;
+    const rewritten5m = request.cache?.rewrittenAfterExpiry5m ?? 0;
+    const rewritten1h = request.cache?.rewrittenAfterExpiry1h ?? 0;
+    expiry5m += rewritten5m;
+    expiry1h += rewritten1h;
+    // A request that wrote anything again because of expiry found its prefix cold (the cache's account says so
+    // exactly when some expired entry would have been read).
+    if (rewritten5m + rewritten1h > 0) {
+      const hour = cacheWrite1hOf(request);
+      coldStart += usage.cache_creation_input_tokens;
+      coldStartBilled += WRITE_FACTOR * (usage.cache_creation_input_tokens - hour) + WRITE_1H_FACTOR * hour;
+    }
     const agent = request.agent ?? '';
     if (request.kind === 'compaction' || request.role === 'compaction') {
       compactions++;
@@ -100,14 +134,21 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     }
     previousOf.set(agent, blocks);
   }
+  const billed = billedOf({ uncached, cacheWrite, cacheRead, cacheWrite1h });
+  const expiryBilled = WRITE_FACTOR * expiry5m + WRITE_1H_FACTOR * expiry1h;
   return {
     requests: main,
     retrievals,
     sideRequests: side,
-    billed: billedOf({ uncached, cacheWrite, cacheRead }),
+    billed,
     uncached,
     cacheWrite,
+    cacheWrite1h,
     cacheRead,
+    expiryRewrite: expiry5m + expiry1h,
+    expiryShare: billed > 0 ? expiryBilled / billed : 0,
+    coldStartWrite: coldStart,
+    coldStartShare: billed > 0 ? coldStartBilled / billed : 0,
     cacheBreaks: breaks,
     firstBreak,
     fixedTokens: Math.max(0, fixed),

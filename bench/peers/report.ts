@@ -1,7 +1,7 @@
 /** The peers benchmark's Markdown: one table per scenario, then where each agent's tokens go. */
 import { CATEGORIES, type TokenCategory } from './categories';
 import { delegationSplitMarkdown } from './delegationSplit';
-import type { AgentRow, PeersRun } from './runPeers';
+import type { AgentRow, PeersRun, ScenarioResult } from './runPeers';
 
 const CATEGORY_LABEL: Record<TokenCategory, string> = {
   reads: 'reads',
@@ -20,6 +20,50 @@ function breaksCell(r: AgentRow): string {
   return r.elisions > 0 ? `${r.cacheBreaks} (${Math.min(r.elisions, r.cacheBreaks)} at elisions)` : String(r.cacheBreaks);
 }
 
+/** A duration as people say it: `45 s`, `7 min 50 s`, `1 h 0 min 22 s`. */
+export function spokenDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  const h = Math.floor(whole / 3600);
+  const min = Math.floor((whole % 3600) / 60);
+  const s = whole % 60;
+  if (h > 0) return `${h} h ${min} min ${s} s`;
+  if (min > 0) return `${min} min ${s} s`;
+  return `${s} s`;
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/** The user's idle pattern, then per agent what expiry cost: the tokens written again after a gap and their share of the bill. */
+function expiryMarkdown(result: ScenarioResult): string[] {
+  const gaps = result.idle.slice(1);
+  const over = (minutes: number): number => gaps.filter((g) => g > minutes * 60).length;
+  const out: string[] = [];
+  if (result.idle.some((s) => s > 0)) {
+    out.push(
+      `Idle before each user turn, the same for every agent: ${result.idle.map(spokenDuration).join(', ')} ` +
+        `(${gaps.length} gap${gaps.length === 1 ? '' : 's'}: ${over(5)} over five minutes, ${over(60)} over an hour; ${spokenDuration(gaps.reduce((a, b) => a + b, 0))} in all).`,
+      '',
+    );
+  } else out.push('No idle between user turns (the script gives none).', '');
+  out.push(
+    'What expiry cost: the tokens written again because the cache entry that held them had expired (a live one would have been read), ' +
+      'and the whole cache write of the requests that found their prefix expired (the first after a gap that outlived an entry: ' +
+      'that rewrite, what the agent chose to send differently to a cold cache, and what was new), each priced (1.25× input, 2× to a one-hour entry) as a share of the bill.',
+    '',
+    '| agent | cache write | of it to one-hour entries | written again after expiry | share of the bill | written at cold starts | share of the bill |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const r of result.agents) {
+    out.push(
+      `| ${r.agent} | ${int(r.cacheWrite)} | ${int(r.cacheWrite1h)} | ${int(r.expiryRewrite)} | ${percent(r.expiryShare)} | ${int(r.coldStartWrite)} | ${percent(r.coldStartShare)} |`,
+    );
+  }
+  out.push('');
+  return out;
+}
+
 export function peersMarkdown(run: PeersRun): string {
   const out: string[] = [];
   for (const result of run.report.scenarios) {
@@ -36,6 +80,7 @@ export function peersMarkdown(run: PeersRun): string {
       );
     }
     out.push('');
+    out.push(...expiryMarkdown(result));
     if (result.bestPeer) {
       out.push(`Cairn / best peer (${result.bestPeer}): ${result.cairnToBest === null ? 'n/a' : `${result.cairnToBest.toFixed(2)}`}.`, '');
       // Cairn's other configurations (`cairn-failures`), each against the same best peer.

@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBenchScenario, prepareWorkspace, workspaceWritten, type BenchScenario } from '../economy/benchScenario';
+import type { Scenario } from '../../src/node/scenario/types';
 import type { BenchAgent } from './agent';
 import { delegationSplit, type DelegationSplit } from './delegationSplit';
 import { measurePeer, type PeerFigures } from './measurePeer';
@@ -39,6 +40,8 @@ export interface AgentDetail {
 
 export interface ScenarioResult {
   readonly scenario: string;
+  /** Seconds the user was away before each user turn (`"idle"`), in order: the same for every agent. */
+  readonly idle: readonly number[];
   readonly agents: AgentRow[];
   readonly cairnToBest: number | null;
   readonly bestPeer: string | null;
@@ -112,7 +115,7 @@ export async function runPeers(options: PeersOptions): Promise<PeersRun> {
     }
     details.set(bench.name, perAgent);
     const notPeers = new Set(ready.filter((a) => a.caveat || a.isCairn).map((a) => a.name));
-    scenarios.push({ scenario: bench.name, agents: rows, ...best(rows, notPeers) });
+    scenarios.push({ scenario: bench.name, idle: idlePattern(bench.scenario), agents: rows, ...best(rows, notPeers) });
   }
   const caveats = new Map(ready.flatMap((a) => (a.caveat ? [[a.name, a.caveat] as const] : [])));
   return {
@@ -188,6 +191,11 @@ async function runOne(
     if (process.env.CAIRN_PEERS_KEEP === '1') process.stderr.write(`peers: kept ${scratchDir}\n`);
     else await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** The idle before each user turn of the script. */
+function idlePattern(scenario: Scenario): number[] {
+  return scenario.turns.flatMap((turn) => (turn.kind === 'user' ? [turn.idleSeconds ?? 0] : []));
 }
 
 function checkOf(json: unknown, file: string): string | undefined {

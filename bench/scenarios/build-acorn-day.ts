@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffLines } from 'diff';
 import { bash, edit, grep, packageFile, read, say, step, user, write, writeScenario, type ToolCall, type Turn } from './scriptSteps';
+import { withIdlePattern } from './idlePattern';
 
 const own = (name: string): string => readFileSync(join(__dirname, 'samples', name), 'utf8');
 const ACORN = 'vendor/acorn/acorn.js';
@@ -411,7 +412,8 @@ writeScenario(
         '{\n  "name": "jslens",\n  "private": true,\n  "description": "Outlines and checks JavaScript, parsed with the vendored acorn"\n}\n',
       'test/parse.test.js': SUITE,
     },
-    turns,
+    // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+    turns: withIdlePattern(turns),
   },
   120,
 );

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bash, between, edit, grep, packageFile, read, recall, say, step, user, write, writeScenario, type Turn } from './scriptSteps';
+import { withIdlePattern } from './idlePattern';
 
 const own = (name: string): string => readFileSync(join(__dirname, 'samples', name), 'utf8');
 const SUITE = own('diff-day.suite.mjs');
@@ -472,7 +473,8 @@ writeScenario(
       'test/diff.test.mjs': SUITE,
       ...EXAMPLES,
     },
-    turns,
+    // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+    turns: withIdlePattern(turns),
   },
   120,
 );

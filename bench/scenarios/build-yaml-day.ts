@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bash, between, edit, grep, packageFile, read, recall, say, step, user, write, writeScenario, type Turn } from './scriptSteps';
+import { withIdlePattern } from './idlePattern';
 
 const loader = packageFile('js-yaml/lib/loader.js');
 const SUITE = readFileSync(join(__dirname, 'samples', 'yaml-day.suite.mjs'), 'utf8');
@@ -512,7 +513,8 @@ writeScenario(
     ],
     'x-bench-check': `node --test && node -e "const y = require('./index.js'); const out = y.dump({ n: -15 }, { styles: { '!!int': 'octal' } }); if (y.load('n: 0o12').n !== 10 || !out.includes('-0o17') || y.load(out).n !== -15) process.exit(1)" && test -f lib/chars.js && node scripts/yaml-check.mjs examples/good`,
     workspace: { 'test/yaml.test.mjs': SUITE, ...EXAMPLES },
-    turns: turns.map((t) => t),
+    // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+    turns: withIdlePattern(turns),
   },
   120,
 );

@@ -12,7 +12,8 @@ export interface ToolCall {
 }
 
 export type Turn =
-  | { readonly user: string }
+  /** `idle`: seconds the user was away before sending it (`idlePattern.ts` writes them). */
+  | { readonly user: string; readonly idle?: number }
   | {
       readonly assistant: { readonly text?: string; readonly tool_calls?: readonly ToolCall[]; readonly agent?: string };
       readonly 'x-needs'?: readonly string[];

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -88,6 +88,40 @@ describe('the headless runner', () => {
     const summaries = result.snapshots.filter((s) => s.purpose === 'compaction');
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.every((s) => s.model === 'claude-small')).toBe(true);
+  });
+
+  it("a user turn's idle advances Cairn's clock with the server's: its requests are stamped an hour later and the cache it wrote has expired", async () => {
+    const dir = await tempDir();
+    const started = Date.now();
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      scenario: parseScenario({
+        turns: [
+          { user: 'hello' },
+          { assistant: { text: 'hi' } },
+          { user: 'back from lunch', idle: 3600 },
+          { assistant: { text: 'welcome back' } },
+        ],
+      }),
+    });
+    const [before, after] = result.snapshots.map((s) => Date.parse(s.time));
+    expect(after! - before!).toBeGreaterThanOrEqual(3600_000);
+    // No real hour passed: the idle is virtual.
+    expect(Date.now() - started).toBeLessThan(600_000);
+    expect(after! - before!).toBeLessThan(3600_000 + (Date.now() - started));
+    // The journal, stamped by the session's clock, puts the second message an hour after the first.
+    const journal = (await readFile(join(result.sessionDir, 'journal.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type?: string; at?: number });
+    const stamps = journal.filter((r) => r.type === 'user_message').map((r) => r.at!);
+    expect(stamps).toHaveLength(2);
+    expect(stamps[1]! - stamps[0]!).toBeGreaterThanOrEqual(3600_000);
+    // The server kept the same time: the prefix the first request wrote (five-minute entries) is gone.
+    const [first, second] = result.server!.requests.filter((r) => r.kind === 'main');
+    expect(first!.usage!.cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(second!.usage!.cache_read_input_tokens).toBe(0);
   });
 
   it('refuses a threshold that is neither a share nor a token count', () => {

@@ -148,6 +148,9 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       ...(options.strategy?.project ? { project: options.strategy.project } : {}),
       ...(options.strategy?.wrapTools ? { wrapTools: options.strategy.wrapTools } : {}),
       ...(options.compaction ? { compaction: () => options.compaction! } : {}),
+      // The script's time (real time plus its user turns' idles), the clock the local server expires its cache
+      // by: Cairn judges a cold cache, and stamps its journal, by the time the server keeps.
+      ...(player ? { clock: player.clock } : {}),
     };
     // The session's events, and the runner's own lines (a history move's outcome), in the order they happen.
     const emit = (event: AgentEvent): void => {

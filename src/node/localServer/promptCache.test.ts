@@ -253,3 +253,47 @@ describe('prompt-cache simulation', () => {
     expect(error.message).toContain('A maximum of 4 blocks with cache_control may be provided. Found 5.');
   });
 });
+
+describe("the script's virtual clock (a user turn's idle)", () => {
+  it('a 6-minute idle expires a 5-minute entry before the next request, and not a one-hour one; no real time passes', async () => {
+    await server.close();
+    server = await startLocalServer({
+      scenario: parseScenario({
+        model: { id: model },
+        turns: [
+          { user: 'read the document' },
+          { assistant: { text: 'Read.' } },
+          { user: 'and now?', idle: 360 },
+          { assistant: { text: 'Still here.' } },
+        ],
+      }),
+      // Real time stands still: only the idle can expire anything.
+      clock: () => now,
+    });
+    client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+    const hourSystem: TextBlockParam[] = [{ type: 'text', text: system[0]!.text, cache_control: { type: 'ephemeral', ttl: '1h' } }];
+    const messages = [question(prose(300, 'document'), true)];
+
+    const first = await usageOf({ system: hourSystem, messages });
+    expect(first.write).toBe(first.total);
+    expect(server.player.clock.idleSeconds).toBe(0);
+    // The server drives this script: the second request passes over the user turn, and its idle with it.
+    const second = await usageOf({ system: hourSystem, messages });
+    expect(server.player.clock.idleSeconds).toBe(360);
+    expect(server.player.clock.now()).toBe(now + 360_000);
+    expect(first.write1h).toBeGreaterThan(1024);
+    expect(second.read).toBe(first.write1h);
+    expect(second.write).toBe(first.total - first.write1h);
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    expect(mains.map((r) => r.turnIndex)).toEqual([1, 3]);
+    // The log says what time alone cost: the five-minute part, written again, and the lifetimes of the writes.
+    expect(mains.map((r) => [r.cache!.rewrittenAfterExpiry5m, r.cache!.rewrittenAfterExpiry1h])).toEqual([
+      [0, 0],
+      [second.write, 0],
+    ]);
+    expect(mains[0]!.usage!.cache_creation).toEqual({
+      ephemeral_1h_input_tokens: first.write1h,
+      ephemeral_5m_input_tokens: first.write - first.write1h,
+    });
+  });
+});

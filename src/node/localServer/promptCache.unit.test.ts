@@ -42,3 +42,55 @@ describe('PromptCache lookback', () => {
     expect(cache.size).toBe(1);
   });
 });
+
+/** A prompt whose breakpoints each have their own lifetime. */
+function promptWith(n: number, tokens: number, breakpoints: Record<number, '5m' | '1h'>, variant = ''): PromptBlock[] {
+  return Array.from({ length: n }, (_, i) => ({
+    section: 'messages' as const,
+    tokens,
+    prefixHash: `${variant}${i}`,
+    ...(breakpoints[i] ? { breakpoint: breakpoints[i] } : {}),
+  }));
+}
+
+describe('PromptCache: what expiry cost', () => {
+  it('counts the tokens written again because an entry expired, at the lifetime they are written with', () => {
+    let now = 0;
+    const cache = new PromptCache(() => now, 100);
+    // Blocks 0-4 cached for an hour, 5-9 for five minutes.
+    const first = cache.account(promptWith(10, 100, { 4: '1h', 9: '5m' }));
+    expect(first).toMatchObject({ cacheCreation1h: 500, cacheCreation5m: 500, rewrittenAfterExpiry5m: 0, rewrittenAfterExpiry1h: 0 });
+    now += 6 * 60_000;
+    // The same prefix and 5 blocks more: the hour's entry is read, the five minutes' one was lost to time.
+    const after = cache.account(promptWith(15, 100, { 4: '1h', 14: '5m' }));
+    expect(after).toMatchObject({ cacheRead: 500, cacheCreation5m: 1000, rewrittenAfterExpiry5m: 500, rewrittenAfterExpiry1h: 0 });
+    // Written again, the prefix is live: the next request pays nothing to time.
+    expect(cache.account(promptWith(15, 100, { 4: '1h', 14: '5m' }))).toMatchObject({ cacheRead: 1500, rewrittenAfterExpiry5m: 0 });
+  });
+
+  it('a one-hour entry lost after an hour is written again at its own lifetime', () => {
+    let now = 0;
+    const cache = new PromptCache(() => now, 100);
+    cache.account(promptWith(10, 100, { 9: '1h' }));
+    now += 61 * 60_000;
+    expect(cache.account(promptWith(12, 100, { 11: '1h' }))).toMatchObject({
+      cacheRead: 0,
+      cacheCreation1h: 1200,
+      rewrittenAfterExpiry1h: 1000,
+      rewrittenAfterExpiry5m: 0,
+    });
+  });
+
+  it('a changed prefix is not counted as expiry, and neither is a prefix nobody cached', () => {
+    let now = 0;
+    const cache = new PromptCache(() => now, 100);
+    cache.account(promptWith(10, 100, { 9: '5m' }));
+    now += 10 * 60_000;
+    // The first 5 blocks are the same, but the only entry ended at block 9, and from block 5 on the prompt
+    // changed: the change lost it, not time.
+    const changed = [...promptWith(5, 100, {}), ...promptWith(10, 100, { 9: '5m' }, 'other').slice(5)];
+    expect(cache.account(changed)).toMatchObject({ cacheCreation: 1000, rewrittenAfterExpiry5m: 0 });
+    // No breakpoint ever sat at block 4, so nothing was cached there to lose (keys exist only at breakpoints).
+    expect(cache.account(promptWith(10, 100, { 4: '5m', 9: '5m' }, 'third'))).toMatchObject({ rewrittenAfterExpiry5m: 0 });
+  });
+});

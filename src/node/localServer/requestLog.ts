@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Fault } from '../scenario/types';
+import type { CacheDiagnostics } from './cacheDiagnosis';
 
 export type LoggedRequestKind = 'main' | 'compaction' | 'count_tokens' | 'models';
 
@@ -13,6 +14,19 @@ export interface LoggedUsage {
   readonly output_tokens: number;
   readonly cache_creation_input_tokens: number;
   readonly cache_read_input_tokens: number;
+  /** The cache write by the lifetime it was written with (`ttl: "1h"` writes are billed higher). */
+  readonly cache_creation?: { readonly ephemeral_5m_input_tokens: number; readonly ephemeral_1h_input_tokens: number };
+}
+
+/** How the prompt-cache simulation saw one answered request. */
+export interface LoggedCache {
+  readonly blocks: number;
+  readonly breakpoints: readonly number[];
+  readonly hitBlock: number;
+  readonly totalTokens: number;
+  /** Tokens written again because an entry had expired (`PromptCache`), by the lifetime written with. */
+  readonly rewrittenAfterExpiry5m: number;
+  readonly rewrittenAfterExpiry1h: number;
 }
 
 export interface LoggedRequest {
@@ -29,7 +43,7 @@ export interface LoggedRequest {
   /** Usage as reported to the client. */
   usage?: LoggedUsage;
   /** How the prompt-cache simulation saw this request (main and compaction requests answered). */
-  cache?: { readonly blocks: number; readonly breakpoints: readonly number[]; readonly hitBlock: number; readonly totalTokens: number };
+  cache?: LoggedCache;
   /** What the scenario injected into this request. */
   fault?: Fault;
   /** The scenario turn that answered (assistant or summary), when one did. */
@@ -38,6 +52,8 @@ export interface LoggedRequest {
   agent?: string;
   /** Set by agent hooks: a side request answered apart from the script, or a retrieval served before a step. */
   role?: 'side' | 'retrieval' | 'compaction';
+  /** The cache diagnosis sent, for a request that opted in (`diagnostics` or the beta header): null for none found. */
+  diagnostics?: CacheDiagnostics | null;
   /** The error message sent, for a 4xx/5xx. */
   error?: string;
 }

@@ -12,6 +12,7 @@ import type { FsTurn, Scenario } from '../scenario/types';
 import type { AgentHooks } from './agentHooks';
 import { ApiError, invalidRequest, promptTooLong } from './apiError';
 import { buildReply, type AssistantReply } from './assistantReply';
+import { CacheDiagnosis, diagnosisRequestOf, type CacheDiagnostics } from './cacheDiagnosis';
 import { pause, readBody, sendError, sendJson } from './httpExchange';
 import { PromptCache, type CacheAccount } from './promptCache';
 import { promptBlocks, totalTokens } from './promptBlocks';
@@ -41,7 +42,11 @@ export interface LocalServerOptions {
   readonly host?: '127.0.0.1';
   /** One JSON line per request. */
   readonly logFile?: string;
-  /** Milliseconds; drives cache expiry (inject a fake to advance time in tests). */
+  /**
+   * The real clock in milliseconds, under the script's idles, for the player the server makes itself (tests
+   * inject a fixed one). Cache expiry follows the player's clock (`ScenarioPlayer.clock`: real time plus the
+   * idles so far); a given `player` brings its own, so giving both is refused.
+   */
   readonly clock?: () => number;
   readonly minCacheableTokens?: number;
   /** Applies `fs` turns met while answering; without it they are logged and skipped. */
@@ -62,8 +67,12 @@ export interface LocalServer {
 }
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const player = options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server' });
-  const cache = new PromptCache(options.clock ?? Date.now, options.minCacheableTokens);
+  if (options.player && options.clock) {
+    throw new Error('startLocalServer: give the real clock to the ScenarioPlayer (its realNow option), not beside it.');
+  }
+  const player =
+    options.player ?? new ScenarioPlayer(options.scenario, { driver: 'server', ...(options.clock ? { realNow: options.clock } : {}) });
+  const cache = new PromptCache(() => player.clock.now(), options.minCacheableTokens);
   const exchange = new MessagesExchange(options, player, cache, new RequestLog(options.logFile));
   const server = createServer((request, response) => {
     exchange.handle(request, response).catch((error: unknown) => {
@@ -101,6 +110,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
 class MessagesExchange {
   private readonly counter = new TokenCounter();
+  private readonly diagnosis = new CacheDiagnosis();
   private requestCount = 0;
   private messageCount = 0;
   private toolUseCount = 0;
@@ -160,6 +170,8 @@ class MessagesExchange {
       return sendJson(response, 200, { input_tokens: inputTokens }, requestId);
     }
     // Checked before the script is consumed: the real service refuses these without answering.
+    const diagnosisAsked = diagnosisRequestOf(entry.body, request.headers['anthropic-beta']);
+    if (diagnosisAsked instanceof ApiError) return fail(diagnosisAsked);
     if (inputTokens > this.model.contextWindow) return fail(promptTooLong(inputTokens, this.model.contextWindow));
     if ((wire.maxTokens ?? 0) > this.model.maxOutput) {
       return fail(
@@ -187,18 +199,29 @@ class MessagesExchange {
     const account = this.cache.account(blocks);
     const reply = this.reply(plan, wire, agent);
     const usage = reportedUsage(account, reply.outputTokens);
+    const messageId = `msg_local_${String(++this.messageCount).padStart(6, '0')}`;
+    const diagnostics = this.diagnosis.diagnose(diagnosisAsked, wire, blocks, messageId);
+    if (diagnosisAsked.fingerprint) entry.diagnostics = diagnostics;
     entry.status = 200;
-    entry.cache = { blocks: account.blocks, breakpoints: account.breakpoints, hitBlock: account.hitBlock, totalTokens: account.total };
+    entry.cache = {
+      blocks: account.blocks,
+      breakpoints: account.breakpoints,
+      hitBlock: account.hitBlock,
+      totalTokens: account.total,
+      rewrittenAfterExpiry5m: account.rewrittenAfterExpiry5m,
+      rewrittenAfterExpiry1h: account.rewrittenAfterExpiry1h,
+    };
     entry.usage = {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
       cache_creation_input_tokens: usage.cache_creation_input_tokens,
       cache_read_input_tokens: usage.cache_read_input_tokens,
+      cache_creation: { ...usage.cache_creation },
     };
     this.log.finish(entry);
-    const messageId = `msg_local_${String(++this.messageCount).padStart(6, '0')}`;
-    if (wire.stream) return this.stream(response, requestId, messageId, wire.model, reply, usage, plan);
-    return this.respondWhole(response, requestId, messageId, wire.model, reply, usage, plan);
+    const answer: Answer = { requestId, messageId, model: wire.model, reply, usage, diagnostics };
+    if (wire.stream) return this.stream(response, answer, plan);
+    return this.respondWhole(response, answer, plan);
   }
 
   /** The script's plan, unless the agent hooks answer this request apart or serve a retrieval first. */
@@ -238,18 +261,14 @@ class MessagesExchange {
     this.player.notice(`turn ${turn.index} (fs ${turn.operation.type} ${turn.operation.path}) skipped: no workspace to apply it to`);
   }
 
-  private async stream(
-    response: ServerResponse,
-    requestId: string,
-    messageId: string,
-    model: string,
-    reply: AssistantReply,
-    usage: ReportedUsage,
-    plan: RequestPlan,
-  ): Promise<void> {
-    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
+  private async stream(response: ServerResponse, answer: Answer, plan: RequestPlan): Promise<void> {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': answer.requestId,
+    });
     response.flushHeaders();
-    const events = messageEvents(messageId, model, reply, usage);
+    const events = messageEvents(answer.messageId, answer.model, answer.reply, answer.usage, answer.diagnostics);
     const delay = plan.fault?.type === 'delay' ? plan.fault.ms : 0;
     const cutAfter = plan.fault?.type === 'cut' ? plan.fault.afterEvents : Infinity;
     for (const [sent, event] of events.entries()) {
@@ -268,26 +287,20 @@ class MessagesExchange {
     response.end();
   }
 
-  private async respondWhole(
-    response: ServerResponse,
-    requestId: string,
-    messageId: string,
-    model: string,
-    reply: AssistantReply,
-    usage: ReportedUsage,
-    plan: RequestPlan,
-  ): Promise<void> {
+  private async respondWhole(response: ServerResponse, answer: Answer, plan: RequestPlan): Promise<void> {
+    const { requestId, reply } = answer;
     const message = {
-      id: messageId,
+      id: answer.messageId,
       type: 'message',
       role: 'assistant',
-      model,
+      model: answer.model,
       content: reply.content,
       stop_reason: reply.stopReason,
       stop_sequence: null,
       stop_details: null,
       container: null,
-      usage,
+      diagnostics: answer.diagnostics,
+      usage: answer.usage,
     };
     if (plan.fault?.type === 'delay') await pause(plan.fault.ms, response);
     if (plan.fault?.type === 'cut') {
@@ -329,6 +342,17 @@ class MessagesExchange {
     this.log.finish(entry);
     sendJson(response, 200, body, requestId);
   }
+}
+
+/** One answered request, as sent: streamed or whole. */
+interface Answer {
+  readonly requestId: string;
+  readonly messageId: string;
+  readonly model: string;
+  readonly reply: AssistantReply;
+  readonly usage: ReportedUsage;
+  /** The cache diagnosis (null when the request asked none, or only appended to the one it named). */
+  readonly diagnostics: CacheDiagnostics | null;
 }
 
 function routeKind(method: string, path: string, request: IncomingMessage): LoggedRequestKind | undefined {

@@ -6,6 +6,7 @@
  * message_delta (stop reason and cumulative usage) and message_stop.
  */
 import type { AssistantReply, ReplyBlock } from './assistantReply';
+import type { CacheDiagnostics } from './cacheDiagnosis';
 
 export interface SseEvent {
   readonly event: string;
@@ -21,7 +22,13 @@ export interface ReportedUsage {
   service_tier: 'standard';
 }
 
-export function messageEvents(messageId: string, model: string, reply: AssistantReply, usage: ReportedUsage): SseEvent[] {
+export function messageEvents(
+  messageId: string,
+  model: string,
+  reply: AssistantReply,
+  usage: ReportedUsage,
+  diagnostics: CacheDiagnostics | null = null,
+): SseEvent[] {
   const events: SseEvent[] = [];
   events.push({
     event: 'message_start',
@@ -37,6 +44,8 @@ export function messageEvents(messageId: string, model: string, reply: Assistant
         stop_sequence: null,
         stop_details: null,
         container: null,
+        // Known when the answer starts: the request was compared before it was processed.
+        diagnostics,
         // The real service reports the input side at the start and a token or so of output.
         usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
       },

@@ -108,6 +108,35 @@ describe('ScenarioPlayer', () => {
     expect((await plan('main')).answer).toMatchObject({ turn: { text: 'go on' } });
   });
 
+  it("a user turn's idle passes when the turn is taken: by the runner's advance, or by a server-driven request passing over it", async () => {
+    const turns = [
+      { user: 'one' },
+      { assistant: { text: 'a' } },
+      { user: 'two', idle: 600 },
+      { assistant: { text: 'b' } },
+      { user: 'three', idle: 45 },
+    ];
+    const real = 1_000_000;
+    const runner = new ScenarioPlayer(parseScenario({ turns }), { driver: 'runner', realNow: () => real });
+    expect(runner.advance()).toMatchObject({ kind: 'user', text: 'one' });
+    expect(runner.clock.now()).toBe(real);
+    runner.advance();
+    // Peeking at the next user turn does not pass its idle; taking it does.
+    expect(runner.peek()).toMatchObject({ text: 'two' });
+    expect(runner.clock.idleSeconds).toBe(0);
+    expect(runner.advance()).toMatchObject({ kind: 'user', text: 'two', idleSeconds: 600 });
+    expect(runner.clock.now()).toBe(real + 600_000);
+
+    const server = new ScenarioPlayer(parseScenario({ turns }), { driver: 'server', realNow: () => real });
+    const plan = () => server.planRequest('main', async () => undefined);
+    await plan();
+    expect(server.clock.idleSeconds).toBe(0);
+    await plan();
+    expect(server.clock.idleSeconds).toBe(600);
+    await plan();
+    expect(server.clock.now()).toBe(real + 645_000);
+  });
+
   it('takes turns appended while it plays, after the ones it had, with indexes that continue', async () => {
     const { player, plan } = playerOf([{ assistant: { text: 'one' } }], 'server');
     expect((await plan()).answer).toMatchObject({ turn: { text: 'one' } });

@@ -8,6 +8,7 @@ import type { PlannedAnswer, RequestPlan, ScriptedRequestKind } from './requestP
 import { ToolResultIds } from './resultRefs';
 import { parseTurns } from './scenario';
 import { turnAgent, type AssistantTurn, type ChildTurn, type Fault, type FsTurn, type Scenario, type ScenarioTurn } from './types';
+import { VirtualClock } from './virtualClock';
 
 /**
  * `server`: nobody drives the script but the requests (CLI, editor tests where a person or a test
@@ -21,6 +22,8 @@ export interface PlayerOptions {
   readonly driver: PlayerDriver;
   /** Told about every script mismatch (skipped turns, missing turns, unknown `{result:K}`). */
   readonly onNotice?: (message: string) => void;
+  /** The real clock under the script's idles (default `Date.now`; tests give a fixed one). */
+  readonly realNow?: () => number;
 }
 
 /**
@@ -29,6 +32,11 @@ export interface PlayerOptions {
  */
 export class ScenarioPlayer {
   readonly driver: PlayerDriver;
+  /**
+   * The script's time: real time plus the idle of every user turn taken so far, added when the turn is taken
+   * (`advance`, or passed over by a server-driven request), so before that message's first request.
+   */
+  readonly clock: VirtualClock;
   /** Tool result ids seen in the parent's requests this session, for its `{result:K}`. */
   readonly resultIds = new ToolResultIds();
   private readonly children = new Map<string, ChildScript>();
@@ -47,6 +55,7 @@ export class ScenarioPlayer {
     private readonly options: PlayerOptions,
   ) {
     this.driver = options.driver;
+    this.clock = new VirtualClock(options.realNow);
     this.turns = [...scenario.turns];
     for (const turn of this.turns) this.adoptChildTurn(turn);
   }
@@ -127,11 +136,17 @@ export class ScenarioPlayer {
     return ahead?.kind === 'assistant' ? ahead : undefined;
   }
 
-  /** Consumes the turn at the cursor and returns it. */
+  /** Consumes the turn at the cursor and returns it; a user turn's idle passes first. */
   advance(): ScenarioTurn | undefined {
     const turn = this.peek();
-    if (turn) this.cursor++;
+    if (turn) this.take(turn);
     return turn;
+  }
+
+  /** Moves the cursor past `turn` (the one at the cursor); the user was away for its idle before sending it. */
+  private take(turn: ScenarioTurn): void {
+    this.cursor++;
+    if (turn.kind === 'user' && turn.idleSeconds !== undefined) this.clock.advance(turn.idleSeconds);
   }
 
   notice(message: string): void {
@@ -179,7 +194,8 @@ export class ScenarioPlayer {
         continue;
       }
       if (this.driver === 'server' && this.skippable(kind, turn)) {
-        this.cursor++;
+        // The person typing stands in for the user turn; its idle still passes before this request.
+        this.take(turn);
         this.notice(`turn ${turn.index} (${turn.kind}) skipped: the server drives this script and a ${kind} request came`);
         continue;
       }

@@ -120,6 +120,36 @@ describe('parseScenario', () => {
     expect(() => parseScenario({ turns: [{ 'x-needs': [] }] })).toThrow(/found nothing/);
   });
 
+  it('reads how long the user was away before a message ("idle", seconds)', () => {
+    const scenario = parseScenario({
+      turns: [
+        { user: 'first' },
+        { user: 'after lunch', idle: 3600 },
+        { user: 'a moment later', idle: 0 },
+        { user: 'soon', idle: 12.5, 'x-note': 1 },
+      ],
+    });
+    expect(scenario.turns).toEqual([
+      { kind: 'user', index: 0, text: 'first' },
+      { kind: 'user', index: 1, text: 'after lunch', idleSeconds: 3600 },
+      { kind: 'user', index: 2, text: 'a moment later' },
+      { kind: 'user', index: 3, text: 'soon', idleSeconds: 12.5 },
+    ]);
+  });
+
+  it.each([
+    [{ user: 'x', idle: -1 }, /turns\[0\]\.idle: expected the seconds the user was away before this message, a number from 0 to 31536000/],
+    [{ user: 'x', idle: '10m' }, /turns\[0\]\.idle: expected the seconds the user was away/],
+    [{ user: 'x', idle: null }, /turns\[0\]\.idle: expected the seconds the user was away/],
+    [{ user: 'x', idle: 1e12 }, /turns\[0\]\.idle: expected the seconds .*\(a year\)/],
+    [{ assistant: { text: 'x' }, idle: 60 }, /turns\[0\]\.idle: "idle" goes only beside "user" .*not on an assistant turn/],
+    [{ compact: {}, idle: 60 }, /turns\[0\]\.idle: "idle" goes only beside "user"/],
+    [{ idle: 60 }, /turns\[0\]: expected exactly one of .* \(found nothing\)/],
+  ])('refuses the idle of %j with an error naming the field', (turn, message) => {
+    expect(() => parseScenario({ turns: [turn] }, 'demo.json')).toThrow(ScenarioError);
+    expect(() => parseScenario({ turns: [turn] }, 'demo.json')).toThrow(message);
+  });
+
   it('parses the history moves: retry, undo, edit and restore (issue 29)', () => {
     const scenario = parseScenario({
       turns: [

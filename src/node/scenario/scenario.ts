@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT,
+  MAX_IDLE_SECONDS,
   type Fault,
   type FaultTarget,
   type FsOperation,
@@ -165,6 +166,17 @@ function noFields(body: unknown, kind: string, at: string, fail: Fail): void {
   for (const key of Object.keys(object)) fail(`${at}.${key}`, `unknown field (${article} ${kind} turn takes no fields: write ${example})`);
 }
 
+/** `"idle"` beside a user turn: seconds, a number ≥ 0 and at most a year. */
+function asIdleSeconds(value: unknown, field: string, fail: Fail): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_IDLE_SECONDS) {
+    fail(
+      field,
+      `expected the seconds the user was away before this message, a number from 0 to ${MAX_IDLE_SECONDS} (a year), e.g. "idle": 600 for ten minutes`,
+    );
+  }
+  return value as number;
+}
+
 /** "Message N" of a move: the N-th message the user typed, counted from 1. */
 function asMessageNumber(value: unknown, field: string, fail: Fail): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -213,17 +225,28 @@ function parseWorkspace(value: unknown, fail: Fail): Record<string, WorkspaceFil
 function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
   const field = `turns[${index}]`;
   const turn = asObject(value, field, fail, `expected an object with one of ${TURN_KINDS.join(', ')}`);
-  // `x-` keys beside the kind annotate a turn for tools (a benchmark's needs) without changing it.
-  const keys = Object.keys(turn).filter((key) => !key.startsWith('x-'));
+  // `x-` keys beside the kind annotate a turn for tools (a benchmark's needs) without changing it; `idle` goes
+  // beside `user` (how long the user was away before sending it).
+  const keys = Object.keys(turn).filter((key) => !key.startsWith('x-') && key !== 'idle');
   const kind = keys[0];
   if (keys.length !== 1 || kind === undefined || !(TURN_KINDS as readonly string[]).includes(kind)) {
     fail(field, `expected exactly one of ${TURN_KINDS.join(', ')} (found ${keys.length ? keys.join(', ') : 'nothing'})`);
   }
+  if ('idle' in turn && kind !== 'user') {
+    const article = /^[aeiou]/.test(kind as string) ? 'an' : 'a';
+    fail(
+      `${field}.idle`,
+      `"idle" goes only beside "user" (how long the user was away before sending that message), not on ${article} ${kind} turn`,
+    );
+  }
   const body = turn[kind as string];
   const at = `${field}.${kind}`;
   switch (kind as (typeof TURN_KINDS)[number]) {
-    case 'user':
-      return { kind: 'user', index, text: asNonEmptyString(body, at, fail) };
+    case 'user': {
+      const text = asNonEmptyString(body, at, fail);
+      const idleSeconds = turn.idle === undefined ? 0 : asIdleSeconds(turn.idle, `${field}.idle`, fail);
+      return { kind: 'user', index, text, ...(idleSeconds > 0 ? { idleSeconds } : {}) };
+    }
     case 'summary': {
       // "" is allowed: a model that answers a compaction with nothing is a case to test.
       if (typeof body === 'string') return { kind: 'summary', index, text: body };

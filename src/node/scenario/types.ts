@@ -31,11 +31,29 @@ export interface ScriptedToolCall {
 
 export type ScriptedStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn' | 'refusal' | 'stop_sequence';
 
+/**
+ * `{"user": "text"}`, or `{"user": "text", "idle": SECONDS}`: a message the user sends. `idle` is how long the
+ * user was away before sending it (reading the last answer, a meeting, lunch), in seconds ≥ 0; absent is 0.
+ *
+ * Time in a played scenario is virtual: real time plus every idle so far (`VirtualClock`,
+ * `src/node/scenario/virtualClock.ts`). No one sleeps. The local server's prompt-cache simulation expires its
+ * entries by that clock (5 minutes, or an hour with `ttl: "1h"`), so an idle longer than an entry's lifetime
+ * costs the next request a cache write, as it would on the real service. The idle is added when the turn is
+ * taken from the script, before that message's first request: by the headless runner (which also gives the same
+ * clock to Cairn's session, its `Clock` port, so Cairn sees the time the server sees), by the peers bench for
+ * every agent alike (`bench/peers/peerSession.ts`), and by the server itself when it drives the script and
+ * passes over the user turn.
+ */
 export interface UserTurn {
   readonly kind: 'user';
   readonly index: number;
   readonly text: string;
+  /** Seconds the user was away before sending this message (`"idle"`); absent when 0 or not written. */
+  readonly idleSeconds?: number;
 }
+
+/** The longest idle one user turn may carry (a year): more is surely a slip of the keyboard. */
+export const MAX_IDLE_SECONDS = 365 * 24 * 60 * 60;
 
 export interface AssistantTurn {
   readonly kind: 'assistant';
