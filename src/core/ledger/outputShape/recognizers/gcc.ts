@@ -16,6 +16,8 @@ const MAKE = /^make(?:\[\d+\])?: \*\*\* /;
 /** The line naming the function (or file) the diagnostics under it are in. */
 const CONTEXT =
   /^\S.*?: (?:In (?:function|member function|constructor|destructor|static member function|instantiation of|lambda function)\b.*|At top level):$|^In file included from |^\S.*: in function [`'‘].*:$/;
+/** A line of a diagnostic's code frame: `    8 |     for (…`, `      |     ^~~`, clang's fix-it under it. */
+const FRAME = /^\s*\d*\s*\|/;
 const GENERATED = /^\d+ (?:warnings?|errors?)(?: and \d+ (?:warnings?|errors?))? generated\.$/;
 
 export const gcc: OutputRecognizer = {
@@ -27,10 +29,11 @@ export const gcc: OutputRecognizer = {
       const located = LOCATED.exec(line) ?? TOOL.exec(line);
       if (CONTEXT.test(line)) context = i;
       else if (located) {
-        // The code frame and the notes belong to it, up to the next diagnostic or function line.
-        const detail = blockUntil(lines, i, (next) => (LOCATED.test(next) && !NOTE.test(next)) || CONTEXT.test(next) || TOOL.test(next));
+        // Its code frame and its notes (each with its own frame) belong to it.
+        const detail = blockUntil(lines, i, (next) => !FRAME.test(next) && !NOTE.test(next));
         found.push(finding(located[1] === 'warning' ? 'warning' : 'failure', i, detail, context));
-      } else if (LINKER.test(line) || MAKE.test(line)) found.push(finding('failure', i));
+      } else if (LINKER.test(line)) found.push(finding('failure', i, [], context));
+      else if (MAKE.test(line)) found.push(finding('failure', i));
       else if (GENERATED.test(line)) found.push(finding('summary', i));
     });
     return found;

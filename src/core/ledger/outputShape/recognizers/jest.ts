@@ -9,12 +9,12 @@ import { blockUntil, indentedBlock } from '../detail';
 import { finding, type Finding, type OutputRecognizer } from '../finding';
 
 /** Jest's line for a failed test file. */
-const JEST_FAIL = /^FAIL\s+\S/;
+const JEST_FAIL = /^FAIL \S/;
 /** Vitest's line opening one failure's report. */
 const VITEST_FAIL = /^ FAIL {2}\S/;
 /** Jest's heading of one failure's report (also `● Test suite failed to run`). */
 const JEST_REPORT = /^\s*● \S/;
-/** A failed test in a verbose list: Jest's ✕, Vitest's ×. */
+/** A failed test in a verbose list: Jest's ✕, Vitest's × (with the reason under it, `→ expected …`). */
 const FAILED_TEST = /^\s*[✕×] \S/;
 /** Vitest's line for a test file with failures. */
 const VITEST_FILE = /^ ❯ \S.*\(\d+ tests? \| \d+ failed/;
@@ -31,7 +31,8 @@ export const jest: OutputRecognizer = {
       if (VITEST_FAIL.test(line)) {
         found.push(finding('failure', i, blockUntil(lines, i, (next) => RULE.test(next) || VITEST_FAIL.test(next))));
       } else if (JEST_REPORT.test(line)) found.push(finding('failure', i, indentedBlock(lines, i)));
-      else if (JEST_FAIL.test(line) || FAILED_TEST.test(line) || VITEST_FILE.test(line)) found.push(finding('failure', i));
+      else if (FAILED_TEST.test(line)) found.push(finding('failure', i, indentedBlock(lines, i)));
+      else if (JEST_FAIL.test(line) || VITEST_FILE.test(line)) found.push(finding('failure', i));
       else if (NAMED_RULE.test(line) || SUMMARY.test(line)) found.push(finding('summary', i));
     });
     return found;

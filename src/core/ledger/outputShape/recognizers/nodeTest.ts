@@ -6,7 +6,10 @@
 import { indentedBlock } from '../detail';
 import { finding, type Finding, type OutputRecognizer } from '../finding';
 
-const FAILED = /^\s*✖ /;
+/** A failed test or suite, with how long it ran: `✖ case 3 (1.50267ms)`. */
+const FAILED = /^\s*✖ .* \(\d+(?:\.\d+)?ms\)$/;
+/** The heading of the closing list of failures. */
+const FAILING_TESTS = /^✖ failing tests:$/;
 const LOCATION = /^test at \S+:\d+:\d+$/;
 const SUMMARY = /^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) /;
 
@@ -18,7 +21,7 @@ export const nodeTest: OutputRecognizer = {
       if (FAILED.test(line)) {
         const heading = i > 0 && LOCATION.test(lines[i - 1]!) ? i - 1 : undefined;
         found.push(finding('failure', i, indentedBlock(lines, i), heading));
-      } else if (SUMMARY.test(line)) found.push(finding('summary', i));
+      } else if (SUMMARY.test(line) || FAILING_TESTS.test(line)) found.push(finding('summary', i));
     });
     return found;
   },

@@ -8,7 +8,9 @@ import { finding, type Finding, type OutputRecognizer } from '../finding';
 
 const ERROR = /^ERROR: \S/;
 const BUILD_ERROR = /^\s*error: [a-z-]+$/;
+/** pip's box: `× what failed`, then `│ …` or `╰─> …` under it (Vitest's × has none). */
 const CROSS = /^\s*× \S/;
+const BOX_LINE = /^\s*[│╰]/;
 const BOX = /^\s*(?:[×│╰]|note:|hint:)/;
 const WARNING = /^WARNING: \S/;
 
@@ -18,7 +20,7 @@ export const pip: OutputRecognizer = {
     const found: Finding[] = [];
     lines.forEach((line, i) => {
       if (ERROR.test(line)) found.push(finding('failure', i));
-      else if (BUILD_ERROR.test(line) || CROSS.test(line)) {
+      else if (BUILD_ERROR.test(line) || (CROSS.test(line) && BOX_LINE.test(lines[i + 1] ?? ''))) {
         // The box under it, and the output inside it (indented deeper), up to a line back at its depth that is not the box's.
         const depth = indentOf(line);
         const detail = blockUntil(lines, i, (next) => !isBlank(next) && indentOf(next) <= depth && !BOX.test(next));
