@@ -6,7 +6,7 @@
  * only if that is still within the budget, so the shown text is never over it, whatever is taken in what
  * order.
  */
-import { elidedRangeLine } from '../cap';
+import { elidedRangeLine } from '../../text/elidedLine';
 
 /** What shows a line longer than the cut's width: its start and this. */
 const CUT_MARK = ' […cut]';

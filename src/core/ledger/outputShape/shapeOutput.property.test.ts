@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../../config/hygiene';
 import { bodyChars, capText, type CapLimits } from '../cap';
-import { cutForModel } from './cutForModel';
+import { cutForModel } from '../cutForModel';
 
 /**
  * The promise of the `failures` shape (issue 30 §2): on any command output over the cap, what the model is

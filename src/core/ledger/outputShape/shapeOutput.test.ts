@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HYGIENE } from '../../config/hygiene';
 import { capText } from '../cap';
-import { cutForModel } from './cutForModel';
+import { cutForModel } from '../cutForModel';
 
 /** A `node --test` run as Node 20 prints it: a suite of `cases` tests, the ones in `failing` failing. */
 function tapRun(cases: number, failing: ReadonlySet<number>): string {

@@ -4,12 +4,11 @@
  * the output's first and last lines, kept in that order of importance while the shown text stays within the
  * spec's head-and-tail cut of the same output, in lines and in characters, gap lines included. Every gap is
  * one line naming its exact stored lines, `[lines 12-40 elided, full output #id]`. Where nothing is
- * recognized, the answer is the spec's cut itself.
+ * recognized, there is no shape: the caller shows the spec's cut itself (cutForModel.ts).
  */
-import { bodyChars, type CapLimits } from '../cap';
-import type { Finding } from './finding';
-import { KeptLines } from './keptLines';
-import { findAll } from './recognizers';
+import { KeptLines, type ShownBudget } from './keptLines';
+import { findAll } from './recognizers/all';
+import type { Finding } from './recognizers/finding';
 
 /** Lines kept from the start (the command's banner, how the run began), at most the cap's head. */
 const FIRST_LINES = 10;
@@ -22,17 +21,27 @@ const DETAIL_LINES = 30;
 /** The widest a kept line is shown, as a read shows a line (`read.max_line_chars`); the whole line is stored. */
 const LINE_WIDTH = 2000;
 
+/** What bounds a shape: the spec cut's size, and the cap's head and tail (the first and last lines it keeps are no more). */
+export interface ShapeLimits {
+  /** The spec's cut of the same output, in lines and characters: the shape is never longer. */
+  readonly budget: ShownBudget;
+  readonly headLines: number;
+  readonly headChars: number;
+  readonly tailLines: number;
+}
+
 /**
- * The shaped lines of `text`, an output over the cap whose spec cut is `specCut` (capText's lines for it):
- * never more lines than `specCut` and never more characters (joined with `\n`).
+ * The shaped lines of `text`, an output over the cap: never more lines than `limits.budget` and never more
+ * characters (joined with `\n`). Undefined where the spec's cut says more: nothing in the output is
+ * recognized, or nothing recognized fits the budget.
  */
-export function shapeCommandOutput(text: string, resultId: string, limits: CapLimits, specCut: readonly string[]): readonly string[] {
+export function shapeCommandOutput(text: string, resultId: string, limits: ShapeLimits): readonly string[] | undefined {
   const lines = text.split('\n');
   const findings = findAll(lines);
   const telling = findings.filter((f) => f.kind !== 'status');
-  if (telling.length === 0) return specCut;
-  const kept = new KeptLines(lines, resultId, { lines: specCut.length, chars: bodyChars(specCut) }, Math.min(LINE_WIDTH, limits['cap.head_chars']));
-  if (!kept.fits()) return specCut;
+  if (telling.length === 0) return undefined;
+  const kept = new KeptLines(lines, resultId, limits.budget, Math.min(LINE_WIDTH, limits.headChars));
+  if (!kept.fits()) return undefined;
   const of = (kind: Finding['kind']) => findings.filter((f) => f.kind === kind);
   const failures = of('failure');
   const warnings = of('warning');
@@ -40,13 +49,13 @@ export function shapeCommandOutput(text: string, resultId: string, limits: CapLi
   for (const f of failures) takeDetail(kept, f, DETAIL_FIRST);
   for (const f of warnings) takeFinding(kept, f);
   for (const f of failures) takeDetail(kept, f, DETAIL_LINES);
-  const first = Math.min(FIRST_LINES, limits['cap.head_lines'], lines.length);
+  const first = Math.min(FIRST_LINES, limits.headLines, lines.length);
   for (let i = 0; i < first; i++) if (!kept.take(i)) break;
-  const last = Math.min(LAST_LINES, limits['cap.tail_lines']);
+  const last = Math.min(LAST_LINES, limits.tailLines);
   for (let i = lines.length - 1; i >= lines.length - last && i >= 0; i--) if (!kept.take(i)) break;
   for (const f of warnings) takeDetail(kept, f, DETAIL_FIRST);
   // A shape that could keep nothing it recognized (every such line too long for the budget) says less than the spec's cut.
-  if (!telling.some((f) => kept.has(f.line))) return specCut;
+  if (!telling.some((f) => kept.has(f.line))) return undefined;
   return kept.render();
 }
 

@@ -5,8 +5,8 @@
  * a test's `test tests::keeps_order ... FAILED`, its `---- tests::keeps_order stdout ----` section up to
  * the next, and a `thread 'main' panicked at src/main.rs:9:32:` with its message.
  */
-import { blockUntil, paragraphAfter } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil, paragraphAfter } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const DIAGNOSTIC = /^(error|warning)(?:\[[A-Z]\d+\])?: /;
 const SUMMARY = /^error: (?:could not compile|test failed|aborting due to)\b|^warning: `[^`]+` \(.*\) generated \d+ warnings?\b|^test result: /;

@@ -4,8 +4,8 @@
  * heading; `✖ 7 problems (5 errors, 2 warnings)` and the `--fix` line under it as the summary; ESLint's
  * own crash, `Oops! Something went wrong!`, as a failure.
  */
-import { blockUntil } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+\S/;
 const FILE = /^\S/;

@@ -3,7 +3,7 @@
  * `[exit code 1]`, `[timed out after 120000 ms]`, `[ended by a signal]`, `[cancelled]`
  * (core/tools/bashTool.ts). Always the last line; a successful run has none.
  */
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const STATUS = /^\[(?:exit code -?\d+|timed out after \d+ ms|ended by a signal|cancelled)\]$/;
 

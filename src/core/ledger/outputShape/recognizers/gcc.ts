@@ -5,8 +5,8 @@
  * error: ld returned 1 exit status` without a location; the linker's `undefined reference to`; make's
  * `make: *** [Makefile:4: all] Error 1`; and clang's `1 warning and 3 errors generated.` as the summary.
  */
-import { blockUntil } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const LOCATED = /^\S.*?:\d+(?::\d+)?: (fatal error|error|warning): /;
 const NOTE = /^\S.*?:\d+(?::\d+)?: note: /;

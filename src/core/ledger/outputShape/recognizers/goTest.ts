@@ -5,8 +5,8 @@
  * `./order.go:12:9: undefined: totl` under its package's `# example.com/shop` line; and the per-package
  * `FAIL	example.com/shop	0.004s` / `ok  	…`, a lone `FAIL`, and `exit status 2` as the summary.
  */
-import { blockUntil, indentedBlock, isBlank } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil, indentedBlock, isBlank } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const TEST_FAILED = /^(\s*)--- FAIL: (\S+) \(/;
 const RUN = /^=== (?:RUN|CONT|PAUSE|NAME) +(\S+)$/;

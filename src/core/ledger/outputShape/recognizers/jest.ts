@@ -5,8 +5,8 @@
  * the `⎯⎯⎯` rule, ` ❯ parse.test.ts (32 tests | 2 failed)`, `×` in its list, the `⎯⎯⎯ Failed Tests 3 ⎯⎯⎯`
  * rule, and the ` Test Files ` / `      Tests ` summary.
  */
-import { blockUntil, indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil, indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 /** Jest's line for a failed test file. */
 const JEST_FAIL = /^FAIL \S/;

@@ -4,8 +4,8 @@
  * numbered lines are read as failures only in an output that has mocha's summary (a numbered list is
  * otherwise just a list).
  */
-import { indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const SUMMARY = /^\s+\d+ (?:passing|failing|pending)\b/;
 const NUMBERED = /^\s+\d+\) \S/;

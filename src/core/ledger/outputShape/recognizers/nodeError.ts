@@ -4,8 +4,8 @@
  * (file:///…/crash.mjs:2:47)`) indented under it, and for an uncaught one the location Node prints above it
  * (`file:///…/crash.mjs:2`, the code, a `^` under it, a blank line), kept with it as its heading.
  */
-import { indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const ERROR_LINE = /^\s*(?:Uncaught )?(?:[A-Z][A-Za-z]*)?Error(?: \[[A-Z0-9_]+\])?: \S/;
 /** Where Node says an uncaught error was thrown: a file (or URL) and a line number. */

@@ -3,8 +3,8 @@
  * (1.5ms)` with the assertion and its stack indented under it, `test at suite.test.mjs:5:5` above a failure
  * in the closing `✖ failing tests:` list, and the `ℹ tests 21` / `ℹ fail 4` summary.
  */
-import { indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 /** A failed test or suite, with how long it ran: `✖ case 3 (1.50267ms)`. */
 const FAILED = /^\s*✖ .* \(\d+(?:\.\d+)?ms\)$/;

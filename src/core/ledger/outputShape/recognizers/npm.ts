@@ -3,8 +3,8 @@
  * per failure, its first line the finding and the rest its detail (`npm error code ENOTCACHED`, then what
  * was asked and where the log is); `npm warn …` / `npm WARN …` lines as warnings.
  */
-import { DETAIL_SCAN } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { DETAIL_SCAN } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const ERROR = /^npm (?:error|ERR!)(?: |$)/;
 const WARN = /^npm (?:warn|WARN)(?: |$)/;

@@ -3,8 +3,8 @@
  * its `× … did not run successfully.` / `│ exit code: 1` / `╰─> [18 lines of output]` box and the output in
  * it; the closing `× Encountered error while generating package metadata.`; `WARNING: …` as warnings.
  */
-import { blockUntil, indentOf, isBlank } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil, indentOf, isBlank } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const ERROR = /^ERROR: \S/;
 const BUILD_ERROR = /^\s*error: [a-z-]+$/;

@@ -4,8 +4,8 @@
  * the `short test summary info` lines `FAILED test_calc.py::test_x - AssertionError: …`; a verbose run's
  * `test_calc.py::test_x FAILED` lines; and the closing `=== 3 failed, 80 passed in 1.60s ===`.
  */
-import { blockUntil } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 /** A failure's or an error's section heading; pytest centres the name between underscores. */
 const SECTION = /^_{3,} .+ _{3,}$/;

@@ -6,8 +6,8 @@
  * failed), then outwards. A traceback inside another tool's output (pip's, indented) is read the same way
  * at its depth.
  */
-import { DETAIL_SCAN, indentOf, isBlank } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { DETAIL_SCAN, indentOf, isBlank } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const TRACEBACK = /^\s*Traceback \(most recent call last\):$/;
 const FRAME = /^\s*File "/;

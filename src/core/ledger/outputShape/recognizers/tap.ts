@@ -5,8 +5,8 @@
  * comes before the bookkeeping (`duration_ms`, `failureType`). A `not ok` marked `# TODO` or `# SKIP`
  * is not a failure.
  */
-import { indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 /**
  * A YAML block's markers and bookkeeping, moved after what says why the test failed (`error`, `expected`,

@@ -5,8 +5,8 @@
  * A located warning is a warning; a global `error TS5058: …` a failure; `Found 6 errors in 2 files.` and
  * the per-file table after `Errors  Files` the summary.
  */
-import { blockUntil, indentedBlock } from '../detail';
-import { finding, type Finding, type OutputRecognizer } from '../finding';
+import { blockUntil, indentedBlock } from './detail';
+import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const PLAIN = /^\S.*\(\d+,\d+\): (error|warning) TS\d+: /;
 const PRETTY = /^\S.*:\d+:\d+ - (error|warning) TS\d+: /;

@@ -1,12 +1,12 @@
 /**
  * How a body over the cap is cut for the model (`cairn.commandOutput`, hygiene `cap.command_output`):
  * `head-tail` is spec 3.0.0's cap (the default); `failures` shapes a command's output around what its
- * runner or compiler reports (shapeOutput.ts). Both keep the whole output in the store, named by every
+ * runner or compiler reports (outputShape/shapeOutput.ts). Both keep the whole output in the store, named by every
  * gap's line, so `recall` shows any line that was left out.
  */
-import type { HygieneConfig } from '../../config/hygiene';
-import { capBody, capText, type CapLimits } from '../cap';
-import { shapeCommandOutput } from './shapeOutput';
+import type { HygieneConfig } from '../config/hygiene';
+import { bodyChars, capBody, capText, type CapLimits } from './cap';
+import { shapeCommandOutput } from './outputShape/shapeOutput';
 
 /**
  * What the model is shown of a body over the cap, or undefined when it is within it (shown as it is):
@@ -22,7 +22,14 @@ export function cutForModel(
   const capped = typeof body === 'string' ? capText(body, resultId, config) : capBody(body, resultId, config);
   if (!capped.capped || !capped.lines) return undefined;
   if (typeof body === 'string' && isCommand && config['cap.command_output'] === 'failures') {
-    return shapeCommandOutput(body, resultId, config, capped.lines);
+    const shaped = shapeCommandOutput(body, resultId, {
+      budget: { lines: capped.lines.length, chars: bodyChars(capped.lines) },
+      headLines: config['cap.head_lines'],
+      headChars: config['cap.head_chars'],
+      tailLines: config['cap.tail_lines'],
+    });
+    // Where nothing is recognized (or nothing recognized fits), the spec's head and tail, exactly.
+    if (shaped) return shaped;
   }
   return capped.lines;
 }

@@ -3,21 +3,21 @@
  * all read every output: a `npm test` run is npm's lines around a test runner's, a `make` run a compiler's.
  */
 import type { Finding, OutputRecognizer } from './finding';
-import { cargo } from './recognizers/cargo';
-import { eslint } from './recognizers/eslint';
-import { exitStatus } from './recognizers/exitStatus';
-import { gcc } from './recognizers/gcc';
-import { goTest } from './recognizers/goTest';
-import { jest } from './recognizers/jest';
-import { mocha } from './recognizers/mocha';
-import { nodeError } from './recognizers/nodeError';
-import { nodeTest } from './recognizers/nodeTest';
-import { npm } from './recognizers/npm';
-import { pip } from './recognizers/pip';
-import { pytest } from './recognizers/pytest';
-import { pythonTraceback } from './recognizers/pythonTraceback';
-import { tap } from './recognizers/tap';
-import { tsc } from './recognizers/tsc';
+import { cargo } from './cargo';
+import { eslint } from './eslint';
+import { exitStatus } from './exitStatus';
+import { gcc } from './gcc';
+import { goTest } from './goTest';
+import { jest } from './jest';
+import { mocha } from './mocha';
+import { nodeError } from './nodeError';
+import { nodeTest } from './nodeTest';
+import { npm } from './npm';
+import { pip } from './pip';
+import { pytest } from './pytest';
+import { pythonTraceback } from './pythonTraceback';
+import { tap } from './tap';
+import { tsc } from './tsc';
 
 export const RECOGNIZERS: readonly OutputRecognizer[] = [
   exitStatus,
