@@ -20,14 +20,22 @@ const CONTEXT =
 const FRAME = /^\s*\d*\s*\|/;
 const GENERATED = /^\d+ (?:warnings?|errors?)(?: and \d+ (?:warnings?|errors?))? generated\.$/;
 
+/** Whether `line` names the function or file the diagnostics under it are in (the cheap test first: most lines are not). */
+function namesContext(line: string): boolean {
+  const may = line.includes(': In ') || line.includes(': At top level:') || line.startsWith('In file included from ') || line.includes(': in function ');
+  return may && CONTEXT.test(line);
+}
+
 export const gcc: OutputRecognizer = {
   name: 'gcc / clang',
   find(lines: readonly string[]): readonly Finding[] {
     const found: Finding[] = [];
     let context: number | undefined;
     lines.forEach((line, i) => {
-      const located = LOCATED.exec(line) ?? TOOL.exec(line);
-      if (CONTEXT.test(line)) context = i;
+      // A diagnostic says what it is (`error:`, `warning:`); most lines of a long output do not, and skip the scans.
+      const diagnostic = line.includes('error: ') || line.includes('warning: ');
+      const located = diagnostic ? (LOCATED.exec(line) ?? TOOL.exec(line)) : null;
+      if (namesContext(line)) context = i;
       else if (located) {
         // Its code frame and its notes (each with its own frame) belong to it.
         const detail = blockUntil(lines, i, (next) => !FRAME.test(next) && !NOTE.test(next));

@@ -34,7 +34,7 @@ export const goTest: OutputRecognizer = {
         found.push(finding('failure', i, [...logged, ...indentedBlock(lines, i).filter((at) => !TEST_EVENT.test(lines[at]!))]));
       } else if (PANIC.test(line)) found.push(finding('failure', i, blockUntil(lines, i, (next) => SUMMARY.test(next))));
       else if (PACKAGE.test(line)) pkg = i;
-      else if (COMPILE_ERROR.test(line)) found.push(finding('failure', i, [], pkg));
+      else if (line.includes('.go:') && COMPILE_ERROR.test(line)) found.push(finding('failure', i, [], pkg));
       else if (SUMMARY.test(line)) found.push(finding('summary', i));
     });
     return found;

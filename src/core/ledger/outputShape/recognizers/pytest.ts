@@ -32,7 +32,7 @@ export const pytest: OutputRecognizer = {
         const isTelling = (at: number) => EXPLANATION.test(lines[at]!) || WHERE.test(lines[at]!);
         found.push(finding('failure', i, [...block.filter(isTelling), ...block.filter((at) => !isTelling(at))]));
       } else if (FINAL_COUNTS.test(line) || INTERRUPTED.test(line)) found.push(finding('summary', i));
-      else if (SHORT_SUMMARY.test(line) || VERBOSE_RESULT.test(line)) found.push(finding('failure', i));
+      else if (SHORT_SUMMARY.test(line) || (line.includes('::') && VERBOSE_RESULT.test(line))) found.push(finding('failure', i));
     });
     return found;
   },

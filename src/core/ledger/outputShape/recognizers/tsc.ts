@@ -21,8 +21,10 @@ export const tsc: OutputRecognizer = {
     const found: Finding[] = [];
     let inTable = false;
     lines.forEach((line, i) => {
-      const plain = PLAIN.exec(line);
-      const pretty = plain ? null : PRETTY.exec(line);
+      // A diagnostic names its code (` TS2345`); most lines of a long output do not, and skip the scans.
+      const coded = line.includes(' TS');
+      const plain = coded ? PLAIN.exec(line) : null;
+      const pretty = coded && !plain ? PRETTY.exec(line) : null;
       inTable = TABLE_HEAD.test(line) || (inTable && TABLE_ROW.test(line));
       if (plain) found.push(finding(plain[1] === 'error' ? 'failure' : 'warning', i, indentedBlock(lines, i)));
       else if (pretty) {
