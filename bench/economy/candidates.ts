@@ -62,7 +62,7 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
   },
   'output-failures': {
     about:
-      'a command output over the cap shows its first 10 and last 30 lines and its failures with their detail, not head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
+      'a command output over the cap shows what its runner or compiler reports (failures with their detail, errors, warnings, the summary, the exit status) and its first and last lines, never longer than head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
     compaction: (base) => base,
     hygiene: FAILURES_HYGIENE,
   },

@@ -3,13 +3,13 @@
  * edit's added and removed lines. Worked out from the result as the model saw it (the same text live and
  * after a reload), so a failing test run no longer looks like a passing one.
  */
+import { parseElidedLine } from '../core/text/elidedLine';
 import type { ResultOutcome } from '../shared/protocol';
 
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash']);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'multiedit', 'write', 'apply_patch']);
 
-const ELIDED = /^\[(\d+) lines elided, full output #[0-9a-f]+\]$/;
 /** Lines a search answer adds that are not matches. */
 const NOT_A_MATCH = /^\((no matches|not searched: .*)\)$/;
 
@@ -26,8 +26,8 @@ function commandOutcome(last: string, isError: boolean): ResultOutcome {
 function searchOutcome(body: readonly string[]): ResultOutcome {
   let matches = 0;
   for (const line of body) {
-    const elided = ELIDED.exec(line);
-    if (elided) matches += Number(elided[1]);
+    const elided = parseElidedLine(line);
+    if (elided) matches += elided.count;
     else if (line !== '' && !NOT_A_MATCH.test(line)) matches++;
   }
   return { matches };

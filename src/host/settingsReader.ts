@@ -254,7 +254,7 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
   };
 }
 
-/** `cairn.commandOutput`: "headTail" (spec 3.0.0's cap, the default) or "failures" (ledger/outputShape.ts). */
+/** `cairn.commandOutput`: "headTail" (spec 3.0.0's cap, the default) or "failures" (ledger/outputShape/: the output shaped around what its runner or compiler reports). */
 function hygieneOf(get: SettingGetter, problems: string[]): HygieneConfig {
   const raw = get('commandOutput');
   if (raw === 'failures') return { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' };

@@ -32,3 +32,5 @@ export * from './protocolMessages';
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */
 export { splitHidden, type VisibleSegment } from '../core/text/visibleText';
+/** A cap's gap line read back (`[40 lines elided, full output #id]`, or a shaped cut's `[lines 2-40 elided, …]`): the chat opens it at its lines. */
+export { parseElidedLine, type ElidedLine } from '../core/text/elidedLine';

@@ -6,17 +6,13 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { RecallPage } from '../../src/shared/protocol';
 import { useBridge } from './bridgeContext';
 import { LinkedText } from './LinkedText';
-
-/** One open recall: the id and the line it opened at (an elided-output pointer opens past the head). */
-interface OpenRecall {
-  readonly id: string;
-  readonly from: number;
-}
+import { toggledRecalls, type OpenRecall } from './openRecalls';
 
 /**
  * Makes every recall link inside it work: activating `#id` (click, Enter or Space: the links are buttons)
  * opens the stored result inline below this block, at the link's `data-recall-from` line when it has one;
- * activating it again closes it, and so does Escape inside the panel (focus goes back to the link).
+ * activating it again closes it, and so does Escape inside the panel (focus goes back to the link). Another
+ * gap's link to the same result moves its panel to that gap's lines.
  */
 export function RecallScope({ children, class: className, label }: { children: ComponentChildren; class?: string; label?: string }) {
   const open = useSignal<readonly OpenRecall[]>([]);
@@ -26,7 +22,7 @@ export function RecallScope({ children, class: className, label }: { children: C
     open.value = open.value.filter((x) => x.id !== id);
   };
   const toggle = (id: string, from: number) => {
-    open.value = open.value.some((x) => x.id === id) ? open.value.filter((x) => x.id !== id) : [...open.value, { id, from }];
+    open.value = toggledRecalls(open.value, id, from);
   };
   const onClick = (event: MouseEvent) => {
     const link = (event.target as Element | null)?.closest?.('[data-recall-id]');
@@ -60,7 +56,8 @@ export function RecallScope({ children, class: className, label }: { children: C
       {children}
       {open.value.map((recall) => (
         <RecallPanel
-          key={recall.id}
+          // A panel opened at other lines is a new panel: it pages from its own line.
+          key={`${recall.id}@${recall.from}`}
           resultId={recall.id}
           from={recall.from}
           onClose={() => {

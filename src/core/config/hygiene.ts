@@ -17,9 +17,10 @@ export interface HygieneConfig {
   'cap.tail_lines': number;
   'cap.tail_chars': number;
   /**
-   * How a command's output over the cap is cut: `head-tail` (spec 3.0.0, the default) or `failures`
-   * (failure lines and the summary over passing lines; `ledger/outputShape.ts`). Not a spec name: the
-   * spec leaves output's shape to the cap, so this is Cairn's own, off by default (issue 16 §3).
+   * How a command's output over the cap is cut: `head-tail` (spec 3.0.0, the default) or `failures` (what
+   * the runner or compiler reports, failures, errors, warnings and the summary, over the rest, never longer
+   * than the head-and-tail cut; `ledger/outputShape/`). Not a spec name: the spec leaves output's shape to
+   * the cap, so this is Cairn's own, off by default (issue 16 §3).
    */
   'cap.command_output': CommandOutputShape;
   /** Lines a read shows by default. */

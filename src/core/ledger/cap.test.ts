@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HYGIENE } from '../config/hygiene';
 import { seededRandom } from '../../../test/support/seededRandom';
-import { bodyChars, capBody, capText, type CapLimits } from './cap';
+import { bodyChars, capBody, capText, showsCapOf, type CapLimits } from './cap';
 
 const limits = (over: Partial<CapLimits>): CapLimits => ({ ...DEFAULT_HYGIENE, ...over });
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
@@ -114,5 +114,14 @@ describe('capText', () => {
         'cap.tail_chars': int(60),
       });
     }
+  });
+});
+
+describe('showsCapOf', () => {
+  it("finds the spec's gap line and a shaped cut's, naming this result only", () => {
+    expect(showsCapOf('[#c9d0]\nhead\n[40 lines elided, full output #c9d0]\ntail', '#c9d0')).toBe(true);
+    expect(showsCapOf('[#c9d0]\nstart\n[lines 2-40 elided, full output #c9d0]\nnot ok 41', '#c9d0')).toBe(true);
+    expect(showsCapOf('[#c9d0]\n[lines 2-40 elided, full output #a3f2]', '#c9d0')).toBe(false);
+    expect(showsCapOf('[#c9d0]\nall of it', '#c9d0')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { HygieneConfig } from '../config/hygiene';
+import { elidedLine, parseElidedLine } from '../text/elidedLine';
 
 export type CapLimits = Pick<
   HygieneConfig,
@@ -12,15 +13,9 @@ export interface CapOutcome {
   readonly elided: number;
 }
 
-/** The line a cap puts where it left lines out, naming the result that holds them all. */
-export function elidedLine(count: number, resultId: string): string {
-  return `[${count} lines elided, full output ${resultId}]`;
-}
-
 /** Whether `shown` (a result's text as the model saw it) holds a cap's line naming result `resultId`. */
 export function showsCapOf(shown: string, resultId: string): boolean {
-  const tail = ` lines elided, full output ${resultId}]`;
-  return shown.split('\n').some((line) => line.startsWith('[') && line.endsWith(tail) && /^\d+$/.test(line.slice(1, -tail.length)));
+  return shown.split('\n').some((line) => parseElidedLine(line)?.resultId === resultId);
 }
 
 /**

@@ -4,7 +4,7 @@ import { checkArgs } from '../tools/args';
 import { runTool } from '../tools/dispatch';
 import type { ReadFacts, ToolOutcome } from '../tools/outcome';
 import { referenceTo } from './bodyReference';
-import { cutForModel } from './outputShape';
+import { cutForModel } from './cutForModel';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from '../tools/hashCache';
 import { LedgerStateError, stateProblem, type LedgerState } from './ledgerState';
