@@ -4,7 +4,7 @@
  * non-zero only when a benchmark could not run (a broken scenario, a missing build).
  */
 import { readdir, writeFile } from 'node:fs/promises';
-import { DEFAULT_MODEL } from '../src/core/model/defaultModel';
+import { BENCH_MODEL } from './benchModel';
 import { arch, cpus, platform, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CANDIDATES, candidatesMarkdown, runCandidate } from './economy/candidates';
@@ -47,7 +47,7 @@ async function economy(args: readonly string[], json: boolean): Promise<void> {
 async function peers(args: readonly string[], json: boolean): Promise<void> {
   const given: string[] = [];
   const names: string[] = [];
-  let model = DEFAULT_MODEL;
+  let model = BENCH_MODEL;
   let markdownFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--scenario' && args[i + 1]) given.push(args[++i]!);

@@ -14,7 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MODEL } from '../../src/core/model/defaultModel';
+import { BENCH_MODEL } from '../benchModel';
 import { Composer } from '../../src/core/compose/composer';
 import { FileRulesSource } from '../../src/node/fileRulesSource';
 import { loadPreamble } from '../../src/core/compose/node/prompts';
@@ -25,7 +25,7 @@ import { NodeProjectContext } from '../../src/node/nodeProjectContext';
 import type { HotFigure } from './figure';
 import { DecisionQueue } from '../../src/core/compose/decisions';
 
-const MODEL = DEFAULT_MODEL;
+const MODEL = BENCH_MODEL;
 
 function exchange(i: number): Message[] {
   const body = Array.from({ length: 30 }, (_, l) => `${l + 1}: const item${i}_${l} = load('${i}/${l}'); // step ${i}`).join('\n');

@@ -15,7 +15,7 @@
  * (file, line, what the catch returns), so they are true; every edit takes its old text from the
  * package, so a changed package fails the build instead of editing nothing.
  */
-import { DEFAULT_MODEL } from '../../src/core/model/defaultModel';
+import { BENCH_MODEL } from '../benchModel';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -149,7 +149,7 @@ const finish: Turn[] = [
 ];
 
 const common = {
-  model: { id: DEFAULT_MODEL, context_window: 200000, max_output: 64000 },
+  model: { id: BENCH_MODEL, context_window: 200000, max_output: 64000 },
   'x-bench-copy': [{ from: 'semver', to: '.' }],
   'x-bench-check': `test "$(${CHECK})" = ${sites.length}`,
 };
