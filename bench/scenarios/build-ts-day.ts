@@ -176,6 +176,8 @@ try { fromJsonPatch([{op: "add", path: "todos/0", value: 1}]) } catch (e) { cons
 const ROOT_ADD_PROBE = `npx tsx -e 'import {enablePatches, applyPatches} from "./src/immer"
 enablePatches()
 try { console.log(applyPatches({a: 1}, [{op: "add", path: [], value: 2}])) } catch (e) { console.log(String(e)) }'`;
+const PRODUCTION_PROBE = `NODE_ENV=production npx tsx -e 'import {produce} from "./src/immer"
+try { produce(/a+/ as never, () => {}) } catch (e) { console.log(String(e)) }'`;
 const MAP_REPRO = `npx tsx -e 'import {enableMapSet, enablePatches, produceWithPatches} from "./src/immer"
 enableMapSet()
 enablePatches()
@@ -262,10 +264,13 @@ function undoBug(ws: Workspace): Turn[] {
       ['46 failed | 346 passed (392)'],
     ),
     step('One undo in full, with a single added todo:', [bash('npx vitest run test/patches.test.ts -t "seed 1601"')]),
+    step('And the snapshots of the common edits, which show the patches themselves:', [
+      bash('npx vitest run test/patches.test.ts -t "patch shapes"'),
+    ]),
     step(
-      'The undo leaves the added todo in place: the inverse patches lack its removal. The smallest case, a push and a pop:',
+      'The undo leaves the added todo in place, and the snapshots say why: after a push the inverse patches lack the "remove" of the new index, and after a pop the patches lack the "remove" itself. The smallest case, a push and a pop:',
       [bash(ARRAY_REPRO)],
-      ['inverse patches undo, seed 1601 (addTodo)'],
+      ['inverse patches undo, seed 1601 (addTodo)', '+   "inversePatches": [],'],
     ),
     step(
       'Neither removal is generated: not the undo of the push, not the pop itself. Where are array patches made?',
@@ -279,8 +284,11 @@ function undoBug(ws: Workspace): Turn[] {
       ['base_.length < i'],
     ),
     step(undefined, [bash(ARRAY_REPRO)]),
+    step('Both removals are there now. Do Set patches count their indexes the same way?', [
+      ws.readAt('src/plugins/patches.ts', 'function generateSetPatches(', 1, 44),
+    ]),
     step(
-      'Both removals are there now. The patch tests:',
+      'No: Sets walk both collections and compare members, with no bounds to get wrong. The patch tests:',
       [bash('npx vitest run test/patches.test.ts')],
       ['"op":"remove","path":["list",2]'],
     ),
@@ -327,6 +335,7 @@ function jsonPatch(ws: Workspace): Turn[] {
       ['error TS2345'],
     ),
     step(undefined, [bash('npx tsc && echo "tsc: no errors"')]),
+    step('The tests will reuse the generated edits of the suite:', [read('test/helpers.ts')]),
     step(
       'Now the tests: the exact documents for a typical edit and for escaped keys as inline snapshots, and round trips through JSON on the generated edits.',
       [ws.write('test/jsonPatch.test.ts', sample('jsonPatch.test.ts'))],
@@ -551,7 +560,9 @@ function namedErrors(ws: Workspace): Turn[] {
       ws.edit('src/plugins/mapset.ts', 'die(3, JSON.stringify(latest(state)))', 'die("revokedProxy", JSON.stringify(latest(state)))'),
     ]),
     step(undefined, [bash('npx tsc && echo "tsc: no errors"')]),
-    step('Every message is pinned by an inline snapshot in test/errors.test.ts:', [bash('npx vitest run test/errors.test.ts')]),
+    step('Every message is pinned by an inline snapshot in test/errors.test.ts:', [read('test/errors.test.ts')]),
+    step(undefined, [bash('npx vitest run test/errors.test.ts')]),
+    step('And what a production build throws now, without the messages:', [bash(PRODUCTION_PROBE)]),
     step('Any numbered call or offset left?', [grep('die\\([0-9]|errorOffset', 'src')]),
     step(undefined, [bash('npx vitest run')]),
     say(
@@ -660,6 +671,7 @@ function arrayMethods(ws: Workspace): Turn[] {
     step(undefined, [ws.readAt('src/plugins/arrayMethods.ts', 'export function enableArrayMethods() {', 0, 80)]),
     step(undefined, [ws.readAt('src/plugins/arrayMethods.ts', 'function handleSimpleOperation(', 6, 90)]),
     step(undefined, [ws.readAt('src/plugins/arrayMethods.ts', 'function handleNonMutatingOperation(', 26, 70)]),
+    step('The reorderings mark every index reassigned; where is that read when patches are made?', [grep('allIndicesReassigned_', 'src')]),
     step('Plugins are global to the module, so the results without it are computed when the file loads, before the tests enable it.', [
       ws.write('test/arrayMethods.test.ts', sample('arrayMethods.test.ts')),
     ]),
@@ -688,6 +700,7 @@ function review(ws: Workspace): Turn[] {
     step(undefined, [read('src/utils/errors.ts')]),
     step(undefined, [ws.readAt('src/plugins/patches.ts', 'function generateArrayPatches(', 1, 66)]),
     step(undefined, [ws.readAt('src/plugins/mapset.ts', '\t\tdelete(key: any): boolean {', 0, 18)]),
+    step(undefined, [ws.readAt('src/plugins/patches.ts', 'function applyPatches_<T>', 0, 40)]),
     step(undefined, [read('test/jsonPatch.test.ts')]),
     step(undefined, [read('tsconfig.json')]),
     step(undefined, [bash('npx tsc && echo "tsc: no errors"')]),
