@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,9 +104,9 @@ describe('bench scenarios', () => {
     await expect(
       loadBenchScenario(await scenarioFile(dir, { 'x-bench-source': [{ name: 'demo', debian: 'python3-demo' }] })),
     ).rejects.toThrow(/needs "name", a version/);
-    await expect(
-      loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'a', to: 'b', source: 'nope' }] })),
-    ).rejects.toThrow(/does not define/);
+    await expect(loadBenchScenario(await scenarioFile(dir, { 'x-bench-copy': [{ from: 'a', to: 'b', source: 'nope' }] }))).rejects.toThrow(
+      /does not define/,
+    );
     const escaping = await loadBenchScenario(
       await scenarioFile(dir, {
         'x-bench-source': [{ name: 'demo', npm: 'demo', version: '1.0.0' }],
@@ -121,6 +122,52 @@ describe('bench scenarios', () => {
     }
   });
 
+  it("links the pinned toolchain from node_modules into the workspace's own node_modules, commands in .bin", async () => {
+    const dir = await tempDir();
+    const nodeModules = join(dir, 'node_modules');
+    await mkdir(join(nodeModules, 'tool/bin'), { recursive: true });
+    await writeFile(
+      join(nodeModules, 'tool/package.json'),
+      JSON.stringify({ name: 'tool', version: '1.2.3', bin: { tool: './bin/tool.js' } }),
+    );
+    await writeFile(join(nodeModules, 'tool/bin/tool.js'), '#!/usr/bin/env node\nconsole.log("tool ran");\n', { mode: 0o755 });
+    await writeFile(join(nodeModules, 'tool/index.js'), 'module.exports = "tool";\n');
+    await mkdir(join(nodeModules, '@types/thing'), { recursive: true });
+    await writeFile(join(nodeModules, '@types/thing/package.json'), JSON.stringify({ name: '@types/thing', version: '4.0.1' }));
+    const bench = await loadBenchScenario(
+      await scenarioFile(dir, {
+        workspace: { 'use.cjs': 'console.log(require("tool"));\n' },
+        'x-bench-node-modules': { tool: '1.2.3', '@types/thing': '4.0.1' },
+      }),
+    );
+    const workspace = join(dir, 'ws');
+    await prepareWorkspace(bench, workspace, nodeModules);
+    // A real folder (what vitest caches there stays in this workspace), holding links to the installed packages.
+    expect((await lstat(join(workspace, 'node_modules'))).isSymbolicLink()).toBe(false);
+    expect(await realpath(join(workspace, 'node_modules/tool'))).toBe(await realpath(join(nodeModules, 'tool')));
+    expect(await realpath(join(workspace, 'node_modules/@types/thing'))).toBe(await realpath(join(nodeModules, '@types/thing')));
+    expect(execFileSync(join(workspace, 'node_modules/.bin/tool'), { encoding: 'utf8' })).toBe('tool ran\n');
+    expect(execFileSync('node', ['use.cjs'], { cwd: workspace, encoding: 'utf8' })).toBe('tool\n');
+  });
+
+  it('refuses a toolchain whose installed version is not the pinned one, or not installed, or not pinned exactly', async () => {
+    const dir = await tempDir();
+    const nodeModules = join(dir, 'node_modules');
+    await mkdir(join(nodeModules, 'tool'), { recursive: true });
+    await writeFile(join(nodeModules, 'tool/package.json'), JSON.stringify({ name: 'tool', version: '1.2.4' }));
+    const drifted = await loadBenchScenario(await scenarioFile(dir, { 'x-bench-node-modules': { tool: '1.2.3' } }));
+    await expect(prepareWorkspace(drifted, join(dir, 'ws1'), nodeModules)).rejects.toThrow(
+      /pins tool 1\.2\.3, but this repository's node_modules has 1\.2\.4/,
+    );
+    const missing = await loadBenchScenario(await scenarioFile(dir, { 'x-bench-node-modules': { absent: '1.0.0' } }));
+    await expect(prepareWorkspace(missing, join(dir, 'ws2'), nodeModules)).rejects.toThrow(/names absent, which is not installed/);
+    for (const value of [['tool'], { tool: '^1.2.3' }, { 'Bad Name': '1.0.0' }]) {
+      await expect(loadBenchScenario(await scenarioFile(dir, { 'x-bench-node-modules': value }))).rejects.toThrow(
+        /x-bench-node-modules must map npm package names to exact versions/,
+      );
+    }
+  });
+
   it('loads every shipped scenario', async () => {
     for (const name of [
       'bug-hunt',
@@ -130,6 +177,7 @@ describe('bench scenarios', () => {
       'yaml-day',
       'diff-day',
       'acorn-day',
+      'ts-day',
       'wide-search',
       'wide-search-inline',
     ]) {
@@ -140,14 +188,14 @@ describe('bench scenarios', () => {
   });
 
   it("applies the shipped scenarios' patches to the installed packages", async () => {
-    for (const name of ['bug-hunt', 'test-debugging', 'long-session', 'yaml-day', 'diff-day', 'acorn-day']) {
+    for (const name of ['bug-hunt', 'test-debugging', 'long-session', 'yaml-day', 'diff-day', 'acorn-day', 'ts-day']) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       await prepareWorkspace(bench, join(await tempDir(), 'ws'));
     }
   });
 
   it('keeps the long days long: 120 requests or more in a 200,000-token window, each step of the script an agent request', async () => {
-    for (const name of ['yaml-day', 'diff-day', 'acorn-day']) {
+    for (const name of ['yaml-day', 'diff-day', 'acorn-day', 'ts-day']) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       expect(bench.scenario.model.contextWindow).toBe(200_000);
       expect(bench.scenario.turns.filter((t) => t.kind === 'assistant').length).toBeGreaterThanOrEqual(120);

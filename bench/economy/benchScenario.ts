@@ -10,13 +10,18 @@
  *   `.js` and `package.json`);
  * - `x-bench-patch`: `[{"path": "src/diff/line.js", "old": "…", "new": "…"}]` then replaces one exact
  *   occurrence in a file (the bug a bug hunt looks for): patches run after the copies *and* the scenario's
- *   own `workspace` files are written, so a day can plant its bugs in either.
+ *   own `workspace` files are written, so a day can plant its bugs in either;
+ * - `x-bench-node-modules`: `{"typescript": "5.9.3", "vitest": "4.1.12"}`, the toolchain a day's commands
+ *   run (`npx tsc`, `npx vitest`, `import … from 'vitest'`): packages of this repository's `node_modules`,
+ *   each pinned to the version the day was written against, linked into the workspace's own
+ *   `node_modules` folder with their `bin` entries in `node_modules/.bin` (`nodeModules.ts`).
  */
 import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { parseScenario, writeWorkspaceFiles } from '../../src/node/scenario/scenario';
 import type { Scenario } from '../../src/node/scenario/types';
 import { parseBenchSource, sourceRoot, type BenchSource } from './benchSources';
+import { linkNodeModules, parseNodeModules, type BenchNodeModule } from './nodeModules';
 
 export interface BenchCopy {
   readonly from: string;
@@ -39,6 +44,8 @@ export interface BenchScenario {
   readonly sources: readonly BenchSource[];
   readonly copies: readonly BenchCopy[];
   readonly patches: readonly BenchPatch[];
+  /** `x-bench-node-modules`: the pinned toolchain linked into the workspace (none for most days). */
+  readonly nodeModules: readonly BenchNodeModule[];
   /** Overrides of the compaction threshold, as a share of the window (a scenario built to cross one). */
   readonly compactionShare?: number;
   /**
@@ -86,6 +93,7 @@ export async function loadBenchScenario(file: string): Promise<BenchScenario> {
     sources,
     copies,
     patches,
+    nodeModules: parseNodeModules(raw['x-bench-node-modules'], file),
     ...(typeof share === 'number' ? { compactionShare: share } : {}),
   };
 }
@@ -111,7 +119,8 @@ function arrayOf<T>(value: unknown, file: string, key: string, check: (v: unknow
 }
 
 /**
- * Builds the day's workspace: copies the sources, writes the scenario's own files, applies the patches.
+ * Builds the day's workspace: copies the sources, writes the scenario's own files, applies the patches,
+ * links the pinned toolchain.
  * Callers then run the scenario with `workspaceWritten(bench)` so nothing writes the files a second time
  * (a second write would undo a patch planted in one of them).
  */
@@ -127,7 +136,8 @@ export async function prepareWorkspace(
     if (from !== root && !from.startsWith(root + sep))
       throw new BenchScenarioError(`x-bench-copy from ${copy.from} leaves ${source ? `the source ${source.name}` : 'node_modules'}.`);
     const to = resolve(workspaceDir, copy.to);
-    if (to !== workspaceDir && !to.startsWith(resolve(workspaceDir) + sep)) throw new BenchScenarioError(`x-bench-copy to ${copy.to} leaves the workspace.`);
+    if (to !== workspaceDir && !to.startsWith(resolve(workspaceDir) + sep))
+      throw new BenchScenarioError(`x-bench-copy to ${copy.to} leaves the workspace.`);
     const endings = copy.include ?? ['.js', 'package.json'];
     await copyTree(from, to, endings).catch((error: unknown) => {
       const hint = source ? `the source ${source.name} was fetched, but has no such folder` : 'is the package installed? run npm ci';
@@ -146,6 +156,7 @@ export async function prepareWorkspace(
     }
     await writeFile(path, text.slice(0, at) + patch.new + text.slice(at + patch.old.length));
   }
+  await linkNodeModules(bench.nodeModules, workspaceDir, nodeModules);
 }
 
 /** The scenario to play once `prepareWorkspace` has written its files (an empty `workspace`). */

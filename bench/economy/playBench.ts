@@ -3,6 +3,7 @@
  * against the local server, in a folder the caller owns: what the economy bench, the candidates and the
  * smoke tests all measure from.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { HygieneConfig } from '../../src/core/config/hygiene';
@@ -10,6 +11,7 @@ import type { SessionPorts } from '../../src/core/session/node/sessionAssembly';
 import type { AgentHooks } from '../../src/node/localServer/agentHooks';
 import { runHeadless } from '../../src/node/headless/runner';
 import type { LoggedRequest } from '../../src/node/localServer/server';
+import { withAgentEnvironment } from '../peers/agentEnvironment';
 import { prepareWorkspace, workspaceWritten, type BenchScenario } from './benchScenario';
 
 export interface PlayedBench {
@@ -46,18 +48,23 @@ export async function playBenchScenario(
   const workspaceDir = join(root, 'workspace');
   await prepareWorkspace(bench, workspaceDir);
   const notices: string[] = [];
-  const result = await runHeadless({
-    workspaceDir,
-    scenario: workspaceWritten(bench),
-    outDir: options.outDir ?? join(root, 'out'),
-    homeDir: join(root, 'home'),
-    idSeed: 0xca1,
-    ...(options.strategy ? { strategy: options.strategy } : {}),
-    compaction: options.compaction ?? benchCompaction(bench),
-    ...(options.hygiene ? { hygiene: options.hygiene } : {}),
-    ...(options.serverHooks ? { serverHooks: options.serverHooks } : {}),
-    onNotice: (message) => notices.push(message),
-  });
+  const homeDir = join(root, 'home');
+  await mkdir(homeDir, { recursive: true });
+  // The commands get what every agent's get in the peers bench (agentEnvironment.ts), so a day prints the same here.
+  const result = await withAgentEnvironment(homeDir, () =>
+    runHeadless({
+      workspaceDir,
+      scenario: workspaceWritten(bench),
+      outDir: options.outDir ?? join(root, 'out'),
+      homeDir,
+      idSeed: 0xca1,
+      ...(options.strategy ? { strategy: options.strategy } : {}),
+      compaction: options.compaction ?? benchCompaction(bench),
+      ...(options.hygiene ? { hygiene: options.hygiene } : {}),
+      ...(options.serverHooks ? { serverHooks: options.serverHooks } : {}),
+      onNotice: (message) => notices.push(message),
+    }),
+  );
   notices.push(...(result.server?.notices ?? []));
   return {
     requests: result.server?.requests ?? [],

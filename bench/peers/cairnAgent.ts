@@ -4,7 +4,7 @@
  * cut from a capped output gets `recall` with offset and limit on the stored result first.
  */
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../../src/core/config/hygiene';
 import { runHeadless } from '../../src/node/headless/runner';
@@ -13,6 +13,7 @@ import type { AssistantTurn } from '../../src/node/scenario/types';
 import { CAIRN_CATEGORIES } from './categories';
 import { elisionsOf } from '../economy/elisions';
 import type { AgentRun, AgentRunContext, BenchAgent } from './agent';
+import { withAgentEnvironment } from './agentEnvironment';
 import { needsGate, retrievalTurn, visibleText, windowAround, type NeedsByTurn } from './needs';
 
 export const cairnAgent: BenchAgent = cairnConfigured('cairn');
@@ -57,17 +58,22 @@ export function cairnNeedsGate(needs: NeedsByTurn, outDir: string, notice: (mess
 async function runCairn(context: AgentRunContext, hygiene: HygieneConfig | undefined): Promise<AgentRun> {
   const outDir = join(context.scratchDir, 'out');
   const gate = cairnNeedsGate(context.needs, outDir, context.onNotice);
-  const result = await runHeadless({
-    workspaceDir: context.workspaceDir,
-    scenario: context.bench.scenario,
-    outDir,
-    homeDir: join(context.scratchDir, 'home'),
-    idSeed: 0xca1,
-    model: context.model,
-    onNotice: context.onNotice,
-    ...(hygiene ? { hygiene } : {}),
-    ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
-  });
+  const homeDir = join(context.scratchDir, 'home');
+  await mkdir(homeDir, { recursive: true });
+  // Cairn's commands get what every peer's get (agentEnvironment.ts), not this process's own environment.
+  const result = await withAgentEnvironment(homeDir, () =>
+    runHeadless({
+      workspaceDir: context.workspaceDir,
+      scenario: context.bench.scenario,
+      outDir,
+      homeDir,
+      idSeed: 0xca1,
+      model: context.model,
+      onNotice: context.onNotice,
+      ...(hygiene ? { hygiene } : {}),
+      ...(gate.hook ? { serverHooks: { before: gate.hook } } : {}),
+    }),
+  );
   const elisions = await elisionsOf(join(outDir, 'sessions'));
   return { requests: result.server?.requests ?? [], outsideConnections: 0, unmetNeeds: gate.report.unmet, elisions: elisions.count };
 }
