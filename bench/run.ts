@@ -15,6 +15,7 @@ import { STRATEGIES, type StrategyName } from './economy/strategies';
 import { hotMarkdown } from './hot/report';
 import { agentsNamed } from './peers/agents';
 import { peersMarkdown } from './peers/report';
+import { applyBenchVariables } from './peers/peerEnvironment';
 import { runPeers } from './peers/runPeers';
 import { checkpointMarkdown, measureShape, SHAPES } from './checkpoints/checkpointCost';
 import { DEFAULT_MAX_STEPS, historyMarkdown, runHistory } from '../test/reliability/history/run';
@@ -189,6 +190,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const json = rest.includes('--json') || jsonOut !== undefined;
+  // Cairn runs in this process and its commands inherit this environment; the peers get the same
+  // variables (peers/peerEnvironment.ts), so every agent's tools print the same way.
+  applyBenchVariables();
   if (command === 'economy') await economy(rest, json);
   else if (command === 'hot') await hot(rest, json);
   else if (command === 'trace') await trace(rest);

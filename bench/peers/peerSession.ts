@@ -11,6 +11,7 @@ import { startLocalServer, type LoggedRequest } from '../../src/node/localServer
 import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import type { AgentRunContext } from './agent';
+import { peerEnvironment } from './peerEnvironment';
 import { startRefusingProxy } from './refusingProxy';
 
 export interface Invocation {
@@ -59,7 +60,7 @@ export async function playToPeer(context: AgentRunContext, driver: PeerDriver): 
       if (turn.kind === 'user') {
         const call = driver.invocation(turn.text, first, home, server.url);
         first = false;
-        const outcome = await runCli(call, context.workspaceDir, { ...baseEnv(home), ...proxy.env(), ...call.env });
+        const outcome = await runCli(call, context.workspaceDir, { ...peerEnvironment(process.env, home), ...proxy.env(), ...call.env });
         await writeFile(join(context.scratchDir, `cli-turn-${turn.index}.log`), outcome.stdout).catch(() => undefined);
         if (outcome.problem) context.onNotice(`turn ${turn.index}: ${outcome.problem}`);
         await driver.afterTurn?.(outcome.stdout, home);
@@ -79,21 +80,6 @@ export async function playToPeer(context: AgentRunContext, driver: PeerDriver): 
     await server.close();
     await proxy.close();
   }
-}
-
-function baseEnv(home: string): Record<string, string> {
-  const keep = ['PATH', 'LANG', 'TERM', 'TMPDIR', 'USER', 'SHELL'];
-  const env: Record<string, string> = {};
-  for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key]!;
-  return {
-    ...env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    CI: '1',
-  };
 }
 
 /** Runs one CLI invocation to its end; `problem` when it failed or timed out (the run goes on). */
