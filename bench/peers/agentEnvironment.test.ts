@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnvironment, withAgentEnvironment } from './agentEnvironment';
 
@@ -12,18 +15,33 @@ afterEach(() => {
 });
 
 describe('the environment every agent gets', () => {
-  it("keeps the shell's few variables from the machine, a scratch HOME, CI and NO_COLOR, and nothing else", () => {
-    const env = agentEnvironment('/scratch/home', {
-      PATH: '/usr/bin',
-      TERM: 'xterm',
-      HOME: '/root',
-      RUST_BACKTRACE: '1',
-      npm_config_local_prefix: '/repo',
-      FORCE_COLOR: '1',
-    });
+  it("keeps the shell's few variables and the toolchains' from the machine, a scratch HOME, CI and NO_COLOR, and nothing else", () => {
+    const realHome = mkdtempSync(join(tmpdir(), 'agent-env-home-'));
+    mkdirSync(join(realHome, '.rustup'));
+    mkdirSync(join(realHome, '.pyenv'));
+    const env = agentEnvironment(
+      '/scratch/home',
+      {
+        PATH: '/usr/bin',
+        TERM: 'xterm',
+        HOME: '/root',
+        RUST_BACKTRACE: '1',
+        CARGO_HOME: '/opt/cargo',
+        npm_config_local_prefix: '/repo',
+        FORCE_COLOR: '1',
+        ANTHROPIC_API_KEY: 'k',
+      },
+      realHome,
+    );
+    rmSync(realHome, { recursive: true, force: true });
     expect(env).toEqual({
       PATH: '/usr/bin',
       TERM: 'xterm',
+      RUST_BACKTRACE: '1',
+      // rustup's and pyenv's shims look under $HOME unless told: the real home's folders, or what the machine names.
+      RUSTUP_HOME: join(realHome, '.rustup'),
+      CARGO_HOME: '/opt/cargo',
+      PYENV_ROOT: join(realHome, '.pyenv'),
       HOME: '/scratch/home',
       XDG_CONFIG_HOME: '/scratch/home/.config',
       XDG_DATA_HOME: '/scratch/home/.local/share',
@@ -41,7 +59,8 @@ describe('the environment every agent gets', () => {
     const seen = await withAgentEnvironment('/scratch/home', async () =>
       execFileSync('bash', ['-c', 'echo "$HOME|${CI-}|${NO_COLOR-}|${RUST_BACKTRACE-}|${npm_config_local_prefix-}"'], { encoding: 'utf8' }),
     );
-    expect(seen).toBe('/scratch/home|1|1||\n');
+    // RUST_BACKTRACE is a toolchain variable every agent gets alike; npm's own are nobody's.
+    expect(seen).toBe('/scratch/home|1|1|1|\n');
     expect(process.env['npm_config_local_prefix']).toBe('/repo');
     expect(process.env['RUST_BACKTRACE']).toBe('1');
     expect(process.env['CI']).toBeUndefined();

@@ -5,10 +5,9 @@
  * session runs (`withAgentEnvironment`) and its commands inherit it as a user's Cairn would inherit VS Code's.
  *
  * What it holds and why:
- * - the few variables a shell needs from the machine (`PATH`, `LANG`, `TERM`, `TMPDIR`, `USER`, `SHELL`), and
- *   nothing else of it: neither `npm run bench`'s own `npm_config_*` (which tell npm and npx that the project
- *   is this repository, and how loudly to log) nor the machine's `RUST_BACKTRACE` reach one agent's commands
- *   and not another's;
+ * - the few variables a shell needs from the machine (`PATH`, `LANG`, `TERM`, `TMPDIR`, `USER`, `SHELL`), the
+ *   toolchains' homes and the toolchain variables that change what they print (below), and nothing else of it: neither `npm run bench`'s own `npm_config_*` (which tell npm and npx that the project
+ *   is this repository, and how loudly to log) reach one agent's commands and not another's;
  * - a scratch `HOME` and XDG folders, so no agent reads or writes the user's caches and settings;
  * - `CI=1`, which the peers have always had (their CLIs run headless) and which tools read: vitest does not
  *   write a new snapshot under it, npm prints no update notice;
@@ -19,13 +18,49 @@
  * `OPENCODE`, …), by which some tools pick another output for agents (vitest 4's `agent` reporter). A day
  * whose tool does that names its output in the project's own configuration (bench/README.md).
  */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 const KEPT = ['PATH', 'LANG', 'TERM', 'TMPDIR', 'USER', 'SHELL'] as const;
 
-export function agentEnvironment(home: string, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/**
+ * Toolchain variables passed on as the machine has them (unset stays unset, for every agent alike): what a
+ * compiled day's tools print depends on them (RUST_BACKTRACE turns every test panic into a stack trace,
+ * RUSTFLAGS can turn warnings into errors).
+ */
+const TOOLCHAIN_PASSED = [
+  'RUSTUP_TOOLCHAIN',
+  'RUSTUP_AUTO_INSTALL',
+  'RUST_BACKTRACE',
+  'RUST_LIB_BACKTRACE',
+  'RUSTFLAGS',
+  'RUSTDOCFLAGS',
+  'CARGO_TARGET_DIR',
+  'CARGO_BUILD_JOBS',
+  'CARGO_INCREMENTAL',
+] as const;
+
+/**
+ * Where version managers keep their toolchains: `cargo`, `rustc` and `python3` on PATH may be rustup's or
+ * pyenv's shims, which look under `$HOME` unless these say where; under the scratch HOME they would find
+ * nothing. Each defaults to the real home's folder when it exists there.
+ */
+const TOOLCHAIN_HOMES = [
+  ['RUSTUP_HOME', '.rustup'],
+  ['CARGO_HOME', '.cargo'],
+  ['PYENV_ROOT', '.pyenv'],
+] as const;
+
+export function agentEnvironment(home: string, from: NodeJS.ProcessEnv = process.env, realHome = homedir()): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of KEPT) if (from[key] !== undefined) env[key] = from[key]!;
+  for (const key of TOOLCHAIN_PASSED) if (from[key] !== undefined) env[key] = from[key]!;
+  for (const [key, folder] of TOOLCHAIN_HOMES) {
+    const given = from[key];
+    if (given !== undefined && given !== '') env[key] = given;
+    else if (existsSync(join(realHome, folder))) env[key] = join(realHome, folder);
+  }
   return {
     ...env,
     HOME: home,
