@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentHooks } from '../../src/node/localServer/agentHooks';
 import { startLocalServer, type LoggedRequest } from '../../src/node/localServer/server';
@@ -12,6 +13,7 @@ import { applyFsOperation } from '../../src/node/scenario/fsOperation';
 import { ScenarioPlayer } from '../../src/node/scenario/player';
 import type { AgentRunContext } from './agent';
 import { startRefusingProxy } from './refusingProxy';
+import { toolchainEnvironment } from './toolchainEnvironment';
 
 export interface Invocation {
   readonly command: string;
@@ -87,6 +89,8 @@ function baseEnv(home: string): Record<string, string> {
   for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key]!;
   return {
     ...env,
+    // The same toolchain as Cairn's commands, which inherit this process's environment (toolchainEnvironment.ts).
+    ...toolchainEnvironment(process.env, homedir()),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
