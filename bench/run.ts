@@ -99,8 +99,7 @@ async function candidates(args: readonly string[], json: boolean): Promise<void>
     }
     results.push({ scenario: bench.name, runs });
   }
-  if (json)
-    await emitJson({ date: new Date().toISOString(), machine: machine(), candidates: results });
+  if (json) await emitJson({ date: new Date().toISOString(), machine: machine(), candidates: results });
   else
     process.stdout.write(
       `# Candidate measures — ${new Date().toISOString()}\n\n${machine()}\n\n${results.map((r) => candidatesMarkdown(r.scenario, r.runs)).join('\n')}`,

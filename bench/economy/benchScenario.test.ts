@@ -179,6 +179,7 @@ describe('bench scenarios', () => {
       'acorn-day',
       'ts-day',
       'python-day',
+      'rust-day',
       'wide-search',
       'wide-search-inline',
     ]) {
@@ -189,14 +190,24 @@ describe('bench scenarios', () => {
   });
 
   it("applies the shipped scenarios' patches to the installed packages", async () => {
-    for (const name of ['bug-hunt', 'test-debugging', 'long-session', 'yaml-day', 'diff-day', 'acorn-day', 'ts-day', 'python-day']) {
+    for (const name of [
+      'bug-hunt',
+      'test-debugging',
+      'long-session',
+      'yaml-day',
+      'diff-day',
+      'acorn-day',
+      'ts-day',
+      'python-day',
+      'rust-day',
+    ]) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       await prepareWorkspace(bench, join(await tempDir(), 'ws'));
     }
   });
 
   it('keeps the long days long: 120 requests or more in a 200,000-token window, each step of the script an agent request', async () => {
-    for (const name of ['yaml-day', 'diff-day', 'acorn-day', 'ts-day', 'python-day']) {
+    for (const name of ['yaml-day', 'diff-day', 'acorn-day', 'ts-day', 'python-day', 'rust-day']) {
       const bench = await loadBenchScenario(join(SCENARIOS_DIR, `${name}.json`));
       expect(bench.scenario.model.contextWindow).toBe(200_000);
       expect(bench.scenario.turns.filter((t) => t.kind === 'assistant').length).toBeGreaterThanOrEqual(120);

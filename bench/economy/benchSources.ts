@@ -43,7 +43,8 @@ export function parseBenchSource(value: unknown, file: string): BenchSource {
   const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const { name, debian, npm, version } = raw;
   const hint = `${file}: each x-bench-source needs "name", a version, and either "debian" (a Debian package) or "npm" (an npm package), e.g. {"name": "attrs", "debian": "python3-attr", "version": "22.2.0-1"}.`;
-  if (typeof name !== 'string' || !NAME.test(name) || typeof version !== 'string' || !VERSION.test(version)) throw new BenchSourceError(hint);
+  if (typeof name !== 'string' || !NAME.test(name) || typeof version !== 'string' || !VERSION.test(version))
+    throw new BenchSourceError(hint);
   if ((debian === undefined) === (npm === undefined)) throw new BenchSourceError(hint);
   if (debian !== undefined && !(typeof debian === 'string' && NAME.test(debian))) throw new BenchSourceError(hint);
   if (npm !== undefined && !(typeof npm === 'string' && NPM_NAME.test(npm))) throw new BenchSourceError(hint);
@@ -62,14 +63,24 @@ export async function sourceRoot(source: BenchSource, cacheDir = benchCacheDir()
     const unpacked = join(work, 'tree');
     await mkdir(unpacked);
     if (kind === 'debian') {
-      await fetchStep(`apt-get download ${pkg}=${source.version}`, 'apt-get', ['download', `${pkg}=${source.version}`], work,
-        'Is the version still in the archive (apt-cache policy ' + pkg + ')? Run apt-get update first on a fresh machine.');
+      await fetchStep(
+        `apt-get download ${pkg}=${source.version}`,
+        'apt-get',
+        ['download', `${pkg}=${source.version}`],
+        work,
+        'Is the version still in the archive (apt-cache policy ' + pkg + ')? Run apt-get update first on a fresh machine.',
+      );
       const deb = (await readdir(work)).find((f) => f.endsWith('.deb'));
       if (!deb) throw new BenchSourceError(`apt-get download ${pkg}=${source.version} left no .deb file.`);
       await fetchStep(`dpkg-deb -x ${deb}`, 'dpkg-deb', ['-x', join(work, deb), unpacked], work, 'Is dpkg-deb installed?');
     } else {
-      await fetchStep(`npm pack ${pkg}@${source.version}`, 'npm', ['pack', `${pkg}@${source.version}`, '--silent', '--pack-destination', work], work,
-        'Is the npm registry reachable, and does the version exist (npm view ' + pkg + ' versions)?');
+      await fetchStep(
+        `npm pack ${pkg}@${source.version}`,
+        'npm',
+        ['pack', `${pkg}@${source.version}`, '--silent', '--pack-destination', work],
+        work,
+        'Is the npm registry reachable, and does the version exist (npm view ' + pkg + ' versions)?',
+      );
       const tgz = (await readdir(work)).find((f) => f.endsWith('.tgz'));
       if (!tgz) throw new BenchSourceError(`npm pack ${pkg}@${source.version} left no .tgz file.`);
       await fetchStep(`tar -xzf ${tgz}`, 'tar', ['-xzf', join(work, tgz), '-C', unpacked], work, 'Is tar installed?');
@@ -94,5 +105,8 @@ async function fetchStep(what: string, command: string, args: string[], cwd: str
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }

@@ -110,12 +110,13 @@ async function build(): Promise<void> {
 
   // Task 2: the task-list extension, first without loose lists.
   const TASKLIST_V1 = own('tasklist.py');
-  const LOOSE_OLD =
-    "            for li in parent.findall('li'):\n                match = BOX_RE.match(li.text or '')\n";
+  const LOOSE_OLD = "            for li in parent.findall('li'):\n                match = BOX_RE.match(li.text or '')\n";
   const LOOSE_NEW =
     "            for li in parent.findall('li'):\n                # In a loose list (items apart by blank lines) an item's text is in a paragraph.\n                holder = li[0] if len(li) and li[0].tag == 'p' and not (li.text or '').strip() else li\n                match = BOX_RE.match(holder.text or '')\n";
-  const LOOSE_OLD_2 = "                box.tail = ' ' + li.text[match.end():]\n                li.text = None\n                li.insert(0, box)\n";
-  const LOOSE_NEW_2 = "                box.tail = ' ' + holder.text[match.end():]\n                holder.text = None\n                holder.insert(0, box)\n";
+  const LOOSE_OLD_2 =
+    "                box.tail = ' ' + li.text[match.end():]\n                li.text = None\n                li.insert(0, box)\n";
+  const LOOSE_NEW_2 =
+    "                box.tail = ' ' + holder.text[match.end():]\n                holder.text = None\n                holder.insert(0, box)\n";
   const TASKLIST_DEMO = String.raw`python3 -c "import markdown; print(markdown.markdown('- [x] write **the** page\n- [ ] check links\n- plain', extensions=['markdown.extensions.tasklist']))"`;
 
   // Task 3: the link checker, first version (it imports markdown from scripts/, and a link to a page
@@ -130,20 +131,21 @@ async function build(): Promise<void> {
     "                page = path.parent / target if target else path\n                if page not in anchors:\n                    problems.append(f'{path}:{number}: no page {page}')\n                elif anchor not in anchors[page]:\n                    problems.append(f'{path}:{number}: no #{anchor} in {page}')\n";
   const HEADING_IDS = between(CHECKER_V1, 'def heading_ids(md, text):', '\n\ndef check(folders):');
   const PAGE_IDS =
-    "def page_ids(md, text):\n    \"\"\"Every id in a page as rendered: headings, and whatever attr_list set (`{: #limits }`).\"\"\"\n    md.reset()\n    return set(ID_RE.findall(md.convert(text)))";
+    'def page_ids(md, text):\n    """Every id in a page as rendered: headings, and whatever attr_list set (`{: #limits }`)."""\n    md.reset()\n    return set(ID_RE.findall(md.convert(text)))';
   const ID_RE_OLD = "LINK_RE = re.compile(r'\\]\\(([^)\\s#]*)#([^)\\s]+)\\)')\n";
   const ID_RE_NEW = `${ID_RE_OLD}ID_RE = re.compile(r' id="([^"]+)"')\n`;
 
   // Task 4: suggestions, then code skipped.
-  const SUGGEST_OLD = "                elif anchor not in anchors[page]:\n                    problems.append(f'{path}:{number}: no #{anchor} in {page}')\n";
+  const SUGGEST_OLD =
+    "                elif anchor not in anchors[page]:\n                    problems.append(f'{path}:{number}: no #{anchor} in {page}')\n";
   const SUGGEST_NEW =
     "                elif anchor not in anchors[page]:\n                    close = difflib.get_close_matches(anchor, anchors[page], n=1)\n                    hint = f' (did you mean #{close[0]}?)' if close else ''\n                    problems.append(f'{path}:{number}: no #{anchor} in {page}{hint}')\n";
   const CODE_OLD =
-    "    for path, text in pages.items():\n        for number, line in enumerate(text.splitlines(), start=1):\n            for target, anchor in LINK_RE.findall(line):\n";
+    '    for path, text in pages.items():\n        for number, line in enumerate(text.splitlines(), start=1):\n            for target, anchor in LINK_RE.findall(line):\n';
   const CODE_NEW =
-    "    for path, text in pages.items():\n        for number, line in prose_lines(text):\n            for target, anchor in LINK_RE.findall(line):\n";
+    '    for path, text in pages.items():\n        for number, line in prose_lines(text):\n            for target, anchor in LINK_RE.findall(line):\n';
   const PROSE_LINES =
-    "\n\ndef prose_lines(text):\n    \"\"\"(number, line) for a page's lines outside code: fenced blocks left out, code spans blanked.\"\"\"\n    fence = None\n    for number, line in enumerate(text.splitlines(), start=1):\n        marker = FENCE_RE.match(line)\n        if marker and (fence is None or marker.group(1).startswith(fence)):\n            fence = marker.group(1)[:3] if fence is None else None\n        elif fence is None:\n            yield number, CODE_SPAN_RE.sub('', line)\n";
+    '\n\ndef prose_lines(text):\n    """(number, line) for a page\'s lines outside code: fenced blocks left out, code spans blanked."""\n    fence = None\n    for number, line in enumerate(text.splitlines(), start=1):\n        marker = FENCE_RE.match(line)\n        if marker and (fence is None or marker.group(1).startswith(fence)):\n            fence = marker.group(1)[:3] if fence is None else None\n        elif fence is None:\n            yield number, CODE_SPAN_RE.sub(\'\', line)\n';
   const CODE_RE_NEW = `${ID_RE_NEW}FENCE_RE = re.compile(r'^ {0,3}(\`{3,}|~{3,})')\nCODE_SPAN_RE = re.compile(r'(\`+).+?\\1')\n`;
 
   // Task 5: the slug helpers move to markdown/slugs.py.
@@ -152,14 +154,13 @@ async function build(): Promise<void> {
     '"""\nSlugs: the ids Markdown gives headings, made from their text.\n\nMoved out of the toc extension (`markdown.extensions.toc`), which still offers the old names with\na DeprecationWarning, so that other code can make the same ids without loading an extension.\n\nLicense: [BSD](https://opensource.org/licenses/bsd-license.php)\n"""\n\nimport re\nimport unicodedata\n\n\n' +
     MOVED +
     '\n';
-  const TOC_IMPORTS_OLD =
-    'from ..util import code_escape, parseBoolValue, AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE, AtomicString\n';
+  const TOC_IMPORTS_OLD = 'from ..util import code_escape, parseBoolValue, AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE, AtomicString\n';
   const TOC_IMPORTS_NEW =
     'from ..util import code_escape, parseBoolValue, AMP_SUBSTITUTE, HTML_PLACEHOLDER_RE, AtomicString, deprecated\nfrom .. import slugs\n';
   const ALIASES_V1 =
-    "# Moved to markdown.slugs: the old names still work, with a DeprecationWarning.\nslugify = deprecated(\"Import it from 'markdown.slugs' instead.\")(slugs.slugify)\nunique = deprecated(\"Import it from 'markdown.slugs' instead.\")(slugs.unique)";
+    '# Moved to markdown.slugs: the old names still work, with a DeprecationWarning.\nslugify = deprecated("Import it from \'markdown.slugs\' instead.")(slugs.slugify)\nunique = deprecated("Import it from \'markdown.slugs\' instead.")(slugs.unique)';
   const ALIASES =
-    "# Moved to markdown.slugs: the old names still work, with a DeprecationWarning.\nslugify = deprecated(\"Import it from 'markdown.slugs' instead.\")(slugs.slugify)\nslugify_unicode = deprecated(\"Import it from 'markdown.slugs' instead.\")(slugs.slugify_unicode)\nunique = deprecated(\"Import it from 'markdown.slugs' instead.\")(slugs.unique)";
+    '# Moved to markdown.slugs: the old names still work, with a DeprecationWarning.\nslugify = deprecated("Import it from \'markdown.slugs\' instead.")(slugs.slugify)\nslugify_unicode = deprecated("Import it from \'markdown.slugs\' instead.")(slugs.slugify_unicode)\nunique = deprecated("Import it from \'markdown.slugs\' instead.")(slugs.unique)';
   const UNIQUE_CALL_OLD = '                    el.attrib["id"] = unique(self.slugify(innertext, self.sep), used_ids)\n';
   const UNIQUE_CALL_NEW = '                    el.attrib["id"] = slugs.unique(self.slugify(innertext, self.sep), used_ids)\n';
   const DEFAULT_SLUGIFY_OLD = '            "slugify": [slugify,\n';
@@ -267,9 +268,10 @@ def test_long_changelog(make_md):
 
   // Task 8: open tasks in the checker.
   const TASK_RE_OLD = "CODE_SPAN_RE = re.compile(r'(`+).+?\\1')\n";
-  const TASK_RE_NEW = "CODE_SPAN_RE = re.compile(r'(`+).+?\\1')\n# An open task: `- [ ] text` (or `*`, `+`, `1.`), the form the tasklist extension renders.\nTASK_RE = re.compile(r'^\\s*(?:[-*+]|\\d+\\.)\\s+\\[ \\]\\s+(.*)')\n";
+  const TASK_RE_NEW =
+    "CODE_SPAN_RE = re.compile(r'(`+).+?\\1')\n# An open task: `- [ ] text` (or `*`, `+`, `1.`), the form the tasklist extension renders.\nTASK_RE = re.compile(r'^\\s*(?:[-*+]|\\d+\\.)\\s+\\[ \\]\\s+(.*)')\n";
   const OPEN_TASKS =
-    "\n\ndef open_tasks(folders):\n    \"\"\"`file:line: open task: text` for every open task of the pages, outside code.\"\"\"\n    tasks = []\n    for folder in folders:\n        for path in sorted(Path(folder).rglob('*.md')):\n            for number, line in prose_lines(path.read_text(encoding='utf-8')):\n                task = TASK_RE.match(line)\n                if task:\n                    tasks.append(f'{path}:{number}: open task: {task.group(1)}')\n    return tasks\n";
+    '\n\ndef open_tasks(folders):\n    """`file:line: open task: text` for every open task of the pages, outside code."""\n    tasks = []\n    for folder in folders:\n        for path in sorted(Path(folder).rglob(\'*.md\')):\n            for number, line in prose_lines(path.read_text(encoding=\'utf-8\')):\n                task = TASK_RE.match(line)\n                if task:\n                    tasks.append(f\'{path}:{number}: open task: {task.group(1)}\')\n    return tasks\n';
   const MAIN_OLD =
     "def main(argv):\n    if not argv:\n        print(__doc__.splitlines()[2], file=sys.stderr)\n        return 2\n    problems = check(argv)\n    for problem in problems:\n        print(problem)\n    print(f'{len(problems)} broken link(s)')\n    return 1 if problems else 0\n";
   const MAIN_NEW =
@@ -301,9 +303,11 @@ def test_open_tasks(page, capsys):
       "Since this morning our docs pages lose the alignment of their table columns (docs/index.md's changelog table is all left-aligned), and `python3 -m pytest` fails. Find the cause and fix it.",
     ),
     step("I'll run the suite first.", [bash('python3 -m pytest')]),
-    step('Every failure is in tests/test_tables.py. Which cases, exactly?', [bash('python3 -m pytest tests/test_tables.py -v --tb=no')], [
-      '14 failed, 360 passed',
-    ]),
+    step(
+      'Every failure is in tests/test_tables.py. Which cases, exactly?',
+      [bash('python3 -m pytest tests/test_tables.py -v --tb=no')],
+      ['14 failed, 360 passed'],
+    ),
     step(
       'Padded separator rows (`| :--- |`) lose all their alignment and borderless ones part of it; compact ones (`|:---|`) keep it. The test builds the rows like this:',
       [files.readAt('tests/test_tables.py', 'def layout(style, cells):', 1, 30)],
@@ -320,7 +324,9 @@ def test_open_tasks(page, capsys):
     step('Both tables align now. The failures from before:', [bash('python3 -m pytest --lf -q')]),
     step(undefined, [bash('python3 -m pytest -q')]),
     step('And the page that showed it:', [
-      bash(String.raw`python3 -c "import markdown; print(markdown.markdown(open('docs/index.md').read(), extensions=['markdown.extensions.tables']))" | grep -E "<t[hd]" | head -8`),
+      bash(
+        String.raw`python3 -c "import markdown; print(markdown.markdown(open('docs/index.md').read(), extensions=['markdown.extensions.tables']))" | grep -E "<t[hd]" | head -8`,
+      ),
     ]),
     say(
       "Fixed in markdown/extensions/tables.py: run() read the alignment from the separator row's cells without stripping their spaces, so `| :---: |` or `| ---: |` (any padded or borderless separator) set no alignment; only compact rows like `|:---:|` worked. Each cell is stripped again before its colons are checked. The 14 failing table tests pass, and the whole suite passes (374).",
@@ -333,21 +339,20 @@ def test_open_tasks(page, capsys):
     user(
       'Our pages use GitHub-style task lists (`- [ ] todo`, `- [x] done`), which render as literal brackets. Add a `tasklist` extension that renders them as disabled checkboxes, with a class on the item and on its list, and tests.',
     ),
-    step("Let me see how an extension plugs in, and what a tree processor gets.", [files.readAt('markdown/extensions/__init__.py', 'class Extension:', 0, 70)]),
+    step('Let me see how an extension plugs in, and what a tree processor gets.', [
+      files.readAt('markdown/extensions/__init__.py', 'class Extension:', 0, 70),
+    ]),
     step(undefined, [grep('register\\(', 'markdown/treeprocessors.py')]),
     step(undefined, [files.readAt('markdown/treeprocessors.py', 'def build_treeprocessors(md, **kwargs):', 0, 50)]),
     step('What do list items look like after the inline patterns ran?', [
-      bash(
-        String.raw`python3 -c "import markdown; print(markdown.markdown('- [ ] todo\n- [x] **done**'))"`,
-      ),
+      bash(String.raw`python3 -c "import markdown; print(markdown.markdown('- [ ] todo\n- [x] **done**'))"`),
     ]),
     step('How do other extensions that rewrite the tree take their settings? The toc extension does that:', [
       grep('treeprocessors.register|getConfigs', 'markdown/extensions'),
     ]),
-    step(
-      "A tree processor after the inline patterns (priority 20) and before prettify (10) sees each item's final text. The extension:",
-      [files.write(TASKLIST, TASKLIST_V1)],
-    ),
+    step("A tree processor after the inline patterns (priority 20) and before prettify (10) sees each item's final text. The extension:", [
+      files.write(TASKLIST, TASKLIST_V1),
+    ]),
     step(undefined, [bash(TASKLIST_DEMO)]),
     step('The tests, in the style of the others:', [files.write(TASK_TESTS, own('test_tasklist.py'))]),
     step(undefined, [bash(`python3 -m pytest ${TASK_TESTS} -v`)]),
@@ -389,9 +394,11 @@ def test_open_tasks(page, capsys):
       ["KeyError: PosixPath('docs/setup.md')"],
     ),
     step(undefined, [bash('python3 scripts/check_links.py docs; echo "exit $?"')]),
-    step('Two reports of `#limits` in api.md; let me check the page before trusting them.', [read('docs/api.md')], [
-      'no #limits in docs/api.md',
-    ]),
+    step(
+      'Two reports of `#limits` in api.md; let me check the page before trusting them.',
+      [read('docs/api.md')],
+      ['no #limits in docs/api.md'],
+    ),
     step(
       '`#limits` is real: attr_list sets it on a paragraph (`{: #limits }`), and toc_tokens only hold headings. Every id of the rendered page counts, so take them from the HTML:',
       [files.edit(CHECKER, ID_RE_OLD, ID_RE_NEW)],
@@ -408,7 +415,7 @@ def test_open_tasks(page, capsys):
   // 4. Suggestions and tests for the checker.
   add(
     user(
-      "Nice. Two things: when an anchor is wrong, suggest the closest id of that page (`did you mean #…?`), and give the checker tests — tests/test_check_links.py, on small folders the tests write.",
+      'Nice. Two things: when an anchor is wrong, suggest the closest id of that page (`did you mean #…?`), and give the checker tests — tests/test_check_links.py, on small folders the tests write.',
     ),
     step(undefined, [files.readAt(CHECKER, 'def check(folders):', 0, 25)]),
     step(undefined, [files.edit(CHECKER, 'import re\nimport sys\n', 'import difflib\nimport re\nimport sys\n')]),
@@ -443,7 +450,9 @@ def test_open_tasks(page, capsys):
     step(undefined, [files.readAt(TOC, 'from . import Extension', 0, 45)]),
     step('The three functions and IDCOUNT_RE move unchanged, with the imports they need:', [files.write(SLUGS, SLUGS_V1)]),
     step(undefined, [files.edit(TOC, TOC_IMPORTS_OLD, TOC_IMPORTS_NEW)]),
-    step('In toc.py they become deprecated aliases (util.deprecated is what the package uses for this):', [files.edit(TOC, MOVED, ALIASES_V1)]),
+    step('In toc.py they become deprecated aliases (util.deprecated is what the package uses for this):', [
+      files.edit(TOC, MOVED, ALIASES_V1),
+    ]),
     step(undefined, [bash('python3 -m pytest -q')]),
     step(
       'A collection error: tests/test_toc.py imports `slugify_unicode` from the toc extension, and I gave no alias for it. It is documented as the `slugify` setting for Unicode ids, so users import it too:',
@@ -461,21 +470,40 @@ def test_open_tasks(page, capsys):
     ]),
     step(undefined, [files.edit(TOC, UNIQUE_CALL_OLD, UNIQUE_CALL_NEW)]),
     step(undefined, [bash('python3 -m pytest -q 2>&1 | tail -25')]),
-    step('What is left comes from tests/test_toc.py, which uses the old names. The tests move to the new module, and one test keeps the old names covered:', [
-      files.edit(TOC_TESTS, 'from markdown.extensions.toc import slugify, slugify_unicode, unique\n', 'from markdown import slugs\nfrom markdown.extensions import toc\nfrom markdown.slugs import slugify, slugify_unicode, unique\n'),
+    step(
+      'What is left comes from tests/test_toc.py, which uses the old names. The tests move to the new module, and one test keeps the old names covered:',
+      [
+        files.edit(
+          TOC_TESTS,
+          'from markdown.extensions.toc import slugify, slugify_unicode, unique\n',
+          'from markdown import slugs\nfrom markdown.extensions import toc\nfrom markdown.slugs import slugify, slugify_unicode, unique\n',
+        ),
+      ],
+    ),
+    step(undefined, [
+      files.edit(
+        TOC_TESTS,
+        '    assert unique(slug, taken) == expected\n    assert expected in taken\n',
+        `    assert unique(slug, taken) == expected\n    assert expected in taken\n${OLD_NAMES_TESTS}`,
+      ),
     ]),
-    step(undefined, [files.edit(TOC_TESTS, "    assert unique(slug, taken) == expected\n    assert expected in taken\n", `    assert unique(slug, taken) == expected\n    assert expected in taken\n${OLD_NAMES_TESTS}`)]),
     step('Now no DeprecationWarning may escape anywhere:', [bash('python3 -m pytest -q -W error::DeprecationWarning')]),
     step(
-      "No warning escaped, but the new test fails for `unique`: unique() adds the id it returns to the set it is given, so the second call, with the same set, found `intro_1` taken. Each call gets its own copy:",
+      'No warning escaped, but the new test fails for `unique`: unique() adds the id it returns to the set it is given, so the second call, with the same set, found `intro_1` taken. Each call gets its own copy:',
       [files.edit(TOC_TESTS, OLD_NAMES_BODY, OLD_NAMES_BODY_FIXED)],
       ['test_old_names_warn[unique-args2]'],
     ),
     step('Does toc.py still import anything only the moved code used?', [grep('^import|^from|unicodedata|re\\.', TOC)]),
-    step(undefined, [files.edit(TOC, 'import re\nimport html\nimport unicodedata\nimport xml.etree.ElementTree as etree\n', 'import re\nimport html\nimport xml.etree.ElementTree as etree\n')]),
+    step(undefined, [
+      files.edit(
+        TOC,
+        'import re\nimport html\nimport unicodedata\nimport xml.etree.ElementTree as etree\n',
+        'import re\nimport html\nimport xml.etree.ElementTree as etree\n',
+      ),
+    ]),
     step(undefined, [bash('python3 -m pytest -q -W error::DeprecationWarning && python3 scripts/check_links.py docs | tail -1')]),
     say(
-      'markdown/slugs.py now holds slugify, slugify_unicode, unique and IDCOUNT_RE, unchanged. markdown/extensions/toc.py imports them from there (its `slugify` setting defaults to slugs.slugify) and keeps the three old names as aliases that warn "\'slugify\' is deprecated. Import it from \'markdown.slugs\' instead." (the first run caught the missing slugify_unicode alias as a collection error; the second showed toc.py still calling its own aliases). tests/test_toc.py uses the new module, and test_old_names_warn covers the aliases. The suite passes with DeprecationWarnings as errors (408).',
+      "markdown/slugs.py now holds slugify, slugify_unicode, unique and IDCOUNT_RE, unchanged. markdown/extensions/toc.py imports them from there (its `slugify` setting defaults to slugs.slugify) and keeps the three old names as aliases that warn \"'slugify' is deprecated. Import it from 'markdown.slugs' instead.\" (the first run caught the missing slugify_unicode alias as a collection error; the second showed toc.py still calling its own aliases). tests/test_toc.py uses the new module, and test_old_names_warn covers the aliases. The suite passes with DeprecationWarnings as errors (408).",
       ['408 passed'],
     ),
   );
@@ -483,17 +511,21 @@ def test_open_tasks(page, capsys):
   // 6. A TOC nesting bug.
   add(
     user(
-      "The table of contents of docs/guide.md is wrong: \"Usage\" and \"Configuration\" show up nested inside \"Install\" instead of beside it. Fix it.",
+      'The table of contents of docs/guide.md is wrong: "Usage" and "Configuration" show up nested inside "Install" instead of beside it. Fix it.',
     ),
     step(undefined, [bash(GUIDE_TOC)]),
     step(
-      'Usage (h2) lands inside Install (h2) after Install\'s h3s: whenever the headings go back up a level. The nesting is built by nest_toc_tokens:',
+      "Usage (h2) lands inside Install (h2) after Install's h3s: whenever the headings go back up a level. The nesting is built by nest_toc_tokens:",
       [grep('nest_toc_tokens', 'markdown')],
       ['<li><a href="#usage">Usage</a>'],
     ),
     step(undefined, [files.readAt(TOC, 'def nest_toc_tokens(toc_list):', 0, 65)]),
     step('The smallest case first, as a test of shapes, with the other ways headings go up and down:', [
-      files.edit(TOC_TESTS, "\n\n@pytest.mark.parametrize('depth, levels', [", `${NESTING_TESTS}\n\n@pytest.mark.parametrize('depth, levels', [`),
+      files.edit(
+        TOC_TESTS,
+        "\n\n@pytest.mark.parametrize('depth, levels', [",
+        `${NESTING_TESTS}\n\n@pytest.mark.parametrize('depth, levels', [`,
+      ),
     ]),
     step(undefined, [bash(`python3 -m pytest ${TOC_TESTS} -k nesting -v`)]),
     step(
@@ -522,7 +554,7 @@ def test_open_tasks(page, capsys):
     ]),
     step('Nearly all of it is unique() and the regex match it calls:', [files.readAt(SLUGS, 'def unique(id, ids):', 3, 14)], ['(unique)']),
     step(
-      "unique() starts again from `fixed_1` for every new \"Fixed\" heading: the n-th one tries n ids, so n headings cost n²/2 regex matches. The toc calls it once per heading with the document's set of ids:",
+      'unique() starts again from `fixed_1` for every new "Fixed" heading: the n-th one tries n ids, so n headings cost n²/2 regex matches. The toc calls it once per heading with the document\'s set of ids:',
       [files.readAt(TOC, '    def run(self, doc):', 0, 20)],
     ),
     step(
@@ -530,40 +562,60 @@ def test_open_tasks(page, capsys):
       [files.edit(SLUGS, '    ids.add(id)\n    return id\n', `    ids.add(id)\n    return id${UNIQUE_IDS}\n`)],
     ),
     step(undefined, [files.edit(TOC, RUN_IDS_OLD, RUN_IDS_NEW)]),
-    step(undefined, [files.edit(TOC, UNIQUE_CALL_NEW, '                    el.attrib["id"] = ids.add(self.slugify(innertext, self.sep))\n')]),
+    step(undefined, [
+      files.edit(TOC, UNIQUE_CALL_NEW, '                    el.attrib["id"] = ids.add(self.slugify(innertext, self.sep))\n'),
+    ]),
     step(undefined, [bash('python3 scripts/time_changelog.py 1000 2000 4000')]),
     step('Linear now. The tests: random sequences of ids checked against unique() itself, and the long changelog, marked slow:', [
-      files.edit(TOC_TESTS, '"""The toc extension: header ids (slugs, unique), the [TOC] marker, its settings, and toc_tokens."""\nimport pytest\n', '"""The toc extension: header ids (slugs, unique), the [TOC] marker, its settings, and toc_tokens."""\nimport random\nimport re\n\nimport pytest\n'),
+      files.edit(
+        TOC_TESTS,
+        '"""The toc extension: header ids (slugs, unique), the [TOC] marker, its settings, and toc_tokens."""\nimport pytest\n',
+        '"""The toc extension: header ids (slugs, unique), the [TOC] marker, its settings, and toc_tokens."""\nimport random\nimport re\n\nimport pytest\n',
+      ),
     ]),
-    step(undefined, [files.edit(TOC_TESTS, `    assert result == getattr(slugs, name)(*fresh())\n`, `    assert result == getattr(slugs, name)(*fresh())\n${UNIQUE_IDS_TESTS}`)]),
+    step(undefined, [
+      files.edit(
+        TOC_TESTS,
+        `    assert result == getattr(slugs, name)(*fresh())\n`,
+        `    assert result == getattr(slugs, name)(*fresh())\n${UNIQUE_IDS_TESTS}`,
+      ),
+    ]),
     step(undefined, [bash(`python3 -m pytest ${TOC_TESTS} -k "unique or changelog" -q`)]),
     step(
       'They pass, but pytest does not know the `slow` mark (PytestUnknownMarkWarning). Registered in pytest.ini, it can be deselected for quick runs:',
-      [files.edit('pytest.ini', 'testpaths = tests\n', 'testpaths = tests\nmarkers =\n    slow: long-running tests (deselect with -m "not slow")\n')],
+      [
+        files.edit(
+          'pytest.ini',
+          'testpaths = tests\n',
+          'testpaths = tests\nmarkers =\n    slow: long-running tests (deselect with -m "not slow")\n',
+        ),
+      ],
       ['PytestUnknownMarkWarning'],
     ),
     step(undefined, [bash('python3 -m pytest -q -m "not slow"')]),
     step(undefined, [bash('python3 -m pytest -q --durations=5')]),
     say(
-      "unique() in markdown/slugs.py restarted from `fixed_1` for every repeated heading, so n headings with the same text cost n²/2 regex matches (the profile's top line). slugs.UniqueIds hands out the same ids but remembers, per base, the first number not known to be taken; the toc extension uses it for each page, so the changelog renders in linear time. unique() stays as it was. tests/test_toc.py: 25 seeded sequences check UniqueIds against unique(), and test_long_changelog (9,000 headings, marked `slow`, registered in pytest.ini) checks the ids stay unique. The suite passes (440); `-m \"not slow\"` skips the long one.",
+      'unique() in markdown/slugs.py restarted from `fixed_1` for every repeated heading, so n headings with the same text cost n²/2 regex matches (the profile\'s top line). slugs.UniqueIds hands out the same ids but remembers, per base, the first number not known to be taken; the toc extension uses it for each page, so the changelog renders in linear time. unique() stays as it was. tests/test_toc.py: 25 seeded sequences check UniqueIds against unique(), and test_long_changelog (9,000 headings, marked `slow`, registered in pytest.ini) checks the ids stay unique. The suite passes (440); `-m "not slow"` skips the long one.',
       ['440 passed'],
     ),
   );
 
   // 8. Open tasks in the checker.
   add(
-    user('Let the checker also list the open tasks of the pages: with `--tasks`, print `file:line: open task: text` for every `- [ ]` item outside code, after the links. They are not failures.'),
+    user(
+      'Let the checker also list the open tasks of the pages: with `--tasks`, print `file:line: open task: text` for every `- [ ]` item outside code, after the links. They are not failures.',
+    ),
     step(undefined, [read(CHECKER)]),
     step(undefined, [files.edit(CHECKER, TASK_RE_OLD, TASK_RE_NEW)]),
     step(undefined, [files.edit(CHECKER, '\n\ndef main(argv):', `${OPEN_TASKS}\n\ndef main(argv):`)]),
     step(undefined, [files.edit(CHECKER, MAIN_OLD, MAIN_NEW)]),
     step(undefined, [files.edit(CHECKER, USAGE_OLD, USAGE_NEW)]),
     step(undefined, [bash('python3 scripts/check_links.py --tasks docs; echo "exit $?"')]),
-    step(undefined, [files.edit(CHECKER_TESTS, "\n\ndef test_usage(capsys):", `${TASKS_TEST}\n\ndef test_usage(capsys):`)]),
+    step(undefined, [files.edit(CHECKER_TESTS, '\n\ndef test_usage(capsys):', `${TASKS_TEST}\n\ndef test_usage(capsys):`)]),
     step(undefined, [bash(`python3 -m pytest ${CHECKER_TESTS} -v`)]),
     step(undefined, [bash('python3 -m pytest -q -m "not slow"')]),
     say(
-      '`--tasks` lists every open task (`- [ ]`, `* [ ]`, `1. [ ]`…) outside fenced code and code spans, after the link report, as `file:line: open task: text`, with a count; the exit code stays the links\'. On docs/ that is guide.md\'s two open items. A new test covers it (a task in a fenced block is not listed); the quick suite passes (440, the slow test deselected).',
+      "`--tasks` lists every open task (`- [ ]`, `* [ ]`, `1. [ ]`…) outside fenced code and code spans, after the link report, as `file:line: open task: text`, with a count; the exit code stays the links'. On docs/ that is guide.md's two open items. A new test covers it (a task in a fenced block is not listed); the quick suite passes (440, the slow test deselected).",
       ['2 open task(s)', '440 passed, 1 deselected'],
     ),
   );

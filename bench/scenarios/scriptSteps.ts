@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { sourceRoot, type BenchSource } from '../economy/benchSources';
 
 export interface ToolCall {
   readonly name: string;
@@ -56,6 +57,14 @@ export const REPO_ROOT = resolve(__dirname, '..', '..');
 /** A file of an installed package, to take an edit's exact old text from (the build fails if it is gone). */
 export function packageFile(path: string): string {
   return readFileSync(join(REPO_ROOT, 'node_modules', path), 'utf8');
+}
+
+/**
+ * A file of a pinned `x-bench-source` (fetched into the bench's cache on first use), to take an edit's exact
+ * old text from: the build fails if the file is gone.
+ */
+export async function sourceFile(source: BenchSource, path: string): Promise<string> {
+  return readFileSync(join(await sourceRoot(source), path), 'utf8');
 }
 
 /** The exact text between two markers of a file (start included, end excluded); throws when either is missing. */
