@@ -89,7 +89,11 @@ export function judgeElision(input: ElisionCostInput, settings: ElisionSettings)
   }
   if (input.cacheCold) return { ...base, pays: true, reason: 'The cache has expired: the next request writes everything anyway.' };
   if (settings.mode === 'cold')
-    return { ...base, pays: false, reason: 'The cache is warm: elision waits until it expires or a compaction is due (cairn.elision: cold).' };
+    return {
+      ...base,
+      pays: false,
+      reason: 'The cache is warm: elision waits until it expires or a compaction is due (cairn.elision: cold).',
+    };
   const pays = input.expectedRequests >= settings.margin * breakEvenRequests;
   const reason = pays
     ? `Pays after ${fmt(breakEvenRequests)} requests; about ${fmt(input.expectedRequests)} expected (margin ${settings.margin}×).`

@@ -51,7 +51,11 @@ abstract class Move implements HistoryCommand {
 function behaviourLine(behaviour: Behaviour): string {
   const steps = behaviour.steps.map((step) =>
     // Every field of a call, so a shrunk report can be written back as a regression test.
-    step.map((c) => `${c.tool}${'file' in c ? FILES[c.file] : ''}${'lines' in c ? `×${c.lines}` : ''}${'command' in c ? `#${c.command}` : ''}`).join('+'),
+    step
+      .map(
+        (c) => `${c.tool}${'file' in c ? FILES[c.file] : ''}${'lines' in c ? `×${c.lines}` : ''}${'command' in c ? `#${c.command}` : ''}`,
+      )
+      .join('+'),
   );
   const faults = [
     ...(behaviour.overloaded !== undefined ? [`529 at ${behaviour.overloaded}`] : []),

@@ -59,7 +59,14 @@ describe('found by the model-based history suite', () => {
     const w = (lines: number) => ({ tool: 'write', file: 0, lines }) as const;
     const task = { tool: 'task', file: 0 } as const;
     await replay([
-      new Send({ steps: [[w(2), edit, w(13)], [w(9), w(39)]], end: 'answer', cut: { answer: 0, events: 4 } }),
+      new Send({
+        steps: [
+          [w(2), edit, w(13)],
+          [w(9), w(39)],
+        ],
+        end: 'answer',
+        cut: { answer: 0, events: 4 },
+      }),
       new Busy('send', { steps: [[task, w(8), w(26)], readA], end: 'answer', cut: { answer: 1, events: 4 } }),
       new Restore(9, true, false),
     ]);

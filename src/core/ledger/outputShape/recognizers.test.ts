@@ -53,7 +53,13 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'ERROR test_calc.py::test_uses_broken - RuntimeError'],
       ['summary', '=============== 3 failed, 80 passed, 1 skipped, 1 error in'],
     ],
-    keeps: ["E       AssertionError: assert 'ab' == 'ba'", 'E       ValueError: bad value 3', 'test_calc.py:11: AssertionError', '=============== 3 failed, 80 passed', '[exit code 1]'],
+    keeps: [
+      "E       AssertionError: assert 'ab' == 'ba'",
+      'E       ValueError: bad value 3',
+      'test_calc.py:11: AssertionError',
+      '=============== 3 failed, 80 passed',
+      '[exit code 1]',
+    ],
   },
   {
     fixture: 'pytest-verbose.txt',
@@ -63,7 +69,12 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'test_calc.py::test_uses_broken ERROR'],
       ['summary', '=============== 3 failed, 80 passed'],
     ],
-    keeps: ["E       AssertionError: assert 'ab' == 'ba'", "E         {'lines': 503} != {'lines': 300}", 'FAILED test_calc.py::test_raises_inside', '[exit code 1]'],
+    keeps: [
+      "E       AssertionError: assert 'ab' == 'ba'",
+      "E         {'lines': 503} != {'lines': 300}",
+      'FAILED test_calc.py::test_raises_inside',
+      '[exit code 1]',
+    ],
     drops: ['test_calc.py::test_more[20] PASSED', 'test_calc.py::test_add_commutes[20] PASSED'],
   },
   {
@@ -73,7 +84,12 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'Traceback (most recent call last):'],
       ['failure', "KeyError: 'count'"],
     ],
-    keeps: ['Traceback (most recent call last):', '  File "/tmp/shapefx/pytb/app.py", line 8, in <genexpr>', "KeyError: 'count'", '[exit code 1]'],
+    keeps: [
+      'Traceback (most recent call last):',
+      '  File "/tmp/shapefx/pytb/app.py", line 8, in <genexpr>',
+      "KeyError: 'count'",
+      '[exit code 1]',
+    ],
     drops: ['processing batch 5: ok'],
   },
   {
@@ -102,7 +118,12 @@ const CASES: readonly FixtureCase[] = [
       ['summary', '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 3'],
       ['summary', '      Tests  3 failed | 31 passed (34)'],
     ],
-    keeps: ['AssertionError: expected [Function] to throw an error', " FAIL  walk.test.ts > counts a leaf", "TypeError: Cannot read properties of undefined (reading 'reduce')", '      Tests  3 failed | 31 passed (34)'],
+    keeps: [
+      'AssertionError: expected [Function] to throw an error',
+      ' FAIL  walk.test.ts > counts a leaf',
+      "TypeError: Cannot read properties of undefined (reading 'reduce')",
+      '      Tests  3 failed | 31 passed (34)',
+    ],
     drops: ['     ✓ reads list 15 0ms'],
   },
   {
@@ -162,7 +183,11 @@ const CASES: readonly FixtureCase[] = [
     fixture: 'node-error.txt',
     recognizer: nodeError,
     finds: [['failure', "TypeError: Cannot read properties of undefined (reading 'port')"]],
-    keeps: ['file:///tmp/shapefx/nt/crash.mjs:2', "TypeError: Cannot read properties of undefined (reading 'port')", '    at parse (file:///tmp/shapefx/nt/crash.mjs:2:47)'],
+    keeps: [
+      'file:///tmp/shapefx/nt/crash.mjs:2',
+      "TypeError: Cannot read properties of undefined (reading 'port')",
+      '    at parse (file:///tmp/shapefx/nt/crash.mjs:2:47)',
+    ],
   },
   {
     fixture: 'npm-test-crash.txt',
@@ -174,7 +199,11 @@ const CASES: readonly FixtureCase[] = [
     fixture: 'npm-legacy.txt',
     recognizer: npm,
     finds: [['failure', 'npm ERR! code ELIFECYCLE']],
-    keeps: ['npm ERR! code ELIFECYCLE', 'npm ERR! shop@1.0.0 test: `node crash.mjs`', "TypeError: Cannot read properties of undefined (reading 'port')"],
+    keeps: [
+      'npm ERR! code ELIFECYCLE',
+      'npm ERR! shop@1.0.0 test: `node crash.mjs`',
+      "TypeError: Cannot read properties of undefined (reading 'port')",
+    ],
   },
   {
     fixture: 'npm-missing-script.txt',
@@ -212,7 +241,7 @@ const CASES: readonly FixtureCase[] = [
     recognizer: eslint,
     finds: [
       ['warning', '  1:5   warning'],
-      ['failure', '  3:74  error    \'missing\' is not defined'],
+      ['failure', "  3:74  error    'missing' is not defined"],
       ['summary', '✖ 7 problems (5 errors, 2 warnings)'],
     ],
     keeps: ['/tmp/shapefx/ts/lib/b.mjs', "  2:26  error    'other' is not defined", '✖ 7 problems (5 errors, 2 warnings)'],
@@ -224,7 +253,11 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'parse.c:14:51: error:'],
       ['warning', 'parse.c:19:9: warning: unused variable'],
     ],
-    keeps: ['parse.c: In function ‘total’:', 'parse.c:14:51: error: ‘struct order’ has no member named ‘prise’', "parse.c:23:12: error: ‘undefined_value’ undeclared"],
+    keeps: [
+      'parse.c: In function ‘total’:',
+      'parse.c:14:51: error: ‘struct order’ has no member named ‘prise’',
+      'parse.c:23:12: error: ‘undefined_value’ undeclared',
+    ],
   },
   {
     fixture: 'gcc-link.txt',
@@ -252,7 +285,11 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'error[E0308]: mismatched types'],
       ['summary', 'error: could not compile `shop`'],
     ],
-    keeps: ['error[E0308]: mismatched types', '  --> src/main.rs:10:18', 'error: could not compile `shop` (bin "shop") due to 2 previous errors'],
+    keeps: [
+      'error[E0308]: mismatched types',
+      '  --> src/main.rs:10:18',
+      'error: could not compile `shop` (bin "shop") due to 2 previous errors',
+    ],
   },
   {
     fixture: 'cargo-test.txt',
@@ -272,7 +309,12 @@ const CASES: readonly FixtureCase[] = [
       ['failure', "thread 'tests::rejects_words' (13990) panicked at src/main.rs:1:75:"],
       ['summary', 'test result: FAILED.'],
     ],
-    keeps: ["thread 'tests::keeps_order' (13982) panicked at src/main.rs:9:32:", ' right: [1, 2, 3]', 'called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }', 'test result: FAILED.'],
+    keeps: [
+      "thread 'tests::keeps_order' (13982) panicked at src/main.rs:9:32:",
+      ' right: [1, 2, 3]',
+      'called `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }',
+      'test result: FAILED.',
+    ],
   },
   {
     fixture: 'go-test.txt',
@@ -282,7 +324,11 @@ const CASES: readonly FixtureCase[] = [
       ['failure', '--- FAIL: TestRound (0.00s)'],
       ['summary', 'FAIL\texample.com/shop\t0.004s'],
     ],
-    keeps: ['    parse_test.go:21: parse("3,1,2") = [3 1 2], want [1 2 3]', '    money_test.go:14: Round(2.675) = 2.67, want 2.68', 'FAIL\texample.com/shop\t0.004s'],
+    keeps: [
+      '    parse_test.go:21: parse("3,1,2") = [3 1 2], want [1 2 3]',
+      '    money_test.go:14: Round(2.675) = 2.67, want 2.68',
+      'FAIL\texample.com/shop\t0.004s',
+    ],
   },
   {
     fixture: 'go-panic.txt',
@@ -291,7 +337,11 @@ const CASES: readonly FixtureCase[] = [
       ['failure', 'panic: runtime error: index out of range [3] with length 3 [recovered]'],
       ['summary', 'exit status 2'],
     ],
-    keeps: ['panic: runtime error: index out of range [3] with length 3 [recovered]', '--- FAIL: TestWalk (0.00s)', 'FAIL\texample.com/shop\t0.005s'],
+    keeps: [
+      'panic: runtime error: index out of range [3] with length 3 [recovered]',
+      '--- FAIL: TestWalk (0.00s)',
+      'FAIL\texample.com/shop\t0.005s',
+    ],
   },
   {
     fixture: 'go-build.txt',
@@ -344,7 +394,11 @@ describe('the recognizers on real outputs of their tools', () => {
       const shown = cutForModel(text, '#ab12', FAILURES, true)!;
       expect(shown.length).toBeLessThanOrEqual(spec.length);
       expect(bodyChars(shown)).toBeLessThanOrEqual(bodyChars(spec));
-      for (const line of c.keeps) expect(shown.some((s) => s.startsWith(line)), `${JSON.stringify(line)} in\n${shown.join('\n')}`).toBe(true);
+      for (const line of c.keeps)
+        expect(
+          shown.some((s) => s.startsWith(line)),
+          `${JSON.stringify(line)} in\n${shown.join('\n')}`,
+        ).toBe(true);
       for (const line of [...(c.drops ?? []), '  CC       build/module_300.o']) expect(shown, line).not.toContain(line);
     });
 
@@ -368,7 +422,8 @@ describe('the recognizers on real outputs of their tools', () => {
   it('reads the exit status only from the last line, as the bash tool writes it', () => {
     expect(exitStatus.find(['ok', '[exit code 1]'])).toEqual([{ kind: 'status', line: 1, detail: [] }]);
     expect(exitStatus.find(['[exit code 1]', 'more'])).toEqual([]);
-    for (const status of ['[timed out after 120000 ms]', '[ended by a signal]', '[cancelled]', '[exit code -2]']) expect(exitStatus.find([status])).toHaveLength(1);
+    for (const status of ['[timed out after 120000 ms]', '[ended by a signal]', '[cancelled]', '[exit code -2]'])
+      expect(exitStatus.find([status])).toHaveLength(1);
   });
 
   it('does not read a TODO or SKIP `not ok` as a failure, or a numbered list without mocha summary as failures', () => {

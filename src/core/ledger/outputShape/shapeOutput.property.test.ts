@@ -82,14 +82,20 @@ const runnerLine: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: name.map((t) => `E       assert '${t}' == 'x'`) },
   { weight: 1, arbitrary: name.map((t) => `FAILED tests/test_a.py::test_${t.length} - AssertionError`) },
   { weight: 1, arbitrary: n.map((i) => `=== ${i} failed, ${i * 2} passed in 0.12s ===`) },
-  { weight: 2, arbitrary: fc.tuple(n, n).map(([l, c]) => `src/app.ts(${l},${c}): error TS2322: Type 'string' is not assignable to type 'number'.`) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(n, n).map(([l, c]) => `src/app.ts(${l},${c}): error TS2322: Type 'string' is not assignable to type 'number'.`),
+  },
   { weight: 2, arbitrary: fc.tuple(n, n).map(([l, c]) => `src/app.c:${l}:${c}: warning: unused variable 'x' [-Wunused-variable]`) },
   { weight: 2, arbitrary: fc.tuple(n, n).map(([l, c]) => `src/app.c:${l}:${c}: error: expected ';' before '}' token`) },
   { weight: 1, arbitrary: fc.tuple(n, n).map(([l, c]) => `  ${l}:${c}  error  'x' is assigned a value but never used  no-unused-vars`) },
   { weight: 1, arbitrary: fc.constant('error[E0308]: mismatched types') },
   { weight: 1, arbitrary: n.map((l) => `  --> src/main.rs:${l}:5`) },
   { weight: 1, arbitrary: fc.constant('test tests::parses ... FAILED') },
-  { weight: 1, arbitrary: n.map((i) => `test result: FAILED. ${i} passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s`) },
+  {
+    weight: 1,
+    arbitrary: n.map((i) => `test result: FAILED. ${i} passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s`),
+  },
   { weight: 1, arbitrary: fc.constant('--- FAIL: TestParse (0.00s)') },
   { weight: 1, arbitrary: fc.constant('FAIL\texample.com/m\t0.004s') },
   { weight: 1, arbitrary: fc.constant('Traceback (most recent call last):') },
@@ -97,7 +103,10 @@ const runnerLine: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: name.map((t) => `ValueError: ${t}`) },
   { weight: 1, arbitrary: name.map((t) => `TypeError: Cannot read properties of undefined (reading '${t}')`) },
   { weight: 2, arbitrary: n.map((l) => `    at run (file:///w/src/app.js:${l}:7)`) },
-  { weight: 1, arbitrary: fc.constantFrom('npm ERR! code ELIFECYCLE', 'npm error code 1', 'ERROR: No matching distribution found for nope') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('npm ERR! code ELIFECYCLE', 'npm error code 1', 'ERROR: No matching distribution found for nope'),
+  },
   { weight: 1, arbitrary: n.map((i) => `  ${i}) suite`) },
   { weight: 1, arbitrary: n.map((i) => `  ${i} passing (12ms)`) },
   { weight: 1, arbitrary: n.map((i) => `Found ${i} errors in 2 files.`) },
@@ -105,7 +114,12 @@ const runnerLine: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   { weight: 2, arbitrary: name.map((t) => `      ${t}`) },
   { weight: 1, arbitrary: fc.constantFrom('[exit code 1]', '[timed out after 1000 ms]', '[ended by a signal]') },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('not ok 1 - ', 'E   ', 'Error: ', 'x', '😀'), fc.integer({ min: 100, max: 40_000 })).map(([start, length]) => start + 'y'.repeat(length)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('not ok 1 - ', 'E   ', 'Error: ', 'x', '😀'), fc.integer({ min: 100, max: 40_000 }))
+      .map(([start, length]) => start + 'y'.repeat(length)),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map((s) => s.replace(/\n/g, ' ')) },
 );
 

@@ -122,7 +122,9 @@ describe('the failures shape', () => {
   });
 
   it('cuts a failure line too long for the budget to what is left of it rather than dropping it', () => {
-    const text = ['start', `not ok 1 - ${'x'.repeat(30_000)}`, ...Array.from({ length: 500 }, (_, i) => `ok ${i + 2}`), '# fail 1'].join('\n');
+    const text = ['start', `not ok 1 - ${'x'.repeat(30_000)}`, ...Array.from({ length: 500 }, (_, i) => `ok ${i + 2}`), '# fail 1'].join(
+      '\n',
+    );
     const shown = shape(text);
     const long = shown.find((l) => l.startsWith('not ok 1'))!;
     expect(long.endsWith(' […cut]')).toBe(true);

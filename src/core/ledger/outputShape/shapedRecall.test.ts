@@ -37,7 +37,11 @@ describe('a shaped output recalled gap by gap', () => {
     for (const gap of gaps) {
       expect(gap.resultId).toBe(run.id);
       const { from, to } = gap.range!;
-      const recalled = await ledger.execute({ callId: `r${from}`, name: 'recall', input: { id: run.id, offset: from, limit: to - from + 1 } });
+      const recalled = await ledger.execute({
+        callId: `r${from}`,
+        name: 'recall',
+        input: { id: run.id, offset: from, limit: to - from + 1 },
+      });
       const [bracket, ...lines] = recalled.text.split('\n');
       expect(bracket).toBe(`[${recalled.id} recall ${run.id} lines ${from}-${to} of ${stored.length}]`);
       expect(lines).toEqual(stored.slice(from - 1, to));

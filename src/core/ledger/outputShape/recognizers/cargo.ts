@@ -9,7 +9,8 @@ import { blockUntil, paragraphAfter } from './detail';
 import { finding, type Finding, type OutputRecognizer } from './finding';
 
 const DIAGNOSTIC = /^(error|warning)(?:\[[A-Z]\d+\])?: /;
-const SUMMARY = /^error: (?:could not compile|test failed|aborting due to)\b|^warning: `[^`]+` \(.*\) generated \d+ warnings?\b|^test result: /;
+const SUMMARY =
+  /^error: (?:could not compile|test failed|aborting due to)\b|^warning: `[^`]+` \(.*\) generated \d+ warnings?\b|^test result: /;
 const TEST_FAILED = /^test \S+ \.\.\. FAILED$/;
 const TEST_OUTPUT = /^---- \S+ (?:stdout|stderr) ----$/;
 const FAILURES_LIST = /^failures:$/;
@@ -24,7 +25,13 @@ export const cargo: OutputRecognizer = {
       if (SUMMARY.test(line)) found.push(finding('summary', i));
       else if (diagnostic) found.push(finding(diagnostic[1] === 'error' ? 'failure' : 'warning', i, paragraphAfter(lines, i)));
       else if (TEST_OUTPUT.test(line)) {
-        found.push(finding('failure', i, blockUntil(lines, i, (next) => TEST_OUTPUT.test(next) || FAILURES_LIST.test(next))));
+        found.push(
+          finding(
+            'failure',
+            i,
+            blockUntil(lines, i, (next) => TEST_OUTPUT.test(next) || FAILURES_LIST.test(next)),
+          ),
+        );
       } else if (PANICKED.test(line)) found.push(finding('failure', i, paragraphAfter(lines, i)));
       else if (TEST_FAILED.test(line)) found.push(finding('failure', i));
     });

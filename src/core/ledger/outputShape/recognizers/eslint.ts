@@ -22,7 +22,14 @@ export const eslint: OutputRecognizer = {
       const problem = PROBLEM.exec(line);
       if (problem) found.push(finding(problem[1] === 'error' ? 'failure' : 'warning', i, [], file));
       else if (SUMMARY.test(line) || FIXABLE.test(line)) found.push(finding('summary', i));
-      else if (CRASH.test(line)) found.push(finding('failure', i, blockUntil(lines, i, () => false)));
+      else if (CRASH.test(line))
+        found.push(
+          finding(
+            'failure',
+            i,
+            blockUntil(lines, i, () => false),
+          ),
+        );
       else if (FILE.test(line)) file = i;
     });
     return found;

@@ -22,7 +22,11 @@ const GENERATED = /^\d+ (?:warnings?|errors?)(?: and \d+ (?:warnings?|errors?))?
 
 /** Whether `line` names the function or file the diagnostics under it are in (the cheap test first: most lines are not). */
 function namesContext(line: string): boolean {
-  const may = line.includes(': In ') || line.includes(': At top level:') || line.startsWith('In file included from ') || line.includes(': in function ');
+  const may =
+    line.includes(': In ') ||
+    line.includes(': At top level:') ||
+    line.startsWith('In file included from ') ||
+    line.includes(': in function ');
   return may && CONTEXT.test(line);
 }
 

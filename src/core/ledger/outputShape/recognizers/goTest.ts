@@ -32,7 +32,14 @@ export const goTest: OutputRecognizer = {
         const started = runAt.get(failed[2]!);
         const logged = started === undefined ? [] : blockUntil(lines, started, (next) => TEST_EVENT.test(next) || isBlank(next));
         found.push(finding('failure', i, [...logged, ...indentedBlock(lines, i).filter((at) => !TEST_EVENT.test(lines[at]!))]));
-      } else if (PANIC.test(line)) found.push(finding('failure', i, blockUntil(lines, i, (next) => SUMMARY.test(next))));
+      } else if (PANIC.test(line))
+        found.push(
+          finding(
+            'failure',
+            i,
+            blockUntil(lines, i, (next) => SUMMARY.test(next)),
+          ),
+        );
       else if (PACKAGE.test(line)) pkg = i;
       else if (line.includes('.go:') && COMPILE_ERROR.test(line)) found.push(finding('failure', i, [], pkg));
       else if (SUMMARY.test(line)) found.push(finding('summary', i));

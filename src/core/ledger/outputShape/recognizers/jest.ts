@@ -29,7 +29,13 @@ export const jest: OutputRecognizer = {
     const found: Finding[] = [];
     lines.forEach((line, i) => {
       if (VITEST_FAIL.test(line)) {
-        found.push(finding('failure', i, blockUntil(lines, i, (next) => RULE.test(next) || VITEST_FAIL.test(next))));
+        found.push(
+          finding(
+            'failure',
+            i,
+            blockUntil(lines, i, (next) => RULE.test(next) || VITEST_FAIL.test(next)),
+          ),
+        );
       } else if (JEST_REPORT.test(line)) found.push(finding('failure', i, indentedBlock(lines, i)));
       else if (FAILED_TEST.test(line)) found.push(finding('failure', i, indentedBlock(lines, i)));
       else if (JEST_FAIL.test(line) || VITEST_FILE.test(line)) found.push(finding('failure', i));

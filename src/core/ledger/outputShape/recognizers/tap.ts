@@ -28,8 +28,7 @@ export const tap: OutputRecognizer = {
         const block = indentedBlock(lines, i);
         const isBookkeeping = (at: number) => BOOKKEEPING.test(lines[at]!);
         found.push(finding('failure', i, [...block.filter((at) => !isBookkeeping(at)), ...block.filter(isBookkeeping)]));
-      }
-      else if (SUMMARY.test(line)) found.push(finding('summary', i));
+      } else if (SUMMARY.test(line)) found.push(finding('summary', i));
     });
     return found;
   },
