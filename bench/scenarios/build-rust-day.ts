@@ -330,7 +330,11 @@ async function main(): Promise<void> {
 
   // 5. The error type in its own module.
   const ERROR_BLOCK = between(files.get(P), '/// A list of all possible errors.', '/// Parsing options.');
-  const ERROR_RS_V1 = `//! The errors of parsing a document.\n\nuse xmlparser::{self, TextPos};\n\n${ERROR_BLOCK.trimEnd()}\n`;
+  const ERROR_RS_HEAD = '//! The errors of parsing a document.\n\nuse xmlparser::{self, TextPos};\n\n';
+  // The block is moved with sed by its line numbers (from the read just before), as one would move 200
+  // lines: no 7,000-character tool input (cline's editor refuses inputs over 6,000 characters).
+  const BLOCK_FIRST = files.line(P, '/// A list of all possible errors.');
+  const BLOCK_LAST = files.line(P, '/// Parsing options.') - 1; // the blank line before it goes too
   const USES =
     'use crate::{\n    AttributeData, Document, ExpandedNameIndexed, Namespaces, NodeData, NodeId, NodeKind,\n    ShortRange, NS_XMLNS_URI, NS_XML_PREFIX, NS_XML_URI, PI, XMLNS,\n};';
   add(
@@ -338,8 +342,18 @@ async function main(): Promise<void> {
     step(undefined, [files.readAt(P, '/// A list of all possible errors.', 11, 240)]),
     step('How lib.rs exposes what parse.rs defines:', [files.readAt('src/lib.rs', 'mod parse;', 15, 20)]),
     step('Is Error named anywhere else in the crate?', [grep('Error', 'src/lib.rs')]),
-    step('Only through the glob re-export. The whole block, unchanged, to src/error.rs:', [files.write('src/error.rs', ERROR_RS_V1)]),
-    step(undefined, [files.edit(P, ERROR_BLOCK, '')]),
+    step('Only through the glob re-export. The new module, then the whole block moved to it unchanged:', [
+      files.write('src/error.rs', ERROR_RS_HEAD),
+    ]),
+    ((): Turn => {
+      files.set('src/error.rs', `${ERROR_RS_HEAD}${ERROR_BLOCK.trimEnd()}\n`);
+      files.edit(P, ERROR_BLOCK, '');
+      return step(`Lines ${BLOCK_FIRST}-${BLOCK_LAST - 1} are the error type and its impls, ${BLOCK_LAST} the blank line after them:`, [
+        bash(
+          `sed -n '${BLOCK_FIRST},${BLOCK_LAST - 1}p' src/parse.rs >> src/error.rs && sed -i '${BLOCK_FIRST},${BLOCK_LAST}d' src/parse.rs && wc -l src/error.rs src/parse.rs && sed -n '${BLOCK_FIRST - 3},${BLOCK_FIRST + 1}p' src/parse.rs`,
+        ),
+      ]);
+    })(),
     step(undefined, [
       files.edit(
         'src/lib.rs',
@@ -440,9 +454,9 @@ async function main(): Promise<void> {
       ],
       ['help: try: `self.children().rfind(|n| n.is_element())`'],
     ),
-    step(undefined, [
-      bash('cargo clippy -- -D warnings && RUSTFLAGS="-D warnings" cargo test 2>&1 | grep -E "^(test result|error|warning)"'),
-    ]),
+    // Compile only: the suite already ran with warnings denied above, and a second full run with its 32
+    // doc tests takes over two minutes on a loaded machine, past the command timeouts of the agents.
+    step(undefined, [bash('cargo clippy -- -D warnings && RUSTFLAGS="-D warnings" cargo build --all-targets')]),
     say(
       "Both pass. rustc's new `mismatched_lifetime_syntaxes` warning: the three `parse` functions now return `Result<Document<'_>, Error>`; tests/ast.rs had an unused `HasExtension` trait, removed. Clippy: the legacy `core::u32::MAX`/`core::u8::MAX` paths became `u32::MAX`/`u8::MAX` (sed over lib.rs and parse.rs), and `last_element_child` uses `rfind` (clippy's first suggestion, `next_back()` after `filter`, trips `filter_next`). No lint is allowed away. All tests pass with warnings denied.",
       ['test result: ok. 31 passed'],
@@ -545,14 +559,13 @@ async function main(): Promise<void> {
     step(undefined, [files.readAt('tests/api.rs', 'fn max_depth_01() {', 1, 200)]),
     step(undefined, [read(XMLCHECK)]),
     step(undefined, [bash('cargo fmt --check; echo "fmt exit $?"')]),
-    step(undefined, [
-      bash('cargo clippy -- -D warnings && RUSTFLAGS="-D warnings" cargo test 2>&1 | grep -E "^(test result|error|warning)"'),
-    ]),
+    step(undefined, [bash('cargo test 2>&1 | grep -E "^(test result|error|warning)"')]),
+    step(undefined, [bash('cargo clippy -- -D warnings && RUSTFLAGS="-D warnings" cargo build --all-targets')]),
     step(undefined, [
       bash('cargo doc --no-deps 2>&1 | tail -2 && cargo run -q --example xmlcheck -- --max-depth 64 samples; echo "exit $?"'),
     ]),
     say(
-      'Reviewed; formatting, clippy with warnings denied, the whole suite with warnings denied (API 23, ast 84, DOM 10, doc tests 32) and the docs are clean, and xmlcheck reports the five bad samples. Commit message:\n\nparse: one line end for "\\r\\n" in text again\nerror: Error::pos() returns the position of an unknown namespace prefix\nparse: add ParsingOptions::max_depth and Error::DepthLimitReached (open and empty elements, entities included)\nerror: move Error to src/error.rs\nbuild: clean under -D warnings and clippy (elided lifetimes, legacy constants, rfind)\nexamples: add xmlcheck (file:line:col, --max-depth)\ntests: max_depth, entities against the limits, error positions',
+      'Reviewed; formatting, clippy and a build of every target with warnings denied, the whole suite (API 23, ast 84, DOM 10, doc tests 32) and the docs are clean, and xmlcheck reports the five bad samples. Commit message:\n\nparse: one line end for "\\r\\n" in text again\nerror: Error::pos() returns the position of an unknown namespace prefix\nparse: add ParsingOptions::max_depth and Error::DepthLimitReached (open and empty elements, entities included)\nerror: move Error to src/error.rs\nbuild: clean under -D warnings and clippy (elided lifetimes, legacy constants, rfind)\nexamples: add xmlcheck (file:line:col, --max-depth)\ntests: max_depth, entities against the limits, error positions',
       ['test result: ok. 23 passed', 'test result: ok. 32 passed'],
     ),
   );
