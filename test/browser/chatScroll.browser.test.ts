@@ -13,7 +13,7 @@ import type { HostNotification } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
 import { useBrowserSuite } from './browserSuite';
 import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
-import { longSessionInit } from './longSessionScene';
+import { longSessionInit, longTurnEvents } from './longSessionScene';
 
 const chromiumPath = findChromium();
 if (!chromiumPath && process.env.CI === 'true') throw new Error(CHROMIUM_MISSING);
@@ -42,6 +42,21 @@ function scrollState(page: Page): Promise<ScrollState> {
     scrollHeight: box.scrollHeight,
     clientHeight: box.clientHeight,
   }));
+}
+
+/** Whether the last element matching `selector` is (at least partly, `minVisible` px) inside the transcript's visible area. */
+function visibleInTranscript(page: Page, selector: string, minVisible = 10): Promise<boolean> {
+  return page.evaluate(
+    ({ selector, minVisible }) => {
+      const element = [...document.querySelectorAll(selector)].at(-1);
+      const box = document.querySelector('.transcript');
+      if (!element || !box) return false;
+      const a = element.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) >= Math.min(minVisible, a.height);
+    },
+    { selector, minVisible },
+  );
 }
 
 /** Waits `frames` animation frames in the page (layout, observers and their effects settle). */
@@ -126,5 +141,71 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
     await frames(page);
     expect((await measure()).pageScrolled).toBe(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-long-transcript.png') });
+  });
+
+  it('item 2: a 200-step turn keeps your prompt at its top and the view follows the newest step to the end', async () => {
+    const { page, post, postAll } = await openChat({ width: 440, height: 700 });
+    // A new session whose key was just saved from the welcome: the host's notice goes to turn 0, before its message.
+    await post({ ...recording.chatInit, turns: [], hasOlderTurns: false, busy: false });
+    await post({ type: 'notice', turn: 0, level: 'info', kind: 'api_key', message: 'API key saved. Cairn is ready.' });
+    await page.locator('.notice-api_key').waitFor();
+    await post({ type: 'busy', busy: true });
+    const prompt = 'Run every case of the suite and fix what fails.';
+    // 200 steps followed, then 40 more: 20 while the reader has scrolled up, 20 once they are back at the end.
+    const events = longTurnEvents(0, prompt, 240);
+    const followed = 1 + 2 * 200;
+    const turn = page.locator('.turn[data-turn="0"]');
+    // turnStarted, then 2 events per step: sent 20 steps at a time, as a busy host does.
+    for (let sent = 1; sent < followed;) {
+      const next = Math.min(followed, sent + 40);
+      await postAll(sent === 1 ? events.slice(0, next) : events.slice(sent, next));
+      sent = next;
+      const steps = (sent - 1) / 2;
+      await turn
+        .locator('.tool-summary')
+        .getByText(`npm test -- case${steps - 1}`, { exact: true })
+        .waitFor();
+      // Your prompt stays the turn's first item, above any fold of its earlier steps.
+      expect(await turn.locator('.message.user').allTextContents()).toEqual([expect.stringContaining(prompt)]);
+      const order = await turn.evaluate((el) => {
+        const user = el.querySelector('.message.user');
+        const fold = el.querySelector('.fold-button');
+        return !fold || Boolean(user && user.compareDocumentPosition(fold) & Node.DOCUMENT_POSITION_FOLLOWING);
+      });
+      expect(order).toBe(true);
+      // The view is at the end, on the newest step.
+      await expect
+        .poll(async () => (await scrollState(page)).fromEnd, { timeout: 5_000, message: `following after ${steps} steps` })
+        .toBeLessThanOrEqual(2);
+      expect(await visibleInTranscript(page, '.turn[data-turn="0"] .tool')).toBe(true);
+    }
+    await turn.getByRole('button', { name: /Show \d+ earlier steps of this turn/ }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-long-turn.png') });
+    // The reader scrolls up: the steps that arrive then leave the view where the reader put it.
+    await page.locator('.transcript').hover();
+    await page.mouse.wheel(0, -600);
+    await expect.poll(async () => (await scrollState(page)).fromEnd).toBeGreaterThan(300);
+    /** The first step line the reader sees, and where it is on screen. */
+    const readerSees = () =>
+      page.evaluate(() => {
+        const top = document.querySelector('.transcript')!.getBoundingClientRect().top;
+        const line = [...document.querySelectorAll('.turn .tool')].find((el) => el.getBoundingClientRect().top >= top)!;
+        return { text: line.querySelector('.tool-summary')!.textContent, y: Math.round(line.getBoundingClientRect().top) };
+      });
+    const before = await readerSees();
+    await postAll(events.slice(followed, followed + 40));
+    await turn.locator('.tool-summary').getByText('npm test -- case219', { exact: true }).waitFor();
+    await frames(page);
+    expect(await readerSees()).toEqual(before);
+    expect((await scrollState(page)).fromEnd).toBeGreaterThan(300);
+    // Back at the end, the view follows again.
+    await page.mouse.wheel(0, 100_000);
+    await expect.poll(async () => (await scrollState(page)).fromEnd).toBeLessThanOrEqual(2);
+    await postAll(events.slice(followed + 40));
+    await turn.locator('.tool-summary').getByText('npm test -- case239', { exact: true }).waitFor();
+    await expect.poll(async () => (await scrollState(page)).fromEnd).toBeLessThanOrEqual(2);
+    // Scrolled up to the prompt, it is there; the fold shows the steps in between.
+    await turn.locator('.message.user').first().scrollIntoViewIfNeeded();
+    expect(await visibleInTranscript(page, '.turn[data-turn="0"] .message.user')).toBe(true);
   });
 });
