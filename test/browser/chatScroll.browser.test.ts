@@ -208,4 +208,42 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
     await turn.locator('.message.user').first().scrollIntoViewIfNeeded();
     expect(await visibleInTranscript(page, '.turn[data-turn="0"] .message.user')).toBe(true);
   });
+
+  it('item 3: in a 100-turn session the message you send is on screen, and stays there while the answer streams', async () => {
+    const { page, post, received } = await openChat({ width: 440, height: 700 });
+    await post(longSessionInit(recording.chatInit, 100));
+    await page.locator('.turn[data-turn="99"]').waitFor();
+    await expect.poll(async () => (await scrollState(page)).fromEnd).toBeLessThanOrEqual(2);
+    const input = page.getByRole('textbox', { name: 'Message to Cairn' });
+    const sent = page.locator('.turn[data-turn="100"] .message.user');
+    const onScreen = '.turn[data-turn="100"] .message.user';
+    /** Sends `text` as the user does and plays the host's answer: the turn, then an answer in pieces. */
+    const sendAndAnswer = async (turn: number, text: string) => {
+      await input.fill(text);
+      await input.press('Enter');
+      await expect.poll(async () => ((await received('send')) as { text: string }[]).map((m) => m.text)).toContain(text);
+      await post({ type: 'turnStarted', turn, text });
+      await post({ type: 'busy', busy: true });
+      await page.locator(`[data-turn-slot="${turn}"]`).waitFor({ state: 'attached' });
+      for (let piece = 0; piece < 6; piece++) {
+        await post({ type: 'textDelta', turn, text: `Piece ${piece} of the answer, long enough to take a line or two of the panel. ` });
+        await frames(page, 2);
+        expect(await visibleInTranscript(page, `.turn[data-turn="${turn}"] .message.user`)).toBe(true);
+      }
+      await post({ type: 'assistantDone', turn, incomplete: false });
+      await post({ type: 'busy', busy: false });
+      await frames(page);
+    };
+    // Read an older turn first (scrolled well up), then send: the new message comes into view.
+    await page.locator('.turn-slot[data-turn-slot="60"]').scrollIntoViewIfNeeded();
+    await frames(page);
+    expect(await visibleInTranscript(page, '.turn-slot[data-turn-slot="60"]')).toBe(true);
+    await sendAndAnswer(100, 'Now run the whole suite again.');
+    expect(await sent.textContent()).toContain('Now run the whole suite again.');
+    expect(await visibleInTranscript(page, onScreen)).toBe(true);
+    // And the next follow-up, sent from the end of the transcript, is on screen too.
+    await sendAndAnswer(101, 'And commit it.');
+    expect(await visibleInTranscript(page, '.turn[data-turn="101"] .message.user')).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-sent-message.png') });
+  });
 });

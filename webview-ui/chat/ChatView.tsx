@@ -24,6 +24,15 @@ export function ChatView({ store }: { store: ChatStore }) {
   // Follow the stream while the reader is at the end; leave them alone once they scroll up.
   const follow = useFollowEnd(scroller, content);
 
+  // A new turn is the reader's own doing (a message sent, Send Again, an edit, Regenerate): show it and follow
+  // it, wherever the view was; its answer streams below it.
+  const lastTurn = store.turns.value.at(-1)?.index ?? -1;
+  const lastTurnSeen = useRef(lastTurn);
+  useEffect(() => {
+    if (lastTurn > lastTurnSeen.current) follow.follow();
+    lastTurnSeen.current = lastTurn;
+  }, [lastTurn]);
+
   // Escape cancels from anywhere in the panel (inputs that use Escape themselves stop it first).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
