@@ -246,4 +246,42 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
     expect(await visibleInTranscript(page, '.turn[data-turn="101"] .message.user')).toBe(true);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-sent-message.png') });
   });
+
+  it('item 4: the plan above the input shows its steps in full beside a long transcript, and leaves once its task is done', async () => {
+    const { page, post } = await openChat({ width: 440, height: 700 });
+    await post({ ...longSessionInit(recording.chatInit, 60), busy: true });
+    await page.locator('.turn[data-turn="59"]').waitFor();
+    const steps = ['Read the failing test', 'Find where the route is matched', 'Fix the matcher', 'Run the suite', 'Commit'];
+    const plan = (done: number) =>
+      steps.map((text, i) => ({
+        text,
+        status: i < done ? ('done' as const) : i === done ? ('in_progress' as const) : ('pending' as const),
+      }));
+    await post({ type: 'todo', items: plan(1) });
+    const list = page.locator('.todo-list');
+    await list.waitFor();
+    await frames(page);
+    const box = await list.evaluate((el) => ({
+      height: el.getBoundingClientRect().height,
+      overflow: el.scrollHeight - el.clientHeight,
+      items: [...el.querySelectorAll('.todo-item')].map((item) => {
+        const r = item.getBoundingClientRect();
+        const outer = el.getBoundingClientRect();
+        return r.top >= outer.top - 1 && r.bottom <= outer.bottom + 1;
+      }),
+    }));
+    // Every step is on screen in the plan's box, which does not scroll.
+    expect(box.items).toEqual([true, true, true, true, true]);
+    expect(box.overflow).toBeLessThanOrEqual(1);
+    expect(box.height).toBeGreaterThan(5 * 14);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-plan.png') });
+    // Every step done: the plan stays while the turn runs (the last tick is seen), and leaves when it ends.
+    await post({ type: 'todo', items: plan(5) });
+    await page.locator('.todo-list').getByText('Plan · 5/5 done').waitFor();
+    await post({ type: 'busy', busy: false });
+    await expect.poll(() => page.locator('.todo-list').count()).toBe(0);
+    // A plan left unfinished when the turn ends stays: it says what is left.
+    await post({ type: 'todo', items: plan(3) });
+    await page.locator('.todo-list').getByText('Plan · 3/5 done').waitFor();
+  });
 });

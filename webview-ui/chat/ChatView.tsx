@@ -96,7 +96,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <ApprovalWaiting turns={turns} />
       <ChatAnnouncer store={store} />
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
-      <TodoList items={store.todo.value} />
+      <TodoList items={store.todo.value} working={store.busy.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
       <Composer store={store} />
     </div>
