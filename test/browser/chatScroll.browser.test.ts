@@ -13,7 +13,7 @@ import type { HostNotification } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
 import { useBrowserSuite } from './browserSuite';
 import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
-import { longSessionInit, longTurnEvents } from './longSessionScene';
+import { answerId, longSessionInit, longTurnEvents } from './longSessionScene';
 
 const chromiumPath = findChromium();
 if (!chromiumPath && process.env.CI === 'true') throw new Error(CHROMIUM_MISSING);
@@ -283,5 +283,41 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
     // A plan left unfinished when the turn ends stays: it says what is left.
     await post({ type: 'todo', items: plan(3) });
     await page.locator('.todo-list').getByText('Plan · 3/5 done').waitFor();
+  });
+
+  it('item 7: a recall opened from a link near the bottom of the view opens where it can be read', async () => {
+    const { page, post } = await openChat({ width: 440, height: 700 });
+    await post(longSessionInit(recording.chatInit, 40));
+    await page.locator('.turn[data-turn="39"]').waitFor();
+    const id = answerId(20);
+    await page.evaluate(
+      ({ id, text }) => {
+        // The fake host answers from this same recording object.
+        const recalls = window.__cairnFakeHostSetup.recording.recalls as Record<string, { bracket: string; text: string }>;
+        recalls[id] = { bracket: `[${id}]`, text };
+      },
+      { id, text: Array.from({ length: 12 }, (_, i) => `stored line ${i + 1}`).join('\n') },
+    );
+    const link = page.locator(`.turn[data-turn="20"] .message.assistant [data-recall-id="${id}"]`).last();
+    await page.locator('[data-turn-slot="20"]').scrollIntoViewIfNeeded();
+    await link.waitFor();
+    // The link sits just above the bottom edge of the transcript, as when one reads down to it.
+    await link.evaluate((el) => {
+      const box = document.querySelector('.transcript')!;
+      box.scrollTop += el.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom + 8;
+    });
+    await frames(page);
+    expect(await visibleInTranscript(page, `.turn[data-turn="20"] [data-recall-id="${id}"]`, 10)).toBe(true);
+    await link.click();
+    const panel = `.turn[data-turn="20"] [data-recall-panel="${id}"]`;
+    await page.locator(`${panel} .recall-range`).getByText('lines 1-12 of 12').waitFor();
+    await frames(page);
+    // The whole panel (it is shorter than the view) is inside the visible area.
+    const inside = await page.evaluate((selector) => {
+      const a = document.querySelector(selector)!.getBoundingClientRect();
+      const b = document.querySelector('.transcript')!.getBoundingClientRect();
+      return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+    }, panel);
+    expect(inside).toBe(true);
   });
 });

@@ -38,7 +38,7 @@ export function sessionTurn(index: number): TurnView {
   const paragraphs = 1 + (index % 3);
   const answer = Array.from(
     { length: paragraphs },
-    (_, p) => `Answer ${index}, part ${p + 1}: a paragraph that takes a few lines in a side panel, naming ${resultId(index, 0)}.`,
+    (_, p) => `Answer ${index}, part ${p + 1}: a paragraph that takes a few lines in a side panel, naming ${answerId(index)}.`,
   ).join('\n\n');
   return {
     index,
@@ -50,9 +50,19 @@ export function sessionTurn(index: number): TurnView {
   };
 }
 
+/** The id turn `index`'s answer names (a recall link: the session's `resultIds` hold it). */
+export function answerId(index: number): string {
+  return resultId(index, 0);
+}
+
 /** A session of `count` finished turns, as the host's `init` after a reload. */
 export function longSessionInit(base: InitMessage, count: number): InitMessage {
-  return { ...base, turns: Array.from({ length: count }, (_, i) => sessionTurn(i)), hasOlderTurns: false, busy: false };
+  const turns = Array.from({ length: count }, (_, i) => sessionTurn(i));
+  const ids = turns.flatMap((turn) => [
+    answerId(turn.index),
+    ...turn.items.flatMap((item) => (item.type === 'tool' && item.result ? [item.result.id] : [])),
+  ]);
+  return { ...base, turns, resultIds: [...new Set([...base.resultIds, ...ids])], hasOlderTurns: false, busy: false };
 }
 
 /** What the host sends while turn `turn` runs `steps` commands: started, then each call started and finished. */
