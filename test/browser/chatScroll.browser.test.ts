@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { HostNotification } from '../../src/shared/protocol';
+import type { CompactionDetails, HostNotification } from '../../src/shared/protocol';
 import type { FakeHostSetup, SessionRecording } from './fakeHost';
 import { useBrowserSuite } from './browserSuite';
 import { CHROMIUM_MISSING, findChromium, REPO_ROOT, SCREENSHOT_DIR } from './harness';
@@ -319,5 +319,62 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
       return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
     }, panel);
     expect(inside).toBe(true);
+  });
+
+  it('item 7: in a 300 px panel the files table after a compaction keeps each id, hash and line range whole', async () => {
+    const { page, post } = await openChat({ width: 300, height: 700 });
+    await post(longSessionInit(recording.chatInit, 3));
+    const rows = [
+      ['src/routes/handlers/errorHandling.ts', '1-200 of 612', '1c9e04ab', '#bd64'],
+      ['test/integration/routes.integration.test.ts', '1-88 of 88', '9f00aa31', '#c0a7'],
+      ['package.json', '1-40 of 40', '77e1d2c3', '#0f3e'],
+    ];
+    await page.evaluate((table) => {
+      const details = window.__cairnFakeHostSetup.recording.compactionDetails as Record<string, CompactionDetails>;
+      details['1'] = {
+        generation: 1,
+        summary: 'The user asked for the 404 fix; see #bd64.',
+        filesTable: [
+          '## Files read before this summary',
+          '',
+          'Read a file again for its content; recall shows a result by its id.',
+          '',
+          '| Path | Lines | sha | Result |',
+          '|---|---|---|---|',
+          ...table.map((row) => `| ${row.join(' | ')} |`),
+        ].join('\n'),
+      };
+    }, rows);
+    await post({
+      type: 'compactionState',
+      state: { status: 'done', generation: 1, tokensBefore: 51_000, tokensAfter: 7_400, hasDetails: true, canUndo: false },
+    });
+    const notice = page.locator('.compaction-notice');
+    await notice.getByRole('button', { name: 'Show summary and files' }).click();
+    await notice.locator('.files-table td').getByText('1c9e04ab').waitFor();
+    const cells = await notice.locator('.files-table tbody tr').evaluateAll((trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('td')].slice(1).map((td) => {
+          // The lines its text is on (each text node's boxes; a recall link's button box is not text).
+          const tops = new Set<number>();
+          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+          }
+          const lines = tops;
+          return { text: td.textContent, lines: lines.size };
+        }),
+      ),
+    );
+    expect(cells).toEqual(rows.map((row) => row.slice(1).map((text) => ({ text, lines: 1 }))));
+    // Nothing widens the panel: a table too wide scrolls in its own box.
+    const overflow = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      notice: document.querySelector('.compaction-notice')!.scrollWidth - document.querySelector('.compaction-notice')!.clientWidth,
+    }));
+    expect(overflow).toEqual({ page: 0, notice: 0 });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-files-table-300.png') });
   });
 });
