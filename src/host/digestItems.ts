@@ -18,6 +18,8 @@ export interface ResultHead {
   readonly bracket: string;
   readonly kind: ResultKind;
   readonly fullChars: number;
+  /** How long the tool ran, as the ledger stored it (absent in journals from before it was). */
+  readonly durationMs?: number;
 }
 
 type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;
@@ -46,9 +48,14 @@ export class ResultHeads {
   }
 }
 
-/** The tool line's outcome for a result rebuilt from the journal (no duration: it is not journalled). */
-function outcomeField(tool: string, kind: ResultKind, text: string, isError: boolean): { outcome?: ReturnType<typeof resultOutcomeOf> } {
-  const outcome = resultOutcomeOf({ tool, kind, text, isError });
+/** The tool line's outcome for a result rebuilt from the journal: the live line's, with its duration when stored. */
+function outcomeField(
+  head: ResultHead,
+  kind: ResultKind,
+  text: string,
+  isError: boolean,
+): { outcome?: ReturnType<typeof resultOutcomeOf> } {
+  const outcome = resultOutcomeOf({ tool: head.tool, kind, text, isError }, head.durationMs);
   return outcome ? { outcome } : {};
 }
 
@@ -103,7 +110,7 @@ export function fillResults(items: TranscriptItem[], message: UserMessage, heads
               fullChars,
               tokensSaved,
               isError: block.is_error === true,
-              ...outcomeField(head.tool, kind, block.content, block.is_error === true),
+              ...outcomeField(head, kind, block.content, block.is_error === true),
             },
           }
         : {}),

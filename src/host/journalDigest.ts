@@ -130,7 +130,10 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       case 'tool_result': {
         const r = record.result;
         const callId = record.callId ?? r.callId;
-        if (callId) heads.add(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length });
+        if (callId) {
+          const duration = r.durationMs !== undefined ? { durationMs: r.durationMs } : {};
+          heads.add(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length, ...duration });
+        }
         break;
       }
       case 'subagent_started':

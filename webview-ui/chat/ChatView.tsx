@@ -6,6 +6,7 @@ import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
 import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
+import { FollowingContext, useFollowEnd } from './followEnd';
 import { Composer } from './Composer';
 import { SkillsList } from './SkillsList';
 import { TodoList } from './TodoList';
@@ -14,27 +15,23 @@ import { RegenerateButton } from './RegenerateButton';
 import { UsageMeter } from './UsageMeter';
 import { Welcome } from './Welcome';
 
-/** How close to the bottom counts as "following" the stream. */
-const STICK_PX = 48;
-
 export function ChatView({ store }: { store: ChatStore }) {
   const scroller = useRef<HTMLElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
   const commandRecalls = useSignal<readonly string[]>([]);
   const compactionDismissed = useSignal(false);
 
-  // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
+  // Follow the stream while the reader is at the end; leave them alone once they scroll up.
+  const follow = useFollowEnd(scroller, content);
+
+  // A new turn is the reader's own doing (a message sent, Send Again, an edit, Regenerate): show it and follow
+  // it, wherever the view was; its answer streams below it.
+  const lastTurn = store.turns.value.at(-1)?.index ?? -1;
+  const lastTurnSeen = useRef(lastTurn);
   useEffect(() => {
-    const box = scroller.current;
-    const inner = content.current;
-    if (!box || !inner || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (stick.current) box.scrollTop = box.scrollHeight;
-    });
-    observer.observe(inner);
-    return () => observer.disconnect();
-  }, []);
+    if (lastTurn > lastTurnSeen.current) follow.follow();
+    lastTurnSeen.current = lastTurn;
+  }, [lastTurn]);
 
   // Escape cancels from anywhere in the panel (inputs that use Escape themselves stop it first).
   useEffect(() => {
@@ -51,14 +48,14 @@ export function ChatView({ store }: { store: ChatStore }) {
     if (!requested) return;
     if (!commandRecalls.value.includes(requested)) commandRecalls.value = [...commandRecalls.value, requested];
     store.recallRequest.value = undefined;
-    stick.current = true;
+    follow.follow();
   }, [requested]);
 
   // The report's "Show turn N in the chat".
   const reveal = store.revealRequest.value;
   useEffect(() => {
     if (!reveal) return;
-    stick.current = false;
+    follow.release();
     void revealTurn(store, reveal.turn, (turn) => document.querySelector<HTMLElement>(`.turn[data-turn="${turn}"]`));
   }, [reveal]);
 
@@ -73,16 +70,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <header class="chat-header">
         <UsageMeter meter={store.meter.value} />
       </header>
-      <main
-        ref={scroller}
-        class="transcript"
-        aria-label="Conversation"
-        aria-busy={store.busy.value}
-        onScroll={(e) => {
-          const box = e.currentTarget as HTMLElement;
-          stick.current = box.scrollHeight - box.scrollTop - box.clientHeight < STICK_PX;
-        }}
-      >
+      <main ref={scroller} class="transcript" aria-label="Conversation" aria-busy={store.busy.value} {...follow.handlers}>
         <div ref={content} class="transcript-content">
           {store.welcome.value && <Welcome welcome={store.welcome.value} />}
           {turns.length === 0 && !store.hasOlder.value && !store.welcome.value && (
@@ -91,7 +79,9 @@ export function ChatView({ store }: { store: ChatStore }) {
               full.
             </p>
           )}
-          <TurnList store={store} scrollRoot={scroller} />
+          <FollowingContext.Provider value={follow.isFollowing}>
+            <TurnList store={store} scrollRoot={scroller} />
+          </FollowingContext.Provider>
           <RegenerateButton store={store} />
           {commandRecalls.value.length > 0 && (
             <RecallScope class="command-recalls">
@@ -106,7 +96,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <ApprovalWaiting turns={turns} />
       <ChatAnnouncer store={store} />
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
-      <TodoList items={store.todo.value} />
+      <TodoList items={store.todo.value} working={store.busy.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
       <Composer store={store} />
     </div>

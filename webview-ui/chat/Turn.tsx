@@ -11,6 +11,7 @@ import { TurnChanges } from './TurnChanges';
 import { UserMessage } from './UserMessage';
 import { TurnUsage } from './TurnUsage';
 import { SubagentBlock } from './SubagentBlock';
+import { FollowingContext } from './followEnd';
 
 export const ACTION_LABEL: Record<HostAction, string> = {
   setApiKey: 'Set API Key',
@@ -108,25 +109,52 @@ function Item({ item, onAnswer, turn, agent }: { item: TranscriptItem; onAnswer:
   }
 }
 
-/** A turn with more items than this shows its first item (the user's message) and the newest ones. */
+/** A turn with more items than this shows its head (your message) and the newest ones. */
 export const LONG_TURN_ITEMS = 80;
 /** How many of a long turn's newest items are shown while the earlier ones are folded. */
 export const LONG_TURN_TAIL = 50;
 
 /**
+ * How many items open a turn and stay shown when it folds: up to and including your message. A notice can
+ * come before it (the key saved from the welcome goes to the turn the first message starts), and the fold
+ * must never hide the message the turn answers.
+ */
+export function turnHeadLength(items: readonly TranscriptItem[]): number {
+  const user = items.findIndex((item) => item.type === 'user');
+  return user === -1 ? Math.min(items.length, 1) : user + 1;
+}
+
+/**
  * One turn. Re-renders only when its own turn object changes (the transcript shares untouched turns) or
  * when its fold is opened. An agent can make hundreds of tool calls in one turn; windowing is per turn,
- * so a long one folds its middle behind a button instead of making hundreds of DOM rows at once.
+ * so a long one folds its middle behind a button instead of making hundreds of DOM rows at once. The fold
+ * grows with the turn only while the view follows its end: a reader who scrolled up to read a step keeps it.
  */
 export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfolded: boolean }> {
+  static override contextType = FollowingContext;
+  declare context: () => boolean;
   override state = { unfolded: false };
+  /** The first of the newest items shown under the fold, as last rendered. */
+  private tailFrom: number | undefined;
   override shouldComponentUpdate(next: { turn: TurnView }, nextState: { unfolded: boolean }): boolean {
     return next.turn !== this.props.turn || nextState.unfolded !== this.state.unfolded;
+  }
+  /** How many items the fold hides now (0: none). */
+  private foldedCount(items: readonly TranscriptItem[], head: number): number {
+    if (this.state.unfolded || items.length <= LONG_TURN_ITEMS) {
+      this.tailFrom = undefined;
+      return 0;
+    }
+    const newest = items.length - LONG_TURN_TAIL;
+    const from = this.tailFrom === undefined || this.context() ? newest : Math.min(this.tailFrom, newest);
+    this.tailFrom = Math.max(from, head);
+    return this.tailFrom - head;
   }
   override render() {
     const { turn, onAnswer } = this.props;
     const items = turn.items;
-    const folded = !this.state.unfolded && items.length > LONG_TURN_ITEMS ? items.length - 1 - LONG_TURN_TAIL : 0;
+    const head = turnHeadLength(items);
+    const folded = this.foldedCount(items, head);
     const item = (entry: TranscriptItem, i: number) => (
       <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} turn={turn.index} />
     );
@@ -136,11 +164,11 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
           items.map(item)
         ) : (
           <>
-            {item(items[0]!, 0)}
+            {items.slice(0, head).map(item)}
             <button type="button" class="text-button fold-button" onClick={() => this.setState({ unfolded: true })}>
               Show {folded} earlier steps of this turn
             </button>
-            {items.slice(items.length - LONG_TURN_TAIL).map((entry, i) => item(entry, items.length - LONG_TURN_TAIL + i))}
+            {items.slice(head + folded).map((entry, i) => item(entry, head + folded + i))}
           </>
         )}
         {turn.usage && <TurnUsage usage={turn.usage} />}

@@ -77,7 +77,7 @@ export const RECALL_PAGE_LINES = 200;
 
 /**
  * A stored result shown inline under the link that asked for it, from line `from` (an elided-output
- * pointer's first elided line; 1 otherwise). Its body is its one scroll area; Escape closes it.
+ * pointer's first elided line; 1 otherwise), scrolled into view. Its body is its one scroll area; Escape closes it.
  */
 export function RecallPanel({ resultId, from = 1, onClose }: { resultId: string; from?: number; onClose: () => void }) {
   const bridge = useBridge();
@@ -102,10 +102,18 @@ export function RecallPanel({ resultId, from = 1, onClose }: { resultId: string;
   }, [resultId, offset.value]);
 
   const shown = page.value;
+  // Opened from a link near the bottom of the view, the panel would open below it: it is brought into view
+  // when it opens and again when its first page arrives (then it has its height), never while it is paged.
+  const panel = useRef<HTMLElement>(null);
+  const loaded = shown !== undefined || error.value !== undefined;
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: 'nearest' });
+  }, [loaded]);
   const hasPrevious = shown !== undefined && shown.from > 1;
   const hasNext = shown !== undefined && shown.to < shown.total;
   return (
     <section
+      ref={panel}
       class="recall-panel"
       aria-label={`Stored result ${resultId}`}
       data-recall-panel={resultId}

@@ -83,5 +83,7 @@ export async function runWithApproval(
     signal,
     onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
   });
-  return { result, durationMs: performance.now() - started };
+  // The ledger times the tool itself, and stores that figure for a reload to show the same; an executor
+  // that does not is timed here.
+  return { result, durationMs: result.durationMs ?? performance.now() - started };
 }

@@ -54,6 +54,7 @@ describe('stubs and recalls stored as references', () => {
       bracket: stub.bracket,
       body: numbered(10, 14),
       kind: 'read-stub',
+      durationMs: stub.durationMs,
     });
     expect(await store.readLines(stub.id, 2, 2)).toEqual({ id: stub.id, from: 2, to: 3, total: 5, lines: ['11: line 11', '12: line 12'] });
   });

@@ -120,8 +120,12 @@ export class ResultLedger {
       ...(context.signal ? { signal: context.signal } : {}),
       onOutput: (chunk: string) => pass(live.push(chunk)),
     };
+    // The tool's own time, from its start to its answer (an approval asked before it is not in it).
+    const started = performance.now();
+    let durationMs: number | undefined;
     try {
       answer = await this.answer(id, call, streaming);
+      durationMs = Math.round(performance.now() - started);
       await pass(live.end());
       if (spill && answer.outputStatus !== undefined) {
         const streamed = await spill.finish(answer.outputStatus ?? undefined);
@@ -130,8 +134,9 @@ export class ResultLedger {
     } catch (error) {
       // A bug in a tool must not take the loop down: the model gets an error result like any other.
       answer = errorAnswer(id, `The ${call.name} tool failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+      durationMs ??= Math.round(performance.now() - started);
     }
-    return this.finish(id, call, answer);
+    return this.finish(id, call, answer, durationMs);
   }
 
   /**
@@ -319,7 +324,7 @@ export class ResultLedger {
   }
 
   /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */
-  private async finish(id: string, call: ToolCall, unredacted: Answer): Promise<LedgerResult> {
+  private async finish(id: string, call: ToolCall, unredacted: Answer, durationMs?: number): Promise<LedgerResult> {
     const answer = this.redacted(unredacted);
     let shown = answer.body;
     let kind = answer.kind;
@@ -351,6 +356,7 @@ export class ResultLedger {
       kind,
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
       ...('parts' in stored ? { bodyParts: stored.parts } : {}),
+      ...(durationMs !== undefined ? { durationMs } : {}),
     });
     return {
       id,
@@ -361,6 +367,7 @@ export class ResultLedger {
       fullChars,
       isError: answer.isError,
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
+      ...(durationMs !== undefined ? { durationMs } : {}),
     };
   }
 

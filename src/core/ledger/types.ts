@@ -36,6 +36,8 @@ export interface LedgerResult {
   readonly isError: boolean;
   /** Ids of earlier results this one names (a stub's full read, a same-result's first). */
   readonly refersTo?: readonly string[];
+  /** How long the tool ran, in whole milliseconds; absent for a call answered without running. */
+  readonly durationMs?: number;
 }
 
 /**
@@ -64,6 +66,8 @@ export interface StoredResult {
    * reader sees the whole text.
    */
   readonly bodyParts?: BodyParts;
+  /** How long the tool ran, in whole milliseconds (the chat's tool line shows it, after a reload too). */
+  readonly durationMs?: number;
 }
 
 export interface BodyParts {
