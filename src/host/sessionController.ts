@@ -7,7 +7,7 @@
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { HostAction, HostToWebview, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
+import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
@@ -19,6 +19,7 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
+import { skillChangesIn } from './skillTrace';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
@@ -378,7 +379,7 @@ export class SessionController {
   }
 
   private onEvent(event: AgentEvent): void {
-    this.chat.relay(event);
+    this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
@@ -386,6 +387,16 @@ export class SessionController {
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
+  }
+
+  /**
+   * The skills the user message just appended turned on or off (the loop appends it before it says so), read
+   * from the message as the journal holds it, so the live chat and a reload say the same.
+   */
+  private skillChangesOfLastMessage(): SkillChangeView[] {
+    const entry = this.assembled?.session.generation.conversation.last();
+    if (!entry || entry.message.role !== 'user') return [];
+    return skillChangesIn(entry.message, entry);
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {

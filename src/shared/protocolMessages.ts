@@ -23,6 +23,7 @@ import type {
   RecallPage,
   TurnPage,
   CompactionDetails,
+  SkillChangeView,
 } from './protocolViews';
 
 /** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
@@ -158,8 +159,8 @@ export type ResponseMessage =
 
 export type HostNotification =
   | InitMessage
-  /** A new turn starts with the user's message. */
-  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string }
+  /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
+  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
   | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */

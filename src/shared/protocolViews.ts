@@ -120,9 +120,16 @@ export interface TurnChangesView {
   readonly files: readonly FileChangeView[];
 }
 
+/** A skill the user's message turned on or off (its envelope went with the message); it stays so until turned again. */
+export interface SkillChangeView {
+  readonly name: string;
+  readonly active: boolean;
+}
+
 /** One element of a turn, in the order it happened. */
 export type TranscriptItem =
-  | { readonly type: 'user'; readonly text: string }
+  /** `skills`: the skills this message turned on or off (`/name`, the skills list); absent when none. */
+  | { readonly type: 'user'; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   /** Markdown; `streaming` while deltas may still append to it. */
   | {
       readonly type: 'assistant';

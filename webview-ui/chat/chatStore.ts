@@ -44,7 +44,7 @@ export class ChatStore {
     const taken = new Set(this.slashCommands.value.map((c) => c.name.toLowerCase()));
     const skills = this.skills.value
       .filter((s) => s.userInvocable && !taken.has(s.name))
-      .map((s) => ({ name: s.name, description: `Skill: ${s.description}` }));
+      .map((s) => ({ name: s.name, description: `Skill, stays on for the session: ${s.description}` }));
     return [...this.slashCommands.value, ...skills].sort((a, b) => a.name.localeCompare(b.name));
   });
   /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
