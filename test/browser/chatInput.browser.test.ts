@@ -26,15 +26,15 @@ const recording: SessionRecording = {
 describe.skipIf(!chromiumPath)('the chat input and the words the chat uses (issue 34)', () => {
   const suite = useBrowserSuite(chromiumPath);
 
-  async function openChat(width = 440): Promise<Page> {
+  async function openChat(width = 440, view: 'chat' | 'report' = 'chat'): Promise<Page> {
     const page = await suite.browser.context.newPage();
     await page.setViewportSize({ width, height: 760 });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const setup: FakeHostSetup = { recording, theme: 'light' };
     await page.addInitScript({ content: `window.__cairnFakeHostSetup = ${JSON.stringify(setup)};\n${suite.fakeHostScript}` });
-    await page.goto(`${suite.server.origin}/chat.html`);
-    await page.locator('.chat').waitFor({ timeout: 15_000 });
+    await page.goto(`${suite.server.origin}/${view}.html`);
+    await page.locator(view === 'chat' ? '.chat' : '.report').waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
     return page;
   }
@@ -54,6 +54,84 @@ describe.skipIf(!chromiumPath)('the chat input and the words the chat uses (issu
     expect(await messages.nth(1).innerText()).toMatch(/Skill release-notes turned off with this message/);
     expect(await messages.nth(2).locator('.skill-trace').count()).toBe(0);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-input-skill-trace.png') });
+    await page.close();
+  });
+
+  it('item 11: the meter and the tool lines say what was saved in tokens, in plain words; the chat names no generation', async () => {
+    const page = await openChat();
+    await post(page, {
+      type: 'usage',
+      meter: {
+        windowTokens: 200_000,
+        systemTokens: 2_000,
+        historyTokens: 22_000,
+        summaryTokens: 0,
+        cacheHitShare: 0.43,
+        sessionCostUsd: 0.21,
+        tokensSavedByHygiene: 1_234,
+      },
+    });
+    const meter = page.locator('.usage-meter .meter-text');
+    await meter.getByText('1.2k tokens saved').waitFor();
+    const words = await meter.innerText();
+    expect(words).toContain('12% of 200k tokens');
+    expect(words).toContain('43% from cache');
+    expect(words).not.toMatch(/hygiene/i);
+    // What "saved" means is a tooltip away, in plain words.
+    expect(await meter.getByText('1.2k tokens saved').getAttribute('title')).toMatch(/kept out of the model's context/);
+
+    const result = (id: string, kind: 'read-stub' | 'capped' | 'same-result', tokensSaved: number) => ({
+      id,
+      tool: 'read',
+      bracket: `[${id} src/app.ts lines 1-2 of 2 sha 1c9e04ab]`,
+      text: 'x',
+      kind,
+      fullChars: 100,
+      tokensSaved,
+      isError: false,
+    });
+    await post(page, { type: 'turnStarted', turn: 0, text: 'Look.' });
+    const calls = [
+      ['c1', '#a001', 'read-stub', 412],
+      ['c2', '#a002', 'capped', 9_900],
+      ['c3', '#a003', 'same-result', 31],
+    ] as const;
+    for (const [callId, id, kind, saved] of calls) {
+      await post(page, { type: 'toolStarted', turn: 0, callId, tool: 'read', summary: 'read src/app.ts' });
+      await post(page, { type: 'toolFinished', turn: 0, callId, result: result(id, kind, saved) });
+    }
+    await post(page, {
+      type: 'compacted',
+      turn: 0,
+      mark: { generation: 3, tokensBefore: 120_000, tokensAfter: 8_000, hasDetails: false },
+    });
+    await page.locator('.compaction-mark').waitFor();
+    expect(await page.locator('.tool.kind-read-stub .kind-badge').textContent()).toBe('unchanged · 412 tokens saved');
+    expect(await page.locator('.tool.kind-capped .kind-badge').textContent()).toBe('shortened · 9.9k tokens saved');
+    expect(await page.locator('.tool.kind-same-result .kind-badge').textContent()).toBe('same as before · 31 tokens saved');
+    expect(await page.locator('.tool.kind-read-stub .kind-badge').getAttribute('title')).toMatch(/had not changed/);
+    const mark = await page.locator('.compaction-mark').innerText();
+    expect(mark).toContain('120k → 8.0k tokens');
+    expect(mark).not.toMatch(/generation/i);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-input-plain-words.png') });
+    await page.close();
+  });
+
+  it('item 11: the report numbers turns from 1, as the chat counts messages, and explains its calibration', async () => {
+    const page = await openChat(1100, 'report');
+    const init = recording.reportInit;
+    const calibration = { ratio: 1.01, runRatio: 0.51, fromUsage: true };
+    await post(page, { ...init, snapshots: (init.snapshots ?? []).map((s) => ({ ...s, turn: s.index, calibration })) });
+    await page.locator('[data-request="0"]').click();
+    const details = page.locator('.request-details');
+    await details.locator('h2').getByText('Request #0').waitFor();
+    expect(await page.locator('[data-request="0"] .request-turn').textContent()).toBe('turn 1');
+    await details.getByRole('button', { name: 'Show turn 1 in the chat' }).click();
+    await expect.poll(() => page.evaluate(() => window.fakeHost.messagesOfType('showTurn'))).toEqual([{ type: 'showTurn', turn: 0 }]);
+    // The precise term stays in the details, explained in place.
+    const term = details.locator('.jargon', { hasText: 'Calibration' });
+    const description = await term.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent);
+    expect(description).toMatch(/^Calibration: /);
     await page.close();
   });
 });
