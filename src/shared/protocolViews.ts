@@ -75,6 +75,18 @@ export interface SlashCommandView {
   readonly argumentHint?: string;
 }
 
+/** A message the user sent while Cairn worked, waiting for the turn to end (issue 34, item 13). */
+export interface QueuedMessageView {
+  /** The host's number for it, to act on it (`queuedMessage`). */
+  readonly id: number;
+  readonly text: string;
+  /** "Send now" was asked: it goes to the running turn at its next request boundary. */
+  readonly steering: boolean;
+}
+
+/** What the user does with a queued message: give it to the running turn now, take it back into the input, or drop it. */
+export type QueuedMessageAction = 'sendNow' | 'edit' | 'remove';
+
 /** One model the server lists, for the chat's model picker. */
 export interface ModelChoiceView {
   readonly id: string;

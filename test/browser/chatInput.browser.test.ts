@@ -134,4 +134,64 @@ describe.skipIf(!chromiumPath)('the chat input and the words the chat uses (issu
     expect(description).toMatch(/^Calibration: /);
     await page.close();
   });
+
+  it('item 13: Enter while Cairn works queues the message; it is shown as queued, with Send now, Edit and Remove', async () => {
+    const page = await openChat();
+    const received = (type: string) => page.evaluate((t) => window.fakeHost.messagesOfType(t), type);
+    await post(page, { type: 'turnStarted', turn: 0, text: 'Run the tests.' });
+    await post(page, { type: 'busy', busy: true });
+    const input = page.getByRole('textbox', { name: 'Message to Cairn' });
+    await expect.poll(() => input.getAttribute('placeholder')).toMatch(/Enter queues your message/);
+    await input.fill('Then update the changelog.');
+    // While Cairn works the button beside the input queues; Cancel stays.
+    await page.getByRole('button', { name: 'Queue', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).waitFor();
+    await input.press('Enter');
+    await expect.poll(() => received('send')).toEqual([{ type: 'send', text: 'Then update the changelog.' }]);
+    expect(await input.inputValue()).toBe('');
+    await post(page, { type: 'queued', messages: [{ id: 1, text: 'Then update the changelog.', steering: false }] });
+    const queue = page.getByRole('region', { name: 'Queued messages' });
+    await queue.waitFor();
+    expect(await queue.innerText()).toMatch(/Queued: sent when Cairn finishes this turn/);
+    const item = queue.getByRole('listitem');
+    expect(await item.innerText()).toContain('Then update the changelog.');
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-input-queued.png') });
+
+    await item.getByRole('button', { name: 'Send now' }).click();
+    await expect.poll(() => received('queuedMessage')).toEqual([{ type: 'queuedMessage', id: 1, action: 'sendNow' }]);
+    await post(page, { type: 'queued', messages: [{ id: 1, text: 'Then update the changelog.', steering: true }] });
+    await item.getByText("Sending at Cairn's next step").waitFor();
+    expect(await item.getByRole('button', { name: 'Send now' }).count()).toBe(0);
+    await item.getByRole('button', { name: 'Edit' }).click();
+    await item.getByRole('button', { name: 'Remove' }).click();
+    await expect
+      .poll(() => received('queuedMessage'))
+      .toEqual([
+        { type: 'queuedMessage', id: 1, action: 'sendNow' },
+        { type: 'queuedMessage', id: 1, action: 'edit' },
+        { type: 'queuedMessage', id: 1, action: 'remove' },
+      ]);
+    // The host puts an edited message back in the input.
+    await post(page, { type: 'insertText', text: 'Then update the changelog.' });
+    await expect.poll(() => input.inputValue()).toBe('Then update the changelog.');
+    await input.fill('');
+
+    // Up in an empty input takes the newest queued message back to edit it, as in other agents.
+    await post(page, {
+      type: 'queued',
+      messages: [
+        { id: 2, text: 'First.', steering: false },
+        { id: 3, text: 'Second.', steering: false },
+      ],
+    });
+    await expect.poll(() => queue.getByRole('listitem').count()).toBe(2);
+    await input.focus();
+    await input.press('ArrowUp');
+    await expect.poll(async () => (await received('queuedMessage')).at(-1)).toEqual({ type: 'queuedMessage', id: 3, action: 'edit' });
+
+    // A turn the user stopped leaves the queue waiting for them, and says so.
+    await post(page, { type: 'busy', busy: false });
+    await expect.poll(() => queue.innerText()).toMatch(/Waiting for you: Cairn stopped before sending/);
+    await page.close();
+  });
 });

@@ -7,6 +7,7 @@ import type { ChatStore } from './chatStore';
 import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { Composer } from './Composer';
+import { QueuedMessages } from './QueuedMessages';
 import { SkillsList } from './SkillsList';
 import { TodoList } from './TodoList';
 import { TurnList } from './TurnList';
@@ -108,6 +109,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
       <TodoList items={store.todo.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
+      <QueuedMessages store={store} />
       <Composer store={store} />
     </div>
   );
