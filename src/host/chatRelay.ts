@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/agent/events';
-import type { HostAction, TurnChangesView } from '../shared/protocol';
+import type { HostAction, SkillChangeView, TurnChangesView } from '../shared/protocol';
 import { EventProjection } from './eventProjection';
 import type { OpenViews } from './openViews';
 import { OutputThrottle } from './outputThrottle';
@@ -56,7 +56,8 @@ export class ChatRelay {
     return this.warned('api_key_from_environment');
   }
 
-  relay(event: AgentEvent): void {
+  /** `skills`: what a user message turned on or off (`skillTrace.ts`); only a `user_message` has any. */
+  relay(event: AgentEvent, skills: readonly SkillChangeView[] = []): void {
     if (event.type === 'tool_output') {
       this.liveOutput.add(event.callId, event.text);
       return;
@@ -72,7 +73,7 @@ export class ChatRelay {
     if (childCall !== undefined) this.childOutput.drop(childCall);
     this.liveOutput.flush();
     this.childOutput.flush();
-    for (const notification of this.projection.project(event)) this.views.broadcast(notification, 'chat');
+    for (const notification of this.projection.project(event, skills)) this.views.broadcast(notification, 'chat');
     if (event.type !== 'user_message') return;
     for (const [kind, warning] of this.warnings) {
       if (warning.state !== 'due') continue;

@@ -4,7 +4,7 @@
  * session sends match the ones `olderTurns` pages rebuild from the journal after a reload.
  */
 import type { AgentEvent } from '../core/agent/events';
-import type { HostAction, HostNotification } from '../shared/protocol';
+import type { HostAction, HostNotification, SkillChangeView } from '../shared/protocol';
 import { resultViewOf } from './resultView';
 import { isSubagentAgentEvent, projectSubagentEvent } from './subagentProjection';
 
@@ -46,11 +46,14 @@ export class EventProjection {
     return this.turn;
   }
 
-  /** The notifications one event makes; events the chat does not show make none. */
-  project(event: AgentEvent): HostNotification[] {
+  /**
+   * The notifications one event makes; events the chat does not show make none. `skills`: what a user message
+   * turned on or off (read from the message as the conversation holds it, `skillTrace.ts`).
+   */
+  project(event: AgentEvent, skills: readonly SkillChangeView[] = []): HostNotification[] {
     if (event.type !== 'user_message') return projectItemEvent(event, Math.max(this.turn, 0));
     this.turn++;
-    return [{ type: 'turnStarted', turn: this.turn, text: event.text }];
+    return [{ type: 'turnStarted', turn: this.turn, text: event.text, ...(skills.length > 0 ? { skills } : {}) }];
   }
 }
 

@@ -1,6 +1,7 @@
 import type {
   CompactionStateView,
   InitMessage,
+  QueuedMessageView,
   RequestSnapshotView,
   SlashCommandView,
   TurnView,
@@ -27,6 +28,8 @@ export interface InitParts {
   readonly slashCommands?: readonly SlashCommandView[];
   /** The model the next request uses. */
   readonly model?: string | undefined;
+  /** Messages sent while Cairn worked, waiting for the turn to end. */
+  readonly queued?: readonly QueuedMessageView[];
 }
 
 /** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
@@ -46,5 +49,6 @@ export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
     ...(view === 'report' ? { snapshots: [...parts.snapshots] } : {}),
     ...(view === 'chat' && parts.slashCommands ? { slashCommands: [...parts.slashCommands] } : {}),
     ...(parts.model ? { model: parts.model } : {}),
+    ...(view === 'chat' && parts.queued && parts.queued.length > 0 ? { queued: [...parts.queued] } : {}),
   };
 }

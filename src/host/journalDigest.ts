@@ -19,6 +19,7 @@ import { isRequestSnapshot, snapshotViewOf, turnUsageOf } from './snapshotView';
 import { withTurnUsage } from '../shared/transcript';
 import { settleLastThingActions } from '../shared/lastThingActions';
 import { actionForError, errorText } from './eventProjection';
+import { skillChangesIn } from './skillTrace';
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -94,7 +95,10 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     if (own.length === 0) return;
     const words = own.join('\n\n');
     if (!title) title = words.replace(/\s+/g, ' ').trim().slice(0, 80);
-    turns.push({ index: turns.length, items: [{ type: 'user', text: words }, ...(pendingNote ? [pendingNote] : [])] });
+    // The skills the message turned on or off (`/name`, the skills list): said on the message that carried them.
+    const skills = skillChangesIn(record.message, record, from);
+    const user: TranscriptItem = skills.length > 0 ? { type: 'user', text: words, skills } : { type: 'user', text: words };
+    turns.push({ index: turns.length, items: [user, ...(pendingNote ? [pendingNote] : [])] });
     pendingNote = undefined;
   };
 

@@ -5,9 +5,10 @@
  * the host tests drive it with the real session and fake views.
  */
 import type { AgentEvent } from '../core/agent/events';
+import type { FileMention } from '../core/agent/mentions';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { HostAction, HostToWebview, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
+import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
@@ -19,6 +20,7 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
+import { skillChangesIn } from './skillTrace';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
@@ -27,6 +29,7 @@ import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { attachableMentions } from './fileMentions';
 import { MessageBranches } from './messageBranches';
+import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { SubagentAccounting } from './subagentAccounting';
 import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
@@ -34,6 +37,7 @@ import { handleNotification, type NotificationPort } from './webviewNotification
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
+
 export { NoSessionError };
 
 export class SessionController {
@@ -45,6 +49,12 @@ export class SessionController {
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
   private busy = false;
+  /** A message is being sent (from the first await of `send` to its run's end): another one is queued. */
+  private sending = false;
+  /** Messages sent while Cairn works: sent when the turn ends, or given to it now (issue 34, item 13). */
+  private readonly queued: QueuedMessages;
+  /** The last checkpoint whose files the chat was shown (a run "send now" split shows each part's). */
+  private checkpointShown: string | undefined;
   /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
   private unsent: string | undefined;
   private readonly switching = new SessionSwitch();
@@ -102,6 +112,16 @@ export class SessionController {
           conversationChanged: () => this.reloadViews(),
         })
       : undefined;
+    this.queued = new QueuedMessages({
+      isSending: () => this.sending,
+      session: () => this.assembled?.session,
+      mentionsOf: (text) => this.mentionsOf(text),
+      send: (text) => this.send(text),
+      notice: (kind, message) => this.chat.notice(kind, message),
+      post: (sink, message) => this.post(sink, message),
+      changed: (messages) => this.broadcast({ type: 'queued', messages }, 'chat'),
+      log: this.deps.log,
+    });
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.chat = new ChatRelay(this.views);
     this.compaction = new CompactionRunner({
@@ -133,6 +153,7 @@ export class SessionController {
       send: (text, options) => this.send(text, options),
       cancel: () => this.cancel(),
       pickModel: (model) => this.pickModel(model),
+      actOnQueued: (sink, id, action) => this.queued.act(sink, id, action),
     };
   }
 
@@ -194,61 +215,100 @@ export class SessionController {
     }
   }
 
-  /** Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. */
+  /**
+   * Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. A message sent
+   * while a run goes on is queued (`MessageQueue`) and sent when that turn ends; the chat's slash commands run
+   * at once (they say themselves what they do while Cairn works).
+   */
   async send(text: string, options: { readonly retry?: boolean } = {}): Promise<void> {
-    await this.modelPick;
     const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
     if (slash) {
+      await this.modelPick;
       this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
       await slash.command.run(slash.args);
       return;
     }
-    if (this.busy) {
-      this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
+    if (this.sending) {
+      if (options.retry) {
+        this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
+        return;
+      }
+      this.queued.add(text);
       return;
     }
+    // Set before the first await, so a second message that arrives now is queued, never run beside this one.
+    this.sending = true;
+    let outcome: MessageOutcome;
+    try {
+      await this.modelPick;
+      outcome = await this.runMessage(text, options);
+    } finally {
+      this.sending = false;
+    }
+    this.queued.afterTurn(outcome);
+  }
+
+  /** The workspace files and folders a message mentions (`@path`), attached when it is sent. */
+  private async mentionsOf(text: string): Promise<FileMention[]> {
+    const isFile = this.deps.isWorkspaceFile;
+    return isFile ? attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
+  }
+
+  /** One message's run, from the key check to its end: how it ended, or that it did not run. */
+  private async runMessage(text: string, options: { readonly retry?: boolean }): Promise<MessageOutcome> {
     if (!(await this.deps.hasApiKey())) {
       // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
       this.unsent = text;
       this.deps.log.warn('A message was not sent: no API key is set. It is kept in the chat.');
       this.chat.error('unsent', unsentNoKeyMessage(this.deps.server?.()), 'setApiKey', text);
-      return;
+      return 'failed';
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
     if (!this.chat.warned(NOT_ISOLATED)) {
       const isolation = await this.deps.commandIsolation?.();
       if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
     }
-    const isFile = this.deps.isWorkspaceFile;
-    const mentions = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
+    const mentions = await this.mentionsOf(text);
     let session;
     try {
       ({ session } = await this.session());
     } catch (error) {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
-      return;
+      return 'failed';
     }
     const prepared = await this.skills.prepare(text).catch((error: unknown) => {
       this.postError('skills', errorMessage(error));
       return { send: false } as const;
     });
-    if (!prepared.send) return;
+    if (!prepared.send) return 'not_run';
     text = prepared.text;
     if (this.unsent === text) this.unsent = undefined;
-    const lastBefore = session.checkpoints?.last()?.id;
+    this.checkpointShown = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
       // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
-      await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
+      const reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
       // The files the turn changed, at its end (a reload reads them from the journal).
-      const last = session.checkpoints?.last();
-      if (last && last.id !== lastBefore && shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
+      this.showTurnChanges();
+      return reason;
     } catch (error) {
       this.postError('session', errorMessage(error));
+      return 'failed';
     } finally {
       this.setBusy(false);
       await this.refreshMeter();
     }
+  }
+
+  /**
+   * The files the current turn changed, once its checkpoint is closed: at the run's end, and when "send now"
+   * started a new turn mid-run (the run's checkpoint ends there, `AgentSession.steer`).
+   */
+  private showTurnChanges(): void {
+    const last = this.assembled?.session.checkpoints?.last();
+    if (!last || last.id === this.checkpointShown || !last.closed) return;
+    this.checkpointShown = last.id;
+    if (shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
   }
 
   cancel(): void {
@@ -378,7 +438,9 @@ export class SessionController {
   }
 
   private onEvent(event: AgentEvent): void {
-    this.chat.relay(event);
+    // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
+    if (event.type === 'user_message' && this.busy) this.showTurnChanges();
+    this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
@@ -386,6 +448,16 @@ export class SessionController {
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
+  }
+
+  /**
+   * The skills the user message just appended turned on or off (the loop appends it before it says so), read
+   * from the message as the journal holds it, so the live chat and a reload say the same.
+   */
+  private skillChangesOfLastMessage(): SkillChangeView[] {
+    const entry = this.assembled?.session.generation.conversation.last();
+    if (!entry || entry.message.role !== 'user') return [];
+    return skillChangesIn(entry.message, entry);
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
@@ -424,6 +496,7 @@ export class SessionController {
         snapshots: this.usage.snapshots,
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
+        queued: this.queued.view(),
       }),
     );
   }

@@ -70,7 +70,10 @@ export class SkillsHost {
     }
     await this.refresh();
     if (rest.trim().length === 0) {
-      this.deps.notify('info', `The skill ${name} is on; it goes to the model with your next message.`);
+      this.deps.notify(
+        'info',
+        `The skill ${name} is on; it goes to the model with your next message and stays on for the rest of the session (turn it off in the skills list).`,
+      );
       return { send: false };
     }
     return { send: true, text: rest };

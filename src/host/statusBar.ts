@@ -28,8 +28,8 @@ export function statusBarContent(meter: UsageMeterView | undefined): { text: str
   const tooltip = [
     `Context: ${tokens(used)} of ${tokens(meter.windowTokens)} tokens (${percent(share)})`,
     `System: ${tokens(meter.systemTokens)} · History: ${tokens(meter.historyTokens)} · Summary: ${tokens(meter.summaryTokens)}`,
-    meter.cacheHitShare === null ? 'Cache: no request yet' : `Cache hits in the last request: ${percent(meter.cacheHitShare)}`,
-    `Session cost: $${meter.sessionCostUsd.toFixed(4)}${meter.subagents?.length ? ' (sub-agents included)' : ''} · saved by hygiene: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
+    meter.cacheHitShare === null ? 'Cache: no request yet' : `Read from the cache in the last request: ${percent(meter.cacheHitShare)}`,
+    `Session cost: $${meter.sessionCostUsd.toFixed(4)}${meter.subagents?.length ? ' (sub-agents included)' : ''} · kept out of the context: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
     ...subagentLines(meter),
     'Click to open the context report.',
   ].join('\n');

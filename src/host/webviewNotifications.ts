@@ -1,6 +1,6 @@
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { HostAction, HostToWebview, WebviewKind, WebviewNotification } from '../shared/protocol';
+import type { HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
 import type { CheckpointActions } from './checkpointActions';
 import type { CompactionRunner } from './compactionRunner';
 import { mentionText } from './fileMentions';
@@ -39,6 +39,8 @@ export interface NotificationPort {
   send(text: string, options?: { readonly retry?: boolean }): Promise<void>;
   cancel(): void;
   pickModel(model: string): Promise<void>;
+  /** A queued message: send it now, take it back into the input, or remove it (`SessionController.actOnQueued`). */
+  actOnQueued(sink: ViewSink, id: number, action: QueuedMessageAction): Promise<void>;
 }
 
 /** Acts on one notification from a view (already validated by `parseWebviewMessage`). */
@@ -166,6 +168,9 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       return;
     case 'toggleSkill':
       await port.skills.toggle(message.name, message.active);
+      return;
+    case 'queuedMessage':
+      await port.actOnQueued(sink, message.id, message.action);
       return;
   }
 }

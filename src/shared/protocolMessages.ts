@@ -23,6 +23,9 @@ import type {
   RecallPage,
   TurnPage,
   CompactionDetails,
+  SkillChangeView,
+  QueuedMessageView,
+  QueuedMessageAction,
 } from './protocolViews';
 
 /** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
@@ -104,7 +107,9 @@ export type WebviewNotification =
   /** Files dropped on the input (file: URIs); the host answers with `insertText` mentions of those in the workspace. */
   | { readonly type: 'dropFiles'; readonly uris: readonly string[] }
   /** Turn a skill on or off from the chat's skills list: the change goes out with the next message. */
-  | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean };
+  | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean }
+  /** A queued message (one sent while Cairn worked): send it now, take it back into the input, or remove it. */
+  | { readonly type: 'queuedMessage'; readonly id: number; readonly action: QueuedMessageAction };
 
 /** A skill as the chat's list shows it (issue 18). */
 export interface SkillView {
@@ -150,6 +155,8 @@ export interface InitMessage {
   readonly slashCommands?: readonly SlashCommandView[];
   /** The model the next request uses. */
   readonly model?: string;
+  /** Messages sent while Cairn worked, waiting for the turn to end (absent: none, or an older host). */
+  readonly queued?: readonly QueuedMessageView[];
 }
 
 export type ResponseMessage =
@@ -158,8 +165,8 @@ export type ResponseMessage =
 
 export type HostNotification =
   | InitMessage
-  /** A new turn starts with the user's message. */
-  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string }
+  /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
+  | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
   | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
@@ -237,6 +244,8 @@ export type HostNotification =
   | { readonly type: 'skills'; readonly skills: readonly SkillView[] }
   /** The model's plan as it now stands. */
   | { readonly type: 'todo'; readonly items: readonly TodoItemView[] }
+  /** The messages waiting for the turn to end, as they now stand (sent while Cairn worked). */
+  | { readonly type: 'queued'; readonly messages: readonly QueuedMessageView[] }
   | SubagentNotification;
 
 export type HostToWebview = HostNotification | ResponseMessage;

@@ -23,6 +23,9 @@ const VALID: readonly WebviewToHost[] = [
   { type: 'compaction', action: 'undo' },
   { type: 'compact', preview: true, instructions: 'keep the test names' },
   { type: 'compact', preview: false },
+  { type: 'queuedMessage', id: 1, action: 'sendNow' },
+  { type: 'queuedMessage', id: 42, action: 'edit' },
+  { type: 'queuedMessage', id: 7, action: 'remove' },
   { type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 200 } },
   { type: 'request', requestId: 7, method: 'olderTurns', params: { beforeTurn: 40, limit: 20 } },
   { type: 'request', requestId: 9, method: 'compactionDetails', params: { generation: 2 } },
@@ -51,6 +54,8 @@ describe('parseWebviewMessage', () => {
   it('says what was wrong, in words a log reader can act on', () => {
     expect(refused({ type: 'send', text: '   ' }).message).toMatch(/text must not be empty/);
     expect(refused({ type: 'launch' }).message).toMatch(/unknown message type "launch"/);
+    expect(refused({ type: 'queuedMessage', id: 0, action: 'edit' }).message).toMatch(/id must be between 1 and/);
+    expect(refused({ type: 'queuedMessage', id: 3, action: 'run' }).message).toMatch(/action must be one of sendNow, edit, remove/);
     expect(refused({ type: 'cancel', extra: 1 }).message).toMatch(/unknown field "extra"/);
     expect(
       refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message,

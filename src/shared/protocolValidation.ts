@@ -6,7 +6,7 @@
  * be one more thing in the bundle.
  */
 import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
-import type { ApprovalDecision, CodeBlockAction, HostAction } from './protocolViews';
+import type { ApprovalDecision, CodeBlockAction, HostAction, QueuedMessageAction } from './protocolViews';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {
@@ -54,6 +54,7 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
 const VIEWS: readonly WebviewKind[] = ['chat', 'report'];
 const COMPACTION_ACTIONS = ['apply', 'discard', 'undo'] as const;
 const CODE_BLOCK_ACTIONS: readonly CodeBlockAction[] = ['copy', 'insert', 'newFile'];
+const QUEUED_MESSAGE_ACTIONS: readonly QueuedMessageAction[] = ['sendNow', 'edit', 'remove'];
 /** A fence's info word as markdown-it gives it (`ts`, `c++`, `objective-c`, `c#`); anything else is dropped. */
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
 
@@ -281,6 +282,13 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) refuse('name must be a skill name (lowercase letters, digits and hyphens)');
       return { type, name, active: m.active };
     }
+    case 'queuedMessage':
+      record(m, type, ['type', 'id', 'action']);
+      return {
+        type,
+        id: integer(m.id, 'id', 1, MESSAGE_LIMITS.maxIndex),
+        action: member(m.action, 'action', QUEUED_MESSAGE_ACTIONS),
+      };
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

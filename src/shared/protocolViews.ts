@@ -75,6 +75,18 @@ export interface SlashCommandView {
   readonly argumentHint?: string;
 }
 
+/** A message the user sent while Cairn worked, waiting for the turn to end (issue 34, item 13). */
+export interface QueuedMessageView {
+  /** The host's number for it, to act on it (`queuedMessage`). */
+  readonly id: number;
+  readonly text: string;
+  /** "Send now" was asked: it goes to the running turn at its next request boundary. */
+  readonly steering: boolean;
+}
+
+/** What the user does with a queued message: give it to the running turn now, take it back into the input, or drop it. */
+export type QueuedMessageAction = 'sendNow' | 'edit' | 'remove';
+
 /** One model the server lists, for the chat's model picker. */
 export interface ModelChoiceView {
   readonly id: string;
@@ -120,9 +132,16 @@ export interface TurnChangesView {
   readonly files: readonly FileChangeView[];
 }
 
+/** A skill the user's message turned on or off (its envelope went with the message); it stays so until turned again. */
+export interface SkillChangeView {
+  readonly name: string;
+  readonly active: boolean;
+}
+
 /** One element of a turn, in the order it happened. */
 export type TranscriptItem =
-  | { readonly type: 'user'; readonly text: string }
+  /** `skills`: the skills this message turned on or off (`/name`, the skills list); absent when none. */
+  | { readonly type: 'user'; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   /** Markdown; `streaming` while deltas may still append to it. */
   | {
       readonly type: 'assistant';

@@ -130,7 +130,7 @@ export function applyTurnEvent(before: Turns, event: TurnEvent): Turns {
     case 'turnStarted':
       return updateTurn(withoutUnsent(turns, event.text), event.turn, (items) => [
         ...closeStreaming(items),
-        { type: 'user', text: event.text },
+        event.skills ? { type: 'user', text: event.text, skills: event.skills } : { type: 'user', text: event.text },
       ]);
     case 'turnUsage':
       return addTurnUsage(turns, event);

@@ -186,7 +186,7 @@ describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
     expect(await grep.locator('.tool-outcome').textContent()).toBe('2 matches');
     const edit = page.locator('.tool', { has: page.locator('[data-recall-id="#d300"]') });
     expect(await edit.locator('.tool-outcome [aria-hidden="true"]').allTextContents()).toEqual(['+2', '−1', '12 ms']);
-    expect(await edit.locator('.kind-badge').textContent()).toBe('diff · saved 60');
+    expect(await edit.locator('.kind-badge').textContent()).toBe('diff · 60 tokens saved');
   });
 
   it('item 8: an edit approval shows the change, coloured, before "Allow once"; a diff in the chat is coloured', async () => {
@@ -337,8 +337,8 @@ describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
     const details = report.page.locator('.request-details');
     await report.page.locator('[data-request="3"]').click();
     await details.locator('h2').getByText('Request #3').waitFor();
-    expect(await report.page.locator('[data-request="3"] .request-turn').textContent()).toBe('turn 3');
-    await details.getByRole('button', { name: 'Show turn 3 in the chat' }).click();
+    expect(await report.page.locator('[data-request="3"] .request-turn').textContent()).toBe('turn 4');
+    await details.getByRole('button', { name: 'Show turn 4 in the chat' }).click();
     await expect.poll(() => report.received('showTurn')).toEqual([{ type: 'showTurn', turn: 3 }]);
     // The chat's "Requests of this turn" comes back as the host's selectTurn.
     await report.post({ type: 'selectTurn', turn: 1 });

@@ -91,8 +91,8 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     const stub = page.locator('.tool.kind-read-stub');
     await stub.waitFor();
     expect(await stub.locator('.tool-bracket').textContent()).toBe('[#b710 src/app.ts lines 50-80 of 340 sha 1c9e04ab]');
-    expect(await stub.locator('.kind-badge').textContent()).toBe('stub · saved 412');
-    expect(await page.locator('.tool.kind-same-result .kind-badge').textContent()).toBe('same result · saved 31');
+    expect(await stub.locator('.kind-badge').textContent()).toBe('unchanged · 412 tokens saved');
+    expect(await page.locator('.tool.kind-same-result .kind-badge').textContent()).toBe('same as before · 31 tokens saved');
     // Collapsed until asked.
     expect(await stub.locator('.tool-result-text').count()).toBe(0);
     await stub.locator('.tool-toggle').click();
@@ -176,7 +176,7 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     for (const label of ['partial', 'streamed', 'approval']) await playUntil(label);
     await page.locator('.tool.status-awaiting-approval').getByRole('button', { name: 'Allow once' }).click();
     await playUntil('answered');
-    await page.locator('.tool.kind-capped .kind-badge').getByText('capped · saved 9.9k').waitFor();
+    await page.locator('.tool.kind-capped .kind-badge').getByText('shortened · 9.9k tokens saved').waitFor();
     const answer = page.locator('.turn[data-turn="2"] .message.assistant').last();
     await answer.getByText('Hostile text stays text').waitFor();
     // Raw HTML is shown as text, an image is only a link (nothing remote loads), and no link that is not

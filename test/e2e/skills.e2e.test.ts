@@ -60,6 +60,11 @@ describe.skipIf(!environment.available)('a workspace skill activated with /name,
     expect(at).toBeGreaterThan(0);
     expect(first.slice(0, at).some((text) => text.startsWith(ENVELOPE) && text.includes('Group the changelog'))).toBe(true);
     expect(first.join('\n')).not.toContain('/release-notes');
+    // The message says the skill is on, and that it stays on (issue 34, item 10): a slash command reads as one-off.
+    await frame
+      .getByRole('article', { name: 'Your message' })
+      .getByText(/Skill release-notes turned on with this message; it stays on for the rest of the session/)
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await frame.getByRole('button', { name: /Skills \(1 of 1 on\)/ }).waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'skills-2-activated');
   });

@@ -244,7 +244,7 @@ describe('status bar', () => {
     await waitFor(() => /cache \d+%/.test(item.text), 'the cache share in the status bar');
     expect(item.text).toMatch(/^\$\(layers\) \d+% · cache \d+%$/);
     expect(item.tooltip).toMatch(/System: [\d,k]+ · History: [\d,k]+ · Summary: 0/);
-    expect(item.tooltip).toMatch(/Cache hits in the last request: \d+%/);
+    expect(item.tooltip).toMatch(/Read from the cache in the last request: \d+%/);
   });
 });
 

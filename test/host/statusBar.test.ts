@@ -14,8 +14,11 @@ describe('statusBarContent', () => {
     });
     expect(text).toBe('$(layers) 30% · cache 87%');
     expect(tooltip).toContain('System: 12k · History: 40k · Summary: 8,000');
-    expect(tooltip).toContain('Cache hits in the last request: 87%');
+    expect(tooltip).toContain('Read from the cache in the last request: 87%');
     expect(tooltip).toContain('$0.1234');
+    // Plain words and a unit for what Cairn saved (issue 34, item 11).
+    expect(tooltip).toContain('kept out of the context: ~15k tokens');
+    expect(tooltip).not.toMatch(/hygiene/i);
   });
 
   it('before the first response there is no cache share; before a session, just the name', () => {

@@ -8,6 +8,7 @@ import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
 import { FollowingContext, useFollowEnd } from './followEnd';
 import { Composer } from './Composer';
+import { QueuedMessages } from './QueuedMessages';
 import { SkillsList } from './SkillsList';
 import { TodoList } from './TodoList';
 import { TurnList } from './TurnList';
@@ -98,6 +99,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
       <TodoList items={store.todo.value} working={store.busy.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
+      <QueuedMessages store={store} />
       <Composer store={store} />
     </div>
   );

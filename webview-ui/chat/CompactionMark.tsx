@@ -51,7 +51,8 @@ export function CompactionMark({
   return (
     <div class="compaction-mark" role="note">
       <span class="compaction-line">
-        Context compacted · {formatTokens(tokensBefore)} → {formatTokens(tokensAfter)} tokens · generation {generation}
+        {/* The generation's number is the report's precise term (issue 34, item 11); the chat says what happened. */}
+        Context compacted · {formatTokens(tokensBefore)} → {formatTokens(tokensAfter)} tokens
       </span>
       {hasDetails && <CompactionDetailsToggle generation={generation} />}
     </div>

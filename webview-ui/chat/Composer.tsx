@@ -9,7 +9,8 @@ import { SlashMenu } from './SlashMenu';
 import { completeSlash, slashMatches } from './slashCompletion';
 
 /**
- * The input: Enter sends, Shift+Enter is a new line, Escape cancels the running turn. Above it, "Compact…"
+ * The input: Enter sends (while Cairn works, Enter queues the message for when the turn ends, and Up in an empty
+ * input takes the newest queued one back to edit), Shift+Enter is a new line, Escape cancels the running turn. Above it, "Compact…"
  * opens a place to say what a compaction's summary should keep, then Preview or Compact now; beside it the
  * model picker. Typing `/` offers the host's slash commands, `@` the workspace's files (arrows, Tab or
  * Enter to pick, Escape to close); files dropped on the input (Shift while dragging, in VS Code) are
@@ -126,7 +127,7 @@ export function Composer({ store }: { store: ChatStore }) {
           aria-activedescendant={menuId ? optionId : undefined}
           placeholder={
             busy
-              ? 'Cairn is working… (Escape to cancel)'
+              ? 'Cairn is working… Enter queues your message for when it finishes (Escape cancels the turn)'
               : 'Ask Cairn; @ adds a file, / a command (Enter to send, Shift+Enter for a new line)'
           }
           value={draft.value}
@@ -157,9 +158,13 @@ export function Composer({ store }: { store: ChatStore }) {
                 return;
               }
             }
+            const queued = store.queued.value;
             if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
               send();
+            } else if (e.key === 'ArrowUp' && draft.value === '' && queued.length > 0) {
+              e.preventDefault();
+              store.actOnQueued(queued[queued.length - 1]!.id, 'edit');
             } else if (e.key === 'Escape' && busy) {
               e.preventDefault();
               store.cancel();
@@ -167,18 +172,30 @@ export function Composer({ store }: { store: ChatStore }) {
           }}
         />
         {busy ? (
-          // Out of the Tab order: Tab then Enter from the input (meant for something else) must not stop the run.
-          // Escape cancels from anywhere, and the button says so to a screen reader.
-          <button
-            type="button"
-            class="button secondary composer-button"
-            tabIndex={-1}
-            aria-keyshortcuts="Escape"
-            onClick={() => store.cancel()}
-            title="Cancel (Escape)"
-          >
-            Cancel
-          </button>
+          <div class="composer-buttons">
+            {draft.value.trim() !== '' && (
+              <button
+                type="button"
+                class="button primary composer-button"
+                onClick={send}
+                title="Queue this message: it is sent when Cairn finishes this turn (Enter)"
+              >
+                Queue
+              </button>
+            )}
+            {/* Out of the Tab order: Tab then Enter from the input (meant for something else) must not stop the run.
+                Escape cancels from anywhere, and the button says so to a screen reader. */}
+            <button
+              type="button"
+              class="button secondary composer-button"
+              tabIndex={-1}
+              aria-keyshortcuts="Escape"
+              onClick={() => store.cancel()}
+              title="Cancel (Escape)"
+            >
+              Cancel
+            </button>
+          </div>
         ) : (
           <button
             type="button"

@@ -11,13 +11,22 @@ import { outcomeParts, toolArgument } from './toolOutcome';
 
 type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;
 
+/** The result's kind in plain words (issue 34, item 11); the report's decisions keep the precise names. */
 const KIND_LABEL: Partial<Record<ResultKind, string>> = {
-  'read-stub': 'stub',
-  capped: 'capped',
-  'same-result': 'same result',
+  'read-stub': 'unchanged',
+  capped: 'shortened',
+  'same-result': 'same as before',
   diff: 'diff',
   recall: 'recall',
   error: 'error',
+};
+
+/** What each kind did, for the badge's tooltip. */
+const KIND_EXPLAINED: Partial<Record<ResultKind, string>> = {
+  'read-stub': 'The file had not changed since an earlier read, so the model was told so in one line instead of the text again.',
+  capped: 'Long output: the model saw its start and end; the whole output is kept (activate its id to see it).',
+  'same-result': 'The same search gave the same result as before, so the model was pointed to the earlier one.',
+  diff: 'The edit was shown to the model as a diff, not the whole file.',
 };
 
 const STATUS_LABEL: Partial<Record<ToolItem['status'], string>> = {
@@ -35,7 +44,7 @@ function pathInBracket(bracket: string): { path: string; line: number } | undefi
 }
 
 /**
- * One tool call: a collapsed line (tool, key argument, outcome, bracket, hygiene mark) that expands to the
+ * One tool call: a collapsed line (tool, key argument, outcome, bracket, what was saved) that expands to the
  * result (an edit's diff coloured). The tool's name is shown once: the summary the loop gives starts with it.
  */
 export function ToolCall({
@@ -106,12 +115,9 @@ export function ToolCall({
           </span>
         )}
         {kindLabel && (
-          <span
-            class={`kind-badge kind-${result!.kind}`}
-            title={result!.tokensSaved > 0 ? 'Tokens hygiene kept out of the context' : undefined}
-          >
+          <span class={`kind-badge kind-${result!.kind}`} title={KIND_EXPLAINED[result!.kind]}>
             {kindLabel}
-            {result!.tokensSaved > 0 && ` · saved ${formatTokens(result!.tokensSaved)}`}
+            {result!.tokensSaved > 0 && ` · ${formatTokens(result!.tokensSaved)} tokens saved`}
           </span>
         )}
         {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}

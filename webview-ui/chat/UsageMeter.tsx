@@ -1,7 +1,10 @@
 import type { SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
-/** The window's parts as one thin bar, with cache-hit share, cost and what hygiene saved beside it. */
+/**
+ * The window's parts as one thin bar, with the cached share, cost and the tokens Cairn kept out of the context
+ * beside it: plain words with units (issue 34, item 11); the report keeps the precise terms.
+ */
 export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
   if (!meter) return null;
   const window = Math.max(meter.windowTokens, 1);
@@ -20,17 +23,25 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
         ))}
       </div>
       <div class="meter-text">
-        <span>
-          {formatShare(used / window)} of {formatTokens(meter.windowTokens)}
+        <span title="How full the model's context window was at the last request">
+          {formatShare(used / window)} of {formatTokens(meter.windowTokens)} tokens
         </span>
-        <span>cache {formatShare(meter.cacheHitShare)}</span>
-        <span class="meter-cost">{formatCost(meter.sessionCostUsd)}</span>
+        <span title="The share of the last request's input the provider read from its cache, at a tenth of the price">
+          {formatShare(meter.cacheHitShare)} from cache
+        </span>
+        <span class="meter-cost" title="What this session has cost so far">
+          {formatCost(meter.sessionCostUsd)}
+        </span>
         {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
-        <span>hygiene saved {formatTokens(meter.tokensSavedByHygiene)}</span>
+        <span title={SAVED_EXPLAINED}>{formatTokens(meter.tokensSavedByHygiene)} tokens saved</span>
       </div>
     </div>
   );
 }
+
+/** What "tokens saved" counts, for the tooltip. */
+const SAVED_EXPLAINED =
+  "Tokens Cairn kept out of the model's context this session: unchanged files read again answered in one line, long output shortened to its start and end, edits shown as diffs, a repeated search named by its earlier result. Everything is kept in full and can be shown again by its id.";
 
 /** The session's cost includes its children's (issue 19); this says how much, each child apart in the tooltip. */
 function SubagentCosts({ subagents }: { subagents: readonly SubagentTotalView[] }) {

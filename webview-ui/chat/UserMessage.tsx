@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useBridge } from '../common/bridgeContext';
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
+import type { SkillChangeView } from '../../src/shared/protocol';
 import { RestoreFilesButton } from './TurnChanges';
 
 /**
@@ -10,7 +11,7 @@ import { RestoreFilesButton } from './TurnChanges';
  * conversation again before this message (the host records a new generation) and sends the edited text.
  * Escape or Cancel leaves the message as it was. The old branch stays in the journal (the host's note says so).
  */
-export function UserMessage({ text, turn }: { text: string; turn: number }) {
+export function UserMessage({ text, turn, skills }: { text: string; turn: number; skills?: readonly SkillChangeView[] | undefined }) {
   const bridge = useBridge();
   const editing = useSignal(false);
   const draft = useSignal(text);
@@ -69,6 +70,7 @@ export function UserMessage({ text, turn }: { text: string; turn: number }) {
       <div class="user-text">
         <LinkedText text={text} />
       </div>
+      {skills && skills.length > 0 && <SkillTrace skills={skills} />}
       <div class="user-actions">
         <button
           ref={editButton}
@@ -86,5 +88,23 @@ export function UserMessage({ text, turn }: { text: string; turn: number }) {
         <RestoreFilesButton turn={turn} />
       </div>
     </RecallScope>
+  );
+}
+
+/**
+ * What the message did to skills (`/name`, the skills list): a slash command reads as one-off, but a skill
+ * stays on until it is turned off, so the message says so (issue 34, item 10).
+ */
+function SkillTrace({ skills }: { skills: readonly SkillChangeView[] }) {
+  return (
+    <ul class="skill-trace quiet">
+      {skills.map((skill) => (
+        <li key={skill.name}>
+          {skill.active
+            ? `Skill ${skill.name} turned on with this message; it stays on for the rest of the session (turn it off in the skills list above the input).`
+            : `Skill ${skill.name} turned off with this message.`}
+        </li>
+      ))}
+    </ul>
   );
 }

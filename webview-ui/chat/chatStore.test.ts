@@ -102,6 +102,8 @@ describe('slash completion', () => {
       { name: 'new', description: 'New session' },
     ];
     expect(store.slashChoices.value.map((c) => c.name)).toEqual(['compact', 'new', 'release-notes']);
-    expect(store.slashChoices.value.find((c) => c.name === 'release-notes')!.description).toBe('Skill: Write release notes');
+    expect(store.slashChoices.value.find((c) => c.name === 'release-notes')!.description).toBe(
+      'Skill, stays on for the session: Write release notes',
+    );
   });
 });

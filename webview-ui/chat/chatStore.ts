@@ -5,6 +5,8 @@ import type {
   CompactionStateView,
   HostNotification,
   ModelChoices,
+  QueuedMessageAction,
+  QueuedMessageView,
   SkillView,
   SlashCommandView,
   TodoItemView,
@@ -44,7 +46,7 @@ export class ChatStore {
     const taken = new Set(this.slashCommands.value.map((c) => c.name.toLowerCase()));
     const skills = this.skills.value
       .filter((s) => s.userInvocable && !taken.has(s.name))
-      .map((s) => ({ name: s.name, description: `Skill: ${s.description}` }));
+      .map((s) => ({ name: s.name, description: `Skill, stays on for the session: ${s.description}` }));
     return [...this.slashCommands.value, ...skills].sort((a, b) => a.name.localeCompare(b.name));
   });
   /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
@@ -53,6 +55,8 @@ export class ChatStore {
   readonly skills = signal<readonly SkillView[]>([]);
   /** The model's plan, shown above the input. */
   readonly todo = signal<readonly TodoItemView[]>([]);
+  /** Messages sent while Cairn worked, waiting for the turn to end (the host keeps them). */
+  readonly queued = signal<readonly QueuedMessageView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -88,6 +92,7 @@ export class ChatStore {
           this.sessionTitle.value = message.sessionTitle;
           this.slashCommands.value = message.slashCommands ?? [];
           if (message.model) this.model.value = message.model;
+          this.queued.value = message.queued ?? [];
         });
         return;
       case 'busy':
@@ -130,13 +135,22 @@ export class ChatStore {
       case 'todo':
         this.todo.value = message.items;
         return;
+      case 'queued':
+        this.queued.value = message.messages;
+        return;
     }
   }
 
+  /** Sends a message; while Cairn works the host queues it for when the turn ends (`queued`). */
   send(text: string): boolean {
-    if (text.trim() === '' || this.busy.value) return false;
+    if (text.trim() === '') return false;
     this.bridge.notify({ type: 'send', text });
     return true;
+  }
+
+  /** A queued message: give it to the running turn now (or send it), take it back into the input, or remove it. */
+  actOnQueued(id: number, action: QueuedMessageAction): void {
+    this.bridge.notify({ type: 'queuedMessage', id, action });
   }
 
   /** Turns a skill on or off; it takes effect with the next message. */

@@ -6,6 +6,8 @@ export const JARGON = {
   raw: 'Raw: tokens counted by Cairn’s own tokenizer on the text sent, before any correction.',
   calibrated:
     'Calibrated: the raw count scaled by how the provider’s counts compared with Cairn’s on earlier answers in this session, so it is close to what the provider bills.',
+  calibration:
+    'Calibration: how many tokens the provider counted for each token Cairn’s tokenizer counted, on this session’s earlier answers (×1.01: the provider counts 1% more); long runs without spaces (hashes, minified code) have their own ratio.',
   generation:
     'Generation: one conversation the model sees, from the session’s start or from a compaction to the next. A compaction starts a new generation with a summary.',
   breakpoint:

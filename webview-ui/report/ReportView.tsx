@@ -30,7 +30,8 @@ function RequestItem({ s, store, grouped = false }: { s: RequestSnapshotView; st
         <span class="request-number">#{s.index}</span>
         <span class="request-time">{formatTime(s.time)}</span>
         <span class="request-tokens">{formatTokens(t.providerInput ?? t.tokensCalibrated)}</span>
-        {s.turn !== undefined && <span class="request-turn">turn {s.turn}</span>}
+        {/* Turns are counted from 1, as the chat counts messages ("You edited message 2"); the protocol's from 0. */}
+        {s.turn !== undefined && <span class="request-turn">turn {s.turn + 1}</span>}
         {s.agent !== undefined && !grouped && <span class="tag agent-tag">{s.agent}</span>}
         {s.purpose === 'compaction' && <span class="tag">compaction</span>}
         {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
@@ -116,7 +117,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
       {snapshot.turn !== undefined && (
         // The chat's turn this request was made for; the chat's "Requests" link comes back here.
         <button type="button" class="text-button show-in-chat" onClick={() => bridge.notify({ type: 'showTurn', turn: snapshot.turn! })}>
-          Show turn {snapshot.turn} in the chat
+          Show turn {snapshot.turn + 1} in the chat
         </button>
       )}
       {breakText && (
@@ -135,7 +136,9 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
           label={<Jargon term="Estimate (calibrated)" explanation={JARGON.calibrated} />}
           value={`${formatTokens(t.tokensCalibrated)} tokens`}
         />
-        {snapshot.calibration && <Fact label="Calibration" value={calibrationText(snapshot)} />}
+        {snapshot.calibration && (
+          <Fact label={<Jargon term="Calibration" explanation={JARGON.calibration} />} value={calibrationText(snapshot)} />
+        )}
         <Fact label="Provider input" value={providerInputText(t)} />
         <Fact label="Output" value={usage ? `${formatTokens(usage.output)} tokens` : '–'} />
         <Fact label="Cache read" value={usage ? formatTokens(usage.cacheRead) : '–'} />

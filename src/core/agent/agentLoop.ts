@@ -23,6 +23,7 @@ import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 import { mentionBlockText, mentionReadCall, type FileMention } from './mentions';
+import { SteerInbox, type Steer, type SteerHandle } from './steering';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -76,13 +77,33 @@ export const INTERRUPTED_CONTINUE_PROMPT =
 export class AgentLoop {
   /** Tool-use ids seen in this run, across compactions (a new generation no longer holds the older ones). */
   private readonly usedToolUseIds = new Set<string>();
+  /** Messages the user gave while the run goes on, taken at the next request boundary (`steer`). */
+  private readonly steers = new SteerInbox();
 
   constructor(
     private readonly deps: AgentLoopDeps,
     private readonly settings: () => AgentLoopSettings,
   ) {}
 
+  /**
+   * A message the user gives while the run goes on ("send now"): appended as the user's words at the next
+   * request boundary, and the run goes on with it. Its handle says whether it got in (false when the run ended
+   * before a boundary came, or none was running: then nothing of it was added) and can take it back until then.
+   */
+  steer(steer: Steer): SteerHandle {
+    return this.steers.add(steer);
+  }
+
   async run(userText: string, signal: AbortSignal, mentions: readonly FileMention[] = []): Promise<DoneReason> {
+    this.steers.open();
+    try {
+      return await this.start(userText, signal, mentions);
+    } finally {
+      this.steers.close();
+    }
+  }
+
+  private async start(userText: string, signal: AbortSignal, mentions: readonly FileMention[]): Promise<DoneReason> {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     deps.bounds?.startRun?.();
@@ -114,9 +135,14 @@ export class AgentLoop {
    * instead would join it to the waiting message, so the model would read it twice.
    */
   async retry(signal: AbortSignal): Promise<DoneReason> {
-    this.deps.contextPolicy?.startRun();
-    this.deps.bounds?.startRun?.();
-    return this.answer(signal);
+    this.steers.open();
+    try {
+      this.deps.contextPolicy?.startRun();
+      this.deps.bounds?.startRun?.();
+      return await this.answer(signal);
+    } finally {
+      this.steers.close();
+    }
   }
 
   private async answer(signal: AbortSignal): Promise<DoneReason> {
@@ -148,6 +174,9 @@ export class AgentLoop {
       const stop = await deps.bounds?.beforeRequest?.(signal);
       if (signal.aborted) return this.finish('cancelled');
       if (stop !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: stop });
+      // The user's "send now": before the context policy, so a compaction now keeps it with the latest messages.
+      await this.takeSteers(signal);
+      if (signal.aborted) return this.finish('cancelled');
       if (deps.contextPolicy) {
         this.show(await deps.contextPolicy.beforeRequest(signal));
         // A cancel while compaction ran: no request is composed, shown or journalled.
@@ -354,6 +383,40 @@ export class AgentLoop {
     this.noteDecision(result);
     deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
     return { type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) };
+  }
+
+  /**
+   * Appends the messages the user gave while the run went on, each as the user's words (with the files it
+   * mentions), and tells the views as of any user message. Roles alternate and nothing sent is rewritten, so a
+   * message joins a user message no request has carried yet (the results of the calls that just ran), or
+   * follows the model's; a sent user message at the end (a new generation's) waits for the next boundary.
+   */
+  private async takeSteers(signal: AbortSignal): Promise<void> {
+    if (!this.steers.hasWaiting) return;
+    const { deps } = this;
+    if (!this.canTakeUserText()) return;
+    for (const { steer, settle } of this.steers.takeAll()) {
+      const { conversation, number: generation } = deps.generations.current;
+      const joins = conversation.last()?.message.role === 'user';
+      await steer.beforeAppend?.({ generation, index: joins ? conversation.length - 1 : conversation.length });
+      const attached = await this.readMentions(steer.mentions ?? [], signal);
+      if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
+      const blocks = [{ type: 'text' as const, text: steer.text }, ...attached.map((a) => ({ type: 'text' as const, text: a.text }))];
+      await this.appendUser(blocks, { syntheticBlocks: attached.map((_, i) => 1 + i) });
+      deps.emit({ type: 'user_message', text: steer.text });
+      for (const { call, summary, result } of attached) {
+        deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
+        deps.emit({ type: 'tool_finished', callId: call.callId, result });
+      }
+      settle(true);
+    }
+  }
+
+  /** Whether a user text may be appended now without two user messages in a row being sent. */
+  private canTakeUserText(): boolean {
+    const { conversation } = this.deps.generations.current;
+    const last = conversation.last();
+    return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
   }
 
   /** Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike). */

@@ -38,7 +38,7 @@ describe('compaction loses nothing first', () => {
     expect(h.compactor.canUndo).toBe(true);
     const undo = await h.compactor.undo();
     expect(undo.undone).toBe(true);
-    expect(noticeEvents(undo.events)[0]!.message).toBe('The last elision was undone; generation 0 is active again.');
+    expect(noticeEvents(undo.events)[0]!.message).toBe('The last shortening of earlier results was undone: the model has them in full again.');
     expect(h.generations.current.number).toBe(0);
   });
 

@@ -154,7 +154,7 @@ describe('Compactor: undo', () => {
       { type: 'compaction_undone', generation: 1 },
       { type: 'static_context', generation: 0, state: h.composer.staticState() },
     ]);
-    const message = 'The last compaction was undone; generation 0 is active again.';
+    const message = 'The last compaction was undone: the model has the conversation as it was before the summary.';
     expect(undone.events).toEqual([{ type: 'notice', level: 'info', kind: 'compaction_undone', message }]);
     expect(h.compactor.canUndo).toBe(false);
     // Generation numbers are never given twice: the next compaction is generation 2.

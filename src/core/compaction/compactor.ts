@@ -433,7 +433,11 @@ export class Compactor implements ContextPolicy {
       await this.deps.journal.append({ type: 'static_context', generation: previous.number, state: this.deps.composer.staticState() });
     }
     this.undoable = undefined;
-    const message = `The last ${kind} was undone; generation ${previous.number} is active again.`;
+    // Said in the chat: what the model has now, not the generation's number (the report's term).
+    const message =
+      kind === 'compaction'
+        ? 'The last compaction was undone: the model has the conversation as it was before the summary.'
+        : 'The last shortening of earlier results was undone: the model has them in full again.';
     return { undone: true, events: [await this.notice('info', 'compaction_undone', message)] };
   }
 

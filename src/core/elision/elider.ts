@@ -139,9 +139,10 @@ export class Elider {
       },
     });
     this.deps.log(`[Context] elision done: about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
+    // The chat's words (issue 34, item 11): what happened and what it saves, in tokens; the report keeps "elision".
     const message =
-      `Elided ${ids.length} superseded results (about ${saved.toLocaleString('en-US')} tokens fewer on every request); ` +
-      `nothing is lost: recall shows each of them.`;
+      `Shortened ${ids.length} earlier results that newer ones replace (a file read before it changed, a command run again) to one line each: ` +
+      `about ${saved.toLocaleString('en-US')} tokens fewer on every request. Nothing is lost: each id still shows its result in full.`;
     await this.deps.recorder.notice('info', 'elision', message);
     return [{ type: 'notice', level: 'info', kind: 'elision', message }];
   }

@@ -1,5 +1,6 @@
 import type { AgentLoop } from '../agent/agentLoop';
 import type { FileMention } from '../agent/mentions';
+import type { SteerHandle } from '../agent/steering';
 import type { EventHub } from '../agent/eventHub';
 import type { AgentEvent, DoneReason } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
@@ -97,6 +98,26 @@ export class AgentSession {
     const joins = conversation.sentCount < conversation.length && this.hasUnanswered;
     const index = joins ? conversation.length - 1 : conversation.length;
     return this.runLoop(text, index, (signal) => this.parts.loop.run(text, signal, mentions));
+  }
+
+  /**
+   * A message the user gives while a run goes on ("send now"): the run takes it at its next request boundary as
+   * the user's words (journalled, in the next request) and goes on with it. The run's checkpoint ends there and a
+   * new one starts at that message, so "Restore files to before this message" undoes what came after it only.
+   * Its handle says false when the run ended first (or none was going on): nothing of it was added; send it instead.
+   */
+  steer(text: string, mentions: readonly FileMention[] = []): SteerHandle {
+    if (!this.running) return { delivered: Promise.resolve(false), withdraw: () => false };
+    const recorder = this.parts.checkpoints?.recorder;
+    return this.parts.loop.steer({
+      text,
+      mentions,
+      beforeAppend: async (place) => {
+        if (!recorder) return;
+        await recorder.endTurn().catch(() => undefined);
+        recorder.beginTurn(place, text);
+      },
+    });
   }
 
   /** Whether the conversation ends with messages no answer followed (a request that failed before answering). */

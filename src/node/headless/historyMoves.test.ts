@@ -77,7 +77,7 @@ describe('the history-moves sample through npm run agent', () => {
       "[info] turn 19 (restore): restored 1 file to before message 3 (“Start a CHANGELOG.md with that change and note it in NOTES.…”): CHANGELOG.md (deleted). Kept the user's version of NOTES.md (a conflict: you changed it since Cairn’s last change to it). The conversation is unchanged; the next message tells the model which files were restored.",
     );
     expect(stdout).toMatch(/## compaction \(manual, [a-z]+ stage\): generation 3/);
-    expect(stdout).toContain('[info] The last compaction was undone; generation 2 is active again.');
+    expect(stdout).toContain('[info] The last compaction was undone: the model has the conversation as it was before the summary.');
     expect(stdout).toMatch(/\n13 requests, 7 runs \(error, end_turn, end_turn, end_turn, end_turn, end_turn, end_turn; 1 retried\)/);
 
     const logged = (await readFile(join(out, 'requests.jsonl'), 'utf8'))

@@ -1,0 +1,112 @@
+/**
+ * What happens to the messages the user sends while Cairn works (issue 34, item 13), around the queue that holds
+ * them (`MessageQueue`): queued while a message is being sent; the oldest sent when a turn ends by itself, held
+ * for the user when they stopped it or it failed; "Send now" gives one to the running turn at its next request
+ * boundary (`AgentSession.steer`), or sends it when nothing runs; Edit takes one back into the input.
+ */
+import type { DoneReason } from '../core/agent/events';
+import type { FileMention } from '../core/agent/mentions';
+import type { AgentSession } from '../core/session/agentSession';
+import { errorMessage } from '../core/errorMessage';
+import type { HostToWebview, QueuedMessageAction, QueuedMessageView } from '../shared/protocol';
+import type { HostLog, ViewSink } from './hostPorts';
+import { MessageQueue } from './messageQueue';
+
+/** How one message's run ended (`DoneReason`), or that it did not run: nothing to run (`not_run`), or a failure before or during it (`failed`). */
+export type MessageOutcome = DoneReason | 'not_run' | 'failed';
+
+export interface QueuedMessagesDeps {
+  /** A message is being sent now (the controller's `send`, from before its first await to its run's end). */
+  readonly isSending: () => boolean;
+  /** The open session, if any. */
+  readonly session: () => AgentSession | undefined;
+  /** The files a message mentions, as a sent message's are attached. */
+  readonly mentionsOf: (text: string) => Promise<FileMention[]>;
+  /** Sends a message as the chat's input does. */
+  readonly send: (text: string) => Promise<void>;
+  /** A notice in the chat. */
+  readonly notice: (kind: string, message: string) => void;
+  readonly post: (sink: ViewSink, message: HostToWebview) => void;
+  /** Tells the chat the list as it now stands. */
+  readonly changed: (messages: readonly QueuedMessageView[]) => void;
+  readonly log: HostLog;
+}
+
+export class QueuedMessages {
+  private readonly queue: MessageQueue;
+
+  constructor(private readonly deps: QueuedMessagesDeps) {
+    this.queue = new MessageQueue((messages) => deps.changed(messages));
+  }
+
+  /** The list as the chat shows it (a chat view opened mid-run gets it with `init`). */
+  view(): QueuedMessageView[] {
+    return this.queue.view();
+  }
+
+  /** A message sent while another is being sent: it waits for that turn to end. */
+  add(text: string): void {
+    this.queue.add(text);
+    this.deps.log.info(`A message sent while Cairn works is queued (${this.queue.size} waiting); it is sent when the turn ends.`);
+  }
+
+  /**
+   * After a turn: the oldest queued message is sent when the turn ended by itself (its answer, a limit); when the
+   * user stopped it (a cancel, "stop" at a bound) or it failed, the queue waits for the user, who may want otherwise.
+   */
+  afterTurn(outcome: MessageOutcome): void {
+    if (this.queue.size === 0) return;
+    if (outcome === 'cancelled' || outcome === 'error' || outcome === 'budget' || outcome === 'failed') {
+      this.deps.log.info(`The turn ended (${outcome}); ${this.queue.size} queued message(s) wait for you in the chat.`);
+      return;
+    }
+    const next = this.queue.shift();
+    if (next)
+      void this.deps.send(next.text).catch((error: unknown) => this.deps.log.error(`A queued message failed: ${errorMessage(error)}`));
+  }
+
+  /** Send now, Edit (back into the input of the view that asked) or Remove. */
+  async act(sink: ViewSink, id: number, action: QueuedMessageAction): Promise<void> {
+    if (action === 'remove') {
+      if (this.queue.take(id) === undefined) this.deps.log.info('A queued message was not removed: it has been sent already.');
+      return;
+    }
+    if (action === 'edit') {
+      const text = this.queue.take(id);
+      if (text !== undefined) this.deps.post(sink, { type: 'insertText', text });
+      return;
+    }
+    if (!this.deps.isSending()) {
+      const text = this.queue.take(id);
+      if (text !== undefined) await this.deps.send(text);
+      return;
+    }
+    await this.steer(id);
+  }
+
+  /** "Send now" during a run: the turn takes the message at its next request boundary. */
+  private async steer(id: number): Promise<void> {
+    const text = this.queue.text(id);
+    const session = this.deps.session();
+    if (text === undefined || !session || this.queue.view().find((m) => m.id === id)?.steering) return;
+    if (text.trimStart().startsWith('/')) {
+      this.deps.notice(
+        'queue',
+        'A message that starts with / waits for the turn to end: a command or a skill does not join a turn midway.',
+      );
+      return;
+    }
+    const handle = session.steer(text, await this.deps.mentionsOf(text));
+    this.queue.steering(id, handle);
+    if (await handle.delivered) {
+      this.queue.delivered(id);
+      return;
+    }
+    // The turn ended before a boundary came: it waits in the queue again, or goes now if nothing else runs.
+    this.queue.steering(id, undefined);
+    if (!this.deps.isSending()) {
+      const again = this.queue.take(id);
+      if (again !== undefined) await this.deps.send(again);
+    }
+  }
+}
