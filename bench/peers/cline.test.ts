@@ -70,6 +70,22 @@ describe('cline translation, against its recorded requests', () => {
     expect(await readFile(join(dir, 'a.js'), 'utf8')).toBe("f(a'$b); g(a'$b); // a'$b$\n");
   });
 
+  it('rewrites an existing file by naming its whole text as old_text (its editor refuses otherwise), and creates a new one without', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-cline-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'old.ts'), 'export const a = 1\n');
+    const [rewrite, create] = translateForCline(
+      turn(
+        { name: 'write', input: { path: 'old.ts', content: 'export const a = 2\n' } },
+        { name: 'write', input: { path: 'new.ts', content: 'x\n' } },
+      ),
+      last!,
+      dir,
+    ).toolCalls;
+    expect(rewrite!.input).toEqual({ path: join(dir, 'old.ts'), old_text: 'export const a = 1\n', new_text: 'export const a = 2\n' });
+    expect(create!.input).toEqual({ path: join(dir, 'new.ts'), new_text: 'x\n' });
+  });
+
   it('answers its requests without tools apart', () => {
     expect(isClineSide(first!, 'claude-sonnet-4-5')).toBe(false);
     expect(isClineSide({ ...first!, tools: [] }, 'claude-sonnet-4-5')).toBe(true);

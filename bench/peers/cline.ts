@@ -4,6 +4,7 @@
  * editor, search_codebase, run_commands). Its model requests come from a background daemon that
  * outlives the CLI: the harness ends it by process id after the run.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { AgentHooks } from '../../src/node/localServer/agentHooks';
@@ -72,9 +73,14 @@ export function translateForCline(turn: AssistantTurn, request: WireRequest, wor
       case 'multiedit':
         for (const edit of input.edits as Input[]) calls.push(...editCalls(abs(input.path), edit));
         break;
-      case 'write':
-        calls.push({ name: 'editor', input: { path: abs(input.path), new_text: input.content } });
+      case 'write': {
+        // Cline's editor creates a file only when none is there; over an existing one it refuses unless
+        // `old_text` names the text replaced (its own error says so), so a rewrite replaces the whole text.
+        const path = abs(input.path);
+        const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+        calls.push({ name: 'editor', input: { path, ...(current ? { old_text: current } : {}), new_text: input.content } });
         break;
+      }
       case 'recall':
         calls.push(recallFor(input, request));
         break;
