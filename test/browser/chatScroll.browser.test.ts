@@ -377,4 +377,51 @@ describe.skipIf(!chromiumPath)("issue 34's chat layout and scrolling in Chromium
     expect(overflow).toEqual({ page: 0, notice: 0 });
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'chat-scroll-files-table-300.png') });
   });
+
+  it('item 7: a compaction between turns is marked between them, live and after a reload; one inside a run stays in its turn', async () => {
+    const { page, post } = await openChat({ width: 440, height: 700 });
+    await post(longSessionInit(recording.chatInit, 3));
+    await page.locator('.turn[data-turn="2"]').waitFor();
+    const mark = { generation: 1, tokensBefore: 51_000, tokensAfter: 7_400, hasDetails: false };
+    /** Where the mark is: inside which turn box, and whether it is below turn `after`'s box. */
+    const placed = (after: number) =>
+      page.evaluate((after) => {
+        const element = document.querySelector('.compaction-mark')!;
+        const turn = document.querySelector(`.turn[data-turn="${after}"]`)!;
+        return {
+          inTurn: element.closest('.turn')?.getAttribute('data-turn') ?? null,
+          below: element.getBoundingClientRect().top >= turn.getBoundingClientRect().bottom,
+        };
+      }, after);
+    // "Compact…" while idle: the host marks it on the turn that was last.
+    await post({ type: 'compacted', turn: 2, mark });
+    await page.locator('.compaction-mark').waitFor();
+    expect(await placed(2)).toEqual({ inTurn: null, below: true });
+    // The next turn starts under the mark.
+    await post({ type: 'turnStarted', turn: 3, text: 'Go on with the fix.' });
+    await post({ type: 'busy', busy: true });
+    await page.locator('.turn[data-turn="3"]').waitFor();
+    const order = await page.evaluate(() => {
+      const markTop = document.querySelector('.compaction-mark')!.getBoundingClientRect().top;
+      return markTop < document.querySelector('.turn[data-turn="3"]')!.getBoundingClientRect().top;
+    });
+    expect(order).toBe(true);
+    // A reload draws it in the same place (the journal puts it at the end of the turn before).
+    const reloaded = longSessionInit(recording.chatInit, 3);
+    const last = reloaded.turns[2]!;
+    await post({
+      ...reloaded,
+      turns: [...reloaded.turns.slice(0, 2), { ...last, items: [...last.items, { type: 'compaction', ...mark }] }],
+    });
+    await expect.poll(() => page.locator('.turn[data-turn="3"]').count()).toBe(0);
+    expect(await placed(2)).toEqual({ inTurn: null, below: true });
+    // An automatic compaction inside a running turn is part of that turn, under its message.
+    await post({ type: 'turnStarted', turn: 3, text: 'Go on with the fix.' });
+    await post({ type: 'busy', busy: true });
+    await post({ type: 'compacted', turn: 3, mark: { ...mark, generation: 2 } });
+    await expect.poll(() => page.locator('.turn[data-turn="3"] .compaction-mark').count()).toBe(1);
+    await post({ type: 'textDelta', turn: 3, text: 'Continuing from the summary.' });
+    await page.locator('.turn[data-turn="3"]').getByText('Continuing from the summary.').waitFor();
+    expect(await page.locator('.turn[data-turn="3"] .compaction-mark').count()).toBe(1);
+  });
 });

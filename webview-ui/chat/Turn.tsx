@@ -125,19 +125,38 @@ export function turnHeadLength(items: readonly TranscriptItem[]): number {
 }
 
 /**
+ * How many of a turn's last items are compaction marks that stand between it and the next turn: a compaction
+ * asked for between turns ("Compact…") is sent, and journalled, after the turn that was last, but belongs to
+ * neither. While the turn runs none are: an automatic compaction is part of the run it was made for.
+ */
+export function marksAfterTurn(items: readonly TranscriptItem[], running: boolean): number {
+  if (running) return 0;
+  let count = 0;
+  while (count < items.length && items[items.length - 1 - count]!.type === 'compaction') count++;
+  return count;
+}
+
+/**
  * One turn. Re-renders only when its own turn object changes (the transcript shares untouched turns) or
  * when its fold is opened. An agent can make hundreds of tool calls in one turn; windowing is per turn,
  * so a long one folds its middle behind a button instead of making hundreds of DOM rows at once. The fold
  * grows with the turn only while the view follows its end: a reader who scrolled up to read a step keeps it.
  */
-export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfolded: boolean }> {
+interface TurnProps {
+  readonly turn: TurnView;
+  readonly onAnswer: Answer;
+  /** The turn the agent works on now (the last one, while busy). */
+  readonly running: boolean;
+}
+
+export class Turn extends Component<TurnProps, { unfolded: boolean }> {
   static override contextType = FollowingContext;
   declare context: () => boolean;
   override state = { unfolded: false };
   /** The first of the newest items shown under the fold, as last rendered. */
   private tailFrom: number | undefined;
-  override shouldComponentUpdate(next: { turn: TurnView }, nextState: { unfolded: boolean }): boolean {
-    return next.turn !== this.props.turn || nextState.unfolded !== this.state.unfolded;
+  override shouldComponentUpdate(next: TurnProps, nextState: { unfolded: boolean }): boolean {
+    return next.turn !== this.props.turn || next.running !== this.props.running || nextState.unfolded !== this.state.unfolded;
   }
   /** How many items the fold hides now (0: none). */
   private foldedCount(items: readonly TranscriptItem[], head: number): number {
@@ -151,29 +170,33 @@ export class Turn extends Component<{ turn: TurnView; onAnswer: Answer }, { unfo
     return this.tailFrom - head;
   }
   override render() {
-    const { turn, onAnswer } = this.props;
-    const items = turn.items;
+    const { turn, onAnswer, running } = this.props;
+    const after = marksAfterTurn(turn.items, running);
+    const items = turn.items.slice(0, turn.items.length - after);
     const head = turnHeadLength(items);
     const folded = this.foldedCount(items, head);
     const item = (entry: TranscriptItem, i: number) => (
       <Item key={entry.type === 'tool' ? entry.callId : i} item={entry} onAnswer={onAnswer} turn={turn.index} />
     );
     return (
-      <div class="turn" data-turn={turn.index} tabIndex={-1}>
-        {folded === 0 ? (
-          items.map(item)
-        ) : (
-          <>
-            {items.slice(0, head).map(item)}
-            <button type="button" class="text-button fold-button" onClick={() => this.setState({ unfolded: true })}>
-              Show {folded} earlier steps of this turn
-            </button>
-            {items.slice(head + folded).map((entry, i) => item(entry, head + folded + i))}
-          </>
-        )}
-        {turn.usage && <TurnUsage usage={turn.usage} />}
-        <TurnRequestsLink turn={turn} />
-      </div>
+      <>
+        <div class="turn" data-turn={turn.index} tabIndex={-1}>
+          {folded === 0 ? (
+            items.map(item)
+          ) : (
+            <>
+              {items.slice(0, head).map(item)}
+              <button type="button" class="text-button fold-button" onClick={() => this.setState({ unfolded: true })}>
+                Show {folded} earlier steps of this turn
+              </button>
+              {items.slice(head + folded).map((entry, i) => item(entry, head + folded + i))}
+            </>
+          )}
+          {turn.usage && <TurnUsage usage={turn.usage} />}
+          <TurnRequestsLink turn={turn} />
+        </div>
+        {turn.items.slice(items.length).map((mark, i) => item(mark, items.length + i))}
+      </>
     );
   }
 }

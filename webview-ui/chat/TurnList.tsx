@@ -22,11 +22,13 @@ function TurnSlot({
   turn,
   root,
   initiallyVisible,
+  running,
   onAnswer,
 }: {
   turn: TurnView;
   root: RefObject<HTMLElement | null>;
   initiallyVisible: boolean;
+  running: boolean;
   onAnswer: Answer;
 }) {
   const element = useRef<HTMLDivElement>(null);
@@ -52,7 +54,11 @@ function TurnSlot({
   }, []);
   return (
     <div ref={element} class="turn-slot" data-turn-slot={turn.index}>
-      {visible.value ? <Turn turn={turn} onAnswer={onAnswer} /> : <div class="turn-placeholder" style={{ height: `${height.value}px` }} />}
+      {visible.value ? (
+        <Turn turn={turn} onAnswer={onAnswer} running={running} />
+      ) : (
+        <div class="turn-placeholder" style={{ height: `${height.value}px` }} />
+      )}
     </div>
   );
 }
@@ -94,6 +100,7 @@ export function TurnList({ store, scrollRoot }: { store: ChatStore; scrollRoot: 
           turn={turn}
           root={scrollRoot}
           initiallyVisible={i >= turns.length - INITIALLY_RENDERED}
+          running={store.busy.value && i === turns.length - 1}
           onAnswer={onAnswer}
         />
       ))}
