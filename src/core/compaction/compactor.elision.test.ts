@@ -38,7 +38,9 @@ describe('compaction loses nothing first', () => {
     expect(h.compactor.canUndo).toBe(true);
     const undo = await h.compactor.undo();
     expect(undo.undone).toBe(true);
-    expect(noticeEvents(undo.events)[0]!.message).toBe('The last shortening of earlier results was undone: the model has them in full again.');
+    expect(noticeEvents(undo.events)[0]!.message).toBe(
+      'The last shortening of earlier results was undone: the model has them in full again.',
+    );
     expect(h.generations.current.number).toBe(0);
   });
 

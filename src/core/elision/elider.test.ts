@@ -74,7 +74,9 @@ describe('the elider', () => {
     expect(decision).toHaveLength(1);
     expect(decision[0]).toMatchObject({ kind: 'elision', resultIds: ['#a001', '#b001', '#a002'] });
     expect(decision[0]!.detail).toMatch(/pays after [\d.]+ requests/);
-    expect(h.notices[0]).toMatch(/^Shortened 3 earlier results that newer ones replace .* to one line each: about [\d,]+ tokens fewer on every request\./);
+    expect(h.notices[0]).toMatch(
+      /^Shortened 3 earlier results that newer ones replace .* to one line each: about [\d,]+ tokens fewer on every request\./,
+    );
   });
 
   it('a reopen replays the elided generation from its one record', async () => {
