@@ -35,6 +35,8 @@ import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
 import { EditorContext } from './host/editorContext';
 import { FileSkillSource } from './node/fileSkillSource';
+import { editorContextSource, TerminalOutputs } from './host/editorContextSources';
+import { uncommittedChanges } from './node/gitChanges';
 
 /** Tools the user allowed with "always for this tool", per workspace. */
 const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
@@ -188,6 +190,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
   const slashCommands = new SlashCommands();
+  // Each terminal's last command from now on, for `@terminal` (shell integration shows output only as it comes).
+  const terminals = new TerminalOutputs();
+  context.subscriptions.push(terminals);
   const current = new SessionController({
     sessions,
     editor: new VsCodeEditorActions(documents, () => root, absolutePathOf),
@@ -218,6 +223,13 @@ export function activate(context: vscode.ExtensionContext): void {
     isWorkspaceFolder: async (path) => (await stat((await workspace.resolve(path)).absolute)).isDirectory(),
     findFiles: async (query) => findWorkspaceFiles(query),
     relativePathOf: (uri) => workspaceRelative(folders, vscode.Uri.parse(uri).fsPath),
+    contextMentions: editorContextSource({
+      terminals,
+      relativePathOf: (absolute) => workspaceRelative(folders, absolute),
+      folders: () => folders,
+      trusted: () => vscode.workspace.isTrusted,
+      changes: (folder) => uncommittedChanges(folder),
+    }),
   });
   addBuiltInSlashCommands(slashCommands, {
     execute: (command) => vscode.commands.executeCommand(command),

@@ -5,7 +5,7 @@
  * boundary (`AgentSession.steer`), or sends it when nothing runs; Edit takes one back into the input.
  */
 import type { DoneReason } from '../core/agent/events';
-import type { FileMention } from '../core/agent/mentions';
+import type { Mention } from '../core/agent/mentions';
 import type { AgentSession } from '../core/session/agentSession';
 import { errorMessage } from '../core/errorMessage';
 import type { HostToWebview, QueuedMessageAction, QueuedMessageView } from '../shared/protocol';
@@ -21,7 +21,7 @@ export interface QueuedMessagesDeps {
   /** The open session, if any. */
   readonly session: () => AgentSession | undefined;
   /** The files a message mentions, as a sent message's are attached. */
-  readonly mentionsOf: (text: string) => Promise<FileMention[]>;
+  readonly mentionsOf: (text: string) => Promise<Mention[]>;
   /** Sends a message as the chat's input does. */
   readonly send: (text: string) => Promise<void>;
   /** A notice in the chat. */

@@ -5,7 +5,7 @@
  * the host tests drive it with the real session and fake views.
  */
 import type { AgentEvent } from '../core/agent/events';
-import type { FileMention } from '../core/agent/mentions';
+import type { Mention } from '../core/agent/mentions';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
 import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
@@ -28,6 +28,7 @@ import { shownInTurn, turnChangesOf } from './checkpointView';
 import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { attachableMentions } from './fileMentions';
+import { gatherContextMentions, isContextMentionName, withContextMentionCandidates } from './contextMentions';
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { SubagentAccounting } from './subagentAccounting';
@@ -248,10 +249,15 @@ export class SessionController {
     this.queued.afterTurn(outcome);
   }
 
-  /** The workspace files and folders a message mentions (`@path`), attached when it is sent. */
-  private async mentionsOf(text: string): Promise<FileMention[]> {
+  /**
+   * What a message mentions, attached when it is sent: workspace files and folders (`@path`), then the editor's
+   * context by name (`@problems`, `@terminal`, `@changes`), read now. A name wins over a file of that name.
+   */
+  private async mentionsOf(text: string): Promise<Mention[]> {
     const isFile = this.deps.isWorkspaceFile;
-    return isFile ? attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
+    const files = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
+    const named = await gatherContextMentions(text, this.deps.contextMentions);
+    return [...files.filter((mention) => !isContextMentionName(mention.path)), ...named];
   }
 
   /** One message's run, from the key check to its end: how it ended, or that it did not run. */
@@ -472,9 +478,22 @@ export class SessionController {
       },
       preview: () => this.compaction.previewDetails(),
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
-      ...(this.deps.findFiles ? { mentionCandidates: this.deps.findFiles } : {}),
+      ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),
     };
     this.post(sink, await respondTo(sources, request));
+  }
+
+  /** What `@` completes: the editor's context by name (when it can be read), then the workspace's files. */
+  private async mentionCandidates(query: string): Promise<readonly string[]> {
+    if (!this.deps.contextMentions) return this.deps.findFiles ? this.deps.findFiles(query) : [];
+    // The names are offered even when the file search fails (the menu would show nothing otherwise).
+    const files = this.deps.findFiles
+      ? await this.deps.findFiles(query).catch((error: unknown) => {
+          this.deps.log.warn(`Workspace files could not be listed for @ completion: ${errorMessage(error)}`);
+          return [];
+        })
+      : [];
+    return withContextMentionCandidates(query, files);
   }
 
   private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {

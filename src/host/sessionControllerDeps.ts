@@ -5,6 +5,7 @@ import type { CheckpointPrompts } from './checkpointActions';
 import type { EditorActions, HostLog, SessionSource } from './hostPorts';
 import type { SlashCommands } from './slashCommands';
 import type { WebviewApprover } from './webviewApprover';
+import type { ContextMentionSource } from './contextMentions';
 
 /** What a `SessionController` is built from: the host's ports, none of them `vscode` itself. */
 export interface SessionControllerDeps {
@@ -49,4 +50,6 @@ export interface SessionControllerDeps {
   readonly findFiles?: (query: string) => Promise<readonly string[]>;
   /** The workspace-relative path of a dropped file URI; undefined outside the workspace. */
   readonly relativePathOf?: (uri: string) => string | undefined;
+  /** Reads `@problems`, `@terminal` and `@changes` from the editor when a message names them (none: they stay text). */
+  readonly contextMentions?: ContextMentionSource;
 }

@@ -166,6 +166,14 @@ export const shim = {
   panels: [] as FakeWebview[],
   contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
   configurationChanged: new Emitter<vscode.ConfigurationChangeEvent>(),
+  /** What `languages.getDiagnostics()` answers (the Problems view): per file, its diagnostics. */
+  diagnostics: [] as Array<[Uri, FakeDiagnostic[]]>,
+  /** The terminal `window.activeTerminal` names (undefined: none open). */
+  activeTerminal: undefined as { name: string } | undefined,
+  /** A FAKE of shell integration's events: a command starts in a terminal (its output is then `read()`), and ends. */
+  terminalStarted: new Emitter<{ terminal: { name: string }; execution: FakeShellExecution }>(),
+  terminalEnded: new Emitter<{ terminal: { name: string }; execution: FakeShellExecution; exitCode: number | undefined }>(),
+  terminalClosed: new Emitter<{ name: string }>(),
   reset(): void {
     this.commands.clear();
     this.executed.length = 0;
@@ -193,8 +201,25 @@ export const shim = {
     this.viewProviders.clear();
     this.panels.length = 0;
     this.contentProviders.clear();
+    this.diagnostics = [];
+    this.activeTerminal = undefined;
   },
 };
+
+/** A diagnostic as VS Code gives it (the fields Cairn reads). */
+export interface FakeDiagnostic {
+  readonly range: { readonly start: { readonly line: number; readonly character: number } };
+  readonly severity: number;
+  readonly message: string;
+  readonly source?: string;
+  readonly code?: string | number;
+}
+
+/** A FAKE shell-integration execution: its command line, and the data written while it runs, as `read()` streams it. */
+export interface FakeShellExecution {
+  readonly commandLine: { readonly value: string };
+  read(): AsyncIterable<string>;
+}
 
 const disposable = (run: () => void = () => undefined): vscode.Disposable => ({ dispose: run });
 
@@ -230,10 +255,11 @@ export enum DiagnosticSeverity {
   Information = 2,
   Hint = 3,
 }
-export const languages = { getDiagnostics: (): Array<[Uri, unknown[]]> => [] };
+export const languages = { getDiagnostics: (): Array<[Uri, unknown[]]> => shim.diagnostics };
 
 export const window = {
   activeTextEditor: undefined as vscode.TextEditor | undefined,
+
   tabGroups: { all: [] } as unknown as vscode.TabGroups,
   // Overloaded (OutputChannel / LogOutputChannel): checked by name.
   // Cast to VS Code's overloaded signatures, which return Thenable<any>.
@@ -339,6 +365,14 @@ export const window = {
   | 'registerWebviewViewProvider'
   | 'createWebviewPanel'
 >;
+
+// Shell integration's terminal API, FAKED in the shape Cairn reads (`shim.terminalStarted` and the others drive it).
+Object.defineProperty(window, 'activeTerminal', { get: () => shim.activeTerminal, enumerable: true });
+Object.assign(window, {
+  onDidStartTerminalShellExecution: shim.terminalStarted.event,
+  onDidEndTerminalShellExecution: shim.terminalEnded.event,
+  onDidCloseTerminal: shim.terminalClosed.event,
+});
 
 export const commands = {
   registerCommand: (command: string, callback: (...args: unknown[]) => unknown): vscode.Disposable => {

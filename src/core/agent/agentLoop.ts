@@ -22,7 +22,7 @@ import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, 
 import { effectiveMaxTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
-import { mentionBlockText, mentionReadCall, type FileMention } from './mentions';
+import { contextMentionBlockText, contextMentionCall, isContextMention, mentionBlockText, mentionReadCall, type Mention } from './mentions';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 
 export interface AgentLoopSettings {
@@ -94,7 +94,7 @@ export class AgentLoop {
     return this.steers.add(steer);
   }
 
-  async run(userText: string, signal: AbortSignal, mentions: readonly FileMention[] = []): Promise<DoneReason> {
+  async run(userText: string, signal: AbortSignal, mentions: readonly Mention[] = []): Promise<DoneReason> {
     this.steers.open();
     try {
       return await this.start(userText, signal, mentions);
@@ -103,7 +103,7 @@ export class AgentLoop {
     }
   }
 
-  private async start(userText: string, signal: AbortSignal, mentions: readonly FileMention[]): Promise<DoneReason> {
+  private async start(userText: string, signal: AbortSignal, mentions: readonly Mention[]): Promise<DoneReason> {
     const { deps } = this;
     deps.contextPolicy?.startRun();
     deps.bounds?.startRun?.();
@@ -419,14 +419,24 @@ export class AgentLoop {
     return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
   }
 
-  /** Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike). */
+  /**
+   * Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike); the
+   * editor's context (`@problems`…) goes through it as output gathered elsewhere (an id, stored, capped).
+   */
   private async readMentions(
-    mentions: readonly FileMention[],
+    mentions: readonly Mention[],
     signal: AbortSignal,
   ): Promise<{ call: ToolCall; summary: string; result: LedgerResult; text: string }[]> {
     const runTag = Date.now().toString(36);
     const attached = [];
     for (const [index, mention] of mentions.entries()) {
+      if (isContextMention(mention)) {
+        const call = contextMentionCall(mention, index, runTag);
+        const result = await this.deps.tools.answerWithoutRunning(call, mention.text, { ok: true });
+        this.noteDecision(result);
+        attached.push({ call, summary: call.name, result, text: contextMentionBlockText(mention, result.text) });
+        continue;
+      }
       const call = mentionReadCall(mention, index, runTag);
       const result = await this.deps.tools.execute(call, { signal });
       this.noteDecision(result);

@@ -1,8 +1,10 @@
 /**
- * Files the user attaches to a message (`@src/app.ts`, `@src/app.ts:10-20` in the chat). Each is read
- * through the ledger like the model's own `read`: it gets a bracket, an id and a hash, so a later read
- * of the unchanged file is a stub and `recall` finds it. The text goes in the user's message (after what
- * they typed), never in the cached prefix.
+ * What the user attaches to a message. Files (`@src/app.ts`, `@src/app.ts:10-20` in the chat) are read through
+ * the ledger like the model's own `read`: a bracket, an id and a hash, so a later read of the unchanged file is
+ * a stub and `recall` finds it. The editor's context by name (`@problems`, `@terminal`, `@changes`, issue 34
+ * item 14) is gathered by the editor when the message is sent and answered by the ledger like a command's
+ * output: an id, stored in full, capped for the model with the id to recall. Either text goes in the user's
+ * message (after what they typed), never in the cached prefix.
  */
 import type { ToolCall } from '../ledger/types';
 
@@ -29,4 +31,40 @@ export function mentionBlockText(mention: FileMention, resultText: string): stri
   if (mention.folder) return `The user attached the folder @${mention.path} (its listing):\n${resultText}`;
   const range = mention.lines ? `:${mention.lines.from}-${mention.lines.to}` : '';
   return `The user attached @${mention.path}${range}:\n${resultText}`;
+}
+
+/** The editor's context a message can name (`@problems`…), with what each holds, as the model is told. */
+export const CONTEXT_MENTIONS = {
+  problems: "the workspace's problems (errors and warnings) as the editor reports them",
+  terminal: "the active terminal's last command and its output",
+  changes: "git's uncommitted changes: the diff against the last commit, and the untracked files",
+} as const;
+
+export type ContextMentionName = keyof typeof CONTEXT_MENTIONS;
+
+/** The editor's context the user attached by name, as the editor read it when the message was sent. */
+export interface ContextMention {
+  readonly context: ContextMentionName;
+  /** What the editor read (or why it could not), before the ledger's cap. */
+  readonly text: string;
+}
+
+export type Mention = FileMention | ContextMention;
+
+export function isContextMention(mention: Mention): mention is ContextMention {
+  return 'context' in mention;
+}
+
+/**
+ * The call a context mention is answered with: not run by the ledger (the editor gathered the text), answered
+ * as a result whose work was done elsewhere, so it gets an id, is stored in full and capped like any output.
+ * Its name is the mention, for the chat's tool line and the result's record.
+ */
+export function contextMentionCall(mention: ContextMention, index: number, runTag: string): ToolCall {
+  return { callId: `mention_${runTag}_${index}`, name: `@${mention.context}`, input: {} };
+}
+
+/** The block the model reads for a context mention: what was attached, then the ledger's answer (its bracket first). */
+export function contextMentionBlockText(mention: ContextMention, resultText: string): string {
+  return `The user attached @${mention.context} (${CONTEXT_MENTIONS[mention.context]}):\n${resultText}`;
 }

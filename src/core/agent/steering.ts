@@ -4,12 +4,12 @@
  * appends each as the user's words; the run goes on with them. What no boundary came for is handed back when
  * the run ends (`false`), so its sender can send it as the next message: nothing given is lost or sent twice.
  */
-import type { FileMention } from './mentions';
+import type { Mention } from './mentions';
 
 export interface Steer {
   readonly text: string;
   /** Files the message mentions, read through the ledger when it is appended (as a sent message's are). */
-  readonly mentions?: readonly FileMention[];
+  readonly mentions?: readonly Mention[];
   /**
    * Called just before the message is appended, with where it goes (the index of the user message it joins,
    * or of the one it starts): the session starts the checkpoint of the run's next part there.

@@ -1,5 +1,5 @@
 import type { AgentLoop } from '../agent/agentLoop';
-import type { FileMention } from '../agent/mentions';
+import type { Mention } from '../agent/mentions';
 import type { SteerHandle } from '../agent/steering';
 import type { EventHub } from '../agent/eventHub';
 import type { AgentEvent, DoneReason } from '../agent/events';
@@ -91,7 +91,7 @@ export class AgentSession {
   }
 
   /** Runs the agent on one user message (with the files the user attached) until it ends its turn, is cancelled, fails, or hits the turn limit. */
-  async send(text: string, mentions: readonly FileMention[] = []): Promise<DoneReason> {
+  async send(text: string, mentions: readonly Mention[] = []): Promise<DoneReason> {
     // The turn's checkpoint is taken before its first change and names the message the text goes into: the
     // end, or the waiting message it joins (the results of a request that failed before answering).
     const conversation = this.generation.conversation;
@@ -106,7 +106,7 @@ export class AgentSession {
    * new one starts at that message, so "Restore files to before this message" undoes what came after it only.
    * Its handle says false when the run ended first (or none was going on): nothing of it was added; send it instead.
    */
-  steer(text: string, mentions: readonly FileMention[] = []): SteerHandle {
+  steer(text: string, mentions: readonly Mention[] = []): SteerHandle {
     if (!this.running) return { delivered: Promise.resolve(false), withdraw: () => false };
     const recorder = this.parts.checkpoints?.recorder;
     return this.parts.loop.steer({
