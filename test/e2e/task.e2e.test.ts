@@ -78,7 +78,7 @@ describe.skipIf(!environment.available)('a task in the chat (scenarios 2, 3, 7, 
     // Markdown: the code span's backticks are not in the text.
     await allowUntil(frame, 'Added median');
     const chat = await frame.locator('body').innerText();
-    expect(chat).toMatch(/\[#[0-9a-f]{4,} test\/stats\.test\.js lines 1-4 of 9 sha [0-9a-f]{8}\]\s*stub/);
+    expect(chat).toMatch(/\[#[0-9a-f]{4,} test\/stats\.test\.js lines 1-4 of 9 sha [0-9a-f]{8}\]\s*unchanged · \d+ tokens saved/);
     await screenshot(page, 'task-2-stub');
   });
 

@@ -71,4 +71,23 @@ describe('found by the model-based history suite', () => {
       new Restore(9, true, false),
     ]);
   });
+  it('a compaction the crashed process made but the journal never kept loses no checkpoint (seed 401)', async () => {
+    // The crashing run compacted automatically after its first event; the copy the reopen starts from was taken at
+    // that first event, so the reopened session never compacted and the edited message's checkpoint still takes the
+    // conversation back. The session went back, rightly; the model had kept the compaction's losses.
+    const w = (lines: number) => ({ tool: 'write', file: 0, lines }) as const;
+    const bash4 = { tool: 'bash', command: 4 } as const;
+    await replay([
+      new Send(talk),
+      new EditAndResend(0, { steps: [[w(21)]], end: 'answer', cut: { answer: 0, events: 4 } }),
+      new Crash(0, {
+        steps: [
+          [w(35), bash4, bash4],
+          [{ tool: 'task', file: 0 }, ...readA],
+        ],
+        end: 'answer',
+      }),
+      new Restore(0, true, false),
+    ]);
+  });
 });

@@ -44,6 +44,10 @@ export async function runTurn(
   rig.append(resolved.turns);
   const filesBefore = new Map(model.files);
   const generationAtStart = model.generation;
+  // What the conversation had lost before the run: after a crash inside it, only what the journal kept counts.
+  const lostBefore = new Set(model.lost);
+  // Generations the run makes are numbered above every one the journal holds (an undone compaction's included).
+  const highestBefore = options.crashAt !== undefined ? await highestGeneration(rig) : 0;
   const place = text === undefined ? model.retryPlace() : model.sendText(text);
   const checkpointsBefore = new Set((rig.session.checkpoints?.list() ?? []).map((c) => c.id));
   rig.events = [];
@@ -93,7 +97,7 @@ export async function runTurn(
   if (behaviour.end === 'fault') model.stats.faults++;
 
   if (options.crashAt !== undefined && crashedInside) {
-    await resync(model, rig, { text, place, generationAtStart, filesBefore, checkpointsBefore });
+    await resync(model, rig, { text, place, generationAtStart, filesBefore, checkpointsBefore, lostBefore, highestBefore });
     return { resolved, done, crashedInside };
   }
   if (options.crashAt !== undefined) {
@@ -186,6 +190,8 @@ async function resync(
     generationAtStart: number;
     filesBefore: ReadonlyMap<string, string>;
     checkpointsBefore: ReadonlySet<string>;
+    lostBefore: ReadonlySet<string>;
+    highestBefore: number;
   },
 ): Promise<void> {
   const session = rig.session;
@@ -218,6 +224,16 @@ async function resync(
     for (const file of checkpoint.files) before.set(file.path, turn.filesBefore.get(file.path));
     model.checkpoints.push({ id: checkpoint.id, ...turn.place, generation: turn.generationAtStart, before, crashed: !checkpoint.closed });
   }
+  // The run's events moved the model through every compaction the process made; the reopened session has only
+  // those the journal kept. A kept compaction loses every checkpoint before it, and the run's own once its
+  // message is in the journal (a compaction in the run comes after the run's message).
+  model.lost = new Set(turn.lostBefore);
+  if (await compactedSince(rig, turn.highestBefore)) {
+    const placed = turn.text === undefined || (await journalHolds(rig, turn.text));
+    for (const checkpoint of model.checkpoints) {
+      if (turn.checkpointsBefore.has(checkpoint.id) || placed) model.lost.add(checkpoint.id);
+    }
+  }
   model.stats.crashes++;
   count(model.stats.moves, 'crash inside a run');
 }
@@ -225,6 +241,15 @@ async function resync(
 async function journalHolds(rig: HistoryRig, text: string): Promise<boolean> {
   for await (const record of rig.assembled.journal.readAll({ types: ['user_message'] })) {
     if (JSON.stringify(record).includes(JSON.stringify(text).slice(1, -1))) return true;
+  }
+  return false;
+}
+
+/** Whether the journal holds a compaction that began a generation numbered above `generation` (one the run made). */
+async function compactedSince(rig: HistoryRig, generation: number): Promise<boolean> {
+  for await (const record of rig.assembled.journal.readAll({ types: ['generation_started'] })) {
+    if (record.type !== 'generation_started' || record.generation <= generation) continue;
+    if ((record.detail as { kind?: unknown } | undefined)?.kind === 'compaction') return true;
   }
   return false;
 }
