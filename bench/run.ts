@@ -66,7 +66,9 @@ async function peers(args: readonly string[], json: boolean): Promise<void> {
   // --markdown FILE keeps the Markdown (with where each agent's tokens go) beside a --json run.
   if (markdownFile) await writeFile(markdownFile, markdown);
   if (json) await emitJson(run.report);
-  else process.stdout.write(markdown);
+  // The JSON holds the table's rows only: with `--out FILE` stdout is free, and the Markdown's unmet needs,
+  // notices and categories would otherwise be lost (session 9 lost them on two runs).
+  if (!json || jsonOut !== undefined) process.stdout.write(markdown);
 }
 
 /** `trace --scenario FILE [--strategy naive|rewrite|cairn]`: per-request cache figures, to see where a goal is missed. */
