@@ -48,6 +48,12 @@ export interface PeerFigures {
   readonly compactions: number;
   /** The peak request's conversation tokens by what produced them. */
   readonly conversation: Readonly<Record<TokenCategory, number>>;
+  /**
+   * What the run carried: over every main request (retrievals included), the tokens of each source summed, the
+   * fixed part (tools and system) apart. Cached, a token carried costs 0.1 of an input token each time, so this
+   * is where the reads side of the bill goes (issue 30 §4); the writes side is `cacheWrite`.
+   */
+  readonly carried: Readonly<Record<TokenCategory | 'fixed', number>>;
 }
 
 const counter = new TokenCounter();
@@ -78,6 +84,7 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
   // request between two of its parent's breaks neither.
   const previousOf = new Map<string, PromptBlock[]>();
   let peakWire: WireRequest | undefined;
+  const carried: Record<TokenCategory | 'fixed', number> = { ...zeroCategories(), fixed: 0 };
   for (const request of requests) {
     if (request.kind === 'count_tokens' && request.status === 200) {
       // Token counting is a side request; its prompt is counted as plain input.
@@ -118,7 +125,11 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     const wire = wireOf(request);
     if (!wire) continue;
     const blocks = promptBlocks(wire, counter);
-    if (fixed < 0) fixed = totalTokens(blocks.filter((b) => b.section !== 'messages'));
+    const fixedHere = totalTokens(blocks.filter((b) => b.section !== 'messages'));
+    if (fixed < 0) fixed = fixedHere;
+    carried.fixed += fixedHere;
+    const bySource = categorized(wire, blocks, categories);
+    for (const category of CATEGORIES) carried[category] += bySource[category];
     const total = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
     if (total > peak) {
       peak = total;
@@ -155,6 +166,7 @@ export function measurePeer(requests: readonly LoggedRequest[], categories: Tool
     peakContext: peak,
     compactions,
     conversation: peakWire ? conversationTokens(peakWire, categories) : zeroCategories(),
+    carried,
   };
 }
 
@@ -175,12 +187,17 @@ function zeroCategories(): Record<TokenCategory, number> {
 
 /** Tokens of every message block, each tool result under its tool's category; everything else is text. */
 export function conversationTokens(wire: WireRequest, categories: ToolCategories): Record<TokenCategory, number> {
+  return categorized(wire, promptBlocks({ ...wire, tools: [], system: [] }, counter), categories);
+}
+
+/** `conversationTokens` from the request's blocks already counted (its message blocks, in order). */
+function categorized(wire: WireRequest, counted: readonly PromptBlock[], categories: ToolCategories): Record<TokenCategory, number> {
   const out = zeroCategories();
   const toolOf = new Map<string, string>();
   for (const message of wire.messages) {
     for (const block of message.content) if (block.type === 'tool_use') toolOf.set(String(block.id), String(block.name));
   }
-  const blocks = promptBlocks({ ...wire, tools: [], system: [] }, counter);
+  const blocks = counted.filter((b) => b.section === 'messages');
   let i = 0;
   for (const message of wire.messages) {
     for (const block of message.content) {

@@ -15,6 +15,10 @@ function int(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
+function thousands(value: number): string {
+  return `${(value / 1000).toFixed(1)}k`;
+}
+
 /** Breaks, and how many of them were deliberate (an elision is one recorded break). */
 function breaksCell(r: AgentRow): string {
   return r.elisions > 0 ? `${r.cacheBreaks} (${Math.min(r.elisions, r.cacheBreaks)} at elisions)` : String(r.cacheBreaks);
@@ -98,6 +102,19 @@ export function peersMarkdown(run: PeersRun): string {
     for (const r of result.agents) {
       const d = details?.get(r.agent);
       if (d) out.push(`| ${r.agent} | ${int(r.fixedTokens)} | ${CATEGORIES.map((c) => int(d.conversation[c])).join(' | ')} |`);
+    }
+    out.push('');
+    out.push(
+      'Carried over the run: each source’s tokens summed over every request (thousands; cached, each costs 0.1 of an input token), and the cache writes.',
+      '',
+      `| agent | fixed | ${CATEGORIES.map((c) => CATEGORY_LABEL[c]).join(' | ')} | all carried | cache write |`,
+      `|---|---:|${CATEGORIES.map(() => '---:').join('|')}|---:|---:|`,
+    );
+    for (const r of result.agents) {
+      const all = r.carried.fixed + CATEGORIES.reduce((sum, c) => sum + r.carried[c], 0);
+      out.push(
+        `| ${r.agent} | ${thousands(r.carried.fixed)} | ${CATEGORIES.map((c) => thousands(r.carried[c])).join(' | ')} | ${thousands(all)} | ${int(r.cacheWrite)} |`,
+      );
     }
     out.push('');
     out.push(

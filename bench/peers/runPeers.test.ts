@@ -77,6 +77,7 @@ describe('npm run bench -- peers, with cairn alone', () => {
       'fixedTokens',
       'peakContext',
       'compactions',
+      'carried',
       'outsideConnections',
       'check',
       'elisions',
@@ -93,6 +94,10 @@ describe('npm run bench -- peers, with cairn alone', () => {
     });
     expect(row!.fixedTokens).toBeGreaterThan(500);
     expect(row!.billed).toBeGreaterThan(0);
+    // What the run carried: the fixed part in each of the four requests (the retrieval's included), the capped
+    // output and its recall under command output.
+    expect(row!.carried.fixed).toBe(4 * row!.fixedTokens);
+    expect(row!.carried.commandOutput).toBeGreaterThan(0);
     expect(run.details.get('capped')!.get('cairn')!.unmetNeeds).toEqual([]);
 
     // The retrieval (a recall with offset and limit) is answered before the step that needs line 500.
