@@ -124,7 +124,10 @@ export async function checkStep(model: HistoryModel, rig: HistoryRig, step: stri
       continue;
     const at = entries[checkpoint.turn.index];
     const where = `${checkpoint.id} (${fact.kind}) names message ${checkpoint.turn.index}`;
-    if (!at || at.message.role !== 'user' || at.synthetic) fail('checkpoint place', `${where}, which is not a user message`);
+    // A Retry of the compaction's opening alone answered Cairn's own first message: that is the message it names.
+    const ownOpening = fact.opening === true && checkpoint.turn.index === 0 && opensWithSummary(at);
+    if (!at || at.message.role !== 'user' || (at.synthetic && !ownOpening))
+      fail('checkpoint place', `${where}, which is not a user message`);
     if (fact.text !== undefined && !userTexts([at!]).some((t) => t.text === fact.text)) {
       fail('checkpoint place', `${where}, which does not hold its text "${fact.text}"`);
     }

@@ -90,4 +90,22 @@ describe('found by the model-based history suite', () => {
       new Restore(0, true, false),
     ]);
   });
+  it("a Retry of the compaction's opening alone names that message for its checkpoint (seed 101)", async () => {
+    // Restoring the edited first message after a compaction with the conversation keeps the summary, waiting; the
+    // Retry answers it and writes a file, so its checkpoint names Cairn's own first message (no text of the user's
+    // is in it). The model had required a user's message there. "And conversation" to that checkpoint is refused (no
+    // message of the user's to go back before, as for any place before the compaction): files only.
+    const w2 = { tool: 'write', file: 0, lines: 2 } as const;
+    await replay([
+      new Send(talk),
+      new Busy('send', talk),
+      new Compact(),
+      new EditAndResend(0, answer([w2])),
+      new Restore(0, true, false),
+      new Retry(answer([w2, ...readA])),
+      new Send(talk),
+      new Restore(2, true, false),
+      new Send(talk),
+    ]);
+  });
 });

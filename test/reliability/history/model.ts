@@ -43,7 +43,7 @@ export interface Waiting {
 }
 
 /** Where a turn's checkpoint is to name: what a restore of the conversation to it keeps. */
-export type Place = Pick<CheckpointFact, 'kind' | 'text' | 'textsBefore' | 'atResults'>;
+export type Place = Pick<CheckpointFact, 'kind' | 'text' | 'textsBefore' | 'atResults' | 'opening'>;
 
 export type CheckpointKind = 'send' | 'join' | 'retry' | 'restore';
 
@@ -59,6 +59,11 @@ export interface CheckpointFact {
   readonly textsBefore: number;
   /** Its message holds tool results, which a restore of the conversation keeps (they then wait for an answer). */
   readonly atResults: boolean;
+  /**
+   * A Retry of a message that held only Cairn's opening (a rewind kept a compaction's summary and it waited): its
+   * message is the generation's first, Cairn's own, with no text of the user's.
+   */
+  readonly opening?: boolean;
   /**
    * A restore's checkpoint names the place of the next user message (the conversation's length then): true once
    * the next run's send put a message there, false when that run joined a waiting message or was a Retry (the
@@ -218,7 +223,9 @@ export class HistoryModel {
     this.settleRestores(false);
     const waiting = this.waiting!;
     const first = this.branch.findIndex((t) => t.message === waiting.message);
-    return { kind: 'retry', textsBefore: first >= 0 ? first : this.branch.length, atResults: waiting.hasResults };
+    if (first >= 0) return { kind: 'retry', textsBefore: first, atResults: waiting.hasResults };
+    // No text of the user's is in it: the message a rewind kept for the compaction's opening (or a results message).
+    return { kind: 'retry', textsBefore: this.branch.length, atResults: waiting.hasResults, opening: !waiting.hasResults };
   }
 
   private settleRestores(placed: boolean): void {
@@ -265,6 +272,9 @@ export class HistoryModel {
   conversationReachable(cp: CheckpointFact): boolean {
     if (this.lost.has(cp.id)) return false;
     if (cp.kind === 'restore' && cp.placed !== true) return false;
+    // Its message is Cairn's own opening (the summary a rewind kept): no message of the user's to go back before,
+    // and the session refuses as for any place before the last compaction (files only).
+    if (cp.opening) return false;
     // At the branch's end its message is there when it holds results (they stay, answered or waiting) or waits.
     return cp.textsBefore < this.branch.length || (cp.textsBefore === this.branch.length && (cp.atResults || this.waiting !== undefined));
   }
