@@ -108,4 +108,17 @@ describe('found by the model-based history suite', () => {
       new Send(talk),
     ]);
   });
+  it('a second restore of files and conversation to the edited first message after a compaction is refused (seed 101)', async () => {
+    // The first restore leaves only the compaction's summary, waiting: the checkpoint's message (the edited text) is
+    // gone, so "and conversation" to it again is refused, as the session says. The model had counted the waiting
+    // summary as the checkpoint's message.
+    await replay([
+      new Send(talk),
+      new Busy('send', talk),
+      new Compact(),
+      new EditAndResend(0, answer([{ tool: 'write', file: 0, lines: 2 }])),
+      new Restore(0, true, false),
+      new Restore(0, true, false),
+    ]);
+  });
 });

@@ -40,6 +40,8 @@ export interface BranchText {
 export interface Waiting {
   readonly message: number;
   readonly hasResults: boolean;
+  /** It holds only Cairn's opening (a rewind kept a compaction's summary): no checkpoint's message is in it. */
+  readonly openingOnly?: boolean;
 }
 
 /** Where a turn's checkpoint is to name: what a restore of the conversation to it keeps. */
@@ -257,7 +259,10 @@ export class HistoryModel {
   private rewind(keep: number, atResults: boolean, opening: boolean): void {
     for (const cp of this.checkpoints) if (cp.textsBefore > keep) this.lost.add(cp.id);
     this.branch = this.branch.slice(0, keep);
-    this.waiting = atResults || opening ? { message: this.nextMessage(), hasResults: atResults } : undefined;
+    this.waiting =
+      atResults || opening
+        ? { message: this.nextMessage(), hasResults: atResults, ...(atResults ? {} : { openingOnly: true }) }
+        : undefined;
     this.undoable = undefined;
     this.newGeneration();
   }
@@ -276,7 +281,10 @@ export class HistoryModel {
     // and the session refuses as for any place before the last compaction (files only).
     if (cp.opening) return false;
     // At the branch's end its message is there when it holds results (they stay, answered or waiting) or waits.
-    return cp.textsBefore < this.branch.length || (cp.textsBefore === this.branch.length && (cp.atResults || this.waiting !== undefined));
+    return (
+      cp.textsBefore < this.branch.length ||
+      (cp.textsBefore === this.branch.length && (cp.atResults || (this.waiting !== undefined && this.waiting.openingOnly !== true)))
+    );
   }
 
   /**
