@@ -121,4 +121,18 @@ describe('found by the model-based history suite', () => {
       new Restore(0, true, false),
     ]);
   });
+  it('after the summary a restore left is answered by Retry, the restored checkpoint restores files only (seed 101)', async () => {
+    // The Retry answers the summary at the checkpoint's place, so the edited message's place now holds Cairn's own
+    // message: the later send is not the checkpoint's message, and "and conversation" is refused, as the session says.
+    await replay([
+      new Send(talk),
+      new Busy('send', talk),
+      new Compact(),
+      new EditAndResend(0, answer([{ tool: 'write', file: 0, lines: 2 }])),
+      new Restore(0, true, false),
+      new Retry(talk),
+      new Busy('send', talk),
+      new Restore(0, true, false),
+    ]);
+  });
 });

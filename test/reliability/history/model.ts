@@ -226,6 +226,9 @@ export class HistoryModel {
     const waiting = this.waiting!;
     const first = this.branch.findIndex((t) => t.message === waiting.message);
     if (first >= 0) return { kind: 'retry', textsBefore: first, atResults: waiting.hasResults };
+    // Retrying the summary a rewind left answers Cairn's own message at that place: a checkpoint whose message the
+    // rewind replaced there has nothing of the user's left to go back before.
+    if (waiting.openingOnly) for (const cp of this.checkpoints) if (cp.textsBefore === this.branch.length) this.lost.add(cp.id);
     // No text of the user's is in it: the message a rewind kept for the compaction's opening (or a results message).
     return { kind: 'retry', textsBefore: this.branch.length, atResults: waiting.hasResults, opening: !waiting.hasResults };
   }
