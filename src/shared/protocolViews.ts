@@ -302,6 +302,8 @@ export interface RequestSnapshotView {
   /** Message indexes carrying a cache breakpoint. */
   readonly breakpoints: readonly number[];
   readonly maxTokens: number;
+  /** The model's input window the request was measured against; absent from older snapshots. */
+  readonly windowTokens?: number;
   readonly decisions: readonly SnapshotDecisionView[];
   /** Absent until the response's usage arrives. */
   readonly usage?: ProviderUsageView;
