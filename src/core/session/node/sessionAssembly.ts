@@ -243,7 +243,7 @@ async function assemble(
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
   });
   // What a call looks like and may do, the same for the session's agent and its children.
-  const childLoopParts = toolCallParts(ports.workspace, mcpTools);
+  const childLoopParts = toolCallParts(ports.workspace, mcpTools, (command) => checkpoints.commandNotKept(command));
   extras.useChildPorts(
     await childPortsOf(ports, {
       preamble,
@@ -275,6 +275,7 @@ async function assemble(
       summarizeToolCall: (tool, input) =>
         SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,
+      ...(childLoopParts.commandNotKept ? { commandNotKept: childLoopParts.commandNotKept } : {}),
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
       bounds: extras.bounds,
       emit: (event) => events.emit(event),
