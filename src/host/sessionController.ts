@@ -433,7 +433,8 @@ export class SessionController {
     this.subscription?.dispose();
     this.subscription = undefined;
     this.assembled = undefined;
-    current.session.cancel();
+    // Not the user's cancel: the turn is noted as stopped by the close, with Continue after a reopen.
+    current.session.stopForClose();
     await current.dispose();
   }
 

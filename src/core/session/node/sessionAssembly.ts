@@ -35,6 +35,7 @@ import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
+import { SESSION_CLOSED_NOTICE } from '../closedNotice';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
 import {
   SESSION_TOOL_DEFINITIONS,
@@ -152,6 +153,10 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
       await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
     }
     await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id));
+    if (replayed.danglingToolUses.length > 0) {
+      // Cut off before its run could answer its calls and say so (the process ended first): the same note and Continue.
+      await opened.journal.append({ type: 'notice', level: 'warning', kind: SESSION_CLOSED_NOTICE.kind, message: SESSION_CLOSED_NOTICE.message });
+    }
     await assembled.session.checkHistory('a reopen');
   }
   return assembled;
