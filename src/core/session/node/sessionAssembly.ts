@@ -31,6 +31,7 @@ import { WorkingMemory } from '../../memory/workingMemory';
 import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
+import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
@@ -278,7 +279,11 @@ async function assemble(
       describeForApproval: childLoopParts.describeForApproval,
       mcpOwner: childLoopParts.mcpOwner,
       summarizeToolCall: (tool, input) =>
-        SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
+        tool === TODO_TOOL_NAME
+          ? todoCallSummary(input)
+          : SESSION_TOOL_NAMES.has(tool)
+            ? summarizeCall(tool, input, ports.workspace.root)
+            : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,
       ...(childLoopParts.commandNotKept ? { commandNotKept: childLoopParts.commandNotKept } : {}),
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
