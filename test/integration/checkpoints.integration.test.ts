@@ -298,7 +298,11 @@ describe('checkpoints of commands outside git (issue 34, item 5)', () => {
         model,
         workspace: { 'notes.md': '# Notes\n', 'data.txt': 'old data\n' },
         turns: [
-          { assistant: { tool_calls: [{ name: 'bash', input: { command: 'rm notes.md && printf "new\\n" > data.txt && rm -f ../gone.txt' } }] } },
+          {
+            assistant: {
+              tool_calls: [{ name: 'bash', input: { command: 'rm notes.md && printf "new\\n" > data.txt && rm -f ../gone.txt' } }],
+            },
+          },
           { assistant: { text: 'ran' } },
         ],
       },

@@ -72,7 +72,7 @@ describe('ModelFactsCatalog', () => {
 
 describe('ModelFactsCatalog and the key', () => {
   it('asks again at once when the key changed since a failed lookup (a key set from the welcome)', async () => {
-    let key: string | undefined;
+    let key: string | undefined = undefined;
     const catalog = new ModelFactsCatalog(
       async () => {
         if (key === undefined) throw new Error('no API key');

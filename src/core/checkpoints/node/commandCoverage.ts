@@ -48,7 +48,8 @@ export async function notKeptNote(command: string, context: CoverageContext): Pr
     const relative = nodePath.relative(context.root, absolute);
     if (relative === '') continue;
     if (relative.startsWith('..') || nodePath.isAbsolute(relative)) {
-      if (!SYSTEM_FOLDERS.some((folder) => absolute === folder || absolute.startsWith(`${folder}/`))) named.push(`${word} (outside the workspace)`);
+      if (!SYSTEM_FOLDERS.some((folder) => absolute === folder || absolute.startsWith(`${folder}/`)))
+        named.push(`${word} (outside the workspace)`);
     } else if (stat.isFile() && stat.size > context.maxBytes) {
       named.push(`${word} (over ${Math.round(context.maxBytes / 1024 / 1024)} MB)`);
     } else {

@@ -156,7 +156,12 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id));
     if (replayed.danglingToolUses.length > 0) {
       // Cut off before its run could answer its calls and say so (the process ended first): the same note and Continue.
-      await opened.journal.append({ type: 'notice', level: 'warning', kind: SESSION_CLOSED_NOTICE.kind, message: SESSION_CLOSED_NOTICE.message });
+      await opened.journal.append({
+        type: 'notice',
+        level: 'warning',
+        kind: SESSION_CLOSED_NOTICE.kind,
+        message: SESSION_CLOSED_NOTICE.message,
+      });
     }
     await assembled.session.checkHistory('a reopen');
   }
