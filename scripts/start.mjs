@@ -24,7 +24,10 @@ import { freeLoopbackPort } from './free-port.mjs';
 const DEFAULT_PORT = 8765;
 const DEMO_SCENARIO = join(REPO_ROOT, 'src', 'node', 'scenario', 'samples', 'demo.json');
 const LOCAL_SERVER_CLI = join(REPO_ROOT, 'src', 'node', 'localServer', 'cli.ts');
-/** Any key works against the local server; given so a Cairn that insists on a key can start. */
+/**
+ * Any key works against the local server; given so a Cairn that insists on a key can start. The same text as
+ * `DEMO_API_KEY` in src/core/model/apiKey.ts: Cairn does not warn about this key from the environment.
+ */
 const DEMO_API_KEY = 'cairn-demo-key';
 
 /** @param {string} line */

@@ -160,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log: (line) => log.info(line),
       // The credentials withheld from commands, and the MCP input values (a server may echo one back).
       secrets: () => [...environmentSecrets(process.env), ...mcpInputs.knownValues().map((value) => ({ value, label: 'MCP input' }))],
-      // Commands' changes are covered by git snapshots in a one-folder git workspace, never run untrusted.
+      // Commands' changes are covered by git snapshots in a one-folder workspace (outside git, with Cairn's own repository), never run untrusted.
       ...(folders.length === 1
         ? { checkpointGit: { env: commandEnvironment(process.env), trusted: () => vscode.workspace.isTrusted } }
         : {}),

@@ -75,6 +75,21 @@ export interface GrepMatch {
   readonly text: string;
 }
 
+/**
+ * The abort reason of a run stopped because its session closed (the window was reloaded or closed), not by
+ * the user: a command it ends says so in its status line (`CLOSED_STATUS`), and the turn gets a note with
+ * Continue (issue 34, item 12), where a user's cancel says "cancelled".
+ */
+export class SessionClosingStop extends Error {
+  constructor() {
+    super('Cairn closed the session (the window was reloaded or closed) while this ran.');
+    this.name = 'SessionClosingStop';
+  }
+}
+
+/** The last line of a command ended by `SessionClosingStop`. */
+export const CLOSED_STATUS = '[stopped: the window closed]';
+
 export interface ExecOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;

@@ -6,6 +6,7 @@
 import type { ResultKind } from '../core/ledger/types';
 import type { AssistantMessage, UserMessage } from '../core/model/types';
 import { summarizeToolCall } from '../core/tools/definitions';
+import { TODO_TOOL_NAME, todoCallSummary } from '../core/memory/todo';
 import { TASK_TOOL_NAME, taskCallSummary } from '../core/subagents/taskTool';
 import type { TranscriptItem } from '../shared/protocol';
 import { resultOutcomeOf } from './resultOutcome';
@@ -76,7 +77,12 @@ export function appendAssistant(items: TranscriptItem[], message: AssistantMessa
     else if (block.type === 'tool_use') {
       calls.push(block.id);
       // A task call's line reads as the loop gave it live (`task explore: …`), so a reload shows the same.
-      const summary = block.name === TASK_TOOL_NAME ? taskCallSummary(block.input) : summarizeToolCall(block.name, block.input);
+      const summary =
+        block.name === TASK_TOOL_NAME
+          ? taskCallSummary(block.input)
+          : block.name === TODO_TOOL_NAME
+            ? todoCallSummary(block.input)
+            : summarizeToolCall(block.name, block.input);
       items.push({ type: 'tool', callId: block.id, tool: block.name, summary, status: 'running' });
     }
   }

@@ -18,6 +18,7 @@ import { shownInTurn, turnChangesOf } from './checkpointView';
 import { isRequestSnapshot, snapshotViewOf, turnUsageOf } from './snapshotView';
 import { withTurnUsage } from '../shared/transcript';
 import { settleLastThingActions } from '../shared/lastThingActions';
+import { SESSION_CLOSED_NOTICE } from '../core/session/closedNotice';
 import { actionForError, errorText } from './eventProjection';
 import { skillChangesIn } from './skillTrace';
 
@@ -153,7 +154,14 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
         break;
       }
       case 'notice':
-        currentItems().push({ type: 'notice', level: record.level, kind: record.kind, message: record.message });
+        currentItems().push({
+          type: 'notice',
+          level: record.level,
+          kind: record.kind,
+          message: record.message,
+          // A turn the window's reload or close stopped: Continue, while nothing came after it.
+          ...(record.kind === SESSION_CLOSED_NOTICE.kind ? { action: 'continue' as const } : {}),
+        });
         break;
       case 'run_failed': {
         // The card the live chat showed (`eventProjection.ts`); its Retry stays only while nothing came after it.

@@ -5,6 +5,7 @@
  */
 import { parseElidedLine } from '../core/text/elidedLine';
 import type { ResultOutcome } from '../shared/protocol';
+import { CLOSED_STATUS } from '../core/ports';
 
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash']);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
@@ -19,6 +20,7 @@ function commandOutcome(last: string, isError: boolean): ResultOutcome {
   if (/^\[timed out after \d+ ms\]$/.test(last)) return { timedOut: true };
   if (last === '[ended by a signal]') return { exitCode: null };
   if (last === '[cancelled]') return { cancelled: true };
+  if (last === CLOSED_STATUS) return { cancelled: true, windowClosed: true };
   // No status line: the command exited 0 (an error answer, e.g. one that could not start, has no code).
   return isError ? {} : { exitCode: 0 };
 }

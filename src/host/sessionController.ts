@@ -433,7 +433,8 @@ export class SessionController {
     this.subscription?.dispose();
     this.subscription = undefined;
     this.assembled = undefined;
-    current.session.cancel();
+    // Not the user's cancel: the turn is noted as stopped by the close, with Continue after a reopen.
+    current.session.stopForClose();
     await current.dispose();
   }
 
@@ -531,7 +532,10 @@ export class SessionController {
     const assembled = this.assembled;
     if (!assembled) return;
     try {
-      const meter = this.usage.view(assembled, await this.deps.windowTokens());
+      // The window the session was metered with (its last request's), so a reload or a later lookup of the
+      // model's facts does not change it; the model's facts before the first request, or after a model change.
+      const window = this.usage.meteredWindow(this.deps.currentModel?.()) ?? (await this.deps.windowTokens());
+      const meter = this.usage.view(assembled, window);
       this.broadcast({ type: 'usage', meter });
       this.deps.onMeter?.(meter);
     } catch (error) {

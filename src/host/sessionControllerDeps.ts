@@ -17,7 +17,7 @@ export interface SessionControllerDeps {
   readonly workspace: Pick<Workspace, 'resolve'>;
   readonly hasApiKey: () => Promise<boolean>;
   /** Where the key comes from; a key from the environment is warned about once (see `send`). */
-  readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | undefined>;
+  readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | 'demo' | undefined>;
   /**
    * Whether the commands the model runs are isolated (`src/node/workspace/commandSandbox.ts`); when not,
    * the user is told once why, and what that leaves open.

@@ -4,7 +4,7 @@
  * every request (SecretStorage, then ANTHROPIC_API_KEY), so a key set later works at once.
  */
 import { AnthropicModelClient } from '../core/model/anthropicClient';
-import { API_KEY_SECRET, findApiKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
+import { API_KEY_SECRET, findApiKey, isDemoKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
 import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
 import type { Logger, Secrets } from '../core/ports';
 
@@ -47,10 +47,15 @@ export class SettingsModelClient implements ModelClient {
     return key;
   }
 
-  /** Where `apiKey` finds the key: SecretStorage wins over the environment. */
-  async apiKeySource(): Promise<'secret-storage' | 'environment' | undefined> {
+  /**
+   * Where `apiKey` finds the key: SecretStorage wins over the environment; `demo` is the demo's dummy key
+   * from the environment for a server on this machine (not a secret: no warning).
+   */
+  async apiKeySource(): Promise<'secret-storage' | 'environment' | 'demo' | undefined> {
     if ((await this.secrets.get(API_KEY_SECRET))?.trim()) return 'secret-storage';
-    return this.env['ANTHROPIC_API_KEY']?.trim() ? 'environment' : undefined;
+    const key = this.env['ANTHROPIC_API_KEY']?.trim();
+    if (!key) return undefined;
+    return isDemoKey(key, this.server) ? 'demo' : 'environment';
   }
 
   knownSecrets(): readonly string[] {

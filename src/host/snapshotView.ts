@@ -34,6 +34,7 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     messageHashes: [...snapshot.messageHashes],
     breakpoints: [...new Set(breakpoints)],
     maxTokens: snapshot.maxTokens,
+    ...(snapshot.windowTokens !== undefined ? { windowTokens: snapshot.windowTokens } : {}),
     decisions: snapshot.decisions.map((d) => ({
       kind: d.kind,
       detail: d.detail,

@@ -59,6 +59,19 @@ export class UsageMeter {
     return this.latest;
   }
 
+  /**
+   * The input window the session's last own main request was measured against, when it was made with
+   * `model` (undefined before any, for older snapshots, or once another model is chosen).
+   */
+  meteredWindow(model: string | undefined): number | undefined {
+    for (let i = this.requests.length - 1; i >= 0; i--) {
+      const request = this.requests[i]!;
+      if (request.purpose !== 'main' || request.agent !== undefined) continue;
+      return request.model === model ? request.windowTokens : undefined;
+    }
+    return undefined;
+  }
+
   /** The summary the active generation opens with (null before a compaction or after its undo). */
   setSummary(summary: string | null): void {
     this.summary = summary;

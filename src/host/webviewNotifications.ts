@@ -48,6 +48,12 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
   switch (message.type) {
     case 'ready': {
       port.views.add(sink, message.view);
+      // The first run: a welcome that says what to do, not an error. Told before the session opens (which takes
+      // a while), so the chat never shows itself ready to take a message first (issue 34, item 12).
+      if (message.view === 'chat' && !(await port.deps.hasApiKey())) {
+        const server = port.deps.server?.();
+        port.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
+      }
       let failure: unknown;
       await port.session().catch((error: unknown) => {
         failure = error;
@@ -64,11 +70,6 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
           ...(failure instanceof NoSessionError ? {} : { action: 'newSession' as const }),
         });
         return;
-      }
-      if (message.view === 'chat' && !(await port.deps.hasApiKey())) {
-        // The first run: a welcome that says what to do, not an error.
-        const server = port.deps.server?.();
-        port.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
       }
       if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
       return;

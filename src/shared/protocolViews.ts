@@ -34,6 +34,8 @@ export interface ResultOutcome {
   readonly exitCode?: number | null;
   readonly timedOut?: boolean;
   readonly cancelled?: boolean;
+  /** Ended because the window was reloaded or closed while it ran (with `cancelled`), not by the user. */
+  readonly windowClosed?: boolean;
   /** How long the tool ran (approval wait excluded); absent when it did not run or after a reload. */
   readonly durationMs?: number;
   /** A search's matches. */
@@ -302,6 +304,8 @@ export interface RequestSnapshotView {
   /** Message indexes carrying a cache breakpoint. */
   readonly breakpoints: readonly number[];
   readonly maxTokens: number;
+  /** The model's input window the request was measured against; absent from older snapshots. */
+  readonly windowTokens?: number;
   readonly decisions: readonly SnapshotDecisionView[];
   /** Absent until the response's usage arrives. */
   readonly usage?: ProviderUsageView;

@@ -289,3 +289,49 @@ describe('checkpoints of commands in a git workspace', () => {
     expect(gitState(dir)).toEqual(stateBefore);
   });
 });
+
+describe('checkpoints of commands outside git (issue 34, item 5)', () => {
+  it('restores a file a command deleted and one it overwrote, and the approval said what would not be kept', async () => {
+    const asked: Array<string | undefined> = [];
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: { 'notes.md': '# Notes\n', 'data.txt': 'old data\n' },
+        turns: [
+          {
+            assistant: {
+              tool_calls: [{ name: 'bash', input: { command: 'rm notes.md && printf "new\\n" > data.txt && rm -f ../gone.txt' } }],
+            },
+          },
+          { assistant: { text: 'ran' } },
+        ],
+      },
+      {
+        checkpointGit: gitPorts,
+        approver: {
+          request: async (request) => {
+            asked.push(request.detail?.notKept);
+            return { kind: 'allow' };
+          },
+        },
+        prepareWorkspace: async (dir) => {
+          writeFileSync(join(dir, '..', 'gone.txt'), 'outside\n');
+        },
+      },
+    );
+    const dir = open.workspaceDir;
+    const session = open.assembled.session;
+    await session.send('run the command');
+    expect(asked).toEqual(['Not kept if this command changes or deletes them: ../gone.txt (outside the workspace).']);
+    expect(read(dir, 'notes.md')).toBeNull();
+    const [checkpoint] = session.checkpoints!.list();
+    expect(checkpoint!.files.map((f) => [f.path, f.source, f.before.kind]).sort()).toEqual([
+      ['data.txt', 'command', 'content'],
+      ['notes.md', 'command', 'content'],
+    ]);
+    const plan = await session.checkpoints!.preview(checkpoint!.id);
+    await session.restoreCheckpoint(plan, new Map());
+    expect(tree(dir, ['notes.md', 'data.txt'])).toEqual({ 'notes.md': '# Notes\n', 'data.txt': 'old data\n' });
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+  });
+});

@@ -109,6 +109,9 @@ it('skills, the catalog and the plan change only user messages: zero cache break
   expect(sameResult).toBeDefined();
   // The plan went to the views at each update.
   expect(events.filter((e) => e.type === 'todo').length).toBe(3);
+  // Its tool line reads in words, not as its JSON argument (issue 34, item 12).
+  const todoLines = events.flatMap((e) => (e.type === 'tool_started' && e.tool === 'todo' ? [e.summary] : []));
+  expect(todoLines.slice(0, 2)).toEqual(['todo 1 of 2 done · now: Write the notes', 'todo 2 of 2 done']);
 
   // After compaction and resume: release-notes (active) re-injected, style (turned off) not; the plan carried.
   const last = texts[texts.length - 1]!;

@@ -58,6 +58,12 @@ function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
         // The change itself, coloured, before the buttons: what "Allow once" will write.
         <DiffText class="approval-preview" text={detail.preview} Line={VisibleText} label="Change to approve" />
       )}
+      {detail.notKept !== undefined && (
+        // Before "Allow once": what this command may change that Restore cannot bring back (issue 34, item 5).
+        <p class="approval-not-kept">
+          <VisibleText text={detail.notKept} />
+        </p>
+      )}
       {detail.problem !== undefined && (
         <p class="approval-problem">
           <VisibleText text={detail.problem} />

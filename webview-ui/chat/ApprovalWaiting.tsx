@@ -8,6 +8,17 @@ function waitingPrompt(): HTMLElement | null {
   return document.querySelector<HTMLElement>('.tool.status-awaiting-approval .approval');
 }
 
+/**
+ * Goes to the waiting prompt on the user's own move (Alt+A, "Go to it"): its first answer takes focus, so
+ * Enter answers it (issue 34, item 12: Enter did nothing). The prompt's own focus when it appears stays on
+ * the prompt, never a button: an Enter meant for something else must not approve a command.
+ */
+function goToPrompt(prompt: HTMLElement): void {
+  prompt.scrollIntoView({ block: 'nearest' });
+  const first = prompt.querySelector<HTMLButtonElement>('button:not([disabled])');
+  (first ?? prompt).focus();
+}
+
 function isWaiting(turns: readonly TurnView[]): boolean {
   const last = turns.at(-1);
   // A child's call waits in its block, inside the turn's `task` line.
@@ -26,8 +37,7 @@ export function ApprovalWaiting({ turns }: { turns: readonly TurnView[] }) {
       const prompt = waitingPrompt();
       if (!prompt) return;
       event.preventDefault();
-      prompt.scrollIntoView({ block: 'nearest' });
-      prompt.focus();
+      goToPrompt(prompt);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -42,8 +52,7 @@ export function ApprovalWaiting({ turns }: { turns: readonly TurnView[] }) {
         aria-keyshortcuts="Alt+A"
         onClick={() => {
           const prompt = waitingPrompt();
-          prompt?.scrollIntoView({ block: 'nearest' });
-          prompt?.focus();
+          if (prompt) goToPrompt(prompt);
         }}
       >
         Go to it ({APPROVAL_SHORTCUT_LABEL})

@@ -15,6 +15,7 @@ import { TurnList } from './TurnList';
 import { RegenerateButton } from './RegenerateButton';
 import { UsageMeter } from './UsageMeter';
 import { Welcome } from './Welcome';
+import { EmptyChat } from './EmptyChat';
 
 export function ChatView({ store }: { store: ChatStore }) {
   const scroller = useRef<HTMLElement>(null);
@@ -74,12 +75,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <main ref={scroller} class="transcript" aria-label="Conversation" aria-busy={store.busy.value} {...follow.handlers}>
         <div ref={content} class="transcript-content">
           {store.welcome.value && <Welcome welcome={store.welcome.value} />}
-          {turns.length === 0 && !store.hasOlder.value && !store.welcome.value && (
-            <p class="empty quiet">
-              Ask Cairn to do something. Every tool result gets an id such as #a3f2 in its bracket; activate one to see the stored result in
-              full.
-            </p>
-          )}
+          {store.initialized.value && turns.length === 0 && !store.hasOlder.value && !store.welcome.value && <EmptyChat store={store} />}
           <FollowingContext.Provider value={follow.isFollowing}>
             <TurnList store={store} scrollRoot={scroller} />
           </FollowingContext.Provider>

@@ -114,12 +114,23 @@ export function ToolCall({
             <LinkedText text={result.bracket} />
           </span>
         )}
-        {kindLabel && (
-          <span class={`kind-badge kind-${result!.kind}`} title={KIND_EXPLAINED[result!.kind]}>
-            {kindLabel}
-            {result!.tokensSaved > 0 && ` · ${formatTokens(result!.tokensSaved)} tokens saved`}
-          </span>
-        )}
+        {kindLabel &&
+          (result!.kind === 'diff' ? (
+            // An edit's diff opens in VS Code's diff editor (issue 34, item 12: the pill looked like a button and did nothing).
+            <button
+              type="button"
+              class={`kind-badge kind-${result!.kind} kind-action`}
+              title={`${KIND_EXPLAINED.diff} Open it in the diff editor.`}
+              onClick={() => bridge.notify({ type: 'openResult', resultId: result!.id })}
+            >
+              {kindLabel} ↗{result!.tokensSaved > 0 && ` · ${formatTokens(result!.tokensSaved)} tokens saved`}
+            </button>
+          ) : (
+            <span class={`kind-badge kind-${result!.kind}`} title={KIND_EXPLAINED[result!.kind]}>
+              {kindLabel}
+              {result!.tokensSaved > 0 && ` · ${formatTokens(result!.tokensSaved)} tokens saved`}
+            </span>
+          ))}
         {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}
       </div>
       {!result && item.liveOutput && (

@@ -23,6 +23,8 @@ export const OLDER_TURNS_PAGE = 20;
 export class ChatStore {
   readonly turns = signal<Turns>([]);
   readonly hasOlder = signal(false);
+  /** The host's first `init` arrived: until then nothing says the chat is ready (no hint, no empty chat). */
+  readonly initialized = signal(false);
   readonly loadingOlder = signal(false);
   readonly busy = signal(false);
   readonly meter = signal<UsageMeterView | undefined>(undefined);
@@ -93,6 +95,7 @@ export class ChatStore {
           this.slashCommands.value = message.slashCommands ?? [];
           if (message.model) this.model.value = message.model;
           this.queued.value = message.queued ?? [];
+          this.initialized.value = true;
         });
         return;
       case 'busy':
@@ -142,6 +145,11 @@ export class ChatStore {
   }
 
   /** Sends a message; while Cairn works the host queues it for when the turn ends (`queued`). */
+  /** Puts `text` into the input at the caret, to edit before sending (the empty chat's suggestions). */
+  insertIntoInput(text: string): void {
+    this.insertRequest.value = { text, n: (this.insertRequest.value?.n ?? 0) + 1 };
+  }
+
   send(text: string): boolean {
     if (text.trim() === '') return false;
     this.bridge.notify({ type: 'send', text });

@@ -22,6 +22,7 @@ export function outcomeParts(outcome: ResultOutcome | undefined): OutcomePart[] 
   if (!outcome) return [];
   const parts: OutcomePart[] = [];
   if (outcome.timedOut) parts.push({ text: 'timed out', tone: 'fail' });
+  else if (outcome.windowClosed) parts.push({ text: 'stopped by a window reload', tone: 'fail' });
   else if (outcome.cancelled) parts.push({ text: 'cancelled', tone: 'fail' });
   else if (outcome.exitCode === null) parts.push({ text: 'ended by a signal', tone: 'fail' });
   else if (outcome.exitCode !== undefined)

@@ -19,7 +19,7 @@ import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { DoneReason } from './events';
 import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
-import { effectiveMaxTokens } from './maxTokens';
+import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 import { contextMentionBlockText, contextMentionCall, isContextMention, mentionBlockText, mentionReadCall, type Mention } from './mentions';
@@ -255,9 +255,12 @@ export class AgentLoop {
     const settings = this.settings();
     const { number: generation, conversation } = deps.generations.current;
     const decisions = deps.decisions.take();
+    const maxTokens = await this.maxTokensFor(settings);
+    const windowTokens = await knownWindowTokens(deps.model, settings.model);
     const composition = deps.composer.compose({
       model: settings.model,
-      maxTokens: await this.maxTokensFor(settings),
+      maxTokens,
+      ...(windowTokens !== undefined ? { windowTokens } : {}),
       generation,
       conversation: (deps.project ?? projectForProvider)(conversation.all()),
       purpose: 'main',

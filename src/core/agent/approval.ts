@@ -64,6 +64,11 @@ export interface ApprovalDetail {
    * hidden character): the loop answers with this and does not ask.
    */
   readonly problem?: string;
+  /**
+   * A command: what it may touch that its checkpoint will not keep (outside the workspace, over 5 MB,
+   * ignored, or a folder past the snapshot's bounds), said before it is approved (issue 34, item 5).
+   */
+  readonly notKept?: string;
 }
 
 /** The user's side of an approval: the chat panel's inline prompt, or a policy in the headless runner. */

@@ -18,6 +18,8 @@ export interface ApprovalGateDeps {
   readonly mcpOwner?: (tool: string) => McpToolOwner | undefined;
   /** Why a writing call needs an explicit approval (it writes a protected path); see `protectedWriteReason`. */
   readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
+  /** What a command may touch that its checkpoint will not keep (`CheckpointRecorder.commandNotKept`). */
+  readonly commandNotKept?: (command: string) => Promise<string | undefined>;
   readonly emit: (event: AgentEvent) => void;
   /** Why this agent may not run a tool at all (one it was not offered), or undefined: checked before any approval. */
   readonly notOffered?: (tool: string) => string | undefined;
@@ -50,10 +52,12 @@ export async function runWithApproval(
   const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
   if (verdict.kind === 'ask') {
-    const detail = deps.describeForApproval?.(call.name, call.input);
+    const described = deps.describeForApproval?.(call.name, call.input);
     // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
     // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
-    if (detail?.problem !== undefined) return unrun(detail.problem);
+    if (described?.problem !== undefined) return unrun(described.problem);
+    const notKept = described?.command !== undefined ? await deps.commandNotKept?.(described.command) : undefined;
+    const detail = described && notKept !== undefined ? { ...described, notKept } : described;
     const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
     deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
     let decision;

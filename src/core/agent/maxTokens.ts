@@ -5,6 +5,15 @@ import type { ModelClient } from '../model/types';
  * larger max_tokens is a 400 from the provider). Compaction's hard fit reserves room for exactly this
  * answer, so the loop and the compactor ask this one function.
  */
+/** The model's input window from its facts, or undefined when they cannot be had (the request still goes). */
+export async function knownWindowTokens(model: Pick<ModelClient, 'modelFacts'>, modelId: string): Promise<number | undefined> {
+  try {
+    return (await model.modelFacts(modelId)).maxInputTokens;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function effectiveMaxTokens(model: Pick<ModelClient, 'modelFacts'>, modelId: string, setting: number): Promise<number> {
   try {
     const facts = await model.modelFacts(modelId);

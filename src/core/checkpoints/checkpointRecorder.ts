@@ -92,6 +92,16 @@ export class CheckpointRecorder {
     }
   }
 
+  /**
+   * What a command may touch that its checkpoint will not keep, said before its approval (issue 34, item 5).
+   * Without an observer nothing a command changes is kept, and the note says so.
+   */
+  async commandNotKept(command: string): Promise<string | undefined> {
+    const observer = this.deps.commands;
+    if (!observer) return NOT_OBSERVED;
+    return observer.notKept?.(command).catch(() => undefined);
+  }
+
   /** The turn ended: each file's state now is what the turn left it as. Returns the closed checkpoint, if any. */
   endTurn(): Promise<Checkpoint | undefined> {
     return this.serial(async () => {
@@ -199,6 +209,10 @@ export class CheckpointRecorder {
     return result;
   }
 }
+
+/** The note for a command no snapshot or watcher covers (git is not installed, no watcher). */
+const NOT_OBSERVED =
+  'Cairn cannot keep what commands change in this folder (git is not available to take a snapshot): a file this command deletes or overwrites cannot be restored.';
 
 function labelOf(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';

@@ -75,6 +75,8 @@ export interface CommandChanges {
  */
 export interface CommandObserver {
   begin(): Promise<CommandWatch>;
+  /** What `command` may touch that will not be kept, in a sentence for its approval; undefined when nothing is known. */
+  notKept?(command: string): Promise<string | undefined>;
 }
 
 export interface CommandWatch {

@@ -66,3 +66,18 @@ export const MAX_CHECKPOINT_FILE_BYTES = 5 * 1024 * 1024;
 
 /** A snapshot around a command gives up after this; the turn then goes on uncovered for that command. */
 export const SNAPSHOT_TIMEOUT_MS = 3000;
+
+/**
+ * Most new or changed files one command's snapshot takes in, and most bytes of them (issue 34, item 5).
+ * The first snapshot of a folder outside git takes in every file of it, so these bound which folders are
+ * covered at all; past either, the snapshot gives up at once and says so (the checkpoint's gap, and the
+ * next command's approval). Within them a first snapshot stays near the time bound on a 2-core machine.
+ */
+export const MAX_SNAPSHOT_FILES = 20_000;
+export const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Folders a folder outside git leaves out of its snapshots (besides its own `.gitignore` files): the
+ * dependencies a package manager puts back, which would otherwise fill the count bound on their own.
+ */
+export const SHADOW_EXCLUDES: readonly string[] = ['node_modules', '.venv', '__pycache__'];

@@ -54,6 +54,13 @@ export class WatcherCommandObserver implements CommandObserver {
     });
   }
 
+  /** Outside git without a snapshot, only what an earlier turn left a file as can be put back. */
+  notKept(): Promise<string | undefined> {
+    return Promise.resolve(
+      'Only files an earlier turn of this session wrote can be restored here (no snapshot is taken in this window): a file this command deletes or overwrites may be lost.',
+    );
+  }
+
   dispose(): void {
     this.subscription.dispose();
   }

@@ -78,6 +78,8 @@ export interface ComposerGenerationMark {
 export interface ComposeInput {
   model: string;
   maxTokens: number;
+  /** The model's input window as known when composing (its facts): the snapshot keeps it (see `RequestSnapshot`). */
+  windowTokens?: number;
   generation: number;
   /** The current generation's messages, append-only; never mutated here. */
   conversation: readonly Message[];
@@ -345,6 +347,7 @@ export class Composer {
     // placeBreakpoints made these objects for this request alone: the snapshot can own them.
     snapshot.breakpoints = breakpoints;
     snapshot.cacheBreak = cacheBreak;
+    if (input.windowTokens !== undefined) snapshot.windowTokens = input.windowTokens;
     return { request, snapshot };
   }
 

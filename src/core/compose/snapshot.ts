@@ -62,6 +62,12 @@ export interface RequestSnapshot {
   generation: number;
   purpose: RequestPurpose;
   maxTokens: number;
+  /**
+   * The model's input window this request was measured against (its facts when composed): the session's
+   * meter shows it after a reload, so the window does not change with a later lookup's answer (issue 34).
+   * Absent from snapshots journalled before it.
+   */
+  windowTokens?: number;
   sources: SourceSnapshot[];
   bytes: { tools: number; system: number; messages: number; total: number };
   /** Equal to `bytes.tools`; named for the report. */

@@ -70,6 +70,22 @@ export function renderTodo(items: readonly TodoItem[]): string {
   return items.map((item) => `- ${MARK[item.status]} ${item.text}`).join('\n');
 }
 
+/**
+ * A `todo` call's line in the chat, in words (issue 34, item 12: it showed its JSON argument): how many
+ * items are done, and the one in progress. The same live and after a reload (`host/digestItems.ts`).
+ */
+export function todoCallSummary(input: unknown): string {
+  const parsed = parseTodoInput(input);
+  if (!parsed.ok) return `${TODO_TOOL_NAME} (a list it could not read)`;
+  const { items } = parsed;
+  if (items.length === 0) return `${TODO_TOOL_NAME} cleared the plan`;
+  const done = items.filter((item) => item.status === 'done').length;
+  const now = items.find((item) => item.status === 'in_progress');
+  const count = `${done} of ${items.length} done`;
+  const text = now ? `${count} · now: ${now.text}` : count;
+  return `${TODO_TOOL_NAME} ${text.length > 100 ? `${text.slice(0, 99)}…` : text}`;
+}
+
 /** The `todo` tool as the ledger runs it: the list replaces the memory's, the result repeats it. */
 export class TodoTool implements ExternalTools {
   constructor(private readonly memory: { setTodo(items: readonly TodoItem[]): void }) {}

@@ -14,6 +14,7 @@
  * the next request carries it with a short note that it was interrupted.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { createHash } from 'node:crypto';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
 import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ADVICE } from './errors';
@@ -115,8 +116,10 @@ export class AnthropicModelClient implements ModelClient {
     };
   }
 
-  modelFacts(modelId: string): Promise<ModelFacts> {
-    return this.catalog.facts(modelId);
+  /** The model's facts, looked up again when the key changed since a failed lookup (`ModelFactsCatalog.facts`). */
+  async modelFacts(modelId: string): Promise<ModelFacts> {
+    const key = await this.apiKey().catch(() => undefined);
+    return this.catalog.facts(modelId, key === undefined ? undefined : sha256Hex(key).slice(0, 16));
   }
 
   /**
@@ -340,4 +343,9 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** A key's digest: the facts' cache tells keys apart without holding one more copy of a key. */
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -28,3 +28,22 @@ export async function resolveApiKey(secrets: Secrets | undefined, env: Environme
 export function resolveBaseUrl(setting: string | undefined, env: Environment = process.env): string | undefined {
   return nonEmpty(setting) ?? nonEmpty(env['ANTHROPIC_BASE_URL']);
 }
+
+/**
+ * The dummy key `npm start -- --demo` gives the editor (`scripts/start.mjs`, the same text): any key works
+ * against the local server. It is not a secret, so the warning about a key from the environment is not
+ * given for it (issue 34, item 7) — only when the server is on this machine, so a real server never gets a
+ * key that skipped the warning.
+ */
+export const DEMO_API_KEY = 'cairn-demo-key';
+
+/** Whether `key` is the demo's dummy key sent to a server on this machine. */
+export function isDemoKey(key: string | undefined, server: string | undefined): boolean {
+  if (key?.trim() !== DEMO_API_KEY || server === undefined) return false;
+  try {
+    const host = new URL(server).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}

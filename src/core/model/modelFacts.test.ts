@@ -69,3 +69,41 @@ describe('ModelFactsCatalog', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('ModelFactsCatalog and the key', () => {
+  it('asks again at once when the key changed since a failed lookup (a key set from the welcome)', async () => {
+    let key: string | undefined = undefined;
+    const catalog = new ModelFactsCatalog(
+      async () => {
+        if (key === undefined) throw new Error('no API key');
+        return { max_input_tokens: 1_000_000, max_tokens: 64_000 };
+      },
+      {},
+      undefined,
+      { now: () => 0 },
+    );
+    expect(await catalog.facts('claude-sonnet-5', key)).toMatchObject({ source: 'fallback-table', maxInputTokens: 200_000 });
+    key = 'k1';
+    expect(await catalog.facts('claude-sonnet-5', key)).toMatchObject({ source: 'models-api', maxInputTokens: 1_000_000 });
+  });
+
+  it('keeps a good answer when the key changes, and a failed one for the key it failed with', async () => {
+    let calls = 0;
+    const catalog = new ModelFactsCatalog(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('offline');
+        return { max_input_tokens: 1_000_000, max_tokens: 64_000 };
+      },
+      {},
+      undefined,
+      { now: () => 0 },
+    );
+    await catalog.facts('claude-sonnet-5', 'k1');
+    await catalog.facts('claude-sonnet-5', 'k1');
+    expect(calls).toBe(1);
+    await catalog.facts('claude-sonnet-5', 'k2');
+    await catalog.facts('claude-sonnet-5', 'k3');
+    expect(calls).toBe(2);
+  });
+});

@@ -67,12 +67,16 @@ interface CacheEntry {
   readonly facts: Promise<ModelFacts>;
   /** Set when the lookup failed: after this time the API is asked again (the key may be set by then). */
   expiresAt?: number;
+  /** The credential the lookup was made with (see `facts`). */
+  readonly credential: string | undefined;
 }
 
 /**
  * Model facts from the Models API, looked up once per id. A failed lookup falls back to the table
- * and is retried only after a while: asking on every turn would slow every turn while offline.
- * Settings win over everything, field by field.
+ * and is retried only after a while: asking on every turn would slow every turn while offline. A failed
+ * lookup is asked again at once when the credential changed (issue 34: a key set from the welcome after
+ * the chat opened must not leave the session on the table's 200K for five minutes, its meter and its
+ * compaction threshold with it). Settings win over everything, field by field.
  */
 export class ModelFactsCatalog {
   private readonly cache = new Map<string, CacheEntry>();
@@ -84,10 +88,16 @@ export class ModelFactsCatalog {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  facts(modelId: string): Promise<ModelFacts> {
+  /**
+   * `credential` names what the lookup is made with (the client passes a digest of the key, or undefined
+   * when there is none): a failed answer is kept only for the credential it failed with.
+   */
+  facts(modelId: string, credential?: string): Promise<ModelFacts> {
     const cached = this.cache.get(modelId);
-    if (cached && (cached.expiresAt === undefined || this.clock.now() < cached.expiresAt)) return cached.facts;
+    const failedWithAnother = cached?.expiresAt !== undefined && cached.credential !== credential;
+    if (cached && !failedWithAnother && (cached.expiresAt === undefined || this.clock.now() < cached.expiresAt)) return cached.facts;
     const entry: CacheEntry = {
+      credential,
       // `then` callbacks always run later, so `entry` is assigned by the time this one does.
       facts: this.resolve(modelId).then(({ facts, lookupFailed }) => {
         if (lookupFailed) entry.expiresAt = this.clock.now() + FAILED_LOOKUP_RETRY_MS;

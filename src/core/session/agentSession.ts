@@ -17,6 +17,8 @@ import type { Checkpoint, TurnRef } from '../checkpoints/types';
 import { restoredPathsIn } from '../checkpoints/restoredNote';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
+import { SESSION_CLOSED_NOTICE } from './closedNotice';
+import { SessionClosingStop } from '../ports';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -142,6 +144,11 @@ export class AgentSession {
     try {
       return await run;
     } finally {
+      if (controller.signal.reason instanceof SessionClosingStop && !this.parts.journal.readOnly) {
+        await this.parts.journal
+          .append({ type: 'notice', level: 'warning', kind: SESSION_CLOSED_NOTICE.kind, message: SESSION_CLOSED_NOTICE.message })
+          .catch(() => undefined);
+      }
       await this.parts.checkpoints?.recorder.endTurn().catch(() => undefined);
       this.running = undefined;
       this.run = undefined;
@@ -268,6 +275,15 @@ export class AgentSession {
     this.running?.abort();
   }
 
+  /**
+   * Stops a run because the session closes (a window reload or close): like a cancel, but a command it ends
+   * says so, and the turn is journalled a note with Continue (`SESSION_CLOSED_NOTICE`), so the reopened chat
+   * tells why it stopped instead of a bare "cancelled".
+   */
+  stopForClose(): void {
+    this.running?.abort(new SessionClosingStop());
+  }
+
   /** The current generation's messages as the next request would send them (the usage meter counts these). */
   projectedMessages(): Message[] {
     return this.parts.project(this.generation.conversation.all());
@@ -351,7 +367,7 @@ export class AgentSession {
 
   /** Cancels a run going on and waits for it to end (it journals its last records), then closes the journal. */
   async close(): Promise<void> {
-    this.cancel();
+    this.stopForClose();
     await this.run?.catch(() => undefined);
     await this.parts.journal.close();
   }

@@ -1,6 +1,6 @@
 import { joinedLines } from '../text/lines';
 import { sanitizeTerminalText, TerminalTextStream } from '../text/terminalText';
-import type { Workspace } from '../ports';
+import { CLOSED_STATUS, SessionClosingStop, type Workspace } from '../ports';
 import type { BashArgs } from './args';
 import { errorOutcome, type ToolOutcome } from './outcome';
 
@@ -29,7 +29,7 @@ export async function runBash(args: BashArgs, workspace: Workspace, context: Bas
     const body = output === '' ? '(no output)' : joinedLines(output);
     let last: string | undefined;
     if (result.timedOut) last = `[timed out after ${timeoutMs} ms]`;
-    else if (result.cancelled) last = '[cancelled]';
+    else if (result.cancelled) last = context.signal?.reason instanceof SessionClosingStop ? CLOSED_STATUS : '[cancelled]';
     else if (result.exitCode === null) last = '[ended by a signal]';
     else if (result.exitCode !== 0) last = `[exit code ${result.exitCode}]`;
     return { type: 'output', text: last === undefined ? body : `${body}\n${last}`, ...(last !== undefined ? { status: last } : {}) };

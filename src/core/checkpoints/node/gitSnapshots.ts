@@ -1,7 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { BlobStore, CommandChange, CommandChanges, CommandObserver, CommandWatch } from '../ports';
-import { MAX_CHECKPOINT_FILE_BYTES, SNAPSHOT_TIMEOUT_MS, type FileState } from '../types';
+import {
+  MAX_CHECKPOINT_FILE_BYTES,
+  MAX_SNAPSHOT_BYTES,
+  MAX_SNAPSHOT_FILES,
+  SHADOW_EXCLUDES,
+  SNAPSHOT_TIMEOUT_MS,
+  type FileState,
+} from '../types';
+import { notKeptNote } from './commandCoverage';
 import { GitFailedError, hardenedOverrides, runGit, type GitRun } from './hardenedGit';
 
 export interface GitSnapshotOptions {
@@ -16,6 +24,10 @@ export interface GitSnapshotOptions {
   readonly trusted: () => boolean;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
+  /** Most new or changed files one snapshot takes in (default `MAX_SNAPSHOT_FILES`). */
+  readonly maxFiles?: number;
+  /** Most bytes of new or changed files one snapshot takes in (default `MAX_SNAPSHOT_BYTES`). */
+  readonly maxSnapshotBytes?: number;
 }
 
 interface Snapshot {
@@ -35,14 +47,43 @@ interface Snapshot {
  */
 export class GitCommandObserver implements CommandObserver {
   private readonly indexFile: string;
+  /** Why the last snapshot gave up (said before the next command's approval), or undefined. */
+  private lastFailure: string | undefined;
 
   private constructor(
     private readonly options: GitSnapshotOptions,
     private readonly realIndex: string,
     /** The workspace root's path inside the repository (`''` or `sub/dir/`). */
     private readonly prefix: string,
+    /** A folder outside git, snapshotted with a repository of Cairn's own (`outsideGit`). */
+    readonly shadow = false,
   ) {
     this.indexFile = nodePath.join(options.stateDir, 'git-index');
+  }
+
+  /**
+   * A folder outside git (issue 34, item 5): the same snapshots, written to a repository of Cairn's own in
+   * the session folder (`<session>/checkpoints/shadow.git`, `GIT_DIR` with the folder as `GIT_WORK_TREE`),
+   * which no one else reads; the folder itself gets no `.git`. Its files are taken in by the first command's
+   * snapshot (within the bounds), later ones only what changed. `.gitignore` files in the folder are
+   * honoured, and the dependency folders of `SHADOW_EXCLUDES` are left out. Undefined where git cannot run
+   * (not installed, or the workspace is not trusted).
+   */
+  static async outsideGit(options: GitSnapshotOptions): Promise<GitCommandObserver | undefined> {
+    if (!options.trusted()) return undefined;
+    const gitDir = nodePath.join(options.stateDir, 'shadow.git');
+    const env = { ...options.env, GIT_DIR: gitDir, GIT_WORK_TREE: options.root };
+    const base = { cwd: options.root, env, deadline: Date.now() + (options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS) };
+    try {
+      await fs.mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+      // No template: nothing of the user's git templates (hooks) is copied in.
+      await runGit({ ...base, overrides: [] }, ['init', '-q', '--template=']);
+      await fs.mkdir(nodePath.join(gitDir, 'info'), { recursive: true });
+      await fs.writeFile(nodePath.join(gitDir, 'info', 'exclude'), SHADOW_EXCLUDES.map((name) => `${name}/`).join('\n') + '\n');
+      return new GitCommandObserver({ ...options, env }, nodePath.join(gitDir, 'index'), '', true);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The observer for a root inside a git work tree; undefined elsewhere (or untrusted, or no git). */
@@ -63,8 +104,32 @@ export class GitCommandObserver implements CommandObserver {
   }
 
   async begin(): Promise<CommandWatch> {
-    const before = await this.snapshot();
-    return { end: async () => this.changesSince(before, await this.snapshot()) };
+    const before = await this.remembered(this.snapshot());
+    return { end: async () => this.changesSince(before, await this.remembered(this.snapshot())) };
+  }
+
+  /** What this command may touch that a checkpoint will not keep, said before its approval (`commandCoverage.ts`). */
+  notKept(command: string): Promise<string | undefined> {
+    return notKeptNote(command, {
+      root: this.options.root,
+      env: this.options.env,
+      maxBytes: this.options.maxBytes ?? MAX_CHECKPOINT_FILE_BYTES,
+      shadow: this.shadow,
+      lastFailure: this.lastFailure,
+      trusted: this.options.trusted,
+    });
+  }
+
+  /** Keeps why a snapshot failed (for the next approval's note), or forgets an earlier failure. */
+  private async remembered(snapshot: Promise<Snapshot>): Promise<Snapshot> {
+    try {
+      const taken = await snapshot;
+      this.lastFailure = undefined;
+      return taken;
+    } catch (error) {
+      this.lastFailure = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
   }
 
   private async snapshot(): Promise<Snapshot> {
@@ -94,6 +159,7 @@ export class GitCommandObserver implements CommandObserver {
       const links = new Map<string, boolean>();
       const skipped = new Map<string, string>();
       const maxBytes = this.options.maxBytes ?? MAX_CHECKPOINT_FILE_BYTES;
+      let updateBytes = 0;
       for (const path of paths) {
         if (await this.beyondLink(path, links)) {
           beyondLinks.push(path);
@@ -102,8 +168,12 @@ export class GitCommandObserver implements CommandObserver {
         const stat = await fs.lstat(nodePath.join(this.options.root, path)).catch(() => undefined);
         if (stat?.isDirectory()) continue;
         if (stat && stat.size > maxBytes) skipped.set(path, `${stat.size}:${stat.mtimeMs}`);
-        else update.push(path);
+        else {
+          update.push(path);
+          updateBytes += stat?.size ?? 0;
+        }
       }
+      this.checkBounds(update.length, updateBytes);
       if (beyondLinks.length > 0) {
         // A folder a command replaced by a link: its files are gone from the tree, as git sees it (git refuses
         // to look at a path beyond a link, and would fail the whole snapshot).
@@ -129,6 +199,26 @@ export class GitCommandObserver implements CommandObserver {
             `the git snapshot took longer than ${this.options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS} ms (a large workspace); this command's changes are not covered`,
           )
         : error;
+    }
+  }
+
+  /**
+   * The count and size bounds of one snapshot (issue 34, item 5): past them it gives up before hashing
+   * anything, and the command runs uncovered with the reason in the checkpoint and the next approval.
+   */
+  private checkBounds(files: number, bytes: number): void {
+    const maxFiles = this.options.maxFiles ?? MAX_SNAPSHOT_FILES;
+    const maxBytes = this.options.maxSnapshotBytes ?? MAX_SNAPSHOT_BYTES;
+    const where = this.shadow ? 'this folder (outside git)' : 'the workspace';
+    if (files > maxFiles) {
+      throw new Error(
+        `${where} has ${files} new or changed files, more than the ${maxFiles} a snapshot takes in; this command's changes are not covered (add a .gitignore for generated folders)`,
+      );
+    }
+    if (bytes > maxBytes) {
+      throw new Error(
+        `${where} has ${Math.round(bytes / 1024 / 1024)} MB of new or changed files, more than the ${Math.round(maxBytes / 1024 / 1024)} MB a snapshot takes in; this command's changes are not covered`,
+      );
     }
   }
 

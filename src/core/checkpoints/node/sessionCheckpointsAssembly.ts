@@ -24,6 +24,8 @@ export interface AssembledCheckpoints {
   readonly checkpoints: SessionCheckpoints;
   /** The workspace the tools use: every change is seen by the recorder first. */
   readonly workspace: Workspace;
+  /** What a command may touch that will not be kept, for its approval (`CheckpointRecorder.commandNotKept`). */
+  commandNotKept(command: string): Promise<string | undefined>;
   dispose(): void;
 }
 
@@ -46,13 +48,15 @@ export async function assembleCheckpoints(input: {
   let commands: CommandObserver | undefined;
   let watcherObserver: WatcherCommandObserver | undefined;
   if (input.git) {
-    commands = await GitCommandObserver.detect({
+    const options = {
       root: input.workspace.root,
       stateDir: join(journal.sessionDir, 'checkpoints'),
       env: input.git.env,
       blobs,
       trusted: input.git.trusted,
-    });
+    };
+    // Outside git, a repository of Cairn's own in the session folder (issue 34, item 5).
+    commands = (await GitCommandObserver.detect(options)) ?? (await GitCommandObserver.outsideGit(options));
   }
   if (!commands && input.watcher) commands = watcherObserver = new WatcherCommandObserver(input.watcher);
   const recorder = new CheckpointRecorder({
@@ -73,6 +77,7 @@ export async function assembleCheckpoints(input: {
   return {
     checkpoints: new SessionCheckpoints({ recorder, files, blobs, shaOf: sha256Bytes }),
     workspace: new RecordingWorkspace(input.workspace, recorder),
+    commandNotKept: (command) => recorder.commandNotKept(command),
     dispose: () => watcherObserver?.dispose(),
   };
 }

@@ -31,10 +31,12 @@ import { WorkingMemory } from '../../memory/workingMemory';
 import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
+import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
+import { SESSION_CLOSED_NOTICE } from '../closedNotice';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
 import {
   SESSION_TOOL_DEFINITIONS,
@@ -152,6 +154,15 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
       await opened.journal.append({ type: 'subagent_finished', agent: child.info.id, callId: child.info.callId, outcome: child.outcome });
     }
     await assembled.session.answerDangling(replayed.danglingToolUses, (use) => children.get(use.id));
+    if (replayed.danglingToolUses.length > 0) {
+      // Cut off before its run could answer its calls and say so (the process ended first): the same note and Continue.
+      await opened.journal.append({
+        type: 'notice',
+        level: 'warning',
+        kind: SESSION_CLOSED_NOTICE.kind,
+        message: SESSION_CLOSED_NOTICE.message,
+      });
+    }
     await assembled.session.checkHistory('a reopen');
   }
   return assembled;
@@ -243,7 +254,7 @@ async function assemble(
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
   });
   // What a call looks like and may do, the same for the session's agent and its children.
-  const childLoopParts = toolCallParts(ports.workspace, mcpTools);
+  const childLoopParts = toolCallParts(ports.workspace, mcpTools, (command) => checkpoints.commandNotKept(command));
   extras.useChildPorts(
     await childPortsOf(ports, {
       preamble,
@@ -273,8 +284,13 @@ async function assemble(
       describeForApproval: childLoopParts.describeForApproval,
       mcpOwner: childLoopParts.mcpOwner,
       summarizeToolCall: (tool, input) =>
-        SESSION_TOOL_NAMES.has(tool) ? summarizeCall(tool, input, ports.workspace.root) : childLoopParts.summarizeToolCall(tool, input),
+        tool === TODO_TOOL_NAME
+          ? todoCallSummary(input)
+          : SESSION_TOOL_NAMES.has(tool)
+            ? summarizeCall(tool, input, ports.workspace.root)
+            : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,
+      ...(childLoopParts.commandNotKept ? { commandNotKept: childLoopParts.commandNotKept } : {}),
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
       bounds: extras.bounds,
       emit: (event) => events.emit(event),

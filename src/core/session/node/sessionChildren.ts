@@ -19,11 +19,16 @@ import { subagentSettingsOf } from './sessionExtras';
 /** What a tool call looks like and may do: the same for the session's agent and every child. */
 export type ToolCallParts = Pick<
   ChildPorts,
-  'isReadOnlyTool' | 'describeForApproval' | 'mcpOwner' | 'summarizeToolCall' | 'protectedReason'
+  'isReadOnlyTool' | 'describeForApproval' | 'mcpOwner' | 'summarizeToolCall' | 'protectedReason' | 'commandNotKept'
 >;
 
-export function toolCallParts(workspace: Workspace, mcpTools: McpTools | undefined): ToolCallParts {
+export function toolCallParts(
+  workspace: Workspace,
+  mcpTools: McpTools | undefined,
+  commandNotKept?: (command: string) => Promise<string | undefined>,
+): ToolCallParts {
   return {
+    ...(commandNotKept ? { commandNotKept } : {}),
     // The task tool runs without asking: every call of its child asks (or is refused) on its own.
     isReadOnlyTool: (tool) => tool === TASK_TOOL_NAME || isReadOnlyTool(tool),
     describeForApproval: (tool, input) => {

@@ -65,6 +65,8 @@ export interface ChildPorts {
   readonly describeForApproval: (tool: string, input: unknown) => ApprovalDetail;
   readonly mcpOwner: (tool: string) => McpToolOwner | undefined;
   readonly protectedReason: (tool: string, input: unknown) => Promise<string | undefined>;
+  /** What a command may touch that its checkpoint will not keep, for its approval. */
+  readonly commandNotKept?: (command: string) => Promise<string | undefined>;
 }
 
 /**
@@ -164,6 +166,7 @@ export async function startChildAgent(
       mcpOwner: ports.mcpOwner,
       summarizeToolCall: ports.summarizeToolCall,
       protectedReason: ports.protectedReason,
+      ...(ports.commandNotKept ? { commandNotKept: ports.commandNotKept } : {}),
       emit: (event) => events.emit(event),
       generations,
       decisions,
