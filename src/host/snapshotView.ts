@@ -1,3 +1,4 @@
+import { cacheLifetimeMs } from '../core/cacheTime/cacheLifetime';
 import { cacheBreakWhere } from '../core/compose/cacheBreak';
 import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { HostNotification, RequestSnapshotView } from '../shared/protocol';
@@ -33,6 +34,7 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     messageCount: snapshot.messageCount,
     messageHashes: [...snapshot.messageHashes],
     breakpoints: [...new Set(breakpoints)],
+    cacheLifetimeMs: cacheLifetimeMs(snapshot.breakpoints),
     maxTokens: snapshot.maxTokens,
     decisions: snapshot.decisions.map((d) => ({
       kind: d.kind,

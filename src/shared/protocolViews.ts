@@ -227,6 +227,8 @@ export interface UsageMeterView {
   readonly tokensSavedByHygiene: number;
   /** Each sub-agent's figures (their cost is in `sessionCostUsd`); absent when the session has none. */
   readonly subagents?: readonly SubagentTotalView[];
+  /** When the session's own agent last used the prompt cache (epoch ms) and how long it keeps; absent before any request. */
+  readonly cache?: { readonly lastUsedAt: number; readonly lifetimeMs: number };
 }
 
 /** The compaction notice above the input. */
@@ -301,6 +303,8 @@ export interface RequestSnapshotView {
   readonly messageHashes: readonly string[];
   /** Message indexes carrying a cache breakpoint. */
   readonly breakpoints: readonly number[];
+  /** How long the cache keeps what this request left (`core/cacheTime`); absent from older hosts (5 minutes). */
+  readonly cacheLifetimeMs?: number;
   readonly maxTokens: number;
   readonly decisions: readonly SnapshotDecisionView[];
   /** Absent until the response's usage arrives. */

@@ -12,7 +12,11 @@ describe('the prompt cache lifetime and warmth', () => {
     const at = 1_000_000;
     expect(cacheWarmth(undefined, CACHE_TTL_MS['5m'], at)).toEqual({ state: 'none' });
     expect(cacheWarmth(at, CACHE_TTL_MS['5m'], at + 2 * 60_000)).toEqual({ state: 'warm', expiresInMs: 3 * 60_000, lifetimeMs: 300_000 });
-    expect(cacheWarmth(at, CACHE_TTL_MS['5m'], at + 17 * 60_000)).toEqual({ state: 'expired', expiredForMs: 12 * 60_000, lifetimeMs: 300_000 });
+    expect(cacheWarmth(at, CACHE_TTL_MS['5m'], at + 17 * 60_000)).toEqual({
+      state: 'expired',
+      expiredForMs: 12 * 60_000,
+      lifetimeMs: 300_000,
+    });
     expect(cacheWarmth(at, CACHE_TTL_MS['1h'], at + 17 * 60_000).state).toBe('warm');
   });
 

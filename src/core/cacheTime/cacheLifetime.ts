@@ -17,9 +17,12 @@ export const CACHE_TTL_MS: Readonly<Record<CacheTtl, number>> = Object.freeze({ 
  */
 export const EXPIRY_MARGIN_MS = 15_000;
 
-/** The lifetime of the prefix the last request cached: an hour when one of its breakpoints asked for it, else 5 minutes. */
-export function cacheLifetimeMs(breakpoints: readonly { readonly ttl?: CacheTtl }[]): number {
-  return breakpoints.some((b) => b.ttl === '1h') ? CACHE_TTL_MS['1h'] : CACHE_TTL_MS['5m'];
+/**
+ * The lifetime of the prefix the last request cached: an hour when one of its breakpoints asked for it (a
+ * `ttl: '1h'` on the breakpoint's position), else 5 minutes. Positions without a `ttl` are 5-minute ones.
+ */
+export function cacheLifetimeMs(breakpoints: readonly object[]): number {
+  return breakpoints.some((b) => 'ttl' in b && b.ttl === '1h') ? CACHE_TTL_MS['1h'] : CACHE_TTL_MS['5m'];
 }
 
 /** Where the cache stands now: nothing sent yet, warm for a while, or expired for a while. */

@@ -29,7 +29,11 @@ describe('the cold-send estimate', () => {
 
   it('offers no way that would not make the prompt smaller, and has no dollars for a model without a price', () => {
     const estimate = coldSendEstimate(
-      { asIsTokens: 10_000, elision: { tokens: 10_000, results: 1 }, compaction: { tokens: 12_000, summaryInputTokens: 1, summaryOutputTokens: 1 } },
+      {
+        asIsTokens: 10_000,
+        elision: { tokens: 10_000, results: 1 },
+        compaction: { tokens: 12_000, summaryInputTokens: 1, summaryOutputTokens: 1 },
+      },
       'someone-elses-model',
       DEFAULT_PRICES,
     );
