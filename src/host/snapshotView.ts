@@ -35,6 +35,18 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     messageHashes: [...snapshot.messageHashes],
     breakpoints: [...new Set(breakpoints)],
     cacheLifetimeMs: cacheLifetimeMs(snapshot.breakpoints),
+    ...(snapshot.cacheDiagnosis === null
+      ? { cacheDiagnosis: null }
+      : snapshot.cacheDiagnosis
+        ? {
+            cacheDiagnosis: {
+              reason: snapshot.cacheDiagnosis.type,
+              ...(snapshot.cacheDiagnosis.cache_missed_input_tokens !== undefined
+                ? { missedTokens: snapshot.cacheDiagnosis.cache_missed_input_tokens }
+                : {}),
+            },
+          }
+        : {}),
     maxTokens: snapshot.maxTokens,
     decisions: snapshot.decisions.map((d) => ({
       kind: d.kind,

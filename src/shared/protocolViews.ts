@@ -305,6 +305,11 @@ export interface RequestSnapshotView {
   readonly breakpoints: readonly number[];
   /** How long the cache keeps what this request left (`core/cacheTime`); absent from older hosts (5 minutes). */
   readonly cacheLifetimeMs?: number;
+  /**
+   * The server's cache diagnosis (cache-diagnosis-2026-04-07): its miss reason and the tokens it could not read,
+   * or null for "the request only extended the previous one"; absent when the server was not asked or said nothing.
+   */
+  readonly cacheDiagnosis?: { readonly reason: string; readonly missedTokens?: number } | null;
   readonly maxTokens: number;
   readonly decisions: readonly SnapshotDecisionView[];
   /** Absent until the response's usage arrives. */

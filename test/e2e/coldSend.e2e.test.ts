@@ -10,7 +10,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { LoggedRequest } from '../../src/node/localServer/requestLog';
 import { REPO_ROOT } from './environment';
-import { screenshot } from './harness';
+import { reportFrame, runCommand, screenshot } from './harness';
 import { useScenarioEditor } from './scenarioEditor';
 import type { ScenarioModel } from './model';
 
@@ -61,7 +61,9 @@ describe.skipIf(!environment.available)('the cold-send notice (issue 31 §3)', (
   /** The user is away `seconds`: the extension host's clock moves on (the probe says when it has). */
   async function beAway(seconds: number): Promise<void> {
     writeFileSync(CLOCK_FILE, String(seconds));
-    await expect.poll(() => existsSync(`${CLOCK_FILE}.ack`) && readFileSync(`${CLOCK_FILE}.ack`, 'utf8'), { timeout: 15_000 }).toBe(String(seconds));
+    await expect
+      .poll(() => existsSync(`${CLOCK_FILE}.ack`) && readFileSync(`${CLOCK_FILE}.ack`, 'utf8'), { timeout: 15_000 })
+      .toBe(String(seconds));
   }
 
   it('after an idle, the message waits on the notice; Elide first sends the superseded read elided', async () => {
@@ -103,7 +105,29 @@ describe.skipIf(!environment.available)('the cold-send notice (issue 31 §3)', (
     expect(JSON.stringify(last.content)).toContain('Now say what changed.');
     // The server's cache had expired too: what it wrote again after the idle.
     expect(sent.cache?.rewrittenAfterExpiry5m ?? 0).toBeGreaterThan(0);
-    await frame.getByText(/Shortened 1 earlier results that newer ones replace/).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await frame
+      .getByText(/Shortened 1 earlier results that newer ones replace/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'cold-send-2-elided');
+  });
+
+  it('the report names the expiry as that request’s cache miss, with the server’s diagnosis beside it', async () => {
+    await runCommand(page, 'Cairn: Show Context Report');
+    const report = reportFrame(page);
+    const expired = report.locator('.request-item', { hasText: 'cache expired' });
+    await expired.first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Only the request after the idle.
+    expect(await expired.count()).toBe(1);
+    await expired.first().click();
+    const miss = report.getByRole('note', { name: 'Cache miss' });
+    await miss.waitFor({ state: 'visible', timeout: 15_000 });
+    const text = await miss.innerText();
+    expect(text).toMatch(
+      /Cairn Expired: 1\d(\.\d)? min since the previous request, past the cache's 5 min lifetime: [\d.]+k? tokens written to the cache again\./,
+    );
+    // The elision changed an earlier message: the server names that divergence (it compares prompts, not time).
+    expect(text).toMatch(/Server's diagnosis an earlier message changed \(messages_changed\); [\d.]+k? tokens it could not read\./);
+    await screenshot(page, 'cold-send-3-report');
   });
 });
