@@ -52,22 +52,28 @@ export function ColdSendNotice({ store }: { store: ChatStore }) {
           <li>
             <strong>Compact first</strong>: summarizes the older turns
             {notice.compact.summaryUsd !== null ? ` (the summary request about ${formatCost(notice.compact.summaryUsd)})` : ''}, then writes
-            at most {cost(notice.compact)}
-            {notice.compact.usd !== null ? ` (${formatCost(notice.compact.usd)} in all)` : ''}.
+            at most ~{formatTokens(notice.compact.tokens)} tokens
+            {notice.compact.usd !== null ? `: about ${formatCost(notice.compact.usd)} in all` : ''}.
           </li>
         )}
       </ul>
       <div class="cold-send-actions">
-        <button type="button" ref={first} onClick={() => choose('asIs')} title="Send it now, as Cairn would have (Escape)">
+        <button
+          type="button"
+          class="button primary"
+          ref={first}
+          onClick={() => choose('asIs')}
+          title="Send it now, as Cairn would have (Escape)"
+        >
           Send as is
         </button>
         {notice.elide && (
-          <button type="button" class="secondary" onClick={() => choose('elide')}>
+          <button type="button" class="button secondary" onClick={() => choose('elide')}>
             Elide first
           </button>
         )}
         {notice.compact && (
-          <button type="button" class="secondary" onClick={() => choose('compact')}>
+          <button type="button" class="button secondary" onClick={() => choose('compact')}>
             Compact first
           </button>
         )}
