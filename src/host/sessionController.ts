@@ -31,6 +31,8 @@ import { attachableMentions } from './fileMentions';
 import { gatherContextMentions, isContextMentionName, withContextMentionCandidates } from './contextMentions';
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
+import { ColdSendGate, type CacheUse } from './coldSendGate';
+import { DEFAULT_PRICES } from '../core/compose/prices';
 import { SubagentAccounting } from './subagentAccounting';
 import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
@@ -63,6 +65,8 @@ export class SessionController {
   private modelPick: Promise<void> | undefined;
   /** Compact Context: run, preview, apply or discard, undo (`compactionRunner.ts`). */
   readonly compaction: CompactionRunner;
+  /** The cold-send notice: a message about to go to an expired cache waits for the user's choice (`coldSendGate.ts`). */
+  readonly coldSend: ColdSendGate;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
   private readonly notificationPort: NotificationPort;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
@@ -136,6 +140,15 @@ export class SessionController {
       log: deps.log,
       afterChange: () => this.refreshMeter(),
     });
+    this.coldSend = new ColdSendGate({
+      lastCacheUse: () => this.lastCacheUse(),
+      now: () => Date.now(),
+      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
+      prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
+      publish: (notice) => this.broadcast({ type: 'coldSend', notice }, 'chat'),
+      compactNow: () => this.compaction.run(undefined),
+      log: deps.log,
+    });
     this.notificationPort = {
       deps,
       views: this.views,
@@ -155,6 +168,7 @@ export class SessionController {
       cancel: () => this.cancel(),
       pickModel: (model) => this.pickModel(model),
       actOnQueued: (sink, id, action) => this.queued.act(sink, id, action),
+      coldSendChoice: (id, choice, dontAskAgain) => this.coldSend.answer(id, choice, dontAskAgain),
     };
   }
 
@@ -289,6 +303,15 @@ export class SessionController {
     if (!prepared.send) return 'not_run';
     text = prepared.text;
     if (this.unsent === text) this.unsent = undefined;
+    // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
+    if (!options.retry) {
+      const gate = await this.coldSend.beforeSend(session, text);
+      if (!gate.send) {
+        // The session closed while the message waited on the notice: it goes back to the input, not lost.
+        this.insertIntoInput(gate.text);
+        return 'not_run';
+      }
+    }
     this.checkpointShown = session.checkpoints?.last()?.id;
     this.setBusy(true);
     try {
@@ -304,6 +327,12 @@ export class SessionController {
       this.setBusy(false);
       await this.refreshMeter();
     }
+  }
+
+  /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
+  private lastCacheUse(): CacheUse | undefined {
+    const last = this.usage.lastCacheUse();
+    return last ? { at: last.lastUsedAt, lifetimeMs: last.lifetimeMs } : undefined;
   }
 
   /**
@@ -430,6 +459,7 @@ export class SessionController {
     const current = this.assembled;
     if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
+    this.coldSend.reset();
     this.subscription?.dispose();
     this.subscription = undefined;
     this.assembled = undefined;
@@ -517,6 +547,7 @@ export class SessionController {
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
         queued: this.queued.view(),
+        coldSend: this.coldSend.view,
       }),
     );
   }

@@ -1,3 +1,4 @@
+import { cacheLifetimeMs } from '../core/cacheTime/cacheLifetime';
 import { cacheBreakWhere } from '../core/compose/cacheBreak';
 import type { RequestSnapshot } from '../core/compose/snapshot';
 import type { HostNotification, RequestSnapshotView } from '../shared/protocol';
@@ -33,6 +34,19 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
     messageCount: snapshot.messageCount,
     messageHashes: [...snapshot.messageHashes],
     breakpoints: [...new Set(breakpoints)],
+    cacheLifetimeMs: cacheLifetimeMs(snapshot.breakpoints),
+    ...(snapshot.cacheDiagnosis === null
+      ? { cacheDiagnosis: null }
+      : snapshot.cacheDiagnosis
+        ? {
+            cacheDiagnosis: {
+              reason: snapshot.cacheDiagnosis.type,
+              ...(snapshot.cacheDiagnosis.cache_missed_input_tokens !== undefined
+                ? { missedTokens: snapshot.cacheDiagnosis.cache_missed_input_tokens }
+                : {}),
+            },
+          }
+        : {}),
     maxTokens: snapshot.maxTokens,
     ...(snapshot.windowTokens !== undefined ? { windowTokens: snapshot.windowTokens } : {}),
     decisions: snapshot.decisions.map((d) => ({

@@ -1,6 +1,7 @@
 /** The status bar item: window usage and the last request's cache hits; the tooltip has the three parts. */
 import * as vscode from 'vscode';
 import type { UsageMeterView } from '../shared/protocol';
+import { cacheWarmth } from '../core/cacheTime/cacheLifetime';
 
 function percent(share: number): string {
   return `${Math.round(share * 100)}%`;
@@ -19,16 +20,38 @@ function subagentLines(meter: UsageMeterView): string[] {
   });
 }
 
-/** What the item shows for a meter (undefined before a session is open). */
-export function statusBarContent(meter: UsageMeterView | undefined): { text: string; tooltip: string } {
+/** Whole minutes for people: "3 min", "less than a minute". */
+function minutes(ms: number, round: (n: number) => number): string {
+  const n = round(ms / 60_000);
+  return n < 1 ? 'less than a minute' : `${n} min`;
+}
+
+/**
+ * When the prompt cache expires (issue 31 §3): warm for how long yet, or expired for how long and what the next
+ * message then writes again (the whole context). Undefined before the first request.
+ */
+export function cacheTimeLine(meter: UsageMeterView, now: number): { line: string; expired: boolean } | undefined {
+  if (!meter.cache) return undefined;
+  const warmth = cacheWarmth(meter.cache.lastUsedAt, meter.cache.lifetimeMs, now);
+  if (warmth.state === 'none') return undefined;
+  const used = meter.systemTokens + meter.historyTokens + meter.summaryTokens;
+  if (warmth.state === 'warm') return { line: `Cache warm for ${minutes(warmth.expiresInMs, Math.ceil)} more`, expired: false };
+  const ago = Math.floor(warmth.expiredForMs / 60_000) < 1 ? 'just now' : `${minutes(warmth.expiredForMs, Math.floor)} ago`;
+  return { line: `Cache expired ${ago}: the next message writes ~${tokens(used)} tokens again`, expired: true };
+}
+
+/** What the item shows for a meter (undefined before a session is open) at `now`. */
+export function statusBarContent(meter: UsageMeterView | undefined, now: number = Date.now()): { text: string; tooltip: string } {
   if (!meter) return { text: '$(layers) Cairn', tooltip: 'Cairn: no session yet. Click for the context report.' };
   const used = meter.systemTokens + meter.historyTokens + meter.summaryTokens;
   const share = meter.windowTokens > 0 ? used / meter.windowTokens : 0;
-  const cache = meter.cacheHitShare === null ? '' : ` · cache ${percent(meter.cacheHitShare)}`;
+  const time = cacheTimeLine(meter, now);
+  const cache = time?.expired ? ' · cache expired' : meter.cacheHitShare === null ? '' : ` · cache ${percent(meter.cacheHitShare)}`;
   const tooltip = [
     `Context: ${tokens(used)} of ${tokens(meter.windowTokens)} tokens (${percent(share)})`,
     `System: ${tokens(meter.systemTokens)} · History: ${tokens(meter.historyTokens)} · Summary: ${tokens(meter.summaryTokens)}`,
     meter.cacheHitShare === null ? 'Cache: no request yet' : `Read from the cache in the last request: ${percent(meter.cacheHitShare)}`,
+    ...(time ? [time.line] : []),
     `Session cost: $${meter.sessionCostUsd.toFixed(4)}${meter.subagents?.length ? ' (sub-agents included)' : ''} · kept out of the context: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
     ...subagentLines(meter),
     'Click to open the context report.',
@@ -36,8 +59,13 @@ export function statusBarContent(meter: UsageMeterView | undefined): { text: str
   return { text: `$(layers) ${percent(share)}${cache}`, tooltip };
 }
 
+/** How often the item is drawn again while nothing else changes, so the cache's time stays true. */
+const CACHE_TIME_REFRESH_MS = 15_000;
+
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
+  private meter: UsageMeterView | undefined;
+  private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(showReportCommand: string) {
     this.item = vscode.window.createStatusBarItem('cairn.context', vscode.StatusBarAlignment.Right, 100);
@@ -45,9 +73,11 @@ export class ContextStatusBar implements vscode.Disposable {
     this.item.command = showReportCommand;
     this.update(undefined);
     this.item.show();
+    this.timer = setInterval(() => this.update(this.meter), CACHE_TIME_REFRESH_MS);
   }
 
   update(meter: UsageMeterView | undefined): void {
+    this.meter = meter;
     const { text, tooltip } = statusBarContent(meter);
     this.item.text = text;
     this.item.tooltip = tooltip;
@@ -59,6 +89,7 @@ export class ContextStatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearInterval(this.timer);
     this.item.dispose();
   }
 }

@@ -9,6 +9,7 @@ import type { RequestSnapshotView, UsageMeterView } from '../shared/protocol';
 import type { JournalDigest } from './journalDigest';
 import { snapshotViewOf } from './snapshotView';
 import { subagentTotals } from '../shared/subagentTotals';
+import { CACHE_TTL_MS } from '../core/cacheTime/cacheLifetime';
 
 export class UsageMeter {
   private cost = 0;
@@ -91,6 +92,14 @@ export class UsageMeter {
     };
     const subagents = subagentTotals(this.requests);
     if (subagents.length > 0) this.latest = { ...this.latest, subagents };
+    const cache = this.lastCacheUse();
+    if (cache) this.latest = { ...this.latest, cache };
     return this.latest;
+  }
+
+  /** The session's own agent's last main request: when it used the cache, and how long the cache keeps what it left. */
+  lastCacheUse(): { readonly lastUsedAt: number; readonly lifetimeMs: number } | undefined {
+    const last = this.requests.findLast((r) => r.purpose === 'main' && r.agent === undefined);
+    return last ? { lastUsedAt: last.time, lifetimeMs: last.cacheLifetimeMs ?? CACHE_TTL_MS['5m'] } : undefined;
   }
 }

@@ -1,6 +1,6 @@
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
+import type { ColdSendChoice, HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
 import type { CheckpointActions } from './checkpointActions';
 import type { CompactionRunner } from './compactionRunner';
 import { mentionText } from './fileMentions';
@@ -41,6 +41,8 @@ export interface NotificationPort {
   pickModel(model: string): Promise<void>;
   /** A queued message: send it now, take it back into the input, or remove it (`SessionController.actOnQueued`). */
   actOnQueued(sink: ViewSink, id: number, action: QueuedMessageAction): Promise<void>;
+  /** The cold-send notice's answer (`ColdSendGate.answer`). */
+  coldSendChoice(id: number, choice: ColdSendChoice, dontAskAgain: boolean): void;
 }
 
 /** Acts on one notification from a view (already validated by `parseWebviewMessage`). */
@@ -172,6 +174,9 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       return;
     case 'queuedMessage':
       await port.actOnQueued(sink, message.id, message.action);
+      return;
+    case 'coldSendChoice':
+      port.coldSendChoice(message.id, message.choice, message.dontAskAgain);
       return;
   }
 }

@@ -28,6 +28,7 @@ export type { NoticeLevel } from '../core/agent/events';
 export type { ApprovalDetail, ApprovalFile, BoundQuestion } from '../core/agent/approval';
 export type * from './subagentView';
 export type * from './protocolViews';
+export type * from './coldSendView';
 export * from './protocolMessages';
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */

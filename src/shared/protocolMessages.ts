@@ -6,6 +6,7 @@
 import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
 import type { SubagentHeaderView, SubagentUsageView } from './subagentView';
+import type { ColdSendChoice, ColdSendView } from './coldSendView';
 import type {
   ResultView,
   ApprovalDecision,
@@ -109,7 +110,9 @@ export type WebviewNotification =
   /** Turn a skill on or off from the chat's skills list: the change goes out with the next message. */
   | { readonly type: 'toggleSkill'; readonly name: string; readonly active: boolean }
   /** A queued message (one sent while Cairn worked): send it now, take it back into the input, or remove it. */
-  | { readonly type: 'queuedMessage'; readonly id: number; readonly action: QueuedMessageAction };
+  | { readonly type: 'queuedMessage'; readonly id: number; readonly action: QueuedMessageAction }
+  /** The cold-send notice's answer (`dontAskAgain`: send as Cairn would for the rest of this session, without asking). */
+  | { readonly type: 'coldSendChoice'; readonly id: number; readonly choice: ColdSendChoice; readonly dontAskAgain: boolean };
 
 /** A skill as the chat's list shows it (issue 18). */
 export interface SkillView {
@@ -157,6 +160,8 @@ export interface InitMessage {
   readonly model?: string;
   /** Messages sent while Cairn worked, waiting for the turn to end (absent: none, or an older host). */
   readonly queued?: readonly QueuedMessageView[];
+  /** A message waiting on the cold-send notice (absent: none). */
+  readonly coldSend?: ColdSendView;
 }
 
 export type ResponseMessage =
@@ -246,6 +251,8 @@ export type HostNotification =
   | { readonly type: 'todo'; readonly items: readonly TodoItemView[] }
   /** The messages waiting for the turn to end, as they now stand (sent while Cairn worked). */
   | { readonly type: 'queued'; readonly messages: readonly QueuedMessageView[] }
+  /** The cold-send notice above the input; null once answered. */
+  | { readonly type: 'coldSend'; readonly notice: ColdSendView | null }
   | SubagentNotification;
 
 export type HostToWebview = HostNotification | ResponseMessage;

@@ -57,12 +57,24 @@ describe('parseWebviewMessage', () => {
     expect(refused({ type: 'queuedMessage', id: 0, action: 'edit' }).message).toMatch(/id must be between 1 and/);
     expect(refused({ type: 'queuedMessage', id: 3, action: 'run' }).message).toMatch(/action must be one of sendNow, edit, remove/);
     expect(refused({ type: 'cancel', extra: 1 }).message).toMatch(/unknown field "extra"/);
+    expect(refused({ type: 'coldSendChoice', id: 1, choice: 'summarize', dontAskAgain: false }).message).toMatch(
+      /choice must be one of asIs, elide, compact/,
+    );
+    expect(refused({ type: 'coldSendChoice', id: 1, choice: 'asIs', dontAskAgain: 'yes' }).message).toMatch(/dontAskAgain must be a boolean/);
     expect(
       refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message,
     ).toMatch(/lowercase hex/);
     expect(
       refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 5000 } }).message,
     ).toMatch(/between 1 and 2000/);
+  });
+
+  it('takes the cold-send notice’s choice as given, and refuses any other choice or a missing flag', () => {
+    const choice = { type: 'coldSendChoice', id: 3, choice: 'compact', dontAskAgain: false } as const;
+    expect(parseWebviewMessage(choice)).toEqual(choice);
+    expect(refused({ ...choice, id: 0 }).message).toMatch(/id must be between 1 and/);
+    expect(refused({ type: 'coldSendChoice', id: 3, choice: 'compact' }).message).toMatch(/dontAskAgain must be a boolean/);
+    expect(refused({ ...choice, extra: true }).message).toMatch(/unknown field "extra"/);
   });
 
   it('refuses a compact message without a boolean preview or with oversize instructions', () => {

@@ -7,6 +7,7 @@
  */
 import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
 import type { ApprovalDecision, CodeBlockAction, HostAction, QueuedMessageAction } from './protocolViews';
+import { COLD_SEND_CHOICES } from './coldSendView';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {
@@ -288,6 +289,15 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
         type,
         id: integer(m.id, 'id', 1, MESSAGE_LIMITS.maxIndex),
         action: member(m.action, 'action', QUEUED_MESSAGE_ACTIONS),
+      };
+    case 'coldSendChoice':
+      record(m, type, ['type', 'id', 'choice', 'dontAskAgain']);
+      if (typeof m.dontAskAgain !== 'boolean') refuse('dontAskAgain must be a boolean');
+      return {
+        type,
+        id: integer(m.id, 'id', 1, MESSAGE_LIMITS.maxIndex),
+        choice: member(m.choice, 'choice', COLD_SEND_CHOICES),
+        dontAskAgain: m.dontAskAgain,
       };
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);

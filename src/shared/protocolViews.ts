@@ -229,6 +229,8 @@ export interface UsageMeterView {
   readonly tokensSavedByHygiene: number;
   /** Each sub-agent's figures (their cost is in `sessionCostUsd`); absent when the session has none. */
   readonly subagents?: readonly SubagentTotalView[];
+  /** When the session's own agent last used the prompt cache (epoch ms) and how long it keeps; absent before any request. */
+  readonly cache?: { readonly lastUsedAt: number; readonly lifetimeMs: number };
 }
 
 /** The compaction notice above the input. */
@@ -303,6 +305,13 @@ export interface RequestSnapshotView {
   readonly messageHashes: readonly string[];
   /** Message indexes carrying a cache breakpoint. */
   readonly breakpoints: readonly number[];
+  /** How long the cache keeps what this request left (`core/cacheTime`); absent from older hosts (5 minutes). */
+  readonly cacheLifetimeMs?: number;
+  /**
+   * The server's cache diagnosis (cache-diagnosis-2026-04-07): its miss reason and the tokens it could not read,
+   * or null for "the request only extended the previous one"; absent when the server was not asked or said nothing.
+   */
+  readonly cacheDiagnosis?: { readonly reason: string; readonly missedTokens?: number } | null;
   readonly maxTokens: number;
   /** The model's input window the request was measured against; absent from older snapshots. */
   readonly windowTokens?: number;

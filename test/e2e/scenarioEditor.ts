@@ -26,6 +26,8 @@ export function useScenarioEditor(options: {
   readonly scenarioFile: string;
   readonly settings?: Readonly<Record<string, unknown>>;
   readonly env?: Readonly<Record<string, string>>;
+  /** Also install the test-only probe extension (its clock, `test/e2e/probe-extension`). */
+  readonly probe?: boolean;
 }): { started(): ScenarioEditor } {
   let scratch = '';
   let running: ScenarioEditor | undefined;
@@ -41,6 +43,7 @@ export function useScenarioEditor(options: {
       settings: { 'cairn.baseUrl': model.url, ...options.settings },
       env: options.env ?? { ANTHROPIC_API_KEY: `sk-ant-e2e-${options.name}` },
       name: options.name,
+      ...(options.probe ? { probe: true } : {}),
     });
     const page = editor.page;
     running = { editor, model, page, frame: await openCairnView(page), workspaceDir };

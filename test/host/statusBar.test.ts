@@ -53,4 +53,30 @@ describe('statusBarContent', () => {
     expect(tooltip).toContain('explore-1: 2 requests, 2,270 tokens (1,000 cached), $0.0050');
     expect(tooltip).toContain('general-2: 1 request, 12 tokens (0 cached), cost unknown');
   });
+
+  it('says when the cache expires: warm for how long yet, or expired since when and what the next message writes again', () => {
+    const at = Date.UTC(2026, 11, 6, 9, 0, 0);
+    const meter = {
+      windowTokens: 200_000,
+      systemTokens: 12_000,
+      historyTokens: 70_000,
+      summaryTokens: 2_000,
+      cacheHitShare: 0.9,
+      sessionCostUsd: 0.5,
+      tokensSavedByHygiene: 0,
+      cache: { lastUsedAt: at, lifetimeMs: 5 * 60_000 },
+    };
+    const warm = statusBarContent(meter, at + 2 * 60_000 + 10_000);
+    expect(warm.text).toBe('$(layers) 42% · cache 90%');
+    expect(warm.tooltip).toContain('Cache warm for 3 min more');
+    expect(statusBarContent(meter, at + 4 * 60_000 + 30_000).tooltip).toContain('Cache warm for 1 min more');
+    const cold = statusBarContent(meter, at + 17 * 60_000 + 20_000);
+    expect(cold.text).toBe('$(layers) 42% · cache expired');
+    expect(cold.tooltip).toContain('Cache expired 12 min ago: the next message writes ~84k tokens again');
+    expect(statusBarContent(meter, at + 5 * 60_000 + 5_000).tooltip).toContain('Cache expired just now');
+    // An hour's cache is still warm after 17 minutes.
+    expect(statusBarContent({ ...meter, cache: { lastUsedAt: at, lifetimeMs: 60 * 60_000 } }, at + 17 * 60_000).tooltip).toContain(
+      'Cache warm for 43 min more',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
 import { revealTurn } from './revealTurn';
 import { CompactionNotice } from './CompactionNotice';
+import { ColdSendNotice } from './ColdSendNotice';
 import { FollowingContext, useFollowEnd } from './followEnd';
 import { Composer } from './Composer';
 import { QueuedMessages } from './QueuedMessages';
@@ -96,6 +97,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <TodoList items={store.todo.value} working={store.busy.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
       <QueuedMessages store={store} />
+      <ColdSendNotice store={store} />
       <Composer store={store} />
     </div>
   );

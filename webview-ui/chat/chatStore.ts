@@ -2,6 +2,8 @@
 import { batch, computed, signal } from '@preact/signals';
 import type {
   ApprovalDecision,
+  ColdSendChoice,
+  ColdSendView,
   CompactionStateView,
   HostNotification,
   ModelChoices,
@@ -59,6 +61,8 @@ export class ChatStore {
   readonly todo = signal<readonly TodoItemView[]>([]);
   /** Messages sent while Cairn worked, waiting for the turn to end (the host keeps them). */
   readonly queued = signal<readonly QueuedMessageView[]>([]);
+  /** A message waiting on the cold-send notice (the host holds it), or null. */
+  readonly coldSend = signal<ColdSendView | null>(null);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -95,6 +99,7 @@ export class ChatStore {
           this.slashCommands.value = message.slashCommands ?? [];
           if (message.model) this.model.value = message.model;
           this.queued.value = message.queued ?? [];
+          this.coldSend.value = message.coldSend ?? null;
           this.initialized.value = true;
         });
         return;
@@ -141,6 +146,9 @@ export class ChatStore {
       case 'queued':
         this.queued.value = message.messages;
         return;
+      case 'coldSend':
+        this.coldSend.value = message.notice;
+        return;
     }
   }
 
@@ -159,6 +167,14 @@ export class ChatStore {
   /** A queued message: give it to the running turn now (or send it), take it back into the input, or remove it. */
   actOnQueued(id: number, action: QueuedMessageAction): void {
     this.bridge.notify({ type: 'queuedMessage', id, action });
+  }
+
+  /** The cold-send notice's answer; the notice goes at once (the host confirms with `coldSend: null`). */
+  answerColdSend(id: number, choice: ColdSendChoice, dontAskAgain: boolean): void {
+    if (this.coldSend.value?.id !== id) return;
+    this.coldSend.value = null;
+    this.focusRequest.value++;
+    this.bridge.notify({ type: 'coldSendChoice', id, choice, dontAskAgain });
   }
 
   /** Turns a skill on or off; it takes effect with the next message. */

@@ -6,6 +6,7 @@ import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
 import type { ReportStore } from './reportStore';
 import { cacheBreakText } from './cacheBreakText';
+import { cacheMissText, expiredBefore } from './cacheMissText';
 import { elisionSaving, elisionSavingText } from './elisionSaving';
 import { RequestComparison } from './RequestComparison';
 import { JARGON, Jargon } from './Jargon';
@@ -36,6 +37,7 @@ function RequestItem({ s, store, grouped = false }: { s: RequestSnapshotView; st
         {s.purpose === 'compaction' && <span class="tag">compaction</span>}
         {s.decisions.some((d) => d.kind === 'elision') && <span class="tag">elision</span>}
         {s.cacheBreak && <span class="tag break-tag">cache break</span>}
+        {expiredBefore(s, store.snapshots.value) && <span class="tag expiry-tag">cache expired</span>}
       </button>
     </li>
   );
@@ -104,6 +106,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   const usage = snapshot.usage;
   const compared = store.compared.value;
   const breakText = cacheBreakText(snapshot);
+  const missText = cacheMissText(snapshot, store.snapshots.value);
   const bridge = useBridge();
   return (
     <article class="request-details" aria-label={`Request ${snapshot.index}`}>
@@ -125,6 +128,20 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
           <strong>Cache break</strong> {breakText.headline}
           {breakText.evidence && `: ${breakText.evidence}`}
           {breakText.messageHash && <span class="quiet"> · message hash {breakText.messageHash}</span>}
+        </div>
+      )}
+      {missText && (
+        <div class="cache-miss" role="note" aria-label="Cache miss">
+          {missText.expiry && (
+            <p>
+              <strong>Cairn</strong> {missText.expiry}
+            </p>
+          )}
+          {missText.server && (
+            <p>
+              <strong>Server's diagnosis</strong> {missText.server}
+            </p>
+          )}
         </div>
       )}
       <h3>Sources</h3>

@@ -293,6 +293,7 @@ export class AgentLoop {
       // request again, or the user's next text) must join them, or two user messages would follow each other.
       if (response.content.length === 0) conversation.unmarkSent(sentBefore);
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
+      if (response.cacheDiagnosis !== undefined) snapshot.cacheDiagnosis = response.cacheDiagnosis;
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
       this.emitSnapshot(index, snapshot);

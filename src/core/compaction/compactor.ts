@@ -11,7 +11,10 @@ import { projectForProvider, type Projection } from '../conversation/projection'
 import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
 import type { Elider } from '../elision/elider';
+import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
+import { coldSendFacts, userElisionSettings } from './coldSendFacts';
 import { escalationFor } from './escalation';
+import { openingEntries } from './openingEntries';
 import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
 import { splitForCompaction, type CompactionSplit } from './split';
@@ -174,6 +177,38 @@ export class Compactor implements ContextPolicy {
     const decisions = this.deps.decisions.mark();
     const events = await elider.apply(plan, 'compaction');
     this.undoable = { previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
+    return { applied: true, events };
+  }
+
+  /**
+   * The cold-send notice's figures (issue 31 §3): the next prompt as Cairn would send it, after eliding every
+   * superseded result first, and after compacting first; `messageTokens` is the message about to be sent.
+   */
+  async coldSendFacts(messageTokens: number): Promise<ColdSendFacts> {
+    return coldSendFacts({
+      entries: this.deps.generations.current.conversation.all(),
+      estimate: (conversation) => this.estimateNext(conversation),
+      settings: this.deps.settings(),
+      ...(this.deps.elider ? { elider: this.deps.elider } : {}),
+      compactionDue: (await this.needsCompaction()).needed,
+      filesTable: this.deps.ledger.filesTable(),
+      ...(this.deps.carryOver ? { carryOver: this.deps.carryOver } : {}),
+      messageTokens,
+    });
+  }
+
+  /**
+   * The user's "Elide first" at the cold-send notice: every superseded result is elided now, however few (the
+   * elider's own record, decision and notice), undoable like any elision until a request uses it.
+   */
+  async elideNow(): Promise<{ readonly applied: boolean; readonly events: readonly AgentEvent[] }> {
+    const elider = this.deps.elider;
+    if (!elider) return { applied: false, events: [] };
+    const plan = await elider.plan(userElisionSettings(this.deps.settings().elision));
+    if (!plan?.judgement.pays) return { applied: false, events: [] };
+    const decisions = this.deps.decisions.mark();
+    const events = await elider.apply(plan, 'auto');
+    this.undoable = { previous: plan.previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
     return { applied: true, events };
   }
 
@@ -452,28 +487,6 @@ export class Compactor implements ContextPolicy {
 interface AutoOutcome {
   readonly applied: boolean;
   readonly events: readonly AgentEvent[];
-}
-
-/**
- * The new generation: the opening (and what is carried over: skills, plan, state) as its first user
- * message, merged with the tail's first user message if it starts with one.
- */
-function openingEntries(opening: string, extra: readonly TextBlock[], tail: readonly ConversationEntry[]): ConversationEntry[] {
-  const lead = [{ type: 'text' as const, text: opening }, ...extra];
-  const first = tail[0];
-  if (first && first.message.role === 'user') {
-    return [
-      {
-        message: { role: 'user', content: [...lead, ...first.message.content] },
-        // The opening is Cairn's text, not the user's: marked so no transcript or history says "User" for it.
-        ...(first.synthetic
-          ? { synthetic: true }
-          : { syntheticBlocks: [...lead.keys(), ...(first.syntheticBlocks ?? []).map((i) => i + lead.length)] }),
-      },
-      ...tail.slice(1),
-    ];
-  }
-  return [{ message: { role: 'user', content: lead }, synthetic: true }, ...tail];
 }
 
 export { CompactionError };

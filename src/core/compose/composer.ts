@@ -235,6 +235,11 @@ export class Composer {
     return staticStateOf(this.requireStatic());
   }
 
+  /** The prices the snapshots' costs use (the defaults with `cairn.prices` on top): the cold-send notice prices its estimate with them. */
+  get priceTable(): PriceTable {
+    return this.prices;
+  }
+
   /** Breaks found by the detector this session (compaction requests are not compared). */
   get cacheBreaks(): number {
     return this.detector.count;

@@ -12,6 +12,7 @@ export type DecisionKind =
   | 'compaction' // a compaction choice (stage, model, what was kept)
   | 'elision' // superseded results elided (lossless), with the cost model's verdict
   | 'cache_break' // the request does not extend the previous one's cached prefix
+  | 'cold_cache' // the cache had expired before a message: what the user chose at the chat's notice, with its estimate
   | 'pack' // a context pack sent full, compact, truncated or skipped under its budget
   | 'skill' // a skill activated, deactivated, re-injected or cut to its cap
   | 'other';

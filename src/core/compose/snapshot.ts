@@ -1,4 +1,4 @@
-import type { ModelUsage, RequestPurpose } from '../model/types';
+import type { CacheMissReason, ModelUsage, RequestPurpose } from '../model/types';
 import type { BreakpointPosition } from './breakpoints';
 import type { CacheBreak } from './cacheBreak';
 import type { Decision } from './decisions';
@@ -87,6 +87,11 @@ export interface RequestSnapshot {
   cacheHitShare: number | null;
   /** null before usage, or when the model has no price in the table. */
   cost: RequestCost | null;
+  /**
+   * The server's cache diagnosis of this request against the previous one it named (`ModelResponse.cacheDiagnosis`):
+   * a miss reason, or null for "only extended it"; absent when none was asked for or none came.
+   */
+  cacheDiagnosis?: CacheMissReason | null;
 }
 
 export function snapshotUsage(usage: ModelUsage): SnapshotUsage {

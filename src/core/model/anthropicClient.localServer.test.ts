@@ -157,4 +157,31 @@ describe('AnthropicModelClient against the local server', () => {
     expect(error.kind).toBe('cancelled');
     expect(server.requests).toHaveLength(1);
   });
+
+  it('asks the local server for its cache diagnosis and returns it: none on a request that extends the last, the miss reason on one that changed it', async () => {
+    const { client, server } = await against({
+      turns: [{ assistant: { text: 'one' } }, { assistant: { text: 'two' } }, { assistant: { text: 'three' } }],
+    });
+    const first = await client.stream(testRequest, { purpose: 'main' });
+    // A loopback server is asked with the header only until its ids show it is Cairn's local server.
+    expect(server.requests[0]!.body).not.toHaveProperty('diagnostics');
+    expect(first).not.toHaveProperty('cacheDiagnosis');
+    const extended = {
+      ...testRequest,
+      messages: [
+        ...testRequest.messages,
+        { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'one' }] },
+        { role: 'user' as const, content: [{ type: 'text' as const, text: 'go on' }] },
+      ],
+    };
+    const second = await client.stream(extended, { purpose: 'main' });
+    expect(server.requests[1]!.body).toMatchObject({ diagnostics: { previous_message_id: first.id } });
+    expect(second.cacheDiagnosis).toBeNull();
+    const changed = { ...extended, system: [{ type: 'text' as const, text: 'Another system prompt.' }] };
+    const third = await client.stream(changed, { purpose: 'main' });
+    expect(third.cacheDiagnosis).toMatchObject({ type: 'system_changed' });
+    // A summary request is compared with summary requests only: its first names none.
+    await client.stream(testRequest, { purpose: 'compaction' }).catch(() => undefined);
+    expect(server.requests[3]!.body).not.toHaveProperty('diagnostics');
+  });
 });

@@ -1,12 +1,12 @@
 import { ModelError } from './errors';
-import type { AssistantBlock, ModelResponse, ModelStreamEvent, ModelUsage, StopReason } from './types';
+import type { AssistantBlock, CacheMissReason, ModelResponse, ModelStreamEvent, ModelUsage, StopReason } from './types';
 
 /**
  * The server-sent events of a Messages stream, as the wire carries them. Kept structural (no SDK
  * import) so this file runs on anything that speaks the format; fields Cairn does not use are left out.
  */
 export type WireStreamEvent =
-  | { type: 'message_start'; message: { id: string; model: string; usage: Partial<WireUsage> | null } }
+  | { type: 'message_start'; message: { id: string; model: string; usage: Partial<WireUsage> | null; diagnostics?: unknown } }
   | { type: 'content_block_start'; index: number; content_block: WireContentBlock }
   | { type: 'content_block_delta'; index: number; delta: WireDelta }
   | { type: 'content_block_stop'; index: number }
@@ -69,6 +69,7 @@ export class StreamAccumulator {
   private stopReason: StopReason | null = null;
   private sawMessageDelta = false;
   private sawMessageStop = false;
+  private diagnosis: CacheMissReason | null | undefined;
   private readonly usage: ModelUsage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -97,6 +98,7 @@ export class StreamAccumulator {
         this.id = event.message.id;
         this.model = event.message.model;
         this.mergeUsage(event.message.usage);
+        this.diagnosis = cacheDiagnosisOf(event.message.diagnostics);
         return;
       case 'content_block_start':
         this.startBlock(event.index, event.content_block);
@@ -137,6 +139,7 @@ export class StreamAccumulator {
       stopReason: incomplete ? null : this.stopReason,
       usage: { ...this.usage },
       incomplete,
+      ...(this.diagnosis !== undefined ? { cacheDiagnosis: this.diagnosis } : {}),
     };
   }
 
@@ -247,4 +250,21 @@ function normaliseStopReason(reason: string | null): StopReason | null {
   if (reason === 'model_context_window_exceeded') return 'max_tokens';
   // A stop reason newer than this build: end the turn rather than guess at a continuation.
   return 'end_turn';
+}
+
+/**
+ * The `diagnostics` of a message as the server sent it (untrusted): its `cache_miss_reason` when it has a
+ * well-formed one, null for "no divergence" (`diagnostics: null`, or a reason still pending), undefined when
+ * the field is absent or malformed.
+ */
+export function cacheDiagnosisOf(diagnostics: unknown): CacheMissReason | null | undefined {
+  if (diagnostics === undefined) return undefined;
+  if (diagnostics === null) return null;
+  if (typeof diagnostics !== 'object') return undefined;
+  const reason = (diagnostics as { cache_miss_reason?: unknown }).cache_miss_reason;
+  if (reason === null || reason === undefined) return null;
+  if (typeof reason !== 'object') return undefined;
+  const { type, cache_missed_input_tokens: missed } = reason as { type?: unknown; cache_missed_input_tokens?: unknown };
+  if (typeof type !== 'string' || !/^[a-z_]{1,64}$/.test(type)) return undefined;
+  return typeof missed === 'number' && Number.isFinite(missed) && missed >= 0 ? { type, cache_missed_input_tokens: missed } : { type };
 }

@@ -100,6 +100,17 @@ export type ModelStreamEvent =
   | { type: 'tool_input_delta'; index: number; partialJson: string }
   | { type: 'retrying'; attempt: number; delayMs: number; reason: string };
 
+/**
+ * The provider's own account of a prompt-cache miss (cache diagnostics, beta `cache-diagnosis-2026-04-07`):
+ * where this request stopped matching the previous one it named (`model_changed`, `system_changed`,
+ * `tools_changed`, `messages_changed`, with the tokens that could not be read), `previous_message_not_found`,
+ * or `unavailable`. The server's words, kept as given (checked for shape only).
+ */
+export interface CacheMissReason {
+  readonly type: string;
+  readonly cache_missed_input_tokens?: number;
+}
+
 export interface ModelResponse {
   readonly id: string;
   readonly model: string;
@@ -109,6 +120,11 @@ export interface ModelResponse {
   readonly usage: ModelUsage;
   /** The stream was cut part-way: content is what arrived. */
   readonly incomplete: boolean;
+  /**
+   * The server's cache diagnosis: a miss reason, null when it found the request only extended the previous one
+   * (an expired entry is no divergence), absent when none was asked for or none came.
+   */
+  readonly cacheDiagnosis?: CacheMissReason | null;
 }
 
 export interface ModelFacts {

@@ -5,6 +5,8 @@ import type { EventHub } from '../agent/eventHub';
 import type { AgentEvent, DoneReason } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { ToolExecutor } from '../agent/ports';
+import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
+import type { Decision, DecisionQueue } from '../compose/decisions';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import { entriesBeforeMessage } from '../conversation/rewind';
@@ -60,6 +62,8 @@ export interface AgentSessionParts {
   readonly branchChanged?: () => Promise<void>;
   /** Diagnostics (the host's output channel): a broken invariant after a move is logged here. */
   readonly log?: (line: string) => void;
+  /** Where a user's choice waits for the next main request's snapshot (the cold-send notice's). */
+  readonly decisions?: Pick<DecisionQueue, 'add'>;
 }
 
 /**
@@ -310,6 +314,29 @@ export class AgentSession {
   async applyCompaction(plan: CompactionPlan): Promise<CompactionOutcome> {
     this.assertIdle();
     return this.shown(await this.parts.compactor.apply(plan));
+  }
+
+  /** The cold-send notice's token figures for a message of `messageTokens` (`Compactor.coldSendFacts`). */
+  async coldSendFacts(messageTokens: number): Promise<ColdSendFacts> {
+    this.assertIdle();
+    return this.parts.compactor.coldSendFacts(messageTokens);
+  }
+
+  /**
+   * Elides every superseded result now, on the user's word (the cold-send notice's "Elide first"): a new
+   * generation like any elision, undoable until a request uses it. False when nothing is superseded.
+   */
+  async elideSuperseded(): Promise<boolean> {
+    this.assertIdle();
+    const { applied, events } = await this.parts.compactor.elideNow();
+    for (const event of events) this.parts.events.emit(event);
+    if (applied) await this.checkHistory('an elision');
+    return applied;
+  }
+
+  /** A user's choice, listed in the next main request's snapshot (and so in the journal) like Cairn's own decisions. */
+  noteDecision(decision: Decision): void {
+    this.parts.decisions?.add(decision);
   }
 
   /** Whether the last compaction can still be undone: no request has used the new generation yet. */

@@ -311,6 +311,7 @@ async function assemble(
   );
   const session = new AgentSession({
     log,
+    decisions,
     journal,
     generations,
     loop,
