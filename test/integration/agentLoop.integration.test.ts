@@ -219,8 +219,9 @@ describe('the agent loop against the local server, with the real SDK and real fi
     // Only the first call was asked about and run.
     expect(asked).toEqual([{ callId: 'toolu_same', input: { command: 'echo first' } }]);
     // The prompt carries the whole command, not only the cut summary.
+    // (This session has no snapshots of commands, so the prompt also says what cannot be kept.)
     expect(open.events.filter((e) => e.type === 'approval_requested').map((e) => e.type === 'approval_requested' && e.detail)).toEqual([
-      { command: 'echo first' },
+      { command: 'echo first', notKept: expect.stringContaining('Cairn takes no snapshot of commands here') },
     ]);
     await expect(readFile(join(open.workspaceDir, 'SECOND_RAN'), 'utf8')).rejects.toThrow();
     await expect(readFile(join(open.workspaceDir, 'THIRD_RAN'), 'utf8')).rejects.toThrow();

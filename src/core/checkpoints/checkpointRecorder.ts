@@ -210,9 +210,9 @@ export class CheckpointRecorder {
   }
 }
 
-/** The note for a command no snapshot or watcher covers (git is not installed, no watcher). */
+/** The note for a command no snapshot or watcher covers (git cannot run here, and no watcher). */
 const NOT_OBSERVED =
-  'Cairn cannot keep what commands change in this folder (git is not available to take a snapshot): a file this command deletes or overwrites cannot be restored.';
+  'Cairn takes no snapshot of commands here (git cannot run): a file this command deletes or overwrites cannot be restored.';
 
 function labelOf(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';

@@ -20,7 +20,7 @@ import { restoredPathsIn } from '../checkpoints/restoredNote';
 import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
 import { SESSION_CLOSED_NOTICE } from './closedNotice';
-import { SessionClosingStop } from '../ports';
+import { CLOSED_STATUS, SessionClosingStop } from '../ports';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -382,7 +382,8 @@ export class AgentSession {
       const result = await this.parts.tools.answerWithoutRunning(
         { callId: use.id, name: use.name, input: use.input },
         known?.text ??
-          'Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.',
+          // A command's answer ends with the status a close gives it (its chat line then says so, as when the run could say it itself).
+          `Not finished: Cairn stopped (the window closed or the process ended) while this call was running. Check its effects before running it again.${use.name === 'bash' ? `\n${CLOSED_STATUS}` : ''}`,
         { ok: known !== undefined && !known.isError },
       );
       results.push({ type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) });

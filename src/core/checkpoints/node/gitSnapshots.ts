@@ -49,6 +49,8 @@ export class GitCommandObserver implements CommandObserver {
   private readonly indexFile: string;
   /** Why the last snapshot gave up (said before the next command's approval), or undefined. */
   private lastFailure: string | undefined;
+  /** Outside git: the repository was made (`ensureShadow`). */
+  private shadowMade = false;
 
   private constructor(
     private readonly options: GitSnapshotOptions,
@@ -73,17 +75,28 @@ export class GitCommandObserver implements CommandObserver {
     if (!options.trusted()) return undefined;
     const gitDir = nodePath.join(options.stateDir, 'shadow.git');
     const env = { ...options.env, GIT_DIR: gitDir, GIT_WORK_TREE: options.root };
-    const base = { cwd: options.root, env, deadline: Date.now() + (options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS) };
     try {
-      await fs.mkdir(options.stateDir, { recursive: true, mode: 0o700 });
-      // No template: nothing of the user's git templates (hooks) is copied in.
-      await runGit({ ...base, overrides: [] }, ['init', '-q', '--template=']);
-      await fs.mkdir(nodePath.join(gitDir, 'info'), { recursive: true });
-      await fs.writeFile(nodePath.join(gitDir, 'info', 'exclude'), SHADOW_EXCLUDES.map((name) => `${name}/`).join('\n') + '\n');
+      // git must run here; the repository itself is made at the first command (a session only read makes none).
+      await runGit({ cwd: options.root, env, deadline: Date.now() + (options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS), overrides: [] }, [
+        '--version',
+      ]);
       return new GitCommandObserver({ ...options, env }, nodePath.join(gitDir, 'index'), '', true);
     } catch {
       return undefined;
     }
+  }
+
+  /** The repository of a folder outside git, made once (`outsideGit`); nothing to do for a git folder. */
+  private async ensureShadow(): Promise<void> {
+    if (!this.shadow || this.shadowMade) return;
+    const gitDir = this.options.env['GIT_DIR']!;
+    await fs.mkdir(this.options.stateDir, { recursive: true, mode: 0o700 });
+    const base = { cwd: this.options.root, env: this.options.env, deadline: Date.now() + (this.options.timeoutMs ?? SNAPSHOT_TIMEOUT_MS) };
+    // No template: nothing of the user's git templates (hooks) is copied in. Again on an existing one is harmless.
+    await runGit({ ...base, overrides: [] }, ['init', '-q', '--template=']);
+    await fs.mkdir(nodePath.join(gitDir, 'info'), { recursive: true });
+    await fs.writeFile(nodePath.join(gitDir, 'info', 'exclude'), SHADOW_EXCLUDES.map((name) => `${name}/`).join('\n') + '\n');
+    this.shadowMade = true;
   }
 
   /** The observer for a root inside a git work tree; undefined elsewhere (or untrusted, or no git). */
@@ -109,7 +122,9 @@ export class GitCommandObserver implements CommandObserver {
   }
 
   /** What this command may touch that a checkpoint will not keep, said before its approval (`commandCoverage.ts`). */
-  notKept(command: string): Promise<string | undefined> {
+  async notKept(command: string): Promise<string | undefined> {
+    // Its ignore rules (the dependency folders) are the repository's: made before the first command's approval.
+    await this.ensureShadow().catch(() => undefined);
     return notKeptNote(command, {
       root: this.options.root,
       env: this.options.env,
@@ -139,6 +154,7 @@ export class GitCommandObserver implements CommandObserver {
     const run: GitRun = { ...base, overrides: await hardenedOverrides(base) };
     const indexEnv = { GIT_INDEX_FILE: this.indexFile };
     try {
+      await this.ensureShadow();
       await this.seedIndex();
       const listed = await runGit(
         run,
