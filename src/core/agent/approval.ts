@@ -1,7 +1,23 @@
 /** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
+import type { ChangePlan, RevisedTexts } from '../tools/changePlan';
+
+export type { ApprovedChange, RevisedTexts } from '../tools/changePlan';
 
 export type ApprovalDecision =
-  { readonly kind: 'allow' } | { readonly kind: 'allow_always' } | { readonly kind: 'deny'; readonly reason?: string };
+  | { readonly kind: 'allow'; readonly revised?: RevisedTexts }
+  | { readonly kind: 'allow_always'; readonly revised?: RevisedTexts }
+  | { readonly kind: 'deny'; readonly reason?: string };
+
+/** One file of a proposed change as the approval shows it: a diff with context and real line numbers. */
+export interface ProposedFileDiff {
+  /** The path as the call gave it. */
+  readonly path: string;
+  readonly change: 'create' | 'update' | 'delete';
+  /** A patch's move: the path the file comes from (the diff's left side). */
+  readonly movedFrom?: string;
+  /** `@@ -a,b +c,d @@` hunks, three lines of context, joined by `\n`; '' when no line changes. */
+  readonly hunks: string;
+}
 
 export interface ApprovalRequest {
   readonly callId: string;
@@ -24,6 +40,11 @@ export interface ApprovalRequest {
    * holds for that server's tool only, never for another server that later gets the same tool name.
    */
   readonly alwaysKey?: string;
+  /**
+   * A writing call's change, worked out before asking (`ToolExecutor.propose`): every file's text before and
+   * after, for the user to review (the editor's diff view) and revise before approving.
+   */
+  readonly proposal?: ChangePlan;
 }
 
 /**
@@ -55,6 +76,8 @@ export interface ApprovalDetail {
   readonly files?: readonly ApprovalFile[];
   /** The change as diff lines (`@@`, `-`, `+`, ` `), from the input (approvalPreview.ts); the chat colours it. */
   readonly preview?: string;
+  /** The change worked out on the files as they are (before asking): each file's diff with context and line numbers. */
+  readonly diffs?: readonly ProposedFileDiff[];
   /** An MCP tool: its server and the server's own name for it. */
   readonly mcp?: { readonly server: string; readonly tool: string };
   /** The call's arguments in full, as JSON (an MCP tool's: nothing else shows what it will do). */

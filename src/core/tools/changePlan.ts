@@ -41,6 +41,18 @@ export interface ChangePlan {
   readonly changes: readonly PlannedChange[];
 }
 
+/**
+ * The texts the user settled on when they reviewed a proposed change (kept some hunks, dropped others, edited
+ * it), by workspace-relative path: only files the proposal writes.
+ */
+export type RevisedTexts = ReadonlyMap<string, string>;
+
+/** The change a user approved: the plan they were shown, and their revision of it if they made one. */
+export interface ApprovedChange {
+  readonly plan: ChangePlan;
+  readonly revised?: RevisedTexts;
+}
+
 export type PlanOutcome = { readonly ok: true; readonly plan: ChangePlan } | { readonly ok: false; readonly message: string };
 
 export interface PlanDeps {
@@ -136,3 +148,22 @@ export async function planStillFits(plan: ChangePlan, deps: PlanDeps): Promise<s
   }
   return undefined;
 }
+
+/** The revised texts that differ from what the plan proposed (an unchanged review is a plain approval). */
+export function revisionsOf(plan: ChangePlan, revised: RevisedTexts | undefined): RevisedTexts | undefined {
+  if (!revised) return undefined;
+  const changed = new Map<string, string>();
+  for (const [relative, text] of revised) {
+    const file = plan.files.find((f) => f.relative === relative);
+    if (file && file.after !== null && file.after !== text) changed.set(relative, text);
+  }
+  return changed.size > 0 ? changed : undefined;
+}
+
+/**
+ * What the model is told ahead of the diff when the user changed its proposal: the diff is the truth of the
+ * file now, and what it leaves out of the proposal was not applied.
+ */
+export const REVISED_NOTE =
+  'The user reviewed your change and applied their own version of it. The diff below is exactly what was applied ' +
+  '(against the file before your call); whatever of your change it leaves out was not applied.';
