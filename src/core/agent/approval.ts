@@ -144,12 +144,26 @@ export function approvalVerdict(
 }
 
 /**
- * Allowed by name; an MCP tool by its "always" key, or, when its server is the user's own, by its name or its
+ * The tools that change files. One allowance covers them all ("edits"): the model picks whichever fits a change,
+ * so allowing `edit` alone would still ask for the same change made with `write` or `apply_patch`.
+ */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'multiedit', 'write', 'apply_patch']);
+
+/** The key of the edit family's allowance (never a tool's name, so no setting can spell it). */
+export const EDITS_ALLOWANCE = 'edits';
+
+/** What an allowance given for `tool` is kept under: the edit family as one, else the tool's name. */
+export function allowanceKeyOf(tool: string): string {
+  return EDIT_TOOLS.has(tool) ? EDITS_ALLOWANCE : tool;
+}
+
+/**
+ * Allowed by name (an edit tool by its family's allowance too); an MCP tool by its "always" key, or, when its server is the user's own, by its name or its
  * server's `mcp__PREFIX__*` in `cairn.approvals`. A name is never parsed for a server: an `mcp__` name that
  * belongs to no server of the session asks.
  */
 function alwaysAllowed(tool: string, allow: ReadonlySet<string>, mcp: McpToolOwner | undefined): boolean {
-  if (!mcp) return !tool.startsWith('mcp__') && allow.has(tool);
+  if (!mcp) return !tool.startsWith('mcp__') && (allow.has(tool) || allow.has(allowanceKeyOf(tool)));
   if (allow.has(mcp.alwaysKey)) return true;
   return mcp.scope === 'user' && (allow.has(tool) || allow.has(`mcp__${mcp.prefix}__*`));
 }
