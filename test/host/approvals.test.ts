@@ -52,10 +52,11 @@ describe('approvals through the chat', () => {
       const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
       const waiting = init.turns.flatMap((t) => t.items).find((i) => i.type === 'tool' && i.callId === first.callId);
       expect(waiting?.type === 'tool' && waiting.status).toBe('awaiting-approval');
-      // ... with what it approves in full, the path the write will create and the content it will write.
+      // ... with what it approves in full, the path the write will create and the content it will write (a diff
+      // worked out on the workspace: the file is new).
       expect(first.detail).toEqual({
         files: [{ change: 'write', path: 'notes.txt' }],
-        preview: '@@ the whole new content @@\n+written by the model',
+        diffs: [{ path: 'notes.txt', change: 'create', hunks: '@@ -0,0 +1,1 @@\n+written by the model' }],
       });
       expect(waiting?.type === 'tool' && waiting.approval).toEqual(first.detail);
       // ... and what the turn streamed so far, which the journal does not hold yet.
@@ -84,10 +85,10 @@ describe('approvals through the chat', () => {
     const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
     expect([...init.resultIds].sort()).toEqual([write!.id, bash!.id].sort());
     // "Always" was never chosen, so nothing was remembered.
-    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+    expect(run.globalState.get('cairn.allowances')).toBeUndefined();
   });
 
-  it('"always for this tool" is remembered for the workspace and the next call of that tool does not ask', async () => {
+  it('"always" is remembered for the user (not the workspace) and the next call of that tool does not ask', async () => {
     host = await startHost({
       scenario: {
         turns: [
@@ -107,7 +108,8 @@ describe('approvals through the chat', () => {
     expect(run.posted('approvalRequested')).toHaveLength(1);
     expect(existsSync(join(run.workspaceDir, 'one.txt'))).toBe(true);
     expect(existsSync(join(run.workspaceDir, 'two.txt'))).toBe(true);
-    expect(run.workspaceState.get('cairn.alwaysAllow')).toEqual(['bash']);
+    expect(run.globalState.get('cairn.allowances')).toEqual([{ key: 'bash', label: 'Commands (bash)' }]);
+    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
   });
 });
 
@@ -139,6 +141,6 @@ describe('untrusted workspace', () => {
     });
     expect(existsSync(join(run.workspaceDir, 'ran.txt'))).toBe(false);
     expect(existsSync(join(run.workspaceDir, 'notes.txt'))).toBe(false);
-    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+    expect(run.globalState.get('cairn.allowances')).toBeUndefined();
   });
 });
