@@ -1,6 +1,7 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
 import { batch, computed, signal } from '@preact/signals';
 import type {
+  AllowanceView,
   ApprovalDecision,
   CompactionStateView,
   HostNotification,
@@ -15,7 +16,7 @@ import type {
 } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
-import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from '../../src/shared/transcript';
+import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, reviseApproval, settleUnfinished, type Turns } from '../../src/shared/transcript';
 
 /** Turns asked for per page when scrolling up. */
 export const OLDER_TURNS_PAGE = 20;
@@ -57,6 +58,8 @@ export class ChatStore {
   readonly todo = signal<readonly TodoItemView[]>([]);
   /** Messages sent while Cairn worked, waiting for the turn to end (the host keeps them). */
   readonly queued = signal<readonly QueuedMessageView[]>([]);
+  /** What the user allowed to run without asking, with how long each lasts (issue 34, item 9). */
+  readonly allowances = signal<readonly AllowanceView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -138,6 +141,15 @@ export class ChatStore {
       case 'queued':
         this.queued.value = message.messages;
         return;
+      case 'approvalRevised':
+        this.turns.value = reviseApproval(this.turns.value, message);
+        return;
+      case 'approvalAnswered':
+        this.turns.value = answerApproval(this.turns.value, message.callId, message.decision, message.agent);
+        return;
+      case 'allowances':
+        this.allowances.value = message.allowances;
+        return;
     }
   }
 
@@ -151,6 +163,11 @@ export class ChatStore {
   /** A queued message: give it to the running turn now (or send it), take it back into the input, or remove it. */
   actOnQueued(id: number, action: QueuedMessageAction): void {
     this.bridge.notify({ type: 'queuedMessage', id, action });
+  }
+
+  /** Stops allowing something without asking: the tool asks again from its next call. */
+  revokeAllowance(id: string): void {
+    this.bridge.notify({ type: 'revokeAllowance', id });
   }
 
   /** Turns a skill on or off; it takes effect with the next message. */

@@ -78,6 +78,8 @@ export interface ApprovalDetail {
   readonly preview?: string;
   /** The change worked out on the files as they are (before asking): each file's diff with context and line numbers. */
   readonly diffs?: readonly ProposedFileDiff[];
+  /** What "this session" or "always" would allow, in words ("edits": the whole edit family; "commands"; the tool). */
+  readonly allowance?: string;
   /** An MCP tool: its server and the server's own name for it. */
   readonly mcp?: { readonly server: string; readonly tool: string };
   /** The call's arguments in full, as JSON (an MCP tool's: nothing else shows what it will do). */
@@ -155,6 +157,13 @@ export const EDITS_ALLOWANCE = 'edits';
 /** What an allowance given for `tool` is kept under: the edit family as one, else the tool's name. */
 export function allowanceKeyOf(tool: string): string {
   return EDIT_TOOLS.has(tool) ? EDITS_ALLOWANCE : tool;
+}
+
+/** What an allowance for `tool` allows, in the prompt's words. */
+export function allowanceNoun(tool: string): string {
+  if (EDIT_TOOLS.has(tool)) return 'edits';
+  if (tool === 'bash') return 'commands';
+  return tool;
 }
 
 /**

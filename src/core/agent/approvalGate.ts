@@ -1,6 +1,7 @@
 import type { LedgerResult } from '../ledger/types';
 import type { ApprovedChange } from '../tools/changePlan';
 import {
+  allowanceNoun,
   approvalVerdict,
   denialMessage,
   type ApprovalDecision,
@@ -70,7 +71,8 @@ export async function runWithApproval(
     if (planned && !planned.ok) return unrun(planned.message);
     const proposal = planned?.plan;
     // The change worked out on the files as they are: a diff with context, in place of the call's fragments.
-    const detail = proposal ? { ...(described ? withoutPreview(described) : {}), diffs: proposalDiffs(proposal) } : described;
+    const change = proposal ? { ...(described ? withoutPreview(described) : {}), diffs: proposalDiffs(proposal) } : described;
+    const detail = change ? { ...change, allowance: allowanceNoun(call.name) } : undefined;
     const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
     deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
     let decision: ApprovalDecision;
