@@ -244,7 +244,10 @@ function logger(name: string) {
 }
 
 function documentFor(uri: Uri): vscode.TextDocument {
-  return { uri, lineCount: 1000 } as unknown as vscode.TextDocument;
+  // A document of a file system provider's (a proposal under review) reads its text from the provider.
+  const provider = shim.fileSystemProviders.get(uri.scheme);
+  const getText = (): string => (provider ? new TextDecoder().decode(provider.readFile(uri as unknown as vscode.Uri) as Uint8Array) : '');
+  return { uri, lineCount: 1000, getText } as unknown as vscode.TextDocument;
 }
 
 /** The editor's context (issue 18) reads these: no editor, no tabs, no problems in the host tests. */
