@@ -94,10 +94,11 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push({ dispose: () => void mcpServers.close() });
   // What the user allowed without asking: this session's, the user's lasting ones (user-level storage, never a
   // workspace's), the user's cairn.approvals. One list, shown in the chat and by Manage Allowances, each revocable.
-  let controllerForAllowances: SessionController | undefined;
+  // The controller is built below, from these: it is reached through this once it exists.
+  const built: { controller?: SessionController } = {};
   const allowances = new Allowances({
     userState: context.globalState,
-    currentSession: () => controllerForAllowances?.sessionId,
+    currentSession: () => built.controller?.sessionId,
     settingsAllowed: () => settings.alwaysAllow,
     removeFromSettings: async (tool) => {
       const config = vscode.workspace.getConfiguration('cairn');
@@ -116,9 +117,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const proposalFiles = new ProposalFiles();
   const reviews = new ProposalReviews(proposalFiles, (reviewId, diffs, revised) => {
     const call = approver.callOfReview(reviewId);
-    if (call) controllerForAllowances?.showInChat({ type: 'approvalRevised', ...call, diffs, revised });
+    if (call) built.controller?.showInChat({ type: 'approvalRevised', ...call, diffs, revised });
   });
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposalFiles, { isCaseSensitive: true }), reviews);
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposalFiles, { isCaseSensitive: true }),
+    reviews,
+  );
   const approver = new WebviewApprover(
     (grant) => void allowances.grant(grant.key, allowanceLabel(grant.key, grant.tool), grant.scope),
     reviews,
@@ -261,7 +265,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     allowances,
   });
-  controllerForAllowances = current;
+  built.controller = current;
   context.subscriptions.push(
     allowances.onChange(() => current.showInChat({ type: 'allowances', allowances: allowances.list() })),
     ...registerApprovalCommands({

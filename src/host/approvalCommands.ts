@@ -53,7 +53,8 @@ export function registerApprovalCommands(deps: ApprovalCommandDeps): vscode.Disp
       void vscode.window.showInformationMessage('Cairn: this change is no longer waiting for an answer.');
       return;
     }
-    if (deps.approver.answer(call.callId, decision, undefined, call.agent)) deps.showInChat({ type: 'approvalAnswered', ...call, decision });
+    if (deps.approver.answer(call.callId, decision, undefined, call.agent))
+      deps.showInChat({ type: 'approvalAnswered', ...call, decision });
   };
 
   return [

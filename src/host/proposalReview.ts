@@ -118,7 +118,9 @@ export class ProposalReviews implements vscode.Disposable {
       .flatMap((group) => group.tabs)
       .filter((tab) => {
         const input = tab.input;
-        return input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME && input.modified.path.startsWith(prefix);
+        return (
+          input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME && input.modified.path.startsWith(prefix)
+        );
       });
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true).then(undefined, () => undefined);
     this.files.forget(prefix);

@@ -99,7 +99,8 @@ export class WebviewApprover implements Approver {
   /** The waiting call a review belongs to (its id and agent), for the chat to show the review's changes. */
   callOfReview(reviewId: string): { readonly callId: string; readonly agent?: string } | undefined {
     for (const pending of this.pending.values()) {
-      if (pending.reviewId === reviewId) return { callId: pending.callId, ...(pending.agent !== undefined ? { agent: pending.agent } : {}) };
+      if (pending.reviewId === reviewId)
+        return { callId: pending.callId, ...(pending.agent !== undefined ? { agent: pending.agent } : {}) };
     }
     return undefined;
   }

@@ -307,15 +307,11 @@ export function reviseApproval(turns: Turns, event: Extract<HostNotification, { 
 }
 
 /** `update` applied to the call waiting for approval (a child's, when `agent` names it), newest turn first. */
-function updateWaiting(
-  turns: Turns,
-  callId: string,
-  agent: string | undefined,
-  update: Parameters<typeof updateWaitingHere>[2],
-): Turns {
+function updateWaiting(turns: Turns, callId: string, agent: string | undefined, update: Parameters<typeof updateWaitingHere>[2]): Turns {
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i]!;
-    const items = agent !== undefined ? updateWaitingInSubagent(turn.items, agent, callId, update) : updateWaitingHere(turn.items, callId, update);
+    const items =
+      agent !== undefined ? updateWaitingInSubagent(turn.items, agent, callId, update) : updateWaitingHere(turn.items, callId, update);
     if (items !== turn.items) {
       const next = turns.slice();
       next[i] = { ...turn, items };

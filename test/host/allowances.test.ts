@@ -33,7 +33,10 @@ async function sendAnswering(run: HostRun, text: string, decision: ApprovalDecis
   await run.send(text);
   stop.done = true;
   await answering;
-  return run.posted<Asked>('approvalRequested').slice(before).map((a) => a.tool);
+  return run
+    .posted<Asked>('approvalRequested')
+    .slice(before)
+    .map((a) => a.tool);
 }
 
 const lastList = (run: HostRun): readonly AllowanceView[] =>

@@ -183,7 +183,10 @@ describe('reviewing a proposed change before approving it (issue 34, item 8)', (
     await run.send('rename two lines', async () => {
       await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
       const asked = run.posted<Asked>('approvalRequested')[0]!;
-      expect(asked.detail?.diffs?.[0]?.hunks.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -1,5 +1,5 @@', '@@ -16,5 +16,5 @@']);
+      expect(asked.detail?.diffs?.[0]?.hunks.split('\n').filter((l) => l.startsWith('@@'))).toEqual([
+        '@@ -1,5 +1,5 @@',
+        '@@ -16,5 +16,5 @@',
+      ]);
       await run.chat.fromPage({ type: 'reviewChange', callId: asked.callId, path: 'notes.md' });
       await waitFor(() => shim.executed.some((e) => e.command === 'vscode.diff'), 'the diff editor');
       const [left, right, title] = shim.executed.find((e) => e.command === 'vscode.diff')!.args as [vscode.Uri, vscode.Uri, string];

@@ -1,5 +1,5 @@
 import type { ProposedFileDiff } from '../../src/shared/protocol';
-import { diffLineKind } from '../common/DiffText';
+import { type diffLineKind } from '../common/DiffText';
 import { VisibleText } from '../common/VisibleText';
 
 const CHANGE_TEXT: Record<ProposedFileDiff['change'], string> = {
@@ -54,8 +54,7 @@ export function ProposedDiffs({
     <div class="proposed-diffs">
       {revised && (
         <p class="proposal-revised" role="status">
-          You changed this proposal in the diff editor. Allow applies your version, shown here; Cairn is told exactly what was
-          applied.
+          You changed this proposal in the diff editor. Allow applies your version, shown here; Cairn is told exactly what was applied.
         </p>
       )}
       {diffs.map((diff) => (

@@ -16,7 +16,15 @@ import type {
 } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
-import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, reviseApproval, settleUnfinished, type Turns } from '../../src/shared/transcript';
+import {
+  answerApproval,
+  applyTurnEvent,
+  isTurnEvent,
+  prependOlder,
+  reviseApproval,
+  settleUnfinished,
+  type Turns,
+} from '../../src/shared/transcript';
 
 /** Turns asked for per page when scrolling up. */
 export const OLDER_TURNS_PAGE = 20;

@@ -79,7 +79,11 @@ describe('reviewing a proposed change before approving it', () => {
         { old_string: 'line 19\n', new_string: 'line nineteen\n' },
       ],
     });
-    expect(diffsOf(h.events)[0]!.hunks.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -1,5 +1,5 @@', '@@ -16,5 +16,5 @@']);
+    expect(
+      diffsOf(h.events)[0]!
+        .hunks.split('\n')
+        .filter((l) => l.startsWith('@@')),
+    ).toEqual(['@@ -1,5 +1,5 @@', '@@ -16,5 +16,5 @@']);
     await h.run('apply_patch', {
       patch: '*** Begin Patch\n*** Update File: b.txt\n@@\n-two\n+zwei\n*** Add File: c.txt\n+new\n*** End Patch',
     });
@@ -91,7 +95,10 @@ describe('reviewing a proposed change before approving it', () => {
 
   it("writes the user's revision (one hunk kept, one dropped) and tells the model exactly that", async () => {
     const kept = TWENTY.replace('line 2\n', 'line two\n');
-    const h = setup({ 'a.txt': TWENTY }, (request) => ({ kind: 'allow', revised: new Map([[request.proposal!.files[0]!.relative, kept]]) }));
+    const h = setup({ 'a.txt': TWENTY }, (request) => ({
+      kind: 'allow',
+      revised: new Map([[request.proposal!.files[0]!.relative, kept]]),
+    }));
     const result = await h.run('multiedit', {
       path: 'a.txt',
       edits: [

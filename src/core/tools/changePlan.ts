@@ -123,7 +123,8 @@ export function reportPlan(plan: ChangePlan): FileChange[] {
 export function reviewedPlan(plan: ChangePlan, revised: ReadonlyMap<string, string>): PlanOutcome {
   for (const relative of revised.keys()) {
     const file = plan.files.find((f) => f.relative === relative);
-    if (!file || file.after === null) return { ok: false, message: `${relative} is not a file this change writes, so it cannot be revised.` };
+    if (!file || file.after === null)
+      return { ok: false, message: `${relative} is not a file this change writes, so it cannot be revised.` };
   }
   const files = plan.files.map((file) => {
     const text = revised.get(file.relative);

@@ -26,7 +26,10 @@ export async function planWrite(args: WriteArgs, deps: PlanDeps): Promise<PlanOu
       after: args.content,
       ...(before.exists && before.binary ? { binaryBefore: true } : {}),
     };
-    return { ok: true, plan: { files: [file], changes: [{ relative, displayPath: args.path, kind: before.exists ? 'updated' : 'created' }] } };
+    return {
+      ok: true,
+      plan: { files: [file], changes: [{ relative, displayPath: args.path, kind: before.exists ? 'updated' : 'created' }] },
+    };
   } catch (error) {
     return { ok: false, message: `${describeError(error, args.path)} ${NOTHING_CHANGED}` };
   }
