@@ -1,7 +1,7 @@
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import type { Workspace } from '../ports';
 import { checkArgs } from '../tools/args';
-import { planCall, runTool } from '../tools/dispatch';
+import { planCall, runTool, writesFiles } from '../tools/dispatch';
 import {
   planStillFits,
   REVISED_NOTE,
@@ -209,7 +209,7 @@ export class ResultLedger {
     const check = checkArgs(call.name, call.input);
     if (!check.ok) return errorAnswer(id, check.message);
     if (check.call.tool === 'recall') return recallAnswer(this.store, this.config, id, check.call.args);
-    if (context.approved && planCall(check.call, { workspace: this.workspace }) !== undefined) {
+    if (context.approved && writesFiles(check.call)) {
       return this.fromOutcome(id, call.name, check.call.args, await this.writeApproved(context.approved));
     }
     const outcome = await runTool(check.call, {

@@ -55,6 +55,11 @@ export function runTool(call: Exclude<ParsedCall, { tool: 'recall' }>, deps: Too
   }
 }
 
+/** Whether the call writes files through a plan (write, edit, multiedit, apply_patch). */
+export function writesFiles(call: ParsedCall): boolean {
+  return call.tool === 'write' || call.tool === 'edit' || call.tool === 'multiedit' || call.tool === 'apply_patch';
+}
+
 /**
  * What a writing call (write, edit, multiedit, apply_patch) would change, worked out without writing: the
  * approval shows it, and an approved call writes exactly it. Undefined for a call that writes no file.
