@@ -29,6 +29,10 @@ import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
+import { Allowances, allowanceLabel, OLD_WORKSPACE_ALLOWANCES_KEY } from './host/allowances';
+import { registerApprovalCommands } from './host/approvalCommands';
+import { PROPOSAL_SCHEME, ProposalFiles } from './host/proposalFiles';
+import { ProposalReviews } from './host/proposalReview';
 import { SlashCommands } from './host/slashCommands';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
@@ -37,9 +41,6 @@ import { EditorContext } from './host/editorContext';
 import { FileSkillSource } from './node/fileSkillSource';
 import { editorContextSource, TerminalOutputs } from './host/editorContextSources';
 import { uncommittedChanges } from './node/gitChanges';
-
-/** Tools the user allowed with "always for this tool", per workspace. */
-const ALWAYS_ALLOW_KEY = 'cairn.alwaysAllow';
 
 let controller: SessionController | undefined;
 
@@ -59,7 +60,9 @@ export function activate(context: vscode.ExtensionContext): void {
   let settings: CairnSettings = readSettings(log, toldProblems);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('cairn')) settings = readSettings(log, toldProblems);
+      if (!event.affectsConfiguration('cairn')) return;
+      settings = readSettings(log, toldProblems);
+      if (event.affectsConfiguration('cairn.approvals')) allowances.changed();
     }),
   );
 
@@ -89,11 +92,41 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
   );
   context.subscriptions.push({ dispose: () => void mcpServers.close() });
-  const approver = new WebviewApprover((tool) => {
-    const allowed = new Set(context.workspaceState.get<string[]>(ALWAYS_ALLOW_KEY) ?? []);
-    allowed.add(tool);
-    void context.workspaceState.update(ALWAYS_ALLOW_KEY, [...allowed]);
+  // What the user allowed without asking: this session's, the user's lasting ones (user-level storage, never a
+  // workspace's), the user's cairn.approvals. One list, shown in the chat and by Manage Allowances, each revocable.
+  // The controller is built below, from these: it is reached through this once it exists.
+  const built: { controller?: SessionController } = {};
+  const allowances = new Allowances({
+    userState: context.globalState,
+    currentSession: () => built.controller?.sessionId,
+    settingsAllowed: () => settings.alwaysAllow,
+    removeFromSettings: async (tool) => {
+      const config = vscode.workspace.getConfiguration('cairn');
+      const value = config.inspect<Record<string, unknown>>('approvals')?.globalValue;
+      if (!value || typeof value !== 'object') return;
+      const { [tool]: _removed, ...rest } = value;
+      await config.update('approvals', rest, vscode.ConfigurationTarget.Global);
+    },
   });
+  // "Always" answers were once kept per workspace: they are dropped, not widened to every workspace (each tool asks once more).
+  if (context.workspaceState.get<unknown>(OLD_WORKSPACE_ALLOWANCES_KEY) !== undefined) {
+    void context.workspaceState.update(OLD_WORKSPACE_ALLOWANCES_KEY, undefined);
+    log.info('Cairn no longer keeps "always allow" answers per workspace: this workspace\'s were dropped, so each tool asks once more.');
+  }
+  // A proposed change is reviewed in the diff editor before it is approved (issue 34, item 8).
+  const proposalFiles = new ProposalFiles();
+  const reviews = new ProposalReviews(proposalFiles, (reviewId, diffs, revised) => {
+    const call = approver.callOfReview(reviewId);
+    if (call) built.controller?.showInChat({ type: 'approvalRevised', ...call, diffs, revised });
+  });
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, proposalFiles, { isCaseSensitive: true }),
+    reviews,
+  );
+  const approver = new WebviewApprover(
+    (grant) => void allowances.grant(grant.key, allowanceLabel(grant.key, grant.tool), grant.scope),
+    reviews,
+  );
 
   // Every folder the tools can reach, and only those, is what the model is told about (project context, rules).
   const folders = reachableFolders(
@@ -141,7 +174,7 @@ export function activate(context: vscode.ExtensionContext): void {
       model,
       approver,
       approvals: () => ({
-        alwaysAllow: new Set([...settings.alwaysAllow, ...alwaysAnswers(context.workspaceState.get<unknown>(ALWAYS_ALLOW_KEY))]),
+        alwaysAllow: allowances.keys(),
         // Read at each call: trust granted mid-session applies from the next tool call.
         workspaceTrusted: vscode.workspace.isTrusted,
       }),
@@ -230,7 +263,19 @@ export function activate(context: vscode.ExtensionContext): void {
       trusted: () => vscode.workspace.isTrusted,
       changes: (folder) => uncommittedChanges(folder),
     }),
+    allowances,
   });
+  built.controller = current;
+  context.subscriptions.push(
+    allowances.onChange(() => current.showInChat({ type: 'allowances', allowances: allowances.list() })),
+    ...registerApprovalCommands({
+      allowances,
+      reviews,
+      approver,
+      showInChat: (message) => current.showInChat(message),
+      log,
+    }),
+  );
   addBuiltInSlashCommands(slashCommands, {
     execute: (command) => vscode.commands.executeCommand(command),
     compact: (instructions) => current.compaction.run(instructions),
@@ -266,16 +311,6 @@ export function activate(context: vscode.ExtensionContext): void {
     void current
       .session()
       .catch((error: unknown) => log.error(`Cairn could not open a session: ${error instanceof Error ? error.message : String(error)}`));
-}
-
-/**
- * The "always" answers remembered in this workspace. An MCP tool's is under its server's identity
- * (`mcp:<key>/<tool>`); one under a bare `mcp__SERVER__TOOL` name (written before answers were bound to the
- * server) could belong to any server that takes that name, so it is dropped: that tool asks once more.
- */
-function alwaysAnswers(stored: unknown): string[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.filter((tool): tool is string => typeof tool === 'string' && !tool.startsWith('mcp__'));
 }
 
 /** Workspace files whose relative path contains `query` (case-insensitive), shortest first, for `@` completion. */

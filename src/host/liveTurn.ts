@@ -5,13 +5,16 @@
  * turn until the run ends; this applies the same notifications the webview applies, with the same reducer.
  */
 import type { ApprovalDecision, HostNotification, TurnView } from '../shared/protocol';
-import { answerApproval, applyTurnEvent, isTurnEvent, type Turns } from '../shared/transcript';
+import { answerApproval, applyTurnEvent, isTurnEvent, reviseApproval, type Turns } from '../shared/transcript';
 
 export class LiveTurn {
   private turns: Turns = [];
 
   /** Records a notification sent to the chat; anything that is not about a turn is ignored. */
   observe(message: HostNotification): void {
+    // Changes to a waiting approval made in the editor (a revised proposal, an answer there) are not turn events.
+    if (message.type === 'approvalRevised') this.turns = reviseApproval(this.turns, message);
+    if (message.type === 'approvalAnswered') this.turns = answerApproval(this.turns, message.callId, message.decision, message.agent);
     if (!isTurnEvent(message)) return;
     if (message.type === 'turnStarted') {
       this.turns = applyTurnEvent([], message);

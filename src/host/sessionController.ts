@@ -439,6 +439,8 @@ export class SessionController {
     this.usage.reset(digest);
     this.compaction.reset();
     this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
+    // "This session" allowances are the open session's: the chat's list changes with it.
+    this.deps.allowances?.changed();
     await this.deps.sessions.remember(assembled.journal.sessionId);
     if (assembled.tornTail) this.deps.log.warn(`The session's journal ended with a line cut short by a crash; it was dropped.`);
     if (assembled.journal.readOnly) this.deps.log.warn(`Session ${assembled.journal.sessionId} is open read-only.`);
@@ -572,6 +574,19 @@ export class SessionController {
     } catch (error) {
       this.deps.log.warn(`The usage meter could not be updated: ${errorMessage(error)}`);
     }
+  }
+
+  /** The open session's id (undefined: none yet). */
+  get sessionId(): string | undefined {
+    return this.assembled?.journal.sessionId;
+  }
+
+  /**
+   * Tells the chat something the editor did outside it (a change revised in the diff editor, an approval
+   * answered there, the allowances list): every open chat view, and a chat opened later through the live turn.
+   */
+  showInChat(message: Extract<HostToWebview, { type: 'approvalRevised' | 'approvalAnswered' | 'allowances' }>): void {
+    this.broadcast(message, 'chat');
   }
 
   private broadcast(message: HostToWebview, only?: WebviewKind): void {

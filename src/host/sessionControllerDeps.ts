@@ -1,6 +1,6 @@
 import type { Workspace } from '../core/ports';
 import type { ListedModel } from '../core/model/types';
-import type { ModelChoices, UsageMeterView } from '../shared/protocol';
+import type { AllowanceView, ModelChoices, UsageMeterView } from '../shared/protocol';
 import type { CheckpointPrompts } from './checkpointActions';
 import type { EditorActions, HostLog, SessionSource } from './hostPorts';
 import type { SlashCommands } from './slashCommands';
@@ -52,4 +52,11 @@ export interface SessionControllerDeps {
   readonly relativePathOf?: (uri: string) => string | undefined;
   /** Reads `@problems`, `@terminal` and `@changes` from the editor when a message names them (none: they stay text). */
   readonly contextMentions?: ContextMentionSource;
+  /** What the user allowed to run without asking (`host/allowances.ts`): listed in the chat, revocable there. */
+  readonly allowances?: {
+    list(): AllowanceView[];
+    revoke(id: string): Promise<boolean>;
+    /** The open session changed: its "this session" allowances are the list's now. */
+    changed(): void;
+  };
 }

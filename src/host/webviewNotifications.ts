@@ -19,7 +19,10 @@ import { openFromWebview } from './webviewOpens';
  * (the controller builds it once; this module never reaches into the controller otherwise).
  */
 export interface NotificationPort {
-  readonly deps: Pick<SessionControllerDeps, 'log' | 'hasApiKey' | 'server' | 'approver' | 'editor' | 'workspace' | 'relativePathOf'>;
+  readonly deps: Pick<
+    SessionControllerDeps,
+    'log' | 'hasApiKey' | 'server' | 'approver' | 'editor' | 'workspace' | 'relativePathOf' | 'allowances'
+  >;
   readonly views: Pick<OpenViews, 'add' | 'postPending' | 'deliver'>;
   readonly liveTurn: Pick<LiveTurn, 'answer'>;
   readonly skills: Pick<SkillsHost, 'refreshAll' | 'toggle'>;
@@ -74,6 +77,7 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         return;
       }
       if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
+      if (message.view === 'chat' && port.deps.allowances) port.post(sink, { type: 'allowances', allowances: port.deps.allowances.list() });
       return;
     }
     case 'send':
@@ -89,6 +93,14 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       }
       // The view that answered shows the answer at once; a view opened later must too.
       port.liveTurn.answer(message.callId, message.decision, message.agent);
+      return;
+    case 'reviewChange':
+      if (!(await port.deps.approver.openReview(message.callId, message.path, message.agent))) {
+        port.deps.log.warn(`No change of ${message.callId} waits for review; the diff editor was not opened.`);
+      }
+      return;
+    case 'revokeAllowance':
+      if (!(await port.deps.allowances?.revoke(message.id))) port.deps.log.warn(`No allowance ${message.id} to revoke.`);
       return;
     case 'action':
       if (message.action === 'retry') {

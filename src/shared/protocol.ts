@@ -25,7 +25,7 @@
  */
 export type { ResultKind } from '../core/ledger/types';
 export type { NoticeLevel } from '../core/agent/events';
-export type { ApprovalDetail, ApprovalFile, BoundQuestion } from '../core/agent/approval';
+export type { ApprovalDetail, ApprovalFile, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
 export type * from './subagentView';
 export type * from './protocolViews';
 export type * from './coldSendView';

@@ -4,11 +4,12 @@
  * `protocolViews.ts` and `subagentView.ts`; the host checks what the webview sends in `protocolValidation.ts`.
  */
 import type { NoticeLevel } from '../core/agent/events';
-import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
+import type { ApprovalDetail, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
 import type { SubagentHeaderView, SubagentUsageView } from './subagentView';
 import type { ColdSendChoice, ColdSendView } from './coldSendView';
 import type {
   ResultView,
+  AllowanceView,
   ApprovalDecision,
   CodeBlockAction,
   HostAction,
@@ -80,6 +81,10 @@ export type WebviewNotification =
       readonly agent?: string;
     }
   | { readonly type: 'action'; readonly action: HostAction }
+  /** Open a waiting call's proposed change (one file of it: `path`) in the diff editor, to review before answering. */
+  | { readonly type: 'reviewChange'; readonly callId: string; readonly agent?: string; readonly path?: string }
+  /** Stop allowing something without asking (an allowance's id from `allowances`). */
+  | { readonly type: 'revokeAllowance'; readonly id: string }
   /** Open a stored result in an editor tab. */
   | { readonly type: 'openResult'; readonly resultId: string }
   /** Copy a stored result, in full, to the clipboard. */
@@ -253,6 +258,21 @@ export type HostNotification =
   | { readonly type: 'queued'; readonly messages: readonly QueuedMessageView[] }
   /** The cold-send notice above the input; null once answered. */
   | { readonly type: 'coldSend'; readonly notice: ColdSendView | null }
+  /**
+   * The user changed a waiting call's proposed change in the diff editor: the prompt shows these diffs, what
+   * Allow will write (`revised` false: back to the proposal as made). `agent`: the child whose call it is.
+   */
+  | {
+      readonly type: 'approvalRevised';
+      readonly callId: string;
+      readonly agent?: string;
+      readonly diffs: readonly ProposedFileDiff[];
+      readonly revised: boolean;
+    }
+  /** A waiting call was answered outside the chat (the diff editor's Allow or Deny). */
+  | { readonly type: 'approvalAnswered'; readonly callId: string; readonly agent?: string; readonly decision: ApprovalDecision }
+  /** What the user allowed to run without asking, as it now stands (issue 34, item 9). */
+  | { readonly type: 'allowances'; readonly allowances: readonly AllowanceView[] }
   | SubagentNotification;
 
 export type HostToWebview = HostNotification | ResponseMessage;

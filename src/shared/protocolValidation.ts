@@ -38,7 +38,7 @@ const CALL_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** A sub-agent's id as `core/subagents/` gives them: its kind, a dash, a number (`explore-1`). */
 const AGENT_ID = /^[a-z][a-z0-9_]{0,31}-[0-9]{1,9}$/;
 
-const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-always', 'deny'];
+const APPROVAL_DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'allow-always', 'deny'];
 const HOST_ACTIONS: readonly HostAction[] = [
   'setApiKey',
   'retry',
@@ -210,6 +210,22 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       } as const;
       return m.reason === undefined ? base : { ...base, reason: text(m.reason, 'reason', MESSAGE_LIMITS.denyReasonChars) };
     }
+    case 'reviewChange': {
+      record(m, type, ['type', 'callId', 'agent', 'path']);
+      if (m.agent !== undefined && (typeof m.agent !== 'string' || !AGENT_ID.test(m.agent)))
+        refuse('agent must be a sub-agent id such as explore-1');
+      return {
+        type,
+        callId: callId(m.callId, 'callId'),
+        ...(m.agent !== undefined ? { agent: m.agent as string } : {}),
+        ...(m.path !== undefined ? { path: workspacePath(m.path, 'path') } : {}),
+      };
+    }
+    case 'revokeAllowance':
+      record(m, type, ['type', 'id']);
+      if (typeof m.id !== 'string' || !/^(session|user|settings):[\x20-\x7e]{1,300}$/.test(m.id))
+        refuse('id must be an allowance id from the allowances list');
+      return { type, id: m.id };
     case 'action':
       record(m, type, ['type', 'action']);
       return { type, action: member(m.action, 'action', HOST_ACTIONS) };

@@ -47,8 +47,21 @@ export interface ResultOutcome {
 
 export type ToolCallStatus = 'running' | 'awaiting-approval' | 'approved' | 'denied' | 'done' | 'cancelled';
 
-/** What the user decided for one approval prompt. */
-export type ApprovalDecision = 'allow-once' | 'allow-always' | 'deny';
+/**
+ * What the user decided for one approval prompt: once; for the rest of this session (`allow-session`); always,
+ * for this user in every workspace until revoked (`allow-always`); or not.
+ */
+export type ApprovalDecision = 'allow-once' | 'allow-session' | 'allow-always' | 'deny';
+
+/** One thing the user allowed to run without asking (issue 34, item 9), as the chat's list shows it. */
+export interface AllowanceView {
+  /** What revoking it names (`revokeAllowance`). */
+  readonly id: string;
+  /** What it allows, in words: "Edits (edit, multiedit, write, apply_patch)", "bash", "MCP tool x of server y". */
+  readonly label: string;
+  /** How long it lasts: this session, always for this user (an answer), or the user's `cairn.approvals` setting. */
+  readonly scope: 'session' | 'user' | 'settings';
+}
 
 /** What a code block's buttons ask of the editor. */
 export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
@@ -168,6 +181,8 @@ export type TranscriptItem =
       readonly approvalReason?: string;
       /** The prompt asks whether Cairn may go past a bound (continue or stop), not whether the call may run. */
       readonly approvalBound?: BoundQuestion;
+      /** The user changed the proposed change in the diff editor: its diffs are what Allow writes now. */
+      readonly approvalRevised?: boolean;
       /** The newest output of a running command (bounded, see `LIVE_OUTPUT_MAX_CHARS`); the result replaces it. */
       readonly liveOutput?: string;
       /** A `task` call's child agent, live or finished (`SubagentView`, below). */

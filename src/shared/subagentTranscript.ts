@@ -125,22 +125,28 @@ export function waitsForApproval(items: Items): boolean {
  * Only the child's own line changes, never a parent's call that happens to share the id.
  */
 export function answerInSubagent(items: Items, agentId: string, callId: string, decision: ApprovalDecision): Items {
+  return updateWaitingInSubagent(items, agentId, callId, (tool) => ({ ...tool, status: decision === 'deny' ? 'denied' : 'approved' }));
+}
+
+/** `update` applied to child `agentId`'s call `callId` while it waits for approval, wherever the child's block is. */
+export function updateWaitingInSubagent(items: Items, agentId: string, callId: string, update: (tool: ToolItem) => ToolItem): Items {
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i]!;
     if (item.type !== 'tool' || !item.subagent) continue;
     const agent = item.subagent;
     const childItems =
-      agent.id === agentId ? answerHere(agent.items, callId, decision) : answerInSubagent(agent.items, agentId, callId, decision);
+      agent.id === agentId ? updateWaitingHere(agent.items, callId, update) : updateWaitingInSubagent(agent.items, agentId, callId, update);
     if (childItems !== agent.items) return withBlock(items, i, (a) => ({ ...a, items: childItems }));
   }
   return items;
 }
 
-function answerHere(items: Items, callId: string, decision: ApprovalDecision): Items {
+/** `update` applied to call `callId` of these items while it waits for approval. */
+export function updateWaitingHere(items: Items, callId: string, update: (tool: ToolItem) => ToolItem): Items {
   const position = items.findLastIndex((item) => item.type === 'tool' && item.callId === callId && item.status === 'awaiting-approval');
   if (position === -1) return items;
   const next = items.slice();
-  next[position] = { ...(items[position] as ToolItem), status: decision === 'deny' ? 'denied' : 'approved' };
+  next[position] = update(items[position] as ToolItem);
   return next;
 }
 

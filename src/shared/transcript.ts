@@ -4,8 +4,9 @@
  */
 import type { ApprovalDecision, HostNotification, TranscriptItem, TurnEvent, TurnPage, TurnUsageView, TurnView } from './protocol';
 import {
-  answerInSubagent,
   applySubagentEvent,
+  updateWaitingHere,
+  updateWaitingInSubagent,
   isSubagentEvent,
   settleSubagents,
   waitsForApproval,
@@ -293,14 +294,24 @@ function withoutAction(notice: Extract<TranscriptItem, { type: 'notice' }>): Tra
  * child whose call it is (its block's line changes, never the parent's call with the same id).
  */
 export function answerApproval(turns: Turns, callId: string, decision: ApprovalDecision, agent?: string): Turns {
+  return updateWaiting(turns, callId, agent, (tool) => ({ ...tool, status: decision === 'deny' ? 'denied' : 'approved' }));
+}
+
+/** The user changed a waiting call's proposed change in the diff editor: its prompt shows what Allow writes now. */
+export function reviseApproval(turns: Turns, event: Extract<HostNotification, { type: 'approvalRevised' }>): Turns {
+  return updateWaiting(turns, event.callId, event.agent, (tool) => ({
+    ...tool,
+    approval: { ...tool.approval, diffs: event.diffs },
+    approvalRevised: event.revised,
+  }));
+}
+
+/** `update` applied to the call waiting for approval (a child's, when `agent` names it), newest turn first. */
+function updateWaiting(turns: Turns, callId: string, agent: string | undefined, update: Parameters<typeof updateWaitingHere>[2]): Turns {
   for (let i = turns.length - 1; i >= 0; i--) {
     const turn = turns[i]!;
     const items =
-      agent !== undefined
-        ? answerInSubagent(turn.items, agent, callId, decision)
-        : updateTool(turn.items, callId, (tool) =>
-            tool.status === 'awaiting-approval' ? { ...tool, status: decision === 'deny' ? 'denied' : 'approved' } : tool,
-          );
+      agent !== undefined ? updateWaitingInSubagent(turn.items, agent, callId, update) : updateWaitingHere(turn.items, callId, update);
     if (items !== turn.items) {
       const next = turns.slice();
       next[i] = { ...turn, items };

@@ -236,13 +236,12 @@ describe("the user's MCP allowances never run a workspace server's tools (issue 
     };
     host = await startHost({ scenario, apiKey: 'test-key-mcp-trust', warningMessageAnswers: ['Allow'] });
     const run = host;
-    // An answer remembered by an earlier Cairn under the bare tool name, which any server could take: not used.
-    run.workspaceState.set('cairn.alwaysAllow', ['mcp__tracker__whoami']);
+    // An answer kept under the bare tool name, which any server could take: not used (and not kept).
+    run.globalState.set('cairn.allowances', [{ key: 'mcp__tracker__whoami', label: 'MCP tool mcp__tracker__whoami' }]);
     expect(await sendAnswering(run, 'first', () => 'allow-always')).toHaveLength(1);
     // Remembered under the server's identity and the tool.
-    expect(run.workspaceState.get('cairn.alwaysAllow')).toEqual([
-      'mcp__tracker__whoami',
-      expect.stringMatching(/^mcp:[0-9a-f]{32}\/whoami$/),
+    expect(run.globalState.get('cairn.allowances')).toEqual([
+      { key: expect.stringMatching(/^mcp:[0-9a-f]{32}\/whoami$/), label: 'MCP tool mcp__tracker__whoami' },
     ]);
     // Remembered: the same server's tool runs without asking.
     expect(await sendAnswering(run, 'second', () => 'deny')).toEqual([]);

@@ -120,7 +120,7 @@ describe('sub-agents through the host', () => {
       await run.chat.fromPage({ type: 'approval', callId: asked.callId, decision: 'allow-always' });
     });
     expect(run.posted('subagentStarted')).toHaveLength(11);
-    expect(run.workspaceState.get('cairn.alwaysAllow')).toBeUndefined();
+    expect(run.globalState.get('cairn.allowances')).toBeUndefined();
     expect(run.posted('approvalRequested')).toHaveLength(1);
   });
 });

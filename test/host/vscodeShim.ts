@@ -165,6 +165,7 @@ export const shim = {
   viewProviders: new Map<string, vscode.WebviewViewProvider>(),
   panels: [] as FakeWebview[],
   contentProviders: new Map<string, vscode.TextDocumentContentProvider>(),
+  fileSystemProviders: new Map<string, vscode.FileSystemProvider>(),
   configurationChanged: new Emitter<vscode.ConfigurationChangeEvent>(),
   /** What `languages.getDiagnostics()` answers (the Problems view): per file, its diagnostics. */
   diagnostics: [] as Array<[Uri, FakeDiagnostic[]]>,
@@ -201,6 +202,7 @@ export const shim = {
     this.viewProviders.clear();
     this.panels.length = 0;
     this.contentProviders.clear();
+    this.fileSystemProviders.clear();
     this.diagnostics = [];
     this.activeTerminal = undefined;
   },
@@ -242,12 +244,45 @@ function logger(name: string) {
 }
 
 function documentFor(uri: Uri): vscode.TextDocument {
-  return { uri, lineCount: 1000 } as unknown as vscode.TextDocument;
+  // A document of a file system provider's (a proposal under review) reads its text from the provider.
+  const provider = shim.fileSystemProviders.get(uri.scheme);
+  const getText = (): string => (provider ? new TextDecoder().decode(provider.readFile(uri as unknown as vscode.Uri) as Uint8Array) : '');
+  return { uri, lineCount: 1000, getText } as unknown as vscode.TextDocument;
 }
 
 /** The editor's context (issue 18) reads these: no editor, no tabs, no problems in the host tests. */
 export class TabInputText {
   constructor(readonly uri: Uri) {}
+}
+/** A diff editor's tab (a proposal under review is one); no tab is open in the host tests. */
+export class TabInputTextDiff {
+  constructor(
+    readonly original: Uri,
+    readonly modified: Uri,
+  ) {}
+}
+/** What the proposal documents' file system provider (issue 34, item 8) answers with. */
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+export enum FilePermission {
+  Readonly = 1,
+}
+export enum FileChangeType {
+  Changed = 1,
+  Created = 2,
+  Deleted = 3,
+}
+export class FileSystemError extends Error {
+  static FileNotFound(uri?: unknown): FileSystemError {
+    return new FileSystemError(`not found: ${String(uri)}`);
+  }
+  static NoPermissions(uri?: unknown): FileSystemError {
+    return new FileSystemError(`no permissions: ${String(uri)}`);
+  }
 }
 export enum DiagnosticSeverity {
   Error = 0,
@@ -430,6 +465,11 @@ export const workspace = {
   onDidSaveTextDocument: new Emitter<vscode.TextDocument>().event,
   /** The open documents: none has unsaved changes in these tests. */
   textDocuments: [] as readonly vscode.TextDocument[],
+  onDidChangeTextDocument: new Emitter<vscode.TextDocumentChangeEvent>().event,
+  registerFileSystemProvider: (scheme: string, provider: vscode.FileSystemProvider): vscode.Disposable => {
+    shim.fileSystemProviders.set(scheme, provider);
+    return disposable(() => shim.fileSystemProviders.delete(scheme));
+  },
   registerTextDocumentContentProvider: (scheme: string, provider: vscode.TextDocumentContentProvider): vscode.Disposable => {
     shim.contentProviders.set(scheme, provider);
     return disposable(() => shim.contentProviders.delete(scheme));
@@ -452,6 +492,8 @@ export const workspace = {
   | 'createFileSystemWatcher'
   | 'onDidSaveTextDocument'
   | 'textDocuments'
+  | 'onDidChangeTextDocument'
+  | 'registerFileSystemProvider'
   | 'registerTextDocumentContentProvider'
   | 'openTextDocument'
   | 'fs'
@@ -478,6 +520,11 @@ export default {
   window,
   languages,
   TabInputText,
+  TabInputTextDiff,
+  FileType,
+  FilePermission,
+  FileChangeType,
+  FileSystemError,
   DiagnosticSeverity,
   commands,
   workspace,

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { ApprovalDecision, ApprovalDetail, ApprovalFile, BoundQuestion } from '../../src/shared/protocol';
 import { DiffText } from '../common/DiffText';
 import { VisibleText } from '../common/VisibleText';
+import { ProposedDiffs } from './ProposedDiffs';
 
 const CHANGE_LABEL: Record<ApprovalFile['change'], string> = {
   write: 'write',
@@ -16,7 +17,15 @@ const CHANGE_LABEL: Record<ApprovalFile['change'], string> = {
  * What the call will do, in full: the whole command in its own scrolling box, every path a write or a
  * patch touches (a move's destination too), hidden characters made visible. The line above is cut.
  */
-function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
+function ApprovalDetails({
+  detail,
+  revised,
+  onReview,
+}: {
+  detail: ApprovalDetail;
+  revised: boolean;
+  onReview: ((path: string) => void) | undefined;
+}) {
   return (
     <div class="approval-detail">
       {detail.mcp !== undefined && (
@@ -54,9 +63,14 @@ function ApprovalDetails({ detail }: { detail: ApprovalDetail }) {
           ))}
         </ul>
       )}
-      {detail.preview !== undefined && (
-        // The change itself, coloured, before the buttons: what "Allow once" will write.
-        <DiffText class="approval-preview" text={detail.preview} Line={VisibleText} label="Change to approve" />
+      {detail.diffs !== undefined && detail.diffs.length > 0 ? (
+        // The change worked out on the files, with context and line numbers: what "Allow" will write.
+        <ProposedDiffs diffs={detail.diffs} revised={revised} onOpen={(path) => onReview?.(path)} />
+      ) : (
+        detail.preview !== undefined && (
+          // The change from the call's input alone (no file could be read for it), coloured, before the buttons.
+          <DiffText class="approval-preview" text={detail.preview} Line={VisibleText} label="Change to approve" />
+        )
       )}
       {detail.notKept !== undefined && (
         // Before "Allow once": what this command may change that Restore cannot bring back (issue 34, item 5).
@@ -114,14 +128,16 @@ function BoundPrompt({
   );
 }
 
-/** Allow once / always for this tool / deny with a reason, inline under the tool call that asks. */
+/** Allow once / this session / always / deny with a reason, inline under the tool call that asks. */
 export function ApprovalPrompt({
   tool,
   summary,
   agent,
   detail,
   bound,
+  revised,
   onAnswer,
+  onReview,
 }: {
   tool: string;
   /** The call's line (the tool and its key argument), named in a child's question. */
@@ -131,7 +147,11 @@ export function ApprovalPrompt({
   detail?: ApprovalDetail;
   /** The question is whether to go past a bound, not whether to run the call (`BoundPrompt`). */
   bound?: BoundQuestion;
+  /** The user changed the proposed change in the diff editor (its diffs are their version). */
+  revised?: boolean;
   onAnswer: (decision: ApprovalDecision, reason?: string) => void;
+  /** Opens one file of the proposed change in the diff editor. */
+  onReview?: (path: string) => void;
 }) {
   if (bound) return <BoundPrompt bound={bound} {...(agent !== undefined ? { agent } : {})} onAnswer={onAnswer} />;
   return (
@@ -140,25 +160,35 @@ export function ApprovalPrompt({
       {...(summary !== undefined ? { summary } : {})}
       {...(agent !== undefined ? { agent } : {})}
       {...(detail ? { detail } : {})}
+      revised={revised ?? false}
       onAnswer={onAnswer}
+      onReview={onReview}
     />
   );
 }
 
-/** The question for a call that may run: allow once, always for this tool, or deny with a reason. */
+/**
+ * The question for a call that may run: allow once, for this session, always (for this user, in every workspace,
+ * until revoked), or deny with a reason. "This session" and "always" name what they allow: the edit family as one.
+ */
 function ToolApprovalPrompt({
   tool,
   summary,
   agent,
   detail,
+  revised,
   onAnswer,
+  onReview,
 }: {
   tool: string;
   summary?: string;
   agent?: string;
   detail?: ApprovalDetail;
+  revised: boolean;
   onAnswer: (decision: ApprovalDecision, reason?: string) => void;
+  onReview: ((path: string) => void) | undefined;
 }) {
+  const allows = detail?.allowance ?? tool;
   const denying = useSignal(false);
   const reason = useSignal('');
   const group = useRef<HTMLDivElement>(null);
@@ -184,7 +214,7 @@ function ToolApprovalPrompt({
       tabIndex={-1}
       aria-label={agent !== undefined ? `Approve ${tool} for sub-agent ${agent}` : `Approve ${tool}`}
     >
-      {detail && <ApprovalDetails detail={detail} />}
+      {detail && <ApprovalDetails detail={detail} revised={revised} onReview={onReview} />}
       {agent !== undefined ? (
         <span class="approval-question">
           <strong class="approval-agent">{agent}</strong> wants to run <VisibleText text={summary || tool} />. Allow it?
@@ -195,10 +225,23 @@ function ToolApprovalPrompt({
       {!denying.value ? (
         <>
           <button type="button" class="button primary" onClick={() => onAnswer('allow-once')}>
-            Allow once
+            {revised ? 'Allow your version' : 'Allow once'}
           </button>
-          <button type="button" class="button secondary" onClick={() => onAnswer('allow-always')}>
-            Always allow {tool}
+          <button
+            type="button"
+            class="button secondary"
+            title={`Runs ${allows} without asking until this session ends (a new or another session asks again)`}
+            onClick={() => onAnswer('allow-session')}
+          >
+            Allow {allows} this session
+          </button>
+          <button
+            type="button"
+            class="button secondary"
+            title={`Runs ${allows} without asking in every workspace, until you revoke it (Cairn: Manage Allowances, or the chat's Allowed list). Protected paths still ask.`}
+            onClick={() => onAnswer('allow-always')}
+          >
+            Always allow {allows}
           </button>
           <button type="button" class="button secondary" onClick={() => (denying.value = true)}>
             Deny…

@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { RecallPanel, RecallScope } from '../common/RecallScope';
+import { AllowancesList } from './AllowancesList';
 import { ApprovalWaiting } from './ApprovalWaiting';
 import { ChatAnnouncer } from './ChatAnnouncer';
 import type { ChatStore } from './chatStore';
@@ -96,6 +97,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <CompactionNotice state={compactionDismissed.value ? null : compaction} onDismiss={() => (compactionDismissed.value = true)} />
       <TodoList items={store.todo.value} working={store.busy.value} />
       <SkillsList skills={store.skills.value} onToggle={(name, active) => store.toggleSkill(name, active)} />
+      <AllowancesList allowances={store.allowances.value} onRevoke={(id) => store.revokeAllowance(id)} />
       <QueuedMessages store={store} />
       <ColdSendNotice store={store} />
       <Composer store={store} />

@@ -151,7 +151,9 @@ export function ToolCall({
           {...(agent !== undefined ? { agent } : {})}
           {...(item.approval ? { detail: item.approval } : {})}
           {...(item.approvalBound ? { bound: item.approvalBound } : {})}
+          revised={item.approvalRevised ?? false}
           onAnswer={(decision, reason) => onAnswer(item.callId, decision, reason)}
+          onReview={(path) => bridge.notify({ type: 'reviewChange', callId: item.callId, ...(agent !== undefined ? { agent } : {}), path })}
         />
       )}
       {children}

@@ -1,6 +1,7 @@
 /** The chat's state as signals, fed by host notifications; views read it, user actions go to the host. */
 import { batch, computed, signal } from '@preact/signals';
 import type {
+  AllowanceView,
   ApprovalDecision,
   ColdSendChoice,
   ColdSendView,
@@ -17,7 +18,15 @@ import type {
 } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
-import { answerApproval, applyTurnEvent, isTurnEvent, prependOlder, settleUnfinished, type Turns } from '../../src/shared/transcript';
+import {
+  answerApproval,
+  applyTurnEvent,
+  isTurnEvent,
+  prependOlder,
+  reviseApproval,
+  settleUnfinished,
+  type Turns,
+} from '../../src/shared/transcript';
 
 /** Turns asked for per page when scrolling up. */
 export const OLDER_TURNS_PAGE = 20;
@@ -63,6 +72,8 @@ export class ChatStore {
   readonly queued = signal<readonly QueuedMessageView[]>([]);
   /** A message waiting on the cold-send notice (the host holds it), or null. */
   readonly coldSend = signal<ColdSendView | null>(null);
+  /** What the user allowed to run without asking, with how long each lasts (issue 34, item 9). */
+  readonly allowances = signal<readonly AllowanceView[]>([]);
 
   /** Streamed text waiting for the next frame (see `DeltaBatch`). */
   private readonly deltas: DeltaBatch;
@@ -149,6 +160,15 @@ export class ChatStore {
       case 'coldSend':
         this.coldSend.value = message.notice;
         return;
+      case 'approvalRevised':
+        this.turns.value = reviseApproval(this.turns.value, message);
+        return;
+      case 'approvalAnswered':
+        this.turns.value = answerApproval(this.turns.value, message.callId, message.decision, message.agent);
+        return;
+      case 'allowances':
+        this.allowances.value = message.allowances;
+        return;
     }
   }
 
@@ -175,6 +195,11 @@ export class ChatStore {
     this.coldSend.value = null;
     this.focusRequest.value++;
     this.bridge.notify({ type: 'coldSendChoice', id, choice, dontAskAgain });
+  }
+
+  /** Stops allowing something without asking: the tool asks again from its next call. */
+  revokeAllowance(id: string): void {
+    this.bridge.notify({ type: 'revokeAllowance', id });
   }
 
   /** Turns a skill on or off; it takes effect with the next message. */

@@ -104,7 +104,8 @@ describe('AgentLoop: tool calls and approval', () => {
         tool: 'write',
         input: { path: 'AGENTS.md' },
         summary: 'write {"path":"AGENTS.md"}',
-        detail,
+        // What "this session" or "always" would allow: the whole edit family.
+        detail: { ...detail, allowance: 'edits' },
         reason: 'writes a rules file (AGENTS.md)',
       },
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalVerdict, type McpToolOwner } from './approval';
+import { allowanceKeyOf, approvalVerdict, type McpToolOwner } from './approval';
 
 const trusted = (allow: string[]) => ({ alwaysAllow: new Set(allow), workspaceTrusted: true });
 const userServer = (prefix: string): McpToolOwner => ({ scope: 'user', prefix, alwaysKey: `mcp:user-${prefix}/create` });
@@ -40,5 +40,24 @@ describe('approvalVerdict for MCP tools', () => {
       userServer('memory'),
     );
     expect(verdict.kind).toBe('refuse');
+  });
+});
+
+describe('the edit family is one allowance (issue 34, item 9)', () => {
+  it('an "edits" allowance lets edit, multiedit, write and apply_patch run, and nothing else', () => {
+    for (const tool of ['edit', 'multiedit', 'write', 'apply_patch']) {
+      expect([tool, approvalVerdict(tool, false, trusted(['edits']))]).toEqual([tool, { kind: 'run' }]);
+      expect(allowanceKeyOf(tool)).toBe('edits');
+    }
+    expect(approvalVerdict('bash', false, trusted(['edits']))).toEqual({ kind: 'ask' });
+    expect(allowanceKeyOf('bash')).toBe('bash');
+  });
+
+  it('still asks for a protected path and refuses in an untrusted workspace', () => {
+    expect(approvalVerdict('write', false, trusted(['edits']), 'writes .git/, where git runs code')).toEqual({
+      kind: 'ask',
+      reason: 'writes .git/, where git runs code',
+    });
+    expect(approvalVerdict('write', false, { alwaysAllow: new Set(['edits']), workspaceTrusted: false }).kind).toBe('refuse');
   });
 });

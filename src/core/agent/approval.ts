@@ -1,7 +1,23 @@
 /** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
+import type { ChangePlan, RevisedTexts } from '../tools/changePlan';
+
+export type { ApprovedChange, RevisedTexts } from '../tools/changePlan';
 
 export type ApprovalDecision =
-  { readonly kind: 'allow' } | { readonly kind: 'allow_always' } | { readonly kind: 'deny'; readonly reason?: string };
+  | { readonly kind: 'allow'; readonly revised?: RevisedTexts }
+  | { readonly kind: 'allow_always'; readonly revised?: RevisedTexts }
+  | { readonly kind: 'deny'; readonly reason?: string };
+
+/** One file of a proposed change as the approval shows it: a diff with context and real line numbers. */
+export interface ProposedFileDiff {
+  /** The path as the call gave it. */
+  readonly path: string;
+  readonly change: 'create' | 'update' | 'delete';
+  /** A patch's move: the path the file comes from (the diff's left side). */
+  readonly movedFrom?: string;
+  /** `@@ -a,b +c,d @@` hunks, three lines of context, joined by `\n`; '' when no line changes. */
+  readonly hunks: string;
+}
 
 export interface ApprovalRequest {
   readonly callId: string;
@@ -24,6 +40,11 @@ export interface ApprovalRequest {
    * holds for that server's tool only, never for another server that later gets the same tool name.
    */
   readonly alwaysKey?: string;
+  /**
+   * A writing call's change, worked out before asking (`ToolExecutor.propose`): every file's text before and
+   * after, for the user to review (the editor's diff view) and revise before approving.
+   */
+  readonly proposal?: ChangePlan;
 }
 
 /**
@@ -55,6 +76,10 @@ export interface ApprovalDetail {
   readonly files?: readonly ApprovalFile[];
   /** The change as diff lines (`@@`, `-`, `+`, ` `), from the input (approvalPreview.ts); the chat colours it. */
   readonly preview?: string;
+  /** The change worked out on the files as they are (before asking): each file's diff with context and line numbers. */
+  readonly diffs?: readonly ProposedFileDiff[];
+  /** What "this session" or "always" would allow, in words ("edits": the whole edit family; "commands"; the tool). */
+  readonly allowance?: string;
   /** An MCP tool: its server and the server's own name for it. */
   readonly mcp?: { readonly server: string; readonly tool: string };
   /** The call's arguments in full, as JSON (an MCP tool's: nothing else shows what it will do). */
@@ -126,12 +151,33 @@ export function approvalVerdict(
 }
 
 /**
- * Allowed by name; an MCP tool by its "always" key, or, when its server is the user's own, by its name or its
+ * The tools that change files. One allowance covers them all ("edits"): the model picks whichever fits a change,
+ * so allowing `edit` alone would still ask for the same change made with `write` or `apply_patch`.
+ */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['edit', 'multiedit', 'write', 'apply_patch']);
+
+/** The key of the edit family's allowance (never a tool's name, so no setting can spell it). */
+export const EDITS_ALLOWANCE = 'edits';
+
+/** What an allowance given for `tool` is kept under: the edit family as one, else the tool's name. */
+export function allowanceKeyOf(tool: string): string {
+  return EDIT_TOOLS.has(tool) ? EDITS_ALLOWANCE : tool;
+}
+
+/** What an allowance for `tool` allows, in the prompt's words. */
+export function allowanceNoun(tool: string): string {
+  if (EDIT_TOOLS.has(tool)) return 'edits';
+  if (tool === 'bash') return 'commands';
+  return tool;
+}
+
+/**
+ * Allowed by name (an edit tool by its family's allowance too); an MCP tool by its "always" key, or, when its server is the user's own, by its name or its
  * server's `mcp__PREFIX__*` in `cairn.approvals`. A name is never parsed for a server: an `mcp__` name that
  * belongs to no server of the session asks.
  */
 function alwaysAllowed(tool: string, allow: ReadonlySet<string>, mcp: McpToolOwner | undefined): boolean {
-  if (!mcp) return !tool.startsWith('mcp__') && allow.has(tool);
+  if (!mcp) return !tool.startsWith('mcp__') && (allow.has(tool) || allow.has(allowanceKeyOf(tool)));
   if (allow.has(mcp.alwaysKey)) return true;
   return mcp.scope === 'user' && (allow.has(tool) || allow.has(`mcp__${mcp.prefix}__*`));
 }

@@ -1,5 +1,16 @@
 import type { LedgerResult } from '../ledger/types';
-import { approvalVerdict, denialMessage, type ApprovalDetail, type ApprovalSettings, type Approver, type McpToolOwner } from './approval';
+import type { ApprovedChange } from '../tools/changePlan';
+import {
+  allowanceNoun,
+  approvalVerdict,
+  denialMessage,
+  type ApprovalDecision,
+  type ApprovalDetail,
+  type ApprovalSettings,
+  type Approver,
+  type McpToolOwner,
+} from './approval';
+import { proposalDiffs } from './changeProposal';
 import type { AgentEvent } from './events';
 import type { ToolExecutor } from './ports';
 
@@ -51,16 +62,25 @@ export async function runWithApproval(
   const owner = deps.mcpOwner?.(call.name);
   const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
+  let approved: ApprovedChange | undefined;
   if (verdict.kind === 'ask') {
     const described = deps.describeForApproval?.(call.name, call.input);
-    // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character)
-    // is answered without asking: nobody should be asked to approve what cannot be shown for what it is.
+    // A call its tool would refuse anyway (a patch that does not parse, a path with a hidden character, an
+    // edit whose text is not in the file) is answered without asking: nobody should be asked to approve what
+    // cannot be shown for what it is.
     if (described?.problem !== undefined) return unrun(described.problem);
+    const planned = await deps.tools.propose?.(call);
+    if (planned && !planned.ok) return unrun(planned.message);
+    const proposal = planned?.plan;
+    // The change worked out on the files as they are: a diff with context, in place of the call's fragments.
+    const change = proposal ? { ...(described ? withoutPreview(described) : {}), diffs: proposalDiffs(proposal) } : described;
+    // What a command may touch that its turn's snapshot will not keep, said before it is allowed.
     const notKept = described?.command !== undefined ? await deps.commandNotKept?.(described.command) : undefined;
-    const detail = described && notKept !== undefined ? { ...described, notKept } : described;
+    const kept = change && notKept !== undefined ? { ...change, notKept } : change;
+    const detail = kept ? { ...kept, allowance: allowanceNoun(call.name) } : undefined;
     const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
     deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
-    let decision;
+    let decision: ApprovalDecision;
     try {
       decision = await deps.approver.request(
         {
@@ -71,14 +91,17 @@ export async function runWithApproval(
           ...shown,
           ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
           ...(owner ? { alwaysKey: owner.alwaysKey } : {}),
+          ...(proposal ? { proposal } : {}),
         },
         signal,
       );
     } catch {
-      decision = { kind: 'deny' as const, reason: signal.aborted ? 'cancelled' : undefined };
+      decision = { kind: 'deny' as const, ...(signal.aborted ? { reason: 'cancelled' } : {}) };
     }
     if (signal.aborted) return unrun('Cancelled by the user before it ran.');
     if (decision.kind === 'deny') return unrun(denialMessage(call.name, decision.reason));
+    // What was approved is what is written: the plan shown, as the user left it in review.
+    if (proposal) approved = { plan: proposal, ...(decision.revised ? { revised: decision.revised } : {}) };
   }
   // Streamed as it comes so a long command is visible while it runs; the ledger has redacted each chunk.
   // Timed from here, after any approval, so the chat's duration is the tool's and not the user's wait.
@@ -86,8 +109,15 @@ export async function runWithApproval(
   const result = await deps.tools.execute(call, {
     signal,
     onOutput: (text) => deps.emit({ type: 'tool_output', callId: call.callId, text }),
+    ...(approved ? { approved } : {}),
   });
   // The ledger times the tool itself, and stores that figure for a reload to show the same; an executor
   // that does not is timed here.
   return { result, durationMs: result.durationMs ?? performance.now() - started };
+}
+
+/** The detail without its input-only preview (the proposal's diffs say the same, with context and line numbers). */
+function withoutPreview(detail: ApprovalDetail): ApprovalDetail {
+  const { preview: _preview, ...rest } = detail;
+  return rest;
 }

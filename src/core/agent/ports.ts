@@ -4,10 +4,23 @@ import type { ConversationEntry } from '../conversation/conversation';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock } from '../model/types';
 import type { AgentEvent } from './events';
+import type { ApprovedChange, PlanOutcome } from '../tools/changePlan';
 
 /** What the loop needs of the result ledger (`ResultLedger` satisfies it). */
 export interface ToolExecutor {
-  execute(call: ToolCall, context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void }): Promise<LedgerResult>;
+  /**
+   * `approved`: the change the user approved (`propose`'s plan, with the texts they settled on in review):
+   * exactly that is written, or nothing when a file changed since it was shown.
+   */
+  execute(
+    call: ToolCall,
+    context?: { signal?: AbortSignal; onOutput?: (chunk: string) => void; approved?: ApprovedChange },
+  ): Promise<LedgerResult>;
+  /**
+   * What a writing call would change, worked out without writing (the approval shows it as a diff); a plan
+   * that cannot be made says why (the tool would refuse the call). Undefined for a call that writes no file.
+   */
+  propose?(call: ToolCall): Promise<PlanOutcome | undefined>;
   /**
    * A call that is not run, answered with `message`: an error (denied, cancelled, cut off) unless
    * `answer.ok`, for a call whose work was done elsewhere (a sub-agent that finished before a crash).

@@ -1,7 +1,16 @@
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../config/hygiene';
 import type { Workspace } from '../ports';
 import { checkArgs } from '../tools/args';
-import { runTool } from '../tools/dispatch';
+import { planCall, runTool, writesFiles } from '../tools/dispatch';
+import {
+  planStillFits,
+  REVISED_NOTE,
+  reviewedPlan,
+  revisionsOf,
+  writePlan,
+  type ApprovedChange,
+  type PlanOutcome,
+} from '../tools/changePlan';
 import type { ReadFacts, ToolOutcome } from '../tools/outcome';
 import { referenceTo } from './bodyReference';
 import { cutForModel } from './cutForModel';
@@ -35,11 +44,14 @@ export interface ResultLedgerOptions {
 export interface ExecuteContext {
   readonly signal?: AbortSignal;
   readonly onOutput?: (chunk: string) => void;
+  /** The change the user approved (`propose`'s plan, maybe revised): written as it is, never worked out again. */
+  readonly approved?: ApprovedChange;
 }
 
 /** What the ledger hands the tools: its output callback may hold the command while the store writes. */
 interface InternalContext {
   readonly signal?: AbortSignal;
+  readonly approved?: ApprovedChange;
   readonly onOutput: (chunk: string) => Promise<void> | undefined;
 }
 
@@ -118,6 +130,7 @@ export class ResultLedger {
     };
     const streaming: InternalContext = {
       ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.approved ? { approved: context.approved } : {}),
       onOutput: (chunk: string) => pass(live.push(chunk)),
     };
     // The tool's own time, from its start to its answer (an approval asked before it is not in it).
@@ -148,6 +161,17 @@ export class ResultLedger {
     if (!answer?.ok) return this.finish(id, call, errorAnswer(id, message));
     const lines = message.split('\n');
     return this.finish(id, call, this.textAnswer(id, call.name, call.input, lines, { lines }, false));
+  }
+
+  /**
+   * What a writing call would change, worked out on the files as they are without writing anything (the
+   * approval's diff); undefined for any other call, or input the tool would refuse before reading a file.
+   */
+  async propose(call: ToolCall): Promise<PlanOutcome | undefined> {
+    if (this.externalTools?.has(call.name)) return undefined;
+    const check = checkArgs(call.name, call.input);
+    if (!check.ok || check.call.tool === 'recall') return undefined;
+    return planCall(check.call, { workspace: this.workspace });
   }
 
   /** Whether a result with this id (`#a3f2`) is stored in this session (ids quoted by a model may not be). */
@@ -185,6 +209,9 @@ export class ResultLedger {
     const check = checkArgs(call.name, call.input);
     if (!check.ok) return errorAnswer(id, check.message);
     if (check.call.tool === 'recall') return recallAnswer(this.store, this.config, id, check.call.args);
+    if (context.approved && writesFiles(check.call)) {
+      return this.fromOutcome(id, call.name, check.call.args, await this.writeApproved(context.approved));
+    }
     const outcome = await runTool(check.call, {
       workspace: this.workspace,
       hashCache: this.hashCache,
@@ -196,13 +223,34 @@ export class ResultLedger {
     return this.fromOutcome(id, call.name, check.call.args, outcome);
   }
 
+  /**
+   * Writes the change the user approved, as they left it: the plan shown, with the texts they settled on in
+   * review. A file changed since it was shown is not overwritten: nothing is written and the model is told.
+   */
+  private async writeApproved(approved: ApprovedChange): Promise<ToolOutcome> {
+    const revised = revisionsOf(approved.plan, approved.revised);
+    const reviewed = revised ? reviewedPlan(approved.plan, revised) : { ok: true as const, plan: approved.plan };
+    if (!reviewed.ok) return { type: 'error', message: `${reviewed.message} Nothing was changed.` };
+    const moved = await planStillFits(reviewed.plan, { workspace: this.workspace });
+    if (moved !== undefined) {
+      return { type: 'error', message: `${moved} Nothing was changed. Read the file again and make the change on what it holds now.` };
+    }
+    const deps = { workspace: this.workspace, onWritten: (relative: string) => this.hashCache.invalidate(relative) };
+    return writePlan(reviewed.plan, deps, revised ? REVISED_NOTE : undefined);
+  }
+
   private async fromOutcome(id: string, tool: string, args: unknown, outcome: ToolOutcome): Promise<Answer> {
     switch (outcome.type) {
       case 'error':
         return errorAnswer(id, outcome.message);
       case 'files': {
-        const rendered = renderChanges(id, outcome.changes, this.config.sha_digits);
-        const stored = rendered.sentence !== undefined && rendered.body.length === 0 ? [rendered.sentence] : rendered.body;
+        const changes = renderChanges(id, outcome.changes, this.config.sha_digits);
+        // A note (the user revised the change) leads the body, so a recall of the result says it too.
+        const rendered = outcome.note === undefined ? changes : { ...changes, body: [outcome.note, ...changes.body] };
+        const stored =
+          rendered.sentence !== undefined && (rendered.body.length === 0 || outcome.note !== undefined)
+            ? [rendered.sentence, ...rendered.body]
+            : rendered.body;
         const changed = outcome.changes.some((c) => c.kind !== 'unchanged');
         return { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored: { lines: stored }, cappable: true };
       }

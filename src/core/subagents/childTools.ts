@@ -67,6 +67,12 @@ export class ChildToolExecutor implements ToolExecutor {
     }
   }
 
+  /** What a writing call would change (for its approval); none for a tool this child was not given. */
+  propose(call: ToolCall): ReturnType<NonNullable<ToolExecutor['propose']>> {
+    if (this.notOffered(call.name) !== undefined || !this.ledger.propose) return Promise.resolve(undefined);
+    return this.ledger.propose(call);
+  }
+
   answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult> {
     return this.ledger.answerWithoutRunning(call, message, answer);
   }

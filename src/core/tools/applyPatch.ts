@@ -1,10 +1,9 @@
-import { diffHunks } from '../text/diffs';
 import { dominantEol, splitLines } from '../text/lines';
-import { sha256Hex } from '../text/sha';
 import type { ApplyPatchArgs } from './args';
+import { writePlan, type PlanDeps, type PlannedChange, type PlanOutcome } from './changePlan';
 import type { EditDeps } from './editTools';
 import { describeError, FileTooLargeError, readTextFile } from './fileText';
-import { errorOutcome, type FileChange, type ToolOutcome } from './outcome';
+import { errorOutcome, type ToolOutcome } from './outcome';
 import { parsePatch, PatchParseError, type PatchChunk, type PatchOperation } from './patchParser';
 
 class PatchApplyError extends Error {}
@@ -73,7 +72,7 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], path: s
   return lines.join(eol) + (endsWithNewline ? eol : '');
 }
 
-interface PlannedFile {
+interface PatchFile {
   readonly relative: string;
   readonly displayPath: string;
   /** Content before the patch (null: did not exist). */
@@ -83,22 +82,22 @@ interface PlannedFile {
 }
 
 /**
- * Works the whole patch out in memory first (every file read, every hunk fitted), then writes. A write
- * that fails part-way puts back what was already written, so the patch is all or nothing.
+ * Works the whole patch out in memory (every file read, every hunk fitted) without writing anything: what
+ * the approval shows and what `runApplyPatch` writes.
  */
-export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promise<ToolOutcome> {
+export async function planPatch(args: ApplyPatchArgs, deps: PlanDeps): Promise<PlanOutcome> {
   let ops: PatchOperation[];
   try {
     ops = parsePatch(args.patch);
   } catch (error) {
     const message = error instanceof PatchParseError ? error.message : String(error);
-    return errorOutcome(`The patch could not be read: ${message} Nothing was changed.`);
+    return { ok: false, message: `The patch could not be read: ${message} Nothing was changed.` };
   }
-  const files = new Map<string, PlannedFile>();
-  const changes: Array<Omit<FileChange, 'hunks' | 'kind' | 'sha' | 'lineCount'> & { kind: FileChange['kind']; from?: string }> = [];
+  const files = new Map<string, PatchFile>();
+  const changes: PlannedChange[] = [];
   let current = '';
   try {
-    const load = async (path: string): Promise<PlannedFile> => {
+    const load = async (path: string): Promise<PatchFile> => {
       current = path;
       const relative = (await deps.workspace.resolve(path)).relative;
       const known = files.get(relative);
@@ -109,7 +108,7 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
         throw new PatchApplyError(
           `${path} is not valid UTF-8; patching it would damage the bytes that cannot be read. Use bash for this file.`,
         );
-      const planned: PlannedFile = {
+      const planned: PatchFile = {
         relative,
         displayPath: path,
         before: file.exists ? file.text : null,
@@ -138,7 +137,12 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
             file.after = null;
           }
           target.after = updated;
-          changes.push({ displayPath: op.moveTo, relative: target.relative, kind: 'updated', from: op.path });
+          changes.push({
+            displayPath: op.moveTo,
+            relative: target.relative,
+            kind: 'updated',
+            movedFrom: { displayPath: op.path, relative: file.relative },
+          });
         } else {
           file.after = updated;
           changes.push({ displayPath: op.path, relative: file.relative, kind: 'updated' });
@@ -149,52 +153,15 @@ export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promi
     const message = error instanceof PatchApplyError ? error.message : describeError(error, current);
     // Re-reading cannot help with a file too large to patch; the message already says to use bash.
     const advice = error instanceof FileTooLargeError ? '' : " Read the files again and make each hunk's lines match them exactly.";
-    return errorOutcome(`The patch was not applied: ${message}\nNothing was changed.${advice}`);
+    return { ok: false, message: `The patch was not applied: ${message}\nNothing was changed.${advice}` };
   }
-
-  const written: PlannedFile[] = [];
-  try {
-    for (const file of files.values()) {
-      if (file.after === file.before) continue;
-      if (file.after === null) await deps.workspace.deleteFile(file.relative);
-      else await deps.workspace.writeFile(file.relative, file.after);
-      written.push(file);
-      deps.onWritten(file.relative);
-    }
-  } catch (error) {
-    for (const file of written.reverse()) {
-      try {
-        if (file.before === null) await deps.workspace.deleteFile(file.relative);
-        else await deps.workspace.writeFile(file.relative, file.before);
-      } catch {
-        // Best effort: the error below tells the model to check the files.
-      }
-      deps.onWritten(file.relative);
-    }
-    return errorOutcome(
-      `The patch was not applied: writing failed (${describeError(error, current)}). Files already written were put back; check them with read.`,
-    );
-  }
-
-  // Each change is reported against the file's state before the patch and after all of it.
-  const reported: FileChange[] = changes.map((change) => {
-    const file = files.get(change.relative)!;
-    const base = { displayPath: change.displayPath, relative: change.relative };
-    if (change.kind === 'deleted') return { ...base, kind: 'deleted' };
-    const after = file.after ?? '';
-    const sha = sha256Hex(after);
-    if (change.kind === 'created') return { ...base, kind: 'created', sha, lineCount: splitLines(after).length };
-    const source = change.from !== undefined ? files.get(changeRelative(files, change.from)) : file;
-    const before = source?.before ?? '';
-    const hunks = diffHunks(before, after);
-    const moved = change.from !== undefined ? { movedFrom: change.from } : {};
-    if (hunks.length === 0) return { ...base, ...moved, kind: 'unchanged', sha };
-    return { ...base, ...moved, kind: 'updated', sha, hunks };
-  });
-  return { type: 'files', changes: reported };
+  return { ok: true, plan: { files: [...files.values()], changes } };
 }
 
-function changeRelative(files: Map<string, PlannedFile>, displayPath: string): string {
-  for (const file of files.values()) if (file.displayPath === displayPath) return file.relative;
-  return displayPath;
+/** Plans the whole patch first, then writes it: all or nothing (a write that fails part-way is put back). */
+export async function runApplyPatch(args: ApplyPatchArgs, deps: EditDeps): Promise<ToolOutcome> {
+  const planned = await planPatch(args, deps);
+  if (!planned.ok) return errorOutcome(planned.message);
+  const outcome = await writePlan(planned.plan, deps);
+  return outcome.type === 'error' ? errorOutcome(`The patch was not applied: ${outcome.message}`) : outcome;
 }

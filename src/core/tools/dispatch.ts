@@ -2,9 +2,10 @@ import type { HygieneConfig } from '../config/hygiene';
 import type { HashCache } from './hashCache';
 import type { Workspace } from '../ports';
 import type { ParsedCall } from './args';
-import { runApplyPatch } from './applyPatch';
+import { planPatch, runApplyPatch } from './applyPatch';
+import type { PlanDeps, PlanOutcome } from './changePlan';
 import { runBash } from './bashTool';
-import { runEdit, runMultiEdit, runWrite } from './editTools';
+import { planEdits, planWrite, runEdit, runMultiEdit, runWrite } from './editTools';
 import { errorOutcome, type ToolOutcome } from './outcome';
 import { runRead, type ReadDeps } from './readTool';
 import { runGlob, runGrep, runList } from './searchTools';
@@ -51,5 +52,33 @@ export function runTool(call: Exclude<ParsedCall, { tool: 'recall' }>, deps: Too
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.onOutput ? { onOutput: deps.onOutput } : {}),
       });
+  }
+}
+
+/** Whether the call writes files through a plan (write, edit, multiedit, apply_patch). */
+export function writesFiles(call: ParsedCall): boolean {
+  return call.tool === 'write' || call.tool === 'edit' || call.tool === 'multiedit' || call.tool === 'apply_patch';
+}
+
+/**
+ * What a writing call (write, edit, multiedit, apply_patch) would change, worked out without writing: the
+ * approval shows it, and an approved call writes exactly it. Undefined for a call that writes no file.
+ */
+export function planCall(call: ParsedCall, deps: PlanDeps): Promise<PlanOutcome> | undefined {
+  if (call.tool === 'write' || call.tool === 'edit' || call.tool === 'multiedit') {
+    const problem = hiddenCharProblem(call.args.path);
+    if (problem) return Promise.resolve({ ok: false, message: `${problem} Nothing was changed.` });
+  }
+  switch (call.tool) {
+    case 'write':
+      return planWrite(call.args, deps);
+    case 'edit':
+      return planEdits(call.args.path, [call.args], deps, false);
+    case 'multiedit':
+      return planEdits(call.args.path, call.args.edits, deps, true);
+    case 'apply_patch':
+      return planPatch(call.args, deps);
+    default:
+      return undefined;
   }
 }

@@ -1,10 +1,9 @@
-import { diffHunks } from '../text/diffs';
-import { dominantEol, splitLines } from '../text/lines';
-import { sha256Hex } from '../text/sha';
+import { dominantEol } from '../text/lines';
 import type { Workspace } from '../ports';
 import type { EditArgs, EditSpec, MultiEditArgs, WriteArgs } from './args';
+import { writePlan, type PlanDeps, type PlanOutcome } from './changePlan';
 import { describeError, readTextFile } from './fileText';
-import { errorOutcome, type FileChange, type ToolOutcome } from './outcome';
+import { errorOutcome, type ToolOutcome } from './outcome';
 
 /** Told to the model after every failed edit, so it knows the file is as it was. */
 const NOTHING_CHANGED = 'Nothing was changed.';
@@ -15,27 +14,30 @@ export interface EditDeps {
   readonly onWritten: (relative: string) => void;
 }
 
-export async function runWrite(args: WriteArgs, deps: EditDeps): Promise<ToolOutcome> {
+/** What a write will do: the file's whole new content. */
+export async function planWrite(args: WriteArgs, deps: PlanDeps): Promise<PlanOutcome> {
   try {
     const before = await readTextFile(deps.workspace, args.path);
     const relative = (await deps.workspace.resolve(args.path)).relative;
-    const sha = sha256Hex(args.content);
-    if (before.exists && !before.binary && before.text === args.content) {
-      return { type: 'files', changes: [{ displayPath: args.path, relative, kind: 'unchanged', sha }] };
-    }
-    await deps.workspace.writeFile(relative, args.content);
-    deps.onWritten(relative);
-    if (!before.exists) {
-      return {
-        type: 'files',
-        changes: [{ displayPath: args.path, relative, kind: 'created', sha, lineCount: splitLines(args.content).length }],
-      };
-    }
-    const hunks = diffHunks(before.binary ? '' : before.text, args.content);
-    return { type: 'files', changes: [{ displayPath: args.path, relative, kind: 'updated', sha, hunks }] };
+    const file = {
+      relative,
+      displayPath: args.path,
+      before: before.exists ? before.text : null,
+      after: args.content,
+      ...(before.exists && before.binary ? { binaryBefore: true } : {}),
+    };
+    return {
+      ok: true,
+      plan: { files: [file], changes: [{ relative, displayPath: args.path, kind: before.exists ? 'updated' : 'created' }] },
+    };
   } catch (error) {
-    return errorOutcome(`${describeError(error, args.path)} ${NOTHING_CHANGED}`);
+    return { ok: false, message: `${describeError(error, args.path)} ${NOTHING_CHANGED}` };
   }
+}
+
+export async function runWrite(args: WriteArgs, deps: EditDeps): Promise<ToolOutcome> {
+  const planned = await planWrite(args, deps);
+  return planned.ok ? writePlan(planned.plan, deps) : errorOutcome(planned.message);
 }
 
 export type ReplaceResult = { ok: true; text: string } | { ok: false; message: string };
@@ -88,14 +90,15 @@ function spliceFirst(text: string, oldString: string, newString: string): string
   return text.slice(0, at) + newString + text.slice(at + oldString.length);
 }
 
-async function applyEdits(path: string, edits: readonly EditSpec[], deps: EditDeps, numbered: boolean): Promise<ToolOutcome> {
+/** What an edit (or a multiedit's edits, in order) will do to the file, worked out in memory. */
+export async function planEdits(path: string, edits: readonly EditSpec[], deps: PlanDeps, numbered: boolean): Promise<PlanOutcome> {
+  const refuse = (message: string): PlanOutcome => ({ ok: false, message });
   try {
     const file = await readTextFile(deps.workspace, path);
-    if (!file.exists)
-      return errorOutcome(`${path} does not exist. ${NOTHING_CHANGED} Use write to create it, or glob to find the right path.`);
-    if (file.binary) return errorOutcome(`${path} is a binary file and cannot be edited as text. ${NOTHING_CHANGED}`);
+    if (!file.exists) return refuse(`${path} does not exist. ${NOTHING_CHANGED} Use write to create it, or glob to find the right path.`);
+    if (file.binary) return refuse(`${path} is a binary file and cannot be edited as text. ${NOTHING_CHANGED}`);
     if (!file.validUtf8) {
-      return errorOutcome(
+      return refuse(
         `${path} is not valid UTF-8, so an edit would damage the bytes it cannot read. ${NOTHING_CHANGED} Use bash (e.g. sed) for this file, or write its whole content.`,
       );
     }
@@ -104,20 +107,20 @@ async function applyEdits(path: string, edits: readonly EditSpec[], deps: EditDe
       const result = replaceOnce(text, edits[i]!, path);
       if (!result.ok) {
         const where = numbered ? `Edit ${i + 1} of ${edits.length}: ` : '';
-        return errorOutcome(`${where}${result.message} ${NOTHING_CHANGED}`);
+        return refuse(`${where}${result.message} ${NOTHING_CHANGED}`);
       }
       text = result.text;
     }
-    const sha = sha256Hex(text);
-    const base = { displayPath: path, relative: file.relative, sha };
-    if (text === file.text) return { type: 'files', changes: [{ ...base, kind: 'unchanged' }] };
-    await deps.workspace.writeFile(file.relative, text);
-    deps.onWritten(file.relative);
-    const change: FileChange = { ...base, kind: 'updated', hunks: diffHunks(file.text, text) };
-    return { type: 'files', changes: [change] };
+    const planned = { relative: file.relative, displayPath: path, before: file.text, after: text };
+    return { ok: true, plan: { files: [planned], changes: [{ relative: file.relative, displayPath: path, kind: 'updated' }] } };
   } catch (error) {
-    return errorOutcome(`${describeError(error, path)} ${NOTHING_CHANGED}`);
+    return refuse(`${describeError(error, path)} ${NOTHING_CHANGED}`);
   }
+}
+
+async function applyEdits(path: string, edits: readonly EditSpec[], deps: EditDeps, numbered: boolean): Promise<ToolOutcome> {
+  const planned = await planEdits(path, edits, deps, numbered);
+  return planned.ok ? writePlan(planned.plan, deps) : errorOutcome(planned.message);
 }
 
 export function runEdit(args: EditArgs, deps: EditDeps): Promise<ToolOutcome> {

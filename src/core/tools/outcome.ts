@@ -42,7 +42,8 @@ export type ToolOutcome =
       /** The last line `text` ends with that is not output (`[exit code 1]`), for a store given the output in parts. */
       readonly status?: string;
     }
-  | { readonly type: 'files'; readonly changes: readonly FileChange[] }
+  /** `note`: a sentence ahead of the changes (a change the user revised before it was applied says so). */
+  | { readonly type: 'files'; readonly changes: readonly FileChange[]; readonly note?: string }
   /** `body` is the formatted `N: text` lines; absent when `stubOf` lets the ledger answer without reading. */
   | { readonly type: 'read'; readonly facts: ReadFacts; readonly body?: readonly string[]; readonly stubOf?: string }
   | { readonly type: 'error'; readonly message: string };
