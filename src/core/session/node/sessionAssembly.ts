@@ -34,6 +34,7 @@ import { summarizeCall } from '../../memory/durableState';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
+import { spentInJournal } from '../../spending/journalSpending';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
 import {
@@ -117,6 +118,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     generations,
     WorkingMemory.fromRecords(opened.records),
     SubagentIds.after(opened.records.flatMap((record) => (record.type === 'subagent_started' ? [record.agent.id] : []))),
+    await spentInJournal(opened.journal),
   );
   const options = {
     workspace: checkpoints.workspace,
@@ -256,6 +258,7 @@ async function assemble(
       mcpTools,
       ids: extras.subagentIds,
       budget: extras.childBudget,
+      spending: extras.spending,
       calls: childLoopParts,
     }),
   );
