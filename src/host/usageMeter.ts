@@ -78,6 +78,8 @@ export class UsageMeter {
     };
     const subagents = subagentTotals(this.requests);
     if (subagents.length > 0) this.latest = { ...this.latest, subagents };
+    const spending = assembled.spending.status();
+    if (spending.turnCapUsd !== undefined || spending.sessionCapUsd !== undefined) this.latest = { ...this.latest, spending };
     return this.latest;
   }
 }

@@ -227,6 +227,16 @@ export interface UsageMeterView {
   readonly tokensSavedByHygiene: number;
   /** Each sub-agent's figures (their cost is in `sessionCostUsd`); absent when the session has none. */
   readonly subagents?: readonly SubagentTotalView[];
+  /** Spent against the spending caps (`cairn.budget.*`, sub-agents included); absent when no cap is set. */
+  readonly spending?: SpendingCapView;
+}
+
+/** What the turn and the session spent, against their caps in US$ (a cap absent: not set). */
+export interface SpendingCapView {
+  readonly turnUsd: number;
+  readonly turnCapUsd?: number;
+  readonly sessionUsd: number;
+  readonly sessionCapUsd?: number;
 }
 
 /** The compaction notice above the input. */

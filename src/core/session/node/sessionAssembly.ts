@@ -35,6 +35,7 @@ import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
+import type { SpendingCap } from '../../spending/spendingCap';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
 import {
@@ -63,6 +64,8 @@ export interface AssembledSession {
   readonly skills: SessionSkills;
   /** The plan and the turn count (the chat's todo list reads it). */
   readonly memory: WorkingMemory;
+  /** Spent against the spending caps (the chat's meter reads it). */
+  readonly spending: Pick<SpendingCap, 'status'>;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -360,6 +363,7 @@ async function assemble(
     hashCache,
     skills,
     memory,
+    spending: extras.spending,
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();
