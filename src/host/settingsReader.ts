@@ -284,7 +284,8 @@ function sandboxOf(get: SettingGetter, problems: string[]): SandboxSettings {
   const rawNetwork = get('sandboxNetwork');
   let network = DEFAULT_SANDBOX_SETTINGS.network;
   if (typeof rawNetwork === 'boolean') network = rawNetwork;
-  else if (rawNetwork !== undefined && rawNetwork !== null) problems.push('cairn.sandboxNetwork must be true or false; using false (no network).');
+  else if (rawNetwork !== undefined && rawNetwork !== null)
+    problems.push('cairn.sandboxNetwork must be true or false; using false (no network).');
   return { mode, network };
 }
 

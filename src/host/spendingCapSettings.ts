@@ -5,13 +5,12 @@
  * prices the caps are counted in. Unset, null or 0: no cap.
  */
 import type { SpendingCaps } from '../core/spending/spendingCap';
-import type { SettingGetter } from './settingsReader';
 
 export type { SpendingCaps } from '../core/spending/spendingCap';
 
 export const SPENDING_CAP_SETTINGS = ['budget.turn', 'budget.session'] as const;
 
-export function spendingCapsOf(get: SettingGetter, problems: string[]): SpendingCaps {
+export function spendingCapsOf(get: (key: string) => unknown, problems: string[]): SpendingCaps {
   const read = (key: (typeof SPENDING_CAP_SETTINGS)[number]): number | undefined => {
     const value = get(key);
     if (value === undefined || value === null || value === 0) return undefined;

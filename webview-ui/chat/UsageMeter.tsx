@@ -49,7 +49,10 @@ function SpendingCap({ spending }: { spending: SpendingCapView }) {
       : []),
   ];
   return (
-    <span class="meter-cap" title="Spent against your spending caps (cairn.budget.turn, cairn.budget.session), sub-agents included; Cairn asks before a request that could pass one">
+    <span
+      class="meter-cap"
+      title="Spent against your spending caps (cairn.budget.turn, cairn.budget.session), sub-agents included; Cairn asks before a request that could pass one"
+    >
       {parts.join(' · ')}
     </span>
   );

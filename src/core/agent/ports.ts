@@ -116,4 +116,3 @@ export interface NextRequest {
   /** The response's limit: the most output it can be billed. */
   readonly maxTokens: number;
 }
-

@@ -110,9 +110,10 @@ export class SpendingCap {
   /** A starting child's share of what is left (undefined when no cap is set). */
   shareForChild(): ChildShare | undefined {
     const { turn, session } = this.current();
-    const left = [turn !== undefined ? turn - this.turnSpent : undefined, session !== undefined ? session - this.sessionSpent : undefined].filter(
-      (n): n is number => n !== undefined,
-    );
+    const left = [
+      turn !== undefined ? turn - this.turnSpent : undefined,
+      session !== undefined ? session - this.sessionSpent : undefined,
+    ].filter((n): n is number => n !== undefined);
     if (left.length === 0) return undefined;
     return { limitUsd: Math.max(0, Math.min(...left)) * CHILD_SHARE, spentUsd: 0 };
   }
@@ -121,7 +122,11 @@ export class SpendingCap {
    * Before a request of the session's agent or a child: undefined to send it, or why the run stops (the loop
    * ends `budget` with it). A child past its `share` stops without asking; past a cap the user is asked.
    */
-  async beforeRequest(next: NextRequest, signal: AbortSignal, who: { agent?: string; share?: ChildShare } = {}): Promise<string | undefined> {
+  async beforeRequest(
+    next: NextRequest,
+    signal: AbortSignal,
+    who: { agent?: string; share?: ChildShare } = {},
+  ): Promise<string | undefined> {
     for (;;) {
       if (this.stopped !== undefined) return this.stopped;
       const estimate = estimateRequestUsd(next, this.prices);
@@ -182,7 +187,12 @@ export class SpendingCap {
     return undefined;
   }
 
-  private question(over: { scope: CapScope; capUsd: number; spentUsd: number }, estimate: number, next: NextRequest, agent?: string): CapQuestion {
+  private question(
+    over: { scope: CapScope; capUsd: number; spentUsd: number },
+    estimate: number,
+    next: NextRequest,
+    agent?: string,
+  ): CapQuestion {
     const whose = agent !== undefined ? `${agent}'s next request` : 'The next request';
     const text =
       `${whose} could pass ${capName(over.scope)}: ` +

@@ -137,7 +137,8 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const dollars = (flag: string): number | undefined => {
     if (!values.has(flag)) return undefined;
     const value = Number(values.get(flag));
-    if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} needs a number of US dollars above 0, got "${values.get(flag)}".`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new UsageError(`${flag} needs a number of US dollars above 0, got "${values.get(flag)}".`);
     return value;
   };
   const turn = dollars('--budget-turn');
@@ -147,7 +148,8 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
     throw new UsageError(`--past-cap must be stop, once or raise, got "${pastCap}".`);
   }
   const sandbox = values.get('--sandbox');
-  if (sandbox !== undefined && sandbox !== 'auto' && sandbox !== 'off') throw new UsageError(`--sandbox must be auto or off, got "${sandbox}".`);
+  if (sandbox !== undefined && sandbox !== 'auto' && sandbox !== 'off')
+    throw new UsageError(`--sandbox must be auto or off, got "${sandbox}".`);
   return {
     workspace,
     ...(turn !== undefined || session !== undefined

@@ -161,7 +161,10 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       ...(options.compaction ? { compaction: () => options.compaction! } : {}),
       ...(options.prices ? { prices: options.prices } : {}),
       ...(options.spending
-        ? { spendingCaps: () => options.spending!.caps, spendingApprover: options.spending.approver ?? flagAnswer(options.spending.pastCap ?? 'stop') }
+        ? {
+            spendingCaps: () => options.spending!.caps,
+            spendingApprover: options.spending.approver ?? flagAnswer(options.spending.pastCap ?? 'stop'),
+          }
         : {}),
       // The script's time (real time plus its user turns' idles), the clock the local server expires its cache
       // by: Cairn judges a cold cache, and stamps its journal, by the time the server keeps.

@@ -26,10 +26,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function capped(
-  pastCap: 'stop' | 'once',
-  asked: CapQuestion[] = [],
-): Promise<Awaited<ReturnType<typeof runHeadless>>> {
+async function capped(pastCap: 'stop' | 'once', asked: CapQuestion[] = []): Promise<Awaited<ReturnType<typeof runHeadless>>> {
   const dir = await mkdtemp(join(tmpdir(), 'cairn-cap-'));
   dirs.push(dir);
   const scenario = await loadScenario(SAMPLE);
@@ -73,7 +70,9 @@ describe('a turn spending cap, with sub-agents, through the local server', () =>
       ['explore-2', 'budget', 0],
     ]);
     const [stop] = notices(result.events);
-    expect(stop).toMatch(/^Stopped before a request that could pass this turn's spending cap: \$0\.\d{4} spent of \$1\.0500 \(cairn\.budget\.turn\)/);
+    expect(stop).toMatch(
+      /^Stopped before a request that could pass this turn's spending cap: \$0\.\d{4} spent of \$1\.0500 \(cairn\.budget\.turn\)/,
+    );
     const spent = Number(/: \$(\d+\.\d+) spent/.exec(stop!)![1]);
     const next = Number(/could cost up to \$(\d+\.\d+)/.exec(stop!)![1]);
     expect(spent).toBeLessThanOrEqual(1.05);

@@ -127,7 +127,9 @@ export function runCommand(
   const bash = ['bash', '-c', 'exec bash -c "$1" 2>&1', 'bash', command];
   const confined = isolation.kind === 'namespace' ? confinement : undefined;
   const [file, ...args] =
-    isolation.kind === 'namespace' ? [isolation.bwrap, ...bwrapArguments({ cwd, ...(confined ? { confine: confined.confine } : {}) }, bash)] : bash;
+    isolation.kind === 'namespace'
+      ? [isolation.bwrap, ...bwrapArguments({ cwd, ...(confined ? { confine: confined.confine } : {}) }, bash)]
+      : bash;
 
   return new Promise<CommandResult>((resolve, reject) => {
     const child = spawn(file!, args, {

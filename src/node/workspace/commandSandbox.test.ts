@@ -55,7 +55,7 @@ describe.skipIf(process.platform !== 'linux')('a command in the sandbox', () => 
     expect(result.output).toContain('"cairn.sandbox": "off"');
   });
 
-  it('has a /tmp of its own: what it writes there is not in the machine\'s /tmp', async () => {
+  it("has a /tmp of its own: what it writes there is not in the machine's /tmp", async () => {
     const name = `cairn-private-${process.pid}-${Date.now()}`;
     const result = await run(workspace(), `echo x > /tmp/${name} && cat /tmp/${name}`);
     expect(result).toMatchObject({ output: 'x\n', exitCode: 0 });

@@ -1,7 +1,17 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { homedir } from 'node:os';
-import type { CommandSandboxState, DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, SearchOptions, Workspace } from '../../core/ports';
+import type {
+  CommandSandboxState,
+  DirEntry,
+  ExecOptions,
+  FileStat,
+  GrepMatch,
+  GrepQuery,
+  ResolvedPath,
+  SearchOptions,
+  Workspace,
+} from '../../core/ports';
 import { writeFileAtomic } from './atomicWrite';
 import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
 import { readConfined } from './confinedRead';

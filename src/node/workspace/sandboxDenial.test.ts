@@ -9,7 +9,7 @@ const CONFINE = {
 };
 
 describe("the sandbox's line in a failed command's result", () => {
-  it("names a write Node refused (EROFS) with its path", () => {
+  it('names a write Node refused (EROFS) with its path', () => {
     const output = "Error: EROFS: read-only file system, open '/home/ada/.config/tool.json'\n";
     expect(sandboxDenialLine(output, CONFINE, '/home/ada')).toMatch(
       /^\[Cairn sandbox\] The sandbox denied writing outside the workspace \(\/home\/ada\/\.config\/tool\.json\)\./,

@@ -16,7 +16,9 @@ import type { Confinement } from './commandSandbox';
  */
 export function sandboxDenialLine(output: string, confine: Confinement, home: string): string | undefined {
   const denied: string[] = [];
-  const erofs = /(?:EROFS[^\n]*?'([^'\n]+)'|([^\s:'"`]+)['"`]?: Read-only file system|Read-only file system[^\n]*?'([^'\n]+)')/i.exec(output);
+  const erofs = /(?:EROFS[^\n]*?'([^'\n]+)'|([^\s:'"`]+)['"`]?: Read-only file system|Read-only file system[^\n]*?'([^'\n]+)')/i.exec(
+    output,
+  );
   if (erofs) {
     const path = erofs[1] ?? erofs[2] ?? erofs[3];
     denied.push(`writing outside the workspace${path ? ` (${path})` : ''}`);
