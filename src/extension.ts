@@ -347,10 +347,10 @@ function extensionVersion(context: vscode.ExtensionContext): string {
 /**
  * The editor's data folder, to hide from commands: the folder above `User/globalStorage/<extension>` (VS Code's
  * `~/.config/Code`, a remote window's `~/.vscode-server/data`, code-server's `~/.local/share/code-server`),
- * which holds the secret store. In any other layout, only the global storage itself.
+ * which holds the secret store. In any other layout, only this extension's own global storage.
  */
 function editorDataFolder(globalStorage: string): string {
   const storage = dirname(globalStorage);
   const user = dirname(storage);
-  return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : storage;
+  return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : globalStorage;
 }
