@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import * as nodePath from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,6 +18,11 @@ let tree: TestTree;
 let outside: string;
 let home: string;
 const servers: Server[] = [];
+
+/** cargo on PATH (this machine has it; CI may not). */
+function hasCargo(): boolean {
+  return spawnSync('cargo', ['--version'], { encoding: 'utf8' }).status === 0;
+}
 
 function workspace(settings: Partial<SandboxSettings> = {}): NodeWorkspace {
   return new NodeWorkspace(tree.root, { sandbox: { settings: () => ({ mode: 'auto', network: false, ...settings }), home } });
@@ -123,6 +129,21 @@ describe.skipIf(process.platform !== 'linux')('a command in the sandbox', () => 
     expect(result.output).toContain('1 passing');
     expect(readFileSync(nodePath.join(tree.root, 'result.txt'), 'utf8')).toBe('ok');
   });
+
+  it.skipIf(!hasCargo())(
+    'builds a crate with cargo inside the workspace (~/.cargo read-only, no network)',
+    async () => {
+      tree.write({
+        'Cargo.toml': '[package]\nname = "tiny"\nversion = "0.1.0"\nedition = "2021"\n',
+        'src/main.rs': 'fn main() { println!("cargo built and ran"); }\n',
+      });
+      const ws = new NodeWorkspace(tree.root, { sandbox: { settings: () => ({ mode: 'auto', network: false }) } });
+      const result = await ws.exec('cargo build --quiet && ./target/debug/tiny', { timeoutMs: 240_000 });
+      expect(result.output).toContain('cargo built and ran');
+      expect(result.exitCode).toBe(0);
+    },
+    300_000,
+  );
 
   it('with cairn.sandbox "off", only the PID namespace: a write outside succeeds', async () => {
     const result = await run(workspace({ mode: 'off' }), `touch ${outside}/planted && echo done`);
