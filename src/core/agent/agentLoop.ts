@@ -188,7 +188,7 @@ export class AgentLoop {
       // The spending caps, on the request as it will go: past one the user was asked, and "stop" ends the run here
       // (every call of the last response has its result by now, so the history stays valid).
       if (deps.bounds?.beforeSend) {
-        const over = await deps.bounds.beforeSend(await this.nextRequest(), signal);
+        const over = await deps.bounds.beforeSend(() => this.nextRequest(), signal);
         if (signal.aborted) return this.finish('cancelled');
         if (over !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: over });
       }

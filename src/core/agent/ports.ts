@@ -99,9 +99,10 @@ export interface RunBounds {
   beforeRequest?(signal: AbortSignal): Promise<string | undefined>;
   /**
    * Right before the request is composed and sent (after compaction, so it is the request that will go), with
-   * what it will be (the spending caps, `core/spending/`): undefined to send it, or why the run stops.
+   * what it will be, estimated only when asked (the spending caps, `core/spending/`, ask only when a cap is
+   * set): undefined to send it, or why the run stops.
    */
-  beforeSend?(next: NextRequest, signal: AbortSignal): Promise<string | undefined>;
+  beforeSend?(next: () => Promise<NextRequest>, signal: AbortSignal): Promise<string | undefined>;
 }
 
 /** What the loop knows of its next request before composing it (`RunBounds.beforeSend`). */

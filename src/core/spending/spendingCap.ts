@@ -123,10 +123,16 @@ export class SpendingCap {
    * ends `budget` with it). A child past its `share` stops without asking; past a cap the user is asked.
    */
   async beforeRequest(
-    next: NextRequest,
+    request: NextRequest | (() => Promise<NextRequest>),
     signal: AbortSignal,
     who: { agent?: string; share?: ChildShare } = {},
   ): Promise<string | undefined> {
+    if (this.stopped === undefined && !who.share) {
+      const { turn, session } = this.current();
+      // No cap: nothing to estimate (the estimate reads the whole prompt).
+      if (turn === undefined && session === undefined) return undefined;
+    }
+    const next = typeof request === 'function' ? await request() : request;
     for (;;) {
       if (this.stopped !== undefined) return this.stopped;
       const estimate = estimateRequestUsd(next, this.prices);
