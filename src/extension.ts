@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
@@ -10,6 +10,7 @@ import { commandEnvironment, environmentSecrets } from './node/workspace/command
 import { commandIsolation } from './node/workspace/commandIsolation';
 import { CHECKPOINT_SCHEME, CheckpointDocuments, VsCodeCheckpointPrompts } from './host/checkpointPrompts';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
+import { VsCodeSpendingPrompt } from './host/spendingPrompt';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
 import { MultiRootWorkspace, reachableFolders } from './node/workspace/multiRootWorkspace';
 import { ChatViewProvider, CHAT_VIEW_ID } from './host/chatViewProvider';
@@ -138,9 +139,15 @@ export function activate(context: vscode.ExtensionContext): void {
   let absolutePathOf: ((relative: string) => string) | undefined;
   if (root) {
     const ripgrepPath = bundledRipgrep();
+    // Commands are confined to the window's folders (each writable), the editor's data hidden (its secret store).
+    const sandbox = {
+      settings: () => settings.sandbox,
+      folders: folders.map((folder) => folder.path),
+      editorData: [editorDataFolder(context.globalStorageUri.fsPath)],
+    };
     const perFolder = folders.map((folder) => ({
       name: folder.name,
-      workspace: new NodeWorkspace(folder.path, ripgrepPath ? { ripgrepPath } : {}),
+      workspace: new NodeWorkspace(folder.path, { sandbox, ...(ripgrepPath ? { ripgrepPath } : {}) }),
     }));
     // One folder: the folder itself, as always. Several: the others mounted at their names (`lib/src/a.ts`).
     const multi = perFolder.length > 1 ? new MultiRootWorkspace(perFolder) : undefined;
@@ -181,6 +188,8 @@ export function activate(context: vscode.ExtensionContext): void {
       settings: () => settings.loop,
       compaction: () => settings.compaction,
       subagents: () => settings.subagents,
+      spendingCaps: () => settings.spending,
+      spendingApprover: new VsCodeSpendingPrompt(),
       // Read when a session is built: a changed setting applies to the next session.
       get prices() {
         return settings.prices;
@@ -368,4 +377,15 @@ export async function deactivate(): Promise<void> {
 function extensionVersion(context: vscode.ExtensionContext): string {
   const manifest = (context.extension as { packageJSON?: { version?: unknown } } | undefined)?.packageJSON;
   return typeof manifest?.version === 'string' ? manifest.version : '0';
+}
+
+/**
+ * The editor's data folder, to hide from commands: the folder above `User/globalStorage/<extension>` (VS Code's
+ * `~/.config/Code`, a remote window's `~/.vscode-server/data`, code-server's `~/.local/share/code-server`),
+ * which holds the secret store. In any other layout, only this extension's own global storage.
+ */
+function editorDataFolder(globalStorage: string): string {
+  const storage = dirname(globalStorage);
+  const user = dirname(storage);
+  return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : globalStorage;
 }

@@ -114,6 +114,24 @@ export interface ExecResult {
 }
 
 /**
+ * What the sandbox holds for the commands the model runs (issue 32, `src/node/workspace/sandboxPolicy.ts`),
+ * for the permission modes (issue 32 §1): in `auto`, a command runs without asking only when
+ * `sandboxAvailable`, and one that needs what the sandbox withholds (the network when `network` is false, a
+ * write outside `writable`) asks. `sandboxAvailable` is false where no sandbox exists (macOS without
+ * `sandbox-exec`, Windows, Linux without bubblewrap) or the user turned it off (`cairn.sandbox` "off"), with
+ * `reason` saying which.
+ */
+export type CommandSandboxState =
+  | {
+      readonly sandboxAvailable: true;
+      /** Whether commands may use the network (`cairn.sandboxNetwork`). */
+      readonly network: boolean;
+      /** Absolute folders commands may write: the workspace's folders, then the toolchains' caches (and a private /tmp). */
+      readonly writable: readonly string[];
+    }
+  | { readonly sandboxAvailable: false; readonly reason: string };
+
+/**
  * The user's workspace. Every method takes paths relative to the root and refuses, with a
  * `WorkspacePathError`, any path that escapes it (`..`, absolute paths outside, symlinks out).
  */
@@ -135,6 +153,8 @@ export interface Workspace {
   grep(query: GrepQuery): Promise<GrepMatch[]>;
   /** Runs `bash -c command` in the root, in its own process group. */
   exec(command: string, options: ExecOptions): Promise<ExecResult>;
+  /** What confines the commands `exec` runs (none: no sandbox, as for a workspace that runs no real commands). */
+  commandSandbox?(): Promise<CommandSandboxState>;
 }
 
 export interface Clock {

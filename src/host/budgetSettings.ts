@@ -8,7 +8,8 @@
  * Not budgets, so a workspace may still set them: `cairn.model` (a project's choice; it is shown on every
  * request), the elision knobs and `cairn.commandOutput` (how Cairn stays under the compaction threshold,
  * not how far it may go), `cairn.compaction.fallbackModel` / `fallbackAfterMinutes` (which model writes a
- * summary), `cairn.prices` (what the figures say; see issue 32, whose spending caps will read it).
+ * summary). `cairn.prices` was one until issue 32: the spending caps are counted in it, so it is user-only
+ * now (`USER_ONLY_SETTINGS`), like the caps themselves (`spendingCapSettings.ts`).
  */
 import { DEFAULT_LOOP_SETTINGS } from '../core/agent/agentLoop';
 import { DEFAULT_SUBAGENT_SETTINGS, SUBAGENT_LIMITS, type SubagentSettings } from '../core/subagentTypes';

@@ -24,5 +24,5 @@ export const NOT_ISOLATED = 'commands_not_isolated';
  * (`src/node/workspace/commandSandbox.ts`): what that leaves open, and why it is so here.
  */
 export function commandsNotIsolatedNotice(reason: string): string {
-  return `Commands Cairn runs are not isolated from the editor here: ${reason}. A command can read the editor's environment and, where the system lets one of your programs read another's memory (Linux without ptrace restrictions, Windows), the editor's memory, which holds the API key while Cairn runs, even one kept with “Cairn: Set API Key”. Results never show the key, as it is or in a common encoding, but a command could send it elsewhere: approve only commands you understand.`;
+  return `Commands Cairn runs are not isolated from the editor here: ${reason}. A command can read the editor's environment and, where the system lets one of your programs read another's memory (Linux without ptrace restrictions, Windows), the editor's memory, which holds the API key while Cairn runs, even one kept with “Cairn: Set API Key”. Results never show the key, as it is or in a common encoding, but a command could send it elsewhere: approve only commands you understand. Commands are not sandboxed here either: they may write outside the workspace, read your credentials and use the network.`;
 }

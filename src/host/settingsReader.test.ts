@@ -216,6 +216,39 @@ describe('budgets: user-scoped, each with a maximum (security round 3, case 12)'
     expect(ignoredWorkspaceValues(scoped({ maxTurns: { defaultValue: 50, globalValue: 80 } }))).toEqual([]);
   });
 
+  it("ignores a repository's sandbox, spending caps and prices (issue 32): it cannot turn the sandbox off, raise a cap or lower a price", () => {
+    const config = scoped({
+      sandbox: { defaultValue: 'auto', workspaceValue: 'off' },
+      sandboxNetwork: { defaultValue: false, workspaceValue: true },
+      'budget.turn': { defaultValue: 0, globalValue: 2, workspaceValue: 500 },
+      'budget.session': { defaultValue: 0, globalValue: 10, workspaceFolderValue: 1000 },
+      prices: { defaultValue: {}, workspaceValue: { 'claude-': { input: 0, output: 0 } } },
+    });
+    const settings = readCairnSettings(userScopedGetter(config));
+    expect(settings.sandbox).toEqual({ mode: 'auto', network: false });
+    expect(settings.spending).toEqual({ turn: 2, session: 10 });
+    expect(settings.prices).toEqual({});
+    expect(ignoredWorkspaceValues(config)).toHaveLength(5);
+  });
+
+  it('reads the sandbox and the caps from the user, and names a wrong value (the sandbox stays on, no cap is made up)', () => {
+    expect(from({ sandbox: 'off', sandboxNetwork: true, 'budget.turn': 0.5, 'budget.session': 0 })).toMatchObject({
+      sandbox: { mode: 'off', network: true },
+      spending: { turn: 0.5 },
+      problems: [],
+    });
+    const wrong = from({ sandbox: 'none', sandboxNetwork: 'yes', 'budget.turn': '$5' });
+    expect(wrong.sandbox).toEqual({ mode: 'auto', network: false });
+    expect(wrong.spending).toEqual({});
+    expect(new Set(wrong.problems)).toEqual(
+      new Set([
+        'cairn.budget.turn must be a number of US dollars above 0 (0 or unset: no cap); there is no cap until it is fixed.',
+        'cairn.sandbox must be "auto" or "off"; using "auto" (commands confined).',
+        'cairn.sandboxNetwork must be true or false; using false (no network).',
+      ]),
+    );
+  });
+
   it('holds a user value over a maximum to the maximum, and says so', () => {
     const s = from({
       maxTurns: 100000,

@@ -12,6 +12,8 @@ import type { ModelPrice, PriceTable } from '../core/compose/prices';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../core/config/hygiene';
 import { defaultModel } from '../core/model/defaultModel';
 import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSettings';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../node/workspace/sandboxPolicy';
+import { spendingCapsOf, SPENDING_CAP_SETTINGS, type SpendingCaps } from './spendingCapSettings';
 
 export type SettingGetter = (key: string) => unknown;
 
@@ -22,7 +24,20 @@ export type SettingGetter = (key: string) => unknown;
  * kept in remote windows, where `machine`-scoped user values are dropped); the reader also takes only the user's
  * (or the default) value, so a repository's `.vscode/settings.json` has no say even if an editor let it.
  */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set(['baseUrl', 'approvals', 'mcp.servers', 'mcp.inputs', ...BUDGET_SETTINGS]);
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+  'baseUrl',
+  'approvals',
+  'mcp.servers',
+  'mcp.inputs',
+  ...BUDGET_SETTINGS,
+  // Turning the sandbox off or opening its network widens what a command may do (issue 32).
+  'sandbox',
+  'sandboxNetwork',
+  // The spending caps, and the prices they are counted in: a workspace that lowered a model's price would
+  // let a turn spend past the user's cap (issue 32).
+  ...SPENDING_CAP_SETTINGS,
+  'prices',
+]);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
 export interface ScopedConfiguration {
@@ -82,6 +97,10 @@ export interface CairnSettings {
   readonly subagents: SubagentSettings;
   /** The hygiene numbers: the spec's, with `cairn.commandOutput` as `cap.command_output`. */
   readonly hygiene: HygieneConfig;
+  /** `cairn.sandbox` and `cairn.sandboxNetwork`: how the commands the model runs are confined. */
+  readonly sandbox: SandboxSettings;
+  /** `cairn.budget.turn` and `cairn.budget.session`, in US$ (undefined: no cap). */
+  readonly spending: SpendingCaps;
   /** What was wrong with the settings as read (each a sentence naming the setting). */
   readonly problems: readonly string[];
 }
@@ -250,8 +269,24 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     prices: pricesOf(get, problems),
     subagents: subagentsOf(get, problems),
     hygiene: hygieneOf(get, problems),
+    sandbox: sandboxOf(get, problems),
+    spending: spendingCapsOf(get, problems),
     problems,
   };
+}
+
+/** `cairn.sandbox` ("auto" | "off") and `cairn.sandboxNetwork` (a boolean); anything else keeps the sandbox closed. */
+function sandboxOf(get: SettingGetter, problems: string[]): SandboxSettings {
+  const raw = get('sandbox');
+  let mode = DEFAULT_SANDBOX_SETTINGS.mode;
+  if (raw === 'auto' || raw === 'off') mode = raw;
+  else if (raw !== undefined && raw !== null) problems.push('cairn.sandbox must be "auto" or "off"; using "auto" (commands confined).');
+  const rawNetwork = get('sandboxNetwork');
+  let network = DEFAULT_SANDBOX_SETTINGS.network;
+  if (typeof rawNetwork === 'boolean') network = rawNetwork;
+  else if (rawNetwork !== undefined && rawNetwork !== null)
+    problems.push('cairn.sandboxNetwork must be true or false; using false (no network).');
+  return { mode, network };
 }
 
 /** `cairn.commandOutput`: "headTail" (spec 3.0.0's cap, the default) or "failures" (ledger/outputShape/: the output shaped around what its runner or compiler reports). */

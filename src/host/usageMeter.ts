@@ -94,6 +94,8 @@ export class UsageMeter {
     if (subagents.length > 0) this.latest = { ...this.latest, subagents };
     const cache = this.lastCacheUse();
     if (cache) this.latest = { ...this.latest, cache };
+    const spending = assembled.spending.status();
+    if (spending.turnCapUsd !== undefined || spending.sessionCapUsd !== undefined) this.latest = { ...this.latest, spending };
     return this.latest;
   }
 

@@ -246,6 +246,16 @@ export interface UsageMeterView {
   readonly subagents?: readonly SubagentTotalView[];
   /** When the session's own agent last used the prompt cache (epoch ms) and how long it keeps; absent before any request. */
   readonly cache?: { readonly lastUsedAt: number; readonly lifetimeMs: number };
+  /** Spent against the spending caps (`cairn.budget.*`, sub-agents included); absent when no cap is set. */
+  readonly spending?: SpendingCapView;
+}
+
+/** What the turn and the session spent, against their caps in US$ (a cap absent: not set). */
+export interface SpendingCapView {
+  readonly turnUsd: number;
+  readonly turnCapUsd?: number;
+  readonly sessionUsd: number;
+  readonly sessionCapUsd?: number;
 }
 
 /** The compaction notice above the input. */

@@ -42,7 +42,8 @@ it.skipIf(process.platform !== 'linux')(
     try {
       const workspace = join(root, 'ws');
       await fs.mkdir(workspace);
-      const spec = join(root, 'spec.json');
+      // In the workspace: the command's /tmp is its own (issue 32's sandbox), so the machine's /tmp is not there.
+      const spec = join(workspace, 'spec.json');
       const hex = (text: string): string => Buffer.from(text, 'utf8').toString('hex');
       // The holder adds its own pid to `watch` (the scanner says whether it can see it).
       await fs.writeFile(spec, JSON.stringify({ needles: [hex(MEMORY_KEY), hex(ENV_KEY)], watch: [] }));

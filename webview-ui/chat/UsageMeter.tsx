@@ -1,4 +1,4 @@
-import type { SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
+import type { SpendingCapView, SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
 /**
@@ -33,9 +33,28 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
           {formatCost(meter.sessionCostUsd)}
         </span>
         {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
+        {meter.spending && <SpendingCap spending={meter.spending} />}
         <span title={SAVED_EXPLAINED}>{formatTokens(meter.tokensSavedByHygiene)} tokens saved</span>
       </div>
     </div>
+  );
+}
+
+/** Spent against the caps the user set (cairn.budget.turn, cairn.budget.session), sub-agents included. */
+function SpendingCap({ spending }: { spending: SpendingCapView }) {
+  const parts = [
+    ...(spending.turnCapUsd !== undefined ? [`${formatCost(spending.turnUsd)} of ${formatCost(spending.turnCapUsd)} this turn`] : []),
+    ...(spending.sessionCapUsd !== undefined
+      ? [`${formatCost(spending.sessionUsd)} of ${formatCost(spending.sessionCapUsd)} this session`]
+      : []),
+  ];
+  return (
+    <span
+      class="meter-cap"
+      title="Spent against your spending caps (cairn.budget.turn, cairn.budget.session), sub-agents included; Cairn asks before a request that could pass one"
+    >
+      {parts.join(' · ')}
+    </span>
   );
 }
 

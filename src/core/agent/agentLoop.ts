@@ -18,7 +18,7 @@ import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { DoneReason } from './events';
-import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
+import type { ContextChange, ContextPolicy, MessageAttachment, NextRequest, RequestComposer, RunBounds, SessionRecorder } from './ports';
 import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -79,6 +79,8 @@ export class AgentLoop {
   private readonly usedToolUseIds = new Set<string>();
   /** Messages the user gave while the run goes on, taken at the next request boundary (`steer`). */
   private readonly steers = new SteerInbox();
+  /** The provider-counted prompt of this agent's last answered request: what the cache may hold for the next. */
+  private lastPrompt: { generation: number; tokens: number } | undefined;
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -181,6 +183,14 @@ export class AgentLoop {
         this.show(await deps.contextPolicy.beforeRequest(signal));
         // A cancel while compaction ran: no request is composed, shown or journalled.
         if (signal.aborted) return this.finish('cancelled');
+      }
+
+      // The spending caps, on the request as it will go: past one the user was asked, and "stop" ends the run here
+      // (every call of the last response has its result by now, so the history stays valid).
+      if (deps.bounds?.beforeSend) {
+        const over = await deps.bounds.beforeSend(() => this.nextRequest(), signal);
+        if (signal.aborted) return this.finish('cancelled');
+        if (over !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: over });
       }
 
       const outcome = await this.request(signal);
@@ -294,6 +304,8 @@ export class AgentLoop {
       if (response.content.length === 0) conversation.unmarkSent(sentBefore);
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       if (response.cacheDiagnosis !== undefined) snapshot.cacheDiagnosis = response.cacheDiagnosis;
+      const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = response.usage;
+      this.lastPrompt = { generation, tokens: input_tokens + cache_creation_input_tokens + cache_read_input_tokens };
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
       this.emitSnapshot(index, snapshot);
@@ -461,6 +473,22 @@ export class AgentLoop {
     const unique = uniqueToolUseIds(content, used);
     for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
     return unique;
+  }
+
+  /** What the next request will be, for the spending caps (`RunBounds.beforeSend`), without composing it. */
+  private async nextRequest(): Promise<NextRequest> {
+    const { deps } = this;
+    const settings = this.settings();
+    const { number: generation, conversation } = deps.generations.current;
+    const messages = (deps.project ?? projectForProvider)(conversation.all());
+    const promptTokens = deps.composer.estimatePrompt?.(settings.model, messages) ?? 0;
+    return {
+      model: settings.model,
+      promptTokens,
+      previousPromptTokens: this.lastPrompt?.generation === generation ? this.lastPrompt.tokens : 0,
+      sinceAnswerMs: deps.requests.sinceMainAnswerMs(),
+      maxTokens: await this.maxTokensFor(settings),
+    };
   }
 
   /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */

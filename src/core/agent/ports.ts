@@ -40,6 +40,8 @@ export interface RequestComposer {
   }): { request: ModelRequest; snapshot: RequestSnapshot };
   observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot;
   rulesDelta(): Promise<TextBlock[]>;
+  /** The estimated prompt tokens of a request of `messages` on the current static part (as compaction counts them). */
+  estimatePrompt?(model: string, messages: readonly Message[]): number;
 }
 
 /** Where the loop writes what happened, before the model is shown it (the session journal). */
@@ -108,4 +110,23 @@ export interface RunBounds {
   screenCalls?(calls: readonly ToolCall[], signal: AbortSignal): Promise<ReadonlyMap<string, string>>;
   /** Before each model request: undefined to send it, or why the run stops (it ends `budget`, the text its notice). */
   beforeRequest?(signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * Right before the request is composed and sent (after compaction, so it is the request that will go), with
+   * what it will be, estimated only when asked (the spending caps, `core/spending/`, ask only when a cap is
+   * set): undefined to send it, or why the run stops.
+   */
+  beforeSend?(next: () => Promise<NextRequest>, signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** What the loop knows of its next request before composing it (`RunBounds.beforeSend`). */
+export interface NextRequest {
+  readonly model: string;
+  /** The prompt's estimated tokens (calibrated, as compaction counts them). */
+  readonly promptTokens: number;
+  /** The prompt tokens of this agent's previous request in the same generation (0: none): what the cache may hold. */
+  readonly previousPromptTokens: number;
+  /** How long ago this agent's previous response came (undefined: none yet). */
+  readonly sinceAnswerMs: number | undefined;
+  /** The response's limit: the most output it can be billed. */
+  readonly maxTokens: number;
 }

@@ -22,4 +22,9 @@ export class RequestCounter {
   get lastMainAnswerAt(): number | undefined {
     return this.mainAt;
   }
+
+  /** How long ago the main model last answered (undefined: not yet). */
+  sinceMainAnswerMs(): number | undefined {
+    return this.mainAt === undefined ? undefined : this.clock.now() - this.mainAt;
+  }
 }

@@ -1,4 +1,4 @@
-import type { ExecOptions, ExecResult, Workspace } from '../ports';
+import type { CommandSandboxState, ExecOptions, ExecResult, Workspace } from '../ports';
 import type { CheckpointRecorder } from './checkpointRecorder';
 
 /**
@@ -68,5 +68,9 @@ export class RecordingWorkspace implements Workspace {
 
   exec(command: string, options: ExecOptions): Promise<ExecResult> {
     return this.recorder.aroundCommand(() => this.inner.exec(command, options));
+  }
+
+  commandSandbox(): Promise<CommandSandboxState> {
+    return this.inner.commandSandbox?.() ?? Promise.resolve({ sandboxAvailable: false, reason: 'this workspace runs no sandbox' });
   }
 }

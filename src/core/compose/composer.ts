@@ -372,6 +372,12 @@ export class Composer {
     return this.estimator.estimateRequest(request);
   }
 
+  /** The prompt of a request of `messages` on the current static part, in calibrated tokens (output not counted). */
+  estimatePrompt(model: string, messages: readonly Message[]): number {
+    const prefix = this.staticPrefix();
+    return this.estimate({ model, max_tokens: 1, system: prefix.system, tools: prefix.tools, messages: [...messages] }).tokens;
+  }
+
   /** Usage in three parts that always exist (system, history, summary) plus the window. */
   usageParts(conversation: readonly Message[], summaryText: string | null, windowTokens: number): UsageParts {
     const sources = {

@@ -6,6 +6,8 @@ import {
   type CompactionThreshold,
 } from '../../core/compaction/settings';
 import { DEFAULT_HYGIENE, type CommandOutputShape, type HygieneConfig } from '../../core/config/hygiene';
+import type { SpendingCaps } from '../../core/spending/spendingCap';
+import type { SandboxSettings } from '../workspace/sandboxPolicy';
 
 /** The headless runner's command line: `npm run agent -- --workspace DIR (--scenario FILE | --prompt TEXT) ...`. */
 
@@ -26,7 +28,16 @@ export interface HeadlessArgs {
   readonly fallbackAfterMinutes?: number;
   /** `--command-output failures`: a long command output cut around its failures (as `cairn.commandOutput`). */
   readonly commandOutput?: CommandOutputShape;
+  /** `--budget-turn` and `--budget-session`: the spending caps in US$, as `cairn.budget.*`. */
+  readonly spendingCaps?: SpendingCaps;
+  /** `--past-cap`: the answer when a request could pass a cap (default stop). */
+  readonly pastCap?: PastCapAnswer;
+  /** `--sandbox off` and `--sandbox-network`: as `cairn.sandbox` and `cairn.sandboxNetwork`. */
+  readonly sandbox?: SandboxSettings;
 }
+
+/** What the headless runner answers past a spending cap: stop, continue once, or raise (to twice the cap). */
+export type PastCapAnswer = 'stop' | 'once' | 'raise';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -54,14 +65,22 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
                     write summaries on this model when the main model's cache is cold (no request on it in
                     the last --fallback-after-minutes, default 5), as cairn.compaction.fallbackModel
   --command-output headTail|failures
-                    how a command's output over the cap is cut, as cairn.commandOutput (default headTail)`;
+                    how a command's output over the cap is cut, as cairn.commandOutput (default headTail)
+  --budget-turn USD, --budget-session USD
+                    spending caps, as cairn.budget.turn and cairn.budget.session (default none)
+  --past-cap stop|once|raise
+                    the answer when a request could pass a cap: stop the turn (default), let that request
+                    go, or raise the cap to twice what it was
+  --sandbox auto|off, --sandbox-network
+                    how commands are confined, as cairn.sandbox (default auto: the workspace writable, the
+                    rest read-only, credentials hidden, no network) and cairn.sandboxNetwork`;
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--report' || arg === '--quiet') {
+    if (arg === '--report' || arg === '--quiet' || arg === '--sandbox-network') {
       flags.add(arg);
       continue;
     }
@@ -77,6 +96,10 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
         '--fallback-model',
         '--fallback-after-minutes',
         '--command-output',
+        '--budget-turn',
+        '--budget-session',
+        '--past-cap',
+        '--sandbox',
       ].includes(arg)
     ) {
       throw new UsageError(`Unknown option "${arg}".\n\n${USAGE}`);
@@ -111,8 +134,31 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   if (commandOutput !== undefined && commandOutput !== 'headTail' && commandOutput !== 'failures') {
     throw new UsageError(`--command-output must be headTail or failures, got "${commandOutput}".`);
   }
+  const dollars = (flag: string): number | undefined => {
+    if (!values.has(flag)) return undefined;
+    const value = Number(values.get(flag));
+    if (!Number.isFinite(value) || value <= 0)
+      throw new UsageError(`${flag} needs a number of US dollars above 0, got "${values.get(flag)}".`);
+    return value;
+  };
+  const turn = dollars('--budget-turn');
+  const session = dollars('--budget-session');
+  const pastCap = values.get('--past-cap');
+  if (pastCap !== undefined && pastCap !== 'stop' && pastCap !== 'once' && pastCap !== 'raise') {
+    throw new UsageError(`--past-cap must be stop, once or raise, got "${pastCap}".`);
+  }
+  const sandbox = values.get('--sandbox');
+  if (sandbox !== undefined && sandbox !== 'auto' && sandbox !== 'off')
+    throw new UsageError(`--sandbox must be auto or off, got "${sandbox}".`);
   return {
     workspace,
+    ...(turn !== undefined || session !== undefined
+      ? { spendingCaps: { ...(turn !== undefined ? { turn } : {}), ...(session !== undefined ? { session } : {}) } }
+      : {}),
+    ...(pastCap !== undefined ? { pastCap } : {}),
+    ...(sandbox !== undefined || flags.has('--sandbox-network')
+      ? { sandbox: { mode: sandbox === 'off' ? ('off' as const) : ('auto' as const), network: flags.has('--sandbox-network') } }
+      : {}),
     ...(commandOutput === 'failures' ? { commandOutput: 'failures' as const } : {}),
     ...(scenario ? { scenario } : {}),
     ...(prompt ? { prompt } : {}),

@@ -26,6 +26,8 @@ async function main(): Promise<number> {
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.model ? { model: args.model } : {}),
     compaction: compactionSettingsOf(args),
+    ...(args.spendingCaps ? { spending: { caps: args.spendingCaps, ...(args.pastCap ? { pastCap: args.pastCap } : {}) } } : {}),
+    ...(args.sandbox ? { sandbox: args.sandbox } : {}),
     hygiene: hygieneOf(args),
     onEvent: (event) => {
       const lines = transcriptLines(event);

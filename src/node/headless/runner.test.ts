@@ -132,6 +132,22 @@ describe('the headless runner', () => {
     expect(parseHeadlessArgs(['--workspace', 'w', '--prompt', 'p', '--threshold', '50%']).threshold).toEqual({ kind: 'share', value: 0.5 });
   });
 
+  it('reads the spending caps, the answer past one and the sandbox flags (issue 32), and refuses what is not one', () => {
+    const base = ['--workspace', 'w', '--prompt', 'p'];
+    expect(parseHeadlessArgs(base)).not.toHaveProperty('spendingCaps');
+    expect(parseHeadlessArgs(base)).not.toHaveProperty('sandbox');
+    expect(parseHeadlessArgs([...base, '--budget-turn', '0.5', '--past-cap', 'once'])).toMatchObject({
+      spendingCaps: { turn: 0.5 },
+      pastCap: 'once',
+    });
+    expect(parseHeadlessArgs([...base, '--budget-session', '3']).spendingCaps).toEqual({ session: 3 });
+    expect(parseHeadlessArgs([...base, '--sandbox', 'off']).sandbox).toEqual({ mode: 'off', network: false });
+    expect(parseHeadlessArgs([...base, '--sandbox-network']).sandbox).toEqual({ mode: 'auto', network: true });
+    expect(() => parseHeadlessArgs([...base, '--budget-turn', '$1'])).toThrow(/--budget-turn needs a number of US dollars above 0/);
+    expect(() => parseHeadlessArgs([...base, '--past-cap', 'maybe'])).toThrow(/--past-cap must be stop, once or raise/);
+    expect(() => parseHeadlessArgs([...base, '--sandbox', 'strict'])).toThrow(/--sandbox must be auto or off/);
+  });
+
   it('reads --command-output into the hygiene numbers and refuses another shape', () => {
     const base = ['--workspace', 'w', '--prompt', 'p'];
     expect(hygieneOf(parseHeadlessArgs(base))['cap.command_output']).toBe('head-tail');

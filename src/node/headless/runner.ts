@@ -24,6 +24,10 @@ import { NodeProjectContext } from '../nodeProjectContext';
 import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
 import { commandEnvironment, environmentSecrets } from '../workspace/commandRunner';
 import { NodeWorkspace } from '../workspace/nodeWorkspace';
+import type { SandboxSettings } from '../workspace/sandboxPolicy';
+import type { PriceTable } from '../../core/compose/prices';
+import type { SpendingApprover, SpendingCaps } from '../../core/spending/spendingCap';
+import type { PastCapAnswer } from './args';
 
 /** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
 export const REPO_PROMPTS_DIR = resolve(__dirname, '..', '..', 'prompts');
@@ -52,6 +56,12 @@ export interface HeadlessOptions {
   readonly compaction?: CompactionSettings;
   /** Benchmarks only: hooks the local server answers with (retrievals served before a step's needs). */
   readonly serverHooks?: AgentHooks;
+  /** Spending caps, and the answer past one (`--past-cap`; default stop, as with no one to ask). */
+  readonly spending?: { readonly caps: SpendingCaps; readonly pastCap?: PastCapAnswer; readonly approver?: SpendingApprover };
+  /** How commands are confined (`--sandbox`, `--sandbox-network`); default: confined, no network. */
+  readonly sandbox?: SandboxSettings;
+  /** Prices over the built-in table (as `cairn.prices`). */
+  readonly prices?: PriceTable;
 }
 
 export interface HeadlessResult {
@@ -117,7 +127,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
     ...(baseUrl ? { baseUrl } : {}),
   });
   const settings: AgentLoopSettings = { ...DEFAULT_LOOP_SETTINGS, ...options.loop, model };
-  const workspace = new NodeWorkspace(workspaceDir);
+  const sandbox = options.sandbox;
+  const workspace = new NodeWorkspace(workspaceDir, sandbox ? { sandbox: { settings: () => sandbox } } : {});
   const watcher = new NodeFileWatcher(workspaceDir);
   const events: AgentEvent[] = [];
   const snapshots: RequestSnapshot[] = [];
@@ -148,6 +159,13 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       ...(options.strategy?.project ? { project: options.strategy.project } : {}),
       ...(options.strategy?.wrapTools ? { wrapTools: options.strategy.wrapTools } : {}),
       ...(options.compaction ? { compaction: () => options.compaction! } : {}),
+      ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.spending
+        ? {
+            spendingCaps: () => options.spending!.caps,
+            spendingApprover: options.spending.approver ?? flagAnswer(options.spending.pastCap ?? 'stop'),
+          }
+        : {}),
       // The script's time (real time plus its user turns' idles), the clock the local server expires its cache
       // by: Cairn judges a cold cache, and stamps its journal, by the time the server keeps.
       ...(player ? { clock: player.clock } : {}),
@@ -289,3 +307,11 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
 }
 
 export { describeFsOperation };
+
+/** The headless runner's answer past a spending cap, the same every time (`--past-cap`). */
+function flagAnswer(answer: PastCapAnswer): SpendingApprover {
+  return {
+    askPastCap: async (question) =>
+      answer === 'once' ? { kind: 'once' } : answer === 'raise' ? { kind: 'raise', capUsd: question.capUsd * 2 } : { kind: 'stop' },
+  };
+}

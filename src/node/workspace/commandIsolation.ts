@@ -44,7 +44,14 @@ export async function probeIsolation(options: IsolationProbeOptions = {}): Promi
   } catch {
     return none('this system has no /proc/self/ns/pid, so PID namespaces cannot be checked');
   }
-  const run = await execute(bwrap, bwrapArguments({ cwd: '/' }, ['readlink', '/proc/self/ns/pid']), options.timeoutMs ?? PROBE_TIMEOUT_MS);
+  // Confined as commands are by default (read-only, a private /tmp and /dev, no network), so a system that
+  // cannot make those mounts or a network namespace is found here too.
+  const confine = { writable: [], readOnly: [], hidden: [], network: false };
+  const run = await execute(
+    bwrap,
+    bwrapArguments({ cwd: '/', confine }, ['readlink', '/proc/self/ns/pid']),
+    options.timeoutMs ?? PROBE_TIMEOUT_MS,
+  );
   if (run.error === 'ENOENT') {
     return none(
       'bubblewrap is not installed: install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap) and start Cairn again',

@@ -22,7 +22,14 @@ const MODES: ReadonlyArray<readonly [string, (() => Promise<CommandIsolation>) |
 ];
 
 afterEach(() => {
-  for (const token of leftOver.splice(0)) for (const pid of processesWith(token)) process.kill(pid, 'SIGKILL');
+  for (const token of leftOver.splice(0))
+    for (const pid of processesWith(token)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile: killing a namespace's init ends the processes in it.
+      }
+    }
   tree.remove();
 });
 

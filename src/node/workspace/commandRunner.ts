@@ -4,7 +4,15 @@ import type { Secret } from '../../core/ledger/redactor';
 import type { ExecOptions, ExecResult } from '../../core/ports';
 import { BoundedOutput } from './boundedOutput';
 import { CAIRN_CREDENTIAL_VARIABLES, isCairnCredentialVariable } from '../../core/config/withheldEnvironment';
-import { bwrapArguments, type CommandIsolation } from './commandSandbox';
+import { bwrapArguments, type CommandIsolation, type Confinement } from './commandSandbox';
+import { sandboxDenialLine } from './sandboxDenial';
+
+/** Where a command isolated in a namespace is confined (absent: `cairn.sandbox` "off", only the namespace). */
+export interface CommandConfinement {
+  readonly confine: Confinement;
+  /** The home folder, to name hidden paths as `~/…` in the sandbox's line. */
+  readonly home: string;
+}
 
 export interface CommandLimits {
   /** Most output characters kept in memory; beyond it the middle is dropped and counted. */
@@ -76,6 +84,13 @@ export function commandEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
+ * A confined command's temporary folder is its private `/tmp`: a `TMPDIR` elsewhere is read-only inside.
+ */
+function sandboxedEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, TMPDIR: '/tmp' };
+}
+
+/**
  * The values of the withheld variables, for the redactor: a command not isolated can still read them from
  * the parent (`/proc/$PPID/environ`), and any command from a file. Custom headers are split into their
  * values (`x-api-key: sk-…`).
@@ -103,18 +118,23 @@ export function runCommand(
   options: ExecOptions,
   limits: CommandLimits,
   isolation: CommandIsolation,
+  confinement?: CommandConfinement,
 ): Promise<CommandResult> {
   const output = new BoundedOutput(limits.maxOutputChars);
   if (options.signal?.aborted) {
     return Promise.resolve({ output: '', exitCode: null, timedOut: false, cancelled: true, omittedChars: 0 });
   }
   const bash = ['bash', '-c', 'exec bash -c "$1" 2>&1', 'bash', command];
-  const [file, ...args] = isolation.kind === 'namespace' ? [isolation.bwrap, ...bwrapArguments({ cwd }, bash)] : bash;
+  const confined = isolation.kind === 'namespace' ? confinement : undefined;
+  const [file, ...args] =
+    isolation.kind === 'namespace'
+      ? [isolation.bwrap, ...bwrapArguments({ cwd, ...(confined ? { confine: confined.confine } : {}) }, bash)]
+      : bash;
 
   return new Promise<CommandResult>((resolve, reject) => {
     const child = spawn(file!, args, {
       cwd,
-      env: commandEnvironment(process.env),
+      env: confined ? sandboxedEnvironment(commandEnvironment(process.env)) : commandEnvironment(process.env),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -190,6 +210,10 @@ export function runCommand(
       options.signal?.removeEventListener('abort', onAbort);
       emit(decoders.stdout.end());
       emit(decoders.stderr.end());
+      // A confined command that failed on what the sandbox withholds says so, in its result (one line).
+      const failed = !timedOut && !cancelled && exitCode !== 0;
+      const denial = confined && failed ? sandboxDenialLine(output.text(), confined.confine, confined.home) : undefined;
+      if (denial) emit(`${output.text().endsWith('\n') || output.text() === '' ? '' : '\n'}${denial}\n`);
       child.stdout.destroy();
       child.stderr.destroy();
       resolve({

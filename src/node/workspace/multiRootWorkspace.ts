@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import type {
+  CommandSandboxState,
   DirEntry,
   ExecOptions,
   ExecResult,
@@ -188,6 +189,11 @@ export class MultiRootWorkspace implements Workspace {
   /** Commands run in the first folder, as in a one-folder window; the others are `../name` or absolute paths away. */
   exec(command: string, options: ExecOptions): Promise<ExecResult> {
     return this.first.exec(command, options);
+  }
+
+  /** The first folder's: commands run there (every folder is writable when each is given the window's folders). */
+  commandSandbox(): Promise<CommandSandboxState> {
+    return this.first.commandSandbox?.() ?? Promise.resolve({ sandboxAvailable: false, reason: 'this workspace runs no sandbox' });
   }
 
   /** Which folder a path is in, and the path inside it. */

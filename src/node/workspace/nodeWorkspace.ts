@@ -1,6 +1,17 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import type { DirEntry, ExecOptions, FileStat, GrepMatch, GrepQuery, ResolvedPath, SearchOptions, Workspace } from '../../core/ports';
+import { homedir } from 'node:os';
+import type {
+  CommandSandboxState,
+  DirEntry,
+  ExecOptions,
+  FileStat,
+  GrepMatch,
+  GrepQuery,
+  ResolvedPath,
+  SearchOptions,
+  Workspace,
+} from '../../core/ports';
 import { writeFileAtomic } from './atomicWrite';
 import { DEFAULT_COMMAND_LIMITS, runCommand, type CommandLimits, type CommandResult } from './commandRunner';
 import { readConfined } from './confinedRead';
@@ -9,6 +20,7 @@ import { DEFAULT_SEARCH_TIMEOUT_MS } from './searchBound';
 import { fileError, WorkspaceFileError } from './workspaceErrors';
 import { WorkspaceSearch, type GrepEngine } from './workspaceSearch';
 import { commandIsolation, type CommandIsolation } from './commandIsolation';
+import { confinementFor, DEFAULT_SANDBOX_SETTINGS, runtimeDirOf, type SandboxSettings } from './sandboxPolicy';
 
 export type { GrepEngine } from './workspaceSearch';
 
@@ -30,6 +42,22 @@ export interface NodeWorkspaceOptions {
    * test passes `{ kind: 'none' }` to run the fallback where the sandbox works.
    */
   readonly isolation?: () => Promise<CommandIsolation>;
+  /**
+   * How commands isolated in a namespace are confined (`sandboxPolicy.ts`). Omitted: confined with the
+   * defaults (`cairn.sandbox` "auto", no network), this root the only writable workspace folder.
+   */
+  readonly sandbox?: CommandSandboxOptions;
+}
+
+export interface CommandSandboxOptions {
+  /** `cairn.sandbox` and `cairn.sandboxNetwork`, read before each command. */
+  readonly settings?: () => SandboxSettings;
+  /** Every folder of the window (a multi-root window's commands may write each); default: this root. */
+  readonly folders?: readonly string[];
+  /** The editor's data folders to hide (its secret store). */
+  readonly editorData?: readonly string[];
+  /** The home folder whose credentials are hidden (default: the user's). */
+  readonly home?: string;
 }
 
 /** The `Workspace` port on real files and processes, confined to one root folder. */
@@ -39,6 +67,7 @@ export class NodeWorkspace implements Workspace {
   private readonly limits: CommandLimits;
   private readonly search: WorkspaceSearch;
   private readonly isolation: () => Promise<CommandIsolation>;
+  private readonly sandbox: CommandSandboxOptions;
 
   constructor(root: string, options: NodeWorkspaceOptions = {}) {
     this.paths = new PathResolver(root);
@@ -52,6 +81,7 @@ export class NodeWorkspace implements Workspace {
       timeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
     });
     this.isolation = options.isolation ?? commandIsolation;
+    this.sandbox = options.sandbox ?? {};
   }
 
   async resolve(path: string): Promise<ResolvedPath> {
@@ -144,7 +174,33 @@ export class NodeWorkspace implements Workspace {
   }
 
   async exec(command: string, options: ExecOptions): Promise<CommandResult> {
-    return runCommand(command, this.root, options, this.limits, await this.isolation());
+    const isolation = await this.isolation();
+    const settings = this.sandboxSettings();
+    if (isolation.kind === 'none' || settings.mode === 'off') return runCommand(command, this.root, options, this.limits, isolation);
+    const home = this.sandbox.home ?? homedir();
+    const confine = await confinementFor(settings, {
+      folders: this.sandbox.folders ?? [this.root],
+      home,
+      ...(this.sandbox.editorData ? { editorData: this.sandbox.editorData } : {}),
+      ...(runtimeDirOf(process.env) !== undefined ? { runtimeDir: runtimeDirOf(process.env)! } : {}),
+    });
+    return runCommand(command, this.root, options, this.limits, isolation, { confine, home });
+  }
+
+  /** What confines commands here now (for the permission modes' `auto`, issue 32 §1). */
+  async commandSandbox(): Promise<CommandSandboxState> {
+    const isolation = await this.isolation();
+    if (isolation.kind === 'none') return { sandboxAvailable: false, reason: isolation.reason };
+    const settings = this.sandboxSettings();
+    if (settings.mode === 'off') {
+      return { sandboxAvailable: false, reason: 'cairn.sandbox is "off" in your user settings, so commands run unconfined' };
+    }
+    const confine = await confinementFor(settings, { folders: this.sandbox.folders ?? [this.root], home: this.sandbox.home ?? homedir() });
+    return { sandboxAvailable: true, network: confine.network, writable: confine.writable };
+  }
+
+  private sandboxSettings(): SandboxSettings {
+    return this.sandbox.settings?.() ?? DEFAULT_SANDBOX_SETTINGS;
   }
 
   /** Which engine grep uses on this machine (for logs and the README's promise of equal answers). */

@@ -35,6 +35,8 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
+import { spentInJournal } from '../../spending/journalSpending';
+import type { SpendingCap } from '../../spending/spendingCap';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
 import { SESSION_CLOSED_NOTICE } from '../closedNotice';
 import { TASK_TOOL, TASK_TOOL_NAME } from '../../subagents/taskTool';
@@ -64,6 +66,8 @@ export interface AssembledSession {
   readonly skills: SessionSkills;
   /** The plan and the turn count (the chat's todo list reads it). */
   readonly memory: WorkingMemory;
+  /** Spent against the spending caps (the chat's meter reads it). */
+  readonly spending: Pick<SpendingCap, 'status'>;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -119,6 +123,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     generations,
     WorkingMemory.fromRecords(opened.records),
     SubagentIds.after(opened.records.flatMap((record) => (record.type === 'subagent_started' ? [record.agent.id] : []))),
+    await spentInJournal(opened.journal),
   );
   const options = {
     workspace: checkpoints.workspace,
@@ -267,6 +272,7 @@ async function assemble(
       mcpTools,
       ids: extras.subagentIds,
       budget: extras.childBudget,
+      spending: extras.spending,
       calls: childLoopParts,
     }),
   );
@@ -374,6 +380,7 @@ async function assemble(
     hashCache,
     skills,
     memory,
+    spending: extras.spending,
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();

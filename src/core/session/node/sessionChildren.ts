@@ -10,6 +10,7 @@ import type { Clock, Workspace } from '../../ports';
 import type { ChildPorts } from '../../subagents/node/childAgent';
 import type { SubagentIds } from '../../subagents/subagentRunner';
 import type { ChildBudget } from '../../subagents/childBudget';
+import type { SpendingCap } from '../../spending/spendingCap';
 import { Slots } from '../../subagents/slots';
 import { TASK_TOOL_NAME, taskCallSummary } from '../../subagents/taskTool';
 import { isReadOnlyTool, summarizeToolCall, TOOL_DEFINITIONS } from '../../tools/definitions';
@@ -59,6 +60,7 @@ export async function childPortsOf(
     readonly mcpTools: McpTools | undefined;
     readonly ids: SubagentIds;
     readonly budget: ChildBudget;
+    readonly spending: SpendingCap;
     readonly calls: ToolCallParts;
   },
 ): Promise<ChildPorts> {
@@ -86,6 +88,7 @@ export async function childPortsOf(
     ...(mcpTools ? { mcp: { tools: mcpTools, definitions: () => mcpTools.definitions() } } : {}),
     ids: parts.ids,
     budget: parts.budget,
+    spending: parts.spending,
     childWrites: new Slots(() => 1),
     ...parts.calls,
   };

@@ -12,6 +12,7 @@ import { SessionSkills } from '../../skills/sessionSkills';
 import { SKILL_TOOL, SKILL_TOOL_NAME, SkillTool } from '../../skills/skillTool';
 import type { SessionPorts } from './sessionPorts';
 import { ChildBudget } from '../../subagents/childBudget';
+import { SpendingCap } from '../../spending/spendingCap';
 import { Slots } from '../../subagents/slots';
 import { SubagentRunner, type SubagentIds } from '../../subagents/subagentRunner';
 import { TaskTool } from '../../subagents/taskTool';
@@ -40,6 +41,8 @@ export interface SessionExtras {
   readonly subagentIds: SubagentIds;
   /** The session's bounds on a turn's children, shared by every runner and child. */
   readonly childBudget: ChildBudget;
+  /** The session's spending caps (`core/spending/`), counted from its events, children's included. */
+  readonly spending: SpendingCap;
   /** The session's own agent's bounds: a turn starts with each run; its `task` calls are held to them. */
   readonly bounds: RunBounds;
 }
@@ -50,6 +53,8 @@ export function sessionExtras(
   generations: ActiveGeneration,
   memory: WorkingMemory,
   subagentIds: SubagentIds,
+  /** What the session spent before it was opened now (its journal's requests; 0 for a new one). */
+  spentBefore = 0,
 ): SessionExtras {
   const log = ports.log ?? (() => undefined);
   const decisions = new DecisionQueue();
@@ -68,6 +73,9 @@ export function sessionExtras(
   let childPorts: ChildPorts | undefined;
   const subagents = subagentSettingsOf(ports);
   const childBudget = new ChildBudget(subagents, ports.approver);
+  const spending = new SpendingCap(ports.spendingCaps ?? (() => ({})), ports.prices, ports.spendingApprover, spentBefore);
+  // Every request of the session reaches these events: its agent's, compaction's, and each child's (wrapped).
+  events.on((event) => spending.note(event));
   const children = new SubagentRunner({
     startChild: (info, emit, beforeRequest) => {
       if (!childPorts) throw new Error('The session is still starting; sub-agents are not ready yet.');
@@ -90,8 +98,13 @@ export function sessionExtras(
     tools: [new SkillTool(skills), new TodoTool(memory), new TaskTool(children)],
     subagentIds,
     childBudget,
+    spending,
     bounds: {
-      startRun: () => childBudget.startTurn(),
+      startRun: () => {
+        childBudget.startTurn();
+        spending.startTurn();
+      },
+      beforeSend: (next, signal) => spending.beforeRequest(next, signal),
       screenCalls: (calls, signal) => children.screen(calls, signal),
     },
     useChildPorts: (ready) => {

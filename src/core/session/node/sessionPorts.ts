@@ -4,6 +4,7 @@ import type { MessageAttachment, ToolExecutor } from '../../agent/ports';
 import type { CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { CompactionSettings } from '../../compaction/settings';
 import type { PriceTable } from '../../compose/prices';
+import type { SpendingApprover, SpendingCaps } from '../../spending/spendingCap';
 import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';
 import type { HygieneConfig } from '../../config/hygiene';
@@ -70,4 +71,8 @@ export interface SessionPorts {
   readonly attachments?: readonly MessageAttachment[];
   /** `cairn.subagents.*`; the defaults when absent. */
   readonly subagents?: () => SubagentSettings;
+  /** `cairn.budget.turn` and `cairn.budget.session` (US$), read before each request; none: no caps. */
+  readonly spendingCaps?: () => SpendingCaps;
+  /** Who answers a cap (continue once, raise, stop); none: stop, every time. */
+  readonly spendingApprover?: SpendingApprover;
 }

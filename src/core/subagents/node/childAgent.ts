@@ -20,6 +20,8 @@ import type { ModelClient, ToolDefinition } from '../../model/types';
 import type { Clock } from '../../ports';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import type { ChildBudget } from '../childBudget';
+import type { SpendingCap } from '../../spending/spendingCap';
+import { requestCostOf } from '../../spending/requestCost';
 import { ChildJournal } from '../childJournal';
 import { childPreamble } from '../childPreamble';
 import { ChildToolExecutor, childToolDefinitions, childToolNames } from '../childTools';
@@ -58,6 +60,8 @@ export interface ChildPorts {
   readonly ids: SubagentIds;
   /** The session's bounds on a turn's children: how many start, how many requests they send. */
   readonly budget: ChildBudget;
+  /** The session's spending caps: each child's requests are held to them, and to its share. */
+  readonly spending: SpendingCap;
   /** The session's one turn for children's edits and commands (see `ChildToolExecutor`). */
   readonly childWrites: Slots;
   readonly isReadOnlyTool: (tool: string) => boolean;
@@ -87,6 +91,9 @@ export async function startChildAgent(
   const general = info.kind === 'general';
   const events = new EventHub();
   const forwarding = events.on(emit);
+  // Its share of what the turn had left, spent by its own requests and its children's (their events pass here).
+  const share = ports.spending.shareForChild();
+  const counting = share ? events.on((event) => (share.spentUsd += requestCostOf(event))) : undefined;
   const model = taggedModel(ports.model, info.id, () => ports.budget.noteRequest());
   // A grandchild's runner: its own slots, the session's one id counter.
   const runner = mayDelegate
@@ -177,13 +184,20 @@ export async function startChildAgent(
       notOffered: (tool) => tools.notOffered(tool),
       agent: info.id,
       // The turn's bounds: its requests (asked on the parent's call), and the children it may start.
-      bounds: { beforeRequest, ...(runner ? { screenCalls: (calls, signal) => runner.screen(calls, signal) } : {}) },
+      bounds: {
+        beforeRequest,
+        beforeSend: (next, signal) => ports.spending.beforeRequest(next, signal, { agent: info.id, ...(share ? { share } : {}) }),
+        ...(runner ? { screenCalls: (calls, signal) => runner.screen(calls, signal) } : {}),
+      },
     },
     settings,
   );
   return {
     run: (prompt, signal) => loop.run(prompt, signal),
-    dispose: async () => forwarding.dispose(),
+    dispose: async () => {
+      forwarding.dispose();
+      counting?.dispose();
+    },
   };
 }
 

@@ -1,0 +1,146 @@
+import { lstat, realpath } from 'node:fs/promises';
+import * as nodePath from 'node:path';
+import type { Confinement, HiddenPath } from './commandSandbox';
+
+/**
+ * What the sandbox confines a command to (`commandSandbox.ts` carries it out), decided from the settings and
+ * what exists on this machine right before each command. The decisions, where the issue is silent:
+ *
+ * - **Writable**: the workspace's folders (every folder of a multi-root window), a private `/tmp`, and the
+ *   toolchains' download caches below (so a build that fetches into its cache, with the network allowed,
+ *   works as it does outside). Everything else (the home folder, the toolchains themselves: `~/.cargo/bin`,
+ *   `~/.rustup`, `~/.local/bin`, shell start-up files, the editor's extensions) is read-only: a command cannot
+ *   leave a program behind that the user's shell or another project runs later outside the sandbox. The
+ *   caches are content caches (npm's, cargo's registry, pip's wheels, Go's modules and build cache, Maven's,
+ *   Gradle's), written by package managers that check what they read back; npm's `_npx` is read-only again
+ *   inside `~/.npm`, since `npx` runs what it holds. Not `~/.cache` as a whole: tools keep programs there
+ *   too (corepack's yarn and pnpm, browsers for tests) that every project then runs.
+ * - **Hidden** (reading them fails with "Permission denied"): credentials (`CREDENTIAL_PATHS`), the editor's
+ *   data folder (VS Code's secret store: `User/globalStorage/state.vscdb`, encrypted by a key any of the
+ *   user's programs can get; code-server's half of the key the browser seals secrets with), and the user's
+ *   runtime folder (`$XDG_RUNTIME_DIR`: the session D-Bus, through which `systemd-run --user` would start a
+ *   program outside the sandbox, the keyring, ssh-agent and gpg-agent sockets), Docker's socket. A hidden
+ *   path that holds a workspace folder is left as it is (hiding it would hide the workspace).
+ * - **Network**: none unless `cairn.sandboxNetwork`; the command has a loopback of its own.
+ *
+ * Only paths that exist are listed: bubblewrap can only cover what is there, and a read-only home means no
+ * command creates one meanwhile.
+ */
+export interface SandboxSettings {
+  /** `cairn.sandbox`: "auto" confines commands where bubblewrap works; "off" runs them unconfined (user settings only). */
+  readonly mode: 'auto' | 'off';
+  /** `cairn.sandboxNetwork`: confined commands may use the network (user settings only). */
+  readonly network: boolean;
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { mode: 'auto', network: false };
+
+/** Where the sandbox is drawn, besides the settings. */
+export interface SandboxPlace {
+  /** The workspace's folders, the first being where commands start. */
+  readonly folders: readonly string[];
+  readonly home: string;
+  /** The editor's data folders (the host knows its own: the folder above `User/globalStorage`). */
+  readonly editorData?: readonly string[];
+  /** `$XDG_RUNTIME_DIR`, else `/run/user/<uid>`. */
+  readonly runtimeDir?: string;
+}
+
+/** Credentials under the home folder, hidden from every confined command. */
+export const CREDENTIAL_PATHS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.config/gcloud',
+  '.netrc',
+  '.gnupg',
+  '.git-credentials',
+  '.config/gh',
+  '.docker',
+  '.kube',
+  '.azure',
+  '.password-store',
+];
+
+/** The editors' data folders under the home folder, hidden besides the one the host names. */
+export const EDITOR_DATA_PATHS: readonly string[] = [
+  '.config/Code',
+  '.config/Code - Insiders',
+  '.config/Code - OSS',
+  '.config/VSCodium',
+  '.vscode-server/data',
+  '.local/share/code-server',
+];
+
+/** Download caches under the home folder, writable when they exist. */
+export const CACHE_PATHS: readonly string[] = [
+  '.npm',
+  '.cargo/registry',
+  '.cargo/git',
+  '.cache/pip',
+  '.cache/go-build',
+  '.cache/yarn',
+  'go/pkg/mod',
+  '.m2/repository',
+  '.gradle/caches',
+];
+
+/** Parts of the caches that hold programs run later: read-only again. */
+export const CACHE_PROGRAM_PATHS: readonly string[] = ['.npm/_npx'];
+
+const SOCKETS: readonly string[] = ['/run/docker.sock', '/var/run/docker.sock'];
+
+/** The confinement for the next command, from what exists now. */
+export async function confinementFor(settings: SandboxSettings, place: SandboxPlace): Promise<Confinement> {
+  const home = place.home;
+  const folders = (await Promise.all(place.folders.map(existingFolder))).filter((f): f is string => f !== undefined);
+  const caches = (await Promise.all(CACHE_PATHS.map((p) => existingFolder(nodePath.join(home, p))))).filter(
+    (f): f is string => f !== undefined && !folders.some((folder) => within(f, folder)),
+  );
+  const programs = (await Promise.all(CACHE_PROGRAM_PATHS.map((p) => existingFolder(nodePath.join(home, p))))).filter(
+    (f): f is string => f !== undefined,
+  );
+  const candidates = [
+    ...CREDENTIAL_PATHS.map((p) => nodePath.join(home, p)),
+    ...EDITOR_DATA_PATHS.map((p) => nodePath.join(home, p)),
+    ...(place.editorData ?? []),
+    ...(place.runtimeDir ? [place.runtimeDir] : []),
+    ...SOCKETS,
+  ];
+  const hidden: HiddenPath[] = [];
+  for (const candidate of candidates) {
+    const found = await existing(candidate);
+    if (!found || hidden.some((h) => h.path === found.path)) continue;
+    // Hiding a folder that holds the workspace would hide the workspace: the command could do nothing.
+    if (folders.some((folder) => within(folder, found.path))) continue;
+    hidden.push(found);
+  }
+  return { writable: [...folders, ...caches], readOnly: programs, hidden, network: settings.network };
+}
+
+/** The runtime folder of this user's session (sockets), as `pam_systemd` names it. */
+export function runtimeDirOf(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.XDG_RUNTIME_DIR) return env.XDG_RUNTIME_DIR;
+  return typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : undefined;
+}
+
+/** `path` is `folder` or inside it. */
+export function within(path: string, folder: string): boolean {
+  const relative = nodePath.relative(folder, path);
+  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+}
+
+async function existingFolder(path: string): Promise<string | undefined> {
+  const found = await existing(path);
+  return found?.kind === 'folder' ? found.path : undefined;
+}
+
+/** The path's real location (links followed: a mount lands where the link leads) and kind, or undefined. */
+async function existing(path: string): Promise<HiddenPath | undefined> {
+  try {
+    const real = await realpath(path);
+    const stat = await lstat(real);
+    return { path: real, kind: stat.isDirectory() ? 'folder' : 'file' };
+  } catch {
+    return undefined;
+  }
+}
