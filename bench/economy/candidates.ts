@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CompactionSettings } from '../../src/core/compaction/settings';
+import { DEFAULT_CACHE_TIME, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { HygieneConfig } from '../../src/core/config/hygiene';
 import { cairnNeedsGate, FAILURES_HYGIENE } from '../peers/cairnAgent';
 import { needsOf } from '../peers/needs';
@@ -59,6 +59,20 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about:
       'at the compaction threshold, elide instead of summarizing only if that frees a quarter of the threshold under it (a fifth of the window at the default 80%)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.25 } }),
+  },
+  'ttl-auto': {
+    about:
+      'an hour for the prompt prefix up to the turn start when the cost model fed by the session’s pauses says it pays, five minutes for the tail (`cairn.cache.ttl: "auto"`)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), ttl: 'auto' } }),
+  },
+  'ttl-1h': {
+    about: 'an hour for every breakpoint (`cairn.cache.ttl: "1h"`, what claude-code-1h does)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), ttl: '1h' } }),
+  },
+  'cold-return': {
+    about:
+      'returning to a cold cache (the next request writes everything anyway): every superseded result elided however few, and a compaction when the context is past the elision target',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, coldElidesAll: true }, compactWhenCold: true }),
   },
   'output-failures': {
     about:

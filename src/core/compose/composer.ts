@@ -6,6 +6,8 @@ import { utf8Bytes } from '../text/utf8Bytes';
 import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
+import type { CacheTtlSetting } from './cacheLifetime';
+import { LifetimePlanner } from './lifetimePlanner';
 import { CacheBreakDetector, type RememberedRequest } from './cacheBreak';
 import { cloneDecision, type Decision, type DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
@@ -64,6 +66,8 @@ export interface ComposerOptions {
    * it again. Without it (a composer of one-off requests) what a delta returns counts as known.
    */
   conversation?: () => readonly ConversationEntry[];
+  /** Which prompt-cache lifetime main requests buy (`cairn.cache.ttl`, `cacheLifetime.ts`); five minutes without it. */
+  cacheTtl?: () => CacheTtlSetting;
 }
 
 /** A composer's place in a generation (`generationMark`), opaque to its holder. */
@@ -130,6 +134,7 @@ export class Composer {
   /** The session date block; one object, so its encoding is remembered. */
   private readonly dateBlock: TextBlock;
   private readonly dateTextBytes: number;
+  private readonly lifetimes: LifetimePlanner;
 
   constructor(options: ComposerOptions) {
     this.options = options;
@@ -142,6 +147,7 @@ export class Composer {
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);
+    this.lifetimes = new LifetimePlanner(options.cacheTtl ?? (() => '5m'));
     if (options.sessionDate.trim().length === 0) {
       throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
     }
@@ -233,6 +239,14 @@ export class Composer {
     return staticStateOf(this.requireStatic());
   }
 
+  /**
+   * Leading entries of the conversation that a cache entry bought for an hour still holds at `now` (beyond
+   * what five minutes keep): Infinity when every breakpoint was an hour's, 0 when none is alive.
+   */
+  hourPrefixEntries(now: number): number {
+    return this.lifetimes.hourPrefixEntries(now);
+  }
+
   /** Breaks found by the detector this session (compaction requests are not compared). */
   get cacheBreaks(): number {
     return this.detector.count;
@@ -307,8 +321,21 @@ export class Composer {
     if (input.thinking) request.thinking = structuredClone(input.thinking);
 
     const sameGeneration = this.lastGeneration === input.generation;
-    const breakpoints = placeBreakpoints(request, sameGeneration ? this.lastMainBreakpoint : null);
+    const previous = sameGeneration ? this.lastMainBreakpoint : null;
     const decisions = input.decisions.map(cloneDecision);
+    const timed =
+      input.purpose === 'main'
+        ? this.lifetimes.forMain({
+            now: this.clock.now(),
+            messages: request.messages,
+            messageTokens: encoded.map((message) => message.rawTokens),
+            staticTokens: fixed.toolRaw + fixed.systemBlocksRaw,
+            previousBreakpoint: previous,
+            openingOffset: input.conversation[0]?.role === 'user' ? 0 : 1,
+          })
+        : undefined;
+    if (timed?.decision) decisions.push(timed.decision);
+    const breakpoints = placeBreakpoints(request, previous, timed?.lifetimes);
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,

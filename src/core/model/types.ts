@@ -3,8 +3,13 @@
  * serialises canonically, but only the Anthropic client (`anthropicClient.ts`) imports the SDK.
  */
 
+/** A prompt-cache entry's lifetime: five minutes (the default, written at 1.25×) or an hour (2×). */
+export type CacheTtl = '5m' | '1h';
+
 export interface CacheControl {
   readonly type: 'ephemeral';
+  /** Absent: five minutes. A one-hour breakpoint must come before every five-minute one (tools, system, messages). */
+  readonly ttl?: CacheTtl;
 }
 
 export interface TextBlock {

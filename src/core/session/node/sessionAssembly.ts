@@ -32,6 +32,7 @@ import { catalogBudgetTokens, catalogPack } from '../../skills/catalog';
 import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
+import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
@@ -209,6 +210,7 @@ async function assemble(
     ...(restoredStatic ? { restoredStatic } : {}),
     // What the model has of the rules and the catalog is folded from the surviving messages.
     conversation: () => generations.current.conversation.all(),
+    cacheTtl: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).ttl,
   });
   await composer.prepare();
   // The static part a generation starts with is journalled, so a reopen sends the same prefix.
