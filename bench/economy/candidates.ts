@@ -13,6 +13,7 @@ import { needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
 import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
+import { timeDecisionsOf, type TimeDecisionFigures } from './timeDecisions';
 import { rereadStubTools } from './rereadCandidate';
 import type { StrategyHooks } from './strategies';
 import { measureRun, type RunFigures } from './measure';
@@ -101,6 +102,8 @@ export interface CandidateRun extends RunFigures {
   /** Needs no retrieval could bring back (each one a step served without what it relies on). */
   readonly unmetNeeds: readonly string[];
   readonly elisions: ElisionFigures;
+  /** Cache-lifetime judgements and cold elisions, with the cost model's prediction (issue 31 §2). */
+  readonly time: TimeDecisionFigures;
   readonly notices: readonly string[];
 }
 
@@ -132,6 +135,7 @@ export async function runCandidate(bench: BenchScenario, file: string, name: str
       retrievals: played.requests.filter((r) => r.role === 'retrieval').length,
       unmetNeeds: gate.report.unmet,
       elisions: await elisionsOf(played.sessionsDir),
+      time: await timeDecisionsOf(played.sessionsDir),
       notices: [...notices, ...played.notices],
     };
   } finally {
@@ -154,6 +158,13 @@ export function candidatesMarkdown(scenario: string, runs: readonly CandidateRun
     ...rows,
     '',
     ...runs.map((r) => `- ${r.candidate}: ${CANDIDATES[r.candidate]!.about}`),
+    '',
+    'Time decisions (issue 31 §2): turn starts judged for a cache lifetime (of which an hour bought), the cost model’s predicted saving beside the realised one (Cairn as built’s bill less this one), and elisions on a cold cache:',
+    '',
+    ...runs.map(
+      (r) =>
+        `- ${r.candidate}: ${r.time.judged} judged (${r.time.hours} an hour), predicted ${Math.round(r.time.predictedSaving).toLocaleString('en-US')}, realised ${cairn ? Math.round(cairn.billed - r.billed).toLocaleString('en-US') : 'n/a'}; ${r.time.coldElisions} cold elision(s)`,
+    ),
     '',
   ].join('\n');
 }
