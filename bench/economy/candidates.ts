@@ -70,6 +70,15 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
     about: 'an hour for every breakpoint (`cairn.cache.ttl: "1h"`, what claude-code-1h does)',
     compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), ttl: '1h' } }),
   },
+  'keep-warm': {
+    about:
+      'after a turn, up to a bounded number of minimal requests (the last request again, max_tokens 1) while the user is away, planned by the cost model from the session’s pauses (`cairn.cache.keepWarm: "auto"`)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), keepWarm: 'auto' } }),
+  },
+  'ttl-auto+keep-warm': {
+    about: 'ttl-auto and keep-warm together (keep-warm then keeps only what the hour does not hold)',
+    compaction: (base) => ({ ...base, cache: { ttl: 'auto', keepWarm: 'auto' } }),
+  },
   'cold-return': {
     about:
       'returning to a cold cache (the next request writes everything anyway): every superseded result elided however few, and a compaction when the context is past the elision target',
@@ -163,7 +172,7 @@ export function candidatesMarkdown(scenario: string, runs: readonly CandidateRun
     '',
     ...runs.map(
       (r) =>
-        `- ${r.candidate}: ${r.time.judged} judged (${r.time.hours} an hour), predicted ${Math.round(r.time.predictedSaving).toLocaleString('en-US')}, realised ${cairn ? Math.round(cairn.billed - r.billed).toLocaleString('en-US') : 'n/a'}; ${r.time.coldElisions} cold elision(s)`,
+        `- ${r.candidate}: ${r.time.judged} judged (${r.time.hours} an hour), ${r.keepWarm} keep-warm request(s), predicted ${Math.round(r.time.predictedSaving).toLocaleString('en-US')}, realised ${cairn ? Math.round(cairn.billed - r.billed).toLocaleString('en-US') : 'n/a'}; ${r.time.coldElisions} cold elision(s)`,
     ),
     '',
   ].join('\n');

@@ -29,7 +29,7 @@ export async function timeDecisionsOf(sessionsDir: string): Promise<TimeDecision
   for (const entry of entries.filter((e) => e.isDirectory())) {
     const text = await readFile(join(sessionsDir, entry.name, 'journal.jsonl'), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
-      if (!line.includes('"snapshot"') || !(line.includes('"cache_ttl"') || line.includes('"elision"'))) continue;
+      if (!line.includes('"snapshot"') || !/"(cache_ttl|keep_warm|elision)"/.test(line)) continue;
       const record = JSON.parse(line) as { type?: string; snapshot?: { decisions?: Decision[] } };
       if (record.type !== 'snapshot') continue;
       for (const decision of record.snapshot?.decisions ?? []) {
@@ -37,6 +37,9 @@ export async function timeDecisionsOf(sessionsDir: string): Promise<TimeDecision
           judged++;
           if (decision.lifetime.stable === '1h') hours++;
           predictedSaving += decision.lifetime.predictedSaving;
+        } else if (decision.kind === 'keep_warm' && decision.keepWarm?.ping === 1) {
+          // A plan's prediction, counted once (at its first request).
+          predictedSaving += decision.keepWarm.predictedSaving;
         } else if (decision.kind === 'elision' && decision.detail.includes('The cache has expired')) coldElisions++;
       }
     }

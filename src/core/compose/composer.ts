@@ -135,6 +135,8 @@ export class Composer {
   private readonly dateBlock: TextBlock;
   private readonly dateTextBytes: number;
   private readonly lifetimes: LifetimePlanner;
+  /** The last main request as sent and its snapshot, which a keep-warm request repeats. */
+  private lastMain: Composition | null = null;
 
   constructor(options: ComposerOptions) {
     this.options = options;
@@ -245,6 +247,40 @@ export class Composer {
    */
   hourPrefixEntries(now: number): number {
     return this.lifetimes.hourPrefixEntries(now);
+  }
+
+  /** The session's pauses so far (ms from its last main request to a user turn's first): what the cache-time models learn from. */
+  pauses(): readonly number[] {
+    return this.lifetimes.pauses();
+  }
+
+  /** Raw tokens of the last main request, and of its prefix an hour's entry still holds at `now` (Infinity: all). */
+  lastMainTokens(now: number): { prompt: number; hourHeld: number } | undefined {
+    if (!this.lastMain) return undefined;
+    return { prompt: this.lastMain.snapshot.estimate.rawTokens, hourHeld: this.lifetimes.hourHeldTokens(now) };
+  }
+
+  /**
+   * A keep-warm request (`cairn.cache.keepWarm`): the last main request again, byte for byte, with max_tokens 1,
+   * so its whole prefix is read (0.1×) and its entries live on; its snapshot is that request's, as a keep_warm.
+   * Undefined before any main request, and when the last one thinks (its budget needs more than one token).
+   */
+  keepWarmComposition(decisions: readonly Decision[]): Composition | undefined {
+    const last = this.lastMain;
+    if (!last || last.request.thinking) return undefined;
+    const request: ModelRequest = { ...structuredClone(last.request), max_tokens: 1 };
+    const snapshot = cloneSnapshot(last.snapshot);
+    snapshot.index = this.requestCount++;
+    snapshot.time = new Date(this.clock.now()).toISOString();
+    snapshot.purpose = 'keep_warm';
+    snapshot.maxTokens = 1;
+    snapshot.decisions = decisions.map(cloneDecision);
+    snapshot.cacheBreak = null;
+    snapshot.usage = null;
+    snapshot.cacheHitShare = null;
+    snapshot.cost = null;
+    this.lifetimes.touched(this.clock.now());
+    return { request, snapshot };
   }
 
   /** Breaks found by the detector this session (compaction requests are not compared). */
@@ -372,6 +408,7 @@ export class Composer {
     // placeBreakpoints made these objects for this request alone: the snapshot can own them.
     snapshot.breakpoints = breakpoints;
     snapshot.cacheBreak = cacheBreak;
+    if (input.purpose === 'main') this.lastMain = { request, snapshot };
     return { request, snapshot };
   }
 

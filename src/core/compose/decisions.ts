@@ -13,6 +13,7 @@ export type DecisionKind =
   | 'elision' // superseded results elided (lossless), with the cost model's verdict
   | 'cache_break' // the request does not extend the previous one's cached prefix
   | 'cache_ttl' // the cache lifetime bought at a turn's start (cairn.cache.ttl), with the cost model's verdict
+  | 'keep_warm' // a keep-warm request while the user is away (cairn.cache.keepWarm), with the plan's prediction
   | 'pack' // a context pack sent full, compact, truncated or skipped under its budget
   | 'skill' // a skill activated, deactivated, re-injected or cut to its cap
   | 'other';
@@ -25,6 +26,8 @@ export interface Decision {
   elision?: ElisionFigures;
   /** A cache-lifetime choice's cost-model figures (`compose/cacheLifetime.ts`), for the same comparison. */
   lifetime?: LifetimeFigures;
+  /** A keep-warm plan's figures: pings planned, this one's number, the predicted saving over the pause. */
+  keepWarm?: { readonly planned: number; readonly ping: number; readonly predictedSaving: number };
 }
 
 /** In base-input-token units; see `compose/cacheLifetime.ts`. */
@@ -58,6 +61,7 @@ export function cloneDecision(decision: Decision): Decision {
     resultIds: [...decision.resultIds],
     ...(decision.elision ? { elision: { ...decision.elision } } : {}),
     ...(decision.lifetime ? { lifetime: { ...decision.lifetime } } : {}),
+    ...(decision.keepWarm ? { keepWarm: { ...decision.keepWarm } } : {}),
   };
 }
 

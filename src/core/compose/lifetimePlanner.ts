@@ -33,6 +33,8 @@ interface TurnLifetime {
 export class LifetimePlanner {
   private readonly pausesMs: number[] = [];
   private lastMainAt: number | undefined;
+  /** The last request that read or wrote the cache (a main one, or a keep-warm request repeating it). */
+  private lastCacheUseAt: number | undefined;
   private turn: TurnLifetime | undefined;
 
   constructor(private readonly setting: () => CacheTtlSetting) {}
@@ -41,11 +43,12 @@ export class LifetimePlanner {
   forMain(shape: MainRequestShape): { lifetimes: BreakpointLifetimes; decision?: Decision } {
     const setting = this.setting();
     const turnStart = turnStartPosition(shape.messages);
-    const since = this.lastMainAt === undefined ? undefined : shape.now - this.lastMainAt;
+    const since = this.lastCacheUseAt === undefined ? undefined : shape.now - this.lastCacheUseAt;
     const firstOfTurn = turnStart !== null && shape.messages.length - 1 === turnStart.index;
     let decision: Decision | undefined;
     if (firstOfTurn || !this.turn) {
-      if (firstOfTurn && since !== undefined) this.pausesMs.push(since);
+      // The user's pause, from the last main request: keep-warm requests in it do not shorten it.
+      if (firstOfTurn && this.lastMainAt !== undefined) this.pausesMs.push(shape.now - this.lastMainAt);
       const tokensTo = (index: number): number => shape.staticTokens + sum(shape.messageTokens.slice(0, index + 1));
       const prefixTokens = turnStart ? tokensTo(turnStart.index) : shape.staticTokens;
       const judgement = judgeStableLifetime(setting, {
@@ -72,6 +75,7 @@ export class LifetimePlanner {
       }
     }
     this.lastMainAt = shape.now;
+    this.lastCacheUseAt = shape.now;
     const { stable, tail } = this.turn!.judgement;
     return { lifetimes: { stable, tail, turnStart }, ...(decision ? { decision } : {}) };
   }
@@ -81,9 +85,25 @@ export class LifetimePlanner {
    * minutes keep (the caller knows those): Infinity when every breakpoint was an hour's, 0 when none is alive.
    */
   hourPrefixEntries(now: number): number {
-    if (!this.turn || this.lastMainAt === undefined || now - this.lastMainAt > LIFETIME_MS['1h']) return 0;
+    if (!this.turn || this.lastCacheUseAt === undefined || now - this.lastCacheUseAt > LIFETIME_MS['1h']) return 0;
     if (this.turn.judgement.tail === '1h') return Infinity;
     return this.turn.judgement.stable === '1h' ? Math.max(0, this.turn.entry + 1) : 0;
+  }
+
+  /** A keep-warm request repeated the last main request at `now`: every entry it held lives on from then. */
+  touched(now: number): void {
+    this.lastCacheUseAt = now;
+  }
+
+  /** The session's pauses so far, in ms (from its last main request to a user turn's first). */
+  pauses(): readonly number[] {
+    return this.pausesMs;
+  }
+
+  /** Raw tokens an entry bought for an hour still holds at `now`: Infinity when every breakpoint was an hour's. */
+  hourHeldTokens(now: number): number {
+    const entries = this.hourPrefixEntries(now);
+    return entries === Infinity ? Infinity : entries > 0 ? this.turn!.judgement.prefixTokens : 0;
   }
 
   /** Tokens of the prefix this request is expected to read from the cache (what is not written again). */

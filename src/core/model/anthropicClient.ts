@@ -129,7 +129,7 @@ export class AnthropicModelClient implements ModelClient {
       this.logger.warn(`The model sent a "${type}" block, which Cairn does not use; it was left out.`),
     );
     const headers = {
-      ...(purpose === 'compaction' ? { [REQUEST_KIND_HEADER]: 'compaction' } : {}),
+      ...(purpose === 'compaction' || purpose === 'keep_warm' ? { [REQUEST_KIND_HEADER]: purpose } : {}),
       ...(options.agent !== undefined ? { [AGENT_HEADER]: options.agent } : {}),
     };
     const stream = client.messages.stream(toSdkParams(request), {

@@ -76,7 +76,8 @@ export interface ToolDefinition {
 }
 
 /** Why a request is made: the local server and the snapshots tell compaction requests apart. */
-export type RequestPurpose = 'main' | 'compaction';
+/** `keep_warm`: a minimal request (max_tokens 1) repeating the last main request's prefix so its cache entry lives on. */
+export type RequestPurpose = 'main' | 'compaction' | 'keep_warm';
 
 /** The request body exactly as sent (no internal fields: those live in the snapshot). */
 export interface ModelRequest {

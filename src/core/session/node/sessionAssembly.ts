@@ -33,6 +33,7 @@ import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
+import { KeepWarm } from '../keepWarm';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { unansweredChildren } from '../../subagents/interruptedChildren';
@@ -316,6 +317,16 @@ async function assemble(
       });
     },
     checkpoints: checkpoints.checkpoints,
+    keepWarm: new KeepWarm({
+      setting: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).keepWarm,
+      clock,
+      composer,
+      model: ports.model,
+      recorder,
+      requests,
+      emit: (event) => events.emit(event),
+      log,
+    }),
     branchChanged: async () => {
       const records: JournalRecord[] = [];
       for await (const record of journal.readAll({ types: BRANCH_RECORD_TYPES })) records.push(record);
