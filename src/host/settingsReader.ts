@@ -5,7 +5,13 @@
  * user can fix it in Settings.
  */
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
-import { DEFAULT_CACHE_TIME, DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CacheTimeSettings, type CompactionSettings } from '../core/compaction/settings';
+import {
+  DEFAULT_CACHE_TIME,
+  DEFAULT_COMPACTION_SETTINGS,
+  parseThreshold,
+  type CacheTimeSettings,
+  type CompactionSettings,
+} from '../core/compaction/settings';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import type { SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';

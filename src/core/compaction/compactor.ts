@@ -227,7 +227,11 @@ export class Compactor implements ContextPolicy {
     const soft = softLimitTokens(settings.threshold, check.window);
     const target = soft - Math.floor(settings.elision.thresholdRoom * soft);
     if (check.estimate <= target) return check;
-    return { ...check, needed: true, why: `the cache is cold and the prompt ${check.estimate} is past the target ${target} of threshold ${soft}` };
+    return {
+      ...check,
+      needed: true,
+      why: `the cache is cold and the prompt ${check.estimate} is past the target ${target} of threshold ${soft}`,
+    };
   }
 
   /** Room kept for the answer: the request's real max_tokens, at most `completionReserveTokens`. */

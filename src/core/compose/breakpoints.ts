@@ -2,9 +2,7 @@ import type { CacheControl, CacheTtl, ContentBlock, Message, ModelRequest } from
 
 /** Where a `cache_control` marker sits in a request, and the lifetime it asks for when not five minutes. */
 export type BreakpointPosition = (
-  | { zone: 'tools'; index: number }
-  | { zone: 'system'; index: number }
-  | { zone: 'messages'; index: number; block: number }
+  { zone: 'tools'; index: number } | { zone: 'system'; index: number } | { zone: 'messages'; index: number; block: number }
 ) & { ttl?: '1h' };
 
 /**
@@ -108,7 +106,11 @@ export function placeBreakpoints(
     turnStart && !before(turnStart, position) ? lifetimes.stable : lifetimes.tail;
   let messageMarks: MessageBlockPosition[];
   let zones: ('tools' | 'system')[] = ['tools', 'system'];
-  if (turnStart && acceptsMarker(request.messages[turnStart.index]?.content[turnStart.block]) && wanted.every((p) => !samePosition(p, turnStart))) {
+  if (
+    turnStart &&
+    acceptsMarker(request.messages[turnStart.index]?.content[turnStart.block]) &&
+    wanted.every((p) => !samePosition(p, turnStart))
+  ) {
     // The turn start joins the message markers in order; when slots are short the tool marker goes, then the previous.
     const all = [...wanted, turnStart].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     const zonesPresent = zonesOf(request);

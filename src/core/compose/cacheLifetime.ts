@@ -67,6 +67,16 @@ export function judgeStableLifetime(setting: CacheTtlSetting, input: StableLifet
   if (setting === '1h') return { ...base, stable: '1h', tail: '1h', reason: 'An hour for every breakpoint (cairn.cache.ttl: "1h").' };
   const share = `${Math.round(p * 100)}% of ${input.pausesMs.length} pause(s) so far between 5 min and 1 h (with the prior)`;
   return saving > 0
-    ? { ...base, stable: '1h', tail: '5m', reason: `An hour for the prefix up to the turn start: ${share}; it pays ${Math.round(saving)} over the next pause.` }
-    : { ...base, stable: '5m', tail: '5m', reason: `Five minutes: ${share}; an hour would cost ${Math.round(-saving)} more over the next pause.` };
+    ? {
+        ...base,
+        stable: '1h',
+        tail: '5m',
+        reason: `An hour for the prefix up to the turn start: ${share}; it pays ${Math.round(saving)} over the next pause.`,
+      }
+    : {
+        ...base,
+        stable: '5m',
+        tail: '5m',
+        reason: `Five minutes: ${share}; an hour would cost ${Math.round(-saving)} more over the next pause.`,
+      };
 }

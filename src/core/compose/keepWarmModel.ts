@@ -51,7 +51,8 @@ export function planKeepWarm(input: KeepWarmInput): KeepWarmPlan {
   for (let pings = 1; pings <= MAX_PINGS; pings++) if (expected(pings) < expected(best)) best = pings;
   const saving = nothing - expected(best);
   const seen = `${input.pausesMs.length} pause(s) so far and the prior`;
-  if (best === 0) return { pings: 0, predictedSaving: 0, reason: `Not worth keeping warm: no number of pings beats letting it expire over ${seen}.` };
+  if (best === 0)
+    return { pings: 0, predictedSaving: 0, reason: `Not worth keeping warm: no number of pings beats letting it expire over ${seen}.` };
   return {
     pings: best,
     predictedSaving: saving,

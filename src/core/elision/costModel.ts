@@ -93,7 +93,11 @@ export function judgeElision(input: ElisionCostInput, settings: ElisionSettings)
   const base = { savedPerRequest: saved, breakCost, breakEvenRequests, predictedSaving, expectedRequests: input.expectedRequests };
   if (settings.mode === 'off') return { ...base, pays: false, reason: 'Elision is off (cairn.elision).' };
   if (input.cacheCold && settings.coldElidesAll && input.results > 0 && saved > 0) {
-    return { ...base, pays: true, reason: 'The cache has expired: the next request writes everything anyway, so every superseded result goes now.' };
+    return {
+      ...base,
+      pays: true,
+      reason: 'The cache has expired: the next request writes everything anyway, so every superseded result goes now.',
+    };
   }
   if (input.results < settings.minResults || saved < settings.minTokens) {
     return {

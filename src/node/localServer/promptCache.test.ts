@@ -253,7 +253,7 @@ describe('prompt-cache simulation', () => {
     expect(error.message).toContain('A maximum of 4 blocks with cache_control may be provided. Found 5.');
   });
 
-  it("refuses a one-hour breakpoint after a five-minute one (tools, system, messages) with the real message, and takes the reverse", async () => {
+  it('refuses a one-hour breakpoint after a five-minute one (tools, system, messages) with the real message, and takes the reverse', async () => {
     const hour = { type: 'ephemeral', ttl: '1h' } as const;
     const tools = [{ name: 'look', description: 'looks', input_schema: { type: 'object' as const, properties: {} }, cache_control: mark }];
     const late = (await client.messages
