@@ -15,6 +15,11 @@ export interface BreakpointLifetimes {
   readonly tail: CacheTtl;
   /** The last markable block of the user's latest message (the turn start), when there is one. */
   readonly turnStart: MessageBlockPosition | null;
+  /**
+   * At a turn's first request, the previous turn start, where an hour's entry still lives: marked so this request
+   * finds it (a request looks for cached prefixes only at its own breakpoints and 20 blocks before each).
+   */
+  readonly held?: MessageBlockPosition | null;
 }
 
 const FIVE_MINUTES: BreakpointLifetimes = { stable: '5m', tail: '5m', turnStart: null };
@@ -106,17 +111,21 @@ export function placeBreakpoints(
     turnStart && !before(turnStart, position) ? lifetimes.stable : lifetimes.tail;
   let messageMarks: MessageBlockPosition[];
   let zones: ('tools' | 'system')[] = ['tools', 'system'];
-  if (
-    turnStart &&
-    acceptsMarker(request.messages[turnStart.index]?.content[turnStart.block]) &&
-    wanted.every((p) => !samePosition(p, turnStart))
-  ) {
-    // The turn start joins the message markers in order; when slots are short the tool marker goes, then the previous.
-    const all = [...wanted, turnStart].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const zonesPresent = zonesOf(request);
-    if (zonesPresent.length + all.length > MAX_BREAKPOINTS) zones = ['system'];
+  const markable = (p: MessageBlockPosition) => acceptsMarker(request.messages[p.index]?.content[p.block]);
+  // The turn start and the hour's entry to read join the message markers in order (the newest first when slots are short).
+  const extras: MessageBlockPosition[] = [];
+  for (const p of [turnStart, lifetimes.held ?? null]) {
+    if (p && markable(p) && ![...wanted, ...extras].some((q) => samePosition(p, q))) extras.push(p);
+  }
+  if (extras.length > 0) {
+    const all = [...wanted, ...extras];
+    // When slots are short the tool marker goes first (the system marker's prefix holds the tools), then the previous.
+    if (zonesOf(request).length + all.length > MAX_BREAKPOINTS) zones = ['system'];
     const room = MAX_BREAKPOINTS - zonesOf(request, zones).length;
-    messageMarks = all.length <= room ? all : all.filter((p) => p === turnStart || p === newest);
+    const byPriority = [...(newest ? [newest] : []), ...extras, ...wanted].filter(
+      (p, i, list) => list.findIndex((q) => samePosition(p, q)) === i,
+    );
+    messageMarks = byPriority.slice(0, room).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   } else {
     // When slots are short the newest marker matters most: it is what the next request reads.
     const room = MAX_BREAKPOINTS - zonesOf(request).length;

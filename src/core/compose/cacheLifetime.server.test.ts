@@ -35,13 +35,16 @@ async function send(request: ModelRequest): Promise<ModelUsage & { cache_creatio
   return body.usage;
 }
 
+/** Tool steps per turn: more than the API's 20-block lookback, as in a real turn. */
+const STEPS = 12;
+
 /**
- * Three user turns of six tool steps each, a minute and then `pauseMinutes` apart: the last turn's first request,
+ * Three user turns of twelve tool steps each, a minute and then `pauseMinutes` apart: the last turn's first request,
  * and every snapshot. (The session's first request writes everything, so an hour bought there costs 0.75 × the
  * whole prefix for one pause's chance: the cost model waits for a turn start it can buy cheaply, the second.)
  */
 async function threeTurns(setting: CacheTtlSetting, pauseMinutes: number) {
-  const turns = Array.from({ length: 40 }, () => ({ assistant: { text: 'ok' } }));
+  const turns = Array.from({ length: 3 * (STEPS + 1) + 1 }, () => ({ assistant: { text: 'ok' } }));
   server = await startLocalServer({ scenario: parseScenario({ about: 'lifetimes', model: { id: MODEL }, turns }), clock: () => now });
   const composer = new Composer({
     decisions: new DecisionQueue(),
@@ -75,7 +78,7 @@ async function threeTurns(setting: CacheTtlSetting, pauseMinutes: number) {
   };
   const turn = async (text: string) => {
     session.user(text);
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < STEPS; i++) {
       await request();
       session.step();
     }
@@ -98,8 +101,10 @@ describe('the cache lifetime a request buys', () => {
     await server!.close();
     server = undefined;
     const auto = await threeTurns('auto', 20);
-    // Everything up to the second turn's start (tools, system, the whole first turn) is read, not written again.
-    expect(auto.back.usage.cache_read_input_tokens).toBeGreaterThan(5000);
+    // Everything up to the second turn's start (tools, system, the whole first turn) is read, not written again:
+    // the request marks that turn start (more than 20 blocks back), where the hour's entry lives.
+    const secondStart = auto.snapshots[STEPS + 1]!.estimate.rawTokens;
+    expect(auto.back.usage.cache_read_input_tokens).toBeGreaterThan(secondStart * 0.9);
     // One-hour markers come first (tools/system, then the turn start), five-minute ones after: the server took it.
     const ttls = [
       ...auto.back.body.tools.map((tool) => tool.cache_control?.ttl ?? (tool.cache_control ? '5m' : undefined)),
@@ -125,15 +130,15 @@ describe('the cache lifetime a request buys', () => {
 
   it('"auto" writes the running turn’s tail at five minutes: only a turn start is bought for an hour', async () => {
     const auto = await threeTurns('auto', 1);
-    // The second turn (requests 7–13): its first request buys the hour, the rest mark the turn start again and write their tail at five minutes.
-    const second = auto.snapshots.slice(7, 14);
+    // The second turn: its first request buys the hour, the rest mark the turn start again and write their tail at five minutes.
+    const second = auto.snapshots.slice(STEPS + 1, 2 * (STEPS + 1));
     const newest = (s: RequestSnapshot) => s.breakpoints[s.breakpoints.length - 1]!;
     expect(newest(second[0]!).ttl).toBe('1h');
     for (const later of second.slice(1)) {
       expect(newest(later).ttl).toBeUndefined();
       expect(later.breakpoints.some((b) => b.zone === 'messages' && b.ttl === '1h')).toBe(true);
     }
-    expect(auto.hourWrites.slice(8, 14).every((tokens) => tokens === 0)).toBe(true);
-    expect(auto.hourWrites[7]).toBeGreaterThan(0);
+    expect(auto.hourWrites.slice(STEPS + 2, 2 * (STEPS + 1)).every((tokens) => tokens === 0)).toBe(true);
+    expect(auto.hourWrites[STEPS + 1]).toBeGreaterThan(0);
   });
 });

@@ -46,7 +46,11 @@ export class LifetimePlanner {
     const since = this.lastCacheUseAt === undefined ? undefined : shape.now - this.lastCacheUseAt;
     const firstOfTurn = turnStart !== null && shape.messages.length - 1 === turnStart.index;
     let decision: Decision | undefined;
+    let held: MessageBlockPosition | null = null;
     if (firstOfTurn || !this.turn) {
+      // The previous turn start, if an hour's entry still holds it: this request must mark it to find it.
+      const heldEntries = this.hourPrefixEntries(shape.now);
+      if (heldEntries > 0 && heldEntries !== Infinity) held = turnStartPosition(shape.messages.slice(0, heldEntries + shape.openingOffset));
       // The user's pause, from the last main request: keep-warm requests in it do not shorten it.
       if (firstOfTurn && this.lastMainAt !== undefined) this.pausesMs.push(shape.now - this.lastMainAt);
       const tokensTo = (index: number): number => shape.staticTokens + sum(shape.messageTokens.slice(0, index + 1));
@@ -77,7 +81,7 @@ export class LifetimePlanner {
     this.lastMainAt = shape.now;
     this.lastCacheUseAt = shape.now;
     const { stable, tail } = this.turn!.judgement;
-    return { lifetimes: { stable, tail, turnStart }, ...(decision ? { decision } : {}) };
+    return { lifetimes: { stable, tail, turnStart, held }, ...(decision ? { decision } : {}) };
   }
 
   /**
