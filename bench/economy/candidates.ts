@@ -81,8 +81,12 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
   },
   'cold-return': {
     about:
-      'returning to a cold cache (the next request writes everything anyway): every superseded result elided however few, and a compaction when the context is past the elision target',
+      'returning to a cold cache (the next request writes everything anyway): every superseded result elided however few, and a compaction when the context is past the elision target (as built since 2026-12-06)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, coldElidesAll: true }, compactWhenCold: true }),
+  },
+  'cold-return-off': {
+    about: 'at a cold return, elision keeps its batch minimums and no compaction comes early (as built until 2026-12-06)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, coldElidesAll: false }, compactWhenCold: false }),
   },
   'output-failures': {
     about:

@@ -107,7 +107,7 @@ describe('compaction loses nothing first', () => {
     // About 7,000 of the 10,000-token window: under the 8,000 threshold, past the 6,000 target.
     const fillPastTarget = (h: Harness) => addTurns(h.conversation(), 7, 500);
     const cold = { lastRequestAt: 0, now: CACHE_LIFETIME_MS + 1 };
-    const as = compactorWith({ elision: true, ...cold });
+    const as = compactorWith({ elision: true, settings: { compactWhenCold: false }, ...cold });
     fillPastTarget(as);
     expect((await as.compactor.needsCompaction()).needed).toBe(false);
     expect((await as.compactor.beforeRequest(signal())).newGeneration).toBe(false);

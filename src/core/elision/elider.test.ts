@@ -114,7 +114,7 @@ describe('the elider', () => {
     // One superseded run of 600 tokens: under the batch minimums (2 results, 2,000 tokens).
     const small = new GenerationBuilder().bash('#b001', 'npm test', 'x\n'.repeat(1200)).bash('#b002', 'npm test', 'y\n'.repeat(1200));
     const cold = { lastAt: 0, now: CACHE_LIFETIME_MS + 1 };
-    expect((await harness(small.entries, cold).elider.beforeRequest()).applied).toBe(false);
+    expect((await harness(small.entries, { ...cold, settings: { coldElidesAll: false } }).elider.beforeRequest()).applied).toBe(false);
     const h = harness(small.entries, { ...cold, settings: { coldElidesAll: true } });
     expect((await h.elider.beforeRequest()).applied).toBe(true);
     expect(h.forgotten).toEqual([['#b001']]);
