@@ -90,7 +90,9 @@ async function candidates(args: readonly string[], json: boolean): Promise<void>
     else if (args[i] === '--candidate' && args[i + 1]) names.push(args[++i]!);
   }
   if (files.length === 0) throw new Error(`candidates needs --scenario FILE (candidates: ${Object.keys(CANDIDATES).join(', ')}).`);
-  const chosen = ['cairn', ...(names.length > 0 ? names : Object.keys(CANDIDATES)).filter((n) => n !== 'cairn')];
+  // --no-baseline: the candidates alone, beside a Cairn row measured in an earlier run (its ratios are then left blank).
+  const baseline = args.includes('--no-baseline') ? [] : ['cairn'];
+  const chosen = [...baseline, ...(names.length > 0 ? names : Object.keys(CANDIDATES)).filter((n) => n !== 'cairn')];
   const results = [];
   for (const file of files) {
     const bench = await loadBenchScenario(resolve(file));
@@ -199,7 +201,7 @@ async function main(argv: readonly string[]): Promise<number> {
   else if (command === 'history') return history(rest);
   else {
     process.stderr.write(
-      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--out FILE] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n       npm run bench -- history [--runs N] [--seed S] [--chunk C] [--steps K] [--no-shrink]\n',
+      'Usage: npm run bench -- economy [--scenario FILE]... [--json]\n       npm run bench -- peers [--agent NAME]... [--scenario FILE]... [--model ID] [--json] [--out FILE] [--markdown FILE]\n       npm run bench -- hot [--heavy] [--only ledger,diff,compose,journal,webview] [--json]\n       npm run bench -- trace --scenario FILE [--strategy naive|rewrite|cairn]\n       npm run bench -- candidates --scenario FILE [--candidate NAME]... [--no-baseline] [--json]\n       npm run bench -- checkpoints [--turns N] [--json]\n       npm run bench -- history [--runs N] [--seed S] [--chunk C] [--steps K] [--no-shrink]\n',
     );
     return 2;
   }

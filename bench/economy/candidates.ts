@@ -6,13 +6,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CompactionSettings } from '../../src/core/compaction/settings';
+import { DEFAULT_CACHE_TIME, type CompactionSettings } from '../../src/core/compaction/settings';
 import type { HygieneConfig } from '../../src/core/config/hygiene';
 import { cairnNeedsGate, FAILURES_HYGIENE } from '../peers/cairnAgent';
 import { needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
 import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
+import { timeDecisionsOf, type TimeDecisionFigures } from './timeDecisions';
 import { rereadStubTools } from './rereadCandidate';
 import type { StrategyHooks } from './strategies';
 import { measureRun, type RunFigures } from './measure';
@@ -60,6 +61,33 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
       'at the compaction threshold, elide instead of summarizing only if that frees a quarter of the threshold under it (a fifth of the window at the default 80%)',
     compaction: (base) => ({ ...base, elision: { ...base.elision, thresholdRoom: 0.25 } }),
   },
+  'ttl-auto': {
+    about:
+      'an hour for the prompt prefix up to the turn start when the cost model fed by the session’s pauses says it pays, five minutes for the tail (`cairn.cache.ttl: "auto"`)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), ttl: 'auto' } }),
+  },
+  'ttl-1h': {
+    about: 'an hour for every breakpoint (`cairn.cache.ttl: "1h"`, what claude-code-1h does)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), ttl: '1h' } }),
+  },
+  'keep-warm': {
+    about:
+      'after a turn, up to a bounded number of minimal requests (the last request again, max_tokens 1) while the user is away, planned by the cost model from the session’s pauses (`cairn.cache.keepWarm: "auto"`)',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), keepWarm: 'auto' } }),
+  },
+  'ttl-auto+keep-warm': {
+    about: 'ttl-auto and keep-warm together (keep-warm then keeps only what the hour does not hold)',
+    compaction: (base) => ({ ...base, cache: { ttl: 'auto', keepWarm: 'auto' } }),
+  },
+  'cold-return': {
+    about:
+      'returning to a cold cache (the next request writes everything anyway): every superseded result elided however few, and a compaction when the context is past the elision target (as built since 2026-12-06)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, coldElidesAll: true }, compactWhenCold: true }),
+  },
+  'cold-return-off': {
+    about: 'at a cold return, elision keeps its batch minimums and no compaction comes early (as built until 2026-12-06)',
+    compaction: (base) => ({ ...base, elision: { ...base.elision, coldElidesAll: false }, compactWhenCold: false }),
+  },
   'output-failures': {
     about:
       'a command output over the cap shows what its runner or compiler reports (failures with their detail, errors, warnings, the summary, the exit status) and its first and last lines, never longer than head 200 + tail 100 (`cairn.commandOutput: "failures"`)',
@@ -87,6 +115,8 @@ export interface CandidateRun extends RunFigures {
   /** Needs no retrieval could bring back (each one a step served without what it relies on). */
   readonly unmetNeeds: readonly string[];
   readonly elisions: ElisionFigures;
+  /** Cache-lifetime judgements and cold elisions, with the cost model's prediction (issue 31 §2). */
+  readonly time: TimeDecisionFigures;
   readonly notices: readonly string[];
 }
 
@@ -118,6 +148,7 @@ export async function runCandidate(bench: BenchScenario, file: string, name: str
       retrievals: played.requests.filter((r) => r.role === 'retrieval').length,
       unmetNeeds: gate.report.unmet,
       elisions: await elisionsOf(played.sessionsDir),
+      time: await timeDecisionsOf(played.sessionsDir),
       notices: [...notices, ...played.notices],
     };
   } finally {
@@ -140,6 +171,13 @@ export function candidatesMarkdown(scenario: string, runs: readonly CandidateRun
     ...rows,
     '',
     ...runs.map((r) => `- ${r.candidate}: ${CANDIDATES[r.candidate]!.about}`),
+    '',
+    'Time decisions (issue 31 §2): turn starts judged for a cache lifetime (of which an hour bought), the cost model’s predicted saving beside the realised one (Cairn as built’s bill less this one), and elisions on a cold cache:',
+    '',
+    ...runs.map(
+      (r) =>
+        `- ${r.candidate}: ${r.time.judged} judged (${r.time.hours} an hour), ${r.keepWarm} keep-warm request(s), predicted ${Math.round(r.time.predictedSaving).toLocaleString('en-US')}, realised ${cairn ? Math.round(cairn.billed - r.billed).toLocaleString('en-US') : 'n/a'}; ${r.time.coldElisions} cold elision(s)`,
+    ),
     '',
   ].join('\n');
 }

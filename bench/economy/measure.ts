@@ -20,6 +20,8 @@ export interface RunFigures {
   readonly requests: number;
   /** Compaction requests answered. */
   readonly compactions: number;
+  /** Keep-warm requests answered (Cairn's, `cairn.cache.keepWarm`): billed, counted apart from `requests`. */
+  readonly keepWarm: number;
   /** Prompt tokens of every answered request (main and compaction): uncached + write + read. */
   readonly inputTokens: number;
   readonly uncached: number;
@@ -53,7 +55,9 @@ export function cacheWrite1hOf(request: LoggedRequest): number {
 
 /** Requests that reached the model and were answered (faults and refusals consumed nothing). */
 export function answeredPromptRequests(requests: readonly LoggedRequest[]): LoggedRequest[] {
-  return requests.filter((r) => (r.kind === 'main' || r.kind === 'compaction') && r.status === 200 && r.usage !== undefined);
+  return requests.filter(
+    (r) => (r.kind === 'main' || r.kind === 'compaction' || r.kind === 'keep_warm') && r.status === 200 && r.usage !== undefined,
+  );
 }
 
 /**
@@ -83,7 +87,8 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     shareTotal = 0,
     peak = 0,
     main = 0,
-    compactions = 0;
+    compactions = 0,
+    keepWarm = 0;
   let firstBreak: string | undefined;
   for (const request of answered) {
     const usage = request.usage!;
@@ -92,6 +97,11 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
     cacheWrite += usage.cache_creation_input_tokens;
     cacheWrite1h += cacheWrite1hOf(request);
     cacheRead += usage.cache_read_input_tokens;
+    // Billed like any request, and nothing else: a keep-warm request repeats a prefix and changes no context.
+    if (request.kind === 'keep_warm') {
+      keepWarm++;
+      continue;
+    }
     const track = trackOf(request);
     if (request.kind === 'compaction') {
       compactions++;
@@ -114,6 +124,7 @@ export function measureRun(requests: readonly LoggedRequest[]): RunFigures {
   return {
     requests: main,
     compactions,
+    keepWarm,
     inputTokens: uncached + cacheWrite + cacheRead,
     uncached,
     cacheWrite,

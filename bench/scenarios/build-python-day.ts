@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sourceRoot, type BenchSource } from '../economy/benchSources';
+import { withIdlePattern } from './idlePattern';
 import { bash, between, edit, grep, read, say, step, user, write, writeScenario, type ToolCall, type Turn } from './scriptSteps';
 
 const SOURCE: BenchSource = { name: 'markdown', debian: 'python3-markdown', version: '3.4.1-2+deb12u1' };
@@ -657,7 +658,8 @@ def test_open_tasks(page, capsys):
       ],
       'x-bench-check': CHECK,
       workspace: WORKSPACE,
-      turns,
+      // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+      turns: withIdlePattern(turns),
     },
     120,
   );

@@ -16,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchSource } from '../economy/benchSources';
+import { withIdlePattern } from './idlePattern';
 import { bash, between, grep, read, say, sourceFile, step, user, writeScenario, type ToolCall, type Turn } from './scriptSteps';
 import * as calls from './scriptSteps';
 
@@ -595,7 +596,8 @@ async function main(): Promise<void> {
       'x-bench-check':
         "cargo test -q && cargo clippy -q -- -D warnings && test -f src/error.rs && { cargo run -q --example xmlcheck -- --max-depth 5 samples > target/xmlcheck.out; test $? -eq 1; } && grep -q '^samples/bad/prefix.xml:3:4: an unknown namespace prefix' target/xmlcheck.out && grep -q '^samples/good/layout.xml:6:11: elements nested too deep' target/xmlcheck.out && grep -q '^9 files checked, 6 with errors' target/xmlcheck.out",
       workspace: WORKSPACE,
-      turns,
+      // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+      turns: withIdlePattern(turns),
     },
     120,
   );

@@ -28,6 +28,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sourceRoot, type BenchSource } from '../economy/benchSources';
+import { withIdlePattern } from './idlePattern';
 import {
   bash,
   grep,
@@ -245,7 +246,8 @@ async function main(): Promise<void> {
       ],
       'x-bench-check': CHECK,
       workspace,
-      turns,
+      // The user's day: away a while before some messages (idlePattern.ts says from which published figures).
+      turns: withIdlePattern(turns),
     },
     110,
   );

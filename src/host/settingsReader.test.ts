@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../core/model/defaultModel';
+import { DEFAULT_CACHE_TIME } from '../core/compaction/settings';
 import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter } from './settingsReader';
 
 const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
@@ -37,6 +38,15 @@ describe('readCairnSettings', () => {
     expect([...s.alwaysAllow]).toEqual(['bash']);
     expect(s.prices['my-model']).toEqual({ input: 2, output: 8, cacheWrite: 2.5, cacheRead: 0.2 });
     expect(s.problems).toEqual([]);
+  });
+
+  it('reads the cache-time settings (cairn.cache.ttl, cairn.cache.keepWarm), and names a wrong one', () => {
+    expect(from({}).compaction.cache).toEqual(DEFAULT_CACHE_TIME);
+    expect(from({ 'cache.ttl': '1h', 'cache.keepWarm': 'auto' }).compaction.cache).toEqual({ ttl: '1h', keepWarm: 'auto' });
+    const wrong = from({ 'cache.ttl': '10m', 'cache.keepWarm': 'always' });
+    expect(wrong.compaction.cache).toEqual(DEFAULT_CACHE_TIME);
+    expect(wrong.problems.join('\n')).toContain('cairn.cache.ttl must be "auto", "5m" or "1h"');
+    expect(wrong.problems.join('\n')).toContain('cairn.cache.keepWarm must be "auto" or "off"');
   });
 
   it('reads the elision settings, and names a wrong one', () => {

@@ -5,7 +5,13 @@
  * user can fix it in Settings.
  */
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
-import { DEFAULT_COMPACTION_SETTINGS, parseThreshold, type CompactionSettings } from '../core/compaction/settings';
+import {
+  DEFAULT_CACHE_TIME,
+  DEFAULT_COMPACTION_SETTINGS,
+  parseThreshold,
+  type CacheTimeSettings,
+  type CompactionSettings,
+} from '../core/compaction/settings';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import type { SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/compose/prices';
@@ -232,7 +238,23 @@ function compactionOf(get: SettingGetter, problems: string[]): CompactionSetting
     fallbackAfterMinutes,
     ...(fallbackModel ? { fallbackModel } : {}),
     elision: elisionOf(get, problems),
+    cache: cacheTimeOf(get, problems),
   };
+}
+
+/** `cairn.cache.ttl` ("auto" | "5m" | "1h") and `cairn.cache.keepWarm` ("off" | "auto"): what Cairn does with the cache's time (issue 31). */
+function cacheTimeOf(get: SettingGetter, problems: string[]): CacheTimeSettings {
+  const defaults = DEFAULT_CACHE_TIME;
+  let ttl = defaults.ttl;
+  const rawTtl = get('cache.ttl');
+  if (rawTtl === 'auto' || rawTtl === '5m' || rawTtl === '1h') ttl = rawTtl;
+  else if (rawTtl !== undefined && rawTtl !== null) problems.push(`cairn.cache.ttl must be "auto", "5m" or "1h"; using "${defaults.ttl}".`);
+  let keepWarm = defaults.keepWarm;
+  const rawKeepWarm = get('cache.keepWarm');
+  if (rawKeepWarm === 'auto' || rawKeepWarm === 'off') keepWarm = rawKeepWarm;
+  else if (rawKeepWarm !== undefined && rawKeepWarm !== null)
+    problems.push(`cairn.cache.keepWarm must be "auto" or "off"; using "${defaults.keepWarm}".`);
+  return { ttl, keepWarm };
 }
 
 /** `cairn.elision` ("auto" | "cold" | "off"), `cairn.elisionMargin` and `cairn.elisionMinTokens` (core/elision/README.md). */

@@ -312,7 +312,7 @@ export interface RequestSnapshotView {
   readonly time: number;
   readonly model: string;
   readonly generation: number;
-  readonly purpose: 'main' | 'compaction';
+  readonly purpose: 'main' | 'compaction' | 'keep_warm';
   /** The chat turn the request was made for (the report links to it; absent from older hosts). */
   readonly turn?: number;
   /** The sub-agent that made the request (`explore-1`); absent for the session's own agent. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GenerationBuilder } from '../../../test/support/conversation/generationBuilder';
 import { compactorWith, noticeEvents, signal, useScratchFolder } from '../../../test/support/compaction/compactorHarness';
-import type { Harness } from '../../../test/support/compaction/compactorHarness';
+import { addTurns, type Harness } from '../../../test/support/compaction/compactorHarness';
+import { CACHE_LIFETIME_MS } from '../elision/elider';
 import { DEFAULT_ELISION_SETTINGS } from '../elision/costModel';
 
 useScratchFolder();
@@ -100,5 +101,24 @@ describe('compaction loses nothing first', () => {
     fill(h, new GenerationBuilder().bash('#b001', 'npm test', 'x'.repeat(4_000)).bash('#b002', 'npm test', 'y'.repeat(4_100)));
     await h.compactor.beforeRequest(signal());
     expect(h.summarizer.requests).toHaveLength(1);
+  });
+
+  it('returning to a cold cache past the target (compactWhenCold), compacts now, while the rewrite is free', async () => {
+    // About 7,000 of the 10,000-token window: under the 8,000 threshold, past the 6,000 target.
+    const fillPastTarget = (h: Harness) => addTurns(h.conversation(), 7, 500);
+    const cold = { lastRequestAt: 0, now: CACHE_LIFETIME_MS + 1 };
+    const as = compactorWith({ elision: true, settings: { compactWhenCold: false }, ...cold });
+    fillPastTarget(as);
+    expect((await as.compactor.needsCompaction()).needed).toBe(false);
+    expect((await as.compactor.beforeRequest(signal())).newGeneration).toBe(false);
+    const warm = compactorWith({ elision: true, settings: { compactWhenCold: true }, lastRequestAt: 0, now: 1 });
+    fillPastTarget(warm);
+    expect((await warm.compactor.beforeRequest(signal())).newGeneration).toBe(false);
+    const h = compactorWith({ elision: true, settings: { compactWhenCold: true }, ...cold });
+    fillPastTarget(h);
+    const change = await h.compactor.beforeRequest(signal());
+    expect(change.newGeneration).toBe(true);
+    expect(h.summarizer.requests).toHaveLength(1);
+    expect(h.logLines.join('\n')).toMatch(/the cache is cold and the prompt \d+ is past the target 6000 of threshold 8000/);
   });
 });

@@ -252,6 +252,23 @@ export class Compactor implements ContextPolicy {
     return { needed: false, fits: true, why: '', estimate, window };
   }
 
+  /**
+   * Returning to a cold cache (`compactWhenCold`): a context past the elision target would pass the threshold
+   * soon, and compacting now costs no rewrite, since the next request writes everything anyway.
+   */
+  private async coldCompaction(check: Awaited<ReturnType<Compactor['needsCompaction']>>): Promise<typeof check> {
+    const settings = this.deps.settings();
+    if (check.needed || !settings.compactWhenCold || !this.deps.elider?.wholeCacheCold()) return check;
+    const soft = softLimitTokens(settings.threshold, check.window);
+    const target = soft - Math.floor(settings.elision.thresholdRoom * soft);
+    if (check.estimate <= target) return check;
+    return {
+      ...check,
+      needed: true,
+      why: `the cache is cold and the prompt ${check.estimate} is past the target ${target} of threshold ${soft}`,
+    };
+  }
+
   /** Room kept for the answer: the request's real max_tokens, at most `completionReserveTokens`. */
   private async completionReserve(): Promise<number> {
     return Math.min(this.deps.settings().completionReserveTokens, await this.deps.maxTokens());
@@ -264,7 +281,7 @@ export class Compactor implements ContextPolicy {
     // After an attempt that could not help, wait for the conversation to grow before trying again.
     const blocked = this.autoBlocked;
     if (blocked && blocked.generation === generation && conversation.length < blocked.length + 2) return undefined;
-    const check = await this.needsCompaction();
+    const check = await this.coldCompaction(await this.needsCompaction());
     if (!check.needed) return undefined;
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
     const lossless = await this.elideInstead(check);

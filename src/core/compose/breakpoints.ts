@@ -1,8 +1,28 @@
-import type { ContentBlock, Message, ModelRequest } from '../model/types';
+import type { CacheControl, CacheTtl, ContentBlock, Message, ModelRequest } from '../model/types';
 
-/** Where a `cache_control` marker sits in a request. */
-export type BreakpointPosition =
-  { zone: 'tools'; index: number } | { zone: 'system'; index: number } | { zone: 'messages'; index: number; block: number };
+/** Where a `cache_control` marker sits in a request, and the lifetime it asks for when not five minutes. */
+export type BreakpointPosition = (
+  { zone: 'tools'; index: number } | { zone: 'system'; index: number } | { zone: 'messages'; index: number; block: number }
+) & { ttl?: '1h' };
+
+/**
+ * The lifetimes a request buys (`cacheLifetime.ts`): `stable` for tools, system and every message marker up to
+ * the turn start, `tail` after it. Never a longer tail than stable prefix: a one-hour marker must come before
+ * every five-minute one.
+ */
+export interface BreakpointLifetimes {
+  readonly stable: CacheTtl;
+  readonly tail: CacheTtl;
+  /** The last markable block of the user's latest message (the turn start), when there is one. */
+  readonly turnStart: MessageBlockPosition | null;
+  /**
+   * At a turn's first request, the previous turn start, where an hour's entry still lives: marked so this request
+   * finds it (a request looks for cached prefixes only at its own breakpoints and 20 blocks before each).
+   */
+  readonly held?: MessageBlockPosition | null;
+}
+
+const FIVE_MINUTES: BreakpointLifetimes = { stable: '5m', tail: '5m', turnStart: null };
 
 export interface MessageBlockPosition {
   index: number;
@@ -32,10 +52,34 @@ export function lastMarkablePosition(messages: readonly Message[]): MessageBlock
   return null;
 }
 
-function mark(block: ContentBlock): void {
+function controlFor(ttl: CacheTtl): CacheControl {
+  return ttl === '1h' ? { ...EPHEMERAL, ttl } : { ...EPHEMERAL };
+}
+
+function mark(block: ContentBlock, ttl: CacheTtl): void {
   if (block.type === 'text' || block.type === 'tool_use' || block.type === 'tool_result') {
-    block.cache_control = { ...EPHEMERAL };
+    block.cache_control = controlFor(ttl);
   }
+}
+
+function before(a: MessageBlockPosition, b: MessageBlockPosition): boolean {
+  return a.index < b.index || (a.index === b.index && a.block < b.block);
+}
+
+function samePosition(a: MessageBlockPosition, b: MessageBlockPosition): boolean {
+  return a.index === b.index && a.block === b.block;
+}
+
+/** The user's latest message that holds no tool result (what the user sent), its last markable block: the turn start. */
+export function turnStartPosition(messages: readonly Message[]): MessageBlockPosition | null {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'user' || message.content.some((block) => block.type === 'tool_result')) continue;
+    for (let block = message.content.length - 1; block >= 0; block--) {
+      if (acceptsMarker(message.content[block])) return { index, block };
+    }
+  }
+  return null;
 }
 
 /**
@@ -44,39 +88,76 @@ function mark(block: ContentBlock): void {
  * prefix even when more than the API's 20-block lookback was appended since — the block where the
  * previous request's newest marker was. Markers are stripped from cache keys, so moving one forward
  * changes no cached content. Never more than `MAX_BREAKPOINTS`.
+ *
+ * With an hour bought for the stable zone and five minutes for the tail, the turn start is marked too (an
+ * hour): slots go to the newest marker, the turn start, the system block, the previous marker, the last tool,
+ * in that order (the system marker's prefix holds the tools, so the tool marker is the one to spare).
  */
-export function placeBreakpoints(request: ModelRequest, previous: MessageBlockPosition | null): BreakpointPosition[] {
-  const positions: BreakpointPosition[] = [];
-  const lastTool = request.tools[request.tools.length - 1];
-  if (lastTool) {
-    lastTool.cache_control = { ...EPHEMERAL };
-    positions.push({ zone: 'tools', index: request.tools.length - 1 });
-  }
-  const lastSystem = request.system[request.system.length - 1];
-  if (lastSystem && lastSystem.text.length > 0) {
-    lastSystem.cache_control = { ...EPHEMERAL };
-    positions.push({ zone: 'system', index: request.system.length - 1 });
-  }
+export function placeBreakpoints(
+  request: ModelRequest,
+  previous: MessageBlockPosition | null,
+  lifetimes: BreakpointLifetimes = FIVE_MINUTES,
+): BreakpointPosition[] {
   const newest = lastMarkablePosition(request.messages);
   const wanted: MessageBlockPosition[] = [];
-  if (previous && (!newest || previous.index !== newest.index || previous.block !== newest.block)) {
+  if (previous && (!newest || !samePosition(previous, newest))) {
     const block = request.messages[previous.index]?.content[previous.block];
-    if (
-      acceptsMarker(block) &&
-      (!newest || previous.index < newest.index || (previous.index === newest.index && previous.block < newest.block))
-    ) {
-      wanted.push(previous);
-    }
+    if (acceptsMarker(block) && (!newest || before(previous, newest))) wanted.push(previous);
   }
   if (newest) wanted.push(newest);
-  // When slots are short the newest marker matters most: it is what the next request reads.
-  const room = MAX_BREAKPOINTS - positions.length;
-  for (const position of wanted.slice(Math.max(0, wanted.length - room))) {
+  const split = lifetimes.stable !== lifetimes.tail;
+  const turnStart = split ? lifetimes.turnStart : null;
+  const ttlAt = (position: MessageBlockPosition): CacheTtl =>
+    turnStart && !before(turnStart, position) ? lifetimes.stable : lifetimes.tail;
+  let messageMarks: MessageBlockPosition[];
+  let zones: ('tools' | 'system')[] = ['tools', 'system'];
+  const markable = (p: MessageBlockPosition) => acceptsMarker(request.messages[p.index]?.content[p.block]);
+  // The turn start and the hour's entry to read join the message markers in order (the newest first when slots are short).
+  const extras: MessageBlockPosition[] = [];
+  for (const p of [turnStart, lifetimes.held ?? null]) {
+    if (p && markable(p) && ![...wanted, ...extras].some((q) => samePosition(p, q))) extras.push(p);
+  }
+  if (extras.length > 0) {
+    const all = [...wanted, ...extras];
+    // When slots are short the tool marker goes first (the system marker's prefix holds the tools), then the previous.
+    if (zonesOf(request).length + all.length > MAX_BREAKPOINTS) zones = ['system'];
+    const room = MAX_BREAKPOINTS - zonesOf(request, zones).length;
+    const byPriority = [...(newest ? [newest] : []), ...extras, ...wanted].filter(
+      (p, i, list) => list.findIndex((q) => samePosition(p, q)) === i,
+    );
+    messageMarks = byPriority.slice(0, room).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  } else {
+    // When slots are short the newest marker matters most: it is what the next request reads.
+    const room = MAX_BREAKPOINTS - zonesOf(request).length;
+    messageMarks = wanted.slice(Math.max(0, wanted.length - room));
+  }
+  const positions: BreakpointPosition[] = [];
+  const withTtl = <T extends object>(position: T, ttl: CacheTtl): T & { ttl?: '1h' } => (ttl === '1h' ? { ...position, ttl } : position);
+  const present = zonesOf(request, zones);
+  if (present.includes('tools')) {
+    request.tools[request.tools.length - 1]!.cache_control = controlFor(lifetimes.stable);
+    positions.push(withTtl({ zone: 'tools', index: request.tools.length - 1 }, lifetimes.stable));
+  }
+  if (present.includes('system')) {
+    request.system[request.system.length - 1]!.cache_control = controlFor(lifetimes.stable);
+    positions.push(withTtl({ zone: 'system', index: request.system.length - 1 }, lifetimes.stable));
+  }
+  for (const position of messageMarks) {
     const block = request.messages[position.index]?.content[position.block];
-    if (block) mark(block);
-    positions.push({ zone: 'messages', index: position.index, block: position.block });
+    const ttl = ttlAt(position);
+    if (block) mark(block, ttl);
+    positions.push(withTtl({ zone: 'messages', index: position.index, block: position.block }, ttl));
   }
   return positions;
+}
+
+/** Which of the static zones (in `allowed`) can carry a marker in this request. */
+function zonesOf(request: ModelRequest, allowed: readonly ('tools' | 'system')[] = ['tools', 'system']): ('tools' | 'system')[] {
+  const zones: ('tools' | 'system')[] = [];
+  if (allowed.includes('tools') && request.tools.length > 0) zones.push('tools');
+  const lastSystem = request.system[request.system.length - 1];
+  if (allowed.includes('system') && lastSystem && lastSystem.text.length > 0) zones.push('system');
+  return zones;
 }
 
 /** The newest message marker among positions, for the next request's placement. */

@@ -6,6 +6,8 @@ import { utf8Bytes } from '../text/utf8Bytes';
 import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
+import type { CacheTtlSetting } from './cacheLifetime';
+import { LifetimePlanner } from './lifetimePlanner';
 import { CacheBreakDetector, type RememberedRequest } from './cacheBreak';
 import { cloneDecision, type Decision, type DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
@@ -64,6 +66,8 @@ export interface ComposerOptions {
    * it again. Without it (a composer of one-off requests) what a delta returns counts as known.
    */
   conversation?: () => readonly ConversationEntry[];
+  /** Which prompt-cache lifetime main requests buy (`cairn.cache.ttl`, `cacheLifetime.ts`); five minutes without it. */
+  cacheTtl?: () => CacheTtlSetting;
 }
 
 /** A composer's place in a generation (`generationMark`), opaque to its holder. */
@@ -132,6 +136,9 @@ export class Composer {
   /** The session date block; one object, so its encoding is remembered. */
   private readonly dateBlock: TextBlock;
   private readonly dateTextBytes: number;
+  private readonly lifetimes: LifetimePlanner;
+  /** The last main request as sent and its snapshot, which a keep-warm request repeats. */
+  private lastMain: Composition | null = null;
 
   constructor(options: ComposerOptions) {
     this.options = options;
@@ -144,6 +151,7 @@ export class Composer {
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);
+    this.lifetimes = new LifetimePlanner(options.cacheTtl ?? (() => '5m'));
     if (options.sessionDate.trim().length === 0) {
       throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
     }
@@ -240,6 +248,48 @@ export class Composer {
     return this.prices;
   }
 
+  /**
+   * Leading entries of the conversation that a cache entry bought for an hour still holds at `now` (beyond
+   * what five minutes keep): Infinity when every breakpoint was an hour's, 0 when none is alive.
+   */
+  hourPrefixEntries(now: number): number {
+    return this.lifetimes.hourPrefixEntries(now);
+  }
+
+  /** The session's pauses so far (ms from its last main request to a user turn's first): what the cache-time models learn from. */
+  pauses(): readonly number[] {
+    return this.lifetimes.pauses();
+  }
+
+  /** Raw tokens of the last main request, and of its prefix an hour's entry still holds at `now` (Infinity: all). */
+  lastMainTokens(now: number): { prompt: number; hourHeld: number } | undefined {
+    if (!this.lastMain) return undefined;
+    return { prompt: this.lastMain.snapshot.estimate.rawTokens, hourHeld: this.lifetimes.hourHeldTokens(now) };
+  }
+
+  /**
+   * A keep-warm request (`cairn.cache.keepWarm`): the last main request again, byte for byte, with max_tokens 1,
+   * so its whole prefix is read (0.1×) and its entries live on; its snapshot is that request's, as a keep_warm.
+   * Undefined before any main request, and when the last one thinks (its budget needs more than one token).
+   */
+  keepWarmComposition(decisions: readonly Decision[]): Composition | undefined {
+    const last = this.lastMain;
+    if (!last || last.request.thinking) return undefined;
+    const request: ModelRequest = { ...structuredClone(last.request), max_tokens: 1 };
+    const snapshot = cloneSnapshot(last.snapshot);
+    snapshot.index = this.requestCount++;
+    snapshot.time = new Date(this.clock.now()).toISOString();
+    snapshot.purpose = 'keep_warm';
+    snapshot.maxTokens = 1;
+    snapshot.decisions = decisions.map(cloneDecision);
+    snapshot.cacheBreak = null;
+    snapshot.usage = null;
+    snapshot.cacheHitShare = null;
+    snapshot.cost = null;
+    this.lifetimes.touched(this.clock.now());
+    return { request, snapshot };
+  }
+
   /** Breaks found by the detector this session (compaction requests are not compared). */
   get cacheBreaks(): number {
     return this.detector.count;
@@ -314,8 +364,21 @@ export class Composer {
     if (input.thinking) request.thinking = structuredClone(input.thinking);
 
     const sameGeneration = this.lastGeneration === input.generation;
-    const breakpoints = placeBreakpoints(request, sameGeneration ? this.lastMainBreakpoint : null);
+    const previous = sameGeneration ? this.lastMainBreakpoint : null;
     const decisions = input.decisions.map(cloneDecision);
+    const timed =
+      input.purpose === 'main'
+        ? this.lifetimes.forMain({
+            now: this.clock.now(),
+            messages: request.messages,
+            messageTokens: encoded.map((message) => message.rawTokens),
+            staticTokens: fixed.toolRaw + fixed.systemBlocksRaw,
+            previousBreakpoint: previous,
+            openingOffset: input.conversation[0]?.role === 'user' ? 0 : 1,
+          })
+        : undefined;
+    if (timed?.decision) decisions.push(timed.decision);
+    const breakpoints = placeBreakpoints(request, previous, timed?.lifetimes);
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,
@@ -353,6 +416,7 @@ export class Composer {
     snapshot.breakpoints = breakpoints;
     snapshot.cacheBreak = cacheBreak;
     if (input.windowTokens !== undefined) snapshot.windowTokens = input.windowTokens;
+    if (input.purpose === 'main') this.lastMain = { request, snapshot };
     return { request, snapshot };
   }
 

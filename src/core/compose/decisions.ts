@@ -13,6 +13,8 @@ export type DecisionKind =
   | 'elision' // superseded results elided (lossless), with the cost model's verdict
   | 'cache_break' // the request does not extend the previous one's cached prefix
   | 'cold_cache' // the cache had expired before a message: what the user chose at the chat's notice, with its estimate
+  | 'cache_ttl' // the cache lifetime bought at a turn's start (cairn.cache.ttl), with the cost model's verdict
+  | 'keep_warm' // a keep-warm request while the user is away (cairn.cache.keepWarm), with the plan's prediction
   | 'pack' // a context pack sent full, compact, truncated or skipped under its budget
   | 'skill' // a skill activated, deactivated, re-injected or cut to its cap
   | 'other';
@@ -23,6 +25,23 @@ export interface Decision {
   resultIds: string[];
   /** An elision's cost-model figures, so the report can set the realised saving beside the prediction. */
   elision?: ElisionFigures;
+  /** A cache-lifetime choice's cost-model figures (`compose/cacheLifetime.ts`), for the same comparison. */
+  lifetime?: LifetimeFigures;
+  /** A keep-warm plan's figures: pings planned, this one's number, the predicted saving over the pause. */
+  keepWarm?: { readonly planned: number; readonly ping: number; readonly predictedSaving: number };
+}
+
+/** In base-input-token units; see `compose/cacheLifetime.ts`. */
+export interface LifetimeFigures {
+  readonly stable: '5m' | '1h';
+  readonly tail: '5m' | '1h';
+  /** The estimated share of pauses between five minutes and an hour. */
+  readonly midPauseShare: number;
+  /** Tokens up to the turn start (what an hour's entry keeps) and those written at its price now. */
+  readonly prefixTokens: number;
+  readonly writeTokens: number;
+  /** The hour's net saving over the next pause (negative: it would cost). */
+  readonly predictedSaving: number;
 }
 
 /** In base-input-token units (a cache read is 0.1, a cache write 1.25); see core/elision/README.md. */
@@ -42,6 +61,8 @@ export function cloneDecision(decision: Decision): Decision {
     detail: decision.detail,
     resultIds: [...decision.resultIds],
     ...(decision.elision ? { elision: { ...decision.elision } } : {}),
+    ...(decision.lifetime ? { lifetime: { ...decision.lifetime } } : {}),
+    ...(decision.keepWarm ? { keepWarm: { ...decision.keepWarm } } : {}),
   };
 }
 

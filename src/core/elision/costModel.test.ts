@@ -34,8 +34,9 @@ describe('the elision cost model', () => {
     expect(warm.pays).toBe(false);
     expect(warm.reason).toMatch(/waits until it expires/);
     expect(judgeElision({ ...base, expectedRequests: 1, cacheCold: true }, cold).pays).toBe(true);
-    // A batch too small stays too small on a cold cache too.
-    expect(judgeElision({ ...base, cacheCold: true, results: 1 }, cold).pays).toBe(false);
+    // A batch too small on a cold cache: elided when returning to a cold cache elides all (the default), not otherwise.
+    expect(judgeElision({ ...base, cacheCold: true, results: 1 }, cold).pays).toBe(true);
+    expect(judgeElision({ ...base, cacheCold: true, results: 1 }, { ...cold, coldElidesAll: false }).pays).toBe(false);
   });
 
   it('expects as many more requests as so far, but none past the compaction threshold', () => {

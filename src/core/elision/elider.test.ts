@@ -25,7 +25,7 @@ function busyGeneration(): GenerationBuilder {
 
 function harness(
   entries: readonly ConversationEntry[],
-  options: { settings?: Partial<ElisionSettings>; lastAt?: number; now?: number } = {},
+  options: { settings?: Partial<ElisionSettings>; lastAt?: number; now?: number; hourPrefixEntries?: number } = {},
 ) {
   const generations = new ActiveGeneration({ number: 0, conversation: new Conversation(entries) });
   const journalled: NewJournalRecord[] = [];
@@ -45,6 +45,7 @@ function harness(
     settings: () => ({ ...CASE_SETTINGS, ...options.settings }),
     thresholdTokens: async () => 160_000,
     lastRequestAt: () => options.lastAt ?? 1_000,
+    ...(options.hourPrefixEntries !== undefined ? { hourPrefixEntries: () => options.hourPrefixEntries! } : {}),
     now: () => options.now ?? 2_000,
     log: () => undefined,
   });
@@ -107,5 +108,34 @@ describe('the elider', () => {
     expect((await harness(young.entries).elider.beforeRequest()).applied).toBe(false);
     const h = harness(young.entries, { lastAt: 0, now: CACHE_LIFETIME_MS + 1 });
     expect((await h.elider.beforeRequest()).applied).toBe(true);
+  });
+
+  it('returning to a cold cache (coldElidesAll) elides every superseded result, even one too small for a warm batch', async () => {
+    // One superseded run of 600 tokens: under the batch minimums (2 results, 2,000 tokens).
+    const small = new GenerationBuilder().bash('#b001', 'npm test', 'x\n'.repeat(1200)).bash('#b002', 'npm test', 'y\n'.repeat(1200));
+    const cold = { lastAt: 0, now: CACHE_LIFETIME_MS + 1 };
+    expect((await harness(small.entries, { ...cold, settings: { coldElidesAll: false } }).elider.beforeRequest()).applied).toBe(false);
+    const h = harness(small.entries, { ...cold, settings: { coldElidesAll: true } });
+    expect((await h.elider.beforeRequest()).applied).toBe(true);
+    expect(h.forgotten).toEqual([['#b001']]);
+    expect(h.decisions.take()[0]!.detail).toContain('every superseded result goes now');
+    // Warm, the minimums still hold.
+    expect((await harness(small.entries, { settings: { coldElidesAll: true } }).elider.beforeRequest()).applied).toBe(false);
+  });
+
+  it('a prefix an hour’s entry still holds is warm: eliding inside it is judged as a break, past it as free', async () => {
+    const young = new GenerationBuilder()
+      .bash('#b001', 'npm test', 'x\n'.repeat(5000))
+      .bash('#b002', 'npm run lint', 'x\n'.repeat(5000))
+      .bash('#b003', 'npm test', 'y\n'.repeat(5000))
+      .bash('#b004', 'npm run lint', 'y\n'.repeat(5000));
+    const cold = { lastAt: 0, now: CACHE_LIFETIME_MS + 1 };
+    // The first superseded result is in the second entry: an hour's entry over the first four keeps it warm.
+    const held = harness(young.entries, { ...cold, hourPrefixEntries: 4 });
+    expect((await held.elider.plan())?.judgement.breakCost).toBeGreaterThan(0);
+    expect((await held.elider.beforeRequest()).applied).toBe(false);
+    // An hour's entry over the opening message alone: the elided results lie past it, so the break is free.
+    const past = harness(young.entries, { ...cold, hourPrefixEntries: 1 });
+    expect((await past.elider.beforeRequest()).applied).toBe(true);
   });
 });

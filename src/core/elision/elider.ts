@@ -28,6 +28,11 @@ export interface EliderDeps {
   readonly thresholdTokens: () => Promise<number>;
   /** When the last main request was sent (ms), to know whether the provider's cache has expired. */
   readonly lastRequestAt: () => number | undefined;
+  /**
+   * Leading entries a cache entry bought for an hour still holds at a time (`Composer.hourPrefixEntries`): an
+   * elision that starts inside them breaks a warm prefix, so the cache is cold for it only past them.
+   */
+  readonly hourPrefixEntries?: (now: number) => number;
   readonly now?: () => number;
   readonly log: (line: string) => void;
 }
@@ -75,7 +80,8 @@ export class Elider {
         elidedTokens: tokensBefore - tokensAfter + replacementTokens,
         replacementTokens,
         tokensAfterFirst: Math.max(0, tokensAfter - prefixTokens),
-        cacheCold: last !== undefined && now - last > CACHE_LIFETIME_MS,
+        cacheCold:
+          last !== undefined && now - last > CACHE_LIFETIME_MS && elision.firstChangedEntry >= (this.deps.hourPrefixEntries?.(now) ?? 0),
         results: elision.elided.length,
         expectedRequests: expectedRequests({
           requestsSoFar,
@@ -87,6 +93,13 @@ export class Elider {
       settings,
     );
     return { previous, entries: elision.entries, elided: elision.elided, tokensBefore, tokensAfter, judgement };
+  }
+
+  /** Whether the next request writes the whole context anyway: the last answer outlived five minutes and no hour's entry holds a prefix. */
+  wholeCacheCold(): boolean {
+    const last = this.deps.lastRequestAt();
+    const now = (this.deps.now ?? Date.now)();
+    return last !== undefined && now - last > CACHE_LIFETIME_MS && (this.deps.hourPrefixEntries?.(now) ?? 0) === 0;
   }
 
   /** The automatic measure between requests: elides when the cost model says it pays. */

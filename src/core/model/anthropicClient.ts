@@ -153,7 +153,7 @@ export class AnthropicModelClient implements ModelClient {
     );
     const diagnosis = this.diagnosisOptIn(options);
     const headers = {
-      ...(purpose === 'compaction' ? { [REQUEST_KIND_HEADER]: 'compaction' } : {}),
+      ...(purpose === 'compaction' || purpose === 'keep_warm' ? { [REQUEST_KIND_HEADER]: purpose } : {}),
       ...(options.agent !== undefined ? { [AGENT_HEADER]: options.agent } : {}),
       ...(diagnosis ? { 'anthropic-beta': CACHE_DIAGNOSIS_BETA } : {}),
     };

@@ -3,8 +3,13 @@
  * serialises canonically, but only the Anthropic client (`anthropicClient.ts`) imports the SDK.
  */
 
+/** A prompt-cache entry's lifetime: five minutes (the default, written at 1.25×) or an hour (2×). */
+export type CacheTtl = '5m' | '1h';
+
 export interface CacheControl {
   readonly type: 'ephemeral';
+  /** Absent: five minutes. A one-hour breakpoint must come before every five-minute one (tools, system, messages). */
+  readonly ttl?: CacheTtl;
 }
 
 export interface TextBlock {
@@ -71,7 +76,8 @@ export interface ToolDefinition {
 }
 
 /** Why a request is made: the local server and the snapshots tell compaction requests apart. */
-export type RequestPurpose = 'main' | 'compaction';
+/** `keep_warm`: a minimal request (max_tokens 1) repeating the last main request's prefix so its cache entry lives on. */
+export type RequestPurpose = 'main' | 'compaction' | 'keep_warm';
 
 /** The request body exactly as sent (no internal fields: those live in the snapshot). */
 export interface ModelRequest {

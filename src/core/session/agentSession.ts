@@ -21,6 +21,7 @@ import type { RestorePlan } from '../checkpoints/restorePlan';
 import type { ConflictChoices, RestoreOutcome } from '../checkpoints/restorer';
 import { SESSION_CLOSED_NOTICE } from './closedNotice';
 import { CLOSED_STATUS, SessionClosingStop } from '../ports';
+import type { KeepWarm } from './keepWarm';
 
 export class SessionBusyError extends Error {
   constructor() {
@@ -64,6 +65,8 @@ export interface AgentSessionParts {
   readonly log?: (line: string) => void;
   /** Where a user's choice waits for the next main request's snapshot (the cold-send notice's). */
   readonly decisions?: Pick<DecisionQueue, 'add'>;
+  /** Keeps the prompt cache warm while the user is away (`cairn.cache.keepWarm`); planned when a turn ends. */
+  readonly keepWarm?: KeepWarm;
 }
 
 /**
@@ -143,10 +146,13 @@ export class AgentSession {
     const controller = new AbortController();
     this.running = controller;
     this.parts.checkpoints?.recorder.beginTurn({ generation: this.generation.number, index }, label);
+    this.parts.keepWarm?.stop('user_returned');
     const run = start(controller.signal);
     this.run = run;
     try {
-      return await run;
+      const done = await run;
+      if (done === 'end_turn') this.parts.keepWarm?.afterTurn();
+      return done;
     } finally {
       if (controller.signal.reason instanceof SessionClosingStop && !this.parts.journal.readOnly) {
         await this.parts.journal
@@ -178,6 +184,30 @@ export class AgentSession {
       await this.answerDangling(last.message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use'));
     }
     return violations;
+  }
+
+  /** Keep-warm's state for the status bar (`KeepWarm.state()`); undefined in a session assembled without it. */
+  get keepWarm(): KeepWarm | undefined {
+    return this.parts.keepWarm;
+  }
+
+  /**
+   * The user is away for `seconds` (a played script's idle): the keep-warm requests that fall in it are sent at
+   * their time, `advance` moving the session's clock up to each. Returns the seconds it advanced; the caller
+   * passes the rest.
+   */
+  async passIdle(seconds: number, now: () => number, advance: (seconds: number) => void): Promise<number> {
+    const keepWarm = this.parts.keepWarm;
+    if (!keepWarm || this.running) return 0;
+    const end = now() + seconds * 1000;
+    let passed = 0;
+    for (let due = keepWarm.nextPingAt(); due !== undefined && due <= end; due = keepWarm.nextPingAt()) {
+      const step = Math.max(0, (due - now()) / 1000);
+      advance(step);
+      passed += step;
+      await keepWarm.ping(new AbortController().signal);
+    }
+    return passed;
   }
 
   /** The session's checkpoints (none in a session assembled without them). */

@@ -244,7 +244,18 @@ interface PlayContext {
 async function playScenario(player: ScenarioPlayer, context: PlayContext): Promise<void> {
   const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice } = context;
   while (!player.done) {
-    const turn = player.advance()!;
+    // While the user is away before a message, the session's keep-warm requests go out at their time.
+    const next = player.peek();
+    const away = next?.kind === 'user' ? (next.idleSeconds ?? 0) : 0;
+    const passed =
+      away > 0
+        ? await current().session.passIdle(
+            away,
+            () => player.clock.now(),
+            (s) => player.clock.advance(s),
+          )
+        : 0;
+    const turn = player.advance(passed)!;
     const assembled = current();
     switch (turn.kind) {
       case 'user':

@@ -252,6 +252,25 @@ describe('prompt-cache simulation', () => {
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(error.message).toContain('A maximum of 4 blocks with cache_control may be provided. Found 5.');
   });
+
+  it('refuses a one-hour breakpoint after a five-minute one (tools, system, messages) with the real message, and takes the reverse', async () => {
+    const hour = { type: 'ephemeral', ttl: '1h' } as const;
+    const tools = [{ name: 'look', description: 'looks', input_schema: { type: 'object' as const, properties: {} }, cache_control: mark }];
+    const late = (await client.messages
+      .create({ model, max_tokens: 10, tools, messages: [{ role: 'user', content: [{ type: 'text', text: 'go', cache_control: hour }] }] })
+      .catch((e: unknown) => e)) as APIError;
+    expect(late).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(late.message).toContain(
+      "messages.0.content.0.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block.",
+    );
+    const ordered = await client.messages.create({
+      model,
+      max_tokens: 10,
+      tools: [{ ...tools[0]!, cache_control: hour }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'go', cache_control: mark }] }],
+    });
+    expect(ordered.content.length).toBeGreaterThan(0);
+  });
 });
 
 describe("the script's virtual clock (a user turn's idle)", () => {

@@ -7,7 +7,8 @@ import { dirname } from 'node:path';
 import type { Fault } from '../scenario/types';
 import type { CacheDiagnostics } from './cacheDiagnosis';
 
-export type LoggedRequestKind = 'main' | 'compaction' | 'count_tokens' | 'models';
+/** `keep_warm`: Cairn's minimal request that keeps a cache entry alive (`x-cairn-request-kind: keep_warm`), answered apart from the script. */
+export type LoggedRequestKind = 'main' | 'compaction' | 'keep_warm' | 'count_tokens' | 'models';
 
 export interface LoggedUsage {
   readonly input_tokens: number;

@@ -227,6 +227,8 @@ class MessagesExchange {
   /** The script's plan, unless the agent hooks answer this request apart or serve a retrieval first. */
   private async planFor(kind: LoggedRequestKind, wire: WireRequest, entry: LoggedRequest, agent: string | undefined): Promise<RequestPlan> {
     const hooks = this.options.agent;
+    // A keep-warm request only refreshes the cache: its answer is no turn of the script.
+    if (kind === 'keep_warm') return { answer: { type: 'no_turn', text: 'OK' } };
     if (kind === 'main' && hooks?.isCompaction?.(wire)) {
       entry.role = 'compaction';
       return { answer: { type: 'generated_summary' } };
@@ -357,7 +359,8 @@ interface Answer {
 
 function routeKind(method: string, path: string, request: IncomingMessage): LoggedRequestKind | undefined {
   if (method === 'POST' && path === '/v1/messages') {
-    return request.headers[REQUEST_KIND_HEADER] === 'compaction' ? 'compaction' : 'main';
+    const kind = request.headers[REQUEST_KIND_HEADER];
+    return kind === 'compaction' || kind === 'keep_warm' ? kind : 'main';
   }
   if (method === 'POST' && path === '/v1/messages/count_tokens') return 'count_tokens';
   if (method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return 'models';

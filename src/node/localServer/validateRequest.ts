@@ -5,7 +5,7 @@
  * The messages are the real service's, so clients that match on them behave the same here.
  */
 import { invalidRequest, type ApiError } from './apiError';
-import { cacheMarkerCount, type WireBlock, type WireMessage, type WireRequest } from './wire';
+import { cacheMarkerCount, cacheTtlOf, type WireBlock, type WireMessage, type WireRequest } from './wire';
 
 export const MAX_CACHE_BREAKPOINTS = 4;
 
@@ -57,6 +57,9 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
     return invalidRequest(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marked}.`);
   }
 
+  const order = ttlOrderProblem(tools, system, messages);
+  if (order) return invalidRequest(order);
+
   return {
     model: b.model,
     ...(maxTokens !== undefined ? { maxTokens } : {}),
@@ -69,6 +72,27 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
       ...(b.tool_choice !== undefined ? { tool_choice: b.tool_choice } : {}),
     },
   };
+}
+
+/**
+ * The service refuses a one-hour breakpoint after a five-minute one, in its processing order (tools, system,
+ * messages), with this message naming the late block.
+ */
+function ttlOrderProblem(tools: readonly WireBlock[], system: readonly WireBlock[], messages: readonly WireMessage[]): string | undefined {
+  const located: [string, WireBlock][] = [
+    ...tools.map((block, i): [string, WireBlock] => [`tools.${i}`, block]),
+    ...system.map((block, i): [string, WireBlock] => [`system.${i}`, block]),
+    ...messages.flatMap((message, i) => message.content.map((block, j): [string, WireBlock] => [`messages.${i}.content.${j}`, block])),
+  ];
+  let seenFiveMinutes = false;
+  for (const [path, block] of located) {
+    const ttl = cacheTtlOf(block);
+    if (ttl === '5m') seenFiveMinutes = true;
+    if (ttl === '1h' && seenFiveMinutes) {
+      return `${path}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`;
+    }
+  }
+  return undefined;
 }
 
 /** A string content becomes one text block; returns an error message for anything else malformed. */

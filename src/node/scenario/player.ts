@@ -136,17 +136,20 @@ export class ScenarioPlayer {
     return ahead?.kind === 'assistant' ? ahead : undefined;
   }
 
-  /** Consumes the turn at the cursor and returns it; a user turn's idle passes first. */
-  advance(): ScenarioTurn | undefined {
+  /**
+   * Consumes the turn at the cursor and returns it; a user turn's idle passes first, less `idlePassed` seconds
+   * the caller already moved the clock by (the keep-warm requests sent while the user was away).
+   */
+  advance(idlePassed = 0): ScenarioTurn | undefined {
     const turn = this.peek();
-    if (turn) this.take(turn);
+    if (turn) this.take(turn, idlePassed);
     return turn;
   }
 
   /** Moves the cursor past `turn` (the one at the cursor); the user was away for its idle before sending it. */
-  private take(turn: ScenarioTurn): void {
+  private take(turn: ScenarioTurn, idlePassed = 0): void {
     this.cursor++;
-    if (turn.kind === 'user' && turn.idleSeconds !== undefined) this.clock.advance(turn.idleSeconds);
+    if (turn.kind === 'user' && turn.idleSeconds !== undefined) this.clock.advance(Math.max(0, turn.idleSeconds - idlePassed));
   }
 
   notice(message: string): void {

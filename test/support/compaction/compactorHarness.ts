@@ -126,7 +126,16 @@ export function scratchFolder(): string {
   return scratch;
 }
 
-export function compactorWith(overrides: { sessionDir?: string; settings?: Partial<CompactionSettings>; elision?: boolean } = {}): Harness {
+export function compactorWith(
+  overrides: {
+    sessionDir?: string;
+    settings?: Partial<CompactionSettings>;
+    elision?: boolean;
+    /** When the main model last answered and what time it is now (ms), for the elider's cold cache. */
+    lastRequestAt?: number;
+    now?: number;
+  } = {},
+): Harness {
   const generations = new ActiveGeneration();
   const decisions = new DecisionQueue();
   const order: string[] = [];
@@ -203,7 +212,8 @@ export function compactorWith(overrides: { sessionDir?: string; settings?: Parti
         estimate: (entries) => charsOf({ model: 'm', max_tokens: 1, system: [], tools: [], messages: entries.map((e) => e.message) }),
         settings: () => deps.settings().elision,
         thresholdTokens: async () => WINDOW * 0.8,
-        lastRequestAt: () => undefined,
+        lastRequestAt: () => overrides.lastRequestAt,
+        ...(overrides.now !== undefined ? { now: () => overrides.now! } : {}),
         log: deps.log,
       })
     : undefined;

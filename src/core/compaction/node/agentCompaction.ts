@@ -75,6 +75,7 @@ export function assembleCompaction(input: AgentCompactionInput): Compactor {
     settings: () => compactionSettings().elision,
     thresholdTokens: async () => softLimitTokens(compactionSettings().threshold, (await model.modelFacts(settings().model)).maxInputTokens),
     lastRequestAt: () => requests.lastMainAnswerAt,
+    hourPrefixEntries: (now) => composer.hourPrefixEntries(now),
     now: () => clock.now(),
     log,
   });

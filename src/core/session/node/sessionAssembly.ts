@@ -33,6 +33,8 @@ import type { SessionSkills } from '../../skills/sessionSkills';
 import { summarizeCall } from '../../memory/durableState';
 import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
+import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
+import { KeepWarm } from '../keepWarm';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -225,6 +227,7 @@ async function assemble(
     ...(restoredStatic ? { restoredStatic } : {}),
     // What the model has of the rules and the catalog is folded from the surviving messages.
     conversation: () => generations.current.conversation.all(),
+    cacheTtl: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).ttl,
   });
   await composer.prepare();
   // The static part a generation starts with is journalled, so a reopen sends the same prefix.
@@ -337,6 +340,16 @@ async function assemble(
       });
     },
     checkpoints: checkpoints.checkpoints,
+    keepWarm: new KeepWarm({
+      setting: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).keepWarm,
+      clock,
+      composer,
+      model: ports.model,
+      recorder,
+      requests,
+      emit: (event) => events.emit(event),
+      log,
+    }),
     branchChanged: async () => {
       const records: JournalRecord[] = [];
       for await (const record of journal.readAll({ types: BRANCH_RECORD_TYPES })) records.push(record);

@@ -1,0 +1,143 @@
+/**
+ * Keeping the prompt cache warm while the user is away (issue 31 §2, `cairn.cache.keepWarm`): after a turn ends,
+ * the cost model (`compose/keepWarmModel.ts`) plans up to a bounded number of minimal requests, the last main
+ * request again with max_tokens 1, each sent half a minute before the cache entry would expire; the user's next
+ * message, a closed window or the plan's end stops them. The host drives the clock (a timer for `nextPingAt()`,
+ * `stop('window_closed')` when the window closes, `state()` for the status bar); the headless runner passes a
+ * script's idle through `AgentSession.passIdle`, which sends the pings that fall in it.
+ */
+import type { AgentEvent } from '../agent/events';
+import type { JournalRecorder } from '../agent/journalRecorder';
+import type { RequestCounter } from '../agent/requestCounter';
+import type { Composer } from '../compose/composer';
+import { LIFETIME_MS } from '../compose/cacheLifetime';
+import { planKeepWarm, PING_INTERVAL_MS } from '../compose/keepWarmModel';
+import type { ModelClient } from '../model/types';
+import type { Clock } from '../ports';
+
+/** What the status bar shows: a small typed value the host renders (`KeepWarm.state()`). */
+export type KeepWarmState =
+  | { readonly kind: 'off' }
+  /** Nothing planned: a turn is running, none has ended yet, or the model found it not worth it. */
+  | { readonly kind: 'idle'; readonly reason: string }
+  | {
+      readonly kind: 'warming';
+      readonly pingsSent: number;
+      readonly pingsPlanned: number;
+      /** Epoch ms of the next ping, and of the cache's expiry if no other request comes. */
+      readonly nextPingAt: number;
+      readonly cacheExpiresAt: number;
+    }
+  | { readonly kind: 'stopped'; readonly reason: 'user_returned' | 'window_closed' | 'plan_done' | 'failed'; readonly pingsSent: number };
+
+export interface KeepWarmDeps {
+  readonly setting: () => 'off' | 'auto';
+  readonly clock: Clock;
+  readonly composer: Pick<Composer, 'keepWarmComposition' | 'pauses' | 'lastMainTokens' | 'observeUsage'>;
+  readonly model: ModelClient;
+  readonly recorder: Pick<JournalRecorder, 'snapshot'>;
+  readonly requests: RequestCounter;
+  readonly emit: (event: AgentEvent) => void;
+  readonly log: (line: string) => void;
+}
+
+interface Plan {
+  readonly planned: number;
+  readonly predictedSaving: number;
+  sent: number;
+  lastAt: number;
+}
+
+export class KeepWarm {
+  private plan: Plan | undefined;
+  private current: KeepWarmState = { kind: 'idle', reason: 'No turn has ended yet.' };
+
+  constructor(private readonly deps: KeepWarmDeps) {}
+
+  state(): KeepWarmState {
+    return this.deps.setting() === 'off' ? { kind: 'off' } : this.current;
+  }
+
+  /** A turn ended: plans the pings from the last request's size and the session's pauses. */
+  afterTurn(): void {
+    this.plan = undefined;
+    if (this.deps.setting() === 'off') return;
+    const now = this.deps.clock.now();
+    const tokens = this.deps.composer.lastMainTokens(now);
+    if (!tokens) return;
+    const atStake = tokens.hourHeld === Infinity ? 0 : Math.max(0, tokens.prompt - tokens.hourHeld);
+    const plan = planKeepWarm({ prefixTokens: tokens.prompt, atStakeTokens: atStake, pausesMs: this.deps.composer.pauses() });
+    this.deps.log(`[Cache] keep-warm after the turn: ${plan.reason}`);
+    if (plan.pings === 0) {
+      this.current = { kind: 'idle', reason: plan.reason };
+      return;
+    }
+    this.plan = { planned: plan.pings, predictedSaving: plan.predictedSaving, sent: 0, lastAt: now };
+    this.current = this.warming();
+  }
+
+  /** When the next ping is due (epoch ms), or undefined when none is planned. */
+  nextPingAt(): number | undefined {
+    const plan = this.plan;
+    return plan && plan.sent < plan.planned ? plan.lastAt + PING_INTERVAL_MS : undefined;
+  }
+
+  /** The user sent a message, or the window closed: no more pings. */
+  stop(reason: 'user_returned' | 'window_closed'): void {
+    if (!this.plan) return;
+    this.current = { kind: 'stopped', reason, pingsSent: this.plan.sent };
+    this.plan = undefined;
+  }
+
+  /** Sends the ping that is due (call at `nextPingAt()`); a failure ends the plan and is only logged. */
+  async ping(signal: AbortSignal): Promise<void> {
+    const plan = this.plan;
+    const due = this.nextPingAt();
+    if (!plan || due === undefined || this.deps.clock.now() < due) return;
+    const composition = this.deps.composer.keepWarmComposition([
+      {
+        kind: 'keep_warm',
+        detail: `keep-warm ${plan.sent + 1} of ${plan.planned}: the last request's prefix read again so it outlives the pause; predicted saving ${Math.round(plan.predictedSaving)}`,
+        resultIds: [],
+        keepWarm: { planned: plan.planned, ping: plan.sent + 1, predictedSaving: plan.predictedSaving },
+      },
+    ]);
+    if (!composition) {
+      this.finish('failed');
+      return;
+    }
+    const index = this.deps.requests.take();
+    plan.lastAt = this.deps.clock.now();
+    plan.sent++;
+    try {
+      const response = await this.deps.model.stream(composition.request, { signal, purpose: 'keep_warm' });
+      // The main model's cache is as warm as after its own answer: elision and compaction judge it so.
+      this.deps.requests.mainAnswered();
+      const snapshot = this.deps.composer.observeUsage(composition.snapshot, response.usage);
+      await this.deps.recorder.snapshot(snapshot);
+      this.deps.emit({ type: 'request_finished', requestIndex: index, snapshot });
+    } catch (error) {
+      this.deps.log(`[Cache] keep-warm request failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.finish('failed');
+      return;
+    }
+    if (plan.sent >= plan.planned) this.finish('plan_done');
+    else this.current = this.warming();
+  }
+
+  private finish(reason: 'plan_done' | 'failed'): void {
+    this.current = { kind: 'stopped', reason, pingsSent: this.plan?.sent ?? 0 };
+    this.plan = undefined;
+  }
+
+  private warming(): KeepWarmState {
+    const plan = this.plan!;
+    return {
+      kind: 'warming',
+      pingsSent: plan.sent,
+      pingsPlanned: plan.planned,
+      nextPingAt: plan.lastAt + PING_INTERVAL_MS,
+      cacheExpiresAt: plan.lastAt + LIFETIME_MS['5m'],
+    };
+  }
+}
