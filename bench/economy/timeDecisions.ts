@@ -1,7 +1,7 @@
 /**
  * Cairn's time decisions (issue 31 §2), read from a run's journals: each main request's snapshot lists the
  * decisions taken before it, and a `cache_ttl` one carries the cache-lifetime cost model's prediction
- * (`src/core/compose/cacheLifetime.ts`). The candidates report sets their sum beside what the candidate
+ * (`src/core/compose/cacheTtlChoice.ts`). The candidates report sets their sum beside what the candidate
  * really saved against Cairn as built (the difference of the two bills, from the server's meter).
  */
 import { readdir, readFile } from 'node:fs/promises';

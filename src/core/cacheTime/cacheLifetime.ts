@@ -3,11 +3,14 @@
  * (issue 31 §3: the chat, the status bar and the report read time through this one file).
  *
  * The lifetime is read from the breakpoints the last request sent: 5 minutes, unless a breakpoint asked for
- * an hour. Cairn sends only 5-minute breakpoints today; the cache-lifetime policy (`cairn.cache.ttl`, issue
- * 31 §2) will give breakpoints a `ttl`, and this function is where that reaches every reader.
+ * an hour. The lifetime each breakpoint buys is chosen in `compose/cacheTtlChoice.ts`
+ * (`cairn.cache.ttl`, issue 31 §2); this file is where the lifetimes themselves are, and where that choice reaches
+ * every reader of time.
  */
 
-export type CacheTtl = '5m' | '1h';
+import type { CacheTtl } from '../model/types';
+
+export type { CacheTtl };
 
 export const CACHE_TTL_MS: Readonly<Record<CacheTtl, number>> = Object.freeze({ '5m': 5 * 60_000, '1h': 60 * 60_000 });
 

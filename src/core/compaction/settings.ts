@@ -1,4 +1,4 @@
-import type { CacheTtlSetting } from '../compose/cacheLifetime';
+import type { CacheTtlSetting } from '../compose/cacheTtlChoice';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../elision/costModel';
 
 /**

@@ -6,7 +6,7 @@ import { utf8Bytes } from '../text/utf8Bytes';
 import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
 import { resolveBudgets, type SourceBudgets } from './budget';
 import { newestMessageBreakpoint, placeBreakpoints, type MessageBlockPosition } from './breakpoints';
-import type { CacheTtlSetting } from './cacheLifetime';
+import type { CacheTtlSetting } from './cacheTtlChoice';
 import { LifetimePlanner } from './lifetimePlanner';
 import { CacheBreakDetector, type RememberedRequest } from './cacheBreak';
 import { cloneDecision, type Decision, type DecisionQueue } from './decisions';

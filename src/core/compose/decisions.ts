@@ -25,13 +25,13 @@ export interface Decision {
   resultIds: string[];
   /** An elision's cost-model figures, so the report can set the realised saving beside the prediction. */
   elision?: ElisionFigures;
-  /** A cache-lifetime choice's cost-model figures (`compose/cacheLifetime.ts`), for the same comparison. */
+  /** A cache-lifetime choice's cost-model figures (`compose/cacheTtlChoice.ts`), for the same comparison. */
   lifetime?: LifetimeFigures;
   /** A keep-warm plan's figures: pings planned, this one's number, the predicted saving over the pause. */
   keepWarm?: { readonly planned: number; readonly ping: number; readonly predictedSaving: number };
 }
 
-/** In base-input-token units; see `compose/cacheLifetime.ts`. */
+/** In base-input-token units; see `compose/cacheTtlChoice.ts`. */
 export interface LifetimeFigures {
   readonly stable: '5m' | '1h';
   readonly tail: '5m' | '1h';

@@ -10,10 +10,11 @@
  * up to a bound (the time keep-warm may run), with the lowest expected cost over the session's pauses so far and
  * a prior of one 15-minute and one 90-minute pause; none when no N beats doing nothing.
  */
-import { LIFETIME_MS, READ_PRICE, WRITE_PRICE } from './cacheLifetime';
+import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
+import { READ_PRICE, WRITE_PRICE } from './cacheTtlChoice';
 
 /** A ping goes half a minute before the five-minute entry would expire (request time, not answer time, refreshes it). */
-export const PING_INTERVAL_MS = LIFETIME_MS['5m'] - 30_000;
+export const PING_INTERVAL_MS = CACHE_TTL_MS['5m'] - 30_000;
 /** Keep-warm runs for half an hour at most after a turn: a bounded time, whatever the model says. */
 export const MAX_KEEP_WARM_MS = 30 * 60_000;
 export const MAX_PINGS = Math.floor(MAX_KEEP_WARM_MS / PING_INTERVAL_MS);
@@ -39,7 +40,7 @@ export interface KeepWarmPlan {
 /** What a pause of `pauseMs` costs with `pings` planned (base-token units). */
 export function pauseCost(pauseMs: number, pings: number, input: KeepWarmInput): number {
   const sent = Math.min(pings, Math.floor(pauseMs / PING_INTERVAL_MS));
-  const warm = pauseMs <= sent * PING_INTERVAL_MS + LIFETIME_MS['5m'];
+  const warm = pauseMs <= sent * PING_INTERVAL_MS + CACHE_TTL_MS['5m'];
   return sent * READ_PRICE * input.prefixTokens + (warm ? 0 : (WRITE_PRICE['5m'] - READ_PRICE) * input.atStakeTokens);
 }
 

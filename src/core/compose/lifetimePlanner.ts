@@ -4,10 +4,11 @@
  * answers which lifetimes a main request's breakpoints carry, and which leading entries an entry bought for an
  * hour still holds (the elider's measure of a cold cache).
  */
+import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
 import type { Message } from '../model/types';
 import type { BreakpointLifetimes, MessageBlockPosition } from './breakpoints';
 import { turnStartPosition } from './breakpoints';
-import { judgeStableLifetime, LIFETIME_MS, type CacheTtlSetting, type LifetimeJudgement } from './cacheLifetime';
+import { judgeStableLifetime, type CacheTtlSetting, type LifetimeJudgement } from './cacheTtlChoice';
 import type { Decision } from './decisions';
 
 export interface MainRequestShape {
@@ -89,7 +90,7 @@ export class LifetimePlanner {
    * minutes keep (the caller knows those): Infinity when every breakpoint was an hour's, 0 when none is alive.
    */
   hourPrefixEntries(now: number): number {
-    if (!this.turn || this.lastCacheUseAt === undefined || now - this.lastCacheUseAt > LIFETIME_MS['1h']) return 0;
+    if (!this.turn || this.lastCacheUseAt === undefined || now - this.lastCacheUseAt > CACHE_TTL_MS['1h']) return 0;
     if (this.turn.judgement.tail === '1h') return Infinity;
     return this.turn.judgement.stable === '1h' ? Math.max(0, this.turn.entry + 1) : 0;
   }
@@ -113,7 +114,7 @@ export class LifetimePlanner {
   /** Tokens of the prefix this request is expected to read from the cache (what is not written again). */
   private cachedTokens(shape: MainRequestShape, since: number | undefined, tokensTo: (index: number) => number): number {
     if (since === undefined) return 0;
-    if (since <= LIFETIME_MS['5m'] && shape.previousBreakpoint) return tokensTo(shape.previousBreakpoint.index);
+    if (since <= CACHE_TTL_MS['5m'] && shape.previousBreakpoint) return tokensTo(shape.previousBreakpoint.index);
     const held = this.hourPrefixEntries(shape.now);
     if (held === 0) return 0;
     return held === Infinity ? tokensTo(shape.messages.length - 2) : tokensTo(held - 1 + shape.openingOffset);

@@ -1,3 +1,4 @@
+import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
 import type { AgentEvent } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { DecisionQueue } from '../compose/decisions';
@@ -48,7 +49,8 @@ export interface ElisionPlan {
 }
 
 /** The provider's prompt cache lives five minutes after its last use. */
-export const CACHE_LIFETIME_MS = 5 * 60 * 1000;
+/** The five-minute cache's lifetime (`cacheTime/cacheLifetime.ts` owns the lifetimes). */
+export const CACHE_LIFETIME_MS = CACHE_TTL_MS['5m'];
 
 /**
  * Lossless elision (issue 16; `README.md` beside this file): a new generation whose messages are the

@@ -6,11 +6,11 @@
  * `stop('window_closed')` when the window closes, `state()` for the status bar); the headless runner passes a
  * script's idle through `AgentSession.passIdle`, which sends the pings that fall in it.
  */
+import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
 import type { AgentEvent } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { RequestCounter } from '../agent/requestCounter';
 import type { Composer } from '../compose/composer';
-import { LIFETIME_MS } from '../compose/cacheLifetime';
 import { planKeepWarm, PING_INTERVAL_MS } from '../compose/keepWarmModel';
 import type { ModelClient } from '../model/types';
 import type { Clock } from '../ports';
@@ -137,7 +137,7 @@ export class KeepWarm {
       pingsSent: plan.sent,
       pingsPlanned: plan.planned,
       nextPingAt: plan.lastAt + PING_INTERVAL_MS,
-      cacheExpiresAt: plan.lastAt + LIFETIME_MS['5m'],
+      cacheExpiresAt: plan.lastAt + CACHE_TTL_MS['5m'],
     };
   }
 }

@@ -10,7 +10,7 @@ import type { ModelRequest, ModelUsage } from '../model/types';
 import { TOOL_DEFINITIONS } from '../tools/definitions';
 import { ScriptedSession } from '../../../test/support/compose/scriptedSession';
 import { Composer } from './composer';
-import type { CacheTtlSetting } from './cacheLifetime';
+import type { CacheTtlSetting } from './cacheTtlChoice';
 import { DecisionQueue } from './decisions';
 import type { RequestSnapshot } from './snapshot';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeStableLifetime, midPauseShare } from './cacheLifetime';
+import { judgeStableLifetime, midPauseShare } from './cacheTtlChoice';
 
 const MINUTE = 60_000;
 

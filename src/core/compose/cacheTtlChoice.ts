@@ -16,11 +16,10 @@
  * bought when positive. W is small when the cache is warm (what was added since the last request) and the whole
  * prefix when it is cold, so after a cold start the hour is bought only when pauses of that kind are common.
  */
+import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
 import type { CacheTtl } from '../model/types';
 
 export type CacheTtlSetting = 'auto' | CacheTtl;
-
-export const LIFETIME_MS: Readonly<Record<CacheTtl, number>> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
 
 /** Base-token prices of a cache read and of a write at each lifetime (Anthropic's). */
 export const READ_PRICE = 0.1;
@@ -32,7 +31,7 @@ const PRIOR_OTHER = 1;
 
 /** The estimated share of pauses that outlive five minutes but not an hour, from the session's own (ms). */
 export function midPauseShare(pausesMs: readonly number[]): number {
-  const mid = pausesMs.filter((ms) => ms > LIFETIME_MS['5m'] && ms <= LIFETIME_MS['1h']).length;
+  const mid = pausesMs.filter((ms) => ms > CACHE_TTL_MS['5m'] && ms <= CACHE_TTL_MS['1h']).length;
   return (mid + PRIOR_MID) / (pausesMs.length + PRIOR_MID + PRIOR_OTHER);
 }
 
