@@ -60,7 +60,9 @@ describe('parseWebviewMessage', () => {
     expect(refused({ type: 'coldSendChoice', id: 1, choice: 'summarize', dontAskAgain: false }).message).toMatch(
       /choice must be one of asIs, elide, compact/,
     );
-    expect(refused({ type: 'coldSendChoice', id: 1, choice: 'asIs', dontAskAgain: 'yes' }).message).toMatch(/dontAskAgain must be a boolean/);
+    expect(refused({ type: 'coldSendChoice', id: 1, choice: 'asIs', dontAskAgain: 'yes' }).message).toMatch(
+      /dontAskAgain must be a boolean/,
+    );
     expect(
       refused({ type: 'request', requestId: 1, method: 'recall', params: { resultId: '#A3F2', offset: 1, limit: 5 } }).message,
     ).toMatch(/lowercase hex/);

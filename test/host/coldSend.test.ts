@@ -108,4 +108,43 @@ describe('the cold-send notice', () => {
     expect(notices(run)).toEqual([]);
     expect(mains(run)).toHaveLength(2);
   });
+
+  it('Compact first runs Compact Context before the message goes, and the message goes after the summary', async () => {
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() + awayMs);
+    // Six long answers: compacting keeps the last three and a summary counted at its cap (8,000 tokens), which is less.
+    const turns = [1, 2, 3, 4, 5, 6].flatMap((n) => [
+      { user: `Message ${n}.` },
+      { assistant: { text: `Answer ${n}: ${'words '.repeat(3000)}` } },
+    ]);
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-cold-0003',
+      scenario: {
+        // The summary is at the cursor when Compact first asks for it: before the message, which has not gone yet.
+        turns: [
+          ...turns,
+          { summary: `The user sent six messages; each was answered. ${'Nothing else happened in them. '.repeat(8)}` },
+          { user: 'Message 7.', idle: 600 },
+          { assistant: { text: 'Answer 7.' } },
+        ],
+      },
+    });
+    const run = host;
+    for (const n of [1, 2, 3, 4, 5, 6]) await run.send(`Message ${n}.`);
+    beAway(600);
+    const sending = run.chat.fromPage({ type: 'send', text: 'Message 7.' });
+    await waitFor(() => notices(run).some((n) => n.notice !== null), 'the cold-send notice');
+    const notice = notices(run).at(-1)!.notice as ColdSendView;
+    expect(notice.compact!.tokens).toBeLessThan(notice.asIs.tokens);
+    await run.chat.fromPage({ type: 'coldSendChoice', id: notice.id, choice: 'compact', dontAskAgain: false });
+    await sending;
+    await waitFor(() => mains(run).length === 7, 'the seventh request');
+    expect(run.server.requests.filter((r) => r.kind === 'compaction')).toHaveLength(1);
+    const body = JSON.stringify(mains(run)[6]!.body);
+    expect(body).toContain('The user sent six messages; each was answered.');
+    expect(body).toContain('Message 7.');
+    expect(body).not.toContain('Answer 1:');
+    const decisions = (await snapshotDecisions(run))[6]!;
+    expect(decisions.map((d) => d.kind)).toEqual(expect.arrayContaining(['cold_cache', 'compaction']));
+    expect(decisions.find((d) => d.kind === 'cold_cache')!.detail).toMatch(/the user chose compact first/);
+  });
 });
