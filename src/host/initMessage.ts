@@ -1,4 +1,5 @@
 import type {
+  AllowanceView,
   CompactionStateView,
   InitMessage,
   QueuedMessageView,
@@ -30,6 +31,8 @@ export interface InitParts {
   readonly model?: string | undefined;
   /** Messages sent while Cairn worked, waiting for the turn to end. */
   readonly queued?: readonly QueuedMessageView[];
+  /** What runs without asking (the chat's list). */
+  readonly allowances?: readonly AllowanceView[];
 }
 
 /** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
@@ -50,5 +53,6 @@ export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
     ...(view === 'chat' && parts.slashCommands ? { slashCommands: [...parts.slashCommands] } : {}),
     ...(parts.model ? { model: parts.model } : {}),
     ...(view === 'chat' && parts.queued && parts.queued.length > 0 ? { queued: [...parts.queued] } : {}),
+    ...(view === 'chat' && parts.allowances && parts.allowances.length > 0 ? { allowances: [...parts.allowances] } : {}),
   };
 }

@@ -518,6 +518,7 @@ export class SessionController {
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
         queued: this.queued.view(),
+        allowances: this.deps.allowances?.list() ?? [],
       }),
     );
   }

@@ -74,7 +74,6 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         port.post(sink, { type: 'welcome', welcome: server ? { server } : {} });
       }
       if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
-      if (message.view === 'chat' && port.deps.allowances) port.post(sink, { type: 'allowances', allowances: port.deps.allowances.list() });
       return;
     }
     case 'send':

@@ -162,6 +162,8 @@ export interface InitMessage {
   readonly model?: string;
   /** Messages sent while Cairn worked, waiting for the turn to end (absent: none, or an older host). */
   readonly queued?: readonly QueuedMessageView[];
+  /** What runs without asking, with how long each lasts (absent: nothing). */
+  readonly allowances?: readonly AllowanceView[];
 }
 
 export type ResponseMessage =

@@ -104,6 +104,7 @@ export class ChatStore {
           this.slashCommands.value = message.slashCommands ?? [];
           if (message.model) this.model.value = message.model;
           this.queued.value = message.queued ?? [];
+          this.allowances.value = message.allowances ?? [];
         });
         return;
       case 'busy':
