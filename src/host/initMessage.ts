@@ -1,5 +1,6 @@
 import type {
   ColdSendView,
+  AllowanceView,
   CompactionStateView,
   InitMessage,
   QueuedMessageView,
@@ -33,6 +34,8 @@ export interface InitParts {
   readonly queued?: readonly QueuedMessageView[];
   /** A message waiting on the cold-send notice. */
   readonly coldSend?: ColdSendView | undefined;
+  /** What runs without asking (the chat's list). */
+  readonly allowances?: readonly AllowanceView[];
 }
 
 /** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
@@ -54,5 +57,6 @@ export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
     ...(parts.model ? { model: parts.model } : {}),
     ...(view === 'chat' && parts.queued && parts.queued.length > 0 ? { queued: [...parts.queued] } : {}),
     ...(view === 'chat' && parts.coldSend ? { coldSend: parts.coldSend } : {}),
+    ...(view === 'chat' && parts.allowances && parts.allowances.length > 0 ? { allowances: [...parts.allowances] } : {}),
   };
 }

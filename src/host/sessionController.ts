@@ -550,6 +550,7 @@ export class SessionController {
         model: this.deps.currentModel?.(),
         queued: this.queued.view(),
         coldSend: this.coldSend.view,
+        allowances: this.deps.allowances?.list() ?? [],
       }),
     );
   }

@@ -77,7 +77,6 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         return;
       }
       if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
-      if (message.view === 'chat' && port.deps.allowances) port.post(sink, { type: 'allowances', allowances: port.deps.allowances.list() });
       return;
     }
     case 'send':

@@ -167,6 +167,8 @@ export interface InitMessage {
   readonly queued?: readonly QueuedMessageView[];
   /** A message waiting on the cold-send notice (absent: none). */
   readonly coldSend?: ColdSendView;
+  /** What runs without asking, with how long each lasts (absent: nothing). */
+  readonly allowances?: readonly AllowanceView[];
 }
 
 export type ResponseMessage =

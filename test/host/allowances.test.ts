@@ -39,8 +39,11 @@ async function sendAnswering(run: HostRun, text: string, decision: ApprovalDecis
     .map((a) => a.tool);
 }
 
-const lastList = (run: HostRun): readonly AllowanceView[] =>
-  run.posted<Extract<HostNotification, { type: 'allowances' }>>('allowances').at(-1)?.allowances ?? [];
+/** The chat's list as it stands: from the newest `init` or `allowances` message. */
+function lastList(run: HostRun): readonly AllowanceView[] {
+  const last = (run.chat.posted as HostNotification[]).filter((m) => m.type === 'init' || m.type === 'allowances').at(-1);
+  return last?.type === 'init' || last?.type === 'allowances' ? (last.allowances ?? []) : [];
+}
 
 const editsThenWrite = {
   workspace: { 'a.txt': 'one\n' },

@@ -111,6 +111,7 @@ export class ChatStore {
           if (message.model) this.model.value = message.model;
           this.queued.value = message.queued ?? [];
           this.coldSend.value = message.coldSend ?? null;
+          this.allowances.value = message.allowances ?? [];
           this.initialized.value = true;
         });
         return;
