@@ -221,7 +221,7 @@ describe('the agent loop against the local server, with the real SDK and real fi
     // The prompt carries the whole command, not only the cut summary.
     // (This session has no snapshots of commands, so the prompt also says what cannot be kept.)
     expect(open.events.filter((e) => e.type === 'approval_requested').map((e) => e.type === 'approval_requested' && e.detail)).toEqual([
-      { command: 'echo first', notKept: expect.stringContaining('Cairn takes no snapshot of commands here') },
+      { command: 'echo first', allowance: 'commands', notKept: expect.stringContaining('Cairn takes no snapshot of commands here') },
     ]);
     await expect(readFile(join(open.workspaceDir, 'SECOND_RAN'), 'utf8')).rejects.toThrow();
     await expect(readFile(join(open.workspaceDir, 'THIRD_RAN'), 'utf8')).rejects.toThrow();
