@@ -43,6 +43,8 @@ describe('the cold-send notice’s figures and its Elide first (issue 31 §3)', 
     expect(h.generations.current.number).toBe(1);
     expect(JSON.stringify(h.generations.current.conversation.all())).toContain('Elided: superseded by #b002');
     expect(h.compactor.canUndo).toBe(true);
+    // The decision says whose choice it was, not "automatic".
+    expect(h.decisions.take().map((d) => d.detail)).toEqual([expect.stringMatching(/^chosen by the user: elided 1 superseded results/)]);
   });
 
   it('has nothing to elide when nothing is superseded', async () => {

@@ -207,7 +207,7 @@ export class Compactor implements ContextPolicy {
     const plan = await elider.plan(userElisionSettings(this.deps.settings().elision));
     if (!plan?.judgement.pays) return { applied: false, events: [] };
     const decisions = this.deps.decisions.mark();
-    const events = await elider.apply(plan, 'auto');
+    const events = await elider.apply(plan, 'user');
     this.undoable = { previous: plan.previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
     return { applied: true, events };
   }

@@ -32,8 +32,11 @@ export type CompactionReason = 'auto' | 'manual' | 'overflow';
 export interface ElisionDetail {
   readonly kind: 'elision';
   readonly previousGeneration: number;
-  /** `auto`: the cost model said it pays; `compaction`: a compaction was due and elision made it unneeded. */
-  readonly reason: 'auto' | 'compaction';
+  /**
+   * `auto`: the cost model said it pays; `compaction`: a compaction was due and elision made it unneeded; `user`:
+   * the user chose it (the cold-send notice's Elide first).
+   */
+  readonly reason: 'auto' | 'compaction' | 'user';
   readonly entries: readonly ConversationEntry[];
   readonly elided: readonly {
     readonly id: string;

@@ -49,6 +49,13 @@ export interface ElisionPlan {
 }
 
 /** The provider's prompt cache lives five minutes after its last use. */
+/** How a decision names why an elision happened. */
+const ELISION_REASON_WORDS: Readonly<Record<ElisionDetail['reason'], string>> = {
+  auto: 'automatic',
+  compaction: 'before compaction',
+  user: 'chosen by the user',
+};
+
 /** The five-minute cache's lifetime (`cacheTime/cacheLifetime.ts` owns the lifetimes). */
 export const CACHE_LIFETIME_MS = CACHE_TTL_MS['5m'];
 
@@ -117,7 +124,7 @@ export class Elider {
    * Applies a plan: one journal record (the new generation's entries and the ledger's state without the
    * elided reads) makes it durable, so a crash leaves it applied or not at all; then the generation switches.
    */
-  async apply(plan: ElisionPlan, reason: 'auto' | 'compaction'): Promise<AgentEvent[]> {
+  async apply(plan: ElisionPlan, reason: ElisionDetail['reason']): Promise<AgentEvent[]> {
     const { generations, journal, ledger } = this.deps;
     const ids = plan.elided.map((e) => e.id);
     this.deps.log(`[Context] eliding ${ids.length} superseded results (${reason})`);
@@ -142,7 +149,7 @@ export class Elider {
     this.deps.decisions.add({
       kind: 'elision',
       detail:
-        `${reason === 'auto' ? 'automatic' : 'before compaction'}: elided ${ids.length} superseded results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
+        `${ELISION_REASON_WORDS[reason]}: elided ${ids.length} superseded results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
         `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
       resultIds: ids,
       elision: {
