@@ -186,7 +186,8 @@ describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
     expect(await grep.locator('.tool-outcome').textContent()).toBe('2 matches');
     const edit = page.locator('.tool', { has: page.locator('[data-recall-id="#d300"]') });
     expect(await edit.locator('.tool-outcome [aria-hidden="true"]').allTextContents()).toEqual(['+2', '−1', '12 ms']);
-    expect(await edit.locator('.kind-badge').textContent()).toBe('diff · 60 tokens saved');
+    // The diff pill is a button that opens the diff editor (issue 34, item 12).
+    expect(await edit.locator('.kind-badge').textContent()).toBe('diff ↗ · 60 tokens saved');
   });
 
   it('item 8: an edit approval shows the change, coloured, before "Allow once"; a diff in the chat is coloured', async () => {
@@ -224,9 +225,9 @@ describe.skipIf(!chromiumPath)("issue 17's chat items in Chromium", () => {
     // The prompt does not take focus from someone typing; the line above the input says one waits.
     await page.locator('.approval-waiting').getByText('Cairn is waiting for your approval.').waitFor();
     await page.keyboard.press('Alt+A');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('approval');
-    await page.keyboard.press('Tab');
+    // Alt+A lands on the approval's first answer, so Enter answers it (issue 34, item 12).
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Allow once');
+    expect(await page.evaluate(() => document.activeElement?.closest('.approval') !== null)).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => received('approval')).toEqual([{ type: 'approval', callId: 'toolu_scene_approve', decision: 'allow-once' }]);
     await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('composer-input');

@@ -183,8 +183,9 @@ describe.skipIf(!chromiumPath)("issue 19's sub-agent blocks in Chromium", () => 
     // From the input, Alt+A goes to the waiting prompt inside the child's block.
     await page.locator('.composer-input').focus();
     await page.keyboard.press('Alt+KeyA');
+    // It lands on the prompt's first answer (issue 34, item 12), inside the prompt labelled with the child's name.
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .poll(() => page.evaluate(() => document.activeElement?.closest('.approval')?.getAttribute('aria-label')))
       .toBe('Approve bash for sub-agent general-3');
     const live = page.locator('[data-announcer]');
     await post({

@@ -157,9 +157,8 @@ describe.skipIf(!chromiumPath)('webview in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.className)).toBe('composer-input');
     // ...but does when nothing else has it; then Tab reaches the answers.
     await bash.locator('.approval').focus();
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
+    // Allow once, this session, always (issue 34, item 9), then Deny….
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Deny…');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('approval-reason');
