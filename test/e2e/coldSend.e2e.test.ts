@@ -1,8 +1,8 @@
 // Issue 31 §3 in the real editor (code-server + Chromium, the local server): after the user was away twelve
 // minutes (the probe lets the extension host's time pass; the scenario's `idle` ages the server's cache the same),
 // the status bar says the cache expired, and the next message waits on the cold-send notice with what each way
-// writes and costs. "Elide first" shortens the superseded read (one result: Cairn would not elide it on its own)
-// and the request that goes carries it elided; the choice is in that request's snapshot.
+// writes and costs. Cairn elides the superseded read on its own when it returns to a cold cache (the default), so
+// the notice says so and offers Send as is; the request that goes carries the read elided.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ describe.skipIf(!environment.available)('the cold-send notice (issue 31 §3)', (
       .toBe(String(seconds));
   }
 
-  it('after an idle, the message waits on the notice; Elide first sends the superseded read elided', async () => {
+  it('after an idle, the message waits on the notice; the send carries the superseded read elided', async () => {
     await type('Read the notes.');
     await frame.getByText('Notes read: one note now.').first().waitFor({ state: 'visible', timeout: 60_000 });
     expect(mains()).toHaveLength(3);
@@ -85,13 +85,17 @@ describe.skipIf(!environment.available)('the cold-send notice (issue 31 §3)', (
     // Away 12 minutes: the cache's 5 ran out 7 minutes ago (and the seconds the test took since).
     expect(text).toMatch(/The prompt cache expired [78] min ago \(it keeps 5 minutes after each request\)/);
     expect(text).toContain('Waiting to send: Now say what changed.');
-    expect(text).toMatch(/As is: writes ~[\d.]+k? tokens \(about \$[\d.]+\)\./);
-    expect(text).toMatch(/Elide first: shortens 1 earlier result that newer ones replace/);
+    // Returning to a cold cache, Cairn elides every superseded result on its own (issue 31 §2's cold return, the
+    // default): the notice says so and offers no second elision.
+    expect(text).toMatch(
+      /As is: writes ~[\d.]+k? tokens \(about \$[\d.]+\) \(Cairn shortens the earlier results newer ones replace first, on its own\)\./,
+    );
+    expect(text).not.toContain('Elide first');
     // Nothing went while the notice waits.
     expect(mains()).toHaveLength(3);
     await screenshot(page, 'cold-send-1-notice');
 
-    await notice.getByRole('button', { name: 'Elide first' }).click();
+    await notice.getByRole('button', { name: 'Send as is' }).click();
     await frame.getByText('The parser drops empty fields now.').first().waitFor({ state: 'visible', timeout: 60_000 });
     expect(await notice.count()).toBe(0);
     expect(mains()).toHaveLength(4);
