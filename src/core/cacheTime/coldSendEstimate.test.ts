@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES } from '../compose/prices';
+import { DEFAULT_PRICES } from '../pricing/prices';
 import { coldSendEstimate } from './coldSendEstimate';
 
 describe('the cold-send estimate', () => {

@@ -8,7 +8,7 @@
  * adds the summary request, which reads the summarized transcript at the input price and writes the summary
  * at the output price; its prompt and summary are counted at their caps, so that option is an upper bound.
  */
-import { priceFor, type PriceTable } from '../compose/prices';
+import { priceFor, type PriceTable } from '../pricing/prices';
 import type { CacheTtl } from './cacheLifetime';
 
 /** What the context policy knows of the next send, in prompt tokens (the new message included in each). */

@@ -11,7 +11,7 @@ import { LifetimePlanner } from './lifetimePlanner';
 import { CacheBreakDetector, type RememberedRequest } from './cacheBreak';
 import { cloneDecision, type Decision, type DecisionQueue } from './decisions';
 import { ComposeError } from './errors';
-import { costOf, resolvePrices, type PriceTable } from './prices';
+import { costOf, resolvePrices, type PriceTable } from '../pricing/prices';
 import type { ProjectContextSource } from './projectContextSource';
 import { EncodingMemo, type EncodedMessage } from './encodingMemo';
 import type { RequestEncoding } from './requestEncoding';

@@ -2,7 +2,7 @@ import type { CacheMissReason, ModelUsage, RequestPurpose } from '../model/types
 import type { BreakpointPosition } from './breakpoints';
 import type { CacheBreak } from './cacheBreak';
 import type { Decision } from './decisions';
-import type { RequestCost } from './prices';
+import type { RequestCost } from '../pricing/prices';
 import type { TokenEstimate } from '../tokens/tokenEstimator';
 
 export type SourceKind =

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../agent/events';
-import { priceFor, type PriceTable } from '../compose/prices';
+import { priceFor, type PriceTable } from '../pricing/prices';
 import { CACHE_LIFETIME_MS } from '../elision/elider';
 import type { NextRequest } from '../agent/ports';
 

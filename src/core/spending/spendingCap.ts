@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../agent/events';
-import { resolvePrices, type PriceTable } from '../compose/prices';
+import { resolvePrices, type PriceTable } from '../pricing/prices';
 import { estimateRequestUsd, expectedCachedTokens, requestCostOf, type NextRequest } from './requestCost';
 
 /** `cairn.budget.turn` and `cairn.budget.session`, in US$; undefined: no cap. */

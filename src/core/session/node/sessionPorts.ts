@@ -3,7 +3,7 @@ import type { ApprovalSettings, Approver } from '../../agent/approval';
 import type { MessageAttachment, ToolExecutor } from '../../agent/ports';
 import type { CheckpointGitPorts } from '../../checkpoints/node/sessionCheckpointsAssembly';
 import type { CompactionSettings } from '../../compaction/settings';
-import type { PriceTable } from '../../compose/prices';
+import type { PriceTable } from '../../pricing/prices';
 import type { SpendingApprover, SpendingCaps } from '../../spending/spendingCap';
 import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';

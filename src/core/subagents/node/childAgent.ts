@@ -7,7 +7,7 @@ import { RequestCounter } from '../../agent/requestCounter';
 import type { CompactionSettings } from '../../compaction/settings';
 import { Composer } from '../../compose/composer';
 import { DecisionQueue } from '../../compose/decisions';
-import type { PriceTable } from '../../compose/prices';
+import type { PriceTable } from '../../pricing/prices';
 import type { ProjectContextSource } from '../../compose/projectContextSource';
 import type { RulesSource } from '../../compose/rules';
 import { ActiveGeneration } from '../../conversation/activeGeneration';
