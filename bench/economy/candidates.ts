@@ -15,6 +15,7 @@ import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
 import { timeDecisionsOf, type TimeDecisionFigures } from './timeDecisions';
 import { rereadStubTools } from './rereadCandidate';
+import { editLeanTools } from './editLeanCandidate';
 import type { StrategyHooks } from './strategies';
 import { measureRun, type RunFigures } from './measure';
 
@@ -99,6 +100,12 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
       'a re-read whose file changed since its last full read only by the session’s own edits answers with a stub naming that read and the edits (measured through wrapTools, not built)',
     compaction: (base) => base,
     wrapTools: (workspaceDir) => (ledger) => rereadStubTools(ledger, workspaceDir),
+  },
+  'edit-lean': {
+    about:
+      'an edit answers with where it landed (the hunk headers) and any line the tool changed beyond the model’s own old/new text; the context and the model’s own lines are left out, recallable (measured through wrapTools, not built)',
+    compaction: (base) => base,
+    wrapTools: () => (ledger) => editLeanTools(ledger),
   },
   'failures+reread-stub': {
     about: 'output-failures and reread-stub together',
