@@ -90,19 +90,26 @@ describe('found by the model-based history suite', () => {
       new Restore(0, true, false),
     ]);
   });
+  /**
+   * Seed 101's shared start: two sends, a compaction, the first kept message edited and resent with a write, then
+   * "Restore Files and Conversation" to it, which leaves the compaction's summary waiting.
+   */
+  const writeTwo = { tool: 'write', file: 0, lines: 2 } as const;
+  const restoredAfterCompactedEdit = () => [
+    new Send(talk),
+    new Busy('send', talk),
+    new Compact(),
+    new EditAndResend(0, answer([writeTwo])),
+    new Restore(0, true, false),
+  ];
   it("a Retry of the compaction's opening alone names that message for its checkpoint (seed 101)", async () => {
     // Restoring the edited first message after a compaction with the conversation keeps the summary, waiting; the
     // Retry answers it and writes a file, so its checkpoint names Cairn's own first message (no text of the user's
     // is in it). The model had required a user's message there. "And conversation" to that checkpoint is refused (no
     // message of the user's to go back before, as for any place before the compaction): files only.
-    const w2 = { tool: 'write', file: 0, lines: 2 } as const;
     await replay([
-      new Send(talk),
-      new Busy('send', talk),
-      new Compact(),
-      new EditAndResend(0, answer([w2])),
-      new Restore(0, true, false),
-      new Retry(answer([w2, ...readA])),
+      ...restoredAfterCompactedEdit(),
+      new Retry(answer([writeTwo, ...readA])),
       new Send(talk),
       new Restore(2, true, false),
       new Send(talk),
@@ -112,27 +119,11 @@ describe('found by the model-based history suite', () => {
     // The first restore leaves only the compaction's summary, waiting: the checkpoint's message (the edited text) is
     // gone, so "and conversation" to it again is refused, as the session says. The model had counted the waiting
     // summary as the checkpoint's message.
-    await replay([
-      new Send(talk),
-      new Busy('send', talk),
-      new Compact(),
-      new EditAndResend(0, answer([{ tool: 'write', file: 0, lines: 2 }])),
-      new Restore(0, true, false),
-      new Restore(0, true, false),
-    ]);
+    await replay([...restoredAfterCompactedEdit(), new Restore(0, true, false)]);
   });
   it('after the summary a restore left is answered by Retry, the restored checkpoint restores files only (seed 101)', async () => {
     // The Retry answers the summary at the checkpoint's place, so the edited message's place now holds Cairn's own
     // message: the later send is not the checkpoint's message, and "and conversation" is refused, as the session says.
-    await replay([
-      new Send(talk),
-      new Busy('send', talk),
-      new Compact(),
-      new EditAndResend(0, answer([{ tool: 'write', file: 0, lines: 2 }])),
-      new Restore(0, true, false),
-      new Retry(talk),
-      new Busy('send', talk),
-      new Restore(0, true, false),
-    ]);
+    await replay([...restoredAfterCompactedEdit(), new Retry(talk), new Busy('send', talk), new Restore(0, true, false)]);
   });
 });
