@@ -113,6 +113,30 @@ describe('placeBreakpoints with an hour bought for the stable zone (cairn.cache.
     expect(positions.at(-1)).toEqual({ zone: 'messages', index: 4, block: 0, ttl: '1h' });
   });
 
+  it('with a session-long static lifetime both static markers stay an hour and the previous marker gives way', () => {
+    const messages: Message[] = [
+      { role: 'user', content: [text('first')] },
+      { role: 'assistant', content: [text('done')] },
+      { role: 'user', content: [text('second')] },
+      ...toolTurn(1),
+      ...toolTurn(2),
+    ];
+    const turnStart = turnStartPosition(messages);
+    const split = placeBreakpoints(request(messages), { index: 4, block: 0 }, { stable: '1h', tail: '5m', turnStart, staticZone: '1h' });
+    expect(split).toEqual([
+      { zone: 'tools', index: 0, ttl: '1h' },
+      { zone: 'system', index: 1, ttl: '1h' },
+      { zone: 'messages', index: 2, block: 0, ttl: '1h' },
+      { zone: 'messages', index: 6, block: 0 },
+    ]);
+    // A turn that bought no hour: the static markers are the same bytes, the messages five minutes.
+    const r = request(messages);
+    const plain = placeBreakpoints(r, { index: 4, block: 0 }, { stable: '5m', tail: '5m', turnStart, staticZone: '1h' });
+    expect(plain.slice(0, 2)).toEqual(split.slice(0, 2));
+    expect(r.tools[0]!.cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(plain.slice(2).every((p) => p.ttl === undefined)).toBe(true);
+  });
+
   it('five minutes everywhere is the placement as it always was', () => {
     const messages: Message[] = [{ role: 'user', content: [text('go')] }, ...toolTurn(1)];
     const before = placeBreakpoints(request(messages), { index: 0, block: 0 });

@@ -20,6 +20,12 @@ export interface BreakpointLifetimes {
    * finds it (a request looks for cached prefixes only at its own breakpoints and 20 blocks before each).
    */
   readonly held?: MessageBlockPosition | null;
+  /**
+   * The tools' and system's lifetime when it is fixed for the whole session (`"auto"`: an hour), instead of
+   * following each turn's `stable`. Then both static markers are in every request, byte for byte the same, and
+   * when slots are short a message marker gives way (the previous one first).
+   */
+  readonly staticZone?: CacheTtl;
 }
 
 const FIVE_MINUTES: BreakpointLifetimes = { stable: '5m', tail: '5m', turnStart: null };
@@ -91,7 +97,9 @@ export function turnStartPosition(messages: readonly Message[]): MessageBlockPos
  *
  * With an hour bought for the stable zone and five minutes for the tail, the turn start is marked too (an
  * hour): slots go to the newest marker, the turn start, the system block, the previous marker, the last tool,
- * in that order (the system marker's prefix holds the tools, so the tool marker is the one to spare).
+ * in that order (the system marker's prefix holds the tools, so the tool marker is the one to spare). With a
+ * session-long static lifetime (`staticZone`, under `"auto"`) the tool and system markers never move, so the
+ * static prefix stays byte-identical within a generation; the previous marker is then the one to spare.
  */
 export function placeBreakpoints(
   request: ModelRequest,
@@ -117,10 +125,12 @@ export function placeBreakpoints(
   for (const p of [turnStart, lifetimes.held ?? null]) {
     if (p && markable(p) && ![...wanted, ...extras].some((q) => samePosition(p, q))) extras.push(p);
   }
+  const fixedStatic = lifetimes.staticZone !== undefined;
   if (extras.length > 0) {
     const all = [...wanted, ...extras];
-    // When slots are short the tool marker goes first (the system marker's prefix holds the tools), then the previous.
-    if (zonesOf(request).length + all.length > MAX_BREAKPOINTS) zones = ['system'];
+    // When slots are short the tool marker goes first (the system marker's prefix holds the tools), then the previous;
+    // with a session-long static lifetime the static markers stay, so the previous goes first.
+    if (!fixedStatic && zonesOf(request).length + all.length > MAX_BREAKPOINTS) zones = ['system'];
     const room = MAX_BREAKPOINTS - zonesOf(request, zones).length;
     const byPriority = [...(newest ? [newest] : []), ...extras, ...wanted].filter(
       (p, i, list) => list.findIndex((q) => samePosition(p, q)) === i,
@@ -134,13 +144,14 @@ export function placeBreakpoints(
   const positions: BreakpointPosition[] = [];
   const withTtl = <T extends object>(position: T, ttl: CacheTtl): T & { ttl?: '1h' } => (ttl === '1h' ? { ...position, ttl } : position);
   const present = zonesOf(request, zones);
+  const staticTtl = lifetimes.staticZone ?? lifetimes.stable;
   if (present.includes('tools')) {
-    request.tools[request.tools.length - 1]!.cache_control = controlFor(lifetimes.stable);
-    positions.push(withTtl({ zone: 'tools', index: request.tools.length - 1 }, lifetimes.stable));
+    request.tools[request.tools.length - 1]!.cache_control = controlFor(staticTtl);
+    positions.push(withTtl({ zone: 'tools', index: request.tools.length - 1 }, staticTtl));
   }
   if (present.includes('system')) {
-    request.system[request.system.length - 1]!.cache_control = controlFor(lifetimes.stable);
-    positions.push(withTtl({ zone: 'system', index: request.system.length - 1 }, lifetimes.stable));
+    request.system[request.system.length - 1]!.cache_control = controlFor(staticTtl);
+    positions.push(withTtl({ zone: 'system', index: request.system.length - 1 }, staticTtl));
   }
   for (const position of messageMarks) {
     const block = request.messages[position.index]?.content[position.block];

@@ -29,6 +29,10 @@ interface TurnLifetime {
   readonly judgement: LifetimeJudgement;
   /** The turn start as an index of the conversation's entries. */
   readonly entry: number;
+  /** Raw tokens of the tools and system, which `"auto"` keeps for an hour whatever the turn bought. */
+  readonly staticTokens: number;
+  /** Whether the tools and system were marked for an hour (`"auto"`). */
+  readonly staticHour: boolean;
 }
 
 export class LifetimePlanner {
@@ -61,7 +65,12 @@ export class LifetimePlanner {
         writeTokens: Math.max(0, prefixTokens - this.cachedTokens(shape, since, tokensTo)),
         pausesMs: this.pausesMs,
       });
-      this.turn = { judgement, entry: turnStart ? turnStart.index - shape.openingOffset : -1 };
+      this.turn = {
+        judgement,
+        entry: turnStart ? turnStart.index - shape.openingOffset : -1,
+        staticTokens: shape.staticTokens,
+        staticHour: setting === 'auto',
+      };
       if (setting !== '5m') {
         const j = judgement;
         decision = {
@@ -82,7 +91,10 @@ export class LifetimePlanner {
     this.lastMainAt = shape.now;
     this.lastCacheUseAt = shape.now;
     const { stable, tail } = this.turn!.judgement;
-    return { lifetimes: { stable, tail, turnStart, held }, ...(decision ? { decision } : {}) };
+    // Under "auto" the tools and system are an hour's in every request, so their markers never change within a
+    // generation (the static prefix stays byte-identical) and they outlive any pause under an hour.
+    const staticZone = setting === 'auto' ? ({ staticZone: '1h' } as const) : {};
+    return { lifetimes: { stable, tail, turnStart, held, ...staticZone }, ...(decision ? { decision } : {}) };
   }
 
   /**
@@ -108,7 +120,14 @@ export class LifetimePlanner {
   /** Raw tokens an entry bought for an hour still holds at `now`: Infinity when every breakpoint was an hour's. */
   hourHeldTokens(now: number): number {
     const entries = this.hourPrefixEntries(now);
-    return entries === Infinity ? Infinity : entries > 0 ? this.turn!.judgement.prefixTokens : 0;
+    if (entries === Infinity) return Infinity;
+    if (entries > 0) return this.turn!.judgement.prefixTokens;
+    return this.staticHeld(now) ? this.turn!.staticTokens : 0;
+  }
+
+  /** Whether the tools and system, marked for an hour, are still cached at `now`. */
+  private staticHeld(now: number): boolean {
+    return this.turn?.staticHour === true && this.lastCacheUseAt !== undefined && now - this.lastCacheUseAt <= CACHE_TTL_MS['1h'];
   }
 
   /** Tokens of the prefix this request is expected to read from the cache (what is not written again). */
@@ -116,7 +135,7 @@ export class LifetimePlanner {
     if (since === undefined) return 0;
     if (since <= CACHE_TTL_MS['5m'] && shape.previousBreakpoint) return tokensTo(shape.previousBreakpoint.index);
     const held = this.hourPrefixEntries(shape.now);
-    if (held === 0) return 0;
+    if (held === 0) return this.staticHeld(shape.now) ? shape.staticTokens : 0;
     return held === Infinity ? tokensTo(shape.messages.length - 2) : tokensTo(held - 1 + shape.openingOffset);
   }
 }
