@@ -107,6 +107,38 @@ describe.skipIf(process.platform !== 'linux')('a command in the sandbox', () => 
     expect(allowed.output).toBe('connected\n');
   });
 
+  it("cannot drive the system's services through their sockets (the system D-Bus and the like), network cut or not", async () => {
+    // A stand-in for /run: a folder holding a service's Unix socket a level down, as /run/dbus/system_bus_socket.
+    const run = realpathSync(mkdtempSync('/var/tmp/cairn-run-'));
+    mkdirSync(nodePath.join(run, 'dbus'));
+    const path = nodePath.join(run, 'dbus', 'system_bus_socket');
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const connect = `${process.execPath} -e "require('net').connect('${path}').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(1); })"`;
+    try {
+      // Not covered (a runtime folder the sandbox is not told of): the socket answers, even with the network cut.
+      const open = new NodeWorkspace(tree.root, {
+        sandbox: { settings: () => ({ mode: 'auto', network: false }), home, systemRunDirs: [] },
+      });
+      expect((await open.exec(connect, { timeoutMs: 60_000 })).output).toBe('connected\n');
+      expect(connections).toBe(1);
+      for (const network of [false, true]) {
+        const ws = new NodeWorkspace(tree.root, { sandbox: { settings: () => ({ mode: 'auto', network }), home, systemRunDirs: [run] } });
+        const result = await ws.exec(connect, { timeoutMs: 60_000 });
+        expect(result.output).not.toContain('connected');
+        expect(result.exitCode).not.toBe(0);
+      }
+      expect(connections).toBe(1);
+    } finally {
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+
   it('builds with make and a C compiler inside the workspace', async () => {
     tree.write({
       'hello.c': '#include <stdio.h>\nint main(void) { puts("built and ran"); return 0; }\n',

@@ -58,6 +58,8 @@ export interface CommandSandboxOptions {
   readonly editorData?: readonly string[];
   /** The home folder whose credentials are hidden (default: the user's). */
   readonly home?: string;
+  /** The system's runtime folders whose sockets are covered (default: `/run`, `/var/run`). */
+  readonly systemRunDirs?: readonly string[];
 }
 
 /** The `Workspace` port on real files and processes, confined to one root folder. */
@@ -183,6 +185,7 @@ export class NodeWorkspace implements Workspace {
       home,
       ...(this.sandbox.editorData ? { editorData: this.sandbox.editorData } : {}),
       ...(runtimeDirOf(process.env) !== undefined ? { runtimeDir: runtimeDirOf(process.env)! } : {}),
+      ...(this.sandbox.systemRunDirs ? { systemRunDirs: this.sandbox.systemRunDirs } : {}),
     });
     return runCommand(command, this.root, options, this.limits, isolation, { confine, home });
   }

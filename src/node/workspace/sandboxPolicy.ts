@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { Confinement, HiddenPath } from './commandSandbox';
 
@@ -44,6 +44,8 @@ export interface SandboxPlace {
   readonly editorData?: readonly string[];
   /** `$XDG_RUNTIME_DIR`, else `/run/user/<uid>`. */
   readonly runtimeDir?: string;
+  /** The system's runtime folders whose sockets are covered (default `SYSTEM_RUN_DIRS`). */
+  readonly systemRunDirs?: readonly string[];
 }
 
 /** Credentials under the home folder, hidden from every confined command. */
@@ -89,6 +91,20 @@ export const CACHE_PROGRAM_PATHS: readonly string[] = ['.npm/_npx'];
 
 const SOCKETS: readonly string[] = ['/run/docker.sock', '/var/run/docker.sock'];
 
+/**
+ * The system's runtime folders: every Unix socket in them is covered. A network namespace does not cut a socket
+ * reached by its path, and the system's hold services a command must not drive from the sandbox: the system D-Bus
+ * (polkit grants an active session's user actions without a password: mounting disks, NetworkManager, power),
+ * snapd, podman, libvirt, containerd, CUPS. Listed by what is there rather than by name, so a service this list
+ * never heard of is covered too. `/run` itself stays (NixOS keeps its programs under `/run/current-system`, and
+ * systemd-resolved its `resolv.conf`).
+ */
+export const SYSTEM_RUN_DIRS: readonly string[] = ['/run', '/var/run'];
+
+/** How deep and how much of the runtime folders is searched for sockets, so a huge `/run` cannot stall a command. */
+const SOCKET_SCAN_DEPTH = 4;
+const SOCKET_SCAN_ENTRIES = 5_000;
+
 /** The confinement for the next command, from what exists now. */
 export async function confinementFor(settings: SandboxSettings, place: SandboxPlace): Promise<Confinement> {
   const home = place.home;
@@ -106,6 +122,8 @@ export async function confinementFor(settings: SandboxSettings, place: SandboxPl
     ...(place.runtimeDir ? [place.runtimeDir] : []),
     ...SOCKETS,
   ];
+  const skip = place.runtimeDir ? [place.runtimeDir] : [];
+  for (const socket of await socketsUnder(place.systemRunDirs ?? SYSTEM_RUN_DIRS, skip)) candidates.push(socket);
   const hidden: HiddenPath[] = [];
   for (const candidate of candidates) {
     const found = await existing(candidate);
@@ -121,6 +139,33 @@ export async function confinementFor(settings: SandboxSettings, place: SandboxPl
 export function runtimeDirOf(env: NodeJS.ProcessEnv): string | undefined {
   if (env.XDG_RUNTIME_DIR) return env.XDG_RUNTIME_DIR;
   return typeof process.getuid === 'function' ? `/run/user/${process.getuid()}` : undefined;
+}
+
+/**
+ * The Unix sockets under `roots` (links not followed, `skip` and what is under it left out, bounded in depth and
+ * entries): what the sandbox covers besides the named paths.
+ */
+export async function socketsUnder(roots: readonly string[], skip: readonly string[]): Promise<string[]> {
+  const sockets: string[] = [];
+  let entries = 0;
+  const visit = async (folder: string, depth: number): Promise<void> => {
+    if (depth > SOCKET_SCAN_DEPTH || skip.some((s) => within(folder, s))) return;
+    const names = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of names) {
+      if (++entries > SOCKET_SCAN_ENTRIES) return;
+      const path = nodePath.join(folder, entry.name);
+      if (entry.isSocket()) sockets.push(path);
+      else if (entry.isDirectory()) await visit(path, depth + 1);
+    }
+  };
+  const seen = new Set<string>();
+  for (const root of roots) {
+    const real = await realpath(root).catch(() => undefined);
+    if (real === undefined || seen.has(real)) continue;
+    seen.add(real);
+    await visit(real, 1);
+  }
+  return sockets;
 }
 
 /** `path` is `folder` or inside it. */
