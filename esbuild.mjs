@@ -48,6 +48,16 @@ if (existsSync('webview-ui/main.tsx')) {
     loader: { '.css': 'text' },
     logLevel: 'info',
   });
+  // The webview's one stylesheet: the entry imports each component's CSS (beside the component) in cascade
+  // order; the page loads only dist/webview.css, so its CSP is unchanged (webview-ui/README.md).
+  builds.push({
+    entryPoints: ['webview-ui/webview.css'],
+    outfile: 'dist/webview.css',
+    bundle: true,
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'info',
+  });
 }
 
 // Everything the model is told lives in src/prompts/*.md; the extension reads them from dist/prompts.

@@ -26,7 +26,7 @@ export function setWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri
   webview.options = webviewOptions(extensionUri);
   webview.html = renderWebviewHtml({
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'webview.css')).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css')).toString(),
     cspSource: resourceOrigin(webview.cspSource),
     nonce: randomBytes(16).toString('base64'),
     view,

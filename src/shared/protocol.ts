@@ -19,17 +19,21 @@
  *   request_started / done -> busy.
  * A webview that is hidden and shown again reloads and sends `ready` again: answer with a fresh `init`.
  *
- * A barrel only: the messages are in `protocolMessages.ts`, the views they carry in `protocolViews.ts` and
- * `subagentView.ts`, the checks in `protocolValidation.ts`. They import one way (validation → messages →
- * views → sub-agent views), never back here.
+ * A barrel only, split per view (issue 34, item 15): `protocolCore.ts` holds what both panels say and use, `init`,
+ * requests and responses, and joins the per-view parts into the whole unions; `protocolChat.ts` (views in
+ * `protocolChatViews.ts`, `subagentView.ts`, `coldSendView.ts`) is the chat's part; `protocolReport.ts` the
+ * context report's. The checks are in `protocolValidation.ts`. They import one way (validation → core →
+ * chat, report → their views), never back here.
  */
 export type { ResultKind } from '../core/ledger/types';
 export type { NoticeLevel } from '../core/agent/events';
 export type { ApprovalDetail, ApprovalFile, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
 export type * from './subagentView';
-export type * from './protocolViews';
 export type * from './coldSendView';
-export * from './protocolMessages';
+export type * from './protocolChatViews';
+export type * from './protocolChat';
+export type * from './protocolReport';
+export * from './protocolCore';
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */
 export { splitHidden, type VisibleSegment } from '../core/text/visibleText';

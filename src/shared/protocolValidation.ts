@@ -5,8 +5,15 @@
  * fields (never the raw one). Hand-written on purpose: the protocol is small and a schema library would
  * be one more thing in the bundle.
  */
-import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
-import type { ApprovalDecision, CodeBlockAction, HostAction, QueuedMessageAction } from './protocolViews';
+import type {
+  CodeBlockAction,
+  WebviewKind,
+  WebviewNotification,
+  WebviewRequest,
+  WebviewRequestMethod,
+  WebviewToHost,
+} from './protocolCore';
+import type { ApprovalDecision, HostAction, QueuedMessageAction } from './protocolChatViews';
 import { COLD_SEND_CHOICES } from './coldSendView';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */

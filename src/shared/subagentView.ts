@@ -5,8 +5,8 @@
  * the parent's components). Live, the host wraps each of the child's notifications in a `subagentEvent`
  * (nested once more per level for a grandchild); after a reload the digest builds the same block from the
  * journal's `subagent_*` records. The block itself (`SubagentView`, whose items are a turn's) is in
- * `protocolViews.ts` beside `TranscriptItem`, and the notifications about children (`SubagentNotification`)
- * are in `protocolMessages.ts` beside `HostNotification`: each pair is one recursive type. These are the
+ * `protocolChatViews.ts` beside `TranscriptItem`, and the notifications about children (`SubagentNotification`)
+ * are in `protocolChat.ts` beside the chat's notifications: each pair is one recursive type. These are the
  * leaves both build on.
  */
 export type SubagentKindView = 'explore' | 'general';

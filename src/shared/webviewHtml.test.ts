@@ -3,7 +3,7 @@ import { WebviewHtmlError, renderWebviewHtml } from './webviewHtml';
 
 const base = {
   scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.js',
-  styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/media/webview.css',
+  styleUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview.css',
   cspSource: 'https://*.vscode-cdn.net',
   nonce: 'q83vEjRWeJq83vEjRWeJ',
   view: 'chat' as const,

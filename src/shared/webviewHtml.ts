@@ -9,7 +9,7 @@ import type { WebviewKind } from './protocol';
 export interface WebviewHtmlOptions {
   /** URI of `dist/webview.js` as the webview may load it (`webview.asWebviewUri`). */
   readonly scriptUri: string;
-  /** URI of `media/webview.css`. */
+  /** URI of `dist/webview.css`, the one stylesheet (bundled from `webview-ui/webview.css`). */
   readonly styleUri: string;
   /** `webview.cspSource`: the origin the webview's own resources are served from. */
   readonly cspSource: string;

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { renderWebviewHtml } from '../../src/shared/webviewHtml';
@@ -21,7 +21,8 @@ if (!existsSync(join(HARNESS_DIR, 'harness.ts'))) {
 }
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-output/browser');
 const BUNDLE = join(REPO_ROOT, 'dist/webview.js');
-const STYLESHEET = join(REPO_ROOT, 'media/webview.css');
+/** The one stylesheet, bundled from webview-ui/webview.css and the component CSS it imports. */
+const STYLESHEET = join(REPO_ROOT, 'dist/webview.css');
 /** What VS Code's webview host puts in every webview before the page's own styles (see the file). */
 const VSCODE_DEFAULT_STYLESHEET = join(HARNESS_DIR, 'vscodeDefaultStyles.css');
 
@@ -52,14 +53,16 @@ function newestMtime(dir: string): { path: string; mtimeMs: number } {
   return newest;
 }
 
-/** Fails with what to do when the bundle is missing or older than its sources. */
+/** Fails with what to do when the bundle or the stylesheet is missing or older than its sources. */
 export function assertBundleFresh(): void {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} does not exist: run \`npm run build\` before the browser tests.`);
-  const built = statSync(BUNDLE).mtimeMs;
-  for (const dir of ['webview-ui', 'src/shared']) {
-    const newest = newestMtime(join(REPO_ROOT, dir));
-    if (newest.mtimeMs > built)
-      throw new Error(`dist/webview.js is older than ${newest.path}: run \`npm run build\` before the browser tests.`);
+  for (const output of [BUNDLE, STYLESHEET]) {
+    if (!existsSync(output)) throw new Error(`${output} does not exist: run \`npm run build\` before the browser tests.`);
+    const built = statSync(output).mtimeMs;
+    for (const dir of ['webview-ui', 'src/shared']) {
+      const newest = newestMtime(join(REPO_ROOT, dir));
+      if (newest.mtimeMs > built)
+        throw new Error(`${relative(REPO_ROOT, output)} is older than ${newest.path}: run \`npm run build\` before the browser tests.`);
+    }
   }
 }
 
@@ -102,7 +105,7 @@ export async function startHarnessServer(): Promise<HarnessServer> {
     if (path === '/chat.html' || path === '/report.html') {
       const html = renderWebviewHtml({
         scriptUri: `${origin}/dist/webview.js`,
-        styleUri: `${origin}/media/webview.css`,
+        styleUri: `${origin}/dist/webview.css`,
         cspSource: origin,
         nonce: randomBytes(16).toString('base64'),
         view: path === '/report.html' ? 'report' : 'chat',
@@ -120,7 +123,7 @@ export async function startHarnessServer(): Promise<HarnessServer> {
       send(200, 'text/javascript; charset=utf-8', bundle);
     } else if (path === '/vscode-default.css') {
       send(200, 'text/css; charset=utf-8', defaultStylesheet);
-    } else if (path === '/media/webview.css') {
+    } else if (path === '/dist/webview.css') {
       send(200, 'text/css; charset=utf-8', stylesheet);
     } else {
       send(404, 'text/plain', 'not found');

@@ -1,5 +1,5 @@
 /**
- * The views of core facts the protocol carries (`protocol.ts`), shaped for rendering: plain JSON, no
+ * The views the chat's messages carry (`protocolChat.ts`): core facts shaped for rendering, plain JSON, no
  * classes. Kept apart from the messages themselves; `protocol.ts` re-exports every one.
  */
 import type { ResultKind } from '../core/ledger/types';
@@ -62,9 +62,6 @@ export interface AllowanceView {
   /** How long it lasts: this session, always for this user (an answer), or the user's `cairn.approvals` setting. */
   readonly scope: 'session' | 'user' | 'settings';
 }
-
-/** What a code block's buttons ask of the editor. */
-export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
 
 /** Buttons an error can carry; the host maps each to its command. */
 export type HostAction =
@@ -270,108 +267,6 @@ export interface CompactionStateView {
   readonly hasDetails: boolean;
   /** The host can undo the last compaction. */
   readonly canUndo: boolean;
-}
-
-/** One prompt source of a request (system, tools, history, summary, files table, ...). */
-export interface SnapshotSourceView {
-  readonly name: string;
-  readonly bytes: number;
-  readonly tokensRaw: number;
-  readonly tokensCalibrated: number;
-  /** The part of `tokensRaw` inside long runs without whitespace, calibrated by its own ratio (absent: 0). */
-  readonly tokensRawInRuns?: number;
-}
-
-export interface SnapshotDecisionView {
-  /** e.g. `read-stub`, `capped`, `same-result`, `diff`, `breakpoint`, `compaction`. */
-  readonly kind: string;
-  readonly detail: string;
-  readonly resultIds: readonly string[];
-  /** An elision's cost-model figures (base-input-token units; `breakEvenRequests` −1: never pays). */
-  readonly elision?: {
-    readonly savedPerRequest: number;
-    readonly breakCost: number;
-    readonly breakEvenRequests: number;
-    readonly expectedRequests: number;
-    readonly predictedSaving: number;
-  };
-}
-
-export interface ProviderUsageView {
-  readonly input: number;
-  readonly cacheWrite: number;
-  readonly cacheRead: number;
-  readonly output: number;
-}
-
-/** What the context report shows for one request; produced by the composer, updated when usage arrives. */
-export interface RequestSnapshotView {
-  /** 0-based index of the request in the session; snapshots are upserted by it. */
-  readonly index: number;
-  /** Epoch milliseconds. */
-  readonly time: number;
-  readonly model: string;
-  readonly generation: number;
-  readonly purpose: 'main' | 'compaction' | 'keep_warm';
-  /** The chat turn the request was made for (the report links to it; absent from older hosts). */
-  readonly turn?: number;
-  /** The sub-agent that made the request (`explore-1`); absent for the session's own agent. */
-  readonly agent?: string;
-  readonly sources: readonly SnapshotSourceView[];
-  readonly toolDefinitionBytes: number;
-  readonly messageCount: number;
-  /**
-   * The calibration the calibrated figures used: provider tokens per raw token of ordinary text and of
-   * long runs without whitespace; `fromUsage` false before any usage was seen (raw counts shown as
-   * they are). Absent from hosts older than it.
-   */
-  readonly calibration?: { readonly ratio: number; readonly runRatio: number; readonly fromUsage: boolean };
-  /** Hash of each message (short hex), so two requests can be compared block by block. */
-  readonly messageHashes: readonly string[];
-  /** Message indexes carrying a cache breakpoint. */
-  readonly breakpoints: readonly number[];
-  /** How long the cache keeps what this request left (`core/cacheTime`); absent from older hosts (5 minutes). */
-  readonly cacheLifetimeMs?: number;
-  /**
-   * The server's cache diagnosis (cache-diagnosis-2026-04-07): its miss reason and the tokens it could not read,
-   * or null for "the request only extended the previous one"; absent when the server was not asked or said nothing.
-   */
-  readonly cacheDiagnosis?: { readonly reason: string; readonly missedTokens?: number } | null;
-  readonly maxTokens: number;
-  /** The model's input window the request was measured against; absent from older snapshots. */
-  readonly windowTokens?: number;
-  readonly decisions: readonly SnapshotDecisionView[];
-  /** Absent until the response's usage arrives. */
-  readonly usage?: ProviderUsageView;
-  readonly cacheHitShare?: number;
-  readonly costUsd?: number;
-  /**
-   * The prefix the cache had stopped matching. `index` is the first differing message (0 when the
-   * break is before the messages: see `zone`). `where` names the part that changed (`tools: the
-   * description of \`bash\` changed`, `system block 2 (rules AGENTS.md) changed`, `message 4 (user)
-   * block 0 (tool_result) changed`); `reason` is `where` with its evidence. `zone`, `block` and
-   * `where` are absent from hosts older than them.
-   */
-  readonly cacheBreak?: {
-    readonly index: number;
-    readonly reason: string;
-    readonly zone?: 'request' | 'tools' | 'system' | 'messages';
-    /** Block inside message `index`; null outside the messages. */
-    readonly block?: number | null;
-    readonly where?: string;
-  };
-}
-
-/** One page of a stored result, for inline recall. */
-export interface RecallPage {
-  readonly resultId: string;
-  readonly bracket: string;
-  /** 1-based first line shown. */
-  readonly from: number;
-  /** Last line shown (from - 1 when nothing is shown). */
-  readonly to: number;
-  readonly total: number;
-  readonly lines: readonly string[];
 }
 
 export interface TurnPage {

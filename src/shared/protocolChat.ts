@@ -1,7 +1,8 @@
 /**
- * The protocol's messages (see `protocol.ts`, the barrel both sides import): what the webview asks and tells
- * the host, what the host tells the webview, and the host's responses. The views they carry are in
- * `protocolViews.ts` and `subagentView.ts`; the host checks what the webview sends in `protocolValidation.ts`.
+ * The chat's part of the protocol (`protocol.ts` is the barrel both sides import): what the chat asks and
+ * tells the host, and what the host tells it. The views these carry are in `protocolChatViews.ts`,
+ * `subagentView.ts` and `coldSendView.ts`; the messages both panels share, `init` and the whole unions
+ * are in `protocolCore.ts`, which builds on this file (never the other way).
  */
 import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
@@ -11,7 +12,6 @@ import type {
   ResultView,
   AllowanceView,
   ApprovalDecision,
-  CodeBlockAction,
   HostAction,
   SlashCommandView,
   ModelChoices,
@@ -21,28 +21,19 @@ import type {
   TurnView,
   UsageMeterView,
   CompactionStateView,
-  RequestSnapshotView,
-  RecallPage,
   TurnPage,
   CompactionDetails,
   SkillChangeView,
   QueuedMessageView,
   QueuedMessageAction,
-} from './protocolViews';
-
-/** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
-export const PROTOCOL_VERSION = 1;
-
-export type WebviewKind = 'chat' | 'report';
+} from './protocolChatViews';
 
 // ---------------------------------------------------------------------------------------------------
-// webview -> host
+// chat -> host
 // ---------------------------------------------------------------------------------------------------
 
-/** Requests the webview makes: method -> [params, result]. */
-export interface WebviewRequestMap {
-  /** Lines `offset`..`offset+limit-1` (1-based) of a stored result. */
-  recall: [{ readonly resultId: string; readonly offset: number; readonly limit: number }, RecallPage];
+/** Requests the chat makes: method -> [params, result]. */
+export interface ChatRequestMap {
   /** Turns before `beforeTurn`, newest last, at most `limit`. */
   olderTurns: [{ readonly beforeTurn: number; readonly limit: number }, TurnPage];
   /** An applied compaction's details by the generation it started; `preview: true`: the waiting preview's. */
@@ -53,23 +44,7 @@ export interface WebviewRequestMap {
   mentionCandidates: [{ readonly query: string }, { readonly paths: readonly string[] }];
 }
 
-export type WebviewRequestMethod = keyof WebviewRequestMap;
-export type RequestParams<M extends WebviewRequestMethod> = WebviewRequestMap[M][0];
-export type RequestResult<M extends WebviewRequestMethod> = WebviewRequestMap[M][1];
-
-export type WebviewRequest = {
-  [M in WebviewRequestMethod]: {
-    readonly type: 'request';
-    /** Positive integer, unique per webview instance; echoed in the response. */
-    readonly requestId: number;
-    readonly method: M;
-    readonly params: RequestParams<M>;
-  };
-}[WebviewRequestMethod];
-
-export type WebviewNotification =
-  /** The webview has loaded and listens: the host answers with `init`. */
-  | { readonly type: 'ready'; readonly view: WebviewKind }
+export type ChatWebviewNotification =
   | { readonly type: 'send'; readonly text: string }
   | { readonly type: 'cancel' }
   /** `agent`: the sub-agent whose call it is (two agents may use the same call id); absent for the session's own. */
@@ -85,20 +60,8 @@ export type WebviewNotification =
   | { readonly type: 'reviewChange'; readonly callId: string; readonly agent?: string; readonly path?: string }
   /** Stop allowing something without asking (an allowance's id from `allowances`). */
   | { readonly type: 'revokeAllowance'; readonly id: string }
-  /** Open a stored result in an editor tab. */
-  | { readonly type: 'openResult'; readonly resultId: string }
-  /** Copy a stored result, in full, to the clipboard. */
-  | { readonly type: 'copyResult'; readonly resultId: string }
-  /** Open a workspace file (a path shown in a bracket) at a line. */
-  | { readonly type: 'openFile'; readonly path: string; readonly line?: number }
-  /** Open an http(s) link from rendered Markdown in the browser. */
-  | { readonly type: 'openLink'; readonly url: string }
-  /** The report's "Show in chat": the chat shows this turn (and the chat view takes focus). */
-  | { readonly type: 'showTurn'; readonly turn: number }
   /** The chat's "Requests": the context report opens with the first request of this turn selected. */
   | { readonly type: 'showTurnRequests'; readonly turn: number }
-  /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
-  | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
   | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }
@@ -135,30 +98,18 @@ export interface TodoItemView {
   readonly status: 'pending' | 'in_progress' | 'done';
 }
 
-export type WebviewToHost = WebviewRequest | WebviewNotification;
-
 // ---------------------------------------------------------------------------------------------------
-// host -> webview
+// host -> chat
 // ---------------------------------------------------------------------------------------------------
 
-export interface InitMessage {
-  readonly type: 'init';
-  readonly protocolVersion: number;
-  readonly view: WebviewKind;
-  readonly sessionTitle: string;
+/** The chat's fields of `init` (`InitMessage` in `protocolCore.ts`). */
+export interface ChatInitFields {
   /** The newest turns; older ones are asked for with `olderTurns`. */
   readonly turns: readonly TurnView[];
   readonly hasOlderTurns: boolean;
-  /**
-   * Every result id the session has given; later ones come with `toolFinished`. The webview links only
-   * these: an id-shaped word in a file's text or the model's prose names no result.
-   */
-  readonly resultIds: readonly string[];
   readonly busy: boolean;
   readonly meter?: UsageMeterView;
   readonly compaction?: CompactionStateView;
-  /** For the report: the session's snapshots so far (later ones arrive as `snapshot`). */
-  readonly snapshots?: readonly RequestSnapshotView[];
   /** The slash commands the input completes. */
   readonly slashCommands?: readonly SlashCommandView[];
   /** The model the next request uses. */
@@ -171,12 +122,7 @@ export interface InitMessage {
   readonly allowances?: readonly AllowanceView[];
 }
 
-export type ResponseMessage =
-  | { readonly type: 'response'; readonly requestId: number; readonly ok: true; readonly result: RequestResult<WebviewRequestMethod> }
-  | { readonly type: 'response'; readonly requestId: number; readonly ok: false; readonly error: string };
-
-export type HostNotification =
-  | InitMessage
+export type ChatHostNotification =
   /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
   | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
@@ -226,15 +172,11 @@ export type HostNotification =
   | { readonly type: 'usage'; readonly meter: UsageMeterView }
   /** The notice above the input; null clears it. */
   | { readonly type: 'compactionState'; readonly state: CompactionStateView | null }
-  /** Upserts one snapshot by `index` (a request's usage arrives after its snapshot). */
-  | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
   /** The `Recall Result…` command: show this id inline (the webview then sends a `recall` request). */
   | { readonly type: 'showRecall'; readonly resultId: string }
   | { readonly type: 'focusInput' }
   /** The chat scrolls to this turn and marks it (the report's "Show in chat"). */
   | { readonly type: 'revealTurn'; readonly turn: number }
-  /** The report selects the first request of this turn (the chat's "Requests"). */
-  | { readonly type: 'selectTurn'; readonly turn: number }
   /** The first run without a key: a welcome instead of an error; null once a key is saved. */
   | { readonly type: 'welcome'; readonly welcome: WelcomeView | null }
   /** The model the next request uses changed (the picker, or cairn.model). */
@@ -277,30 +219,9 @@ export type HostNotification =
   | { readonly type: 'allowances'; readonly allowances: readonly AllowanceView[] }
   | SubagentNotification;
 
-export type HostToWebview = HostNotification | ResponseMessage;
-
-/** The host's answer to a request, typed by the request's method. */
-export function responseTo<M extends WebviewRequestMethod>(
-  request: Extract<WebviewRequest, { method: M }>,
-  result: RequestResult<M>,
-): ResponseMessage {
-  return { type: 'response', requestId: request.requestId, ok: true, result };
-}
-
-/** A request the host could not answer; `error` is shown to the user as it is, so say what to do. */
-export function errorResponseTo(request: WebviewRequest, error: string): ResponseMessage {
-  return { type: 'response', requestId: request.requestId, ok: false, error };
-}
-
-/**
- * Matches a result id in text: `#` and 4+ lowercase hex, not inside a longer word. Not global, so it is
- * safe to share; to find every id use `new RegExp(RESULT_ID_PATTERN.source, 'g')`.
- */
-export const RESULT_ID_PATTERN = /(?<![\w#&])#([0-9a-f]{4,})(?![0-9A-Za-z_])/;
-
 /** The notifications about one turn: the chat's transcript applies them (`transcript.ts`). */
 export type TurnEvent = Extract<
-  HostNotification,
+  ChatHostNotification,
   {
     type:
       | 'turnStarted'
@@ -325,7 +246,7 @@ export type TurnEvent = Extract<
 
 /** A child's notification, as the chat applies it inside the child's block (`turn` is the parent's turn). */
 export type SubagentInnerEvent = Extract<
-  HostNotification,
+  ChatHostNotification,
   {
     type:
       | 'textDelta'
