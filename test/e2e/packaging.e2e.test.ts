@@ -25,4 +25,8 @@ describe.skipIf(!environment.available)('out/cairn.vsix', () => {
   it("holds the search thread's entry beside the bundle (glob and grep start it from there)", () => {
     expect(entries).toContain('extension/dist/searchWorker.js');
   });
+
+  it('holds the webview bundle and its one stylesheet, bundled from the CSS beside each component (issue 34, item 15)', () => {
+    expect(entries).toEqual(expect.arrayContaining(['extension/dist/webview.js', 'extension/dist/webview.css']));
+  });
 });

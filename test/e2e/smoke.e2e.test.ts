@@ -95,6 +95,9 @@ describe.skipIf(!environment.available)('Cairn in a real VS Code (code-server)',
   it("shows Cairn's chat view from the activity bar", async () => {
     const frame = await openCairnView(editor!.page);
     await expect.poll(async () => (await frame.locator('body').innerText()).trim().length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The page's one stylesheet (dist/webview.css, bundled from the CSS beside each component) loads under the
+    // webview's CSP: without it the chat is a plain block, with it a column whose transcript alone scrolls.
+    await expect.poll(() => frame.locator('.chat').evaluate((chat) => getComputedStyle(chat).display), { timeout: 15_000 }).toBe('flex');
     await screenshot(editor!.page, 'smoke-cairn-view');
   });
 

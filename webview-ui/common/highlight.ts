@@ -2,7 +2,7 @@
  * Syntax highlighting for the model's code blocks: highlight.js's core with a handful of languages
  * registered (the bundle carries only these), run on a fence that names its language; a block without
  * one, or in a language not listed, is shown plain (guessing is slow and often wrong). Its output is
- * escaped text in `<span class="hljs-…">`; the colours come from the theme in webview.css.
+ * escaped text in `<span class="hljs-…">`; the colours come from the theme in highlight.css.
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';

@@ -14,7 +14,7 @@ export function sourceKey(name: string): string {
 /**
  * A fixed colour per kind of source, so a source keeps its colour from one request to the next and no
  * two kinds share one (the chat's meter uses the same: system purple, conversation blue, summary green).
- * The slots are the theme's chart colours (webview.css `.seg-N`).
+ * The slots are the theme's chart colours (SourceBar.css `.seg-N`).
  */
 const KIND_SLOT: Readonly<Record<string, number>> = {
   preamble: 0,
