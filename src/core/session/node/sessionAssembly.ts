@@ -35,6 +35,7 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { KeepWarm } from '../keepWarm';
+import { lastMainAnswerAt } from './lastMainAnswer';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -153,6 +154,8 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     extras,
     opened.tornTail,
     restoredStatic,
+    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break).
+    await lastMainAnswerAt(opened.records, (seq) => opened.journal.readSnapshot(seq)),
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
@@ -187,6 +190,7 @@ async function assemble(
   extras: SessionExtras,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
+  lastAnswerAt?: number,
 ): Promise<AssembledSession> {
   const clock = ports.clock ?? systemClock;
   const { decisions, events, skills, memory } = extras;
@@ -239,7 +243,7 @@ async function assemble(
 
   const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
   const recorder = new JournalRecorder(journal, () => tools.state());
-  const requests = new RequestCounter(clock);
+  const requests = new RequestCounter(clock, lastAnswerAt);
   const project = ports.project ?? projectForProvider;
   const compactor = assembleCompaction({
     model: ports.model,
