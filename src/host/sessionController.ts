@@ -326,6 +326,7 @@ export class SessionController {
     } finally {
       this.setBusy(false);
       await this.refreshMeter();
+      this.deps.keepWarm?.arm(session);
     }
   }
 
@@ -412,6 +413,7 @@ export class SessionController {
   async dispose(): Promise<void> {
     // A session may be opening (activation); wait so it is not left open behind the close.
     await this.switching.settled();
+    this.deps.keepWarm?.dispose();
     await this.closeCurrent();
     this.chat.dispose();
     this.views.clear();
@@ -462,6 +464,7 @@ export class SessionController {
     if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
     this.coldSend.reset();
+    this.deps.keepWarm?.detach();
     this.subscription?.dispose();
     this.subscription = undefined;
     this.assembled = undefined;

@@ -6,7 +6,7 @@
  * `stop('window_closed')` when the window closes, `state()` for the status bar); the headless runner passes a
  * script's idle through `AgentSession.passIdle`, which sends the pings that fall in it.
  */
-import { CACHE_TTL_MS } from '../cacheTime/cacheLifetime';
+import { CACHE_TTL_MS, EXPIRY_MARGIN_MS } from '../cacheTime/cacheLifetime';
 import type { AgentEvent } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { RequestCounter } from '../agent/requestCounter';
@@ -28,7 +28,14 @@ export type KeepWarmState =
       readonly nextPingAt: number;
       readonly cacheExpiresAt: number;
     }
-  | { readonly kind: 'stopped'; readonly reason: 'user_returned' | 'window_closed' | 'plan_done' | 'failed'; readonly pingsSent: number };
+  | { readonly kind: 'stopped'; readonly reason: KeepWarmStop; readonly pingsSent: number };
+
+/**
+ * Why keep-warm stopped: the user's next message, the window or the session closing, the plan's end, a failed
+ * request, or the cache already gone when the ping came due (the machine slept past it: a ping then would
+ * write the whole prefix at 1.25× instead of reading it, so none is sent).
+ */
+export type KeepWarmStop = 'user_returned' | 'window_closed' | 'session_closed' | 'plan_done' | 'failed' | 'cache_expired';
 
 export interface KeepWarmDeps {
   readonly setting: () => 'off' | 'auto';
@@ -50,6 +57,9 @@ interface Plan {
 
 export class KeepWarm {
   private plan: Plan | undefined;
+  /** The ping in flight, aborted when keep-warm stops (the user's message goes instead). */
+  private inFlight: AbortController | undefined;
+  private pinging: Promise<void> = Promise.resolve();
   private current: KeepWarmState = { kind: 'idle', reason: 'No turn has ended yet.' };
 
   constructor(private readonly deps: KeepWarmDeps) {}
@@ -82,18 +92,41 @@ export class KeepWarm {
     return plan && plan.sent < plan.planned ? plan.lastAt + PING_INTERVAL_MS : undefined;
   }
 
-  /** The user sent a message, or the window closed: no more pings. */
-  stop(reason: 'user_returned' | 'window_closed'): void {
+  /** The user sent a message, or the window or the session closed: no more pings, and the one in flight is cut. */
+  stop(reason: 'user_returned' | 'window_closed' | 'session_closed'): void {
+    this.inFlight?.abort();
+    this.inFlight = undefined;
     if (!this.plan) return;
     this.current = { kind: 'stopped', reason, pingsSent: this.plan.sent };
     this.plan = undefined;
   }
 
+  /** Resolves when no ping is in flight (a closing session waits for it before its journal closes). */
+  settled(): Promise<void> {
+    return this.pinging;
+  }
+
   /** Sends the ping that is due (call at `nextPingAt()`); a failure ends the plan and is only logged. */
-  async ping(signal: AbortSignal): Promise<void> {
+  ping(signal: AbortSignal): Promise<void> {
+    if (this.inFlight) return this.pinging;
+    this.pinging = this.pingDue(signal);
+    return this.pinging;
+  }
+
+  private async pingDue(signal: AbortSignal): Promise<void> {
     const plan = this.plan;
     const due = this.nextPingAt();
-    if (!plan || due === undefined || this.deps.clock.now() < due) return;
+    const now = this.deps.clock.now();
+    if (!plan || due === undefined || now < due) return;
+    if (this.deps.setting() === 'off') {
+      this.plan = undefined;
+      return;
+    }
+    if (now >= plan.lastAt + CACHE_TTL_MS['5m'] - EXPIRY_MARGIN_MS) {
+      this.deps.log(`[Cache] keep-warm: the cache expired before ping ${plan.sent + 1} came due (was the machine asleep?); none sent.`);
+      this.finish('cache_expired');
+      return;
+    }
     const composition = this.deps.composer.keepWarmComposition([
       {
         kind: 'keep_warm',
@@ -107,25 +140,35 @@ export class KeepWarm {
       return;
     }
     const index = this.deps.requests.take();
-    plan.lastAt = this.deps.clock.now();
+    plan.lastAt = now;
     plan.sent++;
+    const inFlight = new AbortController();
+    this.inFlight = inFlight;
     try {
-      const response = await this.deps.model.stream(composition.request, { signal, purpose: 'keep_warm' });
+      const response = await this.deps.model.stream(composition.request, {
+        signal: AbortSignal.any([signal, inFlight.signal]),
+        purpose: 'keep_warm',
+      });
       // The main model's cache is as warm as after its own answer: elision and compaction judge it so.
       this.deps.requests.mainAnswered();
       const snapshot = this.deps.composer.observeUsage(composition.snapshot, response.usage);
       await this.deps.recorder.snapshot(snapshot);
       this.deps.emit({ type: 'request_finished', requestIndex: index, snapshot });
     } catch (error) {
+      // Stopped while in flight (the user's message, a close): the stop already says why.
+      if (this.plan !== plan) return;
       this.deps.log(`[Cache] keep-warm request failed: ${error instanceof Error ? error.message : String(error)}`);
       this.finish('failed');
       return;
+    } finally {
+      if (this.inFlight === inFlight) this.inFlight = undefined;
     }
+    if (this.plan !== plan) return;
     if (plan.sent >= plan.planned) this.finish('plan_done');
     else this.current = this.warming();
   }
 
-  private finish(reason: 'plan_done' | 'failed'): void {
+  private finish(reason: 'plan_done' | 'failed' | 'cache_expired'): void {
     this.current = { kind: 'stopped', reason, pingsSent: this.plan?.sent ?? 0 };
     this.plan = undefined;
   }
