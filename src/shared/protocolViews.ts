@@ -5,6 +5,7 @@
 import type { ResultKind } from '../core/ledger/types';
 import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion } from '../core/agent/approval';
+import type { KeepWarmFiguresView } from './keepWarmView';
 import type { SubagentHeaderView, SubagentStatus, SubagentTotalView, SubagentUsageView } from './subagentView';
 
 /** A ledger result as the chat shows it: one collapsed line, expandable to `text`. */
@@ -295,6 +296,8 @@ export interface SnapshotDecisionView {
     readonly expectedRequests: number;
     readonly predictedSaving: number;
   };
+  /** A keep-warm request's plan figures (issue 31). */
+  readonly keepWarm?: KeepWarmFiguresView;
 }
 
 export interface ProviderUsageView {
