@@ -12,6 +12,7 @@ const STOPPED: Readonly<Record<KeepWarmStop, string>> = {
   plan_done: 'every planned request was sent',
   failed: 'a request failed (see the Cairn log)',
   cache_expired: 'the cache expired before the next request was due (the machine slept?)',
+  run_ended: 'the tool run ended',
 };
 
 function plural(n: number, word: string): string {
@@ -29,7 +30,7 @@ export function keepWarmStatus(state: KeepWarmState | undefined, now: number): {
   return {
     mark: ' · $(flame) warm',
     line:
-      `Keeping the cache warm while you are away: ${state.pingsSent} of ${plural(state.pingsPlanned, 'request')} sent, the next ${next} ` +
+      `Keeping the cache warm ${state.during === 'tool_run' ? 'during a long tool run' : 'while you are away'}: ${state.pingsSent} of ${plural(state.pingsPlanned, 'request')} sent, the next ${next} ` +
       `(each reads the context again at a tenth of the price). Off with the setting cairn.cache.keepWarm.`,
   };
 }

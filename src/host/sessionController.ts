@@ -488,6 +488,9 @@ export class SessionController {
     this.figures.observe(event);
     // A request that uses a compacted context takes the notice's Undo away (a failed one may give it back).
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
+    // An answer's calls may run long: keep-warm may have planned for the run (issue 31 item 4).
+    if ((event.type === 'approval_requested' || event.type === 'tool_started') && this.assembled)
+      this.deps.keepWarm?.arm(this.assembled.session);
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
   }

@@ -10,4 +10,6 @@ export interface KeepWarmFiguresView {
   readonly ping: number;
   /** The plan's expected saving over the pause, against letting the cache expire. */
   readonly predictedSaving: number;
+  /** Set for a ping during a long tool run; absent: while the user was away after a turn. */
+  readonly during?: 'tool_run';
 }

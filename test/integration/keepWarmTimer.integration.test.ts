@@ -3,6 +3,8 @@
  * journal, the SDK) against the local server, whose prompt cache expires on the same fake clock: the test moves
  * time and fires the timers that came due; no one sleeps.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestSnapshot } from '../../src/core/compose/snapshot';
 import type { KeepWarmState } from '../../src/core/session/keepWarm';
@@ -175,3 +177,74 @@ describe('keep-warm in the editor (the host drives its time)', () => {
     timer.dispose();
   });
 });
+
+describe('keep-warm during a long tool run (issue 31 item 4; keepWarmToolRuns, off until measured)', () => {
+  // The command waits for the test's word, while the fake clock moves six minutes on.
+  const longRun = {
+    model: scenario.model,
+    workspace: scenario.workspace,
+    turns: [
+      { assistant: { tool_calls: [{ name: 'read', input: { path: 'notes.md' } }] } },
+      { assistant: { tool_calls: [{ name: 'bash', input: { command: 'while [ ! -f release ]; do sleep 0.05; done; echo built' } }] } },
+      { assistant: { text: 'built' } },
+    ],
+  };
+
+  async function runLong(keepWarmToolRuns: boolean) {
+    const time = new FakeTime();
+    open = await startScenarioSession(longRun, {
+      clock: { now: () => time.now },
+      serverClock: () => time.now,
+      compaction: { cache: { ttl: '5m', keepWarm: 'auto', keepWarmToolRuns } },
+    });
+    const session = open.assembled.session;
+    const timer = new KeepWarmTimer({
+      onState: () => undefined,
+      now: () => time.now,
+      setTimer: (run, ms) =>
+        time.setTimer(() => {
+          run();
+          time.track(session.keepWarm!.settled());
+        }, ms),
+    });
+    const sending = session.send('build it');
+    await waitUntil(
+      () =>
+        open!.server.requests.filter((r) => r.kind === 'main').length === 2 &&
+        open!.events.some((e) => e.type === 'tool_started' && e.tool === 'bash'),
+    );
+    timer.arm(session);
+    await time.pass(6 * MINUTE);
+    const duringRun = session.keepWarm!.state();
+    await writeFile(join(open.workspaceDir, 'release'), '');
+    await sending;
+    timer.dispose();
+    const mains = open.server.requests.filter((r) => r.kind === 'main');
+    return { duringRun, pings: open.server.requests.filter((r) => r.kind === 'keep_warm'), mains, snapshots: await snapshotsOf(open) };
+  }
+
+  it('pings while the command runs past the lifetime, recorded as a tool-run decision, so the turn’s next request reads the prefix', async () => {
+    const on = await runLong(true);
+    expect(on.duringRun).toMatchObject({ kind: 'warming', during: 'tool_run', pingsSent: 1 });
+    expect(on.pings).toHaveLength(1);
+    const [, beforeRun, afterRun] = on.mains;
+    expect(afterRun!.usage!.cache_read_input_tokens).toBeGreaterThanOrEqual(
+      beforeRun!.usage!.cache_read_input_tokens + beforeRun!.usage!.cache_creation_input_tokens,
+    );
+    const decision = on.snapshots.find((s) => s.purpose === 'keep_warm')!.decisions[0]!;
+    expect(decision).toMatchObject({ kind: 'keep_warm', keepWarm: { ping: 1, during: 'tool_run' } });
+    expect(decision.detail).toContain('during a long tool run');
+  });
+
+  it('off (the default), the run expires the prefix and the next request writes it again', async () => {
+    const off = await runLong(false);
+    expect(off.pings).toHaveLength(0);
+    const [, beforeRun, afterRun] = off.mains;
+    expect(afterRun!.usage!.cache_read_input_tokens).toBeLessThan(beforeRun!.usage!.cache_creation_input_tokens);
+  });
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 3000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!condition()) throw new Error('Timed out waiting for the tool run to start');
+}

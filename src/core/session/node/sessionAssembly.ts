@@ -244,6 +244,18 @@ async function assemble(
   const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock, lastAnswerAt);
+  const cacheTime = () => ports.compaction?.().cache ?? DEFAULT_CACHE_TIME;
+  const keepWarm = new KeepWarm({
+    setting: () => cacheTime().keepWarm,
+    toolRuns: () => cacheTime().keepWarmToolRuns === true,
+    clock,
+    composer,
+    model: ports.model,
+    recorder,
+    requests,
+    emit: (event) => events.emit(event),
+    log,
+  });
   const project = ports.project ?? projectForProvider;
   const compactor = assembleCompaction({
     model: ports.model,
@@ -310,6 +322,7 @@ async function assemble(
       generations,
       decisions,
       requests,
+      toolRun: { started: () => keepWarm.toolRunStarted(), ended: () => keepWarm.toolRunEnded() },
       contextPolicy: compactor,
       project,
       // Order in the message: the catalog's change, the skills turned on or off, the files a restore changed, the editor's context.
@@ -344,16 +357,7 @@ async function assemble(
       });
     },
     checkpoints: checkpoints.checkpoints,
-    keepWarm: new KeepWarm({
-      setting: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).keepWarm,
-      clock,
-      composer,
-      model: ports.model,
-      recorder,
-      requests,
-      emit: (event) => events.emit(event),
-      log,
-    }),
+    keepWarm,
     branchChanged: async () => {
       const records: JournalRecord[] = [];
       for await (const record of journal.readAll({ types: BRANCH_RECORD_TYPES })) records.push(record);
