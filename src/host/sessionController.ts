@@ -326,7 +326,8 @@ export class SessionController {
     } finally {
       this.setBusy(false);
       await this.refreshMeter();
-      this.deps.keepWarm?.arm(session);
+      // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.
+      if (this.assembled?.session === session) this.deps.keepWarm?.arm(session);
     }
   }
 
