@@ -28,6 +28,7 @@ import { FileSessionSource } from './host/sessionSource';
 import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, type CairnSettings } from './host/settingsReader';
 import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
+import { KeepWarmTimer } from './host/keepWarmTimer';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
 import { Allowances, allowanceLabel, OLD_WORKSPACE_ALLOWANCES_KEY } from './host/allowances';
@@ -247,6 +248,8 @@ export function activate(context: vscode.ExtensionContext): void {
     commandIsolation,
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
+    // Keep-warm's requests go only while this window is open: the controller's dispose stops them.
+    keepWarm: new KeepWarmTimer({ onState: (state) => statusBar.keepWarm(state) }),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
     ...(root ? { checkpointPrompts: new VsCodeCheckpointPrompts(root, checkpointDocuments) } : {}),
     listModels: () => model.listModels(),

@@ -76,6 +76,11 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
       'after a turn, up to a bounded number of minimal requests (the last request again, max_tokens 1) while the user is away, planned by the cost model from the session’s pauses (`cairn.cache.keepWarm: "auto"`)',
     compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), keepWarm: 'auto' } }),
   },
+  'keep-warm-tool-runs': {
+    about:
+      'keep-warm, and during an answer’s calls too (a command, an approval wait or a sub-agent that outlives the parent’s cache mid-turn), planned by the same model over the session’s tool runs (`CacheTimeSettings.keepWarmToolRuns`; not a user setting). The headless runner gives tool runs no virtual time: on a day whose runs take real minutes only',
+    compaction: (base) => ({ ...base, cache: { ...(base.cache ?? DEFAULT_CACHE_TIME), keepWarm: 'auto', keepWarmToolRuns: true } }),
+  },
   'ttl-auto+keep-warm': {
     about: 'ttl-auto and keep-warm together (keep-warm then keeps only what the hour does not hold)',
     compaction: (base) => ({ ...base, cache: { ttl: 'auto', keepWarm: 'auto' } }),

@@ -326,6 +326,8 @@ export class SessionController {
     } finally {
       this.setBusy(false);
       await this.refreshMeter();
+      // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.
+      if (this.assembled?.session === session) this.deps.keepWarm?.arm(session);
     }
   }
 
@@ -412,6 +414,7 @@ export class SessionController {
   async dispose(): Promise<void> {
     // A session may be opening (activation); wait so it is not left open behind the close.
     await this.switching.settled();
+    this.deps.keepWarm?.dispose();
     await this.closeCurrent();
     this.chat.dispose();
     this.views.clear();
@@ -462,6 +465,7 @@ export class SessionController {
     if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
     this.coldSend.reset();
+    this.deps.keepWarm?.detach();
     this.subscription?.dispose();
     this.subscription = undefined;
     this.assembled = undefined;
@@ -485,6 +489,9 @@ export class SessionController {
     this.figures.observe(event);
     // A request that uses a compacted context takes the notice's Undo away (a failed one may give it back).
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
+    // An answer's calls may run long: keep-warm may have planned for the run (issue 31 item 4).
+    if ((event.type === 'approval_requested' || event.type === 'tool_started') && this.assembled)
+      this.deps.keepWarm?.arm(this.assembled.session);
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
   }

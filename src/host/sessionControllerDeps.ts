@@ -6,6 +6,7 @@ import type { EditorActions, HostLog, SessionSource } from './hostPorts';
 import type { SlashCommands } from './slashCommands';
 import type { WebviewApprover } from './webviewApprover';
 import type { ContextMentionSource } from './contextMentions';
+import type { KeepWarmTimer } from './keepWarmTimer';
 
 /** What a `SessionController` is built from: the host's ports, none of them `vscode` itself. */
 export interface SessionControllerDeps {
@@ -27,6 +28,8 @@ export interface SessionControllerDeps {
   readonly windowTokens: () => Promise<number>;
   /** Told whenever the meter changes (the status bar). */
   readonly onMeter?: (meter: UsageMeterView) => void;
+  /** Sends keep-warm's requests at their time while the window is open (`keepWarmTimer.ts`). */
+  readonly keepWarm?: Pick<KeepWarmTimer, 'arm' | 'detach' | 'dispose'>;
   /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
   readonly onBusy?: (busy: boolean) => void;
   /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */

@@ -40,6 +40,15 @@ describe('readCairnSettings', () => {
     expect(s.problems).toEqual([]);
   });
 
+  it('takes cairn.cache.keepWarm from the user only: a workspace cannot make Cairn send requests while the user is away', () => {
+    const config = {
+      get: (key: string) => (key === 'cache.keepWarm' ? 'auto' : undefined),
+      inspect: (key: string) => (key === 'cache.keepWarm' ? { defaultValue: 'off', workspaceValue: 'auto' } : undefined),
+    };
+    expect(readCairnSettings(userScopedGetter(config)).compaction.cache?.keepWarm).toBe('off');
+    expect(ignoredWorkspaceValues(config)).toEqual([expect.stringContaining('cairn.cache.keepWarm to "auto"; Cairn ignores it')]);
+  });
+
   it('reads the cache-time settings (cairn.cache.ttl, cairn.cache.keepWarm), and names a wrong one', () => {
     expect(from({}).compaction.cache).toEqual(DEFAULT_CACHE_TIME);
     expect(from({ 'cache.ttl': '1h', 'cache.keepWarm': 'auto' }).compaction.cache).toEqual({ ttl: '1h', keepWarm: 'auto' });

@@ -43,6 +43,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   // let a turn spend past the user's cap (issue 32).
   ...SPENDING_CAP_SETTINGS,
   'prices',
+  // Keep-warm sends requests (and spends) while the user is away, with no one to ask (issue 31).
+  'cache.keepWarm',
 ]);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */

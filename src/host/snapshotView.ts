@@ -54,6 +54,7 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
       detail: d.detail,
       resultIds: [...d.resultIds],
       ...(d.elision ? { elision: { ...d.elision } } : {}),
+      ...(d.keepWarm ? { keepWarm: { ...d.keepWarm } } : {}),
     })),
     ...(snapshot.usage ? { usage: { ...snapshot.usage } } : {}),
     ...(snapshot.cacheHitShare !== null ? { cacheHitShare: snapshot.cacheHitShare } : {}),

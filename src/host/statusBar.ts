@@ -2,6 +2,8 @@
 import * as vscode from 'vscode';
 import type { UsageMeterView } from '../shared/protocol';
 import { cacheWarmth } from '../core/cacheTime/cacheLifetime';
+import type { KeepWarmState } from '../core/session/keepWarm';
+import { keepWarmStatus } from './keepWarmStatus';
 
 function percent(share: number): string {
   return `${Math.round(share * 100)}%`;
@@ -41,8 +43,13 @@ export function cacheTimeLine(meter: UsageMeterView, now: number): { line: strin
 }
 
 /** What the item shows for a meter (undefined before a session is open) at `now`. */
-export function statusBarContent(meter: UsageMeterView | undefined, now: number = Date.now()): { text: string; tooltip: string } {
+export function statusBarContent(
+  meter: UsageMeterView | undefined,
+  now: number = Date.now(),
+  keepWarm?: KeepWarmState,
+): { text: string; tooltip: string } {
   if (!meter) return { text: '$(layers) Cairn', tooltip: 'Cairn: no session yet. Click for the context report.' };
+  const warming = keepWarmStatus(keepWarm, now);
   const used = meter.systemTokens + meter.historyTokens + meter.summaryTokens;
   const share = meter.windowTokens > 0 ? used / meter.windowTokens : 0;
   const time = cacheTimeLine(meter, now);
@@ -52,11 +59,12 @@ export function statusBarContent(meter: UsageMeterView | undefined, now: number 
     `System: ${tokens(meter.systemTokens)} · History: ${tokens(meter.historyTokens)} · Summary: ${tokens(meter.summaryTokens)}`,
     meter.cacheHitShare === null ? 'Cache: no request yet' : `Read from the cache in the last request: ${percent(meter.cacheHitShare)}`,
     ...(time ? [time.line] : []),
+    ...(warming ? [warming.line] : []),
     `Session cost: $${meter.sessionCostUsd.toFixed(4)}${meter.subagents?.length ? ' (sub-agents included)' : ''} · kept out of the context: ~${tokens(meter.tokensSavedByHygiene)} tokens`,
     ...subagentLines(meter),
     'Click to open the context report.',
   ].join('\n');
-  return { text: `$(layers) ${percent(share)}${cache}`, tooltip };
+  return { text: `$(layers) ${percent(share)}${cache}${warming?.mark ?? ''}`, tooltip };
 }
 
 /** How often the item is drawn again while nothing else changes, so the cache's time stays true. */
@@ -65,6 +73,7 @@ const CACHE_TIME_REFRESH_MS = 15_000;
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private meter: UsageMeterView | undefined;
+  private keepWarmState: KeepWarmState | undefined;
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(showReportCommand: string) {
@@ -78,9 +87,15 @@ export class ContextStatusBar implements vscode.Disposable {
 
   update(meter: UsageMeterView | undefined): void {
     this.meter = meter;
-    const { text, tooltip } = statusBarContent(meter);
+    const { text, tooltip } = statusBarContent(meter, Date.now(), this.keepWarmState);
     this.item.text = text;
     this.item.tooltip = tooltip;
+  }
+
+  /** Keep-warm's state (`KeepWarmTimer`'s report): shown beside the cache's time. */
+  keepWarm(state: KeepWarmState): void {
+    this.keepWarmState = state;
+    this.update(this.meter);
   }
 
   /** For tests and the e2e probe: what the user sees. */

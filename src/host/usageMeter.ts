@@ -99,9 +99,12 @@ export class UsageMeter {
     return this.latest;
   }
 
-  /** The session's own agent's last main request: when it used the cache, and how long the cache keeps what it left. */
+  /**
+   * The session's own agent's last main request (or keep-warm request, which reads the same prefix again): when
+   * it used the cache, and how long the cache keeps what it left.
+   */
   lastCacheUse(): { readonly lastUsedAt: number; readonly lifetimeMs: number } | undefined {
-    const last = this.requests.findLast((r) => r.purpose === 'main' && r.agent === undefined);
+    const last = this.requests.findLast((r) => (r.purpose === 'main' || r.purpose === 'keep_warm') && r.agent === undefined);
     return last ? { lastUsedAt: last.time, lifetimeMs: last.cacheLifetimeMs ?? CACHE_TTL_MS['5m'] } : undefined;
   }
 }

@@ -48,7 +48,8 @@ describe('the protocol files', () => {
     expect(sharedImports('protocolCore.ts')).toEqual(['protocolChat', 'protocolReport']);
     expect(sharedImports('protocolChat.ts')).toEqual(['coldSendView', 'protocolChatViews', 'subagentView']);
     expect(sharedImports('protocolChatViews.ts')).toEqual(['subagentView']);
-    expect(sharedImports('protocolReport.ts')).toEqual([]);
+    expect(sharedImports('protocolReport.ts')).toEqual(['keepWarmView']);
+    expect(sharedImports('keepWarmView.ts')).toEqual([]);
     expect(sharedImports('subagentView.ts')).toEqual([]);
     expect(sharedImports('coldSendView.ts')).toEqual([]);
   });

@@ -3,6 +3,7 @@
  * snapshots it shows, what the host tells it and what it asks. Builds on nothing else in the protocol; the
  * messages both panels share and the whole unions are in `protocolCore.ts`.
  */
+import type { KeepWarmFiguresView } from './keepWarmView';
 
 /** One prompt source of a request (system, tools, history, summary, files table, ...). */
 export interface SnapshotSourceView {
@@ -27,6 +28,8 @@ export interface SnapshotDecisionView {
     readonly expectedRequests: number;
     readonly predictedSaving: number;
   };
+  /** A keep-warm request's plan figures (issue 31). */
+  readonly keepWarm?: KeepWarmFiguresView;
 }
 
 export interface ProviderUsageView {

@@ -37,6 +37,8 @@ export interface ScenarioSessionOptions {
   readonly realSleep?: boolean;
   readonly compaction?: Partial<CompactionSettings>;
   readonly clock?: Clock;
+  /** The local server's real clock (its prompt cache expires by it, plus the script's idles); default: real time. */
+  readonly serverClock?: () => number;
   /** Read AGENTS.md/CLAUDE.md from the workspace (home: an empty temp folder). Default: no rules. */
   readonly workspaceRules?: boolean;
   /** Benchmarks' hook: how stored entries become the provider's messages (`SessionPorts.project`). */
@@ -66,7 +68,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
   await mkdir(workspaceDir, { recursive: true });
   await writeWorkspaceFiles(scenario.workspace, workspaceDir);
   await options.prepareWorkspace?.(workspaceDir);
-  const player = new ScenarioPlayer(scenario, { driver: 'server' });
+  const player = new ScenarioPlayer(scenario, { driver: 'server', ...(options.serverClock ? { realNow: options.serverClock } : {}) });
   const server = await startLocalServer({ scenario, player, onFs: (turn) => applyFsOperation(turn.operation, workspaceDir) });
   const sleeps: number[] = [];
   const logLines: string[] = [];

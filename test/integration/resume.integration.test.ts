@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestSnapshot } from '../../src/core/compose/snapshot';
 import { resumeSession } from '../../src/core/session/node/sessionAssembly';
 import { startScenarioSession, toolResultTexts, mainRequests, type ScenarioSession } from './harness';
 
@@ -81,5 +82,51 @@ describe('a session reopened after its rules changed', () => {
     } finally {
       await resumed.dispose();
     }
+  });
+});
+
+describe('a session reopened after a pause (issue 31: the cache’s clock carries over)', () => {
+  // The read of a.ts is superseded by the edit; on a warm cache eliding it would rewrite the tail and does not
+  // pay, on a cold one the rewrite is free (the cold return elides every superseded result).
+  async function reopenAfter(minutes: number): Promise<string[]> {
+    let now = 1_000_000_000_000;
+    // A fake clock, shared by the session and its reopen: the test moves it, no one sleeps.
+    const fakeClock = { now: () => now };
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: { 'a.ts': { lines: 400, text: 'export const value{n} = {n}; // a line long enough to count' } },
+        turns: [
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },
+          { assistant: { tool_calls: [{ name: 'edit', input: { path: 'a.ts', old_string: 'value1 =', new_string: 'first =' } }] } },
+          { assistant: { text: 'renamed' } },
+          { assistant: { text: 'back again' } },
+        ],
+      },
+      { clock: fakeClock },
+    );
+    await open.assembled.session.send('rename value1');
+    const sessionId = open.assembled.journal.sessionId;
+    await open.assembled.dispose();
+    now += minutes * 60_000;
+    const resumed = await resumeSession(open.ports, sessionId);
+    try {
+      await resumed.session.send('anything else?');
+      const snapshots: RequestSnapshot[] = [];
+      for await (const record of resumed.journal.readAll({ types: ['snapshot'] })) {
+        if (record.type === 'snapshot') snapshots.push(record.snapshot as RequestSnapshot);
+      }
+      return snapshots.at(-1)!.decisions.map((d) => d.kind);
+    } finally {
+      await resumed.dispose();
+    }
+  }
+
+  it('finds the cache cold when the last answer is older than five minutes, and elides the superseded read for free', async () => {
+    expect(await reopenAfter(6)).toContain('elision');
+  });
+
+  it('finds it warm a minute later, and leaves the context as it was sent', async () => {
+    expect(await reopenAfter(1)).not.toContain('elision');
   });
 });

@@ -8,6 +8,7 @@ import type { ReportStore } from './reportStore';
 import { cacheBreakText } from './cacheBreakText';
 import { cacheMissText, expiredBefore } from './cacheMissText';
 import { elisionSaving, elisionSavingText } from './elisionSaving';
+import { keepWarmSaving, keepWarmSavingText } from './keepWarmSaving';
 import { RequestComparison } from './RequestComparison';
 import { JARGON, Jargon } from './Jargon';
 import { SourceBar } from './SourceBar';
@@ -90,6 +91,12 @@ function ElisionLine({
 }) {
   const saving = elisionSaving(decision, snapshot, all);
   return saving ? <p class="elision-saving quiet">{elisionSavingText(saving)}</p> : null;
+}
+
+/** A keep-warm request's plan: predicted beside realised (issue 31). */
+function KeepWarmLine({ snapshot, all }: { snapshot: RequestSnapshotView; all: readonly RequestSnapshotView[] }) {
+  const saving = keepWarmSaving(snapshot, all);
+  return saving ? <p class="elision-saving quiet">{keepWarmSavingText(saving)}</p> : null;
 }
 
 function Fact({ label, value }: { label: ComponentChildren; value: string }) {
@@ -184,6 +191,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
               <li key={i}>
                 <span class={`kind-badge kind-${d.kind}`}>{d.kind}</span> <LinkedText text={d.detail} />
                 {d.elision && <ElisionLine decision={d} snapshot={snapshot} all={store.snapshots.value} />}
+                {d.keepWarm && <KeepWarmLine snapshot={snapshot} all={store.snapshots.value} />}
                 {d.resultIds.length > 0 && (
                   <span class="decision-ids">
                     {' '}

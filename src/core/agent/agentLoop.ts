@@ -52,6 +52,11 @@ export interface AgentLoopDeps extends ApprovalGateDeps {
   readonly decisions: DecisionQueue;
   /** Numbers every request of the session; the loop notes when the main model answered. */
   readonly requests: RequestCounter;
+  /**
+   * Told when an answer's calls start running and when they have all ended (approval waits included): the time
+   * the parent's cache may expire mid-turn, which keep-warm may bridge (`session/keepWarm.ts`).
+   */
+  readonly toolRun?: { started(): void; ended(): void };
   /** Asked before each request and on a "prompt too long" (compaction); none: the context is never changed. */
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
@@ -342,21 +347,26 @@ export class AgentLoop {
     let cancelled = false;
     // The calls past a bound (too many sub-agents at once) are known, and the user asked, before any runs.
     const runnable = toolUses.filter((use) => !duplicates.has(use.id)).map((use) => ({ callId: use.id, name: use.name, input: use.input }));
-    const refused = (mode === 'run' ? await this.deps.bounds?.screenCalls?.(runnable, signal) : undefined) ?? new Map<string, string>();
-    for (let start = 0; start < toolUses.length;) {
-      // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
-      // others run one after another, in order. The results keep the calls' order either way.
-      let end = start + 1;
-      if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
-      const group = toolUses.slice(start, end);
-      const before = cancelled;
-      results.push(
-        ...(await runTogether(group, signal, (use, groupSignal) =>
-          this.answerToolUse(use, groupSignal, mode, duplicates, before, refused),
-        )),
-      );
-      if (signal.aborted) cancelled = true;
-      start = end;
+    if (mode === 'run') this.deps.toolRun?.started();
+    try {
+      const refused = (mode === 'run' ? await this.deps.bounds?.screenCalls?.(runnable, signal) : undefined) ?? new Map<string, string>();
+      for (let start = 0; start < toolUses.length;) {
+        // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
+        // others run one after another, in order. The results keep the calls' order either way.
+        let end = start + 1;
+        if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
+        const group = toolUses.slice(start, end);
+        const before = cancelled;
+        results.push(
+          ...(await runTogether(group, signal, (use, groupSignal) =>
+            this.answerToolUse(use, groupSignal, mode, duplicates, before, refused),
+          )),
+        );
+        if (signal.aborted) cancelled = true;
+        start = end;
+      }
+    } finally {
+      if (mode === 'run') this.deps.toolRun?.ended();
     }
     await this.appendUser(results);
     return cancelled;

@@ -9,7 +9,13 @@ export class RequestCounter {
   private nextIndex = 0;
   private mainAt: number | undefined;
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  /** `lastMainAnswerAt`: a reopened session's, read from its journal (`session/node/lastMainAnswer.ts`). */
+  constructor(
+    private readonly clock: Clock = systemClock,
+    lastMainAnswerAt?: number,
+  ) {
+    this.mainAt = lastMainAnswerAt;
+  }
 
   take(): number {
     return this.nextIndex++;

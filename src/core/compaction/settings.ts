@@ -46,6 +46,12 @@ export interface CompactionSettings {
 export interface CacheTimeSettings {
   readonly ttl: CacheTtlSetting;
   readonly keepWarm: 'off' | 'auto';
+  /**
+   * Issue 31 §2 item 4: keep-warm also during a long tool run (a command, an approval wait, a sub-agent) that
+   * could outlive the parent's cache mid-turn. Not a user setting: off until the candidates bench has measured it
+   * (no bench day has a run past five minutes yet; `src/core/session/README.md`).
+   */
+  readonly keepWarmToolRuns?: boolean;
 }
 
 export const DEFAULT_CACHE_TIME: CacheTimeSettings = { ttl: '5m', keepWarm: 'off' };

@@ -28,7 +28,13 @@ export interface Decision {
   /** A cache-lifetime choice's cost-model figures (`compose/cacheTtlChoice.ts`), for the same comparison. */
   lifetime?: LifetimeFigures;
   /** A keep-warm plan's figures: pings planned, this one's number, the predicted saving over the pause. */
-  keepWarm?: { readonly planned: number; readonly ping: number; readonly predictedSaving: number };
+  keepWarm?: {
+    readonly planned: number;
+    readonly ping: number;
+    readonly predictedSaving: number;
+    /** Set for a ping during a long tool run (issue 31 item 4); absent: while the user is away after a turn. */
+    readonly during?: 'tool_run';
+  };
 }
 
 /** In base-input-token units; see `compose/cacheTtlChoice.ts`. */

@@ -331,6 +331,8 @@ export class AgentSession {
   /** Plans and applies a compaction now (the user's command, the headless runner's step). */
   async compact(request: CompactionRequest, signal: AbortSignal): Promise<CompactionOutcome> {
     this.assertIdle();
+    // The user is back, and the prefix the pings would keep is about to be replaced.
+    this.parts.keepWarm?.stop('user_returned');
     return this.shown(await this.parts.compactor.compact(request, signal));
   }
 
@@ -426,6 +428,8 @@ export class AgentSession {
   /** Cancels a run going on and waits for it to end (it journals its last records), then closes the journal. */
   async close(): Promise<void> {
     this.stopForClose();
+    this.parts.keepWarm?.stop('session_closed');
+    await this.parts.keepWarm?.settled();
     await this.run?.catch(() => undefined);
     await this.parts.journal.close();
   }

@@ -35,6 +35,7 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { KeepWarm } from '../keepWarm';
+import { lastMainAnswerAt } from './lastMainAnswer';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -153,6 +154,8 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     extras,
     opened.tornTail,
     restoredStatic,
+    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break).
+    await lastMainAnswerAt(opened.records, (seq) => opened.journal.readSnapshot(seq)),
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
@@ -187,6 +190,7 @@ async function assemble(
   extras: SessionExtras,
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
+  lastAnswerAt?: number,
 ): Promise<AssembledSession> {
   const clock = ports.clock ?? systemClock;
   const { decisions, events, skills, memory } = extras;
@@ -239,7 +243,19 @@ async function assemble(
 
   const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
   const recorder = new JournalRecorder(journal, () => tools.state());
-  const requests = new RequestCounter(clock);
+  const requests = new RequestCounter(clock, lastAnswerAt);
+  const cacheTime = () => ports.compaction?.().cache ?? DEFAULT_CACHE_TIME;
+  const keepWarm = new KeepWarm({
+    setting: () => cacheTime().keepWarm,
+    toolRuns: () => cacheTime().keepWarmToolRuns === true,
+    clock,
+    composer,
+    model: ports.model,
+    recorder,
+    requests,
+    emit: (event) => events.emit(event),
+    log,
+  });
   const project = ports.project ?? projectForProvider;
   const compactor = assembleCompaction({
     model: ports.model,
@@ -306,6 +322,7 @@ async function assemble(
       generations,
       decisions,
       requests,
+      toolRun: { started: () => keepWarm.toolRunStarted(), ended: () => keepWarm.toolRunEnded() },
       contextPolicy: compactor,
       project,
       // Order in the message: the catalog's change, the skills turned on or off, the files a restore changed, the editor's context.
@@ -340,16 +357,7 @@ async function assemble(
       });
     },
     checkpoints: checkpoints.checkpoints,
-    keepWarm: new KeepWarm({
-      setting: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).keepWarm,
-      clock,
-      composer,
-      model: ports.model,
-      recorder,
-      requests,
-      emit: (event) => events.emit(event),
-      log,
-    }),
+    keepWarm,
     branchChanged: async () => {
       const records: JournalRecord[] = [];
       for await (const record of journal.readAll({ types: BRANCH_RECORD_TYPES })) records.push(record);
