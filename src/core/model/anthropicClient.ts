@@ -18,7 +18,8 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
 import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ADVICE } from './errors';
-import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
+import { ModelFactsCatalog, type ModelFactsOverrides, type ModelsApiFacts } from './modelFacts';
+import { capabilitiesOf } from './modelCapabilities';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
 import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
@@ -278,11 +279,15 @@ export class AnthropicModelClient implements ModelClient {
     }
   }
 
-  private async retrieveModel(modelId: string): Promise<{ max_input_tokens: number | null; max_tokens: number | null }> {
+  private async retrieveModel(modelId: string): Promise<ModelsApiFacts> {
     const key = await this.apiKey();
     try {
       const info = await this.client(key).models.retrieve(modelId, null, { timeout: MODELS_API_TIMEOUT_MS });
-      return { max_input_tokens: info.max_input_tokens ?? null, max_tokens: info.max_tokens ?? null };
+      return {
+        max_input_tokens: info.max_input_tokens ?? null,
+        max_tokens: info.max_tokens ?? null,
+        capabilities: capabilitiesOf(info.capabilities),
+      };
     } catch (error) {
       throw this.toModelError(error, key, undefined);
     }
@@ -359,6 +364,7 @@ function toSdkParams(request: ModelRequest): Anthropic.MessageCreateParamsStream
     })),
     messages: request.messages as Anthropic.MessageParam[],
     ...(request.thinking ? { thinking: request.thinking } : {}),
+    ...(request.output_config ? { output_config: request.output_config } : {}),
     stream: true,
   };
 }
