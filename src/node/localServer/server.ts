@@ -53,6 +53,11 @@ export interface LocalServerOptions {
   readonly onFs?: (turn: FsTurn) => Promise<void>;
   /** Another agent's side requests, retrievals and tool vocabulary (the peers benchmark). */
   readonly agent?: AgentHooks;
+  /**
+   * A gateway's bearer auth: every request must carry `Authorization: Bearer <this>`, else 401 (an API key alone
+   * or another token is refused). Without it, any key or token is accepted.
+   */
+  readonly bearerToken?: string;
 }
 
 export interface LocalServer {
@@ -142,6 +147,7 @@ class MessagesExchange {
       path,
       body: parsed ?? null,
       rawBody: text,
+      headers: loggedHeaders(request),
       ...(agent !== undefined ? { agent } : {}),
     });
     const fail = (error: ApiError): void => {
@@ -152,6 +158,10 @@ class MessagesExchange {
     };
     if (!kind) return fail(new ApiError(404, `Not found: ${method} ${path}`));
     if (rawBody === 'too_large') return fail(new ApiError(413));
+    const bearer = this.options.bearerToken;
+    if (bearer !== undefined && request.headers.authorization !== `Bearer ${bearer}`) {
+      return fail(new ApiError(401, request.headers.authorization ? 'invalid bearer token' : 'Authorization: Bearer header is required'));
+    }
     if (!request.headers['x-api-key'] && !request.headers.authorization) return fail(new ApiError(401, 'x-api-key header is required'));
     if (kind === 'models') return this.answerModels(path, entry, response, requestId, fail);
     if (parsed === undefined) return fail(invalidRequest('The request body is not valid JSON.'));
@@ -372,6 +382,16 @@ function agentOf(request: IncomingMessage): string | undefined {
   const value = request.headers[AGENT_HEADER];
   const agent = Array.isArray(value) ? value[0] : value;
   return agent === undefined || agent === '' ? undefined : agent;
+}
+
+/** The headers as received, one value each, with the credentials' values hidden (the log may be written to a file). */
+function loggedHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = name === 'authorization' || name === 'x-api-key' ? '[set]' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 function parseJson(text: string): unknown {
