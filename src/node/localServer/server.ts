@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AGENT_HEADER } from '../../core/model/anthropicClient';
+import { documentedCapabilities } from '../../core/model/modelCapabilities';
+import { EFFORTS } from '../../core/model/types';
 import { ScenarioPlayer } from '../scenario/player';
 import type { RequestPlan } from '../scenario/requestPlan';
 import type { FsTurn, Scenario } from '../scenario/types';
@@ -333,7 +335,8 @@ class MessagesExchange {
       created_at: '2025-01-01T00:00:00Z',
       max_input_tokens: this.model.contextWindow,
       max_tokens: this.model.maxOutput,
-      capabilities: null,
+      // What the model takes for thinking and effort, in the API's shape: as documented for its family.
+      capabilities: capabilitiesAnswer(id),
       deprecated_at: null,
       lifecycle: 'active',
       line: null,
@@ -392,6 +395,22 @@ function loggedHeaders(request: IncomingMessage): Record<string, string> {
     headers[name] = name === 'authorization' || name === 'x-api-key' ? '[set]' : Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;
+}
+
+/** The Models API's `capabilities` for thinking and effort (the rest left unsaid), from the documented family. */
+function capabilitiesAnswer(modelId: string): Record<string, unknown> {
+  const known = documentedCapabilities(modelId);
+  const support = (supported: boolean) => ({ supported });
+  return {
+    thinking: {
+      supported: known.thinking.enabled || known.thinking.adaptive,
+      types: { enabled: support(known.thinking.enabled), adaptive: support(known.thinking.adaptive), disabled: support(true) },
+    },
+    effort: {
+      supported: known.effort.length > 0,
+      ...Object.fromEntries(EFFORTS.map((level) => [level, support(known.effort.includes(level))])),
+    },
+  };
 }
 
 function parseJson(text: string): unknown {
