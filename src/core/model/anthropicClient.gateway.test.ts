@@ -60,7 +60,12 @@ describe('AnthropicModelClient through a gateway that takes a bearer token', () 
 
   it('a rejected token is an auth error that says how to set it again', async () => {
     const server = await gateway();
-    const client = new AnthropicModelClient({ apiKey: TEST_KEY, authToken: async () => 'stale-token-1234', baseUrl: server.url, ...noWait });
+    const client = new AnthropicModelClient({
+      apiKey: TEST_KEY,
+      authToken: async () => 'stale-token-1234',
+      baseUrl: server.url,
+      ...noWait,
+    });
     const error = (await client.stream(testRequest, { purpose: 'main' }).catch((e: unknown) => e)) as ModelError;
     expect(error).toBeInstanceOf(ModelError);
     expect(error.kind).toBe('auth');

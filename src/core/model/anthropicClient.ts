@@ -17,7 +17,16 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createHash } from 'node:crypto';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
-import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ADVICE, SET_TOKEN_ADVICE } from './errors';
+import {
+  cancelledError,
+  classifyHttpFailure,
+  isModelError,
+  missingKeyError,
+  ModelError,
+  redactSecret,
+  SET_KEY_ADVICE,
+  SET_TOKEN_ADVICE,
+} from './errors';
 import { ModelFactsCatalog, type ModelFactsOverrides, type ModelsApiFacts } from './modelFacts';
 import { capabilitiesOf } from './modelCapabilities';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
@@ -245,7 +254,8 @@ export class AnthropicModelClient implements ModelClient {
 
   /** The gateway's token when one is set, else the API key; a missing key is an error that says how to set one. */
   private async credential(): Promise<Credential> {
-    const token = this.options.authToken === undefined ? undefined : await readSecret(this.options.authToken, 'the auth token', SET_TOKEN_ADVICE);
+    const token =
+      this.options.authToken === undefined ? undefined : await readSecret(this.options.authToken, 'the auth token', SET_TOKEN_ADVICE);
     if (token) {
       this.usedKeys.add(token);
       return { kind: 'auth-token', value: token };

@@ -158,7 +158,9 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
       return new ModelError('auth', withDetail(`${api} rejected the auth token${code}`, apiMessage), { ...base, advice: SET_TOKEN_ADVICE });
     }
     // Another server may want a bearer token of its own (a gateway), not an Anthropic key.
-    const advice = failure.server ? `${SET_KEY_ADVICE} If this server takes a bearer token, set it with “Cairn: Set Auth Token”.` : SET_KEY_ADVICE;
+    const advice = failure.server
+      ? `${SET_KEY_ADVICE} If this server takes a bearer token, set it with “Cairn: Set Auth Token”.`
+      : SET_KEY_ADVICE;
     return new ModelError('auth', withDetail(`${api} rejected the API key${code}`, apiMessage), { ...base, advice });
   }
   if (status === 403 || type === 'permission_error') {

@@ -11,7 +11,10 @@ describe('thinkingFields', () => {
   it('off sends nothing; auto is adaptive where the model has it, else half of max_tokens as a budget', () => {
     expect(thinkingFields('off', 'auto', both, 'm', 16_000)).toEqual({ notes: [] });
     expect(thinkingFields('auto', 'auto', both, 'm', 16_000)).toEqual({ thinking: { type: 'adaptive' }, notes: [] });
-    expect(thinkingFields('auto', 'auto', budgetOnly, 'm', 16_000)).toEqual({ thinking: { type: 'enabled', budget_tokens: 8000 }, notes: [] });
+    expect(thinkingFields('auto', 'auto', budgetOnly, 'm', 16_000)).toEqual({
+      thinking: { type: 'enabled', budget_tokens: 8000 },
+      notes: [],
+    });
   });
 
   it('a budget stays below max_tokens, and none is sent when max_tokens leaves no room for the API floor', () => {
@@ -32,8 +35,12 @@ describe('thinkingFields', () => {
 
   it('effort goes only to a model that takes that level', () => {
     expect(thinkingFields('off', 'max', adaptiveOnly, 'm', 16_000)).toEqual({ output_config: { effort: 'max' }, notes: [] });
-    expect(thinkingFields('off', 'max', both, 'm', 16_000).notes).toEqual(['m takes effort low, medium, high, not "max"; cairn.effort is not sent.']);
-    expect(thinkingFields('off', 'low', budgetOnly, 'm', 16_000)).toEqual({ notes: ['m takes no effort setting; cairn.effort "low" is not sent.'] });
+    expect(thinkingFields('off', 'max', both, 'm', 16_000).notes).toEqual([
+      'm takes effort low, medium, high, not "max"; cairn.effort is not sent.',
+    ]);
+    expect(thinkingFields('off', 'low', budgetOnly, 'm', 16_000)).toEqual({
+      notes: ['m takes no effort setting; cairn.effort "low" is not sent.'],
+    });
   });
 });
 

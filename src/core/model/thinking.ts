@@ -63,7 +63,9 @@ function thinkingConfig(
   }
   if (setting === 'auto' && adaptive) return { type: 'adaptive' };
   if (!enabled) {
-    notes.push(`${model} decides how much to think itself (adaptive thinking) and takes no budget; cairn.thinking ${setting} is sent as "auto".`);
+    notes.push(
+      `${model} decides how much to think itself (adaptive thinking) and takes no budget; cairn.thinking ${setting} is sent as "auto".`,
+    );
     return { type: 'adaptive' };
   }
   const wanted = setting === 'auto' ? Math.floor(maxTokens / 2) : setting;

@@ -45,7 +45,13 @@ async function thinkingSession(thinking: number | 'off') {
             tool_calls: [{ name: 'read', input: { path: 'a.ts' } }],
           },
         },
-        { assistant: { thinking: 'Now b.ts.\n\nThen compare.', text: 'Reading b.', tool_calls: [{ name: 'read', input: { path: 'b.ts' } }] } },
+        {
+          assistant: {
+            thinking: 'Now b.ts.\n\nThen compare.',
+            text: 'Reading b.',
+            tool_calls: [{ name: 'read', input: { path: 'b.ts' } }],
+          },
+        },
         { fs: { write: { path: 'a.ts', content: 'export const alpha = 1;\n' } } },
         { fs: { write: { path: 'b.ts', content: 'export const beta = 2;\n' } } },
         { assistant: { thinking: 'They changed on disk: read again.', tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },

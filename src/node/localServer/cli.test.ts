@@ -69,4 +69,3 @@ describe('local-server CLI', () => {
     expect(listed.data.length).toBe(1);
   }, 30_000);
 });
-

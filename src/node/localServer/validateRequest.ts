@@ -106,7 +106,11 @@ function signatureProblem(messages: readonly WireMessage[]): string | undefined 
   for (const [i, message] of messages.entries()) {
     for (const [j, block] of message.content.entries()) {
       if (block.type !== 'thinking') continue;
-      if (typeof block.thinking !== 'string' || typeof block.signature !== 'string' || block.signature !== thinkingSignature(block.thinking)) {
+      if (
+        typeof block.thinking !== 'string' ||
+        typeof block.signature !== 'string' ||
+        block.signature !== thinkingSignature(block.thinking)
+      ) {
         return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
       }
     }
