@@ -75,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     process.env,
     (key) => log.hide(key),
+    () => settings.headers,
   );
   // MCP servers (.vscode/mcp.json, cairn.mcp.servers), read when a session is assembled; inputs in SecretStorage.
   const mcpInputs = new McpInputs(context.secrets, log);
@@ -242,7 +243,8 @@ export function activate(context: vscode.ExtensionContext): void {
     approver,
     log,
     workspace,
-    hasApiKey: async () => (await model.apiKey()) !== undefined,
+    // A gateway token stands for the key (it is sent instead).
+    hasApiKey: async () => (await model.authToken()) !== undefined || (await model.apiKey()) !== undefined,
     apiKeySource: () => model.apiKeySource(),
     // Probed once per window: the same answer every command gets (NodeWorkspace asks the same probe).
     commandIsolation,

@@ -3,7 +3,7 @@
  * error message the user can act on; nothing a command does can take the extension down.
  */
 import * as vscode from 'vscode';
-import { API_KEY_SECRET } from '../core/model/apiKey';
+import { API_KEY_SECRET, AUTH_TOKEN_SECRET } from '../core/model/apiKey';
 import type { Secrets } from '../core/ports';
 import { exportSessionMarkdown } from '../core/journal/node/exportMarkdown';
 import type { SessionSummary } from '../core/journal/node/sessionCatalog';
@@ -24,6 +24,8 @@ export const COMMANDS = {
   recallResult: 'cairn.recallResult',
   setApiKey: 'cairn.setApiKey',
   clearApiKey: 'cairn.clearApiKey',
+  setAuthToken: 'cairn.setAuthToken',
+  clearAuthToken: 'cairn.clearAuthToken',
   addFileToChat: 'cairn.addFileToChat',
   addSelectionToChat: 'cairn.addSelectionToChat',
   exportSession: 'cairn.exportSession',
@@ -222,6 +224,28 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await deps.secrets.delete(API_KEY_SECRET);
       log.info('The API key was removed from secret storage.');
       controller.postNotice('api_key_cleared', 'The API key was removed from secret storage.');
+    },
+    // A gateway's bearer token (LiteLLM, a company proxy…): kept like the key, sent instead of it while set.
+    [COMMANDS.setAuthToken]: async () => {
+      const token = await vscode.window.showInputBox({
+        title: 'Cairn: Set Auth Token',
+        prompt:
+          'A bearer token for your gateway (sent as “Authorization: Bearer …” instead of the API key). It is kept in VS Code’s secret storage, never in settings or logs.',
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim().length >= 4 ? undefined : 'Paste the whole token.'),
+      });
+      if (token === undefined) return;
+      const trimmed = token.trim();
+      log.hide(trimmed);
+      await deps.secrets.set(AUTH_TOKEN_SECRET, trimmed);
+      log.info('The auth token was saved in secret storage; it is sent instead of the API key.');
+      await controller.apiKeySaved();
+    },
+    [COMMANDS.clearAuthToken]: async () => {
+      await deps.secrets.delete(AUTH_TOKEN_SECRET);
+      log.info('The auth token was removed from secret storage; the API key is sent again.');
+      controller.postNotice('auth_token_cleared', 'The auth token was removed from secret storage; Cairn sends the API key again.');
     },
     [COMMANDS.exportSession]: async (arg) => {
       const assembled = await controller.session();

@@ -4,7 +4,7 @@
  * every request (SecretStorage, then ANTHROPIC_API_KEY), so a key set later works at once.
  */
 import { AnthropicModelClient } from '../core/model/anthropicClient';
-import { API_KEY_SECRET, findApiKey, isDemoKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
+import { API_KEY_SECRET, findApiKey, findAuthToken, isDemoKey, resolveBaseUrl, type Environment } from '../core/model/apiKey';
 import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from '../core/model/types';
 import type { Logger, Secrets } from '../core/ports';
 
@@ -20,6 +20,8 @@ export class SettingsModelClient implements ModelClient {
     private readonly env: Environment = process.env,
     /** Told each key read, so the log can hide it. */
     private readonly onKey: (key: string | undefined) => void = () => undefined,
+    /** `cairn.headers`, read before each request. */
+    private readonly headers: () => Readonly<Record<string, string>> = () => ({}),
   ) {}
 
   stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
@@ -58,12 +60,21 @@ export class SettingsModelClient implements ModelClient {
     return isDemoKey(key, this.server) ? 'demo' : 'environment';
   }
 
+  /** The gateway's bearer token (“Cairn: Set Auth Token”, else ANTHROPIC_AUTH_TOKEN): sent instead of the key when set. */
+  async authToken(): Promise<string | undefined> {
+    const token = await findAuthToken(this.secrets, this.env);
+    if (token) this.keys.add(token);
+    this.onKey(token);
+    return token;
+  }
+
   knownSecrets(): readonly string[] {
-    return [...this.keys];
+    return [...this.keys, ...(this.client?.client.knownSecrets() ?? [])];
   }
 
   async learnSecrets(): Promise<void> {
     await this.apiKey().catch(() => undefined);
+    await this.authToken().catch(() => undefined);
   }
 
   private current(): AnthropicModelClient {
@@ -71,7 +82,13 @@ export class SettingsModelClient implements ModelClient {
     if (!this.client || this.client.baseUrl !== baseUrl) {
       this.client = {
         baseUrl,
-        client: new AnthropicModelClient({ apiKey: () => this.apiKey(), ...(baseUrl ? { baseUrl } : {}), logger: this.logger }),
+        client: new AnthropicModelClient({
+          apiKey: () => this.apiKey(),
+          authToken: () => this.authToken(),
+          headers: this.headers,
+          ...(baseUrl ? { baseUrl } : {}),
+          logger: this.logger,
+        }),
       };
     }
     return this.client.client;

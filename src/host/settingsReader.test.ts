@@ -290,4 +290,41 @@ describe('budgets: user-scoped, each with a maximum (security round 3, case 12)'
       'cairn.subagents.requestsPerTurn is 1000000000; at most 2000 are allowed, so Cairn uses 2000.',
     ]);
   });
+
+  it('reads cairn.thinking, cairn.effort and cairn.headers, and names a wrong value (issue 33)', () => {
+    expect(from({}).loop).toMatchObject({ thinking: 'off', effort: 'auto' });
+    expect(from({}).headers).toEqual({});
+    const s = from({ thinking: 4096, effort: 'high', headers: { 'x-team': 'platform' } });
+    expect(s.loop).toMatchObject({ thinking: 4096, effort: 'high' });
+    expect(s.headers).toEqual({ 'x-team': 'platform' });
+    expect(s.problems).toEqual([]);
+    expect(from({ thinking: 'auto' }).loop.thinking).toBe('auto');
+    const wrong = from({
+      thinking: 100,
+      effort: 'huge',
+      headers: { Authorization: 'Bearer x', 'bad name': 'v', 'x-multi': 'a\nb', 'x-ok': 'yes', 'x-cairn-agent': 'me' },
+    });
+    expect(wrong.loop).toMatchObject({ thinking: 'off', effort: 'auto' });
+    expect(wrong.headers).toEqual({ 'x-ok': 'yes' });
+    expect(wrong.problems).toEqual([
+      'cairn.thinking must be "off", "auto" or a budget in tokens from 1024 to 128000; thinking is off.',
+      'cairn.effort must be "auto" or one of "low", "medium", "high", "xhigh", "max"; using "auto".',
+      'cairn.headers: "Authorization" is set by Cairn; it is not sent. For a gateway\'s bearer token use “Cairn: Set Auth Token” (kept in secret storage, not in settings).',
+      'cairn.headers: "bad name" is not a header name; it is not sent.',
+      'cairn.headers["x-multi"] must be text on one line; it is not sent.',
+      'cairn.headers: "x-cairn-agent" is set by Cairn; it is not sent. For a gateway\'s bearer token use “Cairn: Set Auth Token” (kept in secret storage, not in settings).',
+    ]);
+  });
+
+  it("ignores a repository's headers, thinking and effort: only the user's settings add headers to requests that carry the key", () => {
+    const config = scoped({
+      headers: { defaultValue: {}, workspaceValue: { 'x-exfiltrate': 'yes' } },
+      thinking: { defaultValue: 'off', workspaceValue: 64000 },
+      effort: { defaultValue: 'auto', globalValue: 'low', workspaceFolderValue: 'max' },
+    });
+    const settings = readCairnSettings(userScopedGetter(config));
+    expect(settings.headers).toEqual({});
+    expect(settings.loop).toMatchObject({ thinking: 'off', effort: 'low' });
+    expect(ignoredWorkspaceValues(config)).toHaveLength(3);
+  });
 });

@@ -20,6 +20,7 @@ import { defaultModel } from '../core/model/defaultModel';
 import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSettings';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../node/workspace/sandboxPolicy';
 import { spendingCapsOf, SPENDING_CAP_SETTINGS, type SpendingCaps } from './spendingCapSettings';
+import { requestHeadersOf, thinkingSettingsOf } from './modelRequestSettings';
 
 export type SettingGetter = (key: string) => unknown;
 
@@ -45,6 +46,11 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'prices',
   // Keep-warm sends requests (and spends) while the user is away, with no one to ask (issue 31).
   'cache.keepWarm',
+  // Extra headers go with the key to the server: a repository must not add its own (issue 33 item 4). Thinking and
+  // effort make each answer dearer (within max_tokens): the user's to choose, like the budgets.
+  'headers',
+  'thinking',
+  'effort',
 ]);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
@@ -96,6 +102,8 @@ export interface CairnSettings {
   readonly loop: AgentLoopSettings;
   /** `cairn.baseUrl`, trimmed; undefined means ANTHROPIC_BASE_URL or the SDK's default. */
   readonly baseUrl: string | undefined;
+  /** `cairn.headers`: extra headers on every request to the server (a gateway's), from the user's settings only. */
+  readonly headers: Readonly<Record<string, string>>;
   readonly compaction: CompactionSettings;
   /** Tools the user allowed in settings (`"cairn.approvals": { "bash": "allow" }`). */
   readonly alwaysAllow: ReadonlySet<string>;
@@ -284,10 +292,12 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     model,
     maxTurns: integerBudget(get('maxTurns'), 'maxTurns', problems),
     maxTokens: integerBudget(get('maxTokens'), 'maxTokens', problems),
+    ...thinkingSettingsOf(get, problems),
   };
   return {
     loop,
     baseUrl: baseUrlOf(get, problems),
+    headers: requestHeadersOf(get('headers'), problems),
     compaction: compactionOf(get, problems),
     alwaysAllow: approvalsOf(get, problems),
     prices: pricesOf(get, problems),

@@ -28,6 +28,7 @@ const KIND_SLOT: Readonly<Record<string, number>> = {
   tools: 4,
   rules: 5,
   session_date: 6,
+  thinking: 7,
 };
 export const SLOT_COUNT = 8;
 

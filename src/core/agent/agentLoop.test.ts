@@ -240,3 +240,32 @@ describe('AgentLoop: a request answered with nothing', () => {
     expectAlternatingRoles(lastMessage(h.model.sent).request.messages);
   });
 });
+
+describe('AgentLoop: thinking (cairn.thinking, issue 33)', () => {
+  it('one thinking configuration per run: a change while the tool loop runs applies from the next message', async () => {
+    let thinking: number | 'off' = 2048;
+    const h = loopWith([replyTools(['t1', 'read', { path: 'a.ts' }]), replyText('read it'), replyText('second')], {
+      liveSettings: () => ({ thinking, maxTokens: 8000 }),
+      beforeRequest: async () => {
+        // The user turns thinking off while the first run is in its tool loop.
+        if (h.composer.composed.length === 1) thinking = 'off';
+      },
+    });
+    await h.run('read a.ts');
+    expect(h.composer.composed.map((c) => c.thinking)).toEqual([
+      { type: 'enabled', budget_tokens: 2048 },
+      { type: 'enabled', budget_tokens: 2048 },
+    ]);
+    await h.run('again');
+    expect(h.composer.composed[2]!.thinking).toBeUndefined();
+  });
+
+  it('a setting the model cannot take is said once, not at every run', async () => {
+    const h = loopWith([replyText('one'), replyText('two')], { settings: { thinking: 4096, maxTokens: 2000 } });
+    await h.run('hi');
+    await h.run('again');
+    const notes = ofType(h.events, 'notice').filter((n) => n.kind === 'thinking');
+    expect(notes.map((n) => n.message)).toEqual(['cairn.thinking 4096 is not below max_tokens (2000); the budget sent is 1999.']);
+    expect(h.composer.composed[1]!.thinking).toEqual({ type: 'enabled', budget_tokens: 1999 });
+  });
+});

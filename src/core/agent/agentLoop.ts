@@ -11,6 +11,8 @@ import type {
   ToolUseBlock,
 } from '../model/types';
 import { runWithApproval, type ApprovalGateDeps } from './approvalGate';
+import { runThinkingFields } from './runThinking';
+import type { EffortSetting, ThinkingFields, ThinkingSetting } from '../model/thinking';
 import { ledgerDecision } from './ledgerDecision';
 import { runTogether } from './runTogether';
 import type { DecisionQueue } from '../compose/decisions';
@@ -32,6 +34,10 @@ export interface AgentLoopSettings {
   readonly maxTurns: number;
   /** Consecutive cut streams answered by continuing automatically before the loop gives up. */
   readonly maxInterruptedContinues: number;
+  /** `cairn.thinking`; absent: "off". Read once per run (`core/model/thinking.ts`). */
+  readonly thinking?: ThinkingSetting;
+  /** `cairn.effort`; absent: "auto" (none sent). */
+  readonly effort?: EffortSetting;
 }
 
 export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
@@ -86,6 +92,10 @@ export class AgentLoop {
   private readonly steers = new SteerInbox();
   /** The provider-counted prompt of this agent's last answered request: what the cache may hold for the next. */
   private lastPrompt: { generation: number; tokens: number } | undefined;
+  /** The thinking fields of the run going on (set at its first request). */
+  private runThinking: ThinkingFields | undefined;
+  /** The last thinking notice shown, so a run does not repeat the one before. */
+  private thinkingNote = '';
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -169,6 +179,8 @@ export class AgentLoop {
 
   private async turns(signal: AbortSignal): Promise<DoneReason> {
     const { deps } = this;
+    // One thinking configuration per run: a tool-use loop is one assistant turn for the API.
+    this.runThinking = undefined;
     let interruptedInARow = 0;
     let promptTooLongRetried = false;
     for (let turn = 0; ; turn++) {
@@ -272,9 +284,16 @@ export class AgentLoop {
     const decisions = deps.decisions.take();
     const maxTokens = await this.maxTokensFor(settings);
     const windowTokens = await knownWindowTokens(deps.model, settings.model);
+    if (!this.runThinking) {
+      this.runThinking = await runThinkingFields(deps.model, settings, maxTokens);
+      this.noteThinking(this.runThinking);
+    }
+    const { thinking, output_config } = this.runThinking;
     const composition = deps.composer.compose({
       model: settings.model,
       maxTokens,
+      ...(thinking ? { thinking } : {}),
+      ...(output_config ? { outputConfig: output_config } : {}),
       ...(windowTokens !== undefined ? { windowTokens } : {}),
       generation,
       conversation: (deps.project ?? projectForProvider)(conversation.all()),
@@ -499,6 +518,14 @@ export class AgentLoop {
       sinceAnswerMs: deps.requests.sinceMainAnswerMs(),
       maxTokens: await this.maxTokensFor(settings),
     };
+  }
+
+  /** Says once (until it changes) what of the thinking settings could not be sent as set, and why. */
+  private noteThinking(fields: ThinkingFields): void {
+    const message = fields.notes.join(' ');
+    if (message === this.thinkingNote) return;
+    this.thinkingNote = message;
+    if (message) this.deps.emit({ type: 'notice', level: 'info', kind: 'thinking', message });
   }
 
   /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */

@@ -37,6 +37,8 @@ export interface RequestComposer {
     conversation: readonly Message[];
     purpose: RequestPurpose;
     decisions: readonly Decision[];
+    thinking?: ModelRequest['thinking'];
+    outputConfig?: ModelRequest['output_config'];
   }): { request: ModelRequest; snapshot: RequestSnapshot };
   observeUsage(snapshot: RequestSnapshot, usage: ModelUsage): RequestSnapshot;
   rulesDelta(): Promise<TextBlock[]>;

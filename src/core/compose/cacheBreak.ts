@@ -110,7 +110,13 @@ function compare(before: Fingerprint, after: Fingerprint): CacheBreak | null {
     return found('request', 0, null, 'the model changed', `from ${before.model} to ${after.model}`);
   }
   if (before.thinking !== after.thinking) {
-    return found('request', 0, null, 'the thinking settings changed', describeDifference(before.thinking, after.thinking));
+    return found(
+      'request',
+      0,
+      null,
+      'the thinking settings (thinking, effort) changed',
+      describeDifference(before.thinking, after.thinking),
+    );
   }
   const tools = compareTools(before.tools, after.tools);
   if (tools) return tools;

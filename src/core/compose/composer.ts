@@ -1,6 +1,5 @@
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
-import { canonicalRequestJson } from '../model/canonicalJson';
 import type { Message, ModelRequest, ModelUsage, RequestPurpose, TextBlock, ToolDefinition } from '../model/types';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { TokenEstimator, type TokenEstimate } from '../tokens/tokenEstimator';
@@ -14,7 +13,7 @@ import { ComposeError } from './errors';
 import { costOf, resolvePrices, type PriceTable } from '../pricing/prices';
 import type { ProjectContextSource } from './projectContextSource';
 import { EncodingMemo, type EncodedMessage } from './encodingMemo';
-import type { RequestEncoding } from './requestEncoding';
+import { requestSettingsJson, type RequestEncoding } from './requestEncoding';
 import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rules';
 import { catalogTheModelHas, rulesTheModelHas } from './deltaBaseline';
 import type { ConversationEntry } from '../conversation/conversation';
@@ -91,6 +90,8 @@ export interface ComposeInput {
   /** Decisions since the previous main request (stubs, caps, same results, compaction choices…), from the session's queue. */
   decisions: readonly Decision[];
   thinking?: ModelRequest['thinking'];
+  /** `output_config` (the effort), for a model that takes it. */
+  outputConfig?: ModelRequest['output_config'];
 }
 
 export interface Composition {
@@ -362,6 +363,7 @@ export class Composer {
       messages,
     };
     if (input.thinking) request.thinking = structuredClone(input.thinking);
+    if (input.outputConfig) request.output_config = { ...input.outputConfig };
 
     const sameGeneration = this.lastGeneration === input.generation;
     const previous = sameGeneration ? this.lastMainBreakpoint : null;
@@ -382,7 +384,7 @@ export class Composer {
     // The same strings `encodeRequest(request)` gives, from the remembered encodings.
     const encoding: RequestEncoding = {
       model: request.model,
-      thinking: canonicalRequestJson(request.thinking ?? null),
+      thinking: requestSettingsJson(request),
       tools: fixed.toolJsons,
       system: fixed.systemJsons,
       messages: encoded.map((message) => ({ role: message.role, blocks: message.jsons as string[] })),

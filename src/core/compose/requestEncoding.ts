@@ -15,10 +15,19 @@ export interface RequestEncoding {
   messages: Array<{ role: string; blocks: string[] }>;
 }
 
+/**
+ * The request settings that change how messages are processed, as one string the cache-break detector compares:
+ * `thinking` alone (as before effort existed, so older snapshots compare the same), with `output_config` when set.
+ */
+export function requestSettingsJson(request: ModelRequest): string {
+  const thinking = request.thinking ?? null;
+  return canonicalRequestJson(request.output_config ? { thinking, output_config: request.output_config } : thinking);
+}
+
 export function encodeRequest(request: ModelRequest): RequestEncoding {
   return {
     model: request.model,
-    thinking: canonicalRequestJson(request.thinking ?? null),
+    thinking: requestSettingsJson(request),
     tools: request.tools.map((tool) => canonicalBlock(tool)),
     system: request.system.map((block) => canonicalBlock(block)),
     messages: request.messages.map((message) => ({

@@ -6,7 +6,7 @@ import type { RequestCost } from '../pricing/prices';
 import type { TokenEstimate } from '../tokens/tokenEstimator';
 
 export type SourceKind =
-  'preamble' | 'tools' | 'mcp_tools' | 'rules' | 'project_context' | 'skills_catalog' | 'session_date' | 'conversation';
+  'preamble' | 'tools' | 'mcp_tools' | 'rules' | 'project_context' | 'skills_catalog' | 'session_date' | 'conversation' | 'thinking';
 
 /** One source of a request, in the fixed order of the request (tools, system blocks, messages). */
 export interface SourceSnapshot {

@@ -71,6 +71,7 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
   const dateBytes = dateBlock?.bytes ?? 0;
   const dateRaw = dateBlock?.rawTokens ?? 0;
   const dateRuns = dateBlock?.runTokens ?? 0;
+  const thinking = thinkingShare(encoded);
   let systemRaw = 0;
   let systemRuns = 0;
   for (const s of systemSources) {
@@ -113,14 +114,31 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
       source: 'conversation',
       label: `${inputs.conversationLength} messages`,
       zone: 'messages',
-      bytes: messageBytes - dateBytes,
-      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw,
-      runTokens: messageRuns - dateRuns,
+      bytes: messageBytes - dateBytes - thinking.bytes,
+      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw - thinking.rawTokens,
+      runTokens: messageRuns - dateRuns - thinking.runTokens,
       budgetBytes: null,
-      fullBytes: messageBytes - dateBytes,
+      fullBytes: messageBytes - dateBytes - thinking.bytes,
       truncated: false,
       variant: 'full',
     }),
+    // The model's earlier reasoning sent back (kept as the API requires): a source of its own, shown only when there is some.
+    ...(thinking.blocks > 0
+      ? [
+          source({
+            source: 'thinking',
+            label: `${thinking.blocks} thinking block${thinking.blocks === 1 ? '' : 's'}`,
+            zone: 'messages',
+            bytes: thinking.bytes,
+            rawTokens: thinking.rawTokens,
+            runTokens: thinking.runTokens,
+            budgetBytes: null,
+            fullBytes: thinking.bytes,
+            truncated: false,
+            variant: 'full',
+          }),
+        ]
+      : []),
   ];
   return {
     version: 1,
@@ -143,6 +161,23 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
     cacheHitShare: null,
     cost: null,
   };
+}
+
+/** The thinking and redacted thinking blocks among the messages: how many, and their share of bytes and raw tokens. */
+function thinkingShare(encoded: readonly EncodedMessage[]): { blocks: number; bytes: number; rawTokens: number; runTokens: number } {
+  const share = { blocks: 0, bytes: 0, rawTokens: 0, runTokens: 0 };
+  for (const message of encoded) {
+    if (message.role !== 'assistant') continue;
+    for (const block of message.blocks) {
+      const type = (block.sendable as { type?: unknown }).type;
+      if (type !== 'thinking' && type !== 'redacted_thinking') continue;
+      share.blocks += 1;
+      share.bytes += block.bytes;
+      share.rawTokens += block.rawTokens;
+      share.runTokens += block.runTokens;
+    }
+  }
+  return share;
 }
 
 /** A source with its calibrated tokens, members in the snapshot's order (written out: object rest/spread is slow on the compose path). */

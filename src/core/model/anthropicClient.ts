@@ -17,8 +17,18 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createHash } from 'node:crypto';
 import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
-import { cancelledError, classifyHttpFailure, isModelError, missingKeyError, ModelError, redactSecret, SET_KEY_ADVICE } from './errors';
-import { ModelFactsCatalog, type ModelFactsOverrides } from './modelFacts';
+import {
+  cancelledError,
+  classifyHttpFailure,
+  isModelError,
+  missingKeyError,
+  ModelError,
+  redactSecret,
+  SET_KEY_ADVICE,
+  SET_TOKEN_ADVICE,
+} from './errors';
+import { ModelFactsCatalog, type ModelFactsOverrides, type ModelsApiFacts } from './modelFacts';
+import { capabilitiesOf } from './modelCapabilities';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
 import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
@@ -35,6 +45,13 @@ export interface AnthropicClientSettings {
 
 export interface AnthropicModelClientOptions {
   readonly apiKey: ApiKeySource;
+  /**
+   * A bearer token for a gateway (the SDK's `authToken`), asked before every request like the key. When it gives
+   * one, the token is sent and the key is not (the SDK takes one credential); otherwise the key, as before.
+   */
+  readonly authToken?: ApiKeySource;
+  /** Extra headers on every request (`cairn.headers`), read before each request so a changed setting applies at once. */
+  readonly headers?: () => Readonly<Record<string, string>>;
   /** Any Anthropic-compatible server; default api.anthropic.com. */
   readonly baseUrl?: string;
   readonly settings?: AnthropicClientSettings;
@@ -57,13 +74,22 @@ const LOCAL_SERVER_MESSAGE_ID = /^msg_local_/;
 
 const MODELS_API_TIMEOUT_MS = 15_000;
 
+/** What a request is authenticated with: the API key or a gateway's bearer token. */
+interface Credential {
+  readonly kind: 'api-key' | 'auth-token';
+  readonly value: string;
+}
+
+/** Header names whose values are credentials (a gateway's key in a header of its own): redacted like the key. */
+const SECRET_HEADER = /key|token|secret|auth|password|signature/i;
+
 export class AnthropicModelClient implements ModelClient {
   private readonly retry: RetrySettings;
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly logger: Logger;
   private readonly catalog: ModelFactsCatalog;
-  private sdk: { key: string; client: Anthropic } | undefined;
+  private sdk: { identity: string; client: Anthropic } | undefined;
   /** Every key this client has used: a result must never show one, even after the key changed. */
   private readonly usedKeys = new Set<string>();
   /**
@@ -83,7 +109,7 @@ export class AnthropicModelClient implements ModelClient {
   async stream(request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
     const { signal } = options;
     if (signal?.aborted) throw cancelledError();
-    const key = await this.apiKey();
+    const key = await this.credential();
     if (signal?.aborted) throw cancelledError();
     const client = this.client(key);
     const guarded = { ...options, onEvent: this.guardListener(options.onEvent) };
@@ -138,15 +164,15 @@ export class AnthropicModelClient implements ModelClient {
 
   /** The model's facts, looked up again when the key changed since a failed lookup (`ModelFactsCatalog.facts`). */
   async modelFacts(modelId: string): Promise<ModelFacts> {
-    const key = await this.apiKey().catch(() => undefined);
-    return this.catalog.facts(modelId, key === undefined ? undefined : sha256Hex(key).slice(0, 16));
+    const key = await this.credential().catch(() => undefined);
+    return this.catalog.facts(modelId, key === undefined ? undefined : sha256Hex(key.value).slice(0, 16));
   }
 
   /**
    * One HTTP exchange. Throws for anything that happened before content streamed (so it can be
    * retried); once a content block has started, a failure resolves with `incomplete: true`.
    */
-  private async attempt(client: Anthropic, key: string, request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+  private async attempt(client: Anthropic, key: Credential, request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
     const { signal, purpose } = options;
     const accumulator = new StreamAccumulator(options.onEvent, (type) =>
       this.logger.warn(`The model sent a "${type}" block, which Cairn does not use; it was left out.`),
@@ -223,39 +249,41 @@ export class AnthropicModelClient implements ModelClient {
 
   async learnSecrets(): Promise<void> {
     // A missing key or a failing secret store is reported by the first request, with its advice.
-    await this.apiKey().catch(() => undefined);
+    await this.credential().catch(() => undefined);
   }
 
-  private async apiKey(): Promise<string> {
-    const source = this.options.apiKey;
-    let key: string | undefined;
-    try {
-      key = typeof source === 'function' ? await source() : source;
-    } catch (error) {
-      // The secret store failed (a locked keyring, say): the user must be told, not shown a crash.
-      throw new ModelError('auth', `Cairn could not read the API key: ${error instanceof Error ? error.message : String(error)}.`, {
-        advice: SET_KEY_ADVICE,
-        cause: error,
-      });
+  /** The gateway's token when one is set, else the API key; a missing key is an error that says how to set one. */
+  private async credential(): Promise<Credential> {
+    const token =
+      this.options.authToken === undefined ? undefined : await readSecret(this.options.authToken, 'the auth token', SET_TOKEN_ADVICE);
+    if (token) {
+      this.usedKeys.add(token);
+      return { kind: 'auth-token', value: token };
     }
-    const trimmed = key?.trim();
-    if (!trimmed) throw missingKeyError();
-    this.usedKeys.add(trimmed);
-    return trimmed;
+    const key = await readSecret(this.options.apiKey, 'the API key', SET_KEY_ADVICE);
+    if (!key) throw missingKeyError();
+    this.usedKeys.add(key);
+    return { kind: 'api-key', value: key };
   }
 
-  private client(key: string): Anthropic {
-    if (this.sdk?.key !== key) {
+  private client(key: Credential): Anthropic {
+    const headers = this.options.headers?.() ?? {};
+    for (const [name, value] of Object.entries(headers)) if (SECRET_HEADER.test(name) && value.length >= 4) this.usedKeys.add(value);
+    const identity = JSON.stringify([key.kind, key.value, headers]);
+    if (this.sdk?.identity !== identity) {
       this.sdk = {
-        key,
+        identity,
         client: new Anthropic({
-          apiKey: key,
+          // One credential: the SDK sends the one given (a null keeps it from reading the environment for the other).
+          apiKey: key.kind === 'api-key' ? key.value : null,
+          authToken: key.kind === 'auth-token' ? key.value : null,
           // Always explicit: `undefined` would let the SDK read ANTHROPIC_BASE_URL behind our back.
           baseURL: this.options.baseUrl ?? 'https://api.anthropic.com',
+          ...(Object.keys(headers).length > 0 ? { defaultHeaders: { ...headers } } : {}),
           // Cairn retries itself: it must know whether anything streamed, and show each wait.
           maxRetries: 0,
           ...(this.options.settings?.timeoutMs !== undefined ? { timeout: this.options.settings.timeoutMs } : {}),
-          logger: sdkLogger(this.logger, key),
+          logger: sdkLogger(this.logger, [...this.usedKeys]),
           logLevel: 'warn',
         }),
       };
@@ -265,7 +293,7 @@ export class AnthropicModelClient implements ModelClient {
 
   /** The server's model list (at most 100); a wrong key or server fails here like a request would. */
   async listModels(): Promise<ListedModel[]> {
-    const key = await this.apiKey();
+    const key = await this.credential();
     try {
       const page = await this.client(key).models.list({ limit: 100 }, { timeout: MODELS_API_TIMEOUT_MS });
       return page.data.map((info) => ({
@@ -278,18 +306,23 @@ export class AnthropicModelClient implements ModelClient {
     }
   }
 
-  private async retrieveModel(modelId: string): Promise<{ max_input_tokens: number | null; max_tokens: number | null }> {
-    const key = await this.apiKey();
+  private async retrieveModel(modelId: string): Promise<ModelsApiFacts> {
+    const key = await this.credential();
     try {
       const info = await this.client(key).models.retrieve(modelId, null, { timeout: MODELS_API_TIMEOUT_MS });
-      return { max_input_tokens: info.max_input_tokens ?? null, max_tokens: info.max_tokens ?? null };
+      return {
+        max_input_tokens: info.max_input_tokens ?? null,
+        max_tokens: info.max_tokens ?? null,
+        capabilities: capabilitiesOf(info.capabilities),
+      };
     } catch (error) {
       throw this.toModelError(error, key, undefined);
     }
   }
 
-  private toModelError(error: unknown, key: string, signal: AbortSignal | undefined): ModelError {
+  private toModelError(error: unknown, credential: Credential, signal: AbortSignal | undefined): ModelError {
     if (isModelError(error)) return error;
+    const key = [...this.usedKeys, credential.value];
     if (signal?.aborted || error instanceof Anthropic.APIUserAbortError) return cancelledError();
     if (error instanceof Anthropic.APIConnectionTimeoutError) {
       return new ModelError('network', `The model server at ${this.serverName()} did not answer in time.`, {
@@ -312,6 +345,7 @@ export class AnthropicModelClient implements ModelClient {
         headers: error.headers ?? null,
         requestId: error.requestID ?? null,
         ...(this.options.baseUrl ? { server: this.options.baseUrl } : {}),
+        credential: credential.kind,
       });
       return classified;
     }
@@ -359,8 +393,23 @@ function toSdkParams(request: ModelRequest): Anthropic.MessageCreateParamsStream
     })),
     messages: request.messages as Anthropic.MessageParam[],
     ...(request.thinking ? { thinking: request.thinking } : {}),
+    ...(request.output_config ? { output_config: request.output_config } : {}),
     stream: true,
   };
+}
+
+/** A secret from its source, trimmed (undefined when none); a failing secret store is an auth error that says what to do. */
+async function readSecret(source: ApiKeySource, what: string, advice: string): Promise<string | undefined> {
+  try {
+    const value = typeof source === 'function' ? await source() : source;
+    return value?.trim() || undefined;
+  } catch (error) {
+    // The secret store failed (a locked keyring, say): the user must be told, not shown a crash.
+    throw new ModelError('auth', `Cairn could not read ${what}: ${error instanceof Error ? error.message : String(error)}.`, {
+      advice,
+      cause: error,
+    });
+  }
 }
 
 /** Requests compared with each other: the same purpose and agent (a summary request has another prompt than the conversation's). */
@@ -382,7 +431,7 @@ function diagnosisServer(baseUrl: string | undefined): 'anthropic' | 'loopback' 
 }
 
 /** The SDK's log lines go to Cairn's logger, with the key scrubbed in case a header is ever logged. */
-function sdkLogger(logger: Logger, key: string): NonNullable<ConstructorParameters<typeof Anthropic>[0]>['logger'] {
+function sdkLogger(logger: Logger, key: readonly string[]): NonNullable<ConstructorParameters<typeof Anthropic>[0]>['logger'] {
   const line = (message: string, rest: unknown[]): string =>
     redactSecret([message, ...rest.map((part) => (typeof part === 'string' ? part : safeJson(part)))].join(' '), key);
   return {

@@ -17,6 +17,15 @@ export async function findApiKey(secrets: Secrets | undefined, env: Environment 
   return stored ?? nonEmpty(env['ANTHROPIC_API_KEY']);
 }
 
+/** The SecretStorage key “Cairn: Set Auth Token” writes to: a gateway's bearer token (the SDK's `authToken`). */
+export const AUTH_TOKEN_SECRET = 'cairn.authToken';
+
+/** The gateway token from the secret store, else `ANTHROPIC_AUTH_TOKEN`, else `undefined` (then the API key is sent). */
+export async function findAuthToken(secrets: Secrets | undefined, env: Environment = process.env): Promise<string | undefined> {
+  const stored = secrets ? nonEmpty(await secrets.get(AUTH_TOKEN_SECRET)) : undefined;
+  return stored ?? nonEmpty(env['ANTHROPIC_AUTH_TOKEN']);
+}
+
 /** Like `findApiKey`, but a missing key is a `ModelError('auth')` that tells the user how to set one. */
 export async function resolveApiKey(secrets: Secrets | undefined, env: Environment = process.env): Promise<string> {
   const key = await findApiKey(secrets, env);

@@ -70,6 +70,10 @@ export function isModelError(value: unknown): value is ModelError {
 
 export const SET_KEY_ADVICE = 'Set your API key with “Cairn: Set API Key”, or set the ANTHROPIC_API_KEY environment variable.';
 
+/** For a gateway that takes a bearer token (`authToken`), kept in secret storage like the key. */
+export const SET_TOKEN_ADVICE =
+  'Set the gateway’s token again with “Cairn: Set Auth Token” (or the ANTHROPIC_AUTH_TOKEN environment variable); if this server wants an API key instead, remove the token with “Cairn: Clear Auth Token”.';
+
 export function missingKeyError(): ModelError {
   return new ModelError('auth', 'No Anthropic API key is set, so Cairn cannot talk to the model.', { advice: SET_KEY_ADVICE });
 }
@@ -93,6 +97,8 @@ export interface HttpFailure {
    * "the Anthropic API rejected the key" sends the user to the wrong console.
    */
   readonly server?: string;
+  /** What the request was authenticated with (absent: the API key). */
+  readonly credential?: 'api-key' | 'auth-token';
 }
 
 /**
@@ -148,10 +154,14 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
   const api = failure.server ? `The server at ${failure.server}` : 'The Anthropic API';
 
   if (status === 401 || type === 'authentication_error') {
-    return new ModelError('auth', withDetail(`${api} rejected the API key${code}`, apiMessage), {
-      ...base,
-      advice: SET_KEY_ADVICE,
-    });
+    if (failure.credential === 'auth-token') {
+      return new ModelError('auth', withDetail(`${api} rejected the auth token${code}`, apiMessage), { ...base, advice: SET_TOKEN_ADVICE });
+    }
+    // Another server may want a bearer token of its own (a gateway), not an Anthropic key.
+    const advice = failure.server
+      ? `${SET_KEY_ADVICE} If this server takes a bearer token, set it with “Cairn: Set Auth Token”.`
+      : SET_KEY_ADVICE;
+    return new ModelError('auth', withDetail(`${api} rejected the API key${code}`, apiMessage), { ...base, advice });
   }
   if (status === 403 || type === 'permission_error') {
     return new ModelError('auth', withDetail(`The API key is not allowed to make this request${code}`, apiMessage), {
@@ -199,7 +209,8 @@ export function classifyHttpFailure(failure: HttpFailure): ModelError {
 }
 
 /** Never let a key reach a message or a log, whatever a server echoes back. */
-export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
+export function redactSecret(text: string, secret: string | readonly string[] | undefined): string {
+  if (Array.isArray(secret)) return secret.reduce<string>((redacted, one) => redactSecret(redacted, one), text);
+  if (typeof secret !== 'string' || secret.length < 4) return text;
   return text.split(secret).join('[redacted]');
 }

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '../ports';
 import { silentLogger, systemClock } from '../ports';
-import type { ModelFacts } from './types';
+import type { ModelCapabilities, ModelFacts } from './types';
 
 /** Per-model overrides from settings; the key `*` applies to every model, under any per-model entry. */
 export type ModelFactsOverrides = Readonly<Record<string, Partial<Pick<ModelFacts, 'maxInputTokens' | 'maxOutputTokens'>>>>;
@@ -9,6 +9,8 @@ export type ModelFactsOverrides = Readonly<Record<string, Partial<Pick<ModelFact
 export interface ModelsApiFacts {
   readonly max_input_tokens: number | null;
   readonly max_tokens: number | null;
+  /** What the model accepts for thinking and effort, when the server says (`capabilities` of the Models API). */
+  readonly capabilities?: ModelCapabilities | null;
 }
 
 export type ModelsApiLookup = (modelId: string) => Promise<ModelsApiFacts>;
@@ -111,9 +113,11 @@ export class ModelFactsCatalog {
   private async resolve(modelId: string): Promise<{ facts: ModelFacts; lookupFailed: boolean }> {
     let lookupFailed = false;
     let fromApi: Partial<Window> = {};
+    let capabilities: ModelCapabilities | undefined;
     try {
       const answer = await this.lookup(modelId);
       fromApi = { maxInputTokens: positive(answer.max_input_tokens), maxOutputTokens: positive(answer.max_tokens) };
+      capabilities = answer.capabilities ?? undefined;
       if (fromApi.maxInputTokens === undefined || fromApi.maxOutputTokens === undefined) {
         this.logger.warn(
           `The Models API gave no context window or output limit for ${modelId}; using Cairn's fallback table for what is missing.`,
@@ -134,6 +138,6 @@ export class ModelFactsCatalog {
         : fromApi.maxInputTokens !== undefined && fromApi.maxOutputTokens !== undefined
           ? 'models-api'
           : 'fallback-table';
-    return { facts: { id: modelId, maxInputTokens, maxOutputTokens, source }, lookupFailed };
+    return { facts: { id: modelId, maxInputTokens, maxOutputTokens, source, ...(capabilities ? { capabilities } : {}) }, lookupFailed };
   }
 }

@@ -86,8 +86,17 @@ export interface ModelRequest {
   system: TextBlock[];
   tools: ToolDefinition[];
   messages: Message[];
-  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  thinking?: ThinkingConfig;
+  /** `output_config.effort` (`cairn.effort`), sent only to a model that takes it. */
+  output_config?: { effort: Effort };
 }
+
+/** How the model may think (`cairn.thinking`, `core/model/thinking.ts`): a fixed budget, the model's own choice, or not at all. */
+export type ThinkingConfig = { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+
+/** How much effort the model puts into an answer, for models that take it (`cairn.effort`). */
+export type Effort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 export interface ModelUsage {
   input_tokens: number;
@@ -139,6 +148,18 @@ export interface ModelFacts {
   readonly maxOutputTokens: number;
   /** Where the numbers came from. */
   readonly source: 'models-api' | 'fallback-table' | 'settings';
+  /**
+   * What the Models API says the model accepts for thinking and effort (`capabilities`); absent when the
+   * server does not say (an older or compatible server), and then `core/model/thinking.ts` goes by the id.
+   */
+  readonly capabilities?: ModelCapabilities;
+}
+
+export interface ModelCapabilities {
+  /** `thinking.type` values the model accepts. */
+  readonly thinking: { readonly enabled: boolean; readonly adaptive: boolean };
+  /** Effort levels the model accepts (empty: it takes no effort). */
+  readonly effort: readonly Effort[];
 }
 
 export interface StreamOptions {

@@ -3,11 +3,11 @@
  * `{result:K}` resolved, deterministic tool-use ids, output tokens counted, and cut at `max_tokens`
  * the way the real service stops.
  */
-import { createHash } from 'node:crypto';
 import type { PlannedAnswer } from '../scenario/requestPlan';
 import { substituteResultRefs, type ToolResultIds } from '../scenario/resultRefs';
 import type { ScriptedStopReason } from '../scenario/types';
 import { renderBlock, toolResultText } from './promptBlocks';
+import { thinkingSignature } from './thinkingSignature';
 import type { TokenCounter } from './tokenCounter';
 import type { WireRequest } from './wire';
 
@@ -36,7 +36,7 @@ export function buildReply(answer: PlannedAnswer, context: ReplyContext): Assist
   switch (answer.type) {
     case 'assistant': {
       const turn = answer.turn;
-      if (turn.thinking) blocks.push({ type: 'thinking', thinking: turn.thinking, signature: signatureFor(turn.thinking) });
+      if (turn.thinking) blocks.push({ type: 'thinking', thinking: turn.thinking, signature: thinkingSignature(turn.thinking) });
       const resolve = (value: unknown, where: string): unknown =>
         substituteResultRefs(value, context.resultIds, (reference) =>
           context.notice(
@@ -86,16 +86,12 @@ function limitToMaxTokens(blocks: ReplyBlock[], stopReason: ScriptedStopReason, 
       kept.push({ ...block, text: block.text.slice(0, Math.floor((block.text.length * room) / cost)) });
     if (room > 0 && block.type === 'thinking') {
       const thinking = block.thinking.slice(0, Math.floor((block.thinking.length * room) / cost));
-      kept.push({ ...block, thinking, signature: signatureFor(thinking) });
+      kept.push({ ...block, thinking, signature: thinkingSignature(thinking) });
     }
     used = limit;
     break;
   }
   return { content: kept.filter((b) => b.type !== 'text' || b.text !== ''), stopReason: 'max_tokens', outputTokens: used };
-}
-
-function signatureFor(thinking: string): string {
-  return createHash('sha256').update(`cairn-local-signature:${thinking}`).digest('base64');
 }
 
 /**

@@ -52,7 +52,8 @@ interface Sent {
 async function send(request: Sent): Promise<Anthropic.Beta.BetaMessage> {
   const params = {
     model: request.model ?? 'claude-test-1',
-    max_tokens: 50,
+    // A thinking budget must be below max_tokens, as the service checks.
+    max_tokens: request.thinking ? 4096 : 50,
     system: request.system ?? system,
     tools: request.tools ?? tools,
     messages: request.messages,

@@ -58,4 +58,14 @@ describe('local-server CLI', () => {
     await writeFile(bad, JSON.stringify({ turns: [{ assistant: { text: 1 } }] }));
     await expect(startCli(['--scenario', bad])).rejects.toThrow(/turns\[0\]\.assistant\.text: expected a string/);
   });
+
+  it('with --bearer-token answers only requests that carry that token (a gateway), 401 otherwise', async () => {
+    const { url } = await startCli(['--scenario', demo, '--port', '0', '--bearer-token', 'tok-123456']);
+    const refused = await new Anthropic({ baseURL: url, authToken: 'other', apiKey: null, maxRetries: 0 }).models
+      .list()
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError);
+    const listed = await new Anthropic({ baseURL: url, authToken: 'tok-123456', apiKey: null, maxRetries: 0 }).models.list();
+    expect(listed.data.length).toBe(1);
+  }, 30_000);
 });

@@ -1,9 +1,10 @@
 /**
- * `npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]`
+ * `npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N] [--bearer-token TOKEN]`
  *
  * Serves the scenario on 127.0.0.1 until interrupted. With `--workspace` the scenario's files are
  * written there first and its `fs` turns are applied there; without it `fs` turns are logged and
- * skipped. The first line on stdout is the URL (scripts read it).
+ * skipped. With `--bearer-token` it answers only requests carrying `Authorization: Bearer TOKEN` (a gateway's
+ * auth; 401 otherwise). The first line on stdout is the URL (scripts read it).
  */
 import { parseArgs } from 'node:util';
 import { applyFsOperation, describeFsOperation } from '../scenario/fsOperation';
@@ -11,7 +12,8 @@ import { ScenarioPlayer } from '../scenario/player';
 import { loadScenario, writeWorkspaceFiles } from '../scenario/scenario';
 import { startLocalServer } from './server';
 
-const USAGE = 'usage: npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N]';
+const USAGE =
+  'usage: npm run local-server -- --scenario FILE [--port N] [--workspace DIR] [--log FILE] [--min-cacheable N] [--bearer-token TOKEN]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
       workspace: { type: 'string' },
       log: { type: 'string' },
       'min-cacheable': { type: 'string' },
+      'bearer-token': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     player,
     port,
     ...(values.log ? { logFile: values.log } : {}),
+    ...(values['bearer-token'] ? { bearerToken: values['bearer-token'] } : {}),
     ...(minCacheable !== undefined ? { minCacheableTokens: minCacheable } : {}),
     ...(workspace
       ? {
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
   console.log(server.url);
   console.error(
     `[local-server] serving ${scenario.source} (${scenario.turns.length} turns) at ${server.url}; ` +
-      `set ANTHROPIC_BASE_URL=${server.url} (any API key). Ctrl-C stops.`,
+      `set ANTHROPIC_BASE_URL=${server.url} (${values['bearer-token'] ? 'the bearer token given, as ANTHROPIC_AUTH_TOKEN' : 'any API key'}). Ctrl-C stops.`,
   );
   const stop = (): void => {
     void server.close().finally(() => process.exit(0));

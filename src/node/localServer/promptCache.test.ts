@@ -45,7 +45,8 @@ interface Request {
 
 async function usageOf(request: Request): Promise<{ read: number; write: number; input: number; total: number; write1h: number }> {
   const [message, counted] = await Promise.all([
-    client.messages.create({ model, max_tokens: 50, ...request }),
+    // A thinking budget must be below max_tokens, as the service checks.
+    client.messages.create({ model, max_tokens: request.thinking ? 4096 : 50, ...request }),
     client.messages.countTokens({ model, ...request }),
   ]);
   const u = message.usage;

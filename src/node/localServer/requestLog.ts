@@ -39,6 +39,8 @@ export interface LoggedRequest {
   /** The body parsed from JSON, exactly as received (null for GET or unparseable bodies). */
   readonly body: unknown;
   readonly rawBody: string;
+  /** The request's headers (lower-case names), credentials shown only as `[set]`: what a gateway would have received. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** HTTP status answered (200 also for a stream later cut). */
   status: number;
   /** Usage as reported to the client. */

@@ -6,6 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AGENT_HEADER } from '../../core/model/anthropicClient';
+import { documentedCapabilities } from '../../core/model/modelCapabilities';
+import { EFFORTS } from '../../core/model/types';
 import { ScenarioPlayer } from '../scenario/player';
 import type { RequestPlan } from '../scenario/requestPlan';
 import type { FsTurn, Scenario } from '../scenario/types';
@@ -53,6 +55,11 @@ export interface LocalServerOptions {
   readonly onFs?: (turn: FsTurn) => Promise<void>;
   /** Another agent's side requests, retrievals and tool vocabulary (the peers benchmark). */
   readonly agent?: AgentHooks;
+  /**
+   * A gateway's bearer auth: every request must carry `Authorization: Bearer <this>`, else 401 (an API key alone
+   * or another token is refused). Without it, any key or token is accepted.
+   */
+  readonly bearerToken?: string;
 }
 
 export interface LocalServer {
@@ -142,6 +149,7 @@ class MessagesExchange {
       path,
       body: parsed ?? null,
       rawBody: text,
+      headers: loggedHeaders(request),
       ...(agent !== undefined ? { agent } : {}),
     });
     const fail = (error: ApiError): void => {
@@ -152,6 +160,10 @@ class MessagesExchange {
     };
     if (!kind) return fail(new ApiError(404, `Not found: ${method} ${path}`));
     if (rawBody === 'too_large') return fail(new ApiError(413));
+    const bearer = this.options.bearerToken;
+    if (bearer !== undefined && request.headers.authorization !== `Bearer ${bearer}`) {
+      return fail(new ApiError(401, request.headers.authorization ? 'invalid bearer token' : 'Authorization: Bearer header is required'));
+    }
     if (!request.headers['x-api-key'] && !request.headers.authorization) return fail(new ApiError(401, 'x-api-key header is required'));
     if (kind === 'models') return this.answerModels(path, entry, response, requestId, fail);
     if (parsed === undefined) return fail(invalidRequest('The request body is not valid JSON.'));
@@ -323,7 +335,8 @@ class MessagesExchange {
       created_at: '2025-01-01T00:00:00Z',
       max_input_tokens: this.model.contextWindow,
       max_tokens: this.model.maxOutput,
-      capabilities: null,
+      // What the model takes for thinking and effort, in the API's shape: as documented for its family.
+      capabilities: capabilitiesAnswer(id),
       deprecated_at: null,
       lifecycle: 'active',
       line: null,
@@ -372,6 +385,32 @@ function agentOf(request: IncomingMessage): string | undefined {
   const value = request.headers[AGENT_HEADER];
   const agent = Array.isArray(value) ? value[0] : value;
   return agent === undefined || agent === '' ? undefined : agent;
+}
+
+/** The headers as received, one value each, with the credentials' values hidden (the log may be written to a file). */
+function loggedHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = name === 'authorization' || name === 'x-api-key' ? '[set]' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** The Models API's `capabilities` for thinking and effort (the rest left unsaid), from the documented family. */
+function capabilitiesAnswer(modelId: string): Record<string, unknown> {
+  const known = documentedCapabilities(modelId);
+  const support = (supported: boolean) => ({ supported });
+  return {
+    thinking: {
+      supported: known.thinking.enabled || known.thinking.adaptive,
+      types: { enabled: support(known.thinking.enabled), adaptive: support(known.thinking.adaptive), disabled: support(true) },
+    },
+    effort: {
+      supported: known.effort.length > 0,
+      ...Object.fromEntries(EFFORTS.map((level) => [level, support(known.effort.includes(level))])),
+    },
+  };
 }
 
 function parseJson(text: string): unknown {

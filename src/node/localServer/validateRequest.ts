@@ -5,7 +5,11 @@
  * The messages are the real service's, so clients that match on them behave the same here.
  */
 import { invalidRequest, type ApiError } from './apiError';
+import { thinkingSignature } from './thinkingSignature';
 import { cacheMarkerCount, cacheTtlOf, type WireBlock, type WireMessage, type WireRequest } from './wire';
+
+/** The service's floor for `thinking.budget_tokens`. */
+const MIN_THINKING_BUDGET = 1024;
 
 export const MAX_CACHE_BREAKPOINTS = 4;
 
@@ -59,6 +63,8 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
 
   const order = ttlOrderProblem(tools, system, messages);
   if (order) return invalidRequest(order);
+  const thinking = thinkingProblem(b.thinking, maxTokens) ?? signatureProblem(messages);
+  if (thinking) return invalidRequest(thinking);
 
   return {
     model: b.model,
@@ -72,6 +78,44 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
       ...(b.tool_choice !== undefined ? { tool_choice: b.tool_choice } : {}),
     },
   };
+}
+
+/** The `thinking` parameter as the service checks it: a known type, and a budget of at least 1,024 below `max_tokens`. */
+function thinkingProblem(thinking: unknown, maxTokens: number | undefined): string | undefined {
+  if (thinking === undefined || thinking === null) return undefined;
+  const t = thinking as Record<string, unknown>;
+  if (typeof thinking !== 'object' || !['enabled', 'disabled', 'adaptive'].includes(String(t.type))) {
+    return "thinking.type: Input should be 'enabled', 'disabled' or 'adaptive'";
+  }
+  if (t.type !== 'enabled') return undefined;
+  if (typeof t.budget_tokens !== 'number' || !Number.isInteger(t.budget_tokens)) return 'thinking.enabled.budget_tokens: Field required';
+  if (t.budget_tokens < MIN_THINKING_BUDGET) {
+    return `thinking.enabled.budget_tokens: Input should be greater than or equal to ${MIN_THINKING_BUDGET}`;
+  }
+  if (maxTokens !== undefined && maxTokens <= t.budget_tokens) {
+    return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+  }
+  return undefined;
+}
+
+/**
+ * Every thinking block sent back must be the server's own, unmodified: its signature is checked against its text
+ * (`thinkingSignature`), as the real service verifies the signatures it issued.
+ */
+function signatureProblem(messages: readonly WireMessage[]): string | undefined {
+  for (const [i, message] of messages.entries()) {
+    for (const [j, block] of message.content.entries()) {
+      if (block.type !== 'thinking') continue;
+      if (
+        typeof block.thinking !== 'string' ||
+        typeof block.signature !== 'string' ||
+        block.signature !== thinkingSignature(block.thinking)
+      ) {
+        return `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

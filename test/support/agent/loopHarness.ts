@@ -154,6 +154,8 @@ export const TRUSTED: ApprovalSettings = { alwaysAllow: new Set(), workspaceTrus
 
 export interface LoopOverrides {
   readonly settings?: Partial<AgentLoopSettings>;
+  /** Settings read at every ask, over `settings` (a setting the user changes while a run goes on). */
+  readonly liveSettings?: () => Partial<AgentLoopSettings>;
   readonly tools?: Readonly<Record<string, ToolBehaviour>>;
   /** Tools that run without approval (default `read`). */
   readonly readOnlyTools?: readonly string[];
@@ -244,7 +246,7 @@ export function loopWith(script: readonly ScriptedStep[], overrides: LoopOverrid
         promptTooLong: async (signal) => ({ newGeneration: (await overrides.onPromptTooLong?.(signal)) ?? false, events: [] }),
       },
     },
-    () => settings,
+    () => (overrides.liveSettings ? { ...settings, ...overrides.liveSettings() } : settings),
   );
   const harness: LoopHarness = {
     loop,
