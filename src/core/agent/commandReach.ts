@@ -11,7 +11,24 @@ import type { CommandSandboxState } from '../ports';
 import { protectedPathReason } from './protectedPaths';
 
 /** Programs that exist to reach the network. */
-const NETWORK_PROGRAMS = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'ftp', 'nc', 'ncat', 'netcat', 'telnet', 'ping', 'dig', 'nslookup', 'http', 'https', 'aria2c']);
+const NETWORK_PROGRAMS = new Set([
+  'curl',
+  'wget',
+  'ssh',
+  'scp',
+  'sftp',
+  'ftp',
+  'nc',
+  'ncat',
+  'netcat',
+  'telnet',
+  'ping',
+  'dig',
+  'nslookup',
+  'http',
+  'https',
+  'aria2c',
+]);
 
 /** `program subcommand` pairs that fetch or publish (package managers, git's remote commands). */
 const NETWORK_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
@@ -37,7 +54,24 @@ const NETWORK_SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
 const FETCH_AND_RUN = new Set(['npx', 'bunx', 'pipx', 'uvx']);
 
 /** Programs whose path arguments they write. */
-const WRITERS = new Set(['cp', 'mv', 'rm', 'mkdir', 'rmdir', 'touch', 'ln', 'chmod', 'chown', 'tee', 'install', 'rsync', 'dd', 'truncate', 'unzip', 'tar']);
+const WRITERS = new Set([
+  'cp',
+  'mv',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'touch',
+  'ln',
+  'chmod',
+  'chown',
+  'tee',
+  'install',
+  'rsync',
+  'dd',
+  'truncate',
+  'unzip',
+  'tar',
+]);
 
 /**
  * Why `command` should ask in `auto` (a sentence for the approval prompt), or undefined when the sandbox holds
@@ -52,7 +86,8 @@ export function commandBeyondSandbox(command: string, sandbox: CommandSandboxSta
   for (const words of segments) {
     for (const word of words) {
       const reason = protectedPathReason(word.replace(/^[<>]+/, ''));
-      if (reason) return `the command names a protected path (it ${reason}); the sandbox keeps the workspace writable, so it asks in every mode`;
+      if (reason)
+        return `the command names a protected path (it ${reason}); the sandbox keeps the workspace writable, so it asks in every mode`;
     }
   }
   if (!sandbox.network) {
@@ -72,12 +107,13 @@ export function commandBeyondSandbox(command: string, sandbox: CommandSandboxSta
 function commandSegments(command: string): string[][] {
   return command
     .split(/&&|\|\||[;|&\n()`]|\$\(/)
-    .map((segment) =>
-      (segment.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^(["'])(.*)\1$/, '$2')),
-    )
+    .map((segment) => (segment.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).map((word) => word.replace(/^(["'])(.*)\1$/, '$2')))
     .map((words) => {
       let start = 0;
-      while (start < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || ['env', 'sudo', 'time', 'nohup', 'exec'].includes(words[start]!)))
+      while (
+        start < words.length &&
+        (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || ['env', 'sudo', 'time', 'nohup', 'exec'].includes(words[start]!))
+      )
         start++;
       return words.slice(start);
     })
