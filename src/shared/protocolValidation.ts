@@ -8,6 +8,7 @@
 import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
 import type { ApprovalDecision, CodeBlockAction, HostAction, QueuedMessageAction } from './protocolViews';
 import { COLD_SEND_CHOICES } from './coldSendView';
+import { PERMISSION_MODES, PLAN_START_MODES } from './permissionModeView';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {
@@ -315,6 +316,12 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
         choice: member(m.choice, 'choice', COLD_SEND_CHOICES),
         dontAskAgain: m.dontAskAgain,
       };
+    case 'setPermissionMode':
+      record(m, type, ['type', 'mode']);
+      return { type, mode: member(m.mode, 'mode', PERMISSION_MODES) };
+    case 'startPlan':
+      record(m, type, ['type', 'mode']);
+      return { type, mode: member(m.mode, 'mode', PLAN_START_MODES) };
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }
