@@ -3,14 +3,14 @@
  * under a plan proposed in plan mode. The host owns the mode (`cairn.permissionMode`, user settings only;
  * `host/permissionModeControl.ts`); the webview shows what the host sends and asks for a change.
  */
-export type { PermissionMode } from '../core/agent/permissionMode';
+export type { PermissionMode } from '../core/agent/permissionModeNames';
 export {
   PERMISSION_MODES,
   PERMISSION_MODE_LABELS,
   PERMISSION_MODE_DESCRIPTIONS,
   nextPermissionMode,
   isPermissionMode,
-} from '../core/agent/permissionMode';
+} from '../core/agent/permissionModeNames';
 
 /** The modes "Start it" may switch to before sending the go-ahead. */
 export type PlanStartMode = 'ask' | 'acceptEdits';
