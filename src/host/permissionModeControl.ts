@@ -7,13 +7,13 @@
  * tool call (refusals and asks happen as calls run), and the model is told at the next user message.
  */
 import * as vscode from 'vscode';
+import type { PermissionMode } from '../core/agent/permissionModeNames';
 import {
   nextPermissionMode,
+  PERMISSION_MODE_CYCLE,
   PERMISSION_MODE_DESCRIPTIONS,
   PERMISSION_MODE_LABELS,
-  PERMISSION_MODES,
-  type PermissionMode,
-} from '../core/agent/permissionMode';
+} from '../shared/permissionModeView';
 
 export const PERMISSION_MODE_COMMANDS = {
   set: 'cairn.setPermissionMode',
@@ -86,7 +86,7 @@ export class PermissionModeControl implements vscode.Disposable {
       vscode.commands.registerCommand(PERMISSION_MODE_COMMANDS.set, async () => {
         const current = this.current();
         const picked = await vscode.window.showQuickPick(
-          PERMISSION_MODES.map((mode) => ({
+          PERMISSION_MODE_CYCLE.map((mode) => ({
             label: `${mode === current ? '$(check) ' : ''}${PERMISSION_MODE_LABELS[mode]}`,
             description: mode,
             detail: PERMISSION_MODE_DESCRIPTIONS[mode],

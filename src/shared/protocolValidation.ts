@@ -8,7 +8,7 @@
 import type { WebviewKind, WebviewNotification, WebviewRequest, WebviewRequestMethod, WebviewToHost } from './protocolMessages';
 import type { ApprovalDecision, CodeBlockAction, HostAction, QueuedMessageAction } from './protocolViews';
 import { COLD_SEND_CHOICES } from './coldSendView';
-import { PERMISSION_MODES, PLAN_START_MODES } from './permissionModeView';
+import { PERMISSION_MODE_CYCLE, PLAN_START_MODES } from './permissionModeView';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {
@@ -318,7 +318,7 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
       };
     case 'setPermissionMode':
       record(m, type, ['type', 'mode']);
-      return { type, mode: member(m.mode, 'mode', PERMISSION_MODES) };
+      return { type, mode: member(m.mode, 'mode', PERMISSION_MODE_CYCLE) };
     case 'startPlan':
       record(m, type, ['type', 'mode']);
       return { type, mode: member(m.mode, 'mode', PLAN_START_MODES) };

@@ -1,4 +1,9 @@
-import { PERMISSION_MODE_DESCRIPTIONS, PERMISSION_MODE_LABELS, PERMISSION_MODES, isPermissionMode } from '../../src/shared/protocol';
+import {
+  PERMISSION_MODE_CYCLE,
+  PERMISSION_MODE_DESCRIPTIONS,
+  PERMISSION_MODE_LABELS,
+  isPermissionModeName,
+} from '../../src/shared/protocol';
 import type { ChatStore } from './chatStore';
 
 /**
@@ -16,10 +21,10 @@ export function PermissionModeControl({ store }: { store: ChatStore }) {
       value={mode}
       onChange={(e) => {
         const value = (e.currentTarget as HTMLSelectElement).value;
-        if (isPermissionMode(value)) store.setPermissionMode(value);
+        if (isPermissionModeName(value)) store.setPermissionMode(value);
       }}
     >
-      {PERMISSION_MODES.map((m) => (
+      {PERMISSION_MODE_CYCLE.map((m) => (
         <option key={m} value={m}>
           {PERMISSION_MODE_LABELS[m]}
         </option>
@@ -37,7 +42,12 @@ export function PlanStart({ store }: { store: ChatStore }) {
   return (
     <section class="plan-start" role="region" aria-label="Plan ready">
       <span class="plan-start-text">Plan mode: Cairn proposed a plan and changed nothing. Start it?</span>
-      <button type="button" class="button primary" onClick={() => store.startPlan('ask')} title="Switch to ask mode and tell Cairn to go ahead">
+      <button
+        type="button"
+        class="button primary"
+        onClick={() => store.startPlan('ask')}
+        title="Switch to ask mode and tell Cairn to go ahead"
+      >
         Start it
       </button>
       <button

@@ -112,9 +112,19 @@ describe('slash completion', () => {
 
 describe('ChatStore permission mode', () => {
   const init = (permissionMode: 'ask' | 'plan') =>
-    ({ type: 'init', protocolVersion: 1, view: 'chat', sessionTitle: 's', turns: [], hasOlderTurns: false, resultIds: [], busy: false, permissionMode }) as const;
+    ({
+      type: 'init',
+      protocolVersion: 1,
+      view: 'chat',
+      sessionTitle: 's',
+      turns: [],
+      hasOlderTurns: false,
+      resultIds: [],
+      busy: false,
+      permissionMode,
+    }) as const;
 
-  it('shows the host\'s mode, and Shift+Tab asks the host for the next one in the cycle', () => {
+  it("shows the host's mode, and Shift+Tab asks the host for the next one in the cycle", () => {
     const page = fakePage();
     page.post(init('ask'));
     expect(page.store.permissionMode.value).toBe('ask');
@@ -141,4 +151,3 @@ describe('ChatStore permission mode', () => {
     expect(page.store.planReady.value).toBe(false);
   });
 });
-

@@ -1,6 +1,6 @@
 /** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
 import type { ChangePlan, RevisedTexts } from '../tools/changePlan';
-import type { PermissionMode } from './permissionMode';
+import type { PermissionMode } from './permissionModeNames';
 
 export type { ApprovedChange, RevisedTexts } from '../tools/changePlan';
 

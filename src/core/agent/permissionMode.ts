@@ -22,15 +22,7 @@ import { commandBeyondSandbox } from './commandReach';
 import type { MessageAttachment } from './ports';
 import { DEFAULT_PERMISSION_MODE, isPermissionMode, type PermissionMode } from './permissionModeNames';
 
-export {
-  DEFAULT_PERMISSION_MODE,
-  isPermissionMode,
-  nextPermissionMode,
-  PERMISSION_MODE_DESCRIPTIONS,
-  PERMISSION_MODE_LABELS,
-  PERMISSION_MODES,
-  type PermissionMode,
-} from './permissionModeNames';
+export { DEFAULT_PERMISSION_MODE, isPermissionMode, PERMISSION_MODES, type PermissionMode } from './permissionModeNames';
 
 /** How the user leaves plan mode, said in every plan refusal and in the envelope. */
 const LEAVE_PLAN =
