@@ -41,7 +41,7 @@ export function PlanStart({ store }: { store: ChatStore }) {
   if (!store.planReady.value) return null;
   return (
     <section class="plan-start" role="region" aria-label="Plan ready">
-      <span class="plan-start-text">Plan mode: Cairn proposed a plan and changed nothing. Start it?</span>
+      <span class="plan-start-text">Plan mode: Cairn proposed a plan. Start it?</span>
       <button
         type="button"
         class="button primary"
