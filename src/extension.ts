@@ -29,6 +29,7 @@ import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, type Cairn
 import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { KeepWarmTimer } from './host/keepWarmTimer';
+import { PermissionModeControl } from './host/permissionModeControl';
 import { VsCodeFileWatcher, VsCodeSecrets } from './host/vscodePorts';
 import { WebviewApprover } from './host/webviewApprover';
 import { Allowances, allowanceLabel, OLD_WORKSPACE_ALLOWANCES_KEY } from './host/allowances';
@@ -65,8 +66,22 @@ export function activate(context: vscode.ExtensionContext): void {
       if (!event.affectsConfiguration('cairn')) return;
       settings = readSettings(log, toldProblems);
       if (event.affectsConfiguration('cairn.approvals')) allowances.changed();
+      if (event.affectsConfiguration('cairn.permissionMode')) permissionModes.settingsChanged();
     }),
   );
+
+  // The permission mode (issue 32 §1): the user's setting is the one source; the chat is told through the controller.
+  const permissionModes = new PermissionModeControl({
+    read: () => settings.permissionMode,
+    write: async (mode) => {
+      await vscode.workspace.getConfiguration('cairn').update('permissionMode', mode, vscode.ConfigurationTarget.Global);
+      // In force at once: in a remote window the settings read right after the write may still hold the old value.
+      settings = { ...readSettings(log, toldProblems), permissionMode: mode };
+    },
+    publish: (mode) => built.controller?.permissionModeChanged(mode),
+    log: (line) => log.info(line),
+  });
+  context.subscriptions.push(permissionModes, ...permissionModes.registerCommands());
 
   const secrets = new VsCodeSecrets(context.secrets);
   const model = new SettingsModelClient(
@@ -186,6 +201,8 @@ export function activate(context: vscode.ExtensionContext): void {
         alwaysAllow: allowances.keys(),
         // Read at each call: trust granted mid-session applies from the next tool call.
         workspaceTrusted: vscode.workspace.isTrusted,
+        // Read at each call too: a switch mid-turn applies from the next tool call.
+        mode: permissionModes.current(),
       }),
       settings: () => settings.loop,
       compaction: () => settings.compaction,
@@ -258,6 +275,7 @@ export function activate(context: vscode.ExtensionContext): void {
     server: () => model.server,
     currentModel: () => settings.loop.model,
     modelChoices: async () => modelChoices(await model.listModels(), settings.loop.model, settings.prices),
+    permissionModes,
     pickModel: async (picked) => {
       await pickModelSetting(picked);
       // The picked model is the next request's at once: in a remote window (code-server, SSH) the settings

@@ -11,6 +11,7 @@ import type {
   WebviewKind,
 } from '../shared/protocol';
 import { PROTOCOL_VERSION } from '../shared/protocol';
+import type { PermissionMode } from '../core/agent/permissionMode';
 import type { JournalDigest } from './journalDigest';
 
 /** Newest turns sent with `init`; older ones come page by page. */
@@ -36,6 +37,8 @@ export interface InitParts {
   readonly coldSend?: ColdSendView | undefined;
   /** What runs without asking (the chat's list). */
   readonly allowances?: readonly AllowanceView[];
+  /** The permission mode in force (the chat's control). */
+  readonly permissionMode?: PermissionMode | undefined;
 }
 
 /** What a view is sent when it says `ready`: the newest turns, the meter, and for the report every request. */
@@ -58,5 +61,6 @@ export function initMessage(view: WebviewKind, parts: InitParts): InitMessage {
     ...(view === 'chat' && parts.queued && parts.queued.length > 0 ? { queued: [...parts.queued] } : {}),
     ...(view === 'chat' && parts.coldSend ? { coldSend: parts.coldSend } : {}),
     ...(view === 'chat' && parts.allowances && parts.allowances.length > 0 ? { allowances: [...parts.allowances] } : {}),
+    ...(view === 'chat' && parts.permissionMode ? { permissionMode: parts.permissionMode } : {}),
   };
 }

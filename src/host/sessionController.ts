@@ -38,6 +38,8 @@ import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
+import type { PermissionMode } from '../core/agent/permissionMode';
+import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
 
@@ -167,6 +169,10 @@ export class SessionController {
       send: (text, options) => this.send(text, options),
       cancel: () => this.cancel(),
       pickModel: (model) => this.pickModel(model),
+      setPermissionMode: async (mode) => {
+        await this.deps.permissionModes?.set(mode);
+      },
+      startPlan: (mode) => this.startPlan(mode),
       actOnQueued: (sink, id, action) => this.queued.act(sink, id, action),
       coldSendChoice: (id, choice, dontAskAgain) => this.coldSend.answer(id, choice, dontAskAgain),
     };
@@ -410,6 +416,18 @@ export class SessionController {
     await this.refreshMeter();
   }
 
+  /** The permission mode changed (the chat, the palette, the settings): the chat's control shows it. */
+  permissionModeChanged(mode: PermissionMode): void {
+    this.broadcast({ type: 'permissionMode', mode }, 'chat');
+  }
+
+  /** "Start it" under a plan: the mode switched first, so the go-ahead carries the new mode's envelope. */
+  private async startPlan(mode: PlanStartMode): Promise<void> {
+    if (this.busy) return;
+    await this.deps.permissionModes?.set(mode);
+    await this.send(PLAN_GO_AHEAD);
+  }
+
   /** Closes the session (window closing). */
   async dispose(): Promise<void> {
     // A session may be opening (activation); wait so it is not left open behind the close.
@@ -558,6 +576,7 @@ export class SessionController {
         queued: this.queued.view(),
         coldSend: this.coldSend.view,
         allowances: this.deps.allowances?.list() ?? [],
+        permissionMode: this.deps.permissionModes?.current(),
       }),
     );
   }

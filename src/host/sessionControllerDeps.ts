@@ -1,3 +1,4 @@
+import type { PermissionMode } from '../core/agent/permissionMode';
 import type { Workspace } from '../core/ports';
 import type { ListedModel } from '../core/model/types';
 import type { AllowanceView, ModelChoices, UsageMeterView } from '../shared/protocol';
@@ -43,6 +44,11 @@ export interface SessionControllerDeps {
   readonly modelChoices?: () => Promise<ModelChoices>;
   /** Makes `model` the one the next request uses (the chat's picker). */
   readonly pickModel?: (model: string) => Promise<void>;
+  /** The permission mode in force and how the chat sets it (`permissionModeControl.ts`); none: ask, fixed. */
+  readonly permissionModes?: {
+    current(): PermissionMode;
+    set(mode: PermissionMode): Promise<void>;
+  };
   /** `/name` commands typed in the chat; run instead of being sent to the model. */
   readonly slashCommands?: SlashCommands;
   /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */

@@ -328,3 +328,25 @@ describe('budgets: user-scoped, each with a maximum (security round 3, case 12)'
     expect(ignoredWorkspaceValues(config)).toHaveLength(3);
   });
 });
+
+describe('cairn.permissionMode (issue 32 §1)', () => {
+  it('is read from the user settings only: a workspace cannot choose a mode, and is told it was ignored', () => {
+    const values: Record<string, { defaultValue?: unknown; globalValue?: unknown; workspaceValue?: unknown }> = {
+      permissionMode: { defaultValue: 'ask', workspaceValue: 'auto' },
+    };
+    const config = {
+      get: (key: string) => values[key]?.workspaceValue ?? values[key]?.defaultValue,
+      inspect: (key: string) => values[key],
+    };
+    expect(readCairnSettings(userScopedGetter(config)).permissionMode).toBe('ask');
+    expect(ignoredWorkspaceValues(config).join('\n')).toMatch(/cairn\.permissionMode to "auto"; Cairn ignores it/);
+    values.permissionMode = { defaultValue: 'ask', globalValue: 'plan' };
+    expect(readCairnSettings(userScopedGetter(config)).permissionMode).toBe('plan');
+  });
+
+  it('asks when the value is not a mode, and says so', () => {
+    const s = from({ permissionMode: 'yolo' });
+    expect(s.permissionMode).toBe('ask');
+    expect(s.problems).toEqual(['cairn.permissionMode must be one of ask, plan, acceptEdits, auto; using "ask".']);
+  });
+});

@@ -5,6 +5,7 @@
  * user can fix it in Settings.
  */
 import { DEFAULT_LOOP_SETTINGS, type AgentLoopSettings } from '../core/agent/agentLoop';
+import { DEFAULT_PERMISSION_MODE, isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../core/agent/permissionMode';
 import {
   DEFAULT_CACHE_TIME,
   DEFAULT_COMPACTION_SETTINGS,
@@ -40,6 +41,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   // Turning the sandbox off or opening its network widens what a command may do (issue 32).
   'sandbox',
   'sandboxNetwork',
+  // A mode that runs edits or commands without asking (issue 32 §1): a repository must not choose it.
+  'permissionMode',
   // The spending caps, and the prices they are counted in: a workspace that lowered a model's price would
   // let a turn spend past the user's cap (issue 32).
   ...SPENDING_CAP_SETTINGS,
@@ -117,6 +120,8 @@ export interface CairnSettings {
   readonly sandbox: SandboxSettings;
   /** `cairn.budget.turn` and `cairn.budget.session`, in US$ (undefined: no cap). */
   readonly spending: SpendingCaps;
+  /** `cairn.permissionMode`: how much Cairn may do without asking (issue 32 §1). */
+  readonly permissionMode: PermissionMode;
   /** What was wrong with the settings as read (each a sentence naming the setting). */
   readonly problems: readonly string[];
 }
@@ -305,8 +310,18 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     hygiene: hygieneOf(get, problems),
     sandbox: sandboxOf(get, problems),
     spending: spendingCapsOf(get, problems),
+    permissionMode: permissionModeOf(get, problems),
     problems,
   };
+}
+
+/** `cairn.permissionMode`; anything else asks, as the default does. */
+function permissionModeOf(get: SettingGetter, problems: string[]): PermissionMode {
+  const raw = get('permissionMode');
+  if (isPermissionMode(raw)) return raw;
+  if (raw !== undefined && raw !== null)
+    problems.push(`cairn.permissionMode must be one of ${PERMISSION_MODES.join(', ')}; using "${DEFAULT_PERMISSION_MODE}".`);
+  return DEFAULT_PERMISSION_MODE;
 }
 
 /** `cairn.sandbox` ("auto" | "off") and `cairn.sandboxNetwork` (a boolean); anything else keeps the sandbox closed. */

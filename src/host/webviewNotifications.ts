@@ -1,6 +1,8 @@
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
 import type { ColdSendChoice, HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
+import type { PermissionMode } from '../core/agent/permissionMode';
+import type { PlanStartMode } from '../shared/permissionModeView';
 import type { CheckpointActions } from './checkpointActions';
 import type { CompactionRunner } from './compactionRunner';
 import { mentionText } from './fileMentions';
@@ -42,6 +44,10 @@ export interface NotificationPort {
   send(text: string, options?: { readonly retry?: boolean }): Promise<void>;
   cancel(): void;
   pickModel(model: string): Promise<void>;
+  /** The chat's mode control (issue 32 §1): the user's `cairn.permissionMode`. */
+  setPermissionMode(mode: PermissionMode): Promise<void>;
+  /** "Start it" under a plan: switch to `mode`, then send the go-ahead. */
+  startPlan(mode: PlanStartMode): Promise<void>;
   /** A queued message: send it now, take it back into the input, or remove it (`SessionController.actOnQueued`). */
   actOnQueued(sink: ViewSink, id: number, action: QueuedMessageAction): Promise<void>;
   /** The cold-send notice's answer (`ColdSendGate.answer`). */
@@ -170,6 +176,15 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       } catch (error) {
         port.deps.log.error(`The model could not be changed to ${message.model}: ${errorMessage(error)}`);
         port.postError('model', `The model could not be changed: ${errorMessage(error)}`, 'openSettings');
+      }
+      return;
+    case 'setPermissionMode':
+    case 'startPlan':
+      try {
+        await (message.type === 'startPlan' ? port.startPlan(message.mode) : port.setPermissionMode(message.mode));
+      } catch (error) {
+        port.deps.log.error(`The permission mode could not be changed to ${message.mode}: ${errorMessage(error)}`);
+        port.postError('permission_mode', `The permission mode could not be changed: ${errorMessage(error)}`, 'openSettings');
       }
       return;
     case 'compact':

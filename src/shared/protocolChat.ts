@@ -8,6 +8,7 @@ import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
 import type { SubagentHeaderView, SubagentUsageView } from './subagentView';
 import type { ColdSendChoice, ColdSendView } from './coldSendView';
+import type { PermissionMode, PlanStartMode } from './permissionModeView';
 import type {
   ResultView,
   AllowanceView,
@@ -80,7 +81,11 @@ export type ChatWebviewNotification =
   /** A queued message (one sent while Cairn worked): send it now, take it back into the input, or remove it. */
   | { readonly type: 'queuedMessage'; readonly id: number; readonly action: QueuedMessageAction }
   /** The cold-send notice's answer (`dontAskAgain`: send as Cairn would for the rest of this session, without asking). */
-  | { readonly type: 'coldSendChoice'; readonly id: number; readonly choice: ColdSendChoice; readonly dontAskAgain: boolean };
+  | { readonly type: 'coldSendChoice'; readonly id: number; readonly choice: ColdSendChoice; readonly dontAskAgain: boolean }
+  /** The mode control's choice (issue 32 §1): the user's `cairn.permissionMode` is set to it. */
+  | { readonly type: 'setPermissionMode'; readonly mode: PermissionMode }
+  /** "Start it" under a plan: switch to `mode`, then send the go-ahead. */
+  | { readonly type: 'startPlan'; readonly mode: PlanStartMode };
 
 /** A skill as the chat's list shows it (issue 18). */
 export interface SkillView {
@@ -120,6 +125,8 @@ export interface ChatInitFields {
   readonly coldSend?: ColdSendView;
   /** What runs without asking, with how long each lasts (absent: nothing). */
   readonly allowances?: readonly AllowanceView[];
+  /** The permission mode in force (absent: an older host; ask). */
+  readonly permissionMode?: PermissionMode;
 }
 
 export type ChatHostNotification =
@@ -217,6 +224,8 @@ export type ChatHostNotification =
   | { readonly type: 'approvalAnswered'; readonly callId: string; readonly agent?: string; readonly decision: ApprovalDecision }
   /** What the user allowed to run without asking, as it now stands (issue 34, item 9). */
   | { readonly type: 'allowances'; readonly allowances: readonly AllowanceView[] }
+  /** The permission mode in force, as it now stands (issue 32 §1). */
+  | { readonly type: 'permissionMode'; readonly mode: PermissionMode }
   | SubagentNotification;
 
 /** The notifications about one turn: the chat's transcript applies them (`transcript.ts`). */

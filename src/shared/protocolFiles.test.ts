@@ -34,6 +34,7 @@ describe('the protocol files', () => {
     expect(other.map((s) => s.getText(source('protocol.ts')))).toEqual([]);
     expect(sharedImports('protocol.ts')).toEqual([
       'coldSendView',
+      'permissionModeView',
       'protocolChat',
       'protocolChatViews',
       'protocolCore',
@@ -44,12 +45,13 @@ describe('the protocol files', () => {
   });
 
   it('import one way: validation → core → chat, report → their views', () => {
-    expect(sharedImports('protocolValidation.ts')).toEqual(['coldSendView', 'protocolChatViews', 'protocolCore']);
+    expect(sharedImports('protocolValidation.ts')).toEqual(['coldSendView', 'permissionModeView', 'protocolChatViews', 'protocolCore']);
     expect(sharedImports('protocolCore.ts')).toEqual(['protocolChat', 'protocolReport']);
-    expect(sharedImports('protocolChat.ts')).toEqual(['coldSendView', 'protocolChatViews', 'subagentView']);
+    expect(sharedImports('protocolChat.ts')).toEqual(['coldSendView', 'permissionModeView', 'protocolChatViews', 'subagentView']);
     expect(sharedImports('protocolChatViews.ts')).toEqual(['subagentView']);
     expect(sharedImports('protocolReport.ts')).toEqual(['keepWarmView']);
     expect(sharedImports('keepWarmView.ts')).toEqual([]);
+    expect(sharedImports('permissionModeView.ts')).toEqual([]);
     expect(sharedImports('subagentView.ts')).toEqual([]);
     expect(sharedImports('coldSendView.ts')).toEqual([]);
   });

@@ -79,6 +79,14 @@ describe('parseWebviewMessage', () => {
     expect(refused({ ...choice, extra: true }).message).toMatch(/unknown field "extra"/);
   });
 
+  it('takes a permission mode the chat may set, and "Start it" only into ask or accept edits (never auto)', () => {
+    expect(parseWebviewMessage({ type: 'setPermissionMode', mode: 'plan' })).toEqual({ type: 'setPermissionMode', mode: 'plan' });
+    expect(refused({ type: 'setPermissionMode', mode: 'bypass' }).message).toMatch(/mode must be one of ask, acceptEdits, plan, auto/);
+    expect(parseWebviewMessage({ type: 'startPlan', mode: 'acceptEdits' })).toEqual({ type: 'startPlan', mode: 'acceptEdits' });
+    expect(refused({ type: 'startPlan', mode: 'auto' }).message).toMatch(/mode must be one of ask, acceptEdits/);
+    expect(refused({ type: 'startPlan', mode: 'ask', text: 'rm -rf' }).message).toMatch(/unknown field "text"/);
+  });
+
   it('refuses a compact message without a boolean preview or with oversize instructions', () => {
     expect(refused({ type: 'compact', instructions: 'x' }).message).toMatch(/preview must be true or false/);
     expect(refused({ type: 'compact', preview: 'yes' }).message).toMatch(/preview must be true or false/);

@@ -15,6 +15,7 @@ import type {
 } from './protocolCore';
 import type { ApprovalDecision, HostAction, QueuedMessageAction } from './protocolChatViews';
 import { COLD_SEND_CHOICES } from './coldSendView';
+import { PERMISSION_MODE_CYCLE, PLAN_START_MODES } from './permissionModeView';
 
 /** Why a message from the webview was refused; the host logs it and does nothing else. */
 export class ProtocolError extends Error {
@@ -322,6 +323,12 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
         choice: member(m.choice, 'choice', COLD_SEND_CHOICES),
         dontAskAgain: m.dontAskAgain,
       };
+    case 'setPermissionMode':
+      record(m, type, ['type', 'mode']);
+      return { type, mode: member(m.mode, 'mode', PERMISSION_MODE_CYCLE) };
+    case 'startPlan':
+      record(m, type, ['type', 'mode']);
+      return { type, mode: member(m.mode, 'mode', PLAN_START_MODES) };
     default:
       refuse(`unknown message type "${type.slice(0, 40)}"`);
   }

@@ -226,6 +226,28 @@ describe.skipIf(!chromiumPath)('the composer and the chat’s everyday cards in 
     await page.close();
   });
 
+  it('the permission mode: Shift+Tab in the input asks the host for the next mode; in plan mode a finished answer offers Start it', async () => {
+    const page = await openChat('light');
+    const control = page.getByRole('combobox', { name: 'Permission mode' });
+    await expect.poll(() => control.inputValue()).toBe('ask');
+    await page.getByRole('textbox', { name: 'Message to Cairn' }).press('Shift+Tab');
+    await expect.poll(() => received(page, 'setPermissionMode')).toEqual([{ type: 'setPermissionMode', mode: 'acceptEdits' }]);
+    // Focus stays in the input: Shift+Tab there cycles the mode instead of leaving.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message to Cairn');
+    await post(page, { type: 'permissionMode', mode: 'plan' });
+    await expect.poll(() => control.inputValue()).toBe('plan');
+    await post(page, { type: 'turnStarted', turn: 0, text: 'Plan a refactor.' });
+    await post(page, { type: 'textDelta', turn: 0, text: 'The plan: 1. Rename. 2. Test.' });
+    await post(page, { type: 'assistantDone', turn: 0, incomplete: false });
+    await post(page, { type: 'busy', busy: false });
+    await page.getByRole('region', { name: 'Plan ready' }).waitFor();
+    await page.getByRole('button', { name: 'Start it', exact: true }).click();
+    await expect.poll(() => received(page, 'startPlan')).toEqual([{ type: 'startPlan', mode: 'ask' }]);
+    expect(await refused(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOT_DIR, 'composer-plan-start.png') });
+    await page.close();
+  });
+
   it('in a 240 px panel the welcome, the menus and the picker stay inside the view', async () => {
     const page = await openChat('light', 240);
     await post(page, { type: 'welcome', welcome: {} });

@@ -10,6 +10,7 @@ import { CompactionNotice } from './CompactionNotice';
 import { ColdSendNotice } from './ColdSendNotice';
 import { FollowingContext, useFollowEnd } from './followEnd';
 import { Composer } from './Composer';
+import { PlanStart } from './PermissionModeControl';
 import { QueuedMessages } from './QueuedMessages';
 import { SkillsList } from './SkillsList';
 import { TodoList } from './TodoList';
@@ -100,6 +101,7 @@ export function ChatView({ store }: { store: ChatStore }) {
       <AllowancesList allowances={store.allowances.value} onRevoke={(id) => store.revokeAllowance(id)} />
       <QueuedMessages store={store} />
       <ColdSendNotice store={store} />
+      <PlanStart store={store} />
       <Composer store={store} />
     </div>
   );

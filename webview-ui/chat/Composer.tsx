@@ -5,6 +5,7 @@ import { CompactForm } from './CompactForm';
 import { MentionMenu } from './MentionMenu';
 import { completeMention, droppedUris, mentionQuery } from './mentionCompletion';
 import { ModelPicker } from './ModelPicker';
+import { PermissionModeControl } from './PermissionModeControl';
 import { SlashMenu } from './SlashMenu';
 import { completeSlash, slashMatches } from './slashCompletion';
 
@@ -12,7 +13,7 @@ import { completeSlash, slashMatches } from './slashCompletion';
  * The input: Enter sends (while Cairn works, Enter queues the message for when the turn ends, and Up in an empty
  * input takes the newest queued one back to edit), Shift+Enter is a new line, Escape cancels the running turn. Above it, "Compact…"
  * opens a place to say what a compaction's summary should keep, then Preview or Compact now; beside it the
- * model picker. Typing `/` offers the host's slash commands, `@` the workspace's files (arrows, Tab or
+ * permission mode (Shift+Tab in the input cycles it) and the model picker. Typing `/` offers the host's slash commands, `@` the workspace's files (arrows, Tab or
  * Enter to pick, Escape to close); files dropped on the input (Shift while dragging, in VS Code) are
  * mentioned too.
  */
@@ -103,6 +104,7 @@ export function Composer({ store }: { store: ChatStore }) {
             Compact…
           </button>
         )}
+        <PermissionModeControl store={store} />
         <ModelPicker store={store} />
       </div>
       <SlashMenu matches={slash} active={active} onPick={(command) => pick(slash.indexOf(command))} />
@@ -159,7 +161,11 @@ export function Composer({ store }: { store: ChatStore }) {
               }
             }
             const queued = store.queued.value;
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            if (e.key === 'Tab' && e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+              // Shift+Tab cycles the permission mode, as in Claude Code (the control beside the model picker shows it).
+              e.preventDefault();
+              store.cyclePermissionMode();
+            } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
               e.preventDefault();
               send();
             } else if (e.key === 'ArrowUp' && draft.value === '' && queued.length > 0) {

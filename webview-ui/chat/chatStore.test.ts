@@ -7,7 +7,8 @@ import { applyTurnEvent, isTurnEvent, type Turns } from '../../src/shared/transc
 /** A FAKE webview: the messages the page would receive, and a frame the test triggers by hand. */
 function fakePage() {
   let receive: ((event: MessageEvent<unknown>) => void) | undefined;
-  const api: VsCodeApi = { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+  const sent: unknown[] = [];
+  const api: VsCodeApi = { postMessage: (message) => void sent.push(message), getState: () => undefined, setState: () => undefined };
   const target = { addEventListener: (_type: string, listener: (event: MessageEvent<unknown>) => void) => (receive = listener) };
   const frames: (() => void)[] = [];
   const store = new ChatStore(new HostBridge(api, target as unknown as Pick<Window, 'addEventListener'>), (flush) => frames.push(flush));
@@ -16,6 +17,7 @@ function fakePage() {
     post: (...messages: HostNotification[]) => messages.forEach((data) => receive?.({ data } as MessageEvent<unknown>)),
     frame: () => frames.splice(0).forEach((flush) => flush()),
     pendingFrames: () => frames.length,
+    sent,
   };
 }
 
@@ -105,5 +107,47 @@ describe('slash completion', () => {
     expect(store.slashChoices.value.find((c) => c.name === 'release-notes')!.description).toBe(
       'Skill, stays on for the session: Write release notes',
     );
+  });
+});
+
+describe('ChatStore permission mode', () => {
+  const init = (permissionMode: 'ask' | 'plan') =>
+    ({
+      type: 'init',
+      protocolVersion: 1,
+      view: 'chat',
+      sessionTitle: 's',
+      turns: [],
+      hasOlderTurns: false,
+      resultIds: [],
+      busy: false,
+      permissionMode,
+    }) as const;
+
+  it("shows the host's mode, and Shift+Tab asks the host for the next one in the cycle", () => {
+    const page = fakePage();
+    page.post(init('ask'));
+    expect(page.store.permissionMode.value).toBe('ask');
+    page.store.cyclePermissionMode();
+    expect(page.sent.at(-1)).toEqual({ type: 'setPermissionMode', mode: 'acceptEdits' });
+    // The control shows what the host confirms, not what was asked.
+    expect(page.store.permissionMode.value).toBe('ask');
+    page.post({ type: 'permissionMode', mode: 'plan' });
+    page.store.cyclePermissionMode();
+    expect(page.sent.at(-1)).toEqual({ type: 'setPermissionMode', mode: 'auto' });
+  });
+
+  it('offers "Start it" in plan mode once a turn ended on the model\'s answer, and not while it runs or in another mode', () => {
+    const page = fakePage();
+    page.post(init('plan'), { type: 'turnStarted', turn: 0, text: 'plan a refactor' }, { type: 'busy', busy: true });
+    expect(page.store.planReady.value).toBe(false);
+    page.post({ type: 'textDelta', turn: 0, text: '1. Rename. 2. Test.' });
+    page.frame();
+    page.post({ type: 'assistantDone', turn: 0, incomplete: false }, { type: 'busy', busy: false });
+    expect(page.store.planReady.value).toBe(true);
+    page.store.startPlan('acceptEdits');
+    expect(page.sent.at(-1)).toEqual({ type: 'startPlan', mode: 'acceptEdits' });
+    page.post({ type: 'permissionMode', mode: 'acceptEdits' });
+    expect(page.store.planReady.value).toBe(false);
   });
 });

@@ -15,7 +15,10 @@ import type {
   TodoItemView,
   UsageMeterView,
   WelcomeView,
+  PermissionMode,
+  PlanStartMode,
 } from '../../src/shared/protocol';
+import { nextPermissionMode } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
 import { DeltaBatch, type FrameScheduler, isStreamDelta, nextFrame } from './deltaBatch';
 import {
@@ -52,6 +55,17 @@ export class ChatStore {
   readonly welcome = signal<WelcomeView | null>(null);
   /** The model the next request uses ('' until the host says). */
   readonly model = signal('');
+  /** The permission mode in force (issue 32 §1; the host's, from the user's settings). */
+  readonly permissionMode = signal<PermissionMode>('ask');
+  /**
+   * A plan to start: in plan mode, once a turn has ended on the model's answer (not cut, not stopped), the chat
+   * offers "Start it" under it. Derived from the turns shown, so a reload in plan mode offers it again.
+   */
+  readonly planReady = computed(() => {
+    if (this.permissionMode.value !== 'plan' || this.busy.value) return false;
+    const last = this.turns.value.at(-1)?.items.at(-1);
+    return last?.type === 'assistant' && last.text.trim() !== '' && !last.incomplete && !last.stopped;
+  });
   /** The slash commands the input completes (the host's list). */
   readonly slashCommands = signal<readonly SlashCommandView[]>([]);
   /** What `/` completes: the host's commands and the skills a user may invoke (`/name` turns one on), by name. */
@@ -112,6 +126,7 @@ export class ChatStore {
           this.queued.value = message.queued ?? [];
           this.coldSend.value = message.coldSend ?? null;
           this.allowances.value = message.allowances ?? [];
+          this.permissionMode.value = message.permissionMode ?? 'ask';
           this.initialized.value = true;
         });
         return;
@@ -143,6 +158,9 @@ export class ChatStore {
         return;
       case 'model':
         this.model.value = message.model;
+        return;
+      case 'permissionMode':
+        this.permissionMode.value = message.mode;
         return;
       case 'insertText':
         this.insertRequest.value = { text: message.text, n: (this.insertRequest.value?.n ?? 0) + 1 };
@@ -239,6 +257,22 @@ export class ChatStore {
   /** The picker's choice: the next request uses it (the host confirms with `model`). */
   pickModel(model: string): void {
     if (model && model !== this.model.value) this.bridge.notify({ type: 'pickModel', model });
+  }
+
+  /** The mode control's choice (the host confirms with `permissionMode`, which the control shows). */
+  setPermissionMode(mode: PermissionMode): void {
+    if (mode !== this.permissionMode.value) this.bridge.notify({ type: 'setPermissionMode', mode });
+  }
+
+  /** Shift+Tab: the next mode in the cycle. */
+  cyclePermissionMode(): void {
+    this.setPermissionMode(nextPermissionMode(this.permissionMode.value));
+  }
+
+  /** "Start it" under a plan: the host switches to `mode` and sends the go-ahead. */
+  startPlan(mode: PlanStartMode): void {
+    if (this.busy.value) return;
+    this.bridge.notify({ type: 'startPlan', mode });
   }
 
   /** `agent`: the child whose call it is (its prompt names it); absent for the session's own agent. */

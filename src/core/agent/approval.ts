@@ -1,5 +1,6 @@
 /** Who may let a tool run: read-only tools run freely; commands and edits ask unless the user allowed them. */
 import type { ChangePlan, RevisedTexts } from '../tools/changePlan';
+import type { PermissionMode } from './permissionModeNames';
 
 export type { ApprovedChange, RevisedTexts } from '../tools/changePlan';
 
@@ -120,6 +121,8 @@ export interface ApprovalSettings {
   readonly alwaysAllow: ReadonlySet<string>;
   /** An untrusted workspace may be read but never written or run in: no approval can change that. */
   readonly workspaceTrusted: boolean;
+  /** The permission mode in force (`cairn.permissionMode`; `permissionMode.ts`); absent: `ask`. */
+  readonly mode?: PermissionMode;
 }
 
 export type ApprovalVerdict =

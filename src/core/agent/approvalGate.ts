@@ -1,4 +1,5 @@
 import type { LedgerResult } from '../ledger/types';
+import type { CommandSandboxState } from '../ports';
 import type { ApprovedChange } from '../tools/changePlan';
 import {
   allowanceNoun,
@@ -11,6 +12,7 @@ import {
   type McpToolOwner,
 } from './approval';
 import { proposalDiffs } from './changeProposal';
+import { DEFAULT_PERMISSION_MODE, modeVerdict } from './permissionMode';
 import type { AgentEvent } from './events';
 import type { ToolExecutor } from './ports';
 
@@ -31,6 +33,8 @@ export interface ApprovalGateDeps {
   readonly protectedReason?: (tool: string, input: unknown) => Promise<string | undefined>;
   /** What a command may touch that its checkpoint will not keep (`CheckpointRecorder.commandNotKept`). */
   readonly commandNotKept?: (command: string) => Promise<string | undefined>;
+  /** What confines commands now (`Workspace.commandSandbox`): the `auto` mode runs only what it holds without asking. */
+  readonly commandSandbox?: () => Promise<CommandSandboxState>;
   readonly emit: (event: AgentEvent) => void;
   /** Why this agent may not run a tool at all (one it was not offered), or undefined: checked before any approval. */
   readonly notOffered?: (tool: string) => string | undefined;
@@ -60,7 +64,16 @@ export async function runWithApproval(
   const readOnly = deps.isReadOnlyTool(call.name);
   const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
   const owner = deps.mcpOwner?.(call.name);
-  const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
+  const settings = deps.approvals();
+  const mode = settings.mode ?? DEFAULT_PERMISSION_MODE;
+  const command = call.name === 'bash' ? commandOf(call.input) : undefined;
+  // The permission mode (permissionMode.ts) judges the call as it runs, over what the settings say.
+  const sandbox = mode === 'auto' && command !== undefined ? await deps.commandSandbox?.() : undefined;
+  const verdict = modeVerdict(
+    mode,
+    { tool: call.name, readOnly, protectedReason, ...(command !== undefined ? { command } : {}), ...(sandbox ? { sandbox } : {}) },
+    approvalVerdict(call.name, readOnly, settings, protectedReason, owner),
+  );
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
   let approved: ApprovedChange | undefined;
   if (verdict.kind === 'ask') {
@@ -114,6 +127,11 @@ export async function runWithApproval(
   // The ledger times the tool itself, and stores that figure for a reload to show the same; an executor
   // that does not is timed here.
   return { result, durationMs: result.durationMs ?? performance.now() - started };
+}
+
+function commandOf(input: unknown): string | undefined {
+  const command = typeof input === 'object' && input !== null ? (input as { command?: unknown }).command : undefined;
+  return typeof command === 'string' ? command : undefined;
 }
 
 /** The detail without its input-only preview (the proposal's diffs say the same, with context and line numbers). */

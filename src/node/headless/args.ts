@@ -8,6 +8,7 @@ import {
 import { DEFAULT_HYGIENE, type CommandOutputShape, type HygieneConfig } from '../../core/config/hygiene';
 import type { SpendingCaps } from '../../core/spending/spendingCap';
 import type { SandboxSettings } from '../workspace/sandboxPolicy';
+import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../../core/agent/permissionMode';
 
 /** The headless runner's command line: `npm run agent -- --workspace DIR (--scenario FILE | --prompt TEXT) ...`. */
 
@@ -34,6 +35,8 @@ export interface HeadlessArgs {
   readonly pastCap?: PastCapAnswer;
   /** `--sandbox off` and `--sandbox-network`: as `cairn.sandbox` and `cairn.sandboxNetwork`. */
   readonly sandbox?: SandboxSettings;
+  /** `--permission-mode`: as `cairn.permissionMode` (default ask). */
+  readonly permissionMode?: PermissionMode;
 }
 
 /** What the headless runner answers past a spending cap: stop, continue once, or raise (to twice the cap). */
@@ -73,7 +76,11 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
                     go, or raise the cap to twice what it was
   --sandbox auto|off, --sandbox-network
                     how commands are confined, as cairn.sandbox (default auto: the workspace writable, the
-                    rest read-only, credentials hidden, no network) and cairn.sandboxNetwork`;
+                    rest read-only, credentials hidden, no network) and cairn.sandboxNetwork
+  --permission-mode ask|plan|acceptEdits|auto
+                    as cairn.permissionMode (default ask): plan refuses edits and commands; acceptEdits and
+                    auto run edits (auto: sandboxed commands too) without asking; what still asks is approved
+                    automatically, as every ask is in a headless run`;
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const values = new Map<string, string>();
@@ -100,6 +107,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
         '--budget-session',
         '--past-cap',
         '--sandbox',
+        '--permission-mode',
       ].includes(arg)
     ) {
       throw new UsageError(`Unknown option "${arg}".\n\n${USAGE}`);
@@ -150,8 +158,12 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const sandbox = values.get('--sandbox');
   if (sandbox !== undefined && sandbox !== 'auto' && sandbox !== 'off')
     throw new UsageError(`--sandbox must be auto or off, got "${sandbox}".`);
+  const permissionMode = values.get('--permission-mode');
+  if (permissionMode !== undefined && !isPermissionMode(permissionMode))
+    throw new UsageError(`--permission-mode must be ${PERMISSION_MODES.join(', ')}, got "${permissionMode}".`);
   return {
     workspace,
+    ...(permissionMode !== undefined ? { permissionMode } : {}),
     ...(turn !== undefined || session !== undefined
       ? { spendingCaps: { ...(turn !== undefined ? { turn } : {}), ...(session !== undefined ? { session } : {}) } }
       : {}),

@@ -148,6 +148,15 @@ describe('the headless runner', () => {
     expect(() => parseHeadlessArgs([...base, '--sandbox', 'strict'])).toThrow(/--sandbox must be auto or off/);
   });
 
+  it('reads --permission-mode (issue 32 §1) and refuses what is not a mode', () => {
+    const base = ['--workspace', 'w', '--prompt', 'p'];
+    expect(parseHeadlessArgs(base)).not.toHaveProperty('permissionMode');
+    expect(parseHeadlessArgs([...base, '--permission-mode', 'acceptEdits']).permissionMode).toBe('acceptEdits');
+    expect(() => parseHeadlessArgs([...base, '--permission-mode', 'yolo'])).toThrow(
+      /--permission-mode must be ask, plan, acceptEdits, auto/,
+    );
+  });
+
   it('reads --command-output into the hygiene numbers and refuses another shape', () => {
     const base = ['--workspace', 'w', '--prompt', 'p'];
     expect(hygieneOf(parseHeadlessArgs(base))['cap.command_output']).toBe('head-tail');

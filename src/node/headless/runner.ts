@@ -1,3 +1,4 @@
+import { DEFAULT_PERMISSION_MODE, type PermissionMode } from '../../core/agent/permissionMode';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,6 +61,8 @@ export interface HeadlessOptions {
   readonly spending?: { readonly caps: SpendingCaps; readonly pastCap?: PastCapAnswer; readonly approver?: SpendingApprover };
   /** How commands are confined (`--sandbox`, `--sandbox-network`); default: confined, no network. */
   readonly sandbox?: SandboxSettings;
+  /** `--permission-mode` (default ask); a function for a run that switches modes between its turns (tests). */
+  readonly permissionMode?: PermissionMode | (() => PermissionMode);
   /** Prices over the built-in table (as `cairn.prices`). */
   readonly prices?: PriceTable;
 }
@@ -81,6 +84,10 @@ export interface HeadlessResult {
   readonly events: readonly AgentEvent[];
   /** The local server's log of every request body, when a scenario ran. */
   readonly server?: Pick<LocalServer, 'requests' | 'notices'>;
+}
+
+function modeOf(mode: HeadlessOptions['permissionMode']): PermissionMode {
+  return typeof mode === 'function' ? mode() : (mode ?? DEFAULT_PERMISSION_MODE);
 }
 
 export class HeadlessError extends Error {
@@ -147,7 +154,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       skills: new FileSkillSource({ homeDir, roots: [workspaceDir], trusted: () => true }),
       model: modelClient,
       approver: autoApprover,
-      approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true }),
+      approvals: () => ({ alwaysAllow: new Set(), workspaceTrusted: true, mode: modeOf(options.permissionMode) }),
       settings: () => settings,
       sessionsDir: join(outDir, 'sessions'),
       promptsDir: REPO_PROMPTS_DIR,

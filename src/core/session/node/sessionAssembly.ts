@@ -1,4 +1,5 @@
 import { Composer } from '../../compose/composer';
+import { DEFAULT_PERMISSION_MODE, PermissionModeEnvelope } from '../../agent/permissionMode';
 import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
 import type { StaticState } from '../../compose/staticPart';
 import { DEFAULT_HYGIENE } from '../../config/hygiene';
@@ -316,6 +317,7 @@ async function assemble(
             : childLoopParts.summarizeToolCall(tool, input),
       protectedReason: childLoopParts.protectedReason,
       ...(childLoopParts.commandNotKept ? { commandNotKept: childLoopParts.commandNotKept } : {}),
+      ...(childLoopParts.commandSandbox ? { commandSandbox: childLoopParts.commandSandbox } : {}),
       runsConcurrently: (tool) => tool === TASK_TOOL_NAME,
       bounds: extras.bounds,
       emit: (event) => events.emit(event),
@@ -325,8 +327,9 @@ async function assemble(
       toolRun: { started: () => keepWarm.toolRunStarted(), ended: () => keepWarm.toolRunEnded() },
       contextPolicy: compactor,
       project,
-      // Order in the message: the catalog's change, the skills turned on or off, the files a restore changed, the editor's context.
+      // Order in the message: the permission mode when it changed, the catalog's change, the skills turned on or off, the files a restore changed, the editor's context.
       attachments: [
+        new PermissionModeEnvelope(() => ports.approvals().mode ?? DEFAULT_PERMISSION_MODE),
         { blocksFor: () => composer.catalogDelta() },
         { blocksFor: () => skills.attachments() },
         { blocksFor: async () => checkpoints.checkpoints.takeNotes() },

@@ -20,7 +20,7 @@ import { subagentSettingsOf } from './sessionExtras';
 /** What a tool call looks like and may do: the same for the session's agent and every child. */
 export type ToolCallParts = Pick<
   ChildPorts,
-  'isReadOnlyTool' | 'describeForApproval' | 'mcpOwner' | 'summarizeToolCall' | 'protectedReason' | 'commandNotKept'
+  'isReadOnlyTool' | 'describeForApproval' | 'mcpOwner' | 'summarizeToolCall' | 'protectedReason' | 'commandNotKept' | 'commandSandbox'
 >;
 
 export function toolCallParts(
@@ -43,6 +43,8 @@ export function toolCallParts(
       return mcp ? mcpCallSummary(mcp, input) : summarizeToolCall(tool, input);
     },
     protectedReason: (tool, input) => protectedWriteReason(tool, input, workspace),
+    // What confines commands, for the `auto` permission mode (the same sandbox for every agent of the session).
+    ...(workspace.commandSandbox ? { commandSandbox: () => workspace.commandSandbox!() } : {}),
   };
 }
 

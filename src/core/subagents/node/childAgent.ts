@@ -22,6 +22,8 @@ import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import type { ChildBudget } from '../childBudget';
 import type { SpendingCap } from '../../spending/spendingCap';
 import { requestCostOf } from '../../spending/requestCost';
+import { DEFAULT_PERMISSION_MODE, PermissionModeEnvelope } from '../../agent/permissionMode';
+import type { CommandSandboxState } from '../../ports';
 import { ChildJournal } from '../childJournal';
 import { childPreamble } from '../childPreamble';
 import { ChildToolExecutor, childToolDefinitions, childToolNames } from '../childTools';
@@ -71,6 +73,8 @@ export interface ChildPorts {
   readonly protectedReason: (tool: string, input: unknown) => Promise<string | undefined>;
   /** What a command may touch that its checkpoint will not keep, for its approval. */
   readonly commandNotKept?: (command: string) => Promise<string | undefined>;
+  /** What confines commands (`Workspace.commandSandbox`), for the `auto` permission mode. */
+  readonly commandSandbox?: () => Promise<CommandSandboxState>;
 }
 
 /**
@@ -174,7 +178,11 @@ export async function startChildAgent(
       summarizeToolCall: ports.summarizeToolCall,
       protectedReason: ports.protectedReason,
       ...(ports.commandNotKept ? { commandNotKept: ports.commandNotKept } : {}),
+      ...(ports.commandSandbox ? { commandSandbox: ports.commandSandbox } : {}),
       emit: (event) => events.emit(event),
+      // A child runs under the session's mode (the same `approvals`: it has no mode of its own to widen), and
+      // is told it in its first message when that is not ask.
+      attachments: [new PermissionModeEnvelope(() => ports.approvals().mode ?? DEFAULT_PERMISSION_MODE)],
       generations,
       decisions,
       requests,
