@@ -120,6 +120,8 @@ export interface ApprovalSettings {
   readonly alwaysAllow: ReadonlySet<string>;
   /** An untrusted workspace may be read but never written or run in: no approval can change that. */
   readonly workspaceTrusted: boolean;
+  /** `cairn.webFetch.refuseInUntrustedWorkspace`: in an untrusted workspace `web_fetch` is refused instead of asking. */
+  readonly refuseWebFetchWhenUntrusted?: boolean;
 }
 
 export type ApprovalVerdict =

@@ -13,6 +13,8 @@ import {
 import { proposalDiffs } from './changeProposal';
 import type { AgentEvent } from './events';
 import type { ToolExecutor } from './ports';
+import { webFetchVerdict } from './webFetchApproval';
+import { WEB_FETCH_TOOL_NAME } from '../web/webFetchTool';
 
 /**
  * What the gate needs of the loop's parts. The gate owns this shape and the loop's deps extend it (the loop
@@ -60,7 +62,9 @@ export async function runWithApproval(
   const readOnly = deps.isReadOnlyTool(call.name);
   const protectedReason = readOnly || !deps.protectedReason ? undefined : await deps.protectedReason(call.name, call.input);
   const owner = deps.mcpOwner?.(call.name);
-  const verdict = approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
+  // web_fetch is allowed per domain and may ask in an untrusted workspace (webFetchApproval.ts).
+  const web = call.name === WEB_FETCH_TOOL_NAME && !owner ? webFetchVerdict(call.input, deps.approvals()) : undefined;
+  const verdict = web?.verdict ?? approvalVerdict(call.name, readOnly, deps.approvals(), protectedReason, owner);
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
   let approved: ApprovedChange | undefined;
   if (verdict.kind === 'ask') {
@@ -77,7 +81,7 @@ export async function runWithApproval(
     // What a command may touch that its turn's snapshot will not keep, said before it is allowed.
     const notKept = described?.command !== undefined ? await deps.commandNotKept?.(described.command) : undefined;
     const kept = change && notKept !== undefined ? { ...change, notKept } : change;
-    const detail = kept ? { ...kept, allowance: allowanceNoun(call.name) } : undefined;
+    const detail = kept ? { ...kept, allowance: web?.allowance ?? allowanceNoun(call.name) } : undefined;
     const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
     deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
     let decision: ApprovalDecision;
@@ -90,7 +94,7 @@ export async function runWithApproval(
           summary,
           ...shown,
           ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
-          ...(owner ? { alwaysKey: owner.alwaysKey } : {}),
+          ...(owner ? { alwaysKey: owner.alwaysKey } : web?.alwaysKey ? { alwaysKey: web.alwaysKey } : {}),
           ...(proposal ? { proposal } : {}),
         },
         signal,
