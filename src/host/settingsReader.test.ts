@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../core/model/defaultModel';
 import { DEFAULT_CACHE_TIME } from '../core/compaction/settings';
-import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter } from './settingsReader';
+import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, USER_ONLY_SETTINGS } from './settingsReader';
 
 const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
 
@@ -280,5 +280,19 @@ describe('budgets: user-scoped, each with a maximum (security round 3, case 12)'
       'cairn.subagents.maxTurns is 41000; at most 100 are allowed, so Cairn uses 100.',
       'cairn.subagents.requestsPerTurn is 1000000000; at most 2000 are allowed, so Cairn uses 2000.',
     ]);
+  });
+});
+
+describe('web_fetch settings (issue 33)', () => {
+  it('takes web_fetch and web_fetch(domain:…) in cairn.approvals, and the loopback allowance from the user only', () => {
+    const values: Record<string, unknown> = {
+      approvals: { web_fetch: 'ask', 'web_fetch(domain:docs.example.com)': 'allow', 'web_fetch(example.com)': 'allow' },
+      'webFetch.allowPrivateAddresses': true,
+    };
+    const settings = readCairnSettings((key) => values[key]);
+    expect([...settings.alwaysAllow]).toEqual(['web_fetch(domain:docs.example.com)']);
+    expect(settings.problems.join('\n')).toContain('cairn.approvals names "web_fetch(example.com)"');
+    expect(settings.webFetch.fetch.allowPrivateAddresses).toBe(true);
+    expect(USER_ONLY_SETTINGS.has('webFetch.allowPrivateAddresses')).toBe(true);
   });
 });
