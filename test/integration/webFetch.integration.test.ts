@@ -89,6 +89,14 @@ describe('web_fetch through the real loop', () => {
     expect(page).not.toContain('alert(1)');
     expect(again).toBe(`[${(/^\[(#[0-9a-f]+)\]/.exec(again!) ?? [])[1]}] Same result as ${id}.`);
     // Stored in full: recall reads the page back from the journal.
+    // The report counts the fetched pages as a source of their own, apart from the rest of the conversation.
+    const finished = open.events.flatMap((event) => (event.type === 'request_finished' ? [event.snapshot] : []));
+    const last = finished[finished.length - 1]!;
+    const pages = last.sources.find((source) => source.source === 'web_pages');
+    expect(pages?.label).toBe('2 fetched pages');
+    expect(pages!.bytes).toBeGreaterThan(page!.length);
+    expect(last.sources.reduce((sum, source) => sum + source.bytes, 0)).toBe(last.bytes.total);
+    expect(finished[0]!.sources.some((source) => source.source === 'web_pages')).toBe(false);
     const stored = await open.assembled.journal.readResult(id!);
     expect(stored?.body).toContain('Version 2.0 adds **streaming**');
   });

@@ -28,6 +28,8 @@ const KIND_SLOT: Readonly<Record<string, number>> = {
   tools: 4,
   rules: 5,
   session_date: 6,
+  // web_fetch's results (issue 33).
+  web_pages: 7,
 };
 export const SLOT_COUNT = 8;
 
