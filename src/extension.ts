@@ -10,6 +10,7 @@ import { commandEnvironment, environmentSecrets } from './node/workspace/command
 import { commandIsolation } from './node/workspace/commandIsolation';
 import { CHECKPOINT_SCHEME, CheckpointDocuments, VsCodeCheckpointPrompts } from './host/checkpointPrompts';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
+import { NodeWebPageSource } from './node/web/nodeWebPageSource';
 import { VsCodeSpendingPrompt } from './host/spendingPrompt';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
 import { MultiRootWorkspace, reachableFolders } from './node/workspace/multiRootWorkspace';
@@ -203,7 +204,10 @@ export function activate(context: vscode.ExtensionContext): void {
         workspaceTrusted: vscode.workspace.isTrusted,
         // Read at each call too: a switch mid-turn applies from the next tool call.
         mode: permissionModes.current(),
+        refuseWebFetchWhenUntrusted: settings.webFetch.refuseInUntrustedWorkspace,
       }),
+      // web_fetch's pages (issue 33): its settings read at each fetch.
+      web: new NodeWebPageSource(() => settings.webFetch.fetch),
       settings: () => settings.loop,
       compaction: () => settings.compaction,
       subagents: () => settings.subagents,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL } from '../core/model/defaultModel';
 import { DEFAULT_CACHE_TIME } from '../core/compaction/settings';
-import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter } from './settingsReader';
+import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, USER_ONLY_SETTINGS } from './settingsReader';
 
 const from = (values: Record<string, unknown>) => readCairnSettings((key) => values[key]);
 
@@ -348,5 +348,19 @@ describe('cairn.permissionMode (issue 32 §1)', () => {
     const s = from({ permissionMode: 'yolo' });
     expect(s.permissionMode).toBe('ask');
     expect(s.problems).toEqual(['cairn.permissionMode must be one of ask, plan, acceptEdits, auto; using "ask".']);
+  });
+});
+
+describe('web_fetch settings (issue 33)', () => {
+  it('takes web_fetch and web_fetch(domain:…) in cairn.approvals, and the loopback allowance from the user only', () => {
+    const values: Record<string, unknown> = {
+      approvals: { web_fetch: 'ask', 'web_fetch(domain:docs.example.com)': 'allow', 'web_fetch(example.com)': 'allow' },
+      'webFetch.allowPrivateAddresses': true,
+    };
+    const settings = readCairnSettings((key) => values[key]);
+    expect([...settings.alwaysAllow]).toEqual(['web_fetch(domain:docs.example.com)']);
+    expect(settings.problems.join('\n')).toContain('cairn.approvals names "web_fetch(example.com)"');
+    expect(settings.webFetch.fetch.allowPrivateAddresses).toBe(true);
+    expect(USER_ONLY_SETTINGS.has('webFetch.allowPrivateAddresses')).toBe(true);
   });
 });

@@ -22,6 +22,7 @@ import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSe
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../node/workspace/sandboxPolicy';
 import { spendingCapsOf, SPENDING_CAP_SETTINGS, type SpendingCaps } from './spendingCapSettings';
 import { requestHeadersOf, thinkingSettingsOf } from './modelRequestSettings';
+import { WEB_FETCH_APPROVAL, WEB_FETCH_USER_ONLY_SETTINGS, webFetchSettingsOf, type WebFetchHostSettings } from './webFetchSettings';
 
 export type SettingGetter = (key: string) => unknown;
 
@@ -54,6 +55,8 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'headers',
   'thinking',
   'effort',
+  // Letting web_fetch reach this machine or its network (issue 33).
+  ...WEB_FETCH_USER_ONLY_SETTINGS,
 ]);
 
 /** What `userScopedGetter` needs of `vscode.WorkspaceConfiguration`. */
@@ -122,12 +125,14 @@ export interface CairnSettings {
   readonly spending: SpendingCaps;
   /** `cairn.permissionMode`: how much Cairn may do without asking (issue 32 §1). */
   readonly permissionMode: PermissionMode;
+  /** `cairn.webFetch.*`: what web_fetch may reach, its bounds, and whether it is refused in an untrusted workspace. */
+  readonly webFetch: WebFetchHostSettings;
   /** What was wrong with the settings as read (each a sentence naming the setting). */
   readonly problems: readonly string[];
 }
 
 /** Tool names the approvals setting may name: the tools that ask before they run (and MCP tools, below). */
-export const APPROVABLE_TOOLS: readonly string[] = ['apply_patch', 'bash', 'edit', 'multiedit', 'write'];
+export const APPROVABLE_TOOLS: readonly string[] = ['apply_patch', 'bash', 'edit', 'multiedit', 'web_fetch', 'write'];
 
 /**
  * An MCP tool as offered to the model (`mcp__SERVER__TOOL`), or every tool of a server (`mcp__SERVER__*`).
@@ -184,9 +189,9 @@ function approvalsOf(get: SettingGetter, problems: string[]): Set<string> {
       );
       continue;
     }
-    if (!APPROVABLE_TOOLS.includes(tool) && !MCP_APPROVAL.test(tool)) {
+    if (!APPROVABLE_TOOLS.includes(tool) && !MCP_APPROVAL.test(tool) && !WEB_FETCH_APPROVAL.test(tool)) {
       problems.push(
-        `cairn.approvals names "${tool}", which is not a tool that asks (${APPROVABLE_TOOLS.join(', ')}, or an MCP tool: mcp__SERVER__TOOL, mcp__SERVER__*).`,
+        `cairn.approvals names "${tool}", which is not a tool that asks (${APPROVABLE_TOOLS.join(', ')}, web_fetch(domain:example.com), or an MCP tool: mcp__SERVER__TOOL, mcp__SERVER__*).`,
       );
       continue;
     }
@@ -311,6 +316,7 @@ export function readCairnSettings(get: SettingGetter): CairnSettings {
     sandbox: sandboxOf(get, problems),
     spending: spendingCapsOf(get, problems),
     permissionMode: permissionModeOf(get, problems),
+    webFetch: webFetchSettingsOf(get, problems),
     problems,
   };
 }

@@ -32,6 +32,8 @@ export interface ScenarioSession {
 export interface ScenarioSessionOptions {
   readonly approver?: Approver;
   readonly approvals?: ApprovalSettings;
+  /** Approvals read at every call, as the host's are (its "always" answers join them); over `approvals`. */
+  readonly approvalsOf?: () => ApprovalSettings;
   readonly loop?: Partial<AgentLoopSettings>;
   /** Real waits for retries (default: recorded and skipped, so tests do not sleep). */
   readonly realSleep?: boolean;
@@ -55,6 +57,8 @@ export interface ScenarioSessionOptions {
   readonly apiKey?: string;
   /** Secrets besides the key (`SessionPorts.secrets`: withheld variables, MCP input values). */
   readonly secrets?: SessionPorts['secrets'];
+  /** Where `web_fetch` gets pages (`SessionPorts.web`); none: no web_fetch tool. */
+  readonly web?: SessionPorts['web'];
 }
 
 /**
@@ -84,7 +88,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     rules: options.workspaceRules ? new FileRulesSource({ homeDir: join(dir, 'home'), roots: [workspaceDir] }) : noRules,
     model,
     approver: options.approver ?? autoApprover,
-    approvals: () => options.approvals ?? { alwaysAllow: new Set(), workspaceTrusted: true },
+    approvals: options.approvalsOf ?? (() => options.approvals ?? { alwaysAllow: new Set(), workspaceTrusted: true }),
     settings: () => settings,
     sessionsDir: join(dir, 'sessions'),
     promptsDir: REPO_PROMPTS_DIR,
@@ -97,6 +101,7 @@ export async function startScenarioSession(scenarioJson: unknown, options: Scena
     ...(options.checkpointGit ? { checkpointGit: options.checkpointGit } : {}),
     ...(options.subagents ? { subagents: () => options.subagents! } : {}),
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.web ? { web: options.web } : {}),
   };
   const assembled = await startSession(ports);
   const events: AgentEvent[] = [];

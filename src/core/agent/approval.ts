@@ -123,6 +123,8 @@ export interface ApprovalSettings {
   readonly workspaceTrusted: boolean;
   /** The permission mode in force (`cairn.permissionMode`; `permissionMode.ts`); absent: `ask`. */
   readonly mode?: PermissionMode;
+  /** `cairn.webFetch.refuseInUntrustedWorkspace`: in an untrusted workspace `web_fetch` is refused instead of asking. */
+  readonly refuseWebFetchWhenUntrusted?: boolean;
 }
 
 export type ApprovalVerdict =

@@ -54,6 +54,11 @@ function describeCall(tool: string, input: unknown): ApprovalDetail {
         return { problem: `The patch could not be read: ${message} Nothing was changed.` };
       }
     }
+    case 'web_fetch': {
+      // The whole URL: what leaves the machine is in it.
+      const url = stringField(input, 'url');
+      return url === undefined ? {} : { arguments: JSON.stringify({ url }) };
+    }
     default:
       return {};
   }

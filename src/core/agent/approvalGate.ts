@@ -15,6 +15,8 @@ import { proposalDiffs } from './changeProposal';
 import { DEFAULT_PERMISSION_MODE, modeVerdict } from './permissionMode';
 import type { AgentEvent } from './events';
 import type { ToolExecutor } from './ports';
+import { webFetchVerdict } from './webFetchApproval';
+import { WEB_FETCH_TOOL_NAME } from '../web/webFetchTool';
 
 /**
  * What the gate needs of the loop's parts. The gate owns this shape and the loop's deps extend it (the loop
@@ -69,10 +71,12 @@ export async function runWithApproval(
   const command = call.name === 'bash' ? commandOf(call.input) : undefined;
   // The permission mode (permissionMode.ts) judges the call as it runs, over what the settings say.
   const sandbox = mode === 'auto' && command !== undefined ? await deps.commandSandbox?.() : undefined;
+  // web_fetch is allowed per domain and may ask in an untrusted workspace (webFetchApproval.ts).
+  const web = call.name === WEB_FETCH_TOOL_NAME && !owner ? webFetchVerdict(call.input, settings) : undefined;
   const verdict = modeVerdict(
     mode,
     { tool: call.name, readOnly, protectedReason, ...(command !== undefined ? { command } : {}), ...(sandbox ? { sandbox } : {}) },
-    approvalVerdict(call.name, readOnly, settings, protectedReason, owner),
+    web?.verdict ?? approvalVerdict(call.name, readOnly, settings, protectedReason, owner),
   );
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
   let approved: ApprovedChange | undefined;
@@ -90,7 +94,7 @@ export async function runWithApproval(
     // What a command may touch that its turn's snapshot will not keep, said before it is allowed.
     const notKept = described?.command !== undefined ? await deps.commandNotKept?.(described.command) : undefined;
     const kept = change && notKept !== undefined ? { ...change, notKept } : change;
-    const detail = kept ? { ...kept, allowance: allowanceNoun(call.name) } : undefined;
+    const detail = kept ? { ...kept, allowance: web?.allowance ?? allowanceNoun(call.name) } : undefined;
     const shown = { ...(detail ? { detail } : {}), ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}) };
     deps.emit({ type: 'approval_requested', callId: call.callId, tool: call.name, summary, ...shown });
     let decision: ApprovalDecision;
@@ -103,7 +107,7 @@ export async function runWithApproval(
           summary,
           ...shown,
           ...(deps.agent !== undefined ? { agent: deps.agent } : {}),
-          ...(owner ? { alwaysKey: owner.alwaysKey } : {}),
+          ...(owner ? { alwaysKey: owner.alwaysKey } : web?.alwaysKey ? { alwaysKey: web.alwaysKey } : {}),
           ...(proposal ? { proposal } : {}),
         },
         signal,

@@ -6,7 +6,18 @@ import type { RequestCost } from '../pricing/prices';
 import type { TokenEstimate } from '../tokens/tokenEstimator';
 
 export type SourceKind =
-  'preamble' | 'tools' | 'mcp_tools' | 'rules' | 'project_context' | 'skills_catalog' | 'session_date' | 'conversation' | 'thinking';
+  | 'preamble'
+  | 'tools'
+  | 'mcp_tools'
+  | 'rules'
+  | 'project_context'
+  | 'skills_catalog'
+  | 'session_date'
+  | 'conversation'
+  // The model's earlier reasoning sent back (issue 33): a source of its own.
+  | 'thinking'
+  // The results of web_fetch calls in the messages (issue 33): counted apart from the rest of the conversation.
+  | 'web_pages';
 
 /** One source of a request, in the fixed order of the request (tools, system blocks, messages). */
 export interface SourceSnapshot {

@@ -80,6 +80,7 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
   }
   // What `estimator.rawRequest(request)` counts: every tool, every system block, every message with its framing.
   const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
+  const web = webPageBlocks(request, encoded);
 
   const sources: SourceSnapshot[] = [
     ...(preamble ? [preamble] : []),
@@ -114,11 +115,11 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
       source: 'conversation',
       label: `${inputs.conversationLength} messages`,
       zone: 'messages',
-      bytes: messageBytes - dateBytes - thinking.bytes,
-      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw - thinking.rawTokens,
-      runTokens: messageRuns - dateRuns - thinking.runTokens,
+      bytes: messageBytes - dateBytes - thinking.bytes - web.bytes,
+      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw - thinking.rawTokens - web.rawTokens,
+      runTokens: messageRuns - dateRuns - thinking.runTokens - web.runTokens,
       budgetBytes: null,
-      fullBytes: messageBytes - dateBytes - thinking.bytes,
+      fullBytes: messageBytes - dateBytes - thinking.bytes - web.bytes,
       truncated: false,
       variant: 'full',
     }),
@@ -134,6 +135,22 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
             runTokens: thinking.runTokens,
             budgetBytes: null,
             fullBytes: thinking.bytes,
+            truncated: false,
+            variant: 'full',
+          }),
+        ]
+      : []),
+    ...(web.count > 0
+      ? [
+          source({
+            source: 'web_pages',
+            label: web.count === 1 ? '1 fetched page' : `${web.count} fetched pages`,
+            zone: 'messages',
+            bytes: web.bytes,
+            rawTokens: web.rawTokens,
+            runTokens: web.runTokens,
+            budgetBytes: null,
+            fullBytes: web.bytes,
             truncated: false,
             variant: 'full',
           }),
@@ -214,4 +231,26 @@ function toolGroups(fixed: StaticEncoding): Array<{ server: string | null; count
     groups.set(server, group);
   });
   return [...groups.values()];
+}
+
+/** The tool_result blocks that answer web_fetch calls: their count and their share of the messages' bytes and tokens. */
+function webPageBlocks(
+  request: ModelRequest,
+  encoded: readonly EncodedMessage[],
+): { count: number; bytes: number; rawTokens: number; runTokens: number } {
+  const total = { count: 0, bytes: 0, rawTokens: 0, runTokens: 0 };
+  const webCalls = new Set<string>();
+  request.messages.forEach((message, m) => {
+    message.content.forEach((block, b) => {
+      if (block.type === 'tool_use' && block.name === 'web_fetch') webCalls.add(block.id);
+      if (block.type !== 'tool_result' || !webCalls.has(block.tool_use_id)) return;
+      const counted = encoded[m]?.blocks[b];
+      if (!counted) return;
+      total.count += 1;
+      total.bytes += counted.bytes;
+      total.rawTokens += counted.rawTokens;
+      total.runTokens += counted.runTokens;
+    });
+  });
+  return total;
 }

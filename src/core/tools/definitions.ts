@@ -139,6 +139,8 @@ const KEY_ARGUMENT: Record<ToolName, string> = {
 /** The call's key argument in one short line, for the UI (`read src/app.ts`, `bash npm test`). */
 export function summarizeToolCall(name: string, input: unknown): string {
   const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  // web_fetch is a session tool (core/web), named here so the chat's line shows the URL it fetches.
+  if (name === 'web_fetch' && typeof record.url === 'string') return cutLine(`web_fetch ${record.url}`);
   if (!(name in KEY_ARGUMENT)) return name;
   const tool = name as ToolName;
   let key: unknown = record[KEY_ARGUMENT[tool]];
@@ -155,9 +157,12 @@ export function summarizeToolCall(name: string, input: unknown): string {
   if (tool === 'list' && key === undefined) key = '.';
   if (tool === 'grep' && typeof key === 'string' && typeof record.path === 'string') key = `${key} in ${record.path}`;
   if (tool === 'read' && typeof record.offset === 'number') key = `${String(key)}:${record.offset}`;
-  let text = typeof key === 'string' ? key : key === undefined ? '' : JSON.stringify(key);
-  // Hidden characters become visible before whitespace is folded (\s would fold a \r or U+2028 away).
-  text = showHidden(text).replace(/\s+/g, ' ').trim();
-  if (text.length > 80) text = `${text.slice(0, 79)}…`;
+  const text = cutLine(typeof key === 'string' ? key : key === undefined ? '' : JSON.stringify(key));
   return text ? `${tool} ${text}` : tool;
+}
+
+function cutLine(line: string): string {
+  // Hidden characters become visible before whitespace is folded (\s would fold a \r or U+2028 away).
+  const text = showHidden(line).replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -14,11 +14,13 @@
  *
  * Token rendering (what is counted): a text block its text; a tool definition its name,
  * description and schema JSON; a tool_use its name and input JSON; a tool_result its text (text
- * blocks joined by newlines); thinking its text; anything else its canonical JSON. Each message
+ * blocks joined by newlines); thinking its text; an image by the provider's rule (`imageBlocks.ts`); anything else
+ * its canonical JSON. Each message
  * adds MESSAGE_FRAMING tokens for its role header. The absolute numbers differ from the real
  * service's by a few percent; what they must get right is which tokens are cached, written, or not.
  */
 import { createHash } from 'node:crypto';
+import { imageBlockTokens } from './imageBlocks';
 import { type TokenCounter } from './tokenCounter';
 import { cacheTtlOf, type CacheTtl, type WireBlock, type WireRequest } from './wire';
 
@@ -50,7 +52,8 @@ export function promptBlocks(request: WireRequest, counter: TokenCounter): Promp
   chain = sha256(chain + JSON.stringify(['messages', sortedJson(request.messageSettings)]));
   request.messages.forEach((message, m) => {
     message.content.forEach((block, i) => {
-      const tokens = counter.count(renderBlock(block)) + (i === 0 ? MESSAGE_FRAMING : 0);
+      const content = block.type === 'image' ? imageBlockTokens(block) : counter.count(renderBlock(block));
+      const tokens = content + (i === 0 ? MESSAGE_FRAMING : 0);
       push('messages', JSON.stringify([message.role, m, canonicalBlock(block)]), tokens, block);
     });
   });

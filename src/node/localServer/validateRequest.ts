@@ -4,6 +4,7 @@
  * user message (and no stray results), non-empty contents, and at most 4 `cache_control` blocks.
  * The messages are the real service's, so clients that match on them behave the same here.
  */
+import { imageBlockProblem } from './imageBlocks';
 import { invalidRequest, type ApiError } from './apiError';
 import { thinkingSignature } from './thinkingSignature';
 import { cacheMarkerCount, cacheTtlOf, type WireBlock, type WireMessage, type WireRequest } from './wire';
@@ -150,6 +151,10 @@ function toBlocks(value: unknown, field: string): WireBlock[] | string {
     if (typeof b !== 'object' || b === null || typeof b.type !== 'string') return `${field}.${i}.type: Field required`;
     if (b.type === 'text' && typeof b.text !== 'string') return `${field}.${i}.text: Field required`;
     if (b.type === 'text' && b.text === '') return `${field}.${i}.text: text content blocks must be non-empty`;
+    if (b.type === 'image') {
+      const problem = imageBlockProblem(b as WireBlock, `${field}.${i}`);
+      if (problem) return problem;
+    }
     blocks.push(b as WireBlock);
   }
   return blocks;

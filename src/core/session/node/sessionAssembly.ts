@@ -53,6 +53,7 @@ import {
   type SessionExtras,
 } from './sessionExtras';
 import type { SessionPorts } from './sessionPorts';
+import { WEB_FETCH_TOOL, WebFetchTool } from '../../web/webFetchTool';
 
 // Where the ports' type was born; its import sites (the roots, the host, tests and the bench) keep this path.
 export type { SessionPorts } from './sessionPorts';
@@ -101,7 +102,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     hashCache,
     ids,
     redactor,
-    externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
+    externalTools: new ExternalToolSet([...extras.tools, mcpTools, webToolOf(ports)]),
   });
   return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), generations, mcpTools, checkpoints, extras);
 }
@@ -135,7 +136,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     config: hygiene,
     hashCache,
     redactor,
-    externalTools: new ExternalToolSet([...extras.tools, mcpTools]),
+    externalTools: new ExternalToolSet([...extras.tools, mcpTools, webToolOf(ports)]),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
@@ -216,7 +217,12 @@ async function assemble(
   const preamble = await loadPreamble(ports.promptsDir, ports.hygiene ?? DEFAULT_HYGIENE);
   const composer = new Composer({
     // The task tool is offered when sub-agents are on as the session starts (tools are fixed per session).
-    tools: [...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS, ...(subagentSettingsOf(ports)().maxDepth >= 1 ? [TASK_TOOL] : [])],
+    tools: [
+      ...TOOL_DEFINITIONS,
+      ...SESSION_TOOL_DEFINITIONS,
+      ...(subagentSettingsOf(ports)().maxDepth >= 1 ? [TASK_TOOL] : []),
+      ...(ports.web ? [WEB_FETCH_TOOL] : []),
+    ],
     skillsCatalog: async () => ({
       pack: catalogPack((await skills.discover()).skills),
       budgetTokens: catalogBudgetTokens(await windowOf(ports)),
@@ -456,4 +462,9 @@ function mcpToolsOf(ports: SessionPorts, redactor: Redactor): McpTools | undefin
     builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)),
     redactor,
   });
+}
+
+/** The `web_fetch` tool when the session has a web source (the host's and the headless runner's Node fetcher). */
+function webToolOf(ports: SessionPorts): WebFetchTool | undefined {
+  return ports.web ? new WebFetchTool(ports.web) : undefined;
 }

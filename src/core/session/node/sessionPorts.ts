@@ -17,6 +17,7 @@ import type { ModelClient } from '../../model/types';
 import type { Clock, FileWatcher, Workspace } from '../../ports';
 import type { SkillSource } from '../../skills/ports';
 import type { SubagentSettings } from '../../subagentTypes';
+import type { WebPageSource } from '../../web/webFetchTool';
 
 // Its own file so the assembly's helpers (sessionExtras, sessionChildren) can take the ports without importing
 // the assembly that calls them.
@@ -75,4 +76,9 @@ export interface SessionPorts {
   readonly spendingCaps?: () => SpendingCaps;
   /** Who answers a cap (continue once, raise, stop); none: stop, every time. */
   readonly spendingApprover?: SpendingApprover;
+  /**
+   * Where `web_fetch` gets pages (`src/node/web/nodeWebPageSource.ts`). Given: the tool is offered from the
+   * session's start (tools are fixed per session); none: no `web_fetch`.
+   */
+  readonly web?: WebPageSource;
 }
