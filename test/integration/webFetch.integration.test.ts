@@ -124,6 +124,27 @@ describe('web_fetch through the real loop', () => {
     expect(asked[0]!.detail?.allowance).toBe('fetches from 127.0.0.1');
   });
 
+  it('in plan mode a page fetch keeps its own rule (the allowed domain runs, another asks), never refused as a change', async () => {
+    const base = await pageServer('127.0.0.1', { '/a': ARTICLE });
+    const asked: ApprovalRequest[] = [];
+    const approver: Approver = {
+      request: async (request): Promise<ApprovalDecision> => {
+        asked.push(request);
+        return { kind: 'deny' };
+      },
+    };
+    open = await startScenarioSession(fetches(`${base}/a`, `http://localhost:${new URL(base).port}/a`), {
+      web: fetcher({ allowPrivateAddresses: true }),
+      approver,
+      approvals: { ...allowLoopback(), mode: 'plan' },
+    });
+    expect(await open.assembled.session.send('read the page')).toBe('end_turn');
+    const [page, other] = lastResults(open);
+    expect(page).toContain('Title: Release notes');
+    expect(asked.map((request) => request.alwaysKey)).toEqual(['web_fetch(domain:localhost)']);
+    expect(other).not.toContain('plan mode');
+  });
+
   it('refuses a loopback address without the allowance, saying which setting allows it', async () => {
     const base = await pageServer('127.0.0.1', { '/notes': ARTICLE });
     let served = 0;

@@ -75,7 +75,14 @@ export async function runWithApproval(
   const web = call.name === WEB_FETCH_TOOL_NAME && !owner ? webFetchVerdict(call.input, settings) : undefined;
   const verdict = modeVerdict(
     mode,
-    { tool: call.name, readOnly, protectedReason, ...(command !== undefined ? { command } : {}), ...(sandbox ? { sandbox } : {}) },
+    // A page fetch changes nothing here and keeps its own per-domain asking in every mode: plan mode explores the web too.
+    {
+      tool: call.name,
+      readOnly: readOnly || web !== undefined,
+      protectedReason,
+      ...(command !== undefined ? { command } : {}),
+      ...(sandbox ? { sandbox } : {}),
+    },
     web?.verdict ?? approvalVerdict(call.name, readOnly, settings, protectedReason, owner),
   );
   if (verdict.kind === 'refuse') return unrun(verdict.reason);
