@@ -29,6 +29,7 @@ export type { ApprovalDetail, ApprovalFile, BoundQuestion, ProposedFileDiff } fr
 export type * from './subagentView';
 export type * from './protocolViews';
 export type * from './coldSendView';
+export type * from './contextView';
 export * from './protocolMessages';
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */

@@ -7,6 +7,7 @@ import type { NoticeLevel } from '../core/agent/events';
 import type { ApprovalDetail, BoundQuestion, ProposedFileDiff } from '../core/agent/approval';
 import type { SubagentHeaderView, SubagentUsageView } from './subagentView';
 import type { ColdSendChoice, ColdSendView } from './coldSendView';
+import type { ContextInventoryView, DropPreviewView } from './contextView';
 import type {
   ResultView,
   AllowanceView,
@@ -51,6 +52,11 @@ export interface WebviewRequestMap {
   models: [Record<string, never>, ModelChoices];
   /** Workspace files whose path contains `query`, for `@` completion (at most 50). */
   mentionCandidates: [{ readonly query: string }, { readonly paths: readonly string[] }];
+  /** Every tool result the next request carries (issue 35, the report's "In context now"). */
+  contextInventory: [Record<string, never>, ContextInventoryView];
+  /** What dropping these results would do and cost; `dropResults` does it (a lossless elision the user chose). */
+  dropPreview: [{ readonly resultIds: readonly string[] }, DropPreviewView];
+  dropResults: [{ readonly resultIds: readonly string[] }, DropPreviewView];
 }
 
 export type WebviewRequestMethod = keyof WebviewRequestMap;
@@ -97,6 +103,8 @@ export type WebviewNotification =
   | { readonly type: 'showTurn'; readonly turn: number }
   /** The chat's "Requests": the context report opens with the first request of this turn selected. */
   | { readonly type: 'showTurnRequests'; readonly turn: number }
+  /** The meter's or a tool line's "In context": the report opens on what the context holds, these results chosen. */
+  | { readonly type: 'showContext'; readonly resultIds: readonly string[] }
   /** A code block's buttons: copy it, insert it at the editor's cursor, or open it in a new untitled file. */
   | { readonly type: 'codeBlock'; readonly action: CodeBlockAction; readonly code: string; readonly language?: string }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
@@ -235,6 +243,8 @@ export type HostNotification =
   | { readonly type: 'revealTurn'; readonly turn: number }
   /** The report selects the first request of this turn (the chat's "Requests"). */
   | { readonly type: 'selectTurn'; readonly turn: number }
+  /** The report shows what the context holds, with these results chosen (issue 35). */
+  | { readonly type: 'showContext'; readonly resultIds: readonly string[] }
   /** The first run without a key: a welcome instead of an error; null once a key is saved. */
   | { readonly type: 'welcome'; readonly welcome: WelcomeView | null }
   /** The model the next request uses changed (the picker, or cairn.model). */

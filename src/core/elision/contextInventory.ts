@@ -53,7 +53,7 @@ export function contextInventory(entries: readonly ConversationEntry[], countTok
   });
   const lastUse = new Map<string, number>();
   const counts = new Map<string, number>();
-  const touch = (key: string, entry: number): void => lastUse.set(key, Math.max(lastUse.get(key) ?? -1, entry));
+  const touch = (key: string, entry: number): void => void lastUse.set(key, Math.max(lastUse.get(key) ?? -1, entry));
   for (const d of described) {
     const key = `${d.group}\u0000${d.subject}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);

@@ -89,7 +89,8 @@ describe('dropping results from the context', () => {
     const texts = resultFacts(h.generations.current.conversation.all()).map((f) => f.text);
     expect(texts[0]).toBe('[#a001 src/a.ts lines 1-300 of 300 sha aaaaaaaa] Dropped from the context by the user; recall #a001 shows it.');
     expect(texts[2]).toBe('[#c001] Dropped from the context by the user; recall #c001 shows it.');
-    expect(texts[1]).toBe(g.entries[4]!.message.content[0]!.type === 'tool_result' ? g.entries[4]!.message.content[0].content : '');
+    const untouched = g.entries[4]!.message.content[0];
+    expect(texts[1]).toBe(untouched?.type === 'tool_result' ? untouched.content : '');
     expect(h.generations.current.conversation.all()[0]).toEqual(g.entries[0]);
     expect(h.forgotten).toEqual([['#a001', '#c001', '#a002', '#c002']]);
     const record = h.journalled[0]!;
