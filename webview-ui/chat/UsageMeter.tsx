@@ -1,4 +1,5 @@
 import type { SpendingCapView, SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
+import { useBridge } from '../common/bridgeContext';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
 /**
@@ -6,6 +7,7 @@ import { formatCost, formatShare, formatTokens } from '../common/format';
  * beside it: plain words with units (issue 34, item 11); the report keeps the precise terms.
  */
 export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
+  const bridge = useBridge();
   if (!meter) return null;
   const window = Math.max(meter.windowTokens, 1);
   const parts = [
@@ -35,6 +37,15 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
         {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
         {meter.spending && <SpendingCap spending={meter.spending} />}
         <span title={SAVED_EXPLAINED}>{formatTokens(meter.tokensSavedByHygiene)} tokens saved</span>
+        {/* Issue 35: the report's list of every result the next request carries, where results can be dropped. */}
+        <button
+          type="button"
+          class="text-button meter-context"
+          title="Every result the next request carries: its tokens, when it was last used, and Drop"
+          onClick={() => bridge.notify({ type: 'showContext', resultIds: [] })}
+        >
+          What's in it
+        </button>
       </div>
     </div>
   );
