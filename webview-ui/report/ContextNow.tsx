@@ -94,7 +94,14 @@ function DropConfirm({ preview, store }: { preview: DropPreviewView; store: Cont
         ? 'It never pays for itself in cost: do it only to give the model less to read.'
         : `It pays for itself after about ${Math.max(1, Math.ceil(preview.breakEvenRequests))} requests.`;
   return (
-    <div class="drop-confirm" role="alertdialog" aria-label="Drop from context">
+    <div
+      class="drop-confirm"
+      role="alertdialog"
+      aria-label="Drop from context"
+      // The cost model's figures unrounded: the snapshot's decision lists the same (a test compares them).
+      data-saved-per-request={preview.savedPerRequest}
+      data-break-cost={Math.round(preview.breakCost)}
+    >
       <p>
         Drop {asked === 1 ? '1 result' : `${asked} results`}
         {more > 0 && ` (and ${more} that name ${asked === 1 ? 'it' : 'them'})`} to one line each: about {formatTokens(preview.tokensBefore)}{' '}
