@@ -1,4 +1,5 @@
 import type { SpendingCapView, SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
+import { useState } from 'preact/hooks';
 import { useBridge } from '../common/bridgeContext';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
@@ -47,6 +48,30 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
           What's in it
         </button>
       </div>
+      {meter.compactionIn !== undefined && <CompactionHeadsUp requestsLeft={meter.compactionIn} />}
+    </div>
+  );
+}
+
+/**
+ * Issue 35 §3: automatic compaction is near. Compact now runs the chat's Compact (the same run as the palette's);
+ * Not yet hides the line until the count changes (it says so again a request nearer).
+ */
+function CompactionHeadsUp({ requestsLeft }: { requestsLeft: number }) {
+  const bridge = useBridge();
+  const [hiddenAt, setHiddenAt] = useState<number | undefined>(undefined);
+  if (hiddenAt === requestsLeft) return null;
+  const when =
+    requestsLeft === 0 ? 'before the next request' : `in about ${requestsLeft} request${requestsLeft === 1 ? '' : 's'} at this rate`;
+  return (
+    <div class="compaction-heads-up" role="note" aria-label="Compaction soon">
+      <span>Compaction {when}: older messages will be summarised.</span>{' '}
+      <button type="button" class="button secondary" onClick={() => bridge.notify({ type: 'compact', preview: false })}>
+        Compact now
+      </button>{' '}
+      <button type="button" class="button secondary" onClick={() => setHiddenAt(requestsLeft)}>
+        Not yet
+      </button>
     </div>
   );
 }

@@ -251,6 +251,11 @@ export class Compactor implements ContextPolicy {
     }).tokens;
   }
 
+  /** The compaction threshold in tokens for a window (the meter's heads-up, issue 35 §3). */
+  thresholdTokens(windowTokens: number): number {
+    return softLimitTokens(this.deps.settings().threshold, windowTokens);
+  }
+
   /** Whether the next request passes the soft threshold or fails the hard fit. */
   async needsCompaction(): Promise<{ needed: boolean; fits: boolean; why: string; estimate: number; window: number }> {
     const settings = this.deps.settings();

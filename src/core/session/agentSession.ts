@@ -329,6 +329,11 @@ export class AgentSession {
     return this.parts.compactor.estimateNext();
   }
 
+  /** The compaction threshold in tokens for a window of `windowTokens` (the meter's heads-up). */
+  compactionThreshold(windowTokens: number): number {
+    return this.parts.compactor.thresholdTokens(windowTokens);
+  }
+
   /** Plans and applies a compaction now (the user's command, the headless runner's step). */
   async compact(request: CompactionRequest, signal: AbortSignal): Promise<CompactionOutcome> {
     this.assertIdle();
