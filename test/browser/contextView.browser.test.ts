@@ -186,4 +186,24 @@ describe.skipIf(!chromiumPath)('what is in the context now, in Chromium', () => 
     expect(await report.getByRole('checkbox', { name: 'Choose #a001 to drop' }).isChecked()).toBe(true);
     expect(await report.getByRole('tab', { name: 'In context now' }).getAttribute('aria-selected')).toBe('true');
   });
+
+  it('the meter says when automatic compaction is near, with Compact now and Not yet', async () => {
+    const chat = await open('chat', inventory(8));
+    const meter = recording.chatInit.meter!;
+    expect(await chat.getByRole('note', { name: 'Compaction soon' }).count()).toBe(0);
+    await chat.evaluate((m) => window.fakeHost.post({ type: 'usage', meter: m }), { ...meter, compactionIn: 3 });
+    const headsUp = chat.getByRole('note', { name: 'Compaction soon' });
+    await headsUp.waitFor();
+    expect(await headsUp.innerText()).toContain('Compaction in about 3 requests at this rate: older messages will be summarised.');
+    await headsUp.getByRole('button', { name: 'Compact now' }).click();
+    expect(await received(chat, 'compact')).toEqual([{ type: 'compact', preview: false }]);
+    await headsUp.getByRole('button', { name: 'Not yet' }).click();
+    expect(await headsUp.count()).toBe(0);
+    // A request nearer, it says so again.
+    await chat.evaluate((m) => window.fakeHost.post({ type: 'usage', meter: m }), { ...meter, compactionIn: 1 });
+    await chat
+      .getByRole('note', { name: 'Compaction soon' })
+      .getByText(/in about 1 request at this rate/)
+      .waitFor();
+  });
 });
