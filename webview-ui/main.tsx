@@ -12,6 +12,7 @@ import { ChatStore } from './chat/chatStore';
 import { ChatView } from './chat/ChatView';
 import { ReportStore } from './report/reportStore';
 import { ReportView } from './report/ReportView';
+import { ContextStore } from './report/contextStore';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Cairn webview: the page has no #root element; it must come from renderWebviewHtml.');
@@ -20,6 +21,7 @@ const bridge = new HostBridge(acquireVsCodeApi(), window);
 const view = signal<WebviewKind>(root.dataset.view === 'report' ? 'report' : 'chat');
 const chat = new ChatStore(bridge);
 const report = new ReportStore(bridge);
+const context = new ContextStore(bridge);
 bridge.onNotification((message) => {
   if (message.type === 'init') view.value = message.view;
   observeKnownIds(message);
@@ -28,7 +30,7 @@ bridge.onNotification((message) => {
 function App() {
   return (
     <BridgeContext.Provider value={bridge}>
-      {view.value === 'report' ? <ReportView store={report} /> : <ChatView store={chat} />}
+      {view.value === 'report' ? <ReportView store={report} context={context} /> : <ChatView store={chat} />}
     </BridgeContext.Provider>
   );
 }

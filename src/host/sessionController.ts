@@ -32,6 +32,7 @@ import { gatherContextMentions, isContextMentionName, withContextMentionCandidat
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
+import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
 import { SessionFigures } from './sessionFigures';
@@ -69,6 +70,8 @@ export class SessionController {
   readonly compaction: CompactionRunner;
   /** The cold-send notice: a message about to go to an expired cache waits for the user's choice (`coldSendGate.ts`). */
   readonly coldSend: ColdSendGate;
+  /** The report's "In context now" and its Drop (issue 35, `contextDrop.ts`). */
+  private readonly context: ContextDrop;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
   private readonly notificationPort: NotificationPort;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
@@ -150,6 +153,16 @@ export class SessionController {
       publish: (notice) => this.broadcast({ type: 'coldSend', notice }, 'chat'),
       compactNow: () => this.compaction.run(undefined),
       log: deps.log,
+    });
+    this.context = new ContextDrop({
+      session: () => this.session(),
+      isBusy: () => this.busy,
+      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
+      prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
+      afterDrop: async () => {
+        this.compaction.refreshUndo();
+        await this.refreshMeter();
+      },
     });
     this.notificationPort = {
       deps,
@@ -535,6 +548,7 @@ export class SessionController {
         return this.digest();
       },
       preview: () => this.compaction.previewDetails(),
+      context: this.context,
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
       ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),
     };

@@ -10,6 +10,7 @@ import type { JournalDigest } from './journalDigest';
 import { snapshotViewOf } from './snapshotView';
 import { subagentTotals } from '../shared/subagentTotals';
 import { CACHE_TTL_MS } from '../core/cacheTime/cacheLifetime';
+import { compactionRequestsLeft } from '../core/compaction/headsUp';
 
 export class UsageMeter {
   private cost = 0;
@@ -94,9 +95,20 @@ export class UsageMeter {
     if (subagents.length > 0) this.latest = { ...this.latest, subagents };
     const cache = this.lastCacheUse();
     if (cache) this.latest = { ...this.latest, cache };
+    const compactionIn = this.compactionIn(assembled, parts.system + parts.history + parts.summary, parts.window);
+    if (compactionIn !== undefined) this.latest = { ...this.latest, compactionIn };
     const spending = assembled.spending.status();
     if (spending.turnCapUsd !== undefined || spending.sessionCapUsd !== undefined) this.latest = { ...this.latest, spending };
     return this.latest;
+  }
+
+  /** The heads-up (issue 35 §3): requests left before the threshold at the rate this generation's own main requests grew. */
+  private compactionIn(assembled: AssembledSession, contextTokens: number, windowTokens: number): number | undefined {
+    const generation = assembled.session.generation.number;
+    const promptTokens = this.requests
+      .filter((r) => r.purpose === 'main' && r.agent === undefined && r.generation === generation && r.usage)
+      .map((r) => r.usage!.input + r.usage!.cacheWrite + r.usage!.cacheRead);
+    return compactionRequestsLeft({ promptTokens, contextTokens, thresholdTokens: assembled.session.compactionThreshold(windowTokens) });
   }
 
   /**

@@ -137,6 +137,11 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       port.views.deliver({ type: 'selectTurn', turn: message.turn }, 'report');
       await port.deps.editor.showView('report');
       return;
+    // The meter's "In context" and a tool line's: the report opens on what the context holds (issue 35).
+    case 'showContext':
+      port.views.deliver({ type: 'showContext', resultIds: message.resultIds }, 'report');
+      await port.deps.editor.showView('report');
+      return;
     case 'openResult':
     case 'copyResult':
     case 'openFile':

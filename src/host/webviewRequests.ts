@@ -8,6 +8,8 @@ import type { StoredSlice } from '../core/ledger/types';
 import {
   errorResponseTo,
   type CompactionDetails,
+  type ContextInventoryView,
+  type DropPreviewView,
   type ModelChoices,
   type RecallPage,
   type ResponseMessage,
@@ -16,6 +18,7 @@ import {
   type WebviewRequest,
 } from '../shared/protocol';
 import { errorMessage } from '../core/errorMessage';
+import type { ContextDrop } from './contextDrop';
 import type { JournalDigest } from './journalDigest';
 
 export class WebviewRequestError extends Error {
@@ -33,9 +36,12 @@ export interface RequestSources {
   models?(): Promise<ModelChoices>;
   /** Workspace files whose path contains the query, for `@` completion. */
   mentionCandidates?(query: string): Promise<readonly string[]>;
+  /** The report's "In context now" and its Drop (`contextDrop.ts`). */
+  context?: Pick<ContextDrop, 'inventory' | 'preview' | 'drop'>;
 }
 
-export type RequestAnswer = RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] };
+export type RequestAnswer =
+  RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] } | ContextInventoryView | DropPreviewView;
 
 /**
  * Characters one recall page holds at most, as one recall of the model's (`recall.max_chars`): a page of a
@@ -90,7 +96,18 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       return sources.models();
     case 'mentionCandidates':
       return { paths: sources.mentionCandidates ? await sources.mentionCandidates(request.params.query) : [] };
+    case 'contextInventory':
+      return contextOf(sources).inventory();
+    case 'dropPreview':
+      return contextOf(sources).preview(request.params.resultIds);
+    case 'dropResults':
+      return contextOf(sources).drop(request.params.resultIds);
   }
+}
+
+function contextOf(sources: RequestSources): NonNullable<RequestSources['context']> {
+  if (!sources.context) throw new WebviewRequestError('No session is open: its context can be shown once a message has been sent.');
+  return sources.context;
 }
 
 /** The response a request gets: its answer, or an error the webview shows as it is. */

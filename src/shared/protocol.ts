@@ -35,6 +35,7 @@ export type * from './protocolChat';
 export type * from './protocolReport';
 export * from './protocolCore';
 export * from './permissionModeView';
+export type * from './contextView';
 export { parseWebviewMessage, ProtocolError, MESSAGE_LIMITS } from './protocolValidation';
 /** How the chat shows control, line-separator, bidi and zero-width characters (the tools refuse the same list in paths). */
 export { splitHidden, type VisibleSegment } from '../core/text/visibleText';

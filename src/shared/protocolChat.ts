@@ -63,6 +63,8 @@ export type ChatWebviewNotification =
   | { readonly type: 'revokeAllowance'; readonly id: string }
   /** The chat's "Requests": the context report opens with the first request of this turn selected. */
   | { readonly type: 'showTurnRequests'; readonly turn: number }
+  /** The meter's or a tool line's "In context": the report opens on what the context holds, these results chosen. */
+  | { readonly type: 'showContext'; readonly resultIds: readonly string[] }
   | { readonly type: 'compaction'; readonly action: 'apply' | 'discard' | 'undo' }
   /** Compact now, or prepare a preview (`preview`), with the user's instructions for the summary. */
   | { readonly type: 'compact'; readonly preview: boolean; readonly instructions?: string }

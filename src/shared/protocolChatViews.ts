@@ -245,6 +245,8 @@ export interface UsageMeterView {
   readonly cache?: { readonly lastUsedAt: number; readonly lifetimeMs: number };
   /** Spent against the spending caps (`cairn.budget.*`, sub-agents included); absent when no cap is set. */
   readonly spending?: SpendingCapView;
+  /** Requests left before automatic compaction at this generation's recent rate, when few (issue 35 §3); absent otherwise. */
+  readonly compactionIn?: number;
 }
 
 /** What the turn and the session spent, against their caps in US$ (a cap absent: not set). */

@@ -5,7 +5,7 @@
  * import this one, so the protocol's files import one way: validation → core → chat, report → their views.
  */
 import type { ChatHostNotification, ChatInitFields, ChatRequestMap, ChatWebviewNotification } from './protocolChat';
-import type { ReportHostNotification, ReportInitFields, ReportWebviewNotification } from './protocolReport';
+import type { ReportHostNotification, ReportInitFields, ReportRequestMap, ReportWebviewNotification } from './protocolReport';
 
 /** Bumped when a message changes shape; the host sends it in `init` so a stale webview can say so. */
 export const PROTOCOL_VERSION = 1;
@@ -38,7 +38,7 @@ export type CodeBlockAction = 'copy' | 'insert' | 'newFile';
 // ---------------------------------------------------------------------------------------------------
 
 /** Requests the webview makes: method -> [params, result]. */
-export interface WebviewRequestMap extends ChatRequestMap {
+export interface WebviewRequestMap extends ChatRequestMap, ReportRequestMap {
   /** Lines `offset`..`offset+limit-1` (1-based) of a stored result (the chat's and the report's recall). */
   recall: [{ readonly resultId: string; readonly offset: number; readonly limit: number }, RecallPage];
 }

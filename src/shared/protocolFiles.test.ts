@@ -34,6 +34,7 @@ describe('the protocol files', () => {
     expect(other.map((s) => s.getText(source('protocol.ts')))).toEqual([]);
     expect(sharedImports('protocol.ts')).toEqual([
       'coldSendView',
+      'contextView',
       'permissionModeView',
       'protocolChat',
       'protocolChatViews',
@@ -49,7 +50,8 @@ describe('the protocol files', () => {
     expect(sharedImports('protocolCore.ts')).toEqual(['protocolChat', 'protocolReport']);
     expect(sharedImports('protocolChat.ts')).toEqual(['coldSendView', 'permissionModeView', 'protocolChatViews', 'subagentView']);
     expect(sharedImports('protocolChatViews.ts')).toEqual(['subagentView']);
-    expect(sharedImports('protocolReport.ts')).toEqual(['keepWarmView']);
+    expect(sharedImports('protocolReport.ts')).toEqual(['contextView', 'keepWarmView']);
+    expect(sharedImports('contextView.ts')).toEqual([]);
     expect(sharedImports('keepWarmView.ts')).toEqual([]);
     expect(sharedImports('permissionModeView.ts')).toEqual([]);
     expect(sharedImports('subagentView.ts')).toEqual([]);

@@ -3,6 +3,7 @@
  * snapshots it shows, what the host tells it and what it asks. Builds on nothing else in the protocol; the
  * messages both panels share and the whole unions are in `protocolCore.ts`.
  */
+import type { ContextInventoryView, DropPreviewView } from './contextView';
 import type { KeepWarmFiguresView } from './keepWarmView';
 
 /** One prompt source of a request (system, tools, history, summary, files table, ...). */
@@ -113,4 +114,15 @@ export type ReportHostNotification =
   /** Upserts one snapshot by `index` (a request's usage arrives after its snapshot). */
   | { readonly type: 'snapshot'; readonly snapshot: RequestSnapshotView }
   /** The report selects the first request of this turn (the chat's "Requests"). */
-  | { readonly type: 'selectTurn'; readonly turn: number };
+  | { readonly type: 'selectTurn'; readonly turn: number }
+  /** The report shows what the context holds, with these results chosen (issue 35). */
+  | { readonly type: 'showContext'; readonly resultIds: readonly string[] };
+
+/** Requests the report makes: method -> [params, result]. */
+export interface ReportRequestMap {
+  /** Every tool result the next request carries (issue 35, the report's "In context now"). */
+  contextInventory: [Record<string, never>, ContextInventoryView];
+  /** What dropping these results would do and cost; `dropResults` does it (a lossless elision the user chose). */
+  dropPreview: [{ readonly resultIds: readonly string[] }, DropPreviewView];
+  dropResults: [{ readonly resultIds: readonly string[] }, DropPreviewView];
+}

@@ -32,6 +32,28 @@ const VALID: readonly WebviewToHost[] = [
   { type: 'request', requestId: 10, method: 'compactionDetails', params: { generation: 2, preview: true } },
 ];
 
+describe('issue 35: the context view and its drop', () => {
+  it('accepts its messages as sent', () => {
+    const valid: readonly WebviewToHost[] = [
+      { type: 'showContext', resultIds: [] },
+      { type: 'showContext', resultIds: ['#a3f2'] },
+      { type: 'request', requestId: 11, method: 'contextInventory', params: {} },
+      { type: 'request', requestId: 12, method: 'dropPreview', params: { resultIds: ['#a3f2', '#b710'] } },
+      { type: 'request', requestId: 13, method: 'dropResults', params: { resultIds: ['#a3f2'] } },
+    ];
+    for (const message of valid) expect(parseWebviewMessage(message)).toEqual(message);
+  });
+
+  it('refuses a drop of nothing, of a non-id, and ids that are not a list; normalises the ids', () => {
+    const drop = (resultIds: unknown) => ({ type: 'request', requestId: 1, method: 'dropResults', params: { resultIds } });
+    expect(refused(drop([])).message).toMatch(/must hold 1 to 10000 result ids/);
+    expect(refused(drop(['src/app.ts'])).message).toMatch(/resultIds\[0\] must be a result id/);
+    expect(refused(drop('#a3f2')).message).toMatch(/must be a list of result ids/);
+    expect(parseWebviewMessage(drop(['a3f2', '#a3f2']))).toEqual(drop(['#a3f2']));
+    expect(refused({ type: 'showContext' }).message).toMatch(/must be a list of result ids/);
+  });
+});
+
 function refused(raw: unknown): ProtocolError {
   const parsed = parseWebviewMessage(raw);
   expect(parsed).toBeInstanceOf(ProtocolError);

@@ -37,6 +37,8 @@ export const MESSAGE_LIMITS = Object.freeze({
   /** Most lines one recall page may ask for (spec: recall shows up to 2000 lines). */
   recallLimit: 2_000,
   olderTurnsLimit: 200,
+  /** Most results one drop from the context (or one "show in context") may name. */
+  resultIds: 10_000,
   /** Largest offset, turn or generation number accepted. */
   maxIndex: 1_000_000_000,
 });
@@ -148,6 +150,9 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
     'compactionDetails',
     'models',
     'mentionCandidates',
+    'contextInventory',
+    'dropPreview',
+    'dropResults',
   ]);
   const where = `${method} params`;
   switch (method) {
@@ -190,7 +195,23 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
       const p = record(message.params, where, ['query']);
       return { type: 'request', requestId, method, params: { query: text(p.query, `${where}.query`, MESSAGE_LIMITS.pathChars) } };
     }
+    case 'contextInventory':
+      record(message.params, where, []);
+      return { type: 'request', requestId, method, params: {} };
+    case 'dropPreview':
+    case 'dropResults': {
+      const p = record(message.params, where, ['resultIds']);
+      return { type: 'request', requestId, method, params: { resultIds: resultIds(p.resultIds, `${where}.resultIds`, 1) } };
+    }
   }
+}
+
+/** A list of result ids (issue 35's choices), at least `min`, at most `MESSAGE_LIMITS.resultIds`, each normalised. */
+function resultIds(value: unknown, where: string, min: number): string[] {
+  if (!Array.isArray(value)) refuse(`${where} must be a list of result ids`);
+  if (value.length < min || value.length > MESSAGE_LIMITS.resultIds)
+    refuse(`${where} must hold ${min} to ${MESSAGE_LIMITS.resultIds} result ids`);
+  return [...new Set(value.map((id, i) => resultId(id, `${where}[${i}]`)))];
 }
 
 function parseNotification(type: string, m: Record<string, unknown>): WebviewNotification {
@@ -249,6 +270,10 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'openLink':
       record(m, type, ['type', 'url']);
       return { type, url: httpUrl(m.url, 'url') };
+    case 'showContext': {
+      record(m, type, ['type', 'resultIds']);
+      return { type, resultIds: resultIds(m.resultIds, `${type}.resultIds`, 0) };
+    }
     case 'showTurn':
     case 'showTurnRequests':
       record(m, type, ['type', 'turn']);

@@ -7,6 +7,8 @@
  */
 import type {
   CompactionDetails,
+  ContextInventoryView,
+  DropPreviewView,
   HostNotification,
   HostToWebview,
   InitMessage,
@@ -32,6 +34,10 @@ export interface SessionRecording {
   readonly models?: ModelChoices;
   /** The workspace's files, for `@` completion (`mentionCandidates`). */
   readonly files?: readonly string[];
+  /** What the report's "In context now" is answered with (issue 35; absent: an error, as with no session). */
+  readonly context?: ContextInventoryView;
+  /** What a drop preview of any choice is answered with; a drop answers it too and makes the chosen results one line. */
+  readonly dropPreview?: DropPreviewView;
 }
 
 export interface FakeHostSetup {
@@ -61,8 +67,12 @@ export class FakeVsCodeHost {
   state: unknown;
   private cursor = 0;
   private view: WebviewKind = 'chat';
+  /** The context as drops left it (a fake's drop: the chosen results become one line). */
+  private context: ContextInventoryView | undefined;
 
-  constructor(private readonly recording: SessionRecording) {}
+  constructor(private readonly recording: SessionRecording) {
+    this.context = recording.context;
+  }
 
   acquire(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void } {
     return {
@@ -151,6 +161,25 @@ export class FakeVsCodeHost {
       case 'mentionCandidates': {
         const query = message.params.query.toLowerCase();
         this.post(responseTo(message, { paths: (this.recording.files ?? []).filter((f) => f.toLowerCase().includes(query)) }));
+        return;
+      }
+      case 'contextInventory':
+        if (!this.context) return fail('No session is open: its context can be shown once a message has been sent.');
+        this.post(responseTo(message, this.context));
+        return;
+      case 'dropPreview':
+      case 'dropResults': {
+        const preview = this.recording.dropPreview;
+        if (!preview || !this.context) return fail('Nothing to drop in this recording.');
+        const answer = { ...preview, resultIds: message.params.resultIds };
+        if (message.method === 'dropResults') {
+          const chosen = new Set(message.params.resultIds);
+          this.context = {
+            ...this.context,
+            items: this.context.items.map((i) => (chosen.has(i.id) ? { ...i, oneLine: true, tokens: 20 } : i)),
+          };
+        }
+        this.post(responseTo(message, answer));
         return;
       }
     }

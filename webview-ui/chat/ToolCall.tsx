@@ -132,6 +132,17 @@ export function ToolCall({
             </span>
           ))}
         {statusLabel && <span class={`tool-status status-${item.status}`}>{statusLabel}</span>}
+        {result && agent === undefined && (
+          // Issue 35: the report's "In context now" with this result chosen, to see what dropping it costs.
+          <button
+            type="button"
+            class="text-button tool-drop"
+            title="Drop this result from the context: see what it costs and saves first"
+            onClick={() => bridge.notify({ type: 'showContext', resultIds: [result.id] })}
+          >
+            drop…
+          </button>
+        )}
       </div>
       {!result && item.liveOutput && (
         // A running command's newest output (bounded by the host and the transcript); its result replaces it.

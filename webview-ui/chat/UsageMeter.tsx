@@ -1,4 +1,6 @@
 import type { SpendingCapView, SubagentTotalView, UsageMeterView } from '../../src/shared/protocol';
+import { useState } from 'preact/hooks';
+import { useBridge } from '../common/bridgeContext';
 import { formatCost, formatShare, formatTokens } from '../common/format';
 
 /**
@@ -6,6 +8,7 @@ import { formatCost, formatShare, formatTokens } from '../common/format';
  * beside it: plain words with units (issue 34, item 11); the report keeps the precise terms.
  */
 export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
+  const bridge = useBridge();
   if (!meter) return null;
   const window = Math.max(meter.windowTokens, 1);
   const parts = [
@@ -35,7 +38,40 @@ export function UsageMeter({ meter }: { meter: UsageMeterView | undefined }) {
         {meter.subagents && meter.subagents.length > 0 && <SubagentCosts subagents={meter.subagents} />}
         {meter.spending && <SpendingCap spending={meter.spending} />}
         <span title={SAVED_EXPLAINED}>{formatTokens(meter.tokensSavedByHygiene)} tokens saved</span>
+        {/* Issue 35: the report's list of every result the next request carries, where results can be dropped. */}
+        <button
+          type="button"
+          class="text-button meter-context"
+          title="Every result the next request carries: its tokens, when it was last used, and Drop"
+          onClick={() => bridge.notify({ type: 'showContext', resultIds: [] })}
+        >
+          What's in it
+        </button>
       </div>
+      {meter.compactionIn !== undefined && <CompactionHeadsUp requestsLeft={meter.compactionIn} />}
+    </div>
+  );
+}
+
+/**
+ * Issue 35 §3: automatic compaction is near. Compact now runs the chat's Compact (the same run as the palette's);
+ * Not yet hides the line until the count changes (it says so again a request nearer).
+ */
+function CompactionHeadsUp({ requestsLeft }: { requestsLeft: number }) {
+  const bridge = useBridge();
+  const [hiddenAt, setHiddenAt] = useState<number | undefined>(undefined);
+  if (hiddenAt === requestsLeft) return null;
+  const when =
+    requestsLeft === 0 ? 'before the next request' : `in about ${requestsLeft} request${requestsLeft === 1 ? '' : 's'} at this rate`;
+  return (
+    <div class="compaction-heads-up" role="note" aria-label="Compaction soon">
+      <span>Compaction {when}: older messages will be summarised.</span>{' '}
+      <button type="button" class="button secondary" onClick={() => bridge.notify({ type: 'compact', preview: false })}>
+        Compact now
+      </button>{' '}
+      <button type="button" class="button secondary" onClick={() => setHiddenAt(requestsLeft)}>
+        Not yet
+      </button>
     </div>
   );
 }

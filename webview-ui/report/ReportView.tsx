@@ -15,6 +15,8 @@ import { SourceBar } from './SourceBar';
 import { calibrationText, providerInputText, totals } from './snapshotMath';
 import { requestRows } from './requestGroups';
 import { SessionTotals } from './SessionTotals';
+import { ContextNow } from './ContextNow';
+import type { ContextStore } from './contextStore';
 
 /** `grouped`: listed under its child's heading, which names the child already. */
 function RequestItem({ s, store, grouped = false }: { s: RequestSnapshotView; store: ReportStore; grouped?: boolean }) {
@@ -228,11 +230,35 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   );
 }
 
-/** The context report: every request of the session, and for the selected one where its tokens went. */
-export function ReportView({ store }: { store: ReportStore }) {
+/** The report's two views: the requests made, and what the next one carries (issue 35). */
+function ReportTabs({ context }: { context: ContextStore }) {
+  const tab = context.tab.value;
+  return (
+    <div class="report-tabs" role="tablist" aria-label="Context report">
+      <button type="button" role="tab" aria-selected={tab === 'requests'} onClick={() => context.show('requests')}>
+        Requests
+      </button>
+      <button type="button" role="tab" aria-selected={tab === 'context'} onClick={() => context.show('context')}>
+        In context now
+      </button>
+    </div>
+  );
+}
+
+/** The context report: every request of the session, and for the selected one where its tokens went; or what is in the context now. */
+export function ReportView({ store, context }: { store: ReportStore; context: ContextStore }) {
   const selected = store.selected.value;
+  if (context.tab.value === 'context') {
+    return (
+      <div class="report report-context">
+        <ReportTabs context={context} />
+        <ContextNow store={context} />
+      </div>
+    );
+  }
   return (
     <div class="report">
+      <ReportTabs context={context} />
       <RequestList store={store} />
       <div class="report-main">
         <SessionTotals snapshots={store.snapshots.value} />

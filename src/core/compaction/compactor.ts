@@ -10,7 +10,8 @@ import { generationOpening, type CompactionReason, type GenerationDetail } from 
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
-import type { Elider } from '../elision/elider';
+import type { Elider, ElisionPlan } from '../elision/elider';
+import { DropError } from '../elision/drop';
 import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
 import { coldSendFacts, userElisionSettings } from './coldSendFacts';
 import { escalationFor } from './escalation';
@@ -212,6 +213,25 @@ export class Compactor implements ContextPolicy {
     return { applied: true, events };
   }
 
+  /**
+   * The user's drop of chosen results (issue 35): worked out without applying it, for the cost the view shows
+   * before the user confirms. Judged with the user's settings (no batch minimum: the user chose).
+   */
+  async planDrop(ids: readonly string[]): Promise<ElisionPlan> {
+    const elider = this.deps.elider;
+    if (!elider) throw new DropError('Dropping results needs elision, which this session was built without.');
+    return elider.planDrop(ids, userElisionSettings(this.deps.settings().elision));
+  }
+
+  /** Drops the chosen results now: an elision the user chose (its record, decision and notice), undoable like one. */
+  async dropNow(ids: readonly string[]): Promise<{ readonly plan: ElisionPlan; readonly events: readonly AgentEvent[] }> {
+    const plan = await this.planDrop(ids);
+    const decisions = this.deps.decisions.mark();
+    const events = await this.deps.elider!.apply(plan, 'drop');
+    this.undoable = { previous: plan.previous, generation: this.deps.generations.current.number, kind: 'elision', decisions };
+    return { plan, events };
+  }
+
   /** The provider refused the prompt as too long: an emergency compaction, after which the request may be retried. */
   async promptTooLong(signal: AbortSignal): Promise<ContextChange> {
     const outcome = await this.compact({ reason: 'overflow', stage: 'emergency' }, signal);
@@ -229,6 +249,11 @@ export class Compactor implements ContextPolicy {
       tools: prefix.tools,
       messages: (this.deps.project ?? projectForProvider)(conversation.all()),
     }).tokens;
+  }
+
+  /** The compaction threshold in tokens for a window (the meter's heads-up, issue 35 §3). */
+  thresholdTokens(windowTokens: number): number {
+    return softLimitTokens(this.deps.settings().threshold, windowTokens);
   }
 
   /** Whether the next request passes the soft threshold or fails the hard fit. */

@@ -34,13 +34,15 @@ export interface ElisionDetail {
   readonly previousGeneration: number;
   /**
    * `auto`: the cost model said it pays; `compaction`: a compaction was due and elision made it unneeded; `user`:
-   * the user chose it (the cold-send notice's Elide first).
+   * the user chose it (the cold-send notice's Elide first); `drop`: the user dropped chosen results from the
+   * context (issue 35; `dropped` on each).
    */
-  readonly reason: 'auto' | 'compaction' | 'user';
+  readonly reason: 'auto' | 'compaction' | 'user' | 'drop';
   readonly entries: readonly ConversationEntry[];
   readonly elided: readonly {
     readonly id: string;
     readonly supersededBy: string;
+    readonly dropped?: true;
     readonly charsBefore: number;
     readonly charsAfter: number;
   }[];

@@ -1,11 +1,14 @@
 import type { ConversationEntry } from '../conversation/conversation';
 import type { UserBlock } from '../model/types';
-import { ELIDED_MARK, type ResultFact } from './resultFacts';
+import { DROPPED_MARK, ELIDED_MARK, type ResultFact } from './resultFacts';
 
 /** One result elision replaced, and by what. */
 export interface ElidedResult {
   readonly id: string;
+  /** The later result that carries its information; empty for a result the user dropped (`dropped`). */
   readonly supersededBy: string;
+  /** The user dropped it from the context (issue 35), rather than a later result superseding it. */
+  readonly dropped?: true;
   /** Characters of the text the model was sent before, and of what replaced it. */
   readonly charsBefore: number;
   readonly charsAfter: number;
@@ -24,6 +27,11 @@ export function elidedText(bracket: string, id: string, supersededBy: string): s
   return `${bracket}${ELIDED_MARK}${supersededBy}; recall ${id} shows it.`;
 }
 
+/** What a result the user dropped says: its bracket, that the user dropped it, and how to see it again. */
+export function droppedText(bracket: string, id: string): string {
+  return `${bracket}${DROPPED_MARK}recall ${id} shows it.`;
+}
+
 /**
  * The generation's entries with each result of `superseded` (id → superseding id) replaced by its bracket
  * and one line. Entries without an elided result are the very same objects, so the prefix before the first
@@ -33,11 +41,13 @@ export function elideEntries(
   entries: readonly ConversationEntry[],
   facts: readonly ResultFact[],
   superseded: ReadonlyMap<string, string>,
+  /** Results the user dropped (issue 35): replaced by `droppedText` instead of `elidedText`. */
+  dropped: ReadonlySet<string> = new Set(),
 ): ElidedEntries {
   const byPlace = new Map<string, { fact: ResultFact; by: string }>();
   for (const fact of facts) {
-    const by = superseded.get(fact.id);
-    if (by) byPlace.set(`${fact.entry}:${fact.block}`, { fact, by });
+    const by = dropped.has(fact.id) ? '' : superseded.get(fact.id);
+    if (by !== undefined) byPlace.set(`${fact.entry}:${fact.block}`, { fact, by });
   }
   const elided: ElidedResult[] = [];
   let firstChangedEntry = entries.length;
@@ -48,8 +58,10 @@ export function elideEntries(
       const hit = byPlace.get(`${entryIndex}:${blockIndex}`);
       if (!hit || block.type !== 'tool_result') return block;
       changed = true;
-      const text = elidedText(hit.fact.bracket, hit.fact.id, hit.by);
-      elided.push({ id: hit.fact.id, supersededBy: hit.by, charsBefore: block.content.length, charsAfter: text.length });
+      const isDropped = dropped.has(hit.fact.id);
+      const text = isDropped ? droppedText(hit.fact.bracket, hit.fact.id) : elidedText(hit.fact.bracket, hit.fact.id, hit.by);
+      const counts = { charsBefore: block.content.length, charsAfter: text.length };
+      elided.push({ id: hit.fact.id, supersededBy: hit.by, ...(isDropped ? { dropped: true as const } : {}), ...counts });
       return { ...block, content: text };
     });
     if (!changed) return entry;

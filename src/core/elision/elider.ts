@@ -8,7 +8,8 @@ import type { ElisionDetail } from '../conversation/generationDetail';
 import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
 import { expectedRequests, judgeElision, type ElisionJudgement, type ElisionSettings } from './costModel';
-import { elideEntries, type ElidedResult } from './elide';
+import { droppedResults } from './drop';
+import { elideEntries, type ElidedEntries, type ElidedResult } from './elide';
 import { resultFacts } from './resultFacts';
 import { supersededResults } from './superseded';
 
@@ -45,6 +46,8 @@ export interface ElisionPlan {
   readonly elided: readonly ElidedResult[];
   readonly tokensBefore: number;
   readonly tokensAfter: number;
+  /** Tokens after the first changed block once elided: what the next request writes to the cache again (A). */
+  readonly rewriteTokens: number;
   readonly judgement: ElisionJudgement;
 }
 
@@ -54,6 +57,7 @@ const ELISION_REASON_WORDS: Readonly<Record<ElisionDetail['reason'], string>> = 
   auto: 'automatic',
   compaction: 'before compaction',
   user: 'chosen by the user',
+  drop: 'dropped by the user',
 };
 
 /** The five-minute cache's lifetime (`cacheTime/cacheLifetime.ts` owns the lifetimes). */
@@ -75,11 +79,34 @@ export class Elider {
     const facts = resultFacts(before);
     const superseded = supersededResults(facts);
     if (superseded.size === 0) return undefined;
-    const elision = elideEntries(before, facts, superseded);
+    return this.judged(previous, before, elideEntries(before, facts, superseded), settings);
+  }
+
+  /**
+   * The user's drop of chosen results (issue 35): the same new generation as an elision, with each chosen result
+   * (and each kept result naming one) replaced by its bracket and one line saying the user dropped it; judged by
+   * the same cost model, so what the preview shows is what the snapshot's decision says. Throws `DropError`
+   * for an id that is not a full result of the current generation.
+   */
+  async planDrop(ids: readonly string[], settings: ElisionSettings): Promise<ElisionPlan> {
+    const previous = this.deps.generations.current;
+    const before = previous.conversation.all();
+    const facts = resultFacts(before);
+    const dropped = droppedResults(facts, ids);
+    return this.judged(previous, before, elideEntries(before, facts, new Map(), dropped), settings);
+  }
+
+  private async judged(
+    previous: GenerationRef,
+    before: readonly ConversationEntry[],
+    elision: ElidedEntries,
+    settings: ElisionSettings,
+  ): Promise<ElisionPlan> {
     const tokensBefore = this.deps.estimate(before);
     const tokensAfter = this.deps.estimate(elision.entries);
     const prefixTokens = this.deps.estimate(elision.entries.slice(0, elision.firstChangedEntry));
     const replacementTokens = Math.ceil(elision.elided.reduce((n, e) => n + e.charsAfter, 0) / 4);
+    const rewriteTokens = Math.max(0, tokensAfter - prefixTokens);
     const last = this.deps.lastRequestAt();
     const now = (this.deps.now ?? Date.now)();
     // Each request adds one assistant message: their count is the requests this generation has made.
@@ -88,7 +115,7 @@ export class Elider {
       {
         elidedTokens: tokensBefore - tokensAfter + replacementTokens,
         replacementTokens,
-        tokensAfterFirst: Math.max(0, tokensAfter - prefixTokens),
+        tokensAfterFirst: rewriteTokens,
         cacheCold:
           last !== undefined && now - last > CACHE_LIFETIME_MS && elision.firstChangedEntry >= (this.deps.hourPrefixEntries?.(now) ?? 0),
         results: elision.elided.length,
@@ -101,7 +128,7 @@ export class Elider {
       },
       settings,
     );
-    return { previous, entries: elision.entries, elided: elision.elided, tokensBefore, tokensAfter, judgement };
+    return { previous, entries: elision.entries, elided: elision.elided, tokensBefore, tokensAfter, rewriteTokens, judgement };
   }
 
   /** Whether the next request writes the whole context anyway: the last answer outlived five minutes and no hour's entry holds a prefix. */
@@ -127,7 +154,7 @@ export class Elider {
   async apply(plan: ElisionPlan, reason: ElisionDetail['reason']): Promise<AgentEvent[]> {
     const { generations, journal, ledger } = this.deps;
     const ids = plan.elided.map((e) => e.id);
-    this.deps.log(`[Context] eliding ${ids.length} superseded results (${reason})`);
+    this.deps.log(`[Context] eliding ${ids.length} ${reason === 'drop' ? 'dropped' : 'superseded'} results (${reason})`);
     // No stub may point at content that just left the context: forgetting before the record is safe either way.
     ledger.forgetReads(ids);
     const generation = generations.nextNumber;
@@ -149,7 +176,7 @@ export class Elider {
     this.deps.decisions.add({
       kind: 'elision',
       detail:
-        `${ELISION_REASON_WORDS[reason]}: elided ${ids.length} superseded results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
+        `${ELISION_REASON_WORDS[reason]}: elided ${ids.length} ${reason === 'drop' ? 'chosen' : 'superseded'} results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
         `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
       resultIds: ids,
       elision: {
@@ -163,8 +190,11 @@ export class Elider {
     this.deps.log(`[Context] elision done: about ${plan.tokensBefore} → ${plan.tokensAfter} tokens`);
     // The chat's words (issue 34, item 11): what happened and what it saves, in tokens; the report keeps "elision".
     const message =
-      `Shortened ${ids.length} earlier results that newer ones replace (a file read before it changed, a command run again) to one line each: ` +
-      `about ${saved.toLocaleString('en-US')} tokens fewer on every request. Nothing is lost: each id still shows its result in full.`;
+      reason === 'drop'
+        ? `Dropped ${ids.length} result${ids.length === 1 ? '' : 's'} you chose from the context (${ids.join(', ')}) to one line each: ` +
+          `about ${saved.toLocaleString('en-US')} tokens fewer on every request. Nothing is lost: each id still shows its result in full.`
+        : `Shortened ${ids.length} earlier results that newer ones replace (a file read before it changed, a command run again) to one line each: ` +
+          `about ${saved.toLocaleString('en-US')} tokens fewer on every request. Nothing is lost: each id still shows its result in full.`;
     await this.deps.recorder.notice('info', 'elision', message);
     return [{ type: 'notice', level: 'info', kind: 'elision', message }];
   }

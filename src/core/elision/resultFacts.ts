@@ -62,6 +62,13 @@ const SAME_SENTENCE = /^\[#[0-9a-f]+\] Same result as (#[0-9a-f]+)\.$/;
 const ID_AT_START = /^\[(#[0-9a-f]+)[\] ]/;
 /** The text an elided result carries after its bracket (see `elide.ts`). */
 export const ELIDED_MARK = ' Elided: superseded by ';
+/** The text a result the user dropped from the context carries after its bracket (`drop.ts`). */
+export const DROPPED_MARK = ' Dropped from the context by the user; ';
+
+/** Whether a result's first line is already one line (elided or dropped): nothing more to take out of it. */
+export function isOneLine(firstLine: string): boolean {
+  return firstLine.includes(ELIDED_MARK) || firstLine.includes(DROPPED_MARK);
+}
 
 const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'apply_patch']);
 
@@ -90,7 +97,7 @@ function factOf(text: string, isError: boolean, use: ToolUseBlock | undefined, e
   const bracket = firstLine.slice(0, closing + 1);
   const base = { id, entry, block, bracket, text };
   const other = (refersTo: readonly string[] = []): OtherFact => ({ ...base, type: 'other', refersTo });
-  if (isError || !use || firstLine.includes(ELIDED_MARK)) return other();
+  if (isError || !use || isOneLine(firstLine)) return other();
   const input = use.input && typeof use.input === 'object' ? (use.input as Record<string, unknown>) : {};
   if (use.name === 'read' && typeof input.path === 'string') {
     const read = READ_BRACKET.exec(firstLine);

@@ -8,6 +8,7 @@ import type { ToolExecutor } from '../agent/ports';
 import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
 import type { Decision, DecisionQueue } from '../compose/decisions';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
+import type { ElisionPlan } from '../elision/elider';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import { entriesBeforeMessage } from '../conversation/rewind';
 import { historyViolations, type HistoryViolation } from '../history/invariants';
@@ -328,6 +329,11 @@ export class AgentSession {
     return this.parts.compactor.estimateNext();
   }
 
+  /** The compaction threshold in tokens for a window of `windowTokens` (the meter's heads-up). */
+  compactionThreshold(windowTokens: number): number {
+    return this.parts.compactor.thresholdTokens(windowTokens);
+  }
+
   /** Plans and applies a compaction now (the user's command, the headless runner's step). */
   async compact(request: CompactionRequest, signal: AbortSignal): Promise<CompactionOutcome> {
     this.assertIdle();
@@ -364,6 +370,24 @@ export class AgentSession {
     for (const event of events) this.parts.events.emit(event);
     if (applied) await this.checkHistory('an elision');
     return applied;
+  }
+
+  /** What dropping `ids` from the context would do and cost (issue 35), without doing it (`Compactor.planDrop`). */
+  async previewDrop(ids: readonly string[]): Promise<ElisionPlan> {
+    this.assertIdle();
+    return this.parts.compactor.planDrop(ids);
+  }
+
+  /**
+   * Drops the chosen results from the context on the user's word (issue 35): a new generation where each is its
+   * bracket and one line, recallable, undoable until a request uses it. Returns the plan applied.
+   */
+  async dropResults(ids: readonly string[]): Promise<ElisionPlan> {
+    this.assertIdle();
+    const { plan, events } = await this.parts.compactor.dropNow(ids);
+    for (const event of events) this.parts.events.emit(event);
+    await this.checkHistory('a drop');
+    return plan;
   }
 
   /** A user's choice, listed in the next main request's snapshot (and so in the journal) like Cairn's own decisions. */
