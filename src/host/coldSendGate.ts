@@ -12,7 +12,7 @@
  */
 import { cacheWarmth, coldBySend, type CacheWarmth } from '../core/cacheTime/cacheLifetime';
 import { coldSendEstimate } from '../core/cacheTime/coldSendEstimate';
-import type { PriceTable } from '../core/compose/prices';
+import type { PriceTable } from '../core/pricing/prices';
 import { errorMessage } from '../core/errorMessage';
 import type { AgentSession } from '../core/session/agentSession';
 import type { ColdSendChoice, ColdSendView } from '../shared/protocol';

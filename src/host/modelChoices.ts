@@ -4,7 +4,7 @@
  * model is listed even when the server does not name it (a custom id in `cairn.model`), so the picker
  * never hides what is in use.
  */
-import { priceFor, resolvePrices, type PriceTable } from '../core/compose/prices';
+import { priceFor, resolvePrices, type PriceTable } from '../core/pricing/prices';
 import type { ListedModel } from '../core/model/types';
 import type { ModelChoices, ModelChoiceView } from '../shared/protocol';
 

@@ -32,7 +32,7 @@ import { gatherContextMentions, isContextMentionName, withContextMentionCandidat
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
-import { DEFAULT_PRICES } from '../core/compose/prices';
+import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
 import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';

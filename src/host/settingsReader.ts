@@ -14,7 +14,7 @@ import {
 } from '../core/compaction/settings';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import type { SubagentSettings } from '../core/subagentTypes';
-import type { ModelPrice, PriceTable } from '../core/compose/prices';
+import type { ModelPrice, PriceTable } from '../core/pricing/prices';
 import { DEFAULT_HYGIENE, type HygieneConfig } from '../core/config/hygiene';
 import { defaultModel } from '../core/model/defaultModel';
 import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSettings';

@@ -25,7 +25,7 @@ import { NodeFileWatcher } from '../workspace/nodeFileWatcher';
 import { commandEnvironment, environmentSecrets } from '../workspace/commandRunner';
 import { NodeWorkspace } from '../workspace/nodeWorkspace';
 import type { SandboxSettings } from '../workspace/sandboxPolicy';
-import type { PriceTable } from '../../core/compose/prices';
+import type { PriceTable } from '../../core/pricing/prices';
 import type { SpendingApprover, SpendingCaps } from '../../core/spending/spendingCap';
 import type { PastCapAnswer } from './args';
 
