@@ -6,6 +6,9 @@ import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
 import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
 import { FileSkillSource } from '../fileSkillSource';
+import { FileCommandSource } from '../fileCommandSource';
+import { resolveSlash } from '../../core/commands/slashInvocation';
+import type { CommandSource } from '../../core/commands/ports';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
 import { ChildRuns, type ChildRun } from './childRuns';
@@ -182,6 +185,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       return opened;
     };
     assembled = watch(await startSession(ports));
+    // The user's own slash commands, as the chat has them (`.cairn/commands`, `.claude/commands`, `~/.cairn/commands`).
+    const commands = new FileCommandSource({ homeDir, roots: [workspaceDir], trusted: () => true });
 
     if (player) {
       // A resume turn closes the session and opens it again from its journal, as reopening it in the editor does.
@@ -200,9 +205,10 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
         retried,
         emit,
         onNotice: options.onNotice,
+        commands,
       });
     } else {
-      doneReasons.push(await assembled.session.send(options.prompt!));
+      await sendAsTheChatDoes(assembled, options.prompt!, commands, emit, doneReasons);
     }
     await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
     if (children.runs.length > 0) await writeFile(join(outDir, 'children.json'), `${JSON.stringify(children.runs, null, 2)}\n`);
@@ -234,6 +240,42 @@ interface PlayContext {
   /** A line of the runner's own into the transcript, in order with the session's events. */
   readonly emit: (event: AgentEvent) => void;
   readonly onNotice: ((message: string) => void) | undefined;
+  readonly commands: CommandSource;
+}
+
+/**
+ * A user turn as the chat sends it: `/name args` runs the user's custom command (its expansion is the
+ * message) or turns a skill on (the rest is the message); the transcript says which, as the chat shows it.
+ */
+async function sendAsTheChatDoes(
+  assembled: AssembledSession,
+  text: string,
+  commands: CommandSource,
+  emit: (event: AgentEvent) => void,
+  doneReasons: DoneReason[],
+): Promise<void> {
+  const outcome = await resolveSlash(text, { commands, skills: assembled.skills });
+  switch (outcome.kind) {
+    case 'plain':
+      doneReasons.push(await assembled.session.send(text));
+      return;
+    case 'command':
+      emit({
+        type: 'notice',
+        level: 'info',
+        kind: 'slash_command',
+        message: `/${outcome.command.name}${outcome.args ? ` ${outcome.args}` : ''} expanded from ${outcome.command.file}`,
+      });
+      doneReasons.push(await assembled.session.send(outcome.text));
+      return;
+    case 'skill':
+      emit({ type: 'notice', level: 'info', kind: 'skills', message: `/${outcome.name}: the skill ${outcome.name} is on` });
+      if (outcome.text !== undefined) doneReasons.push(await assembled.session.send(outcome.text));
+      return;
+    case 'refused':
+      emit({ type: 'error', kind: 'slash_command', message: outcome.message });
+      return;
+  }
 }
 
 /**
@@ -242,7 +284,7 @@ interface PlayContext {
  * the script goes on, as the user would go on in the editor.
  */
 async function playScenario(player: ScenarioPlayer, context: PlayContext): Promise<void> {
-  const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice } = context;
+  const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice, commands } = context;
   while (!player.done) {
     // While the user is away before a message, the session's keep-warm requests go out at their time.
     const next = player.peek();
@@ -259,7 +301,7 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     const assembled = current();
     switch (turn.kind) {
       case 'user':
-        doneReasons.push(await assembled.session.send(turn.text));
+        await sendAsTheChatDoes(assembled, turn.text, commands, emit, doneReasons);
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
