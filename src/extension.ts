@@ -35,6 +35,7 @@ import { registerApprovalCommands } from './host/approvalCommands';
 import { PROPOSAL_SCHEME, ProposalFiles } from './host/proposalFiles';
 import { ProposalReviews } from './host/proposalReview';
 import { SlashCommands } from './host/slashCommands';
+import { FileCommandSource } from './node/fileCommandSource';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
@@ -261,6 +262,12 @@ export function activate(context: vscode.ExtensionContext): void {
       settings = { ...read, loop: { ...read.loop, model: picked } };
     },
     slashCommands,
+    // The user's own commands; the workspace's are its text, read only while the user trusts it.
+    customCommands: new FileCommandSource({
+      homeDir: homedir(),
+      roots: folders.map((f) => f.path),
+      trusted: () => vscode.workspace.isTrusted,
+    }),
     isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
     isWorkspaceFolder: async (path) => (await stat((await workspace.resolve(path)).absolute)).isDirectory(),
     findFiles: async (query) => findWorkspaceFiles(query),
@@ -292,6 +299,16 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   controller = current;
   // Skills added, changed or removed on disk refresh the chat's list; the model hears of it with the next message.
+  // Command files added, changed or removed refresh the chat's `/` list.
+  const commandsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.claude}/commands/**');
+  const refreshCommands = (): void => void current.customCommands.refresh().catch(() => undefined);
+  context.subscriptions.push(
+    commandsWatcher,
+    commandsWatcher.onDidCreate(refreshCommands),
+    commandsWatcher.onDidChange(refreshCommands),
+    commandsWatcher.onDidDelete(refreshCommands),
+    vscode.workspace.onDidGrantWorkspaceTrust(refreshCommands),
+  );
   const skillsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.agents,.claude}/skills/**');
   const refreshSkills = (): void => void current.skills.refresh().catch(() => undefined);
   context.subscriptions.push(

@@ -20,6 +20,8 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
+import { CustomCommandsHost } from './customCommandsHost';
+import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
@@ -72,6 +74,8 @@ export class SessionController {
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
+  /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
+  readonly customCommands: CustomCommandsHost;
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
@@ -149,8 +153,17 @@ export class SessionController {
       compactNow: () => this.compaction.run(undefined),
       log: deps.log,
     });
+    this.customCommands = new CustomCommandsHost({
+      source: deps.customCommands ?? noCommands,
+      builtIns: () => deps.slashCommands?.list() ?? [],
+      broadcast: (message) => this.broadcast(message, 'chat'),
+      notice: (message) => this.chat.notice('slash_command', message),
+      error: (message) => this.postError('slash_command', message),
+      log: (line) => deps.log.warn(line),
+    });
     this.notificationPort = {
       deps,
+      customCommands: this.customCommands,
       views: this.views,
       liveTurn: this.liveTurn,
       skills: this.skills,
@@ -296,7 +309,12 @@ export class SessionController {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return 'failed';
     }
-    const prepared = await this.skills.prepare(text).catch((error: unknown) => {
+    const expanded = await this.customCommands.expand(text).catch((error: unknown) => {
+      this.postError('slash_command', errorMessage(error));
+      return undefined;
+    });
+    if (expanded === undefined) return 'not_run';
+    const prepared = await this.skills.prepare(expanded).catch((error: unknown) => {
       this.postError('skills', errorMessage(error));
       return { send: false } as const;
     });

@@ -4,6 +4,7 @@ import type { AllowanceView, ModelChoices, UsageMeterView } from '../shared/prot
 import type { CheckpointPrompts } from './checkpointActions';
 import type { EditorActions, HostLog, SessionSource } from './hostPorts';
 import type { SlashCommands } from './slashCommands';
+import type { CommandSource } from '../core/commands/ports';
 import type { WebviewApprover } from './webviewApprover';
 import type { ContextMentionSource } from './contextMentions';
 
@@ -42,6 +43,8 @@ export interface SessionControllerDeps {
   readonly pickModel?: (model: string) => Promise<void>;
   /** `/name` commands typed in the chat; run instead of being sent to the model. */
   readonly slashCommands?: SlashCommands;
+  /** The user's custom slash commands (`.cairn/commands`, `.claude/commands`, `~/.cairn/commands`). */
+  readonly customCommands?: CommandSource;
   /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
   readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
   /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */

@@ -463,6 +463,7 @@ export const workspace = {
     return { onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined };
   }) as (...args: unknown[]) => any,
   onDidSaveTextDocument: new Emitter<vscode.TextDocument>().event,
+  onDidGrantWorkspaceTrust: new Emitter<void>().event,
   /** The open documents: none has unsaved changes in these tests. */
   textDocuments: [] as readonly vscode.TextDocument[],
   onDidChangeTextDocument: new Emitter<vscode.TextDocumentChangeEvent>().event,
@@ -491,6 +492,7 @@ export const workspace = {
   | 'asRelativePath'
   | 'createFileSystemWatcher'
   | 'onDidSaveTextDocument'
+  | 'onDidGrantWorkspaceTrust'
   | 'textDocuments'
   | 'onDidChangeTextDocument'
   | 'registerFileSystemProvider'
