@@ -36,6 +36,9 @@ import { PROPOSAL_SCHEME, ProposalFiles } from './host/proposalFiles';
 import { ProposalReviews } from './host/proposalReview';
 import { SlashCommands } from './host/slashCommands';
 import { FileCommandSource } from './node/fileCommandSource';
+import { HookApprovals } from './host/hookApprovals';
+import { CommandHookRunner } from './core/hooks/node/commandHookRunner';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS } from './core/hooks/sessionHooks';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
@@ -191,6 +194,13 @@ export function activate(context: vscode.ExtensionContext): void {
       subagents: () => settings.subagents,
       spendingCaps: () => settings.spending,
       spendingApprover: new VsCodeSpendingPrompt(),
+      // The user's hooks; a workspace's only when trusted and approved (host/hookApprovals.ts). Not sandboxed:
+      // a hook is a command the user configured, like a git hook (README, Hooks).
+      hooks: {
+        provider: new HookApprovals({ state: context.globalState, roots: () => folders.map((f) => f.path), homeDir: homedir(), log }),
+        runner: new CommandHookRunner(commandEnvironment(process.env)),
+        timeoutSeconds: () => hookTimeoutSeconds(),
+      },
       // Read when a session is built: a changed setting applies to the next session.
       get prices() {
         return settings.prices;
@@ -405,4 +415,10 @@ function editorDataFolder(globalStorage: string): string {
   const storage = dirname(globalStorage);
   const user = dirname(storage);
   return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : globalStorage;
+}
+
+/** `cairn.hooks.timeoutSeconds`, read from the user's settings only (a repository cannot lengthen what it runs). */
+function hookTimeoutSeconds(): number {
+  const value = vscode.workspace.getConfiguration('cairn').inspect<number>('hooks.timeoutSeconds')?.globalValue;
+  return typeof value === 'number' && value >= 1 && value <= 3600 ? value : DEFAULT_HOOK_TIMEOUT_SECONDS;
 }

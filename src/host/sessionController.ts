@@ -21,6 +21,7 @@ import { OpenViews } from './openViews';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
 import { CustomCommandsHost } from './customCommandsHost';
+import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
 import { SessionSwitch } from './sessionSwitch';
@@ -303,8 +304,11 @@ export class SessionController {
     }
     const mentions = await this.mentionsOf(text);
     let session;
+    let hooks: TurnHooks;
     try {
-      ({ session } = await this.session());
+      const assembled = await this.session();
+      session = assembled.session;
+      hooks = await this.turnHooksOf(assembled);
     } catch (error) {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return 'failed';
@@ -320,6 +324,12 @@ export class SessionController {
     });
     if (!prepared.send) return 'not_run';
     text = prepared.text;
+    const submitted = await hooks.beforePrompt(text);
+    if (!submitted.send) {
+      this.postError('hook', submitted.reason);
+      return 'not_run';
+    }
+    text = submitted.text;
     if (this.unsent === text) this.unsent = undefined;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
@@ -334,7 +344,14 @@ export class SessionController {
     this.setBusy(true);
     try {
       // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
-      const reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
+      let reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
+      // A Stop hook that blocks the stop continues the turn with its reason, once.
+      const more = reason === 'end_turn' ? await hooks.turnEnded(false) : undefined;
+      if (more !== undefined) {
+        this.chat.notice('hook', more);
+        reason = await session.send(more);
+        await hooks.turnEnded(true);
+      }
       // The files the turn changed, at its end (a reload reads them from the journal).
       this.showTurnChanges();
       return reason;
@@ -345,6 +362,20 @@ export class SessionController {
       this.setBusy(false);
       await this.refreshMeter();
     }
+  }
+
+  /** Each session's turn hooks (its `SessionStart` ran when first asked for: the session's first message). */
+  private readonly turnHooks = new WeakMap<AssembledSession, TurnHooks>();
+
+  private async turnHooksOf(assembled: AssembledSession): Promise<TurnHooks> {
+    let hooks = this.turnHooks.get(assembled);
+    if (!hooks) {
+      hooks = new TurnHooks(assembled.hooks, (message) => this.chat.notice('hook', message));
+      this.turnHooks.set(assembled, hooks);
+      // Its output goes with this first message.
+      await hooks.sessionStarted(assembled.session.hasUnanswered || this.usage.snapshots.length > 0 ? 'resume' : 'startup');
+    }
+    return hooks;
   }
 
   /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
