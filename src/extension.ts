@@ -37,6 +37,7 @@ import { ProposalReviews } from './host/proposalReview';
 import { SlashCommands } from './host/slashCommands';
 import { FileCommandSource } from './node/fileCommandSource';
 import { HookApprovals } from './host/hookApprovals';
+import { AttentionNotifier } from './host/attentionNotifier';
 import { CommandHookRunner } from './core/hooks/node/commandHookRunner';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS } from './core/hooks/sessionHooks';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
@@ -243,6 +244,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
   const slashCommands = new SlashCommands();
+  // Set once the chat view exists (below), before any session runs.
+  const attention: { notifier?: AttentionNotifier } = {};
   // Each terminal's last command from now on, for `@terminal` (shell integration shows output only as it comes).
   const terminals = new TerminalOutputs();
   context.subscriptions.push(terminals);
@@ -259,6 +262,7 @@ export function activate(context: vscode.ExtensionContext): void {
     windowTokens: async () => (await model.modelFacts(settings.loop.model)).maxInputTokens,
     onMeter: (meter) => statusBar.update(meter),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
+    onEvent: (event) => attention.notifier?.observe(event),
     ...(root ? { checkpointPrompts: new VsCodeCheckpointPrompts(root, checkpointDocuments) } : {}),
     listModels: () => model.listModels(),
     server: () => model.server,
@@ -328,8 +332,21 @@ export function activate(context: vscode.ExtensionContext): void {
     skillsWatcher.onDidDelete(refreshSkills),
   );
   const report = new ReportPanel(context.extensionUri, current);
+  const chatView = new ChatViewProvider(context.extensionUri, current);
+  const notifier = new AttentionNotifier({
+    enabled: () => vscode.workspace.getConfiguration('cairn').get<boolean>('notifications', true),
+    chatVisible: () => chatView.visible,
+    windowFocused: () => vscode.window.state.focused,
+    show: (level, message, button) =>
+      level === 'warning' ? vscode.window.showWarningMessage(message, button) : vscode.window.showInformationMessage(message, button),
+    openChat: () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+    setBadge: (badge) => chatView.setBadge(badge),
+  });
+  attention.notifier = notifier;
+  chatView.onVisible = () => notifier.seen();
+  context.subscriptions.push(vscode.window.onDidChangeWindowState(() => notifier.seen()));
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView, {
       webviewOptions: { retainContextWhenHidden: true },
     }),
     { dispose: () => report.dispose() },

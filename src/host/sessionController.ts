@@ -536,6 +536,7 @@ export class SessionController {
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
+    this.deps.onEvent?.(event);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { AgentEvent } from '../core/agent/events';
 import type { Workspace } from '../core/ports';
 import type { ListedModel } from '../core/model/types';
 import type { AllowanceView, ModelChoices, UsageMeterView } from '../shared/protocol';
@@ -30,6 +31,8 @@ export interface SessionControllerDeps {
   readonly onMeter?: (meter: UsageMeterView) => void;
   /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
   readonly onBusy?: (busy: boolean) => void;
+  /** Every event of the open session's runs (the attention notifier's). */
+  readonly onEvent?: (event: AgentEvent) => void;
   /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
   readonly checkpointPrompts?: CheckpointPrompts;
   /** The server's models: checks a saved key, and feeds the model picker. */

@@ -1,6 +1,6 @@
 /**
  * Hooks in Claude Code's settings format (`hooks` in `.claude/settings.json`, `.cairn/settings.json`,
- * `~/.claude/settings.json`, or the user's `cairn.hooks` setting):
+ * `~/.claude/settings.json`, `~/.cairn/settings.json`):
  *
  *     { "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "…", "timeout": 30 } ] } ] } }
  *
@@ -24,7 +24,7 @@ export interface HookCommand {
   readonly command: string;
   /** Seconds; undefined: the `cairn.hooks.timeoutSeconds` bound. */
   readonly timeoutSeconds?: number;
-  /** Where it was configured (`.claude/settings.json`, `~/.claude/settings.json`, `cairn.hooks`). */
+  /** Where it was configured (`.claude/settings.json`, `~/.claude/settings.json`). */
   readonly source: string;
   readonly origin: HookOrigin;
 }
