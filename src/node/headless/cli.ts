@@ -28,6 +28,7 @@ async function main(): Promise<number> {
     compaction: compactionSettingsOf(args),
     ...(args.spendingCaps ? { spending: { caps: args.spendingCaps, ...(args.pastCap ? { pastCap: args.pastCap } : {}) } } : {}),
     ...(args.sandbox ? { sandbox: args.sandbox } : {}),
+    ...(args.hooks ? { hooks: {} } : {}),
     hygiene: hygieneOf(args),
     onEvent: (event) => {
       const lines = transcriptLines(event);
