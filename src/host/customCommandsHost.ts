@@ -21,6 +21,8 @@ export interface CustomCommandsHostDeps {
 export class CustomCommandsHost {
   /** Problems already logged, so a broken file is said once per window, not at every `/`. */
   private readonly told = new Set<string>();
+  /** The chat was last sent a list with custom commands in it (a removal must reach it too). */
+  private shownCustom = false;
 
   constructor(private readonly deps: CustomCommandsHostDeps) {}
 
@@ -37,6 +39,9 @@ export class CustomCommandsHost {
     const custom = commands
       .filter((c) => !taken.has(c.name.toLowerCase()))
       .map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) }));
+    // The chat's init carries the built-ins: nothing to send until there is a custom command (or was one).
+    if (custom.length === 0 && !this.shownCustom) return;
+    this.shownCustom = custom.length > 0;
     this.deps.broadcast({ type: 'slashCommands', commands: [...builtIns, ...custom].sort((a, b) => a.name.localeCompare(b.name)) });
   }
 
