@@ -38,6 +38,11 @@ import { registerApprovalCommands } from './host/approvalCommands';
 import { PROPOSAL_SCHEME, ProposalFiles } from './host/proposalFiles';
 import { ProposalReviews } from './host/proposalReview';
 import { SlashCommands } from './host/slashCommands';
+import { FileCommandSource } from './node/fileCommandSource';
+import { HookApprovals } from './host/hookApprovals';
+import { AttentionNotifier } from './host/attentionNotifier';
+import { CommandHookRunner } from './core/hooks/node/commandHookRunner';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS } from './core/hooks/sessionHooks';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
@@ -213,6 +218,13 @@ export function activate(context: vscode.ExtensionContext): void {
       subagents: () => settings.subagents,
       spendingCaps: () => settings.spending,
       spendingApprover: new VsCodeSpendingPrompt(),
+      // The user's hooks; a workspace's only when trusted and approved (host/hookApprovals.ts). Not sandboxed:
+      // a hook is a command the user configured, like a git hook (README, Hooks).
+      hooks: {
+        provider: new HookApprovals({ state: context.globalState, roots: () => folders.map((f) => f.path), homeDir: homedir(), log }),
+        runner: new CommandHookRunner(commandEnvironment(process.env)),
+        timeoutSeconds: () => hookTimeoutSeconds(),
+      },
       // Read when a session is built: a changed setting applies to the next session.
       get prices() {
         return settings.prices;
@@ -255,6 +267,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new ContextStatusBar('cairn.showReport');
   context.subscriptions.push(statusBar, vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, documents));
   const slashCommands = new SlashCommands();
+  // Set once the chat view exists (below), before any session runs.
+  const attention: { notifier?: AttentionNotifier } = {};
   // Each terminal's last command from now on, for `@terminal` (shell integration shows output only as it comes).
   const terminals = new TerminalOutputs();
   context.subscriptions.push(terminals);
@@ -274,6 +288,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // Keep-warm's requests go only while this window is open: the controller's dispose stops them.
     keepWarm: new KeepWarmTimer({ onState: (state) => statusBar.keepWarm(state) }),
     onBusy: (busy) => void vscode.commands.executeCommand('setContext', 'cairn.busy', busy),
+    onEvent: (event) => attention.notifier?.observe(event),
     ...(root ? { checkpointPrompts: new VsCodeCheckpointPrompts(root, checkpointDocuments) } : {}),
     listModels: () => model.listModels(),
     server: () => model.server,
@@ -288,6 +303,12 @@ export function activate(context: vscode.ExtensionContext): void {
       settings = { ...read, loop: { ...read.loop, model: picked } };
     },
     slashCommands,
+    // The user's own commands; the workspace's are its text, read only while the user trusts it.
+    customCommands: new FileCommandSource({
+      homeDir: homedir(),
+      roots: folders.map((f) => f.path),
+      trusted: () => vscode.workspace.isTrusted,
+    }),
     isWorkspaceFile: async (path) => (await stat((await workspace.resolve(path)).absolute)).isFile(),
     isWorkspaceFolder: async (path) => (await stat((await workspace.resolve(path)).absolute)).isDirectory(),
     findFiles: async (query) => findWorkspaceFiles(query),
@@ -319,6 +340,16 @@ export function activate(context: vscode.ExtensionContext): void {
   });
   controller = current;
   // Skills added, changed or removed on disk refresh the chat's list; the model hears of it with the next message.
+  // Command files added, changed or removed refresh the chat's `/` list.
+  const commandsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.claude}/commands/**');
+  const refreshCommands = (): void => void current.customCommands.refresh().catch(() => undefined);
+  context.subscriptions.push(
+    commandsWatcher,
+    commandsWatcher.onDidCreate(refreshCommands),
+    commandsWatcher.onDidChange(refreshCommands),
+    commandsWatcher.onDidDelete(refreshCommands),
+    vscode.workspace.onDidGrantWorkspaceTrust(refreshCommands),
+  );
   const skillsWatcher = vscode.workspace.createFileSystemWatcher('**/{.cairn,.agents,.claude}/skills/**');
   const refreshSkills = (): void => void current.skills.refresh().catch(() => undefined);
   context.subscriptions.push(
@@ -328,8 +359,21 @@ export function activate(context: vscode.ExtensionContext): void {
     skillsWatcher.onDidDelete(refreshSkills),
   );
   const report = new ReportPanel(context.extensionUri, current);
+  const chatView = new ChatViewProvider(context.extensionUri, current);
+  const notifier = new AttentionNotifier({
+    enabled: () => vscode.workspace.getConfiguration('cairn').get<boolean>('notifications', true),
+    chatVisible: () => chatView.visible,
+    windowFocused: () => vscode.window.state.focused,
+    show: (level, message, button) =>
+      level === 'warning' ? vscode.window.showWarningMessage(message, button) : vscode.window.showInformationMessage(message, button),
+    openChat: () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`),
+    setBadge: (badge) => chatView.setBadge(badge),
+  });
+  attention.notifier = notifier;
+  chatView.onVisible = () => notifier.seen();
+  context.subscriptions.push(vscode.window.onDidChangeWindowState(() => notifier.seen()));
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider(context.extensionUri, current), {
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView, {
       webviewOptions: { retainContextWhenHidden: true },
     }),
     { dispose: () => report.dispose() },
@@ -415,4 +459,10 @@ function editorDataFolder(globalStorage: string): string {
   const storage = dirname(globalStorage);
   const user = dirname(storage);
   return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : globalStorage;
+}
+
+/** `cairn.hooks.timeoutSeconds`, read from the user's settings only (a repository cannot lengthen what it runs). */
+function hookTimeoutSeconds(): number {
+  const value = vscode.workspace.getConfiguration('cairn').inspect<number>('hooks.timeoutSeconds')?.globalValue;
+  return typeof value === 'number' && value >= 1 && value <= 3600 ? value : DEFAULT_HOOK_TIMEOUT_SECONDS;
 }

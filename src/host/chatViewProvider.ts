@@ -7,6 +7,9 @@ export const CHAT_VIEW_ID = 'cairn.chat';
 
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
+  private badge: vscode.ViewBadge | undefined;
+  /** The view became visible (the attention notifier clears its badge). */
+  onVisible: (() => void) | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -18,12 +21,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     const sink = { post: (message: unknown) => view.webview.postMessage(message) };
     const registration = this.controller.addView(sink, 'chat');
     const listener = view.webview.onDidReceiveMessage((raw: unknown) => this.controller.receive(sink, raw));
+    if (this.badge) view.badge = this.badge;
+    const visibility = view.onDidChangeVisibility(() => {
+      if (view.visible) this.onVisible?.();
+    });
     view.onDidDispose(() => {
+      visibility.dispose();
       registration.dispose();
       listener.dispose();
       if (this.view === view) this.view = undefined;
     });
     setWebviewPage(view.webview, this.extensionUri, 'chat');
+  }
+
+  /** The count on the Cairn view (kept for a view resolved later). */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = badge;
   }
 
   get visible(): boolean {

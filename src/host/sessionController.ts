@@ -20,6 +20,9 @@ import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
+import { CustomCommandsHost } from './customCommandsHost';
+import { TurnHooks } from '../core/hooks/turnHooks';
+import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
@@ -77,6 +80,8 @@ export class SessionController {
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
+  /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
+  readonly customCommands: CustomCommandsHost;
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
@@ -164,8 +169,17 @@ export class SessionController {
         await this.refreshMeter();
       },
     });
+    this.customCommands = new CustomCommandsHost({
+      source: deps.customCommands ?? noCommands,
+      builtIns: () => deps.slashCommands?.list() ?? [],
+      broadcast: (message) => this.broadcast(message, 'chat'),
+      notice: (message) => this.chat.notice('slash_command', message),
+      error: (message) => this.postError('slash_command', message),
+      log: (line) => deps.log.warn(line),
+    });
     this.notificationPort = {
       deps,
+      customCommands: this.customCommands,
       views: this.views,
       liveTurn: this.liveTurn,
       skills: this.skills,
@@ -309,18 +323,32 @@ export class SessionController {
     }
     const mentions = await this.mentionsOf(text);
     let session;
+    let hooks: TurnHooks;
     try {
-      ({ session } = await this.session());
+      const assembled = await this.session();
+      session = assembled.session;
+      hooks = await this.turnHooksOf(assembled);
     } catch (error) {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return 'failed';
     }
-    const prepared = await this.skills.prepare(text).catch((error: unknown) => {
+    const expanded = await this.customCommands.expand(text).catch((error: unknown) => {
+      this.postError('slash_command', errorMessage(error));
+      return undefined;
+    });
+    if (expanded === undefined) return 'not_run';
+    const prepared = await this.skills.prepare(expanded).catch((error: unknown) => {
       this.postError('skills', errorMessage(error));
       return { send: false } as const;
     });
     if (!prepared.send) return 'not_run';
     text = prepared.text;
+    const submitted = await hooks.beforePrompt(text);
+    if (!submitted.send) {
+      this.postError('hook', submitted.reason);
+      return 'not_run';
+    }
+    text = submitted.text;
     if (this.unsent === text) this.unsent = undefined;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
@@ -335,7 +363,14 @@ export class SessionController {
     this.setBusy(true);
     try {
       // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
-      const reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
+      let reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
+      // A Stop hook that blocks the stop continues the turn with its reason, once.
+      const more = reason === 'end_turn' ? await hooks.turnEnded(false) : undefined;
+      if (more !== undefined) {
+        this.chat.notice('hook', more);
+        reason = await session.send(more);
+        await hooks.turnEnded(true);
+      }
       // The files the turn changed, at its end (a reload reads them from the journal).
       this.showTurnChanges();
       return reason;
@@ -348,6 +383,20 @@ export class SessionController {
       // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.
       if (this.assembled?.session === session) this.deps.keepWarm?.arm(session);
     }
+  }
+
+  /** Each session's turn hooks (its `SessionStart` ran when first asked for: the session's first message). */
+  private readonly turnHooks = new WeakMap<AssembledSession, TurnHooks>();
+
+  private async turnHooksOf(assembled: AssembledSession): Promise<TurnHooks> {
+    let hooks = this.turnHooks.get(assembled);
+    if (!hooks) {
+      hooks = new TurnHooks(assembled.hooks, (message) => this.chat.notice('hook', message));
+      this.turnHooks.set(assembled, hooks);
+      // Its output goes with this first message.
+      await hooks.sessionStarted(assembled.session.hasUnanswered || this.usage.snapshots.length > 0 ? 'resume' : 'startup');
+    }
+    return hooks;
   }
 
   /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
@@ -525,6 +574,7 @@ export class SessionController {
       this.deps.keepWarm?.arm(this.assembled.session);
     if (event.type === 'todo') this.skills.showTodo(event.items);
     else if (event.type === 'subagent_event') this.subagents.observe(event);
+    this.deps.onEvent?.(event);
   }
 
   /**

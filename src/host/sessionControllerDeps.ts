@@ -1,10 +1,12 @@
 import type { PermissionMode } from '../core/agent/permissionMode';
+import type { AgentEvent } from '../core/agent/events';
 import type { Workspace } from '../core/ports';
 import type { ListedModel } from '../core/model/types';
 import type { AllowanceView, ModelChoices, UsageMeterView } from '../shared/protocol';
 import type { CheckpointPrompts } from './checkpointActions';
 import type { EditorActions, HostLog, SessionSource } from './hostPorts';
 import type { SlashCommands } from './slashCommands';
+import type { CommandSource } from '../core/commands/ports';
 import type { WebviewApprover } from './webviewApprover';
 import type { ContextMentionSource } from './contextMentions';
 import type { KeepWarmTimer } from './keepWarmTimer';
@@ -33,6 +35,8 @@ export interface SessionControllerDeps {
   readonly keepWarm?: Pick<KeepWarmTimer, 'arm' | 'detach' | 'dispose'>;
   /** Told when a run starts and ends (the `cairn.busy` context key for the Cancel keybinding). */
   readonly onBusy?: (busy: boolean) => void;
+  /** Every event of the open session's runs (the attention notifier's). */
+  readonly onEvent?: (event: AgentEvent) => void;
   /** The restore preview, the diff editor and the Changes list (none: the checkpoint actions only log). */
   readonly checkpointPrompts?: CheckpointPrompts;
   /** The server's models: checks a saved key, and feeds the model picker. */
@@ -51,6 +55,8 @@ export interface SessionControllerDeps {
   };
   /** `/name` commands typed in the chat; run instead of being sent to the model. */
   readonly slashCommands?: SlashCommands;
+  /** The user's custom slash commands (`.cairn/commands`, `.claude/commands`, `~/.cairn/commands`). */
+  readonly customCommands?: CommandSource;
   /** Whether a workspace-relative path is a file (an `@path` mention is attached only then). */
   readonly isWorkspaceFile?: (path: string) => Promise<boolean>;
   /** Whether a workspace-relative path is a folder (an `@folder` mention attaches its listing). */

@@ -14,6 +14,7 @@ import { CONTINUE_TEXT } from './runOutcome';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { NoSessionError } from './sessionNotices';
 import type { SkillsHost } from './skillsHost';
+import type { CustomCommandsHost } from './customCommandsHost';
 import { openFromWebview } from './webviewOpens';
 
 /**
@@ -28,6 +29,7 @@ export interface NotificationPort {
   readonly views: Pick<OpenViews, 'add' | 'postPending' | 'deliver'>;
   readonly liveTurn: Pick<LiveTurn, 'answer'>;
   readonly skills: Pick<SkillsHost, 'refreshAll' | 'toggle'>;
+  readonly customCommands: Pick<CustomCommandsHost, 'refresh'>;
   readonly branches: Pick<MessageBranches, 'regenerate' | 'editAndResend'>;
   readonly compaction: Pick<CompactionRunner, 'act' | 'run'>;
   readonly checkpoints: Pick<CheckpointActions, 'openChange' | 'restoreToTurn'> | undefined;
@@ -82,7 +84,10 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         });
         return;
       }
-      if (message.view === 'chat') await port.skills.refreshAll().catch(() => undefined);
+      if (message.view === 'chat') {
+        await port.skills.refreshAll().catch(() => undefined);
+        await port.customCommands.refresh().catch(() => undefined);
+      }
       return;
     }
     case 'send':

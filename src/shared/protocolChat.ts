@@ -132,6 +132,8 @@ export interface ChatInitFields {
 }
 
 export type ChatHostNotification =
+  /** The whole `/` list as it is now: built-ins and the user's custom commands (issue 33 item 5). */
+  | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommandView[] }
   /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
   | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }

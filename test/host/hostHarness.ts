@@ -44,6 +44,9 @@ export interface HostOptions {
   readonly warningMessageAnswers?: readonly (string | undefined)[];
 }
 
+/** The chat views the harness resolved, latest last (a test reads the badge the extension set on one). */
+export const chatViews: { visible: boolean; badge: unknown }[] = [];
+
 export interface HostRun {
   readonly chat: FakeWebview;
   readonly server: LocalServer;
@@ -171,7 +174,14 @@ export async function startHost(options: HostOptions): Promise<HostRun> {
     const webview = new FakeWebview();
     const provider = shim.viewProviders.get('cairn.chat');
     if (!provider) throw new Error('The chat view provider was not registered.');
-    const view = { webview, visible: true, onDidDispose: () => ({ dispose: () => undefined }) };
+    const view = {
+      webview,
+      visible: true,
+      badge: undefined,
+      onDidDispose: () => ({ dispose: () => undefined }),
+      onDidChangeVisibility: () => ({ dispose: () => undefined }),
+    };
+    chatViews.push(view);
     await provider.resolveWebviewView(view as unknown as vscode.WebviewView, { state: undefined }, {} as vscode.CancellationToken);
     if (options.readyDuringAttach) await attaching;
     await webview.fromPage({ type: 'ready', view: 'chat' });

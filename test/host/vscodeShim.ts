@@ -175,7 +175,11 @@ export const shim = {
   terminalStarted: new Emitter<{ terminal: { name: string }; execution: FakeShellExecution }>(),
   terminalEnded: new Emitter<{ terminal: { name: string }; execution: FakeShellExecution; exitCode: number | undefined }>(),
   terminalClosed: new Emitter<{ name: string }>(),
+  /** The window has the focus (`window.state.focused`); FAKED, set by a test. */
+  windowFocused: true,
+  windowStateChanged: new Emitter<{ focused: boolean }>(),
   reset(): void {
+    this.windowFocused = true;
     this.commands.clear();
     this.executed.length = 0;
     this.statusBarItems.length = 0;
@@ -403,7 +407,9 @@ export const window = {
 
 // Shell integration's terminal API, FAKED in the shape Cairn reads (`shim.terminalStarted` and the others drive it).
 Object.defineProperty(window, 'activeTerminal', { get: () => shim.activeTerminal, enumerable: true });
+Object.defineProperty(window, 'state', { get: () => ({ focused: shim.windowFocused, active: shim.windowFocused }), enumerable: true });
 Object.assign(window, {
+  onDidChangeWindowState: shim.windowStateChanged.event,
   onDidStartTerminalShellExecution: shim.terminalStarted.event,
   onDidEndTerminalShellExecution: shim.terminalEnded.event,
   onDidCloseTerminal: shim.terminalClosed.event,
@@ -463,6 +469,7 @@ export const workspace = {
     return { onDidChange: event, onDidCreate: event, onDidDelete: event, dispose: () => undefined };
   }) as (...args: unknown[]) => any,
   onDidSaveTextDocument: new Emitter<vscode.TextDocument>().event,
+  onDidGrantWorkspaceTrust: new Emitter<void>().event,
   /** The open documents: none has unsaved changes in these tests. */
   textDocuments: [] as readonly vscode.TextDocument[],
   onDidChangeTextDocument: new Emitter<vscode.TextDocumentChangeEvent>().event,
@@ -491,6 +498,7 @@ export const workspace = {
   | 'asRelativePath'
   | 'createFileSystemWatcher'
   | 'onDidSaveTextDocument'
+  | 'onDidGrantWorkspaceTrust'
   | 'textDocuments'
   | 'onDidChangeTextDocument'
   | 'registerFileSystemProvider'

@@ -170,6 +170,9 @@ export class ChatStore {
       case 'skills':
         this.skills.value = message.skills;
         return;
+      case 'slashCommands':
+        this.slashCommands.value = message.commands;
+        return;
       case 'todo':
         this.todo.value = message.items;
         return;

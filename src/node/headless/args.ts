@@ -21,6 +21,8 @@ export interface HeadlessArgs {
   readonly report: boolean;
   readonly model?: string;
   readonly quiet: boolean;
+  /** `--hooks`: run the workspace's and the user's hooks (off by default: a scenario's settings file is not the user's say). */
+  readonly hooks?: boolean;
   /** `--threshold`: when to compact automatically (a share or a token count, as `cairn.compaction.threshold`). */
   readonly threshold?: CompactionThreshold;
   /** `--fallback-model`: summaries run on this model when the main model's cache is cold. */
@@ -80,14 +82,16 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
   --permission-mode ask|plan|acceptEdits|auto
                     as cairn.permissionMode (default ask): plan refuses edits and commands; acceptEdits and
                     auto run edits (auto: sandboxed commands too) without asking; what still asks is approved
-                    automatically, as every ask is in a headless run`;
+                    automatically, as every ask is in a headless run
+  --hooks           run the hooks of .claude/settings.json, .cairn/settings.json and ~/.claude/settings.json
+                    (off by default)`;
 
 export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--report' || arg === '--quiet' || arg === '--sandbox-network') {
+    if (arg === '--report' || arg === '--quiet' || arg === '--sandbox-network' || arg === '--hooks') {
       flags.add(arg);
       continue;
     }
@@ -179,6 +183,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
     ...(values.has('--model') ? { model: values.get('--model')! } : {}),
     report: flags.has('--report'),
     quiet: flags.has('--quiet'),
+    ...(flags.has('--hooks') ? { hooks: true } : {}),
     ...(threshold ? { threshold } : {}),
     ...(values.has('--fallback-model') ? { fallbackModel: values.get('--fallback-model')! } : {}),
     ...(fallbackAfterMinutes !== undefined ? { fallbackAfterMinutes } : {}),

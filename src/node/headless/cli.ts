@@ -29,6 +29,7 @@ async function main(): Promise<number> {
     ...(args.spendingCaps ? { spending: { caps: args.spendingCaps, ...(args.pastCap ? { pastCap: args.pastCap } : {}) } } : {}),
     ...(args.sandbox ? { sandbox: args.sandbox } : {}),
     ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}),
+    ...(args.hooks ? { hooks: {} } : {}),
     hygiene: hygieneOf(args),
     onEvent: (event) => {
       const lines = transcriptLines(event);

@@ -7,6 +7,13 @@ import { autoApprover } from '../../core/agent/approval';
 import type { AgentEvent, DoneReason } from '../../core/agent/events';
 import { resumeSession, startSession, type AssembledSession, type SessionPorts } from '../../core/session/node/sessionAssembly';
 import { FileSkillSource } from '../fileSkillSource';
+import { FileCommandSource } from '../fileCommandSource';
+import { resolveSlash } from '../../core/commands/slashInvocation';
+import type { CommandSource } from '../../core/commands/ports';
+import { CommandHookRunner } from '../../core/hooks/node/commandHookRunner';
+import { DEFAULT_HOOK_TIMEOUT_SECONDS } from '../../core/hooks/sessionHooks';
+import { TurnHooks } from '../../core/hooks/turnHooks';
+import { readHookFiles } from '../fileHookSource';
 import type { CompactionSettings } from '../../core/compaction/settings';
 import { FileRulesSource } from '../fileRulesSource';
 import { ChildRuns, type ChildRun } from './childRuns';
@@ -65,6 +72,12 @@ export interface HeadlessOptions {
   readonly permissionMode?: PermissionMode | (() => PermissionMode);
   /** Prices over the built-in table (as `cairn.prices`). */
   readonly prices?: PriceTable;
+  /**
+   * Run the hooks of the workspace's and the user's settings files (`--hooks`): off unless asked, since a
+   * scenario's workspace may carry a `.claude/settings.json` nobody meant to run. `timeoutSeconds`: the
+   * bound of a hook without its own (default 60, as `cairn.hooks.timeoutSeconds`).
+   */
+  readonly hooks?: { readonly timeoutSeconds?: number };
 }
 
 export interface HeadlessResult {
@@ -176,6 +189,17 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       // The script's time (real time plus its user turns' idles), the clock the local server expires its cache
       // by: Cairn judges a cold cache, and stamps its journal, by the time the server keeps.
       ...(player ? { clock: player.clock } : {}),
+      ...(options.hooks
+        ? {
+            hooks: {
+              provider: {
+                hooks: async () => (await readHookFiles({ roots: [workspaceDir], homeDir, trusted: true })).flatMap((f) => f.hooks),
+              },
+              runner: new CommandHookRunner(commandEnvironment(process.env)),
+              timeoutSeconds: () => options.hooks?.timeoutSeconds ?? DEFAULT_HOOK_TIMEOUT_SECONDS,
+            },
+          }
+        : {}),
     };
     // The session's events, and the runner's own lines (a history move's outcome), in the order they happen.
     const emit = (event: AgentEvent): void => {
@@ -189,6 +213,11 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       return opened;
     };
     assembled = watch(await startSession(ports));
+    const turnHooks = (opened: AssembledSession): TurnHooks =>
+      new TurnHooks(opened.hooks, (message) => emit({ type: 'notice', level: 'warning', kind: 'hook', message }));
+    await turnHooks(assembled).sessionStarted('startup');
+    // The user's own slash commands, as the chat has them (`.cairn/commands`, `.claude/commands`, `~/.cairn/commands`).
+    const commands = new FileCommandSource({ homeDir, roots: [workspaceDir], trusted: () => true });
 
     if (player) {
       // A resume turn closes the session and opens it again from its journal, as reopening it in the editor does.
@@ -207,9 +236,11 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
         retried,
         emit,
         onNotice: options.onNotice,
+        commands,
+        turnHooks,
       });
     } else {
-      doneReasons.push(await assembled.session.send(options.prompt!));
+      await sendAsTheChatDoes(assembled, options.prompt!, { commands, hooks: turnHooks(assembled) }, emit, doneReasons);
     }
     await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
     if (children.runs.length > 0) await writeFile(join(outDir, 'children.json'), `${JSON.stringify(children.runs, null, 2)}\n`);
@@ -241,6 +272,56 @@ interface PlayContext {
   /** A line of the runner's own into the transcript, in order with the session's events. */
   readonly emit: (event: AgentEvent) => void;
   readonly onNotice: ((message: string) => void) | undefined;
+  readonly commands: CommandSource;
+  readonly turnHooks: (opened: AssembledSession) => TurnHooks;
+}
+
+/**
+ * A user turn as the chat sends it: `/name args` runs the user's custom command (its expansion is the
+ * message) or turns a skill on (the rest is the message); the transcript says which, as the chat shows it.
+ */
+async function sendAsTheChatDoes(
+  assembled: AssembledSession,
+  text: string,
+  with_: { readonly commands: CommandSource; readonly hooks: TurnHooks },
+  emit: (event: AgentEvent) => void,
+  doneReasons: DoneReason[],
+): Promise<void> {
+  const send = async (message: string): Promise<void> => {
+    const verdict = await with_.hooks.beforePrompt(message);
+    if (!verdict.send) {
+      emit({ type: 'error', kind: 'hook', message: verdict.reason });
+      return;
+    }
+    doneReasons.push(await assembled.session.send(verdict.text));
+    const more = await with_.hooks.turnEnded(false);
+    if (more === undefined) return;
+    emit({ type: 'notice', level: 'info', kind: 'hook', message: more });
+    doneReasons.push(await assembled.session.send(more));
+    await with_.hooks.turnEnded(true);
+  };
+  const outcome = await resolveSlash(text, { commands: with_.commands, skills: assembled.skills });
+  switch (outcome.kind) {
+    case 'plain':
+      await send(text);
+      return;
+    case 'command':
+      emit({
+        type: 'notice',
+        level: 'info',
+        kind: 'slash_command',
+        message: `/${outcome.command.name}${outcome.args ? ` ${outcome.args}` : ''} expanded from ${outcome.command.file}`,
+      });
+      await send(outcome.text);
+      return;
+    case 'skill':
+      emit({ type: 'notice', level: 'info', kind: 'skills', message: `/${outcome.name}: the skill ${outcome.name} is on` });
+      if (outcome.text !== undefined) await send(outcome.text);
+      return;
+    case 'refused':
+      emit({ type: 'error', kind: 'slash_command', message: outcome.message });
+      return;
+  }
 }
 
 /**
@@ -249,7 +330,8 @@ interface PlayContext {
  * the script goes on, as the user would go on in the editor.
  */
 async function playScenario(player: ScenarioPlayer, context: PlayContext): Promise<void> {
-  const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice } = context;
+  const { current, reopen, workspaceDir, doneReasons, retried, emit, onNotice, commands, turnHooks } = context;
+  let hooks = turnHooks(current());
   while (!player.done) {
     // While the user is away before a message, the session's keep-warm requests go out at their time.
     const next = player.peek();
@@ -266,12 +348,18 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     const assembled = current();
     switch (turn.kind) {
       case 'user':
-        doneReasons.push(await assembled.session.send(turn.text));
+        await sendAsTheChatDoes(assembled, turn.text, { commands, hooks }, emit, doneReasons);
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
         break;
       case 'compact': {
+        const refused = await hooks.beforeCompaction('manual', turn.instructions);
+        if (refused !== undefined) {
+          emit({ type: 'error', kind: 'hook', message: refused });
+          onNotice?.(`turn ${turn.index}: ${refused}`);
+          break;
+        }
         // What "Cairn: Compact Context" does: a manual compaction with the user's instructions, applied at
         // once. The summary request that follows takes the script's next summary turn. A compaction that
         // cannot be done says why in a notice (the transcript prints it); the script goes on.
@@ -295,7 +383,8 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
         break;
       }
       case 'resume':
-        await reopen();
+        hooks = turnHooks(await reopen());
+        await hooks.sessionStarted('resume');
         break;
       case 'retry':
       case 'undo':

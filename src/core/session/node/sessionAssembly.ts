@@ -1,3 +1,5 @@
+import { HookedTools } from '../../hooks/hookedTools';
+import { SessionHooks } from '../../hooks/sessionHooks';
 import { Composer } from '../../compose/composer';
 import { DEFAULT_PERMISSION_MODE, PermissionModeEnvelope } from '../../agent/permissionMode';
 import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
@@ -52,7 +54,7 @@ import {
   windowOf,
   type SessionExtras,
 } from './sessionExtras';
-import type { SessionPorts } from './sessionPorts';
+import type { SessionHookPorts, SessionPorts } from './sessionPorts';
 import { WEB_FETCH_TOOL, WebFetchTool } from '../../web/webFetchTool';
 
 // Where the ports' type was born; its import sites (the roots, the host, tests and the bench) keep this path.
@@ -73,6 +75,8 @@ export interface AssembledSession {
   readonly memory: WorkingMemory;
   /** Spent against the spending caps (the chat's meter reads it). */
   readonly spending: Pick<SpendingCap, 'status'>;
+  /** The user's hooks, for the events the root raises (`UserPromptSubmit`, `Stop`, `SessionStart`, `PreCompact`). */
+  readonly hooks?: SessionHooks;
   /** Reported when a reopen dropped a line cut short by a crash. */
   readonly tornTail?: OpenedSession['tornTail'];
   dispose(): Promise<void>;
@@ -248,7 +252,11 @@ async function assemble(
   // The tokenizer loads in a second or two; start it now rather than on the first request.
   void Promise.resolve().then(() => composer.estimator.warmUp());
 
-  const tools = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
+  const wrapped = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
+  const hooks = ports.hooks ? sessionHooksOf(ports, ports.hooks, journal) : undefined;
+  const tools = hooks
+    ? new HookedTools(wrapped, hooks, (message) => events.emit({ type: 'notice', level: 'warning', kind: 'hook', message }))
+    : wrapped;
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock, lastAnswerAt);
   const cacheTime = () => ports.compaction?.().cache ?? DEFAULT_CACHE_TIME;
@@ -411,6 +419,7 @@ async function assemble(
     skills,
     memory,
     spending: extras.spending,
+    ...(hooks ? { hooks } : {}),
     ...(tornTail ? { tornTail } : {}),
     async dispose() {
       subscription?.dispose();
@@ -421,6 +430,20 @@ async function assemble(
       await session.close();
     },
   };
+}
+
+/** The session's hooks, their output redacted by the session's redactor. */
+function sessionHooksOf(ports: SessionPorts, hookPorts: SessionHookPorts, journal: SessionJournal): SessionHooks {
+  const redactor = sessionRedactor(ports);
+  return new SessionHooks({
+    provider: hookPorts.provider,
+    runner: hookPorts.runner,
+    cwd: ports.workspace.root,
+    sessionId: () => journal.sessionId,
+    timeoutSeconds: hookPorts.timeoutSeconds,
+    redact: (text) => redactor.redact(text),
+    ...(ports.log ? { log: ports.log } : {}),
+  });
 }
 
 /**

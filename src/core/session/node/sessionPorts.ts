@@ -1,3 +1,4 @@
+import type { HookCommandRunner, HookProvider } from '../../hooks/ports';
 import type { AgentLoopSettings } from '../../agent/agentLoop';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
 import type { MessageAttachment, ToolExecutor } from '../../agent/ports';
@@ -66,6 +67,11 @@ export interface SessionPorts {
    * without it only the editing tools' changes (and, with a watcher, the watcher's list) are.
    */
   readonly checkpointGit?: CheckpointGitPorts;
+  /**
+   * The user's hooks (issue 33 item 6): which may run now (the root decides: the user's, the workspace's once
+   * trusted and approved), how they run, and their time bound. None: no hooks.
+   */
+  readonly hooks?: SessionHookPorts;
   /** Where skills are found (`FileSkillSource`: the workspace's only when trusted); none: no skills. */
   readonly skills?: SkillSource;
   /** Cairn's blocks for each user message besides the skills' (the editor's context); see `MessageAttachment`. */
@@ -81,4 +87,12 @@ export interface SessionPorts {
    * session's start (tools are fixed per session); none: no `web_fetch`.
    */
   readonly web?: WebPageSource;
+}
+
+/** What a session needs to run the user's hooks. */
+export interface SessionHookPorts {
+  readonly provider: HookProvider;
+  readonly runner: HookCommandRunner;
+  /** The bound of a hook without its own `timeout` (`cairn.hooks.timeoutSeconds`). */
+  readonly timeoutSeconds: () => number;
 }

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseScenario } from '../scenario/scenario';
+import { runHeadless } from './runner';
+
+let dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  dirs = [];
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-hooks-'));
+  dirs.push(dir);
+  return dir;
+}
+
+type Block = { type: string; text?: string; content?: string | { type: string; text?: string }[] };
+/** Every tool_result's text and every user text block the local server received, in order. */
+function userTexts(requests: readonly { kind: string; body: unknown }[]): string[] {
+  const last = requests.filter((r) => r.kind === 'main').at(-1)!;
+  const messages = (last.body as { messages: { role: string; content: string | Block[] }[] }).messages;
+  return messages
+    .filter((m) => m.role === 'user')
+    .flatMap((m) =>
+      typeof m.content === 'string'
+        ? [m.content]
+        : m.content.map((b) =>
+            b.type === 'tool_result'
+              ? typeof b.content === 'string'
+                ? b.content
+                : (b.content ?? []).map((c) => c.text ?? '').join('')
+              : (b.text ?? ''),
+          ),
+    );
+}
+
+const settings = (hooks: unknown) => JSON.stringify({ hooks });
+
+describe('hooks through the real loop and the local server', () => {
+  it('a PreToolUse hook on "Bash" that exits 2 blocks the call: it is not run, the model gets the reason through the ledger; the hook got the JSON on stdin', async () => {
+    const dir = await tempDir();
+    const stdinFile = join(dir, 'stdin.json');
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      scenario: parseScenario({
+        workspace: {
+          '.claude/settings.json': settings({
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [{ type: 'command', command: `cat > '${stdinFile}'; echo 'no writes from bash here' >&2; exit 2` }],
+              },
+            ],
+          }),
+        },
+        turns: [
+          { user: 'make a file' },
+          { assistant: { text: 'Writing.', tool_calls: [{ name: 'bash', input: { command: 'echo hi > made.txt' } }] } },
+          { assistant: { text: 'Blocked, then.' } },
+        ],
+      }),
+    });
+    expect(result.doneReasons).toEqual(['end_turn']);
+    expect(existsSync(join(dir, 'w', 'made.txt'))).toBe(false);
+    const results = userTexts(result.server!.requests);
+    expect(results.at(-1)).toMatch(
+      /^\[#[0-9a-f]+\] Blocked by a PreToolUse hook; the call was not run\. The hook says: no writes from bash here/s,
+    );
+    const stdin = JSON.parse(await readFile(stdinFile, 'utf8')) as Record<string, unknown>;
+    expect(stdin).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      cairn_tool_name: 'bash',
+      tool_input: { command: 'echo hi > made.txt' },
+    });
+    expect(stdin.session_id).toEqual(expect.any(String));
+  });
+
+  it('a hook that never exits is killed at its bound; the call goes on and the transcript says so', async () => {
+    const dir = await tempDir();
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: { timeoutSeconds: 1 },
+      scenario: parseScenario({
+        workspace: {
+          'a.txt': 'alpha\n',
+          '.cairn/settings.json': settings({
+            PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'while :; do sleep 1; done' }] }],
+          }),
+        },
+        turns: [
+          { user: 'read a' },
+          { assistant: { text: 'Reading.', tool_calls: [{ name: 'read', input: { path: 'a.txt' } }] } },
+          { assistant: { text: 'Done.' } },
+        ],
+      }),
+    });
+    expect(result.doneReasons).toEqual(['end_turn']);
+    expect(userTexts(result.server!.requests).at(-1)).toContain('alpha');
+    const notices = result.events.flatMap((e) => (e.type === 'notice' && e.kind === 'hook' ? [e.message] : []));
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^The PreToolUse hook `while :; do sleep 1; done` \(\.cairn\/settings\.json\) did not finish in 1 s and was stopped/,
+      ),
+    ]);
+  });
+
+  it('UserPromptSubmit adds its output to the message as context, or keeps a message unsent with exit 2; a Stop hook that blocks continues the turn once', async () => {
+    const dir = await tempDir();
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      scenario: parseScenario({
+        workspace: {
+          '.claude/settings.json': settings({
+            UserPromptSubmit: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `grep -q secret-plan && { echo 'not that one' >&2; exit 2; }; echo 'branch: main'`,
+                  },
+                ],
+              },
+            ],
+            Stop: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `grep -q '"stop_hook_active":false' && { echo '{"decision":"block","reason":"run the tests first"}'; }; exit 0`,
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+        turns: [{ user: 'the secret-plan' }, { user: 'hello' }, { assistant: { text: 'hi' } }, { assistant: { text: 'tests run' } }],
+      }),
+    });
+    const errors = result.events.flatMap((e) => (e.type === 'error' && e.kind === 'hook' ? [e.message] : []));
+    expect(errors).toEqual(['A UserPromptSubmit hook kept this message from being sent: not that one']);
+    const mains = result.server!.requests.filter((r) => r.kind === 'main');
+    expect(mains).toHaveLength(2);
+    const texts = userTexts(result.server!.requests);
+    expect(texts.join('\n')).not.toContain('secret-plan');
+    expect(texts.join('\n')).toContain('hello\n\n<user-prompt-submit-hook>\nbranch: main\n</user-prompt-submit-hook>');
+    expect(texts.at(-1)).toContain('A Stop hook asks you to continue: run the tests first');
+    expect(result.doneReasons).toEqual(['end_turn', 'end_turn']);
+  });
+});
