@@ -86,7 +86,15 @@ export async function readTree(dir: string): Promise<{ path: string; text: strin
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await readTree(path)));
-    else if (entry.isFile()) out.push({ path, text: await readFile(path, 'utf8') });
+    else if (entry.isFile()) {
+      // The session writes its files atomically (a temporary file renamed over the real one): one listed a moment
+      // ago may be gone by the time it is read. That is not a file of the session's; skip it.
+      const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (text !== undefined) out.push({ path, text });
+    }
   }
   return out;
 }
