@@ -29,6 +29,7 @@ import type { SandboxSettings } from '../workspace/sandboxPolicy';
 import type { PriceTable } from '../../core/pricing/prices';
 import type { SpendingApprover, SpendingCaps } from '../../core/spending/spendingCap';
 import type { PastCapAnswer } from './args';
+import { prepareImage } from '../images/preparedImage';
 
 /** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
 export const REPO_PROMPTS_DIR = resolve(__dirname, '..', '..', 'prompts');
@@ -159,6 +160,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       sessionsDir: join(outDir, 'sessions'),
       promptsDir: REPO_PROMPTS_DIR,
       secrets: () => environmentSecrets(process.env),
+      // `read` of an image file, and a scenario turn's `images`, send the image (issue 33).
+      images: prepareImage,
       // The headless runner works where it is told to: commands' changes in a git workspace are checkpointed.
       checkpointGit: { env: commandEnvironment(process.env), trusted: () => true },
       ...(options.hygiene ? { hygiene: options.hygiene } : {}),
@@ -266,7 +269,8 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     const assembled = current();
     switch (turn.kind) {
       case 'user':
-        doneReasons.push(await assembled.session.send(turn.text));
+        // The turn's images are workspace files the user attaches, read through the ledger like the model's `read`.
+        doneReasons.push(await assembled.session.send(turn.text, (turn.images ?? []).map((path) => ({ path }))));
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
