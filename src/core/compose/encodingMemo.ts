@@ -3,7 +3,7 @@ import { canonicalRequestJson } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
-import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/tokenEstimator';
+import { MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/tokenEstimator';
 import { deepFreeze } from '../deepFreeze';
 
 /** One block's canonical JSON (marker removed), its UTF-8 length and its raw token count. */
