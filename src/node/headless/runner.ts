@@ -270,7 +270,12 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     switch (turn.kind) {
       case 'user':
         // The turn's images are workspace files the user attaches, read through the ledger like the model's `read`.
-        doneReasons.push(await assembled.session.send(turn.text, (turn.images ?? []).map((path) => ({ path }))));
+        doneReasons.push(
+          await assembled.session.send(
+            turn.text,
+            (turn.images ?? []).map((path) => ({ path })),
+          ),
+        );
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
