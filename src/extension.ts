@@ -10,6 +10,7 @@ import { commandEnvironment, environmentSecrets } from './node/workspace/command
 import { commandIsolation } from './node/workspace/commandIsolation';
 import { CHECKPOINT_SCHEME, CheckpointDocuments, VsCodeCheckpointPrompts } from './host/checkpointPrompts';
 import { NodeWorkspace } from './node/workspace/nodeWorkspace';
+import { prepareImage } from './node/images/preparedImage';
 import { NodeWebPageSource } from './node/web/nodeWebPageSource';
 import { VsCodeSpendingPrompt } from './host/spendingPrompt';
 import { MultiRootWatcher } from './node/workspace/multiRootWatcher';
@@ -213,6 +214,8 @@ export function activate(context: vscode.ExtensionContext): void {
       }),
       // web_fetch's pages (issue 33): its settings read at each fetch.
       web: new NodeWebPageSource(() => settings.webFetch.fetch),
+      // Images (issue 33): `read` of an image file and the chat's attached images are sent as images.
+      images: prepareImage,
       settings: () => settings.loop,
       compaction: () => settings.compaction,
       subagents: () => settings.subagents,

@@ -27,6 +27,7 @@ export const COMMANDS = {
   setAuthToken: 'cairn.setAuthToken',
   clearAuthToken: 'cairn.clearAuthToken',
   addFileToChat: 'cairn.addFileToChat',
+  attachImageToChat: 'cairn.attachImageToChat',
   addSelectionToChat: 'cairn.addSelectionToChat',
   exportSession: 'cairn.exportSession',
   cancel: 'cairn.cancel',
@@ -78,6 +79,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       (s) => s.journal.sessionId,
       () => undefined,
     );
+  // From the explorer's or the editor's context menu (the clicked file), else the active editor's file.
+  const addFileToChat = async (arg: unknown): Promise<void> => {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    if (!uri || uri.scheme !== 'file') throw new Error('Open a file of the workspace (or right-click one) to add it to Cairn.');
+    const path = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+    if (path === uri.fsPath) throw new Error('This file is outside the workspace; Cairn reads only the workspace’s files.');
+    await focusChat(controller);
+    controller.insertIntoInput(`${mentionText(path)} `);
+  };
   const noFolder = async (): Promise<never> => {
     throw new Error('Sessions are kept per folder: open one (File › Open Folder…) first.');
   };
@@ -267,15 +277,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.file(exported.markdownPath), { preview: true });
     },
     [COMMANDS.cancel]: () => controller.cancel(),
-    [COMMANDS.addFileToChat]: async (arg) => {
-      // From the explorer's or the editor's context menu (the clicked file), else the active editor's file.
-      const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-      if (!uri || uri.scheme !== 'file') throw new Error('Open a file of the workspace (or right-click one) to add it to Cairn.');
-      const path = vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
-      if (path === uri.fsPath) throw new Error('This file is outside the workspace; Cairn reads only the workspace’s files.');
-      await focusChat(controller);
-      controller.insertIntoInput(`${mentionText(path)} `);
-    },
+    [COMMANDS.addFileToChat]: (arg) => addFileToChat(arg),
+    // An image file of the explorer (issue 33): its mention goes in the input, and the message sends the image
+    // (read through the ledger like the model's `read`, so a later read of the unchanged file is a stub).
+    [COMMANDS.attachImageToChat]: (arg) => addFileToChat(arg),
     [COMMANDS.addSelectionToChat]: async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.document.uri.scheme !== 'file') throw new Error('Select lines in a workspace file to add them to Cairn.');

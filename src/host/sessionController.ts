@@ -4,6 +4,8 @@
  * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
  * the host tests drive it with the real session and fake views.
  */
+import { pastedImageMentions } from './pastedImages';
+import type { PastedImage } from '../shared/protocolChatViews';
 import type { AgentEvent } from '../core/agent/events';
 import type { Mention } from '../core/agent/mentions';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
@@ -268,7 +270,7 @@ export class SessionController {
    * while a run goes on is queued (`MessageQueue`) and sent when that turn ends; the chat's slash commands run
    * at once (they say themselves what they do while Cairn works).
    */
-  async send(text: string, options: { readonly retry?: boolean } = {}): Promise<void> {
+  async send(text: string, options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] } = {}): Promise<void> {
     const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
     if (slash) {
       await this.modelPick;
@@ -277,8 +279,10 @@ export class SessionController {
       return;
     }
     if (this.sending) {
-      if (options.retry) {
+      if (options.retry || options.images?.length) {
+        // The queue keeps text; a message with images waits in the input (the chat sends it only when idle).
         this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
+        if (options.images?.length) this.insertIntoInput(text);
         return;
       }
       this.queued.add(text);
@@ -308,7 +312,10 @@ export class SessionController {
   }
 
   /** One message's run, from the key check to its end: how it ended, or that it did not run. */
-  private async runMessage(text: string, options: { readonly retry?: boolean }): Promise<MessageOutcome> {
+  private async runMessage(
+    text: string,
+    options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] },
+  ): Promise<MessageOutcome> {
     if (!(await this.deps.hasApiKey())) {
       // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
       this.unsent = text;
@@ -321,7 +328,15 @@ export class SessionController {
       const isolation = await this.deps.commandIsolation?.();
       if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
     }
-    const mentions = await this.mentionsOf(text);
+    let mentions: Mention[];
+    try {
+      mentions = [...(await this.mentionsOf(text)), ...(await pastedImageMentions(options.images ?? []))];
+    } catch (error) {
+      // An image Cairn will not send (too large, not an image): said, and the text goes back to the input.
+      this.postError('image', errorMessage(error));
+      this.insertIntoInput(text);
+      return 'not_run';
+    }
     let session;
     let hooks: TurnHooks;
     try {

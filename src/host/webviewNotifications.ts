@@ -3,6 +3,7 @@ import { errorMessage } from '../core/errorMessage';
 import type { ColdSendChoice, HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
 import type { PermissionMode } from '../core/agent/permissionMode';
 import type { PlanStartMode } from '../shared/permissionModeView';
+import type { PastedImage } from '../shared/protocolChatViews';
 import type { CheckpointActions } from './checkpointActions';
 import type { CompactionRunner } from './compactionRunner';
 import { mentionText } from './fileMentions';
@@ -43,7 +44,7 @@ export interface NotificationPort {
   sendInit(sink: ViewSink, view: WebviewKind): Promise<void>;
   post(sink: ViewSink, message: HostToWebview): void;
   postError(kind: string, message: string, action?: HostAction): void;
-  send(text: string, options?: { readonly retry?: boolean }): Promise<void>;
+  send(text: string, options?: { readonly retry?: boolean; readonly images?: readonly PastedImage[] }): Promise<void>;
   cancel(): void;
   pickModel(model: string): Promise<void>;
   /** The chat's mode control (issue 32 §1): the user's `cairn.permissionMode`. */
@@ -91,7 +92,7 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
       return;
     }
     case 'send':
-      await port.send(message.text);
+      await port.send(message.text, message.images ? { images: message.images } : {});
       return;
     case 'cancel':
       port.cancel();

@@ -27,6 +27,7 @@ import type {
   SkillChangeView,
   QueuedMessageView,
   QueuedMessageAction,
+  PastedImage,
 } from './protocolChatViews';
 
 // ---------------------------------------------------------------------------------------------------
@@ -46,7 +47,7 @@ export interface ChatRequestMap {
 }
 
 export type ChatWebviewNotification =
-  | { readonly type: 'send'; readonly text: string }
+  | { readonly type: 'send'; readonly text: string; readonly images?: readonly PastedImage[] }
   | { readonly type: 'cancel' }
   /** `agent`: the sub-agent whose call it is (two agents may use the same call id); absent for the session's own. */
   | {

@@ -287,3 +287,11 @@ export interface CompactionDetails {
   readonly tokensBefore?: number;
   readonly tokensAfter?: number;
 }
+
+/** An image pasted or dropped into the chat's input (issue 33), sent with the message; the host scales it to the limits. */
+export interface PastedImage {
+  readonly name: string;
+  readonly mediaType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+  /** The file's bytes, base64. */
+  readonly data: string;
+}

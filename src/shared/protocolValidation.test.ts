@@ -69,6 +69,19 @@ describe('parseWebviewMessage', () => {
     }
   });
 
+  it('takes a message with pasted images, and refuses images that are not base64, of another type, or too many', () => {
+    const image = { name: 'shot.png', mediaType: 'image/png', data: 'iVBORw0KGgo=' };
+    expect(parseWebviewMessage({ type: 'send', text: 'look', images: [image] })).toEqual({ type: 'send', text: 'look', images: [image] });
+    expect(refused({ type: 'send', text: 'look', images: [{ ...image, data: '<svg>' }] }).message).toMatch(
+      /images\[0\]\.data must be base64/,
+    );
+    expect(refused({ type: 'send', text: 'look', images: [{ ...image, mediaType: 'image/svg+xml' }] }).message).toMatch(
+      /mediaType must be one of/,
+    );
+    expect(refused({ type: 'send', text: 'look', images: Array(9).fill(image) }).message).toMatch(/at most 8 images/);
+    expect(refused({ type: 'send', text: 'look', images: [{ ...image, path: '/etc' }] }).message).toMatch(/path is not a field/);
+  });
+
   it('normalises a result id given without its #', () => {
     expect(parseWebviewMessage({ type: 'openResult', resultId: 'a3f2' })).toEqual({ type: 'openResult', resultId: '#a3f2' });
   });

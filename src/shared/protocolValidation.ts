@@ -13,7 +13,7 @@ import type {
   WebviewRequestMethod,
   WebviewToHost,
 } from './protocolCore';
-import type { ApprovalDecision, HostAction, QueuedMessageAction } from './protocolChatViews';
+import type { ApprovalDecision, HostAction, PastedImage, QueuedMessageAction } from './protocolChatViews';
 import { COLD_SEND_CHOICES } from './coldSendView';
 import { PERMISSION_MODE_CYCLE, PLAN_START_MODES } from './permissionModeView';
 
@@ -94,6 +94,29 @@ function text(value: unknown, where: string, max: number, options: { nonBlank?: 
   if (value.length > max) refuse(`${where} is longer than ${max} characters`);
   if (options.nonBlank && value.trim() === '') refuse(`${where} must not be empty`);
   return value;
+}
+
+/** At most 8 images of up to 30 MB each (base64: 4 characters per 3 bytes); the host checks and scales them. */
+const PASTED_IMAGES = 8;
+const PASTED_IMAGE_CHARS = Math.ceil((30 * 1024 * 1024) / 3) * 4;
+const PASTED_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
+function pastedImages(value: unknown): PastedImage[] {
+  if (!Array.isArray(value) || value.length > PASTED_IMAGES) refuse(`images must be a list of at most ${PASTED_IMAGES} images`);
+  return value.map((item: unknown, i) => {
+    const where = `images[${i}]`;
+    if (typeof item !== 'object' || item === null) refuse(`${where} must be an object`);
+    const image = item as Record<string, unknown>;
+    for (const key of Object.keys(image))
+      if (!['name', 'mediaType', 'data'].includes(key)) refuse(`${where}.${key} is not a field of an image`);
+    const data = text(image.data, `${where}.data`, PASTED_IMAGE_CHARS, { nonBlank: true });
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) refuse(`${where}.data must be base64`);
+    return {
+      name: text(image.name, `${where}.name`, MESSAGE_LIMITS.pathChars, { nonBlank: true }),
+      mediaType: member(image.mediaType, `${where}.mediaType`, PASTED_MEDIA_TYPES),
+      data,
+    };
+  });
 }
 
 function integer(value: unknown, where: string, min: number, max: number): number {
@@ -219,9 +242,11 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'ready':
       record(m, type, ['type', 'view']);
       return { type, view: member(m.view, 'view', VIEWS) };
-    case 'send':
-      record(m, type, ['type', 'text']);
-      return { type, text: text(m.text, 'text', MESSAGE_LIMITS.sendChars, { nonBlank: true }) };
+    case 'send': {
+      record(m, type, ['type', 'text', 'images']);
+      const sent = text(m.text, 'text', MESSAGE_LIMITS.sendChars, { nonBlank: true });
+      return m.images === undefined ? { type, text: sent } : { type, text: sent, images: pastedImages(m.images) };
+    }
     case 'cancel':
       record(m, type, ['type']);
       return { type };

@@ -8,6 +8,8 @@ import { ModelPicker } from './ModelPicker';
 import { PermissionModeControl } from './PermissionModeControl';
 import { SlashMenu } from './SlashMenu';
 import { completeSlash, slashMatches } from './slashCompletion';
+import { ImageThumbnails, imagesFrom } from './PastedImages';
+import type { PastedImage } from '../../src/shared/protocol';
 
 /**
  * The input: Enter sends (while Cairn works, Enter queues the message for when the turn ends, and Up in an empty
@@ -15,7 +17,8 @@ import { completeSlash, slashMatches } from './slashCompletion';
  * opens a place to say what a compaction's summary should keep, then Preview or Compact now; beside it the
  * permission mode (Shift+Tab in the input cycles it) and the model picker. Typing `/` offers the host's slash commands, `@` the workspace's files (arrows, Tab or
  * Enter to pick, Escape to close); files dropped on the input (Shift while dragging, in VS Code) are
- * mentioned too.
+ * mentioned too. Images pasted or dropped (from outside the editor) show as thumbnails and go with the message
+ * (not while Cairn works: the queue keeps text).
  */
 export function Composer({ store }: { store: ChatStore }) {
   const draft = useSignal('');
@@ -25,6 +28,11 @@ export function Composer({ store }: { store: ChatStore }) {
   const activeOption = useSignal(0);
   const menuClosed = useSignal(false);
   const mentionPaths = useSignal<readonly string[]>([]);
+  // Images pasted or dropped into the input (issue 33): thumbnails above it, sent with the message.
+  const images = useSignal<readonly PastedImage[]>([]);
+  const addImages = (files: readonly File[]) => {
+    void imagesFrom(files).then((added) => (images.value = [...images.value, ...added].slice(0, 8)));
+  };
   useEffect(() => input.current?.focus(), [store.focusRequest.value]);
 
   // The host's "Add File/Selection to Cairn" or a drop: the mention goes in at the caret.
@@ -61,7 +69,10 @@ export function Composer({ store }: { store: ChatStore }) {
 
   const busy = store.busy.value;
   const send = () => {
-    if (store.send(draft.value)) draft.value = '';
+    if (store.send(draft.value, images.value)) {
+      draft.value = '';
+      images.value = [];
+    }
   };
   const slash = menuClosed.value ? [] : slashMatches(draft.value, store.slashChoices.value);
   const mentions = query === undefined ? [] : mentionPaths.value;
@@ -109,13 +120,21 @@ export function Composer({ store }: { store: ChatStore }) {
       </div>
       <SlashMenu matches={slash} active={active} onPick={(command) => pick(slash.indexOf(command))} />
       {slash.length === 0 && <MentionMenu paths={mentions} active={active} onPick={(path) => pick(mentions.indexOf(path))} />}
+      <ImageThumbnails images={images.value} onRemove={(index) => (images.value = images.value.filter((_, i) => i !== index))} />
       <div
         class="composer"
         onDragOver={(e) => e.preventDefault()}
         onDrop={(e) => {
           const list = e.dataTransfer?.getData('application/vnd.code.uri-list') || e.dataTransfer?.getData('text/uri-list') || '';
           const uris = droppedUris(list);
-          if (uris.length === 0) return;
+          if (uris.length === 0) {
+            // Image files dropped from outside the editor (a screenshot from the desktop) go in as images.
+            const files = [...(e.dataTransfer?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+            if (files.length === 0) return;
+            e.preventDefault();
+            addImages(files);
+            return;
+          }
           e.preventDefault();
           store.dropFiles(uris);
         }}
@@ -138,6 +157,12 @@ export function Composer({ store }: { store: ChatStore }) {
             draft.value = box.value;
             caret.value = box.selectionStart;
             menuClosed.value = false;
+          }}
+          onPaste={(e) => {
+            const files = [...(e.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+            if (files.length === 0) return;
+            e.preventDefault();
+            addImages(files);
           }}
           onKeyUp={(e) => (caret.value = (e.currentTarget as HTMLTextAreaElement).selectionStart)}
           onClick={(e) => (caret.value = (e.currentTarget as HTMLTextAreaElement).selectionStart)}
@@ -179,7 +204,7 @@ export function Composer({ store }: { store: ChatStore }) {
         />
         {busy ? (
           <div class="composer-buttons">
-            {draft.value.trim() !== '' && (
+            {draft.value.trim() !== '' && images.value.length === 0 && (
               <button
                 type="button"
                 class="button primary composer-button"

@@ -17,6 +17,7 @@ import type {
   WelcomeView,
   PermissionMode,
   PlanStartMode,
+  PastedImage,
 } from '../../src/shared/protocol';
 import { nextPermissionMode } from '../../src/shared/protocol';
 import type { HostBridge } from '../common/hostBridge';
@@ -200,9 +201,11 @@ export class ChatStore {
     this.insertRequest.value = { text, n: (this.insertRequest.value?.n ?? 0) + 1 };
   }
 
-  send(text: string): boolean {
+  /** Sends the message, with the images pasted or dropped into the input; a message with images waits while Cairn works. */
+  send(text: string, images: readonly PastedImage[] = []): boolean {
     if (text.trim() === '') return false;
-    this.bridge.notify({ type: 'send', text });
+    if (images.length > 0 && this.busy.value) return false;
+    this.bridge.notify(images.length > 0 ? { type: 'send', text, images } : { type: 'send', text });
     return true;
   }
 

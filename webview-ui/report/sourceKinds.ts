@@ -28,9 +28,10 @@ const KIND_SLOT: Readonly<Record<string, number>> = {
   tools: 4,
   rules: 5,
   session_date: 6,
-  // The model's thinking and web_fetch's pages (issue 33) share the last colour: eight is what the bar can tell apart.
+  // The model's thinking, web_fetch's pages and images (issue 33) share the last colour: eight is what the bar can tell apart.
   thinking: 7,
   web_pages: 7,
+  images: 7,
 };
 export const SLOT_COUNT = 8;
 

@@ -7,8 +7,10 @@ import type {
   ModelClient,
   ModelResponse,
   ModelStreamEvent,
+  ImageBlock,
   ToolResultBlock,
   ToolUseBlock,
+  UserBlock,
 } from '../model/types';
 import { runWithApproval, type ApprovalGateDeps } from './approvalGate';
 import { runThinkingFields } from './runThinking';
@@ -24,7 +26,19 @@ import type { ContextChange, ContextPolicy, MessageAttachment, NextRequest, Requ
 import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
-import { contextMentionBlockText, contextMentionCall, isContextMention, mentionBlockText, mentionReadCall, type Mention } from './mentions';
+import {
+  contextMentionBlockText,
+  contextMentionCall,
+  imageMentionBlockText,
+  imageMentionCall,
+  isContextMention,
+  isImageMention,
+  mentionBlockText,
+  mentionReadCall,
+  mentionSendsImage,
+  type Mention,
+} from './mentions';
+import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 
 export interface AgentLoopSettings {
@@ -112,6 +126,15 @@ export class AgentLoop {
   }
 
   async run(userText: string, signal: AbortSignal, mentions: readonly Mention[] = []): Promise<DoneReason> {
+    // Images for a model that takes none: a clear refusal before anything is added or sent (never the server's 400).
+    if (mentions.some(mentionSendsImage)) {
+      const model = this.settings().model;
+      if (!(await modelTakesImages(this.deps.model, model))) {
+        this.deps.emit({ type: 'error', kind: 'no_vision', message: noVisionMessage(model) });
+        this.deps.emit({ type: 'done', reason: 'error' });
+        return 'error';
+      }
+    }
     this.steers.open();
     try {
       return await this.start(userText, signal, mentions);
@@ -133,9 +156,10 @@ export class AgentLoop {
     }
     // Files the user attached: read through the ledger (ids, stubs, recall), their text after the user's.
     const attached = await this.readMentions(mentions, signal);
-    const blocks = [...delta, { type: 'text' as const, text: userText }, ...attached.map((a) => ({ type: 'text' as const, text: a.text }))];
+    const attachedBlocks = await this.attachedBlocks(attached);
+    const blocks: UserBlock[] = [...delta, { type: 'text' as const, text: userText }, ...attachedBlocks];
     // The rules delta and the attachments are Cairn's text in the user's message: marked, never attributed to the user.
-    const syntheticBlocks = [...delta.map((_, i) => i), ...attached.map((_, i) => delta.length + 1 + i)];
+    const syntheticBlocks = [...delta.map((_, i) => i), ...attachedBlocks.map((_, i) => delta.length + 1 + i)];
     if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
     await this.appendUser(blocks, { syntheticBlocks });
     deps.emit({ type: 'user_message', text: userText });
@@ -363,6 +387,8 @@ export class AgentLoop {
     const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (toolUses.length === 0) return false;
     const results: ToolResultBlock[] = [];
+    // Images the results answer with (a `read` of an image file): sent after the results, each after its one line.
+    const images = new Map<string, { line: string; block: ImageBlock }>();
     let cancelled = false;
     // The calls past a bound (too many sub-agents at once) are known, and the user asked, before any runs.
     const runnable = toolUses.filter((use) => !duplicates.has(use.id)).map((use) => ({ callId: use.id, name: use.name, input: use.input }));
@@ -378,7 +404,7 @@ export class AgentLoop {
         const before = cancelled;
         results.push(
           ...(await runTogether(group, signal, (use, groupSignal) =>
-            this.answerToolUse(use, groupSignal, mode, duplicates, before, refused),
+            this.answerToolUse(use, groupSignal, mode, duplicates, before, refused, images),
           )),
         );
         if (signal.aborted) cancelled = true;
@@ -387,7 +413,15 @@ export class AgentLoop {
     } finally {
       if (mode === 'run') this.deps.toolRun?.ended();
     }
-    await this.appendUser(results);
+    const imageBlocks: UserBlock[] = [];
+    for (const result of results) {
+      const image = images.get(result.tool_use_id);
+      if (image) imageBlocks.push({ type: 'text', text: image.line }, image.block);
+    }
+    await this.appendUser(
+      [...results, ...imageBlocks],
+      imageBlocks.length > 0 ? { syntheticBlocks: imageBlocks.map((_, i) => results.length + i) } : undefined,
+    );
     return cancelled;
   }
 
@@ -404,6 +438,7 @@ export class AgentLoop {
     duplicates: ReadonlyMap<string, string>,
     cancelledBefore: boolean,
     refused: ReadonlyMap<string, string>,
+    images: Map<string, { line: string; block: ImageBlock }>,
   ): Promise<ToolResultBlock> {
     const { deps } = this;
     const call = { callId: use.id, name: use.name, input: use.input };
@@ -427,7 +462,13 @@ export class AgentLoop {
     }
     this.noteDecision(result);
     deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
-    return { type: 'tool_result', tool_use_id: use.id, content: result.text, ...(result.isError ? { is_error: true } : {}) };
+    let content = result.text;
+    if (result.image) {
+      const block = await this.imageFor(result);
+      if (block) images.set(use.id, { line: result.bracket, block });
+      else content = `${content}\n${imageNotSentNote(this.settings().model)}`;
+    }
+    return { type: 'tool_result', tool_use_id: use.id, content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   /**
@@ -446,8 +487,9 @@ export class AgentLoop {
       await steer.beforeAppend?.({ generation, index: joins ? conversation.length - 1 : conversation.length });
       const attached = await this.readMentions(steer.mentions ?? [], signal);
       if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
-      const blocks = [{ type: 'text' as const, text: steer.text }, ...attached.map((a) => ({ type: 'text' as const, text: a.text }))];
-      await this.appendUser(blocks, { syntheticBlocks: attached.map((_, i) => 1 + i) });
+      const attachedBlocks = await this.attachedBlocks(attached);
+      const blocks: UserBlock[] = [{ type: 'text' as const, text: steer.text }, ...attachedBlocks];
+      await this.appendUser(blocks, { syntheticBlocks: attachedBlocks.map((_, i) => 1 + i) });
       deps.emit({ type: 'user_message', text: steer.text });
       for (const { call, summary, result } of attached) {
         deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
@@ -462,6 +504,26 @@ export class AgentLoop {
     const { conversation } = this.deps.generations.current;
     const last = conversation.last();
     return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
+  }
+
+  /**
+   * The blocks of what the user attached: each one's text (its bracket first), then its image when it has one
+   * and the model takes images (else a line saying it was not sent).
+   */
+  private async attachedBlocks(attached: readonly { result: LedgerResult; text: string }[]): Promise<UserBlock[]> {
+    const blocks: UserBlock[] = [];
+    for (const { result, text } of attached) {
+      const image = result.image && (await this.imageFor(result));
+      blocks.push({ type: 'text', text: result.image && !image ? `${text}\n${imageNotSentNote(this.settings().model)}` : text });
+      if (image) blocks.push(image);
+    }
+    return blocks;
+  }
+
+  /** The result's image block when the model takes images; undefined otherwise. */
+  private async imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
+    if (!result.image) return undefined;
+    return (await modelTakesImages(this.deps.model, this.settings().model)) ? result.image : undefined;
   }
 
   /**
@@ -480,6 +542,15 @@ export class AgentLoop {
         const result = await this.deps.tools.answerWithoutRunning(call, mention.text, { ok: true });
         this.noteDecision(result);
         attached.push({ call, summary: call.name, result, text: contextMentionBlockText(mention, result.text) });
+        continue;
+      }
+      if (isImageMention(mention)) {
+        const call = imageMentionCall(mention, index, runTag);
+        const { name, prepared } = mention.image;
+        const result = this.deps.tools.attachImage
+          ? await this.deps.tools.attachImage(call, name, prepared)
+          : await this.deps.tools.answerWithoutRunning(call, `${name} was not sent: this session takes no images.`);
+        attached.push({ call, summary: `image ${name}`, result, text: imageMentionBlockText(result.text) });
         continue;
       }
       const call = mentionReadCall(mention, index, runTag);

@@ -7,6 +7,7 @@
  * message (after what they typed), never in the cached prefix.
  */
 import type { ToolCall } from '../ledger/types';
+import { isImagePath, type PreparedImage } from '../images/preparedImage';
 
 export interface FileMention {
   /** Workspace-relative, as the tools take it. */
@@ -49,10 +50,37 @@ export interface ContextMention {
   readonly text: string;
 }
 
-export type Mention = FileMention | ContextMention;
+/**
+ * An image the user pasted or dropped into the chat (issue 33), made ready to send by the editor. An image file
+ * of the workspace is a `FileMention` instead (read through the ledger: a stub when unchanged).
+ */
+export interface ImageMention {
+  readonly image: { readonly name: string; readonly prepared: PreparedImage };
+}
+
+export type Mention = FileMention | ContextMention | ImageMention;
 
 export function isContextMention(mention: Mention): mention is ContextMention {
   return 'context' in mention;
+}
+
+export function isImageMention(mention: Mention): mention is ImageMention {
+  return 'image' in mention;
+}
+
+/** Whether the mention sends an image (a pasted one, or a workspace image file `read` answers with). */
+export function mentionSendsImage(mention: Mention): boolean {
+  return isImageMention(mention) || (!isContextMention(mention) && !mention.folder && isImagePath(mention.path));
+}
+
+/** The call a pasted image is recorded under (an id, its one line stored), named for the chat's tool line. */
+export function imageMentionCall(mention: ImageMention, index: number, runTag: string): ToolCall {
+  return { callId: `mention_${runTag}_${index}`, name: 'image', input: { name: mention.image.name } };
+}
+
+/** The block the model reads before a pasted image: who attached it, then its one line. */
+export function imageMentionBlockText(resultText: string): string {
+  return `The user attached an image:\n${resultText}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PreparedImage } from '../images/preparedImage';
 import type { Decision } from '../compose/decisions';
 import type { RequestSnapshot } from '../compose/snapshot';
 import type { ConversationEntry } from '../conversation/conversation';
@@ -26,6 +27,8 @@ export interface ToolExecutor {
    * `answer.ok`, for a call whose work was done elsewhere (a sub-agent that finished before a crash).
    */
   answerWithoutRunning(call: ToolCall, message: string, answer?: { readonly ok: boolean }): Promise<LedgerResult>;
+  /** An image the user pasted: an id, its one line stored, the image block in the result (`LedgerResult.image`). */
+  attachImage?(call: ToolCall, name: string, image: PreparedImage): Promise<LedgerResult>;
 }
 
 /** What the loop needs of the composer (`Composer` satisfies it). */

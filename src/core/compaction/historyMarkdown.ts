@@ -11,6 +11,8 @@ export function renderHistory(entries: readonly ConversationEntry[], heading: st
     if (message.role === 'user') {
       message.content.forEach((block, index) => {
         if (block.type === 'text') out.push(`**${isSyntheticBlock(entry, index) ? 'Cairn' : 'User'}:** ${block.text}`, '');
+        // An image's bracket is the text before it; its bytes stay in the journal.
+        else if (block.type === 'image') out.push('- (image)');
         else out.push(`- result ${firstLine(block.content)}${block.is_error ? ' (error)' : ''}`);
       });
     } else {

@@ -35,6 +35,8 @@ function renderEntry(entry: ConversationEntry): string {
   if (entry.message.role === 'user') {
     entry.message.content.forEach((block, index) => {
       if (block.type === 'text') lines.push(`${isSyntheticBlock(entry, index) ? 'Cairn' : 'User'}: ${block.text}`);
+      // The summarizer reads an image's bracket (the text before it), not its bytes.
+      else if (block.type === 'image') lines.push('(image)');
       else lines.push(`Result: ${resultPreview(block.content)}`);
     });
   } else {

@@ -3,7 +3,7 @@ import { canonicalRequestJson } from '../model/canonicalJson';
 import { utf8Bytes } from '../text/utf8Bytes';
 import { sha256Hex } from '../text/sha';
 import { encodedMessage } from './requestEncoding';
-import { blockCountText, MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/tokenEstimator';
+import { MESSAGE_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/tokenEstimator';
 import { deepFreeze } from '../deepFreeze';
 
 /** One block's canonical JSON (marker removed), its UTF-8 length and its raw token count. */
@@ -132,11 +132,14 @@ export class EncodingMemo {
     const json = canonicalRequestJson(bare);
     // A copy of a plain block is the content as encoded now; if the caller changes the block later the entry no longer matches.
     const sendable = frozen ? (bare === value ? value : Object.freeze(bare)) : frozenCopy(bare);
-    const counted =
-      countedAs === 'block' ? blockCountText(value as ContentBlock) : countedAs === 'system' ? (value as { text: string }).text : json;
-    // Tool definitions are canonical JSON without spaces: their "runs" are ordinary to both tokenizers.
+    // Tool definitions are canonical JSON without spaces: their "runs" are ordinary to both tokenizers. A
+    // content block counts as the estimator says (an image by the provider's rule, not its base64).
     const count =
-      countedAs === 'json' ? { tokens: this.estimator.countText(counted), runTokens: 0 } : this.estimator.countTextParts(counted);
+      countedAs === 'json'
+        ? { tokens: this.estimator.countText(json), runTokens: 0 }
+        : countedAs === 'block'
+          ? this.estimator.blockParts(value as ContentBlock)
+          : this.estimator.countTextParts((value as { text: string }).text);
     const result: EncodedBlock = { json, bytes: utf8Bytes(json), rawTokens: count.tokens, runTokens: count.runTokens, sendable };
     const keys = frozen ? [] : Object.keys(value).filter((key) => key !== MARKER);
     const values = keys.map((key) => (value as Record<string, unknown>)[key]);

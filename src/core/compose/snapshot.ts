@@ -17,7 +17,9 @@ export type SourceKind =
   // The model's earlier reasoning sent back (issue 33): a source of its own.
   | 'thinking'
   // The results of web_fetch calls in the messages (issue 33): counted apart from the rest of the conversation.
-  | 'web_pages';
+  | 'web_pages'
+  // Image blocks (pasted, attached, or a `read` of an image file; issue 33), counted by the provider's rule.
+  | 'images';
 
 /** One source of a request, in the fixed order of the request (tools, system blocks, messages). */
 export interface SourceSnapshot {

@@ -81,6 +81,7 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
   // What `estimator.rawRequest(request)` counts: every tool, every system block, every message with its framing.
   const totalRaw = toolRaw + fixed.systemBlocksRaw + messageRaw;
   const web = webPageBlocks(request, encoded);
+  const images = imageShare(encoded);
 
   const sources: SourceSnapshot[] = [
     ...(preamble ? [preamble] : []),
@@ -115,11 +116,11 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
       source: 'conversation',
       label: `${inputs.conversationLength} messages`,
       zone: 'messages',
-      bytes: messageBytes - dateBytes - thinking.bytes - web.bytes,
-      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw - thinking.rawTokens - web.rawTokens,
+      bytes: messageBytes - dateBytes - thinking.bytes - web.bytes - images.bytes,
+      rawTokens: totalRaw - toolRaw - systemRaw - dateRaw - thinking.rawTokens - web.rawTokens - images.rawTokens,
       runTokens: messageRuns - dateRuns - thinking.runTokens - web.runTokens,
       budgetBytes: null,
-      fullBytes: messageBytes - dateBytes - thinking.bytes - web.bytes,
+      fullBytes: messageBytes - dateBytes - thinking.bytes - web.bytes - images.bytes,
       truncated: false,
       variant: 'full',
     }),
@@ -151,6 +152,22 @@ export function buildSnapshot(inputs: SnapshotInputs, estimator: TokenEstimator)
             runTokens: web.runTokens,
             budgetBytes: null,
             fullBytes: web.bytes,
+            truncated: false,
+            variant: 'full',
+          }),
+        ]
+      : []),
+    ...(images.blocks > 0
+      ? [
+          source({
+            source: 'images',
+            label: images.blocks === 1 ? '1 image' : `${images.blocks} images`,
+            zone: 'messages',
+            bytes: images.bytes,
+            rawTokens: images.rawTokens,
+            runTokens: 0,
+            budgetBytes: null,
+            fullBytes: images.bytes,
             truncated: false,
             variant: 'full',
           }),
@@ -192,6 +209,21 @@ function thinkingShare(encoded: readonly EncodedMessage[]): { blocks: number; by
       share.bytes += block.bytes;
       share.rawTokens += block.rawTokens;
       share.runTokens += block.runTokens;
+    }
+  }
+  return share;
+}
+
+/** The image blocks among the messages: how many, their bytes (base64 JSON) and tokens by the provider's rule. */
+function imageShare(encoded: readonly EncodedMessage[]): { blocks: number; bytes: number; rawTokens: number } {
+  const share = { blocks: 0, bytes: 0, rawTokens: 0 };
+  for (const message of encoded) {
+    if (message.role !== 'user') continue;
+    for (const block of message.blocks) {
+      if ((block.sendable as { type?: unknown }).type !== 'image') continue;
+      share.blocks += 1;
+      share.bytes += block.bytes;
+      share.rawTokens += block.rawTokens;
     }
   }
   return share;

@@ -1,3 +1,5 @@
+import type { ImageMediaType } from '../model/types';
+
 /**
  * What an image costs and how large it may be, by the provider's published rule (Anthropic's vision docs,
  * "Evaluate image size" and "Calculate image costs": https://docs.anthropic.com/en/docs/build-with-claude/vision):
@@ -14,8 +16,8 @@ export const IMAGE_LIMITS = {
   bytes: 5 * 1024 * 1024,
 } as const;
 
-export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
-export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+export type { ImageMediaType };
 
 export interface ImageSize {
   readonly width: number;

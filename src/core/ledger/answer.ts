@@ -2,6 +2,7 @@
  * What a finished call becomes inside the ledger before it is redacted, capped, stored and shown: the
  * answer's parts and the body the store keeps. `errorAnswer` is the one shape every failure takes.
  */
+import type { ImageBlock } from '../model/types';
 import type { Rendered } from './render';
 import type { BodyParts, BodyReference, ResultKind } from './types';
 
@@ -28,6 +29,8 @@ export interface Answer extends Omit<Rendered, 'body'> {
   readonly refersTo?: readonly string[];
   /** Set for a command's output: its status line (`[exit code 1]`), null when it has none. */
   readonly outputStatus?: string | null;
+  /** The image the result answers with (`LedgerResult.image`). */
+  readonly image?: ImageBlock;
 }
 
 /** Longest first line of an error shown beside its bracket. */

@@ -26,6 +26,9 @@ import { renderChanges, resultText } from './render';
 import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
+import { imageBracket } from '../images/imageBudget';
+import { imageBlockOf, type ImagePreparer, type PreparedImage } from '../images/preparedImage';
+import type { ImageFacts } from '../tools/outcome';
 import { sha256Hex, shortSha } from '../text/sha';
 import type { ExternalTools, LedgerResult, ResultStore, ToolCall } from './types';
 
@@ -39,6 +42,8 @@ export interface ResultLedgerOptions {
   readonly redactor?: Redactor;
   /** Tools beyond the built-in ones (MCP servers' tools); none when absent. */
   readonly externalTools?: ExternalTools;
+  /** Makes image files ready to send (`read` of an image answers with it); none: read as a binary file. */
+  readonly images?: ImagePreparer;
 }
 
 export interface ExecuteContext {
@@ -70,6 +75,7 @@ export class ResultLedger {
   private readonly ids: IdAllocator;
   private readonly redactor: Redactor;
   private readonly externalTools: ExternalTools | undefined;
+  private readonly images: ImagePreparer | undefined;
   private reads = new ReadTable();
   private searches = new SearchTable();
 
@@ -81,6 +87,7 @@ export class ResultLedger {
     this.ids = options.ids ?? new IdAllocator({ digits: this.config['ids.digits'] });
     this.redactor = options.redactor ?? new Redactor();
     this.externalTools = options.externalTools;
+    this.images = options.images;
     // Ids already in the store (a reopened session) are never given again.
     for (const id of this.store.ids()) this.ids.markUsed(id);
   }
@@ -98,6 +105,7 @@ export class ResultLedger {
       ids: this.ids,
       redactor: this.redactor,
       ...(options.externalTools ? { externalTools: options.externalTools } : {}),
+      ...(this.images ? { images: this.images } : {}),
     });
   }
 
@@ -164,6 +172,15 @@ export class ResultLedger {
   }
 
   /**
+   * An image the user attached (pasted or dropped in the chat): an id, its one line stored, the image sent
+   * with the message. An image file in the workspace goes through `read` instead (a stub when unchanged).
+   */
+  async attachImage(call: ToolCall, name: string, image: PreparedImage): Promise<LedgerResult> {
+    const id = this.ids.next();
+    return this.finish(id, call, imageShown(id, name, image, undefined));
+  }
+
+  /**
    * What a writing call would change, worked out on the files as they are without writing anything (the
    * approval's diff); undefined for any other call, or input the tool would refuse before reading a file.
    */
@@ -217,6 +234,7 @@ export class ResultLedger {
       hashCache: this.hashCache,
       config: this.config,
       findStub: (path, sha, from, to) => this.reads.findCovering(path, sha, from, to)?.id,
+      ...(this.images ? { images: this.images } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
       ...(context.onOutput ? { onOutput: context.onOutput } : {}),
     });
@@ -261,6 +279,8 @@ export class ResultLedger {
         return { ...this.textAnswer(id, tool, args, outcome.text, { text: outcome.text }), outputStatus: outcome.status ?? null };
       case 'read':
         return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
+      case 'image':
+        return this.imageAnswer(id, outcome.facts, outcome.image, outcome.stubOf);
     }
   }
 
@@ -365,6 +385,42 @@ export class ResultLedger {
     return { ...base, bracket, body: body ?? [], kind: 'full', stored: { lines: body ?? [] } };
   }
 
+  /** A `read` of an image file: the image (the reads table keeps it as one line), or a stub naming the earlier read. */
+  private async imageAnswer(id: string, facts: ImageFacts, image: PreparedImage | undefined, stubOf: string | undefined): Promise<Answer> {
+    const sha = shortSha(facts.sha, this.config.sha_digits);
+    if (stubOf) {
+      const earlier = this.reads.findCovering(facts.relative, facts.sha, 1, 1);
+      if (earlier && earlier.id === stubOf) {
+        return {
+          bracket: `[${id} image ${facts.displayPath} sha ${sha}]`,
+          sentence: `Unchanged since ${earlier.id}, which already shows it.`,
+          body: [],
+          kind: 'read-stub',
+          isError: false,
+          stored: { lines: [] },
+          cappable: false,
+          refersTo: [earlier.id],
+        };
+      }
+    }
+    if (!image) {
+      // The table changed while the call ran (a compaction): read the image after all.
+      const again = await runTool(
+        { tool: 'read', args: { path: facts.displayPath } },
+        {
+          workspace: this.workspace,
+          hashCache: this.hashCache,
+          config: this.config,
+          findStub: () => undefined,
+          ...(this.images ? { images: this.images } : {}),
+        },
+      );
+      return this.fromOutcome(id, 'read', {}, again);
+    }
+    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 1, total: 1, binary: false });
+    return imageShown(id, facts.displayPath, image, sha);
+  }
+
   /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
   private async windowOf(id: string, offset: number, limit: number): Promise<StoredBody | undefined> {
     const slice = await this.store.readLines(id, offset, limit);
@@ -416,6 +472,7 @@ export class ResultLedger {
       isError: answer.isError,
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
       ...(durationMs !== undefined ? { durationMs } : {}),
+      ...(answer.image ? { image: answer.image } : {}),
     };
   }
 
@@ -434,4 +491,23 @@ export class ResultLedger {
       stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
     };
   }
+}
+
+/**
+ * An image shown to the model: its one line (`[#a3f2 image shot.png 1280×720, ~1,229 tokens]`), the scaling note
+ * when Cairn scaled it, and the image block. The store keeps the line, what the image is and the note (the bytes
+ * are in the journal's message, not in the result).
+ */
+function imageShown(id: string, name: string, image: PreparedImage, sha: string | undefined): Answer {
+  const described = `${image.mediaType} ${image.size.width}×${image.size.height}${sha ? ` sha ${sha}` : ''}`;
+  const body = image.note ? [image.note] : [];
+  return {
+    bracket: imageBracket(id, name, image.size),
+    body,
+    kind: 'full',
+    isError: false,
+    stored: { lines: [described, ...body] },
+    cappable: false,
+    image: imageBlockOf(image),
+  };
 }

@@ -1,3 +1,5 @@
+import type { ImageBlock } from '../model/types';
+
 /**
  * The contract between the ledger and everything around it: the loop hands it tool calls and gets
  * back the exact text the model will see; the store keeps every result in full.
@@ -38,6 +40,8 @@ export interface LedgerResult {
   readonly refersTo?: readonly string[];
   /** How long the tool ran, in whole milliseconds; absent for a call answered without running. */
   readonly durationMs?: number;
+  /** An image the result answers with (a `read` of an image file, an image the user attached): sent after the text. */
+  readonly image?: ImageBlock;
 }
 
 /**

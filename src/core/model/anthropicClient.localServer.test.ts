@@ -111,8 +111,9 @@ describe('AnthropicModelClient against the local server', () => {
       maxInputTokens: 150_000,
       maxOutputTokens: 32_000,
       source: 'models-api',
-      // What the server says the model takes for thinking and effort (issue 33): only adaptive thinking, as documented for 5.x.
-      capabilities: { thinking: { enabled: false, adaptive: true }, effort: ['low', 'medium', 'high'] },
+      // What the server says the model takes for thinking, effort and images (issue 33): only adaptive thinking, as
+      // documented for 5.x, and images.
+      capabilities: { thinking: { enabled: false, adaptive: true }, effort: ['low', 'medium', 'high'], imageInput: true },
     });
     expect(await client.modelFacts('claude-opus-4-1')).toMatchObject({ source: 'fallback-table', maxOutputTokens: 32_000 });
   });

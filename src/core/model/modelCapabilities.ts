@@ -19,6 +19,8 @@ export function capabilitiesOf(raw: unknown): ModelCapabilities | null {
       adaptive: thinking.supported === true && supported(types.adaptive),
     },
     effort: effort ? EFFORTS.filter((level) => supported(effort[level])) : [],
+    // Whether it takes images (`core/images/vision.ts`), when the server says.
+    ...(isRecord(raw.image_input) && typeof raw.image_input.supported === 'boolean' ? { imageInput: raw.image_input.supported } : {}),
   };
 }
 

@@ -45,8 +45,20 @@ export interface ToolResultBlock {
   cache_control?: CacheControl;
 }
 
+/**
+ * An image the user attached or a `read` of an image file answered with (issue 33): base64 bytes already within
+ * the provider's limits (`core/images/imageBudget.ts`). It follows the text that names it (its bracket line).
+ */
+export type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+export interface ImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: ImageMediaType; data: string };
+  cache_control?: CacheControl;
+}
+
 export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
-export type UserBlock = TextBlock | ToolResultBlock;
+export type UserBlock = TextBlock | ToolResultBlock | ImageBlock;
 export type ContentBlock = AssistantBlock | UserBlock;
 
 export interface UserMessage {
@@ -160,6 +172,8 @@ export interface ModelCapabilities {
   readonly thinking: { readonly enabled: boolean; readonly adaptive: boolean };
   /** Effort levels the model accepts (empty: it takes no effort). */
   readonly effort: readonly Effort[];
+  /** Whether the model takes image blocks (the Models API's `image_input`); absent when the server does not say. */
+  readonly imageInput?: boolean;
 }
 
 export interface StreamOptions {

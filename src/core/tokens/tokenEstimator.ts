@@ -2,6 +2,7 @@ import type { ContentBlock, Message, ModelRequest, TextBlock, ToolDefinition } f
 import { canonicalBlock, canonicalRequestJson } from '../model/canonicalJson';
 import { sha256Hex } from '../text/sha';
 import { TiktokenCounter, type TextTokenCounter } from './textTokenCounter';
+import { imageBlockTokens } from '../images/imageBlockTokens';
 
 export type EstimateStrategy = string; // the counter's name (e.g. 'tiktoken-o200k') or 'provider_usage'
 export type EstimateConfidence = 'low' | 'medium' | 'high';
@@ -84,6 +85,9 @@ export function blockCountText(block: ContentBlock): string {
       return `${block.name}\n${canonicalRequestJson(block.input)}`;
     case 'tool_result':
       return block.content;
+    case 'image':
+      // Counted by the provider's rule (`blockParts`), never as its base64.
+      return '';
   }
 }
 
@@ -144,7 +148,16 @@ export class TokenEstimator {
   }
 
   rawBlock(block: ContentBlock): number {
-    return this.countText(blockCountText(block));
+    return this.blockParts(block).tokens;
+  }
+
+  /**
+   * One block's raw count and its part in long runs: its text's, or for an image the provider's figure
+   * (w×h/750 after fitting), counted as ordinary tokens.
+   */
+  blockParts(block: ContentBlock): TextCount {
+    if (block.type === 'image') return { tokens: imageBlockTokens(block), runTokens: 0 };
+    return this.countTextParts(blockCountText(block));
   }
 
   rawTool(tool: ToolDefinition): number {
@@ -182,7 +195,7 @@ export class TokenEstimator {
     for (const message of request.messages) {
       raw += MESSAGE_OVERHEAD_TOKENS;
       for (const block of message.content) {
-        const counted = this.countTextParts(blockCountText(block));
+        const counted = this.blockParts(block);
         raw += counted.tokens;
         runs += counted.runTokens;
       }

@@ -16,6 +16,7 @@ export interface ToolDeps {
   readonly hashCache: HashCache;
   readonly config: HygieneConfig;
   readonly findStub: ReadDeps['findStub'];
+  readonly images?: ReadDeps['images'];
   readonly signal?: AbortSignal;
   /** Output as it comes; a returned promise holds the command's output until it settles (the store is writing). */
   readonly onOutput?: (chunk: string) => void | Promise<void>;

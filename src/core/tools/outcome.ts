@@ -1,3 +1,5 @@
+import type { PreparedImage } from '../images/preparedImage';
+
 /**
  * What a tool hands back to the ledger. Tools know files and commands; the ledger alone turns these
  * into ids, brackets, stubs, caps and stored results.
@@ -30,6 +32,15 @@ export interface ReadFacts {
   readonly to: number;
 }
 
+/** A `read` of an image file: the file's facts and the image made ready, or the earlier read a stub names. */
+export interface ImageFacts {
+  readonly displayPath: string;
+  readonly relative: string;
+  /** Full SHA-256 of the file's bytes. */
+  readonly sha: string;
+  readonly size: number;
+}
+
 export type ToolOutcome =
   | { readonly type: 'text'; readonly lines: readonly string[] }
   /**
@@ -46,6 +57,7 @@ export type ToolOutcome =
   | { readonly type: 'files'; readonly changes: readonly FileChange[]; readonly note?: string }
   /** `body` is the formatted `N: text` lines; absent when `stubOf` lets the ledger answer without reading. */
   | { readonly type: 'read'; readonly facts: ReadFacts; readonly body?: readonly string[]; readonly stubOf?: string }
+  | { readonly type: 'image'; readonly facts: ImageFacts; readonly image?: PreparedImage; readonly stubOf?: string }
   | { readonly type: 'error'; readonly message: string };
 
 export function errorOutcome(message: string): ToolOutcome {

@@ -6,6 +6,8 @@ import type { Workspace } from '../ports';
 import type { ReadArgs } from './args';
 import { decodeText, describeError, isBinary, MAX_READ_BYTES } from './fileText';
 import { errorOutcome, type ToolOutcome } from './outcome';
+import { ImageRefused, isImagePath, type ImagePreparer } from '../images/preparedImage';
+import type { FileStat } from '../ports';
 
 export interface ReadDeps {
   readonly workspace: Workspace;
@@ -13,6 +15,8 @@ export interface ReadDeps {
   readonly config: HygieneConfig;
   /** The id of the full read a stub may name, if the ledger's dedupe table has one. */
   readonly findStub: (relative: string, sha: string, from: number, to: number) => string | undefined;
+  /** Makes an image file ready to send; absent: an image file is read as a binary file (its size and hash). */
+  readonly images?: ImagePreparer;
 }
 
 export { MAX_READ_BYTES };
@@ -47,6 +51,7 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
     if (!stat) return errorOutcome(`${args.path} does not exist. Use list or glob to find the right path.`);
     if (stat.kind === 'directory') return errorOutcome(`${args.path} is a folder, not a file. Use list to see what it holds.`);
     const relative = stat.relative ?? (await workspace.resolve(args.path)).relative;
+    if (deps.images && isImagePath(relative)) return await readImage(args.path, relative, stat, deps, deps.images);
 
     const cached = hashCache.lookup(relative, stat);
     if (cached && !cached.binary && cached.lineCount > 0) {
@@ -103,5 +108,50 @@ export async function runRead(args: ReadArgs, deps: ReadDeps): Promise<ToolOutco
     return stubOf ? { type: 'read', facts, body, stubOf } : { type: 'read', facts, body };
   } catch (error) {
     return errorOutcome(describeError(error, args.path));
+  }
+}
+
+/**
+ * A `read` of an image file answers with the image (issue 33). Like any read, a re-read of the unchanged file is
+ * a stub naming the earlier read (an image is one "line": the reads table keeps it as lines 1-1), and the file is
+ * not read again when the hash cache vouches for it. An image Cairn will not send says why, as an error.
+ */
+async function readImage(
+  displayPath: string,
+  relative: string,
+  stat: FileStat,
+  deps: ReadDeps,
+  prepare: ImagePreparer,
+): Promise<ToolOutcome> {
+  const cached = deps.hashCache.lookup(relative, stat);
+  if (cached) {
+    const stubOf = deps.findStub(relative, cached.sha256, 1, 1);
+    if (stubOf) return { type: 'image', facts: { displayPath, relative, sha: cached.sha256, size: cached.size }, stubOf };
+  }
+  if (stat.size > MAX_READ_BYTES) {
+    const mib = Math.round(stat.size / (1024 * 1024));
+    return errorOutcome(
+      `${displayPath} is a ${mib} MiB image, too large to send. Save a smaller copy (a screenshot of the part that matters) and read that.`,
+    );
+  }
+  const bytes = await deps.workspace.readFile(relative);
+  const sha = sha256Hex(bytes);
+  deps.hashCache.record(relative, {
+    sha256: sha,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    identity: stat.identity,
+    ctimeMs: stat.ctimeMs,
+    lineCount: 0,
+    binary: true,
+  });
+  const facts = { displayPath, relative, sha, size: bytes.length };
+  const stubOf = deps.findStub(relative, sha, 1, 1);
+  if (stubOf) return { type: 'image', facts, stubOf };
+  try {
+    return { type: 'image', facts, image: await prepare(bytes, displayPath) };
+  } catch (error) {
+    if (error instanceof ImageRefused) return errorOutcome(error.message);
+    throw error;
   }
 }

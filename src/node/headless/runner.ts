@@ -36,6 +36,7 @@ import type { SandboxSettings } from '../workspace/sandboxPolicy';
 import type { PriceTable } from '../../core/pricing/prices';
 import type { SpendingApprover, SpendingCaps } from '../../core/spending/spendingCap';
 import type { PastCapAnswer } from './args';
+import { prepareImage } from '../images/preparedImage';
 
 /** Where the prompt files live when Cairn runs from its repository (tests, benchmarks, the CLI). */
 export const REPO_PROMPTS_DIR = resolve(__dirname, '..', '..', 'prompts');
@@ -172,6 +173,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
       sessionsDir: join(outDir, 'sessions'),
       promptsDir: REPO_PROMPTS_DIR,
       secrets: () => environmentSecrets(process.env),
+      // `read` of an image file, and a scenario turn's `images`, send the image (issue 33).
+      images: prepareImage,
       // The headless runner works where it is told to: commands' changes in a git workspace are checkpointed.
       checkpointGit: { env: commandEnvironment(process.env), trusted: () => true },
       ...(options.hygiene ? { hygiene: options.hygiene } : {}),
@@ -283,6 +286,8 @@ interface PlayContext {
 async function sendAsTheChatDoes(
   assembled: AssembledSession,
   text: string,
+  /** The turn's images: workspace files the user attaches, read through the ledger like the model's `read`. */
+  images: readonly { readonly path: string }[],
   with_: { readonly commands: CommandSource; readonly hooks: TurnHooks },
   emit: (event: AgentEvent) => void,
   doneReasons: DoneReason[],
@@ -293,7 +298,7 @@ async function sendAsTheChatDoes(
       emit({ type: 'error', kind: 'hook', message: verdict.reason });
       return;
     }
-    doneReasons.push(await assembled.session.send(verdict.text));
+    doneReasons.push(await assembled.session.send(verdict.text, images));
     const more = await with_.hooks.turnEnded(false);
     if (more === undefined) return;
     emit({ type: 'notice', level: 'info', kind: 'hook', message: more });
@@ -348,7 +353,7 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     const assembled = current();
     switch (turn.kind) {
       case 'user':
-        await sendAsTheChatDoes(assembled, turn.text, { commands, hooks }, emit, doneReasons);
+        await sendAsTheChatDoes(assembled, turn.text, (turn.images ?? []).map((path) => ({ path })), { commands, hooks }, emit, doneReasons);
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);

@@ -1,28 +1,14 @@
 import { imageSize } from 'image-size';
 import { Jimp } from 'jimp';
-import { fittedSize, IMAGE_LIMITS, type ImageMediaType, type ImageSize } from '../../core/images/imageBudget';
+import { fittedSize, IMAGE_LIMITS, type ImageMediaType } from '../../core/images/imageBudget';
+import { ImageRefused, type PreparedImage } from '../../core/images/preparedImage';
 
 /**
- * An image file made ready to send: its media type, its bytes within the provider's limits (scaled down by
- * Cairn when over them, with a note), and the size the provider will count. image-size reads the size from the
- * header without decoding; Jimp (pure JavaScript: nothing native to build for each editor platform) decodes and
- * scales only an image that must be. Files and sizes too large to decode safely are refused before decoding.
+ * An image file made ready to send (`PreparedImage`, `core/images/preparedImage.ts`). image-size reads the size
+ * from the header without decoding; Jimp (pure JavaScript: nothing native to build for each editor platform)
+ * decodes and scales only an image that must be. Files and sizes too large to decode safely are refused before decoding.
  */
-export interface PreparedImage {
-  readonly mediaType: ImageMediaType;
-  /** The bytes to send, base64. */
-  readonly data: string;
-  /** The size sent (after any scaling). */
-  readonly size: ImageSize;
-  readonly original: ImageSize;
-  /** Set when Cairn scaled the image: what it did, for the model and the user. */
-  readonly note?: string;
-}
-
-/** A file Cairn will not send as an image, with what the user can do. */
-export class ImageRefused extends Error {
-  override readonly name = 'ImageRefused';
-}
+export { ImageRefused, type PreparedImage };
 
 /** The most bytes of an image file Cairn reads (a 50 MB screenshot is refused, not decoded). */
 export const MAX_IMAGE_FILE_BYTES = 30 * 1024 * 1024;
@@ -31,7 +17,8 @@ export const MAX_DECODED_PIXELS = 40_000_000;
 
 const MEDIA_TYPES: Readonly<Record<string, ImageMediaType>> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
 
-export async function prepareImage(bytes: Buffer, name: string): Promise<PreparedImage> {
+export async function prepareImage(input: Uint8Array, name: string): Promise<PreparedImage> {
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   if (bytes.length > MAX_IMAGE_FILE_BYTES) {
     throw new ImageRefused(
       `${name} is ${megabytes(bytes.length)} MB; Cairn sends images of up to ${megabytes(MAX_IMAGE_FILE_BYTES)} MB (scaled to the provider's limits). Save a smaller copy or a screenshot of the part that matters.`,

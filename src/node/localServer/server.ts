@@ -3,6 +3,7 @@
  * and not), count_tokens and the Models API on 127.0.0.1, answering from a scenario's scripted turns,
  * with a faithful prompt-cache simulation in the usage it reports and the scenario's faults.
  */
+import { documentedImageInput } from '../../core/images/vision';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AGENT_HEADER } from '../../core/model/anthropicClient';
@@ -397,7 +398,7 @@ function loggedHeaders(request: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-/** The Models API's `capabilities` for thinking and effort (the rest left unsaid), from the documented family. */
+/** The Models API's `capabilities` for thinking, effort and images (the rest left unsaid), from the documented family. */
 function capabilitiesAnswer(modelId: string): Record<string, unknown> {
   const known = documentedCapabilities(modelId);
   const support = (supported: boolean) => ({ supported });
@@ -410,6 +411,8 @@ function capabilitiesAnswer(modelId: string): Record<string, unknown> {
       supported: known.effort.length > 0,
       ...Object.fromEntries(EFFORTS.map((level) => [level, support(known.effort.includes(level))])),
     },
+    // Claude 2 and Instant take no images; any other id here is served as taking them (the local server reads image blocks).
+    image_input: support(documentedImageInput(modelId) ?? true),
   };
 }
 

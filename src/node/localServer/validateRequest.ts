@@ -5,6 +5,7 @@
  * The messages are the real service's, so clients that match on them behave the same here.
  */
 import { imageBlockProblem } from './imageBlocks';
+import { documentedImageInput } from '../../core/images/vision';
 import { invalidRequest, type ApiError } from './apiError';
 import { thinkingSignature } from './thinkingSignature';
 import { cacheMarkerCount, cacheTtlOf, type WireBlock, type WireMessage, type WireRequest } from './wire';
@@ -51,6 +52,10 @@ export function validateRequest(body: unknown, options: { countTokens: boolean }
     const content = toBlocks(m.content, `messages.${i}.content`);
     if (typeof content === 'string') return invalidRequest(content);
     messages.push({ role: m.role, content });
+  }
+  // As the service does for a model without vision: image blocks are a 400 (Cairn refuses before sending).
+  if (documentedImageInput(b.model) === false && messages.some((m) => m.content.some((block) => block.type === 'image'))) {
+    return invalidRequest(`${b.model} does not support image input.`);
   }
   const structural = checkConversation(messages.filter((m) => m.role !== 'system'));
   if (structural) return invalidRequest(structural);

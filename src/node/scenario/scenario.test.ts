@@ -150,6 +150,27 @@ describe('parseScenario', () => {
     expect(() => parseScenario({ turns: [turn] }, 'demo.json')).toThrow(message);
   });
 
+  it('reads the images attached to a user turn ("images", workspace paths), and refuses them anywhere else or malformed', () => {
+    const scenario = parseScenario({
+      turns: [
+        { user: 'look', images: ['shots/a.png', 'b.jpg'] },
+        { user: 'no images', images: [] },
+      ],
+    });
+    expect(scenario.turns).toEqual([
+      { kind: 'user', index: 0, text: 'look', images: ['shots/a.png', 'b.jpg'] },
+      { kind: 'user', index: 1, text: 'no images' },
+    ]);
+    expect(() => parseScenario({ turns: [{ assistant: { text: 'x' }, images: ['a.png'] }] })).toThrow(
+      /turns\[0\]\.images: "images" goes only beside "user"/,
+    );
+    expect(() => parseScenario({ turns: [{ user: 'x', images: 'a.png' }] })).toThrow(
+      /turns\[0\]\.images: expected a list of workspace paths/,
+    );
+    expect(() => parseScenario({ turns: [{ user: 'x', images: [''] }] })).toThrow(/turns\[0\]\.images\[0\]: expected a workspace path/);
+    expect(() => parseScenario({ turns: [{ user: 'x', images: ['../outside.png'] }] })).toThrow(/turns\[0\]\.images\[0\]/);
+  });
+
   it('parses the history moves: retry, undo, edit and restore (issue 29)', () => {
     const scenario = parseScenario({
       turns: [

@@ -177,6 +177,19 @@ function asIdleSeconds(value: unknown, field: string, fail: Fail): number {
   return value as number;
 }
 
+/** `"images"` beside a user turn: workspace paths of the images attached to the message (issue 33). */
+function asImagePaths(value: unknown, field: string, fail: Fail): string[] {
+  if (!Array.isArray(value)) fail(field, 'expected a list of workspace paths of images, e.g. "images": ["shot.png"]');
+  return (value as unknown[]).map((path, i) => {
+    if (typeof path !== 'string' || path === '') fail(`${field}[${i}]`, 'expected a workspace path of an image, e.g. "shot.png"');
+    try {
+      return checkRelativePath(path as string);
+    } catch (error) {
+      return fail(`${field}[${i}]`, (error as Error).message);
+    }
+  });
+}
+
 /** "Message N" of a move: the N-th message the user typed, counted from 1. */
 function asMessageNumber(value: unknown, field: string, fail: Fail): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -227,7 +240,7 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
   const turn = asObject(value, field, fail, `expected an object with one of ${TURN_KINDS.join(', ')}`);
   // `x-` keys beside the kind annotate a turn for tools (a benchmark's needs) without changing it; `idle` goes
   // beside `user` (how long the user was away before sending it).
-  const keys = Object.keys(turn).filter((key) => !key.startsWith('x-') && key !== 'idle');
+  const keys = Object.keys(turn).filter((key) => !key.startsWith('x-') && key !== 'idle' && key !== 'images');
   const kind = keys[0];
   if (keys.length !== 1 || kind === undefined || !(TURN_KINDS as readonly string[]).includes(kind)) {
     fail(field, `expected exactly one of ${TURN_KINDS.join(', ')} (found ${keys.length ? keys.join(', ') : 'nothing'})`);
@@ -239,13 +252,17 @@ function parseTurn(value: unknown, index: number, fail: Fail): ScenarioTurn {
       `"idle" goes only beside "user" (how long the user was away before sending that message), not on ${article} ${kind} turn`,
     );
   }
+  if ('images' in turn && kind !== 'user') {
+    fail(`${field}.images`, `"images" goes only beside "user" (the workspace images attached to that message), not on a ${kind} turn`);
+  }
   const body = turn[kind as string];
   const at = `${field}.${kind}`;
   switch (kind as (typeof TURN_KINDS)[number]) {
     case 'user': {
       const text = asNonEmptyString(body, at, fail);
       const idleSeconds = turn.idle === undefined ? 0 : asIdleSeconds(turn.idle, `${field}.idle`, fail);
-      return { kind: 'user', index, text, ...(idleSeconds > 0 ? { idleSeconds } : {}) };
+      const images = turn.images === undefined ? [] : asImagePaths(turn.images, `${field}.images`, fail);
+      return { kind: 'user', index, text, ...(idleSeconds > 0 ? { idleSeconds } : {}), ...(images.length > 0 ? { images } : {}) };
     }
     case 'summary': {
       // "" is allowed: a model that answers a compaction with nothing is a case to test.

@@ -32,7 +32,7 @@ export interface ScriptedToolCall {
 export type ScriptedStopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'pause_turn' | 'refusal' | 'stop_sequence';
 
 /**
- * `{"user": "text"}`, or `{"user": "text", "idle": SECONDS}`: a message the user sends. `idle` is how long the
+ * `{"user": "text"}`, or `{"user": "text", "idle": SECONDS, "images": ["shot.png"]}`: a message the user sends. `idle` is how long the
  * user was away before sending it (reading the last answer, a meeting, lunch), in seconds ≥ 0; absent is 0.
  *
  * Time in a played scenario is virtual: real time plus every idle so far (`VirtualClock`,
@@ -50,6 +50,11 @@ export interface UserTurn {
   readonly text: string;
   /** Seconds the user was away before sending this message (`"idle"`); absent when 0 or not written. */
   readonly idleSeconds?: number;
+  /**
+   * `"images": ["shot.png"]`: workspace paths of images attached to the message (issue 33), read through the
+   * ledger like the model's `read` (an id, the image sent after the text); absent when none.
+   */
+  readonly images?: readonly string[];
 }
 
 /** The longest idle one user turn may carry (a year): more is surely a slip of the keyboard. */

@@ -107,6 +107,7 @@ export async function startSession(ports: SessionPorts): Promise<AssembledSessio
     ids,
     redactor,
     externalTools: new ExternalToolSet([...extras.tools, mcpTools, webToolOf(ports)]),
+    ...(ports.images ? { images: ports.images } : {}),
   });
   return assemble(ports, journal, ledger, hashCache, sessionDateOf(clock.now()), generations, mcpTools, checkpoints, extras);
 }
@@ -141,6 +142,7 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     hashCache,
     redactor,
     externalTools: new ExternalToolSet([...extras.tools, mcpTools, webToolOf(ports)]),
+    ...(ports.images ? { images: ports.images } : {}),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();

@@ -1,4 +1,5 @@
 import type { HookCommandRunner, HookProvider } from '../../hooks/ports';
+import type { ImagePreparer } from '../../images/preparedImage';
 import type { AgentLoopSettings } from '../../agent/agentLoop';
 import type { ApprovalSettings, Approver } from '../../agent/approval';
 import type { MessageAttachment, ToolExecutor } from '../../agent/ports';
@@ -87,6 +88,11 @@ export interface SessionPorts {
    * session's start (tools are fixed per session); none: no `web_fetch`.
    */
   readonly web?: WebPageSource;
+  /**
+   * Makes image files ready to send (`src/node/images/preparedImage.ts`): `read` of an image file answers with
+   * the image, and the user's attached images go with their message. None: an image file reads as binary.
+   */
+  readonly images?: ImagePreparer;
 }
 
 /** What a session needs to run the user's hooks. */

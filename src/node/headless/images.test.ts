@@ -1,0 +1,104 @@
+/**
+ * Images (issue 33 item 1) through the real loop, ledger, composer and journal against the local server, which
+ * checks image blocks as the service does and counts them by the provider's rule: a scenario user turn's
+ * `"images"` goes with the message as an image block after its one line; a `read` of the unchanged file is a
+ * stub; a `read` of an image over the limits is scaled with a note; the report counts images as their own
+ * source; a model without vision is refused before anything is sent (the server would answer 400).
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Jimp } from 'jimp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Message } from '../../core/model/types';
+import { parseScenario } from '../scenario/scenario';
+import { runHeadless } from './runner';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function png(width: number, height: number): Promise<Buffer> {
+  return new Jimp({ width, height, color: 0xcc2233ff }).getBuffer('image/png');
+}
+
+async function imageSession(model: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-images-'));
+  dirs.push(dir);
+  const workspaceDir = join(dir, 'w');
+  await mkdir(workspaceDir, { recursive: true });
+  await writeFile(join(workspaceDir, 'shot.png'), await png(1280, 720));
+  await writeFile(join(workspaceDir, 'big.png'), await png(3000, 2000));
+  return runHeadless({
+    workspaceDir,
+    outDir: join(dir, 'out'),
+    scenario: parseScenario({
+      model: { id: model },
+      workspace: { 'README.md': 'screens\n' },
+      turns: [
+        { user: 'What is wrong in this screenshot?', images: ['shot.png'] },
+        { assistant: { tool_calls: [{ name: 'read', input: { path: 'shot.png' } }] } },
+        { assistant: { tool_calls: [{ name: 'read', input: { path: 'big.png' } }] } },
+        { assistant: { text: 'A red field, nothing else.' } },
+      ],
+    }),
+  });
+}
+
+type Block = Message['content'][number];
+const blocksOf = (body: unknown): Block[] => (body as { messages: Message[] }).messages.flatMap((m) => m.content as Block[]);
+
+describe('images through the loop and the local server', () => {
+  it('sends an attached image after its one line, stubs an unchanged re-read, scales an image over the limits and counts images in the report', async () => {
+    const result = await imageSession('claude-sonnet-4-6');
+    const server = result.server!;
+    expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+    expect(result.doneReasons).toEqual(['end_turn']);
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    expect(mains).toHaveLength(3);
+
+    // The first request: the user's text, then the attachment's line and the image block.
+    const first = blocksOf(mains[0]!.body);
+    const images = first.filter((b) => b.type === 'image');
+    expect(images).toHaveLength(1);
+    const lineBefore = first[first.indexOf(images[0]!) - 1]!;
+    expect(lineBefore.type === 'text' && lineBefore.text).toMatch(
+      /^The user attached @shot\.png:\n\[#[0-9a-f]+ image shot\.png 1280×720, ~1,229 tokens\]$/,
+    );
+    const attachedId = /\[(#[0-9a-f]+) image/.exec(lineBefore.type === 'text' ? lineBefore.text : '')![1]!;
+
+    // The model's read of the unchanged file: a stub naming the attachment, no second image.
+    const second = blocksOf(mains[1]!.body);
+    expect(second.filter((b) => b.type === 'image')).toHaveLength(1);
+    const stub = second.find((b) => b.type === 'tool_result')!;
+    expect(stub.type === 'tool_result' && stub.content).toContain(`Unchanged since ${attachedId}`);
+
+    // The read of a 3000×2000 image: scaled to the limits (1,600 tokens at most), with a note, sent after the results.
+    const third = blocksOf(mains[2]!.body);
+    const results = third.filter((b) => b.type === 'tool_result');
+    const scaledResult = results[results.length - 1]!;
+    expect(scaledResult.type === 'tool_result' && scaledResult.content).toContain('image big.png 1341×894, ~1,599 tokens');
+    expect(scaledResult.type === 'tool_result' && scaledResult.content).toContain('Scaled down from 3000×2000');
+    expect(third.filter((b) => b.type === 'image')).toHaveLength(2);
+    expect(third.at(-1)!.type).toBe('image');
+
+    // The server counted what Cairn counts: images a source of their own in the report.
+    const last = result.snapshots.at(-1)!;
+    const source = last.sources.find((s) => s.source === 'images');
+    expect(source).toMatchObject({ zone: 'messages', label: '2 images' });
+    expect(source!.rawTokens).toBe(1229 + 1599);
+    // The estimate is near the server's count (the base64 alone would be tens of thousands of tokens).
+    const usage = mains[2]!.usage!;
+    const served = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+    expect(last.estimate.rawTokens).toBeLessThan(served * 1.5);
+  });
+
+  it('refuses images for a model without vision before anything is sent, saying what to do', async () => {
+    const result = await imageSession('claude-2.1');
+    const errors = result.events.filter((e) => e.type === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.type === 'error' && errors[0]!.message).toMatch(/claude-2\.1 does not take images.*Choose a model that does/);
+    expect(result.server!.requests.filter((r) => r.kind === 'main')).toEqual([]);
+  });
+});
