@@ -32,6 +32,7 @@ import { gatherContextMentions, isContextMentionName, withContextMentionCandidat
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
+import { contextLeftOf } from '../core/compaction/contextLeft';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
@@ -548,6 +549,14 @@ export class SessionController {
         return this.digest();
       },
       preview: () => this.compaction.previewDetails(),
+      contextLeft: async (generation: number) => {
+        const { journal, composer } = await this.session();
+        return contextLeftOf(
+          () => journal.readAll(),
+          generation,
+          (text) => composer.estimator.countText(text),
+        );
+      },
       context: this.context,
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
       ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),

@@ -9,6 +9,7 @@ import {
   errorResponseTo,
   type CompactionDetails,
   type ContextInventoryView,
+  type ContextLeftView,
   type DropPreviewView,
   type ModelChoices,
   type RecallPage,
@@ -36,6 +37,8 @@ export interface RequestSources {
   models?(): Promise<ModelChoices>;
   /** Workspace files whose path contains the query, for `@` completion. */
   mentionCandidates?(query: string): Promise<readonly string[]>;
+  /** What left the context when compaction started `generation` (issue 35 §3), from the journal. */
+  contextLeft?(generation: number): Promise<ContextLeftView | undefined>;
   /** The report's "In context now" and its Drop (`contextDrop.ts`). */
   context?: Pick<ContextDrop, 'inventory' | 'preview' | 'drop'>;
 }
@@ -89,7 +92,8 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       const details = digest.compactions.get(request.params.generation);
       if (!details)
         throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
-      return details;
+      const left = await sources.contextLeft?.(request.params.generation);
+      return left ? { ...details, left } : details;
     }
     case 'models':
       if (!sources.models) throw new WebviewRequestError('This window cannot list models.');

@@ -286,4 +286,16 @@ export interface CompactionDetails {
   /** Estimated prompt before → after (given for a preview). */
   readonly tokensBefore?: number;
   readonly tokensAfter?: number;
+  /** What left the model's view (issue 35 §3); an applied compaction's only. */
+  readonly left?: ContextLeftView;
+}
+
+/** What a compaction took out of the context, derived from the journal (`core/compaction/contextLeft.ts`). */
+export interface ContextLeftView {
+  readonly reason: 'auto' | 'manual' | 'overflow';
+  readonly summarizedMessages: number;
+  /** The user's own words among the summarized messages, one line each. */
+  readonly userMessages: readonly string[];
+  /** Results no longer in front of the model (each recallable), largest first. */
+  readonly results: readonly { readonly id: string; readonly subject: string; readonly tokens: number; readonly oneLine: boolean }[];
 }

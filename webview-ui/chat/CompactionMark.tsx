@@ -4,6 +4,7 @@ import { useBridge } from '../common/bridgeContext';
 import { formatTokens } from '../common/format';
 import { Markdown } from '../common/Markdown';
 import { RecallScope } from '../common/RecallScope';
+import { ContextLeftToggle } from './ContextLeft';
 
 /** Shows a compaction's summary and files table on request (ids in both are recall links). */
 export function CompactionDetailsToggle({ generation, label, preview }: { generation: number; label?: string; preview?: boolean }) {
@@ -55,6 +56,7 @@ export function CompactionMark({
         Context compacted · {formatTokens(tokensBefore)} → {formatTokens(tokensAfter)} tokens
       </span>
       {hasDetails && <CompactionDetailsToggle generation={generation} />}
+      {hasDetails && <ContextLeftToggle generation={generation} />}
     </div>
   );
 }
