@@ -21,6 +21,8 @@ export interface SnapshotDecisionView {
   readonly kind: string;
   readonly detail: string;
   readonly resultIds: readonly string[];
+  /** Tokens the decision kept out of the context (stubs, caps, same results, diffs, elisions; issue 35 §4). */
+  readonly tokensSaved?: number;
   /** An elision's cost-model figures (base-input-token units; `breakEvenRequests` −1: never pays). */
   readonly elision?: {
     readonly savedPerRequest: number;
