@@ -12,7 +12,7 @@ import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, Webvie
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
-import { respondTo } from './webviewRequests';
+import { respondTo, type RequestSources } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
@@ -558,10 +558,19 @@ export class SessionController {
         );
       },
       context: this.context,
+      ...(this.deps.savings ? { savings: this.savingsSource(this.deps.savings) } : {}),
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
       ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),
     };
     this.post(sink, await respondTo(sources, request));
+  }
+
+  /** The Savings tab's figures: the open session's (without opening one) and every session's of the last days. */
+  private savingsSource(report: NonNullable<SessionControllerDeps['savings']>): NonNullable<RequestSources['savings']> {
+    return {
+      figures: () => report.figures(this.assembled?.journal.sessionDir),
+      exportCsv: () => report.exportCsv(this.assembled?.journal.sessionDir, this.assembled?.journal.sessionId),
+    };
   }
 
   /** What `@` completes: the editor's context by name (when it can be read), then the workspace's files. */

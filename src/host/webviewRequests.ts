@@ -14,6 +14,7 @@ import {
   type ModelChoices,
   type RecallPage,
   type ResponseMessage,
+  type SavingsView,
   type TurnPage,
   type TurnView,
   type WebviewRequest,
@@ -39,12 +40,22 @@ export interface RequestSources {
   mentionCandidates?(query: string): Promise<readonly string[]>;
   /** What left the context when compaction started `generation` (issue 35 §3), from the journal. */
   contextLeft?(generation: number): Promise<ContextLeftView | undefined>;
+  /** What hygiene saved (`savingsReport.ts`), for the open session if there is one. */
+  savings?: { figures(): Promise<SavingsView>; exportCsv(): Promise<{ readonly path: string | null }> };
   /** The report's "In context now" and its Drop (`contextDrop.ts`). */
   context?: Pick<ContextDrop, 'inventory' | 'preview' | 'drop'>;
 }
 
 export type RequestAnswer =
-  RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] } | ContextInventoryView | DropPreviewView;
+  | RecallPage
+  | TurnPage
+  | CompactionDetails
+  | ModelChoices
+  | { readonly paths: readonly string[] }
+  | ContextInventoryView
+  | DropPreviewView
+  | SavingsView
+  | { readonly path: string | null };
 
 /**
  * Characters one recall page holds at most, as one recall of the model's (`recall.max_chars`): a page of a
@@ -106,7 +117,16 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       return contextOf(sources).preview(request.params.resultIds);
     case 'dropResults':
       return contextOf(sources).drop(request.params.resultIds);
+    case 'savings':
+      return savingsOf(sources).figures();
+    case 'exportSavings':
+      return savingsOf(sources).exportCsv();
   }
+}
+
+function savingsOf(sources: RequestSources): NonNullable<RequestSources['savings']> {
+  if (!sources.savings) throw new WebviewRequestError('This window keeps no sessions on disk, so there are no savings to add up.');
+  return sources.savings;
 }
 
 function contextOf(sources: RequestSources): NonNullable<RequestSources['context']> {
