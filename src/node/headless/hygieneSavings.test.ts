@@ -9,7 +9,8 @@ import type { AgentEvent } from '../../core/agent/events';
 import { tokensSavedBy } from '../../core/ledger/tokensSaved';
 import { DEFAULT_PRICES } from '../../core/pricing/prices';
 import { hygieneSavings, SAVING_MEASURES, savingsCsv } from '../../core/savings/hygieneSavings';
-import { sessionSavings, snapshotsInJournal } from '../../core/savings/node/journalSavings';
+import { savingsSince, sessionSavings, snapshotsInJournal } from '../../core/savings/node/journalSavings';
+import { SessionCatalog } from '../../core/journal/node/sessionCatalog';
 import { parseScenario } from '../scenario/scenario';
 import { runHeadless } from './runner';
 
@@ -81,4 +82,28 @@ it("one session's savings per measure are the sum of the decisions in its snapsh
   expect(csv[0]).toBe('scope,row,count,tokens,usd,share');
   expect(csv[1]).toMatch(new RegExp(`^session,stubs,1,${savings.measures.stubs.tokens},[\\d.]+,$`));
   expect(csv).toContain(`session,cache_expiry,0,0,,`);
+});
+
+it('across sessions: every session of the period adds up, and requests before the period are left out', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'cairn-savings-'));
+  dirs.push(dir);
+  const scenario = parseScenario({
+    workspace: { 'a.ts': { lines: 100, text: "export const a{n} = 'line {n}';" } },
+    turns: [{ user: 'Read a.ts twice.' }, call('read', { path: 'a.ts' }), call('read', { path: 'a.ts' }), { assistant: { text: 'Same.' } }],
+  });
+  const first = await runHeadless({ workspaceDir: join(dir, 'w1'), outDir: join(dir, 'out'), scenario });
+  const second = await runHeadless({ workspaceDir: join(dir, 'w2'), outDir: join(dir, 'out'), scenario });
+  expect(first.sessionId).not.toBe(second.sessionId);
+  const catalog = new SessionCatalog(join(dir, 'out', 'sessions'));
+  const one = await sessionSavings(first.sessionDir, DEFAULT_PRICES);
+  const two = await sessionSavings(second.sessionDir, DEFAULT_PRICES);
+  expect(one.measures.stubs.decisions).toBe(1);
+  const all = await savingsSince(catalog, 0, DEFAULT_PRICES);
+  expect(all.sessions).toBe(2);
+  expect(all.unreadable).toEqual([]);
+  expect(all.savings.measures.stubs.tokens).toBe(one.measures.stubs.tokens + two.measures.stubs.tokens);
+  expect(all.savings.requests).toBe(one.requests + two.requests);
+  const later = await savingsSince(catalog, Date.now() + 60_000, DEFAULT_PRICES);
+  expect(later.sessions).toBe(0);
+  expect(later.savings.tokens).toBe(0);
 });
