@@ -127,6 +127,11 @@ export interface CompactionMarkView {
   readonly tokensAfter: number;
   /** The summary and files table can be fetched with the `compactionDetails` request. */
   readonly hasDetails: boolean;
+  /**
+   * Open "What left the context" at once (issue 35 §3): an automatic compaction the user did not ask for, as it
+   * happens. A reload shows it closed (one click away), so a long session does not read its journal per mark.
+   */
+  readonly showLeft?: true;
 }
 
 /** One file a turn changed, as its checkpoint knows it (`core/checkpoints/`). */

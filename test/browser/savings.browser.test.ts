@@ -102,6 +102,17 @@ describe.skipIf(!chromiumPath)('issue 35: what left the context, and what hygien
       expect.objectContaining({ method: 'recall', params: expect.objectContaining({ resultId: '#a001' }) }),
     );
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'compaction-what-left.png') });
+    // An automatic compaction, as it happens: the list is open without a click.
+    await page.evaluate(() =>
+      window.fakeHost.post({
+        type: 'compacted',
+        turn: 0,
+        mark: { generation: 1, tokensBefore: 9_000, tokensAfter: 2_000, hasDetails: true, showLeft: true },
+      }),
+    );
+    const automatic = page.locator('.compaction-mark').last();
+    await automatic.getByLabel('What left the context').waitFor();
+    expect(await automatic.getByRole('button', { name: 'Hide what left' }).count()).toBe(1);
   });
 
   it('the Savings tab shows each measure for the session, 7 and 30 days, the cache hit rate and expiry, and exports CSV', async () => {

@@ -59,9 +59,10 @@ describe.skipIf(!environment.available)('what left the context at a compaction (
 
     const mark = frame.locator('.compaction-mark').first();
     await mark.waitFor({ state: 'visible', timeout: 30_000 });
-    await mark.getByRole('button', { name: 'What left the context' }).click();
+    // An automatic compaction shows what left without a click (its toggle then says Hide).
     const left = mark.getByLabel('What left the context');
     await left.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await mark.getByRole('button', { name: 'Hide what left' }).count()).toBe(1);
     const text = await left.innerText();
     expect(text).toMatch(/\d+ messages summarised, among them your own:/);
     expect(text).toContain('“What does the parser do?”');

@@ -43,11 +43,13 @@ export function CompactionMark({
   tokensBefore,
   tokensAfter,
   hasDetails,
+  showLeft,
 }: {
   generation: number;
   tokensBefore: number;
   tokensAfter: number;
   hasDetails: boolean;
+  showLeft?: true;
 }) {
   return (
     <div class="compaction-mark" role="note">
@@ -56,7 +58,7 @@ export function CompactionMark({
         Context compacted · {formatTokens(tokensBefore)} → {formatTokens(tokensAfter)} tokens
       </span>
       {hasDetails && <CompactionDetailsToggle generation={generation} />}
-      {hasDetails && <ContextLeftToggle generation={generation} />}
+      {hasDetails && <ContextLeftToggle generation={generation} initiallyOpen={showLeft === true} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import type { ContextLeftView } from '../../src/shared/protocol';
 import { useBridge } from '../common/bridgeContext';
 import { formatTokens } from '../common/format';
@@ -9,7 +10,7 @@ import { RecallScope } from '../common/RecallScope';
  * results no longer in front of the model, each id a recall link (the stored result is still there in full).
  * Asked for when opened: the host derives it from the journal (`core/compaction/contextLeft.ts`).
  */
-export function ContextLeftToggle({ generation }: { generation: number }) {
+export function ContextLeftToggle({ generation, initiallyOpen }: { generation: number; initiallyOpen: boolean }) {
   const bridge = useBridge();
   const left = useSignal<ContextLeftView | null | undefined>(undefined);
   const open = useSignal(false);
@@ -23,6 +24,10 @@ export function ContextLeftToggle({ generation }: { generation: number }) {
       );
     }
   };
+  // Opened once when it appears (an automatic compaction as it happens); the user's clicks decide after that.
+  useEffect(() => {
+    if (initiallyOpen) toggle();
+  }, []);
   return (
     <>
       <button type="button" class="text-button" aria-expanded={open.value} onClick={toggle}>
