@@ -87,7 +87,8 @@ describe.skipIf(!chromiumPath)('issue 35: what left the context, and what hygien
         mark: { generation: 1, tokensBefore: 120_000, tokensAfter: 8_000, hasDetails: true },
       }),
     );
-    const mark = page.locator('.compaction-mark').last();
+    // The recording's own turns may hold marks: this one is found by its figures.
+    const mark = page.locator('.compaction-mark', { hasText: '120k → 8.0k tokens' });
     await mark.getByRole('button', { name: 'What left the context' }).click();
     const left = mark.getByLabel('What left the context');
     await left.waitFor();
@@ -110,7 +111,7 @@ describe.skipIf(!chromiumPath)('issue 35: what left the context, and what hygien
         mark: { generation: 1, tokensBefore: 9_000, tokensAfter: 2_000, hasDetails: true, showLeft: true },
       }),
     );
-    const automatic = page.locator('.compaction-mark').last();
+    const automatic = page.locator('.compaction-mark', { hasText: '9.0k → 2.0k tokens' });
     await automatic.getByLabel('What left the context').waitFor();
     expect(await automatic.getByRole('button', { name: 'Hide what left' }).count()).toBe(1);
   });
