@@ -83,7 +83,7 @@ describe.skipIf(!chromiumPath)('issue 35: what left the context, and what hygien
     await page.evaluate(() =>
       window.fakeHost.post({
         type: 'compacted',
-        turn: 0,
+        turn: 1,
         mark: { generation: 1, tokensBefore: 120_000, tokensAfter: 8_000, hasDetails: true },
       }),
     );
@@ -107,7 +107,7 @@ describe.skipIf(!chromiumPath)('issue 35: what left the context, and what hygien
     await page.evaluate(() =>
       window.fakeHost.post({
         type: 'compacted',
-        turn: 0,
+        turn: 1,
         mark: { generation: 1, tokensBefore: 9_000, tokensAfter: 2_000, hasDetails: true, showLeft: true },
       }),
     );
