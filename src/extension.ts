@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { SavingsReport } from './host/savingsReport';
+import { SessionCatalog } from './core/journal/node/sessionCatalog';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
@@ -324,6 +326,22 @@ export function activate(context: vscode.ExtensionContext): void {
       changes: (folder) => uncommittedChanges(folder),
     }),
     allowances,
+    // Issue 35 §4: every session's journal is read for the last 7 and 30 days, from the same folder sessions are kept in.
+    savings: new SavingsReport({
+      catalog: new SessionCatalog(join(context.globalStorageUri.fsPath, 'sessions')),
+      prices: () => settings.prices,
+      now: () => Date.now(),
+      saveCsv: async (name, text) => {
+        const uri = await vscode.window.showSaveDialog({
+          defaultUri: vscode.Uri.file(join(root ?? homedir(), name)),
+          filters: { CSV: ['csv'] },
+          title: 'Export what hygiene saved',
+        });
+        if (!uri) return undefined;
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+        return uri.fsPath;
+      },
+    }),
   });
   built.controller = current;
   context.subscriptions.push(

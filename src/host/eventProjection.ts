@@ -97,7 +97,14 @@ export function projectItemEvent(event: AgentEvent, turn: number): HostNotificat
         {
           type: 'compacted',
           turn,
-          mark: { generation: event.generation, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter, hasDetails: true },
+          mark: {
+            generation: event.generation,
+            tokensBefore: event.tokensBefore,
+            tokensAfter: event.tokensAfter,
+            hasDetails: true,
+            // The user did not ask for it: what it took out of the model's view is shown without a click.
+            ...(event.reason === 'manual' ? {} : { showLeft: true as const }),
+          },
         },
       ];
     default:

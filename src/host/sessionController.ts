@@ -14,7 +14,7 @@ import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, Webvie
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
-import { respondTo } from './webviewRequests';
+import { respondTo, type RequestSources } from './webviewRequests';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
@@ -37,6 +37,7 @@ import { gatherContextMentions, isContextMentionName, withContextMentionCandidat
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
+import { contextLeftOf } from '../core/compaction/contextLeft';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
@@ -613,11 +614,28 @@ export class SessionController {
         return this.digest();
       },
       preview: () => this.compaction.previewDetails(),
+      contextLeft: async (generation: number) => {
+        const { journal, composer } = await this.session();
+        return contextLeftOf(
+          () => journal.readAll(),
+          generation,
+          (text) => composer.estimator.countText(text),
+        );
+      },
       context: this.context,
+      ...(this.deps.savings ? { savings: this.savingsSource(this.deps.savings) } : {}),
       ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
       ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),
     };
     this.post(sink, await respondTo(sources, request));
+  }
+
+  /** The Savings tab's figures: the open session's (without opening one) and every session's of the last days. */
+  private savingsSource(report: NonNullable<SessionControllerDeps['savings']>): NonNullable<RequestSources['savings']> {
+    return {
+      figures: () => report.figures(this.assembled?.journal.sessionDir),
+      exportCsv: () => report.exportCsv(this.assembled?.journal.sessionDir, this.assembled?.journal.sessionId),
+    };
   }
 
   /** What `@` completes: the editor's context by name (when it can be read), then the workspace's files. */

@@ -10,6 +10,7 @@ import type { CommandSource } from '../core/commands/ports';
 import type { WebviewApprover } from './webviewApprover';
 import type { ContextMentionSource } from './contextMentions';
 import type { KeepWarmTimer } from './keepWarmTimer';
+import type { SavingsReport } from './savingsReport';
 
 /** What a `SessionController` is built from: the host's ports, none of them `vscode` itself. */
 export interface SessionControllerDeps {
@@ -67,6 +68,8 @@ export interface SessionControllerDeps {
   readonly relativePathOf?: (uri: string) => string | undefined;
   /** Reads `@problems`, `@terminal` and `@changes` from the editor when a message names them (none: they stay text). */
   readonly contextMentions?: ContextMentionSource;
+  /** What hygiene saved, for the report's Savings tab (issue 35 §4); absent: a window without sessions on disk. */
+  readonly savings?: Pick<SavingsReport, 'figures' | 'exportCsv'>;
   /** What the user allowed to run without asking (`host/allowances.ts`): listed in the chat, revocable there. */
   readonly allowances?: {
     list(): AllowanceView[];

@@ -53,6 +53,7 @@ export function snapshotViewOf(snapshot: RequestSnapshot): RequestSnapshotView {
       kind: d.kind,
       detail: d.detail,
       resultIds: [...d.resultIds],
+      ...(d.tokensSaved !== undefined ? { tokensSaved: d.tokensSaved } : {}),
       ...(d.elision ? { elision: { ...d.elision } } : {}),
       ...(d.keepWarm ? { keepWarm: { ...d.keepWarm } } : {}),
     })),

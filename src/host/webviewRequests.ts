@@ -9,10 +9,12 @@ import {
   errorResponseTo,
   type CompactionDetails,
   type ContextInventoryView,
+  type ContextLeftView,
   type DropPreviewView,
   type ModelChoices,
   type RecallPage,
   type ResponseMessage,
+  type SavingsView,
   type TurnPage,
   type TurnView,
   type WebviewRequest,
@@ -36,12 +38,24 @@ export interface RequestSources {
   models?(): Promise<ModelChoices>;
   /** Workspace files whose path contains the query, for `@` completion. */
   mentionCandidates?(query: string): Promise<readonly string[]>;
+  /** What left the context when compaction started `generation` (issue 35 §3), from the journal. */
+  contextLeft?(generation: number): Promise<ContextLeftView | undefined>;
+  /** What hygiene saved (`savingsReport.ts`), for the open session if there is one. */
+  savings?: { figures(): Promise<SavingsView>; exportCsv(): Promise<{ readonly path: string | null }> };
   /** The report's "In context now" and its Drop (`contextDrop.ts`). */
   context?: Pick<ContextDrop, 'inventory' | 'preview' | 'drop'>;
 }
 
 export type RequestAnswer =
-  RecallPage | TurnPage | CompactionDetails | ModelChoices | { readonly paths: readonly string[] } | ContextInventoryView | DropPreviewView;
+  | RecallPage
+  | TurnPage
+  | CompactionDetails
+  | ModelChoices
+  | { readonly paths: readonly string[] }
+  | ContextInventoryView
+  | DropPreviewView
+  | SavingsView
+  | { readonly path: string | null };
 
 /**
  * Characters one recall page holds at most, as one recall of the model's (`recall.max_chars`): a page of a
@@ -89,7 +103,8 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       const details = digest.compactions.get(request.params.generation);
       if (!details)
         throw new WebviewRequestError(`Generation ${request.params.generation} was not started by a compaction in this session.`);
-      return details;
+      const left = await sources.contextLeft?.(request.params.generation);
+      return left ? { ...details, left } : details;
     }
     case 'models':
       if (!sources.models) throw new WebviewRequestError('This window cannot list models.');
@@ -102,7 +117,16 @@ export async function answerRequest(sources: RequestSources, request: WebviewReq
       return contextOf(sources).preview(request.params.resultIds);
     case 'dropResults':
       return contextOf(sources).drop(request.params.resultIds);
+    case 'savings':
+      return savingsOf(sources).figures();
+    case 'exportSavings':
+      return savingsOf(sources).exportCsv();
   }
+}
+
+function savingsOf(sources: RequestSources): NonNullable<RequestSources['savings']> {
+  if (!sources.savings) throw new WebviewRequestError('This window keeps no sessions on disk, so there are no savings to add up.');
+  return sources.savings;
 }
 
 function contextOf(sources: RequestSources): NonNullable<RequestSources['context']> {

@@ -31,6 +31,7 @@ export type { ApprovalDetail, ApprovalFile, BoundQuestion, ProposedFileDiff } fr
 export type * from './subagentView';
 export type * from './coldSendView';
 export type * from './protocolChatViews';
+export type * from './savingsView';
 export type * from './protocolChat';
 export type * from './protocolReport';
 export * from './protocolCore';

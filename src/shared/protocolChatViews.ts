@@ -127,6 +127,11 @@ export interface CompactionMarkView {
   readonly tokensAfter: number;
   /** The summary and files table can be fetched with the `compactionDetails` request. */
   readonly hasDetails: boolean;
+  /**
+   * Open "What left the context" at once (issue 35 §3): an automatic compaction the user did not ask for, as it
+   * happens. A reload shows it closed (one click away), so a long session does not read its journal per mark.
+   */
+  readonly showLeft?: true;
 }
 
 /** One file a turn changed, as its checkpoint knows it (`core/checkpoints/`). */
@@ -286,6 +291,18 @@ export interface CompactionDetails {
   /** Estimated prompt before → after (given for a preview). */
   readonly tokensBefore?: number;
   readonly tokensAfter?: number;
+  /** What left the model's view (issue 35 §3); an applied compaction's only. */
+  readonly left?: ContextLeftView;
+}
+
+/** What a compaction took out of the context, derived from the journal (`core/compaction/contextLeft.ts`). */
+export interface ContextLeftView {
+  readonly reason: 'auto' | 'manual' | 'overflow';
+  readonly summarizedMessages: number;
+  /** The user's own words among the summarized messages, one line each. */
+  readonly userMessages: readonly string[];
+  /** Results no longer in front of the model (each recallable), largest first. */
+  readonly results: readonly { readonly id: string; readonly subject: string; readonly tokens: number; readonly oneLine: boolean }[];
 }
 
 /** An image pasted or dropped into the chat's input (issue 33), sent with the message; the host scales it to the limits. */

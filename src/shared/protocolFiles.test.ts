@@ -41,6 +41,7 @@ describe('the protocol files', () => {
       'protocolCore',
       'protocolReport',
       'protocolValidation',
+      'savingsView',
       'subagentView',
     ]);
   });
@@ -50,7 +51,8 @@ describe('the protocol files', () => {
     expect(sharedImports('protocolCore.ts')).toEqual(['protocolChat', 'protocolReport']);
     expect(sharedImports('protocolChat.ts')).toEqual(['coldSendView', 'permissionModeView', 'protocolChatViews', 'subagentView']);
     expect(sharedImports('protocolChatViews.ts')).toEqual(['subagentView']);
-    expect(sharedImports('protocolReport.ts')).toEqual(['contextView', 'keepWarmView']);
+    expect(sharedImports('protocolReport.ts')).toEqual(['contextView', 'keepWarmView', 'savingsView']);
+    expect(sharedImports('savingsView.ts')).toEqual([]);
     expect(sharedImports('contextView.ts')).toEqual([]);
     expect(sharedImports('keepWarmView.ts')).toEqual([]);
     expect(sharedImports('permissionModeView.ts')).toEqual([]);

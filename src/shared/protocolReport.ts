@@ -4,6 +4,7 @@
  * messages both panels share and the whole unions are in `protocolCore.ts`.
  */
 import type { ContextInventoryView, DropPreviewView } from './contextView';
+import type { SavingsView } from './savingsView';
 import type { KeepWarmFiguresView } from './keepWarmView';
 
 /** One prompt source of a request (system, tools, history, summary, files table, ...). */
@@ -21,6 +22,8 @@ export interface SnapshotDecisionView {
   readonly kind: string;
   readonly detail: string;
   readonly resultIds: readonly string[];
+  /** Tokens the decision kept out of the context (stubs, caps, same results, diffs, elisions; issue 35 §4). */
+  readonly tokensSaved?: number;
   /** An elision's cost-model figures (base-input-token units; `breakEvenRequests` −1: never pays). */
   readonly elision?: {
     readonly savedPerRequest: number;
@@ -125,4 +128,8 @@ export interface ReportRequestMap {
   /** What dropping these results would do and cost; `dropResults` does it (a lossless elision the user chose). */
   dropPreview: [{ readonly resultIds: readonly string[] }, DropPreviewView];
   dropResults: [{ readonly resultIds: readonly string[] }, DropPreviewView];
+  /** What hygiene saved: this session, the last 7 and 30 days (issue 35 §4). */
+  savings: [Record<string, never>, SavingsView];
+  /** The same figures as CSV, saved where the user chooses; the path written, or null when they cancelled. */
+  exportSavings: [Record<string, never>, { readonly path: string | null }];
 }

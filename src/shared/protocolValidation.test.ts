@@ -54,6 +54,16 @@ describe('issue 35: the context view and its drop', () => {
   });
 });
 
+describe('issue 35: what hygiene saved', () => {
+  it('accepts the Savings tab requests, which take no parameters', () => {
+    for (const method of ['savings', 'exportSavings'] as const) {
+      const message: WebviewToHost = { type: 'request', requestId: 21, method, params: {} };
+      expect(parseWebviewMessage(message)).toEqual(message);
+      expect(refused({ ...message, params: { path: '/etc/passwd' } }).message).toMatch(/unknown field "path"/);
+    }
+  });
+});
+
 function refused(raw: unknown): ProtocolError {
   const parsed = parseWebviewMessage(raw);
   expect(parsed).toBeInstanceOf(ProtocolError);

@@ -176,6 +176,8 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
     'contextInventory',
     'dropPreview',
     'dropResults',
+    'savings',
+    'exportSavings',
   ]);
   const where = `${method} params`;
   switch (method) {
@@ -219,6 +221,8 @@ function parseRequest(message: Record<string, unknown>): WebviewRequest {
       return { type: 'request', requestId, method, params: { query: text(p.query, `${where}.query`, MESSAGE_LIMITS.pathChars) } };
     }
     case 'contextInventory':
+    case 'savings':
+    case 'exportSavings':
       record(message.params, where, []);
       return { type: 'request', requestId, method, params: {} };
     case 'dropPreview':

@@ -9,6 +9,7 @@ import type {
   CompactionDetails,
   ContextInventoryView,
   DropPreviewView,
+  SavingsView,
   HostNotification,
   HostToWebview,
   InitMessage,
@@ -38,6 +39,8 @@ export interface SessionRecording {
   readonly context?: ContextInventoryView;
   /** What a drop preview of any choice is answered with; a drop answers it too and makes the chosen results one line. */
   readonly dropPreview?: DropPreviewView;
+  /** What the report's Savings tab is answered with (issue 35 §4; absent: an error, as in a window without sessions). */
+  readonly savings?: SavingsView;
 }
 
 export interface FakeHostSetup {
@@ -166,6 +169,14 @@ export class FakeVsCodeHost {
       case 'contextInventory':
         if (!this.context) return fail('No session is open: its context can be shown once a message has been sent.');
         this.post(responseTo(message, this.context));
+        return;
+      case 'savings':
+        if (!this.recording.savings) return fail('This window keeps no sessions on disk, so there are no savings to add up.');
+        this.post(responseTo(message, this.recording.savings));
+        return;
+      case 'exportSavings':
+        // The host's save dialog, answered as if the user chose this path.
+        this.post(responseTo(message, { path: '/home/user/cairn-savings.csv' }));
         return;
       case 'dropPreview':
       case 'dropResults': {

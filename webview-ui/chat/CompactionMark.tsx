@@ -4,6 +4,7 @@ import { useBridge } from '../common/bridgeContext';
 import { formatTokens } from '../common/format';
 import { Markdown } from '../common/Markdown';
 import { RecallScope } from '../common/RecallScope';
+import { ContextLeftToggle } from './ContextLeft';
 
 /** Shows a compaction's summary and files table on request (ids in both are recall links). */
 export function CompactionDetailsToggle({ generation, label, preview }: { generation: number; label?: string; preview?: boolean }) {
@@ -42,11 +43,13 @@ export function CompactionMark({
   tokensBefore,
   tokensAfter,
   hasDetails,
+  showLeft,
 }: {
   generation: number;
   tokensBefore: number;
   tokensAfter: number;
   hasDetails: boolean;
+  showLeft?: true;
 }) {
   return (
     <div class="compaction-mark" role="note">
@@ -55,6 +58,7 @@ export function CompactionMark({
         Context compacted · {formatTokens(tokensBefore)} → {formatTokens(tokensAfter)} tokens
       </span>
       {hasDetails && <CompactionDetailsToggle generation={generation} />}
+      {hasDetails && <ContextLeftToggle generation={generation} initiallyOpen={showLeft === true} />}
     </div>
   );
 }

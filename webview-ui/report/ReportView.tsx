@@ -1,3 +1,4 @@
+import { SavingsTab } from './SavingsTab';
 import type { ComponentChildren } from 'preact';
 import type { RequestSnapshotView, SnapshotDecisionView } from '../../src/shared/protocol';
 import { useBridge } from '../common/bridgeContext';
@@ -230,7 +231,7 @@ function RequestDetails({ snapshot, store }: { snapshot: RequestSnapshotView; st
   );
 }
 
-/** The report's two views: the requests made, and what the next one carries (issue 35). */
+/** The report's views: the requests made, what the next one carries, and what hygiene saved (issue 35). */
 function ReportTabs({ context }: { context: ContextStore }) {
   const tab = context.tab.value;
   return (
@@ -240,6 +241,9 @@ function ReportTabs({ context }: { context: ContextStore }) {
       </button>
       <button type="button" role="tab" aria-selected={tab === 'context'} onClick={() => context.show('context')}>
         In context now
+      </button>
+      <button type="button" role="tab" aria-selected={tab === 'savings'} onClick={() => context.show('savings')}>
+        Savings
       </button>
     </div>
   );
@@ -253,6 +257,14 @@ export function ReportView({ store, context }: { store: ReportStore; context: Co
       <div class="report report-context">
         <ReportTabs context={context} />
         <ContextNow store={context} />
+      </div>
+    );
+  }
+  if (context.tab.value === 'savings') {
+    return (
+      <div class="report report-context">
+        <ReportTabs context={context} />
+        <SavingsTab bridge={context.bridge} />
       </div>
     );
   }

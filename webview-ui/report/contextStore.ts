@@ -8,7 +8,8 @@ import type { ContextInventoryView, DropPreviewView, HostNotification } from '..
 import type { HostBridge } from '../common/hostBridge';
 import type { ContextFilter, ContextSort } from './contextRows';
 
-export type ReportTab = 'requests' | 'context';
+/** `savings`: what hygiene saved (issue 35 §4, `SavingsTab.tsx`). */
+export type ReportTab = 'requests' | 'context' | 'savings';
 
 export class ContextStore {
   readonly tab = signal<ReportTab>('requests');

@@ -5,6 +5,7 @@
  * no server, no files. Each test drives `run()` and asserts on the events, the conversation, the
  * recorder's records and the return value.
  */
+import { tokensSavedBy } from '../ledger/tokensSaved';
 import { describe, expect, it } from 'vitest';
 import { cut, fail, reply, replyText, replyTools, SCRIPTED_USAGE, type ScriptedStep } from '../../../test/support/model/scriptedModel';
 import {
@@ -184,7 +185,15 @@ describe('AgentLoop: what reaches the next request', () => {
     await h.run('go');
     const [result] = ofType(h.events, 'tool_finished');
     const expected = decisionKind
-      ? [{ kind: decisionKind, detail: `${result!.result.bracket} ${detail}`, resultIds: [result!.result.id, '#first'] }]
+      ? [
+          {
+            kind: decisionKind,
+            detail: `${result!.result.bracket} ${detail}`,
+            resultIds: [result!.result.id, '#first'],
+            // What it kept out of the context (issue 35 §4): the full body less what was shown.
+            tokensSaved: tokensSavedBy(kind, result!.result.fullChars, result!.result.text.length),
+          },
+        ]
       : [];
     expect(h.composer.composed[1]!.decisions).toEqual(expected);
     expect(h.composer.composed[2]!.decisions).toEqual([]);

@@ -23,6 +23,12 @@ export interface Decision {
   kind: DecisionKind;
   detail: string;
   resultIds: string[];
+  /**
+   * Tokens the decision kept out of the context (issue 35 §4): a stub's, cap's, same-result's or diff's full body
+   * less what the model was shown (`ledger/tokensSaved.ts`); an elision's tokens before less after. Absent for
+   * decisions that save nothing by themselves (and in snapshots older than it).
+   */
+  tokensSaved?: number;
   /** An elision's cost-model figures, so the report can set the realised saving beside the prediction. */
   elision?: ElisionFigures;
   /** A cache-lifetime choice's cost-model figures (`compose/cacheTtlChoice.ts`), for the same comparison. */
@@ -66,6 +72,7 @@ export function cloneDecision(decision: Decision): Decision {
     kind: decision.kind,
     detail: decision.detail,
     resultIds: [...decision.resultIds],
+    ...(decision.tokensSaved !== undefined ? { tokensSaved: decision.tokensSaved } : {}),
     ...(decision.elision ? { elision: { ...decision.elision } } : {}),
     ...(decision.lifetime ? { lifetime: { ...decision.lifetime } } : {}),
     ...(decision.keepWarm ? { keepWarm: { ...decision.keepWarm } } : {}),

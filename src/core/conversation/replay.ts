@@ -1,4 +1,4 @@
-import type { LoadedRecord } from '../journal/records';
+import type { JournalRecord, LoadedRecord } from '../journal/records';
 import type { AssistantMessage, ToolUseBlock } from '../model/types';
 import { generationEntries } from './generationDetail';
 import type { GenerationRef } from './activeGeneration';
@@ -33,6 +33,26 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
       opening = generationEntries(record.detail);
     }
   }
+  const entries = entriesOfGeneration(records, generation, opening);
+  const last = entries[entries.length - 1];
+  // A trailing user message may never have been sent (a crash before the request): let it grow.
+  const sent = last && last.message.role === 'user' ? entries.length - 1 : entries.length;
+  const danglingToolUses =
+    last && last.message.role === 'assistant'
+      ? (last.message as AssistantMessage).content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
+      : [];
+  return { number: generation, conversation: new Conversation(entries, sent), danglingToolUses, highestGeneration };
+}
+
+/**
+ * The messages of one generation as the journal holds them: its opening entries (from its `generation_started`
+ * record), then each later message record at its place; a later record for the same place replaces an earlier one.
+ */
+export function entriesOfGeneration(
+  records: Iterable<LoadedRecord | JournalRecord>,
+  generation: number,
+  opening: readonly ConversationEntry[],
+): ConversationEntry[] {
   const byIndex = new Map<number, ConversationEntry>();
   opening.forEach((entry, index) => byIndex.set(index, entry));
   for (const record of records) {
@@ -50,12 +70,5 @@ export function replayConversation(records: readonly LoadedRecord[]): ReplayedGe
   }
   const entries: ConversationEntry[] = [];
   for (let i = 0; byIndex.has(i); i++) entries.push(byIndex.get(i)!);
-  const last = entries[entries.length - 1];
-  // A trailing user message may never have been sent (a crash before the request): let it grow.
-  const sent = last && last.message.role === 'user' ? entries.length - 1 : entries.length;
-  const danglingToolUses =
-    last && last.message.role === 'assistant'
-      ? (last.message as AssistantMessage).content.filter((b): b is ToolUseBlock => b.type === 'tool_use')
-      : [];
-  return { number: generation, conversation: new Conversation(entries, sent), danglingToolUses, highestGeneration };
+  return entries;
 }

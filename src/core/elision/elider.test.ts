@@ -3,7 +3,7 @@ import { GenerationBuilder } from '../../../test/support/conversation/generation
 import { DecisionQueue } from '../compose/decisions';
 import { ActiveGeneration } from '../conversation/activeGeneration';
 import { Conversation, type ConversationEntry } from '../conversation/conversation';
-import { isElisionDetail } from '../conversation/generationDetail';
+import { isElisionDetail, type ElisionDetail } from '../conversation/generationDetail';
 import { replayConversation } from '../conversation/replay';
 import type { LoadedRecord, NewJournalRecord } from '../journal/records';
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from './costModel';
@@ -75,6 +75,10 @@ describe('the elider', () => {
     expect(decision).toHaveLength(1);
     expect(decision[0]).toMatchObject({ kind: 'elision', resultIds: ['#a001', '#b001', '#a002'] });
     expect(decision[0]!.detail).toMatch(/pays after [\d.]+ requests/);
+    // What it kept out of the context, for the savings view (issue 35 §4): the generation's tokens before less after.
+    const detail = started.detail as ElisionDetail;
+    expect(decision[0]!.tokensSaved).toBe(detail.tokensBefore - detail.tokensAfter);
+    expect(decision[0]!.tokensSaved).toBeGreaterThan(0);
     expect(h.notices[0]).toMatch(
       /^Shortened 3 earlier results that newer ones replace .* to one line each: about [\d,]+ tokens fewer on every request\./,
     );

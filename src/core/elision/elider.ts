@@ -179,6 +179,7 @@ export class Elider {
         `${ELISION_REASON_WORDS[reason]}: elided ${ids.length} ${reason === 'drop' ? 'chosen' : 'superseded'} results, about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved per request); ` +
         `break cost ${Math.round(j.breakCost)}, pays after ${Number.isFinite(j.breakEvenRequests) ? Math.round(j.breakEvenRequests * 10) / 10 : 'never'} requests, predicted saving ${Math.round(j.predictedSaving)} (${j.reason})`,
       resultIds: ids,
+      tokensSaved: Math.max(0, saved),
       elision: {
         savedPerRequest: j.savedPerRequest,
         breakCost: j.breakCost,

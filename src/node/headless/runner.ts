@@ -243,7 +243,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRes
         turnHooks,
       });
     } else {
-      await sendAsTheChatDoes(assembled, options.prompt!, { commands, hooks: turnHooks(assembled) }, emit, doneReasons);
+      await sendAsTheChatDoes(assembled, options.prompt!, [], { commands, hooks: turnHooks(assembled) }, emit, doneReasons);
     }
     await writeFile(join(outDir, 'snapshots.json'), `${JSON.stringify(snapshots, null, 2)}\n`);
     if (children.runs.length > 0) await writeFile(join(outDir, 'children.json'), `${JSON.stringify(children.runs, null, 2)}\n`);
