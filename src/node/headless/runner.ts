@@ -353,7 +353,14 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
     const assembled = current();
     switch (turn.kind) {
       case 'user':
-        await sendAsTheChatDoes(assembled, turn.text, (turn.images ?? []).map((path) => ({ path })), { commands, hooks }, emit, doneReasons);
+        await sendAsTheChatDoes(
+          assembled,
+          turn.text,
+          (turn.images ?? []).map((path) => ({ path })),
+          { commands, hooks },
+          emit,
+          doneReasons,
+        );
         break;
       case 'fs':
         await applyFsOperation(turn.operation, workspaceDir);
