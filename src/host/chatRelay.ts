@@ -1,5 +1,7 @@
 import type { AgentEvent } from '../core/agent/events';
-import type { HostAction, SkillChangeView, TurnChangesView } from '../shared/protocol';
+import type { HostAction, HostToWebview, SkillChangeView, TurnChangesView } from '../shared/protocol';
+
+type ErrorNotification = Extract<HostToWebview, { type: 'error' }>;
 import { EventProjection } from './eventProjection';
 import type { OpenViews } from './openViews';
 import { OutputThrottle } from './outputThrottle';
@@ -94,10 +96,16 @@ export class ChatRelay {
 
   /** `unsent`: the user's message that did not go out, shown with the error so it is not lost. */
   error(kind: string, message: string, action?: HostAction, unsent?: string): void {
-    this.views.broadcast(
-      { type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}), ...(unsent !== undefined ? { unsent } : {}) },
-      'chat',
-    );
+    this.broadcastError(this.errorEvent(kind, message, action, unsent));
+  }
+
+  /** An error card on the current turn, to send now or to add to a view's init. */
+  errorEvent(kind: string, message: string, action?: HostAction, unsent?: string): ErrorNotification {
+    return { type: 'error', turn: this.turn(), kind, message, ...(action ? { action } : {}), ...(unsent !== undefined ? { unsent } : {}) };
+  }
+
+  broadcastError(event: ErrorNotification): void {
+    this.views.broadcast(event, 'chat');
   }
 
   dispose(): void {

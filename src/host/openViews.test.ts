@@ -30,3 +30,41 @@ describe('messages for a view that has not loaded yet', () => {
     expect(second.got).toEqual([]);
   });
 });
+
+describe('a view between its ready and its init', () => {
+  it('gets what was broadcast meanwhile after the init, less the streamed events and the cards the init already shows', () => {
+    const views = new OpenViews(() => undefined);
+    const chat = sink();
+    views.open(chat, 'chat');
+    const saved: HostToWebview = {
+      type: 'notice',
+      turn: 0,
+      level: 'info',
+      kind: 'api_key',
+      message: 'API key saved and checked.',
+      action: 'resend',
+    };
+    const unsent: HostToWebview = {
+      type: 'error',
+      turn: 0,
+      kind: 'unsent',
+      message: 'Not sent: no API key.',
+      action: 'setApiKey',
+      unsent: 'hi',
+    };
+    views.broadcast(unsent, 'chat');
+    views.broadcast({ type: 'textDelta', turn: 0, text: 'streamed' }, 'chat');
+    views.broadcast(saved, 'chat');
+    views.broadcast({ type: 'model', model: 'claude-x' }, 'chat');
+    // Nothing reaches the view before its init (which would replace it).
+    expect(chat.got).toEqual([]);
+
+    views.opened(chat, [
+      { index: 0, items: [{ type: 'error', kind: 'unsent', message: 'Not sent: no API key.', action: 'setApiKey', unsent: 'hi' }] },
+    ]);
+    expect(chat.got).toEqual([saved, { type: 'model', model: 'claude-x' }]);
+    // From then on, straight through.
+    views.broadcast({ type: 'textDelta', turn: 0, text: 'more' }, 'chat');
+    expect(chat.got.at(-1)).toEqual({ type: 'textDelta', turn: 0, text: 'more' });
+  });
+});

@@ -10,7 +10,7 @@ import type { AgentEvent } from '../core/agent/events';
 import type { Mention } from '../core/agent/mentions';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { HostAction, HostToWebview, SkillChangeView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
+import type { HostAction, HostToWebview, SkillChangeView, TurnView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
@@ -45,6 +45,7 @@ import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
+import { applyTurnEvent } from '../shared/transcript';
 import type { PermissionMode } from '../core/agent/permissionMode';
 import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
 
@@ -321,7 +322,7 @@ export class SessionController {
       // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
       this.unsent = text;
       this.deps.log.warn('A message was not sent: no API key is set. It is kept in the chat.');
-      this.chat.error('unsent', unsentNoKeyMessage(this.deps.server?.()), 'setApiKey', text);
+      this.chat.broadcastError(this.unsentCard(text));
       return 'failed';
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
@@ -651,12 +652,15 @@ export class SessionController {
     return withContextMentionCandidates(query, files);
   }
 
-  private async sendInit(sink: ViewSink, view: WebviewKind): Promise<void> {
+  private async sendInit(sink: ViewSink, view: WebviewKind): Promise<readonly TurnView[]> {
     const assembled = this.assembled;
     const digest = assembled ? await this.digest() : undefined;
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
-    const turns = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
+    const shown = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
+    // A message kept unsent is the host's until a key is set: a view that opens after it (the session opening
+    // after the welcome, a reload of the webview) shows its card too, or the message would vanish from sight.
+    const turns = this.unsent !== undefined ? applyTurnEvent(shown, this.unsentCard(this.unsent)) : shown;
     this.post(
       sink,
       initMessage(view, {
@@ -676,6 +680,12 @@ export class SessionController {
         permissionMode: this.deps.permissionModes?.current(),
       }),
     );
+    return turns;
+  }
+
+  /** The card of a message not sent for want of a key: the text, why, and Set API Key. */
+  private unsentCard(text: string): Extract<HostToWebview, { type: 'error' }> {
+    return this.chat.errorEvent('unsent', unsentNoKeyMessage(this.deps.server?.()), 'setApiKey', text);
   }
 
   private setBusy(busy: boolean): void {

@@ -1,6 +1,14 @@
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
-import type { ColdSendChoice, HostAction, HostToWebview, QueuedMessageAction, WebviewKind, WebviewNotification } from '../shared/protocol';
+import type {
+  ColdSendChoice,
+  HostAction,
+  HostToWebview,
+  QueuedMessageAction,
+  TurnView,
+  WebviewKind,
+  WebviewNotification,
+} from '../shared/protocol';
 import type { PermissionMode } from '../core/agent/permissionMode';
 import type { PlanStartMode } from '../shared/permissionModeView';
 import type { PastedImage } from '../shared/protocolChatViews';
@@ -27,7 +35,7 @@ export interface NotificationPort {
     SessionControllerDeps,
     'log' | 'hasApiKey' | 'server' | 'approver' | 'editor' | 'workspace' | 'relativePathOf' | 'allowances'
   >;
-  readonly views: Pick<OpenViews, 'add' | 'postPending' | 'deliver'>;
+  readonly views: Pick<OpenViews, 'open' | 'opened' | 'postPending' | 'deliver'>;
   readonly liveTurn: Pick<LiveTurn, 'answer'>;
   readonly skills: Pick<SkillsHost, 'refreshAll' | 'toggle'>;
   readonly customCommands: Pick<CustomCommandsHost, 'refresh'>;
@@ -41,7 +49,8 @@ export interface NotificationPort {
   /** A message kept because it could not go out (no key). */
   unsentText(): string | undefined;
   session(): Promise<AssembledSession>;
-  sendInit(sink: ViewSink, view: WebviewKind): Promise<void>;
+  /** Posts the view's `init`; resolves to the turns it showed. */
+  sendInit(sink: ViewSink, view: WebviewKind): Promise<readonly TurnView[]>;
   post(sink: ViewSink, message: HostToWebview): void;
   postError(kind: string, message: string, action?: HostAction): void;
   send(text: string, options?: { readonly retry?: boolean; readonly images?: readonly PastedImage[] }): Promise<void>;
@@ -61,7 +70,7 @@ export interface NotificationPort {
 export async function handleNotification(port: NotificationPort, sink: ViewSink, message: WebviewNotification): Promise<void> {
   switch (message.type) {
     case 'ready': {
-      port.views.add(sink, message.view);
+      port.views.open(sink, message.view);
       // The first run: a welcome that says what to do, not an error. Told before the session opens (which takes
       // a while), so the chat never shows itself ready to take a message first (issue 34, item 12).
       if (message.view === 'chat' && !(await port.deps.hasApiKey())) {
@@ -73,7 +82,7 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         failure = error;
         port.deps.log.error(`No session: ${errorMessage(error)}`);
       });
-      await port.sendInit(sink, message.view);
+      port.views.opened(sink, await port.sendInit(sink, message.view));
       port.views.postPending(sink, message.view);
       if (failure !== undefined && message.view === 'chat') {
         port.post(sink, {

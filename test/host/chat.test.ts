@@ -48,6 +48,11 @@ describe('a message without a key', () => {
     expect(unsent[0]!.action).toBe('setApiKey');
     expect(unsent[0]!.message).toContain(`the server at ${run.server.url}`);
     expect(mains(run)).toHaveLength(0);
+    // A view that opens after the card was sent (the session's init after the welcome, a reload) shows it too.
+    await run.chat.fromPage({ type: 'ready', view: 'chat' });
+    const init = run.posted<Extract<HostNotification, { type: 'init' }>>('init').at(-1)!;
+    const cards = init.turns.flatMap((turn) => turn.items).filter((item) => item.type === 'error' && item.kind === 'unsent');
+    expect(cards).toEqual([expect.objectContaining({ unsent: 'fix the bug', action: 'setApiKey' })]);
 
     shim.inputBoxAnswers.push('sk-ant-test-key-unsent-0001');
     await shim.commands.get('cairn.setApiKey')!();
