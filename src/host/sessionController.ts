@@ -14,7 +14,8 @@ import type { HostAction, HostToWebview, SkillChangeView, TurnView, UsageMeterVi
 import { parseWebviewMessage, ProtocolError } from '../shared/protocol';
 import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
-import { respondTo, type RequestSources } from './webviewRequests';
+import { respondTo } from './webviewRequests';
+import { viewRequestSources } from './viewRequestSources';
 import { UsageMeter } from './usageMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
@@ -33,11 +34,10 @@ import { shownInTurn, turnChangesOf } from './checkpointView';
 import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { attachableMentions } from './fileMentions';
-import { gatherContextMentions, isContextMentionName, withContextMentionCandidates } from './contextMentions';
+import { gatherContextMentions, isContextMentionName } from './contextMentions';
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
-import { contextLeftOf } from '../core/compaction/contextLeft';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
@@ -605,51 +605,16 @@ export class SessionController {
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
-    // The session is opened only when a request needs it (a stored result, the journal's turns).
-    const sources = {
-      readLines: async (id: string, offset: number, limit: number, maxChars: number) =>
-        (await this.session()).journal.readLines(id, offset, limit, maxChars),
-      readBracket: async (id: string) => (await this.session()).journal.readBracket(id),
-      digest: async () => {
-        await this.session();
-        return this.digest();
-      },
+    const sources = viewRequestSources({
+      session: () => this.session(),
+      current: () => this.assembled,
+      digest: () => this.digest(),
       preview: () => this.compaction.previewDetails(),
-      contextLeft: async (generation: number) => {
-        const { journal, composer } = await this.session();
-        return contextLeftOf(
-          () => journal.readAll(),
-          generation,
-          (text) => composer.estimator.countText(text),
-        );
-      },
       context: this.context,
-      ...(this.deps.savings ? { savings: this.savingsSource(this.deps.savings) } : {}),
-      ...(this.deps.modelChoices ? { models: this.deps.modelChoices } : {}),
-      ...(this.deps.findFiles || this.deps.contextMentions ? { mentionCandidates: (query: string) => this.mentionCandidates(query) } : {}),
-    };
+      deps: this.deps,
+      log: this.deps.log,
+    });
     this.post(sink, await respondTo(sources, request));
-  }
-
-  /** The Savings tab's figures: the open session's (without opening one) and every session's of the last days. */
-  private savingsSource(report: NonNullable<SessionControllerDeps['savings']>): NonNullable<RequestSources['savings']> {
-    return {
-      figures: () => report.figures(this.assembled?.journal.sessionDir),
-      exportCsv: () => report.exportCsv(this.assembled?.journal.sessionDir, this.assembled?.journal.sessionId),
-    };
-  }
-
-  /** What `@` completes: the editor's context by name (when it can be read), then the workspace's files. */
-  private async mentionCandidates(query: string): Promise<readonly string[]> {
-    if (!this.deps.contextMentions) return this.deps.findFiles ? this.deps.findFiles(query) : [];
-    // The names are offered even when the file search fails (the menu would show nothing otherwise).
-    const files = this.deps.findFiles
-      ? await this.deps.findFiles(query).catch((error: unknown) => {
-          this.deps.log.warn(`Workspace files could not be listed for @ completion: ${errorMessage(error)}`);
-          return [];
-        })
-      : [];
-    return withContextMentionCandidates(query, files);
   }
 
   private async sendInit(sink: ViewSink, view: WebviewKind): Promise<readonly TurnView[]> {
