@@ -1,5 +1,5 @@
 import type { RequestSnapshot } from '../compose/snapshot';
-import type { LedgerResult, ToolCall } from '../ledger/types';
+import type { LedgerResult } from '../ledger/types';
 import { ModelError } from '../model/errors';
 import type {
   AssistantBlock,
@@ -26,18 +26,8 @@ import type { ContextChange, ContextPolicy, MessageAttachment, NextRequest, Requ
 import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
-import {
-  contextMentionBlockText,
-  contextMentionCall,
-  imageMentionBlockText,
-  imageMentionCall,
-  isContextMention,
-  isImageMention,
-  mentionBlockText,
-  mentionReadCall,
-  mentionSendsImage,
-  type Mention,
-} from './mentions';
+import { mentionSendsImage, type Mention } from './mentions';
+import { blocksOfAttachments, readMentions } from './userAttachments';
 import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 
@@ -155,8 +145,8 @@ export class AgentLoop {
       delta.push(...('blocks' in attached ? attached.blocks : attached));
     }
     // Files the user attached: read through the ledger (ids, stubs, recall), their text after the user's.
-    const attached = await this.readMentions(mentions, signal);
-    const attachedBlocks = await this.attachedBlocks(attached);
+    const attached = await readMentions(this.deps, mentions, signal);
+    const attachedBlocks = await blocksOfAttachments(attached, (result) => this.imageFor(result), this.settings().model);
     const blocks: UserBlock[] = [...delta, { type: 'text' as const, text: userText }, ...attachedBlocks];
     // The rules delta and the attachments are Cairn's text in the user's message: marked, never attributed to the user.
     const syntheticBlocks = [...delta.map((_, i) => i), ...attachedBlocks.map((_, i) => delta.length + 1 + i)];
@@ -485,9 +475,9 @@ export class AgentLoop {
       const { conversation, number: generation } = deps.generations.current;
       const joins = conversation.last()?.message.role === 'user';
       await steer.beforeAppend?.({ generation, index: joins ? conversation.length - 1 : conversation.length });
-      const attached = await this.readMentions(steer.mentions ?? [], signal);
+      const attached = await readMentions(this.deps, steer.mentions ?? [], signal);
       if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
-      const attachedBlocks = await this.attachedBlocks(attached);
+      const attachedBlocks = await blocksOfAttachments(attached, (result) => this.imageFor(result), this.settings().model);
       const blocks: UserBlock[] = [{ type: 'text' as const, text: steer.text }, ...attachedBlocks];
       await this.appendUser(blocks, { syntheticBlocks: attachedBlocks.map((_, i) => 1 + i) });
       deps.emit({ type: 'user_message', text: steer.text });
@@ -506,64 +496,10 @@ export class AgentLoop {
     return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
   }
 
-  /**
-   * The blocks of what the user attached: each one's text (its bracket first), then its image when it has one
-   * and the model takes images (else a line saying it was not sent).
-   */
-  private async attachedBlocks(attached: readonly { result: LedgerResult; text: string }[]): Promise<UserBlock[]> {
-    const blocks: UserBlock[] = [];
-    for (const { result, text } of attached) {
-      const image = result.image && (await this.imageFor(result));
-      blocks.push({ type: 'text', text: result.image && !image ? `${text}\n${imageNotSentNote(this.settings().model)}` : text });
-      if (image) blocks.push(image);
-    }
-    return blocks;
-  }
-
   /** The result's image block when the model takes images; undefined otherwise. */
   private async imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
     if (!result.image) return undefined;
     return (await modelTakesImages(this.deps.model, this.settings().model)) ? result.image : undefined;
-  }
-
-  /**
-   * Reads each mentioned file through the ledger, as the model's `read` would (its decision queued alike); the
-   * editor's context (`@problems`…) goes through it as output gathered elsewhere (an id, stored, capped).
-   */
-  private async readMentions(
-    mentions: readonly Mention[],
-    signal: AbortSignal,
-  ): Promise<{ call: ToolCall; summary: string; result: LedgerResult; text: string }[]> {
-    const runTag = Date.now().toString(36);
-    const attached = [];
-    for (const [index, mention] of mentions.entries()) {
-      if (isContextMention(mention)) {
-        const call = contextMentionCall(mention, index, runTag);
-        const result = await this.deps.tools.answerWithoutRunning(call, mention.text, { ok: true });
-        this.noteDecision(result);
-        attached.push({ call, summary: call.name, result, text: contextMentionBlockText(mention, result.text) });
-        continue;
-      }
-      if (isImageMention(mention)) {
-        const call = imageMentionCall(mention, index, runTag);
-        const { name, prepared } = mention.image;
-        const result = this.deps.tools.attachImage
-          ? await this.deps.tools.attachImage(call, name, prepared)
-          : await this.deps.tools.answerWithoutRunning(call, `${name} was not sent: this session takes no images.`);
-        attached.push({ call, summary: `image ${name}`, result, text: imageMentionBlockText(result.text) });
-        continue;
-      }
-      const call = mentionReadCall(mention, index, runTag);
-      const result = await this.deps.tools.execute(call, { signal });
-      this.noteDecision(result);
-      attached.push({
-        call,
-        summary: this.deps.summarizeToolCall(call.name, call.input),
-        result,
-        text: mentionBlockText(mention, result.text),
-      });
-    }
-    return attached;
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
