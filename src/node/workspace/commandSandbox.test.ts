@@ -177,6 +177,38 @@ describe.skipIf(process.platform !== 'linux')('a command in the sandbox', () => 
     300_000,
   );
 
+  it("cannot change git's hooks or config, .vscode, .cairn or .claude, even spelled past the gate; git still commits", async () => {
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: tree.root, encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    for (const folder of ['.vscode', '.cairn', '.claude']) mkdirSync(nodePath.join(tree.root, folder));
+    writeFileSync(nodePath.join(tree.root, '.vscode', 'settings.json'), '{}\n');
+    writeFileSync(nodePath.join(tree.root, 'app.code-workspace'), '{}\n');
+    const config = readFileSync(nodePath.join(tree.root, '.git', 'config'), 'utf8');
+    const attempts = [
+      `cd .g''it/hooks && printf '#!/bin/sh\\ntouch ${outside}/ran\\n' > pre-commit && chmod +x pre-commit`,
+      `printf '[core]\\n\\thooksPath = /var/tmp\\n' >> .g''it/config`,
+      `echo '{"tasks":[]}' > .vs''code/tasks.json`,
+      `echo '{}' > .vs''code/settings.json`,
+      `echo x > .ca''irn/hooks.json`,
+      `echo x > .cla''ude/settings.json`,
+      `echo x > app.code-workspace`,
+    ];
+    for (const attempt of attempts) {
+      const result = await run(workspace(), attempt);
+      expect(result.exitCode, attempt).not.toBe(0);
+      expect(result.output, attempt).toContain('Read-only file system');
+      expect(result.output, attempt).toContain('stay read-only: they run code outside the sandbox');
+    }
+    expect(existsSync(nodePath.join(tree.root, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(readFileSync(nodePath.join(tree.root, '.git', 'config'), 'utf8')).toBe(config);
+    expect(existsSync(nodePath.join(tree.root, '.vscode', 'tasks.json'))).toBe(false);
+    expect(readFileSync(nodePath.join(tree.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(nodePath.join(tree.root, 'app.code-workspace'), 'utf8')).toBe('{}\n');
+    // The rest of .git stays writable: a commit made in the sandbox lands.
+    const commit = await run(workspace(), 'git add hello.txt && git -c user.name=t -c user.email=t@e commit -qm one && git log --oneline | wc -l');
+    expect(commit).toMatchObject({ exitCode: 0, output: '1\n' });
+  });
+
   it('with cairn.sandbox "off", only the PID namespace: a write outside succeeds', async () => {
     const result = await run(workspace({ mode: 'off' }), `touch ${outside}/planted && echo done`);
     expect(result).toMatchObject({ output: 'done\n', exitCode: 0 });

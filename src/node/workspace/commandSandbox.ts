@@ -46,7 +46,10 @@ export interface HiddenPath {
 export interface Confinement {
   /** Folders bound read-write, absolute and existing: the workspace's folders, then the toolchains' caches. */
   readonly writable: readonly string[];
-  /** Folders inside `writable` bound read-only again (a cache's part that holds programs run later). */
+  /**
+   * Paths inside `writable` bound read-only again: a cache's part that holds programs run later, and what in the
+   * workspace runs code later or configures the editor (`sandboxPolicy.ts`).
+   */
   readonly readOnly: readonly string[];
   /** Paths covered, existing: credentials, the editor's secret store, the user's runtime sockets. */
   readonly hidden: readonly HiddenPath[];
@@ -88,7 +91,7 @@ function openFileSystem(): string[] {
 function confinedFileSystem(confine: Confinement): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--tmpfs', '/tmp'];
   for (const folder of confine.writable) args.push('--bind', folder, folder);
-  for (const folder of confine.readOnly) args.push('--ro-bind', folder, folder);
+  for (const path of confine.readOnly) args.push('--ro-bind', path, path);
   for (const hidden of confine.hidden) {
     if (hidden.kind === 'folder') args.push('--perms', '0000', '--tmpfs', hidden.path);
     else args.push('--ro-bind', '/dev/null', hidden.path);

@@ -1,5 +1,6 @@
 import * as nodePath from 'node:path';
 import type { Confinement } from './commandSandbox';
+import { within } from './sandboxPolicy';
 
 /**
  * The one line appended to a confined command's result when its failure looks like the sandbox's doing, so
@@ -21,9 +22,12 @@ export function sandboxDenialLine(output: string, confine: Confinement, home: st
   );
   if (erofs) {
     const path = erofs[1] ?? erofs[2] ?? erofs[3];
-    denied.push(`writing outside the workspace${path ? ` (${path})` : ''}`);
+    if (path && keptReadOnly(path)) denied.push(`writing ${path} (${KEPT_READ_ONLY})`);
+    else if (path && nodePath.isAbsolute(path) && !confine.writable.some((folder) => within(path, folder)))
+      denied.push(`writing outside the workspace (${path})`);
+    else denied.push(`${WRITE_DENIED}${path ? ` (${path})` : ''}`);
   } else if (/Read-only file system|EROFS/i.test(output)) {
-    denied.push('writing outside the workspace');
+    denied.push(WRITE_DENIED);
   }
   if (/Permission denied|EACCES/i.test(output)) {
     const named = confine.hidden.find((hidden) => output.includes(hidden.path) || mentionsUnderHome(output, hidden.path, home));
@@ -38,6 +42,20 @@ export function sandboxDenialLine(output: string, confine: Confinement, home: st
   return (
     `[Cairn sandbox] The sandbox denied ${denied.join(' and ')}. Commands run with the workspace writable, the rest read-only, ` +
     `credentials hidden${confine.network ? '' : ' and no network'}; to allow it the user sets ${allow.join(', or ')} in their user settings.`
+  );
+}
+
+/** What stays read-only inside the workspace (`sandboxPolicy.ts`, `WORKSPACE_CODE_PATHS`), as the user reads it. */
+const KEPT_READ_ONLY = "git's hooks and config, .vscode, .cairn, .claude and workspace files stay read-only: they run code outside the sandbox";
+const WRITE_DENIED = `writing outside the workspace or to what stays read-only in it (${KEPT_READ_ONLY})`;
+
+/** A path, as a command printed it, into one of the workspace's read-only places. */
+function keptReadOnly(path: string): boolean {
+  const names = path.split(/[\\/]/).map((name) => name.toLowerCase());
+  return (
+    names.some((name) => name === '.vscode' || name === '.cairn' || name === '.claude') ||
+    names.some((name, i) => name === '.git' && (names[i + 1] === 'hooks' || names[i + 1] === 'config')) ||
+    (names.at(-1) ?? '').endsWith('.code-workspace')
   );
 }
 

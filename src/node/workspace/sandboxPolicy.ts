@@ -21,6 +21,15 @@ import type { Confinement, HiddenPath } from './commandSandbox';
  *   runtime folder (`$XDG_RUNTIME_DIR`: the session D-Bus, through which `systemd-run --user` would start a
  *   program outside the sandbox, the keyring, ssh-agent and gpg-agent sockets), Docker's socket. A hidden
  *   path that holds a workspace folder is left as it is (hiding it would hide the workspace).
+ * - **Read-only inside the workspace** (`WORKSPACE_CODE_PATHS`): what runs code later outside the sandbox, or
+ *   configures the editor or Cairn: git's hooks and config (the next `git commit` in the editor's own git runs a
+ *   planted hook unconfined; `core.fsmonitor` or `core.hooksPath` in the config does the same), `.vscode` (tasks
+ *   that run on folder open, settings), `.cairn` and `.claude` (commands, hooks, skills), and a workspace file at a
+ *   folder's top. The approval gate asks before a write it can see there (`core/agent/protectedPaths.ts`); this
+ *   holds when a command hides the path from the gate (`cd .g''it`). The cost: a command that must change one of
+ *   them (`git config`, `git push -u` recording the upstream) fails inside the sandbox with "Read-only file system"
+ *   and is run by the user, or with `cairn.sandbox` "off". A path that does not exist yet is not covered on Linux
+ *   (bubblewrap mounts only over what is there): a command could create a `.vscode` where none was.
  * - **Network**: none unless `cairn.sandboxNetwork`; the command has a loopback of its own.
  *
  * Only paths that exist are listed: bubblewrap can only cover what is there, and a read-only home means no
@@ -86,6 +95,9 @@ export const CACHE_PATHS: readonly string[] = [
   '.gradle/caches',
 ];
 
+/** Paths inside each workspace folder that run code later or configure the editor or Cairn: read-only. */
+export const WORKSPACE_CODE_PATHS: readonly string[] = ['.git/hooks', '.git/config', '.vscode', '.cairn', '.claude'];
+
 /** Parts of the caches that hold programs run later: read-only again. */
 export const CACHE_PROGRAM_PATHS: readonly string[] = ['.npm/_npx'];
 
@@ -115,6 +127,7 @@ export async function confinementFor(settings: SandboxSettings, place: SandboxPl
   const programs = (await Promise.all(CACHE_PROGRAM_PATHS.map((p) => existingFolder(nodePath.join(home, p))))).filter(
     (f): f is string => f !== undefined,
   );
+  const codePaths = (await Promise.all(folders.map(workspaceCodePaths))).flat();
   const candidates = [
     ...CREDENTIAL_PATHS.map((p) => nodePath.join(home, p)),
     ...EDITOR_DATA_PATHS.map((p) => nodePath.join(home, p)),
@@ -132,7 +145,22 @@ export async function confinementFor(settings: SandboxSettings, place: SandboxPl
     if (folders.some((folder) => within(folder, found.path))) continue;
     hidden.push(found);
   }
-  return { writable: [...folders, ...caches], readOnly: programs, hidden, network: settings.network };
+  return { writable: [...folders, ...caches], readOnly: [...programs, ...codePaths], hidden, network: settings.network };
+}
+
+/**
+ * The paths of `WORKSPACE_CODE_PATHS` in one workspace folder that exist, and its top-level `*.code-workspace`
+ * files; each where it really is, if it stays inside the folder (a link out of it lands on the read-only root).
+ */
+async function workspaceCodePaths(folder: string): Promise<string[]> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const candidates = [...WORKSPACE_CODE_PATHS, ...names.filter((name) => name.toLowerCase().endsWith('.code-workspace'))];
+  const found: string[] = [];
+  for (const candidate of candidates) {
+    const path = await existing(nodePath.join(folder, candidate));
+    if (path && within(path.path, folder) && path.path !== folder && !found.includes(path.path)) found.push(path.path);
+  }
+  return found;
 }
 
 /** The runtime folder of this user's session (sockets), as `pam_systemd` names it. */
