@@ -205,7 +205,10 @@ describe.skipIf(process.platform !== 'linux')('a command in the sandbox', () => 
     expect(readFileSync(nodePath.join(tree.root, '.vscode', 'settings.json'), 'utf8')).toBe('{}\n');
     expect(readFileSync(nodePath.join(tree.root, 'app.code-workspace'), 'utf8')).toBe('{}\n');
     // The rest of .git stays writable: a commit made in the sandbox lands.
-    const commit = await run(workspace(), 'git add hello.txt && git -c user.name=t -c user.email=t@e commit -qm one && git log --oneline | wc -l');
+    const commit = await run(
+      workspace(),
+      'git add hello.txt && git -c user.name=t -c user.email=t@e commit -qm one && git log --oneline | wc -l',
+    );
     expect(commit).toMatchObject({ exitCode: 0, output: '1\n' });
   });
 

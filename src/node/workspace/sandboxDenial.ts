@@ -46,7 +46,8 @@ export function sandboxDenialLine(output: string, confine: Confinement, home: st
 }
 
 /** What stays read-only inside the workspace (`sandboxPolicy.ts`, `WORKSPACE_CODE_PATHS`), as the user reads it. */
-const KEPT_READ_ONLY = "git's hooks and config, .vscode, .cairn, .claude and workspace files stay read-only: they run code outside the sandbox";
+const KEPT_READ_ONLY =
+  "git's hooks and config, .vscode, .cairn, .claude and workspace files stay read-only: they run code outside the sandbox";
 const WRITE_DENIED = `writing outside the workspace or to what stays read-only in it (${KEPT_READ_ONLY})`;
 
 /** A path, as a command printed it, into one of the workspace's read-only places. */
