@@ -130,3 +130,42 @@ describe('a session reopened after a pause (issue 31: the cache’s clock carrie
     expect(await reopenAfter(1)).not.toContain('elision');
   });
 });
+
+describe('a session reopened after pauses (issue 31: the cache-time models go on from its own pauses)', () => {
+  it('has the pauses it had before it closed, and counts the time it was closed as the next one', async () => {
+    let now = 1_000_000_000_000;
+    const fakeClock = { now: () => now };
+    open = await startScenarioSession(
+      {
+        model,
+        workspace: { 'a.ts': 'export const a = 1;\n' },
+        turns: [
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'a.ts' } }] } },
+          { assistant: { text: 'one' } },
+          { assistant: { text: 'two' } },
+          { assistant: { text: 'three' } },
+          { assistant: { text: 'four' } },
+        ],
+      },
+      { clock: fakeClock },
+    );
+    await open.assembled.session.send('first');
+    now += 7 * 60_000;
+    await open.assembled.session.send('second');
+    now += 2 * 60_000;
+    await open.assembled.session.send('third');
+    const live = [...open.assembled.composer.pauses()];
+    expect(live).toEqual([7 * 60_000, 2 * 60_000]);
+    const sessionId = open.assembled.journal.sessionId;
+    await open.assembled.dispose();
+    now += 20 * 60_000;
+    const resumed = await resumeSession(open.ports, sessionId);
+    try {
+      expect(resumed.composer.pauses()).toEqual(live);
+      await resumed.session.send('fourth');
+      expect(resumed.composer.pauses()).toEqual([...live, 20 * 60_000]);
+    } finally {
+      await resumed.dispose();
+    }
+  });
+});

@@ -67,6 +67,8 @@ export interface ComposerOptions {
   conversation?: () => readonly ConversationEntry[];
   /** Which prompt-cache lifetime main requests buy (`cairn.cache.ttl`, `cacheLifetime.ts`); five minutes without it. */
   cacheTtl?: () => CacheTtlSetting;
+  /** A reopened session's pauses so far and its last main request's time, from its journal: the cache-time models go on from them. */
+  restoredPauses?: { readonly pausesMs: readonly number[]; readonly lastMainAt?: number };
 }
 
 /** A composer's place in a generation (`generationMark`), opaque to its holder. */
@@ -152,7 +154,7 @@ export class Composer {
     this.memo = new EncodingMemo(this.estimator);
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);
-    this.lifetimes = new LifetimePlanner(options.cacheTtl ?? (() => '5m'));
+    this.lifetimes = new LifetimePlanner(options.cacheTtl ?? (() => '5m'), options.restoredPauses);
     if (options.sessionDate.trim().length === 0) {
       throw new ComposeError('The session date is empty; the loop must fix one per session (e.g. 2026-11-30).');
     }

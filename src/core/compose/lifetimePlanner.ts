@@ -42,7 +42,16 @@ export class LifetimePlanner {
   private lastCacheUseAt: number | undefined;
   private turn: TurnLifetime | undefined;
 
-  constructor(private readonly setting: () => CacheTtlSetting) {}
+  /** `restored`: a reopened session's pauses and last main request, read from its journal (`sessionPauses`). */
+  constructor(
+    private readonly setting: () => CacheTtlSetting,
+    restored?: { readonly pausesMs: readonly number[]; readonly lastMainAt?: number },
+  ) {
+    if (restored) {
+      this.pausesMs.push(...restored.pausesMs);
+      this.lastMainAt = restored.lastMainAt;
+    }
+  }
 
   /** The lifetimes of a main request's breakpoints; at a turn's first request, also the decision taken. */
   forMain(shape: MainRequestShape): { lifetimes: BreakpointLifetimes; decision?: Decision } {

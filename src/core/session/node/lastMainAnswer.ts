@@ -22,3 +22,66 @@ export async function lastMainAnswerAt(
   }
   return undefined;
 }
+
+/** What the composer learnt of the user's pauses, read back from a reopened journal (`sessionPauses`). */
+export interface RestoredPauses {
+  /** Each pause, in ms, from a main request to the next turn's first, in order. */
+  readonly pausesMs: readonly number[];
+  /** When the last main request was composed (epoch ms): the next turn's pause is measured from it. */
+  readonly lastMainAt?: number;
+}
+
+/**
+ * The user's pauses in a reopened session, as the composer measured them live (`compose/lifetimePlanner.ts`: from
+ * a main request's composition to the next user turn's first request), so the cache-time models (which lifetime
+ * to buy, keep-warm) learn from the session's own pauses after a reopen, not from the prior alone.
+ *
+ * Read from the snapshots on each side of every user message that starts a turn: the last main one before it and the first main one
+ * after it (a keep-warm or compaction request between them is not a turn's and does not shorten the pause).
+ * Snapshots are read once each, and only those: about two per turn.
+ */
+export async function sessionPauses(
+  records: readonly LoadedRecord[],
+  readSnapshot: (seq: number) => Promise<unknown>,
+): Promise<RestoredPauses> {
+  const snapshots = records.flatMap((record, position) => (record.type === 'snapshot' ? [{ seq: record.seq, position }] : []));
+  const known = new Map<number, number | null>();
+  /** The composition time of a main snapshot, or null for any other. */
+  const mainTime = async (seq: number): Promise<number | null> => {
+    if (!known.has(seq)) {
+      const snapshot = (await readSnapshot(seq)) as Partial<RequestSnapshot> | undefined;
+      const time = snapshot?.purpose === 'main' && typeof snapshot.time === 'string' ? Date.parse(snapshot.time) : NaN;
+      known.set(seq, Number.isNaN(time) ? null : time);
+    }
+    return known.get(seq)!;
+  };
+  const lastMainBefore = async (position: number): Promise<number | undefined> => {
+    for (let i = snapshots.length - 1; i >= 0; i--) {
+      if (snapshots[i]!.position > position) continue;
+      const time = await mainTime(snapshots[i]!.seq);
+      if (time !== null) return time;
+    }
+    return undefined;
+  };
+  const firstMainAfter = async (position: number, before: number): Promise<number | undefined> => {
+    for (const snapshot of snapshots) {
+      if (snapshot.position <= position) continue;
+      if (snapshot.position >= before) return undefined;
+      const time = await mainTime(snapshot.seq);
+      if (time !== null) return time;
+    }
+    return undefined;
+  };
+  // A user message that answers tool calls continues a turn; any other starts one (a steer too, as live).
+  const turnStarts = records.flatMap((record, position) =>
+    record.type === 'user_message' && !record.message.content.some((block) => block.type === 'tool_result') ? [position] : [],
+  );
+  const pausesMs: number[] = [];
+  for (const [n, position] of turnStarts.entries()) {
+    const from = await lastMainBefore(position);
+    const to = from === undefined ? undefined : await firstMainAfter(position, turnStarts[n + 1] ?? records.length);
+    if (from !== undefined && to !== undefined && to >= from) pausesMs.push(to - from);
+  }
+  const lastMainAt = await lastMainBefore(records.length);
+  return { pausesMs, ...(lastMainAt !== undefined ? { lastMainAt } : {}) };
+}

@@ -38,7 +38,7 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { KeepWarm } from '../keepWarm';
-import { lastMainAnswerAt } from './lastMainAnswer';
+import { lastMainAnswerAt, sessionPauses, type RestoredPauses } from './lastMainAnswer';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -162,8 +162,10 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     extras,
     opened.tornTail,
     restoredStatic,
-    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break).
+    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break), and
+    // the cache-time models go on from the session's own pauses.
     await lastMainAnswerAt(opened.records, (seq) => opened.journal.readSnapshot(seq)),
+    await sessionPauses(opened.records, (seq) => opened.journal.readSnapshot(seq)),
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
@@ -199,6 +201,7 @@ async function assemble(
   tornTail?: OpenedSession['tornTail'],
   restoredStatic?: StaticState,
   lastAnswerAt?: number,
+  restoredPauses?: RestoredPauses,
 ): Promise<AssembledSession> {
   const clock = ports.clock ?? systemClock;
   const { decisions, events, skills, memory } = extras;
@@ -242,6 +245,7 @@ async function assemble(
     ...(ports.clock ? { clock: ports.clock } : {}),
     ...(ports.prices ? { prices: ports.prices } : {}),
     ...(restoredStatic ? { restoredStatic } : {}),
+    ...(restoredPauses ? { restoredPauses } : {}),
     // What the model has of the rules and the catalog is folded from the surviving messages.
     conversation: () => generations.current.conversation.all(),
     cacheTtl: () => (ports.compaction?.().cache ?? DEFAULT_CACHE_TIME).ttl,
