@@ -68,6 +68,7 @@ describe.skipIf(!environment.available)('attention notifications in the real edi
     await runCommand(page, 'Preferences: Open Settings (UI)');
     const settings = page.locator('.settings-editor');
     await settings.waitFor({ state: 'visible', timeout: 30_000 });
+    await settings.locator('.settings-header .suggest-input-container').click();
     await page.keyboard.type('cairn.notifications');
     const checkbox = settings.locator('.setting-item-bool', { hasText: 'When a turn ends, fails or waits' }).getByRole('checkbox');
     await checkbox.waitFor({ state: 'visible', timeout: 30_000 });
