@@ -214,4 +214,36 @@ describe('hooks through the real loop and the local server', () => {
     const notices = result.events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
     expect(notices).toContain('A PreCompact hook stopped the compaction: not while I review the diff');
   });
+  it('a PreCompact block cannot stop the compaction after a prompt-too-long refusal (trigger "auto"): Cairn compacts and says the block was overridden', async () => {
+    const dir = await tempDir();
+    const log = join(dir, 'precompact.jsonl');
+    const command = `cat >> '${log}'; echo >> '${log}'; echo 'never compact' >&2; exit 2`;
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      scenario: parseScenario({
+        workspace: { '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+        turns: [
+          ...[1, 2, 3].flatMap((n) => [{ user: `question ${n}` }, { assistant: { text: `answer ${n}` } }]),
+          { user: 'question 4' },
+          { fault: { prompt_too_long: true } },
+          { summary: 'The user asked three questions and got three answers.' },
+          { assistant: { text: 'answer 4' } },
+        ],
+      }),
+    });
+    const runs = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(runs.map((r) => r.trigger)).toEqual(['auto']);
+    expect(result.events.flatMap((e) => (e.type === 'compacted' ? [e.reason] : []))).toEqual(['overflow']);
+    const notices = result.events.flatMap((e) => (e.type === 'notice' && e.kind === 'hook' ? [e.message] : []));
+    expect(notices).toEqual([
+      "A PreCompact hook stopped the compaction: never compact. Cairn compacted anyway: the next request would not have fit the model's window.",
+    ]);
+    expect(result.doneReasons).toEqual(['end_turn', 'end_turn', 'end_turn', 'end_turn']);
+  });
 });
