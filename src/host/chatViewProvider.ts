@@ -5,6 +5,9 @@ import { setWebviewPage } from './webviewPage';
 
 export const CHAT_VIEW_ID = 'cairn.chat';
 
+/** A badge that shows no count (VS Code draws a number badge only above 0). */
+export const NO_COUNT: vscode.ViewBadge = Object.freeze({ value: 0, tooltip: '' });
+
 export class ChatViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private badge: vscode.ViewBadge | undefined;
@@ -34,10 +37,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     setWebviewPage(view.webview, this.extensionUri, 'chat');
   }
 
-  /** The count on the Cairn view (kept for a view resolved later). */
+  /**
+   * The count on the Cairn view (kept for a view resolved later). Cleared with a count of 0, which shows
+   * nothing: VS Code's webview views (1.100 at least) leave the activity bar's count up when the badge is set
+   * to undefined (its tree views clear it; microsoft/vscode#331019 fixes webviews).
+   */
   setBadge(badge: vscode.ViewBadge | undefined): void {
     this.badge = badge;
-    if (this.view) this.view.badge = badge;
+    if (this.view) this.view.badge = badge ?? NO_COUNT;
   }
 
   get visible(): boolean {

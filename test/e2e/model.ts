@@ -74,3 +74,72 @@ export async function startKeyRecordingProxy(targetUrl: string): Promise<KeyReco
       }),
   };
 }
+
+/**
+ * A pass-through in front of the local server that can hold the model's answers: while `hold()` is on, each
+ * `POST /v1/messages` waits (unsent upstream) until `release()`, so a test can change the editor's state while
+ * a turn is certainly still running. `answered` counts the messages answers fully passed back.
+ */
+export interface GatedProxy {
+  url: string;
+  /** Requests now waiting. */
+  readonly held: number;
+  readonly answered: number;
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+export async function startGatedProxy(targetUrl: string): Promise<GatedProxy> {
+  const target = new URL(targetUrl);
+  let holding = false;
+  let waiting: (() => void)[] = [];
+  let answered = 0;
+  const server = createServer((req, res) => {
+    const isMessages = req.method === 'POST' && /\/v1\/messages(\?|$)/.test(req.url ?? '');
+    const forward = (): void => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          if (isMessages) answer.on('end', () => answered++);
+        },
+      );
+      upstream.on('error', (err) => {
+        res.writeHead(502);
+        res.end(String(err));
+      });
+      req.pipe(upstream);
+    };
+    if (isMessages && holding) {
+      req.pause();
+      waiting.push(forward);
+    } else forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    get held() {
+      return waiting.length;
+    },
+    get answered() {
+      return answered;
+    },
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      const go = waiting;
+      waiting = [];
+      for (const forward of go) forward();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -28,6 +28,8 @@ export function useScenarioEditor(options: {
   readonly env?: Readonly<Record<string, string>>;
   /** Also install the test-only probe extension (its clock, `test/e2e/probe-extension`). */
   readonly probe?: boolean;
+  /** Puts something in front of the model (a proxy the test drives); its address becomes `cairn.baseUrl`. */
+  readonly front?: (modelUrl: string) => Promise<string>;
 }): { started(): ScenarioEditor } {
   let scratch = '';
   let running: ScenarioEditor | undefined;
@@ -40,7 +42,7 @@ export function useScenarioEditor(options: {
     model = await startScenarioModel({ scenarioFile: options.scenarioFile, workspaceDir });
     editor = await startEditor({
       workspaceDir,
-      settings: { 'cairn.baseUrl': model.url, ...options.settings },
+      settings: { 'cairn.baseUrl': options.front ? await options.front(model.url) : model.url, ...options.settings },
       env: options.env ?? { ANTHROPIC_API_KEY: `sk-ant-e2e-${options.name}` },
       name: options.name,
       ...(options.probe ? { probe: true } : {}),

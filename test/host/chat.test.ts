@@ -166,10 +166,11 @@ describe('slash commands, the model picker and per-turn usage', () => {
     expect(init.slashCommands?.find((c) => c.name === 'compact')?.argumentHint).toBe('[instructions]');
     await run.send('read the app');
     await run.chat.fromPage({ type: 'send', text: '/compact keep the answer constant' });
+    // The page's message is handled asynchronously (the PreCompact hooks are looked up first): wait for the result.
+    await waitFor(() => run.posted('compacted').length === 1, 'the compaction');
     const compactions = run.server.requests.filter((r) => r.kind === 'compaction');
     expect(compactions).toHaveLength(1);
     expect(JSON.stringify(compactions[0]!.body)).toContain('keep the answer constant');
-    await waitFor(() => run.posted('compacted').length === 1, 'the compaction');
     expect(run.posted<Extract<HostNotification, { type: 'turnStarted' }>>('turnStarted')).toHaveLength(1);
     await run.chat.fromPage({ type: 'send', text: '/report' });
     await waitFor(() => shim.executed.some((e) => e.command === 'cairn.showReport'), '/report');

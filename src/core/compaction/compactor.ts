@@ -54,7 +54,19 @@ export interface CompactorDeps {
    * plan and the durable state, with the skill envelopes stripped from the retained turns. None: nothing.
    */
   readonly carryOver?: CarryOver;
+  /**
+   * The user's `PreCompact` hooks, run once before a compaction's summary is asked for: `manual` for one the
+   * user started, `auto` for the automatic and the overflow ones (Claude Code's values). Returns why not when a
+   * hook blocks; undefined: go on.
+   */
+  readonly beforeCompact?: CompactionHook;
 }
+
+export type CompactionHook = (
+  trigger: 'manual' | 'auto',
+  instructions: string | undefined,
+  signal: AbortSignal,
+) => Promise<string | undefined>;
 
 /** What carries into a new generation: Cairn's blocks after the summary, and the retained turns as they are kept. */
 export interface CarriedOver {
@@ -83,6 +95,8 @@ export interface CompactionPlan {
   readonly previous: GenerationRef;
   /** Decisions of what was carried over (skills re-injected, the plan), queued when the plan is applied. */
   readonly carried?: readonly Decision[];
+  /** A PreCompact hook's block this compaction went past because the context had to shrink (told when applied). */
+  readonly hookOverridden?: string;
 }
 
 export interface CompactionRequest {
@@ -92,12 +106,14 @@ export interface CompactionRequest {
   readonly instructions?: string;
   /** Summarize everything and keep no tail (the conformance suite's compact step). */
   readonly keepNothing?: boolean;
+  /** The next request does not fit the window without it (an automatic compaction a hook cannot stop). */
+  readonly mustFit?: boolean;
 }
 
 /** Why no plan came out: nothing that would help, the user's cancel, or the summary request failed. */
 export interface PlanFailure {
   readonly ok: false;
-  readonly failure: 'nothing_to_compact' | 'cancelled' | 'summary_failed';
+  readonly failure: 'nothing_to_compact' | 'cancelled' | 'summary_failed' | 'hook_blocked';
   readonly reason: string;
 }
 
@@ -320,7 +336,7 @@ export class Compactor implements ContextPolicy {
    * Plans and applies a compaction: the normal stage first, the emergency stage when normal does not
    * apply or its result still does not fit. Never throws for a failed summary: it reports and returns.
    */
-  async compact(options: CompactionRequest & { mustFit?: boolean }, signal: AbortSignal): Promise<CompactionOutcome> {
+  async compact(options: CompactionRequest, signal: AbortSignal): Promise<CompactionOutcome> {
     const plan = await this.plan(options, signal);
     if (!plan.ok) {
       this.deps.log(`[Context] compaction not applied: ${plan.reason}`);
@@ -344,6 +360,7 @@ export class Compactor implements ContextPolicy {
     const window = await this.deps.windowTokens().catch(() => Number.POSITIVE_INFINITY);
     const tokensBefore = this.estimateNext(current.conversation);
     let lastReason = 'There is nothing to compact yet: the conversation is too short.';
+    let hooked: { readonly ran: false } | { readonly ran: true; readonly overridden?: string } = { ran: false };
     for (const stage of stages) {
       const keep = stage === 'normal' ? settings.normalKeepTurns : settings.emergencyKeepTurns;
       const split: CompactionSplit | undefined = options.keepNothing
@@ -363,6 +380,12 @@ export class Compactor implements ContextPolicy {
           lastReason = `The ${stage} stage would keep ${tailOnly} of ${tokensBefore} tokens: the recent messages themselves fill the context.`;
           continue;
         }
+      }
+      if (!hooked.ran) {
+        // Once, when there is something to compact and before the summary is paid for.
+        const verdict = await this.preCompact(options, signal);
+        if (verdict.refused !== undefined) return { ok: false, failure: 'hook_blocked', reason: verdict.refused };
+        hooked = { ran: true, ...(verdict.overridden !== undefined ? { overridden: verdict.overridden } : {}) };
       }
       const transcript = renderTranscript(summarized, settings.maxTranscriptChars);
       let summary: SummaryOutcome;
@@ -398,6 +421,7 @@ export class Compactor implements ContextPolicy {
         tokensAfter,
         previous: current,
         ...(carried ? { carried: carried.decisions } : {}),
+        ...(hooked.ran && hooked.overridden !== undefined ? { hookOverridden: hooked.overridden } : {}),
       };
       const reserve = await this.completionReserve();
       const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
@@ -406,6 +430,22 @@ export class Compactor implements ContextPolicy {
       this.deps.log(`[Context] ${lastReason} Trying the emergency stage.`);
     }
     return { ok: false, failure: 'nothing_to_compact', reason: lastReason };
+  }
+
+  /**
+   * The PreCompact hooks. A block stops a manual compaction and an automatic one the context could still do
+   * without; when the next request would not fit the window (an overflow, or past the hard fit), refusing
+   * would fail the request, so Cairn compacts anyway and says the hook's block was overridden.
+   */
+  private async preCompact(options: CompactionRequest, signal: AbortSignal): Promise<{ refused?: string; overridden?: string }> {
+    const hook = this.deps.beforeCompact;
+    if (!hook) return {};
+    const trigger = options.reason === 'manual' ? 'manual' : 'auto';
+    const refused = await hook(trigger, options.instructions, signal);
+    if (refused === undefined) return {};
+    if (trigger === 'manual' || (options.reason === 'auto' && !options.mustFit)) return { refused };
+    this.deps.log(`[Context] ${refused} (overridden: the next request does not fit the window)`);
+    return { overridden: `${refused}. Cairn compacted anyway: the next request would not have fit the model's window.` };
   }
 
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */
@@ -444,6 +484,7 @@ export class Compactor implements ContextPolicy {
     await composer.startGeneration();
     await journal.append({ type: 'static_context', generation, state: composer.staticState() });
     this.undoable = { previous: plan.previous, generation, kind: 'compaction', decisions, composer: composerMark };
+    if (plan.hookOverridden) events.push(await this.notice('warning', 'hook', plan.hookOverridden));
 
     try {
       await this.deps.archiveHistory(

@@ -3,7 +3,7 @@
  * `SessionStart` when a session opens (its output waits for the next message), `UserPromptSubmit` before a
  * message is sent (a block keeps it unsent; output is added to it as context), `Stop` when a turn ends (a
  * block sends its reason as the next message, once per turn, so two hooks cannot keep a turn going for
- * ever), and `PreCompact` before a compaction the user asked for (a block cancels it).
+ * ever). `PreCompact` is the compactor's own (`compactionHook.ts`), for every compaction however started.
  */
 import type { SessionHooks } from './sessionHooks';
 
@@ -46,13 +46,5 @@ export class TurnHooks {
     verdict.notices.forEach(this.notify);
     if (verdict.block === undefined || continued) return undefined;
     return `A Stop hook asks you to continue: ${verdict.block}`;
-  }
-
-  /** Undefined: compact; otherwise why not. */
-  async beforeCompaction(trigger: 'manual' | 'auto', instructions: string | undefined): Promise<string | undefined> {
-    if (!this.hooks) return undefined;
-    const verdict = await this.hooks.run('PreCompact', { trigger, custom_instructions: instructions ?? '' });
-    verdict.notices.forEach(this.notify);
-    return verdict.block === undefined ? undefined : `A PreCompact hook stopped the compaction: ${verdict.block}`;
   }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/scenario';
+import { compactionSettingsOf, parseHeadlessArgs } from './args';
 import { runHeadless } from './runner';
 
 let dirs: string[] = [];
@@ -158,5 +159,91 @@ describe('hooks through the real loop and the local server', () => {
     expect(texts.join('\n')).toContain('hello\n\n<user-prompt-submit-hook>\nbranch: main\n</user-prompt-submit-hook>');
     expect(texts.at(-1)).toContain('A Stop hook asks you to continue: run the tests first');
     expect(result.doneReasons).toEqual(['end_turn', 'end_turn']);
+  });
+  it('PreCompact runs before every compaction with Claude Code\'s trigger: "auto" for the automatic one, "manual" for the user\'s; a block cancels a manual one with the hook\'s reason', async () => {
+    const dir = await tempDir();
+    const log = join(dir, 'precompact.jsonl');
+    // Each run appends its stdin as a line; a run whose instructions ask to keep everything blocks.
+    const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; case "$input" in *keep-everything*) echo 'not while I review the diff' >&2; exit 2;; esac; exit 0`;
+    const files = ['parser', 'lexer', 'printer', 'checker', 'emitter'];
+    const workspace = Object.fromEntries(
+      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
+    );
+    const reads = files.flatMap((name) => [
+      { user: `What does the ${name} do?` },
+      { assistant: { tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } },
+      { assistant: { text: `The ${name} handles each case on its own.` } },
+    ]);
+    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '6000']);
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      compaction: compactionSettingsOf(args),
+      scenario: parseScenario({
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+        turns: [
+          ...reads,
+          { user: 'one more' },
+          { assistant: { text: 'More.' } },
+          { user: 'and another' },
+          { assistant: { text: 'Another.' } },
+          { compact: { instructions: 'keep-everything please' } },
+          { compact: { instructions: 'keep the rule names' } },
+        ],
+      }),
+    });
+    const runs = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const compacted = result.events.flatMap((e) => (e.type === 'compacted' ? [e.reason] : []));
+    const autos = compacted.filter((reason) => reason === 'auto').length;
+    expect(autos).toBeGreaterThan(0);
+    expect(compacted).toEqual([...Array<string>(autos).fill('auto'), 'manual']);
+    // One run per compaction, before it, with its trigger; and one for the manual one the hook blocked.
+    expect(runs.map((r) => [r.hook_event_name, r.trigger, r.custom_instructions])).toEqual([
+      ...Array.from({ length: autos }, () => ['PreCompact', 'auto', '']),
+      ['PreCompact', 'manual', 'keep-everything please'],
+      ['PreCompact', 'manual', 'keep the rule names'],
+    ]);
+    // The blocked one asked for no summary and said why.
+    expect(result.server!.requests.filter((r) => r.kind === 'compaction')).toHaveLength(autos + 1);
+    const notices = result.events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
+    expect(notices).toContain('A PreCompact hook stopped the compaction: not while I review the diff');
+  });
+  it('a PreCompact block cannot stop the compaction after a prompt-too-long refusal (trigger "auto"): Cairn compacts and says the block was overridden', async () => {
+    const dir = await tempDir();
+    const log = join(dir, 'precompact.jsonl');
+    const command = `cat >> '${log}'; echo >> '${log}'; echo 'never compact' >&2; exit 2`;
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      scenario: parseScenario({
+        workspace: { '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+        turns: [
+          ...[1, 2, 3].flatMap((n) => [{ user: `question ${n}` }, { assistant: { text: `answer ${n}` } }]),
+          { user: 'question 4' },
+          { fault: { prompt_too_long: true } },
+          { summary: 'The user asked three questions and got three answers.' },
+          { assistant: { text: 'answer 4' } },
+        ],
+      }),
+    });
+    const runs = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(runs.map((r) => r.trigger)).toEqual(['auto']);
+    expect(result.events.flatMap((e) => (e.type === 'compacted' ? [e.reason] : []))).toEqual(['overflow']);
+    const notices = result.events.flatMap((e) => (e.type === 'notice' && e.kind === 'hook' ? [e.message] : []));
+    expect(notices).toEqual([
+      "A PreCompact hook stopped the compaction: never compact. Cairn compacted anyway: the next request would not have fit the model's window.",
+    ]);
+    expect(result.doneReasons).toEqual(['end_turn', 'end_turn', 'end_turn', 'end_turn']);
   });
 });

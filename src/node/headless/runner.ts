@@ -366,15 +366,9 @@ async function playScenario(player: ScenarioPlayer, context: PlayContext): Promi
         await applyFsOperation(turn.operation, workspaceDir);
         break;
       case 'compact': {
-        const refused = await hooks.beforeCompaction('manual', turn.instructions);
-        if (refused !== undefined) {
-          emit({ type: 'error', kind: 'hook', message: refused });
-          onNotice?.(`turn ${turn.index}: ${refused}`);
-          break;
-        }
         // What "Cairn: Compact Context" does: a manual compaction with the user's instructions, applied at
         // once. The summary request that follows takes the script's next summary turn. A compaction that
-        // cannot be done says why in a notice (the transcript prints it); the script goes on.
+        // cannot be done (a PreCompact hook's block too) says why in a notice (the transcript prints it); the script goes on.
         const outcome = await assembled.session.compact(
           { reason: 'manual', ...(turn.instructions?.trim() ? { instructions: turn.instructions } : {}) },
           new AbortController().signal,

@@ -38,6 +38,7 @@ export interface AgentCompactionInput {
   readonly log: (line: string) => void;
   readonly project: Projection;
   readonly carryOver?: CompactorDeps['carryOver'];
+  readonly beforeCompact?: CompactorDeps['beforeCompact'];
 }
 
 /**
@@ -98,6 +99,7 @@ export function assembleCompaction(input: AgentCompactionInput): Compactor {
     project: input.project,
     elider,
     ...(input.carryOver ? { carryOver: input.carryOver } : {}),
+    ...(input.beforeCompact ? { beforeCompact: input.beforeCompact } : {}),
   });
   return compactor;
 }

@@ -1,3 +1,4 @@
+import { preCompactHook } from '../../hooks/compactionHook';
 import { HookedTools } from '../../hooks/hookedTools';
 import { SessionHooks } from '../../hooks/sessionHooks';
 import { Composer } from '../../compose/composer';
@@ -260,9 +261,8 @@ async function assemble(
 
   const wrapped = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
   const hooks = ports.hooks ? sessionHooksOf(ports, ports.hooks, journal) : undefined;
-  const tools = hooks
-    ? new HookedTools(wrapped, hooks, (message) => events.emit({ type: 'notice', level: 'warning', kind: 'hook', message }))
-    : wrapped;
+  const hookNotice = (message: string): void => events.emit({ type: 'notice', level: 'warning', kind: 'hook', message });
+  const tools = hooks ? new HookedTools(wrapped, hooks, hookNotice) : wrapped;
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock, lastAnswerAt);
   const cacheTime = () => ports.compaction?.().cache ?? DEFAULT_CACHE_TIME;
@@ -297,6 +297,7 @@ async function assemble(
     log,
     project,
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
+    ...(hooks ? { beforeCompact: preCompactHook(hooks, hookNotice) } : {}),
   });
   // What a call looks like and may do, the same for the session's agent and its children.
   const childLoopParts = toolCallParts(ports.workspace, mcpTools, (command) => checkpoints.commandNotKept(command));
