@@ -4,10 +4,8 @@
  * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
  * the host tests drive it with the real session and fake views.
  */
-import { pastedImageMentions } from './pastedImages';
 import type { PastedImage } from '../shared/protocolChatViews';
 import type { AgentEvent } from '../core/agent/events';
-import type { Mention } from '../core/agent/mentions';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
 import type { HostAction, HostToWebview, SkillChangeView, TurnView, UsageMeterView, WebviewKind, WebviewRequest } from '../shared/protocol';
@@ -33,8 +31,7 @@ import { CheckpointActions } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
 import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
-import { attachableMentions } from './fileMentions';
-import { gatherContextMentions, isContextMentionName } from './contextMentions';
+import { MessagePreparation } from './messagePreparation';
 import { MessageBranches } from './messageBranches';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
@@ -86,6 +83,8 @@ export class SessionController {
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
   readonly customCommands: CustomCommandsHost;
+  /** What the user typed, made ready to send (`messagePreparation.ts`). */
+  private readonly preparation: MessagePreparation;
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
@@ -134,7 +133,7 @@ export class SessionController {
     this.queued = new QueuedMessages({
       isSending: () => this.sending,
       session: () => this.assembled?.session,
-      mentionsOf: (text) => this.mentionsOf(text),
+      mentionsOf: (text) => this.preparation.mentionsOf(text),
       send: (text) => this.send(text),
       notice: (kind, message) => this.chat.notice(kind, message),
       post: (sink, message) => this.post(sink, message),
@@ -180,6 +179,13 @@ export class SessionController {
       notice: (message) => this.chat.notice('slash_command', message),
       error: (message) => this.postError('slash_command', message),
       log: (line) => deps.log.warn(line),
+    });
+    this.preparation = new MessagePreparation({
+      sources: deps,
+      customCommands: this.customCommands,
+      skills: this.skills,
+      postError: (kind, message) => this.postError(kind, message),
+      insertIntoInput: (text) => this.insertIntoInput(text),
     });
     this.notificationPort = {
       deps,
@@ -302,17 +308,6 @@ export class SessionController {
     this.queued.afterTurn(outcome);
   }
 
-  /**
-   * What a message mentions, attached when it is sent: workspace files and folders (`@path`), then the editor's
-   * context by name (`@problems`, `@terminal`, `@changes`), read now. A name wins over a file of that name.
-   */
-  private async mentionsOf(text: string): Promise<Mention[]> {
-    const isFile = this.deps.isWorkspaceFile;
-    const files = isFile ? await attachableMentions(text, isFile, this.deps.isWorkspaceFolder) : [];
-    const named = await gatherContextMentions(text, this.deps.contextMentions);
-    return [...files.filter((mention) => !isContextMentionName(mention.path)), ...named];
-  }
-
   /** One message's run, from the key check to its end: how it ended, or that it did not run. */
   private async runMessage(
     text: string,
@@ -330,15 +325,8 @@ export class SessionController {
       const isolation = await this.deps.commandIsolation?.();
       if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
     }
-    let mentions: Mention[];
-    try {
-      mentions = [...(await this.mentionsOf(text)), ...(await pastedImageMentions(options.images ?? []))];
-    } catch (error) {
-      // An image Cairn will not send (too large, not an image): said, and the text goes back to the input.
-      this.postError('image', errorMessage(error));
-      this.insertIntoInput(text);
-      return 'not_run';
-    }
+    const mentions = await this.preparation.attachments(text, options.images ?? []);
+    if (!mentions) return 'not_run';
     let session;
     let hooks: TurnHooks;
     try {
@@ -349,24 +337,11 @@ export class SessionController {
       this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return 'failed';
     }
-    const expanded = await this.customCommands.expand(text).catch((error: unknown) => {
-      this.postError('slash_command', errorMessage(error));
-      return undefined;
-    });
-    if (expanded === undefined) return 'not_run';
-    const prepared = await this.skills.prepare(expanded).catch((error: unknown) => {
-      this.postError('skills', errorMessage(error));
-      return { send: false } as const;
-    });
-    if (!prepared.send) return 'not_run';
-    text = prepared.text;
-    const submitted = await hooks.beforePrompt(text);
-    if (!submitted.send) {
-      this.postError('hook', submitted.reason);
-      return 'not_run';
-    }
-    text = submitted.text;
+    const sent = await this.preparation.textOf(text, hooks);
+    if (sent === undefined) return 'not_run';
+    // The unsent message is the one the user typed (a command's expansion or a hook may change what goes).
     if (this.unsent === text) this.unsent = undefined;
+    text = sent;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
       const gate = await this.coldSend.beforeSend(session, text);
