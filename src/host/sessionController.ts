@@ -26,6 +26,8 @@ import { CustomCommandsHost } from './customCommandsHost';
 import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
+import { UserImageViews, userImagesIn } from './userImages';
+import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
@@ -56,7 +58,9 @@ export class SessionController {
   private assembled: AssembledSession | undefined;
   private subscription: { dispose(): void } | undefined;
   private readonly views: OpenViews;
-  private readonly digests = new JournalDigestCache();
+  /** The thumbnails of the images users sent, made once per image for the window (`userImages.ts`). */
+  private readonly imageViews = new UserImageViews(thumbnailDataUrl);
+  private readonly digests = new JournalDigestCache(this.imageViews);
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
@@ -580,6 +584,7 @@ export class SessionController {
     // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
     if (event.type === 'user_message' && this.busy) this.showTurnChanges();
     this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
+    if (event.type === 'user_message') this.showUserImages();
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
@@ -601,6 +606,16 @@ export class SessionController {
     const entry = this.assembled?.session.generation.conversation.last();
     if (!entry || entry.message.role !== 'user') return [];
     return skillChangesIn(entry.message, entry);
+  }
+
+  /** The images the user message just appended carries: on the message in the chat once their thumbnails are made. */
+  private showUserImages(): void {
+    const entry = this.assembled?.session.generation.conversation.last();
+    if (!entry || entry.message.role !== 'user') return;
+    const images = userImagesIn(entry.message, entry);
+    if (images.length === 0) return;
+    const turn = this.chat.currentTurn;
+    void this.imageViews.of(images).then((views) => this.chat.userImages(turn, views));
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {

@@ -28,6 +28,7 @@ import type {
   QueuedMessageView,
   QueuedMessageAction,
   PastedImage,
+  UserImageView,
 } from './protocolChatViews';
 
 // ---------------------------------------------------------------------------------------------------
@@ -137,6 +138,8 @@ export type ChatHostNotification =
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommandView[] }
   /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
   | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
+  /** The images the turn's user message carries, once the host has made their thumbnails (after `turnStarted`). */
+  | { readonly type: 'userImages'; readonly turn: number; readonly images: readonly UserImageView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
   | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
@@ -239,6 +242,7 @@ export type TurnEvent = Extract<
   {
     type:
       | 'turnStarted'
+      | 'userImages'
       | 'textDelta'
       | 'thinkingDelta'
       | 'assistantDone'

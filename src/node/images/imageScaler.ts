@@ -12,3 +12,18 @@ export async function scaleImage(bytes: Buffer, size: ImageSize, outType: 'image
   image.resize({ w: size.width, h: size.height });
   return outType === 'image/jpeg' ? image.getBuffer('image/jpeg', { quality: 85 }) : image.getBuffer('image/png');
 }
+
+/**
+ * A small JPEG of an image, at most `edge` px a side (never larger than the image), for the chat to show beside
+ * the user's message: a few kilobytes where the image may be megabytes. Undefined for an image Jimp cannot decode (WebP).
+ */
+export async function thumbnailOf(bytes: Buffer, edge: number): Promise<Buffer | undefined> {
+  let image;
+  try {
+    image = await Jimp.fromBuffer(bytes);
+  } catch {
+    return undefined;
+  }
+  if (image.width > edge || image.height > edge) image.scaleToFit({ w: edge, h: edge });
+  return image.getBuffer('image/jpeg', { quality: 80 });
+}

@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
 import { fittedSize, IMAGE_LIMITS, type ImageMediaType } from '../../core/images/imageBudget';
 import { ImageRefused, type PreparedImage } from '../../core/images/preparedImage';
-import type * as ImageScaler from './imageScaler';
+import { loadImageScaler } from './imageScalerLoader';
 
 /**
  * An image file made ready to send (`PreparedImage`, `core/images/preparedImage.ts`). image-size reads the size
@@ -58,23 +58,6 @@ export async function prepareImage(input: Uint8Array, name: string): Promise<Pre
     original,
     note: `Scaled down from ${original.width}×${original.height} to ${size.width}×${size.height} to fit the provider's image limits.`,
   };
-}
-
-let imageScaler: Promise<typeof ImageScaler> | undefined;
-
-/**
- * The scaler, loaded once, when the first image must be scaled. In the extension this import is left to run
- * time (esbuild.mjs builds `imageScaler.ts` as `dist/imageScaler.js`, beside `extension.js`), so Jimp is not
- * in the bundle every start loads; under tests and the headless runner it is the source module.
- */
-function loadImageScaler(): Promise<typeof ImageScaler> {
-  imageScaler ??= import('./imageScaler').catch((error: unknown) => {
-    imageScaler = undefined;
-    throw new ImageRefused(
-      `Cairn's image scaler (imageScaler.js, beside extension.js) could not be loaded, so an image over the provider's limits cannot be scaled: ${error instanceof Error ? error.message : String(error)}. Reinstall Cairn, or send a smaller image.`,
-    );
-  });
-  return imageScaler;
 }
 
 function megabytes(bytes: number): string {
