@@ -138,7 +138,7 @@ export class SessionController {
       isSending: () => this.sending,
       session: () => this.assembled?.session,
       mentionsOf: (text) => this.mentionsOf(text),
-      send: (text) => this.send(text),
+      send: (text, images) => this.send(text, images?.length ? { images } : {}),
       notice: (kind, message) => this.chat.notice(kind, message),
       post: (sink, message) => this.post(sink, message),
       changed: (messages) => this.broadcast({ type: 'queued', messages }, 'chat'),
@@ -284,13 +284,12 @@ export class SessionController {
       return;
     }
     if (this.sending) {
-      if (options.retry || options.images?.length) {
-        // The queue keeps text; a message with images waits in the input (the chat sends it only when idle).
+      if (options.retry) {
         this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
-        if (options.images?.length) this.insertIntoInput(text);
         return;
       }
-      this.queued.add(text);
+      // The images wait with it, checked when it is sent.
+      this.queued.add(options.images?.length ? { text, images: options.images } : { text });
       return;
     }
     // Set before the first await, so a second message that arrives now is queued, never run beside this one.

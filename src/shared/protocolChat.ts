@@ -197,7 +197,8 @@ export type ChatHostNotification =
   /** The model the next request uses changed (the picker, or cairn.model). */
   | { readonly type: 'model'; readonly model: string }
   /** Text for the input at the caret (an `@file` mention from the editor's "Add … to Cairn", or dropped files). */
-  | { readonly type: 'insertText'; readonly text: string }
+  /** Text to put into the input at the caret; `images`: a queued message's images, back above the input with it. */
+  | { readonly type: 'insertText'; readonly text: string; readonly images?: readonly PastedImage[] }
   /** A request's tokens and cost, for the turn it answered (per message as well as per session). */
   | {
       readonly type: 'turnUsage';

@@ -92,6 +92,8 @@ export interface QueuedMessageView {
   /** The host's number for it, to act on it (`queuedMessage`). */
   readonly id: number;
   readonly text: string;
+  /** The names of the images pasted with it (they go with it when it is sent); absent when none. */
+  readonly images?: readonly string[];
   /** "Send now" was asked: it goes to the running turn at its next request boundary. */
   readonly steering: boolean;
 }
