@@ -94,6 +94,42 @@ describe('images through the loop and the local server', () => {
     expect(last.estimate.rawTokens).toBeLessThan(served * 1.5);
   });
 
+  it('recall of an image result answers with the image again, through the ledger, after a reopen too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-images-'));
+    dirs.push(dir);
+    const workspaceDir = join(dir, 'w');
+    await mkdir(workspaceDir, { recursive: true });
+    await writeFile(join(workspaceDir, 'shot.png'), await png(200, 100));
+    const result = await runHeadless({
+      workspaceDir,
+      outDir: join(dir, 'out'),
+      scenario: parseScenario({
+        model: { id: 'claude-sonnet-4-6' },
+        workspace: { 'README.md': 'screens\n' },
+        turns: [
+          { user: 'Look at shot.png.' },
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'shot.png' } }] } },
+          { assistant: { text: 'A red field.' } },
+          { resume: {} },
+          { user: 'Show me that screenshot again.' },
+          { assistant: { tool_calls: [{ name: 'recall', input: { id: '{result:1}' } }] } },
+          { assistant: { text: 'Still a red field.' } },
+        ],
+      }),
+    });
+    const server = result.server!;
+    expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    const readImage = blocksOf(mains[1]!.body).find((b) => b.type === 'image')!;
+    const last = (mains.at(-1)!.body as { messages: Message[] }).messages.at(-1)!.content as Block[];
+    const recalled = last.find((b) => b.type === 'tool_result')!;
+    expect(recalled.type === 'tool_result' && recalled.content).toMatch(/^\[#[0-9a-f]+ recall #[0-9a-f]+ lines 1-1 of 1\]/);
+    // The image follows the results, after its line, the same bytes the read sent.
+    expect(last.at(-1)).toEqual(readImage);
+    const line = last.at(-2)!;
+    expect(line.type === 'text' && line.text).toMatch(/^\[#[0-9a-f]+ recall #[0-9a-f]+ lines 1-1 of 1\]$/);
+  });
+
   it('refuses images for a model without vision before anything is sent, saying what to do', async () => {
     const result = await imageSession('claude-2.1');
     const errors = result.events.filter((e) => e.type === 'error');
