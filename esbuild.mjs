@@ -1,6 +1,7 @@
 // Builds the extension host bundle (Node, cjs, vscode external) and the webview bundle (browser).
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { imageScalerApart, imageScalerBuild } from './scripts/image-scaler-apart.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -15,10 +16,13 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [imageScalerApart],
     sourcemap: !production,
     minify: production,
     logLevel: 'info',
   },
+  // Jimp, loaded only when an image must be scaled: its own file beside extension.js (scripts/image-scaler-apart.mjs).
+  imageScalerBuild('dist/imageScaler.js', { production }),
   // glob and grep run in a worker thread (src/node/workspace/searchThreads.ts), which loads its own
   // file: dist/searchWorker.js, found beside dist/extension.js. It never imports vscode.
   {

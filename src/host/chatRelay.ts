@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/agent/events';
-import type { HostAction, HostToWebview, SkillChangeView, TurnChangesView } from '../shared/protocol';
+import type { HostAction, HostToWebview, SkillChangeView, TurnChangesView, UserImageView } from '../shared/protocol';
 
 type ErrorNotification = Extract<HostToWebview, { type: 'error' }>;
 import { EventProjection } from './eventProjection';
@@ -87,6 +87,11 @@ export class ChatRelay {
   /** A notice in the chat that is not part of the session's journal (e.g. “API key saved”). */
   notice(kind: string, message: string, action?: HostAction): void {
     this.views.broadcast({ type: 'notice', turn: this.turn(), level: 'info', kind, message, ...(action ? { action } : {}) }, 'chat');
+  }
+
+  /** The images a turn's user message carries, once their thumbnails are made. */
+  userImages(turn: number, images: readonly UserImageView[]): void {
+    this.views.broadcast({ type: 'userImages', turn, images }, 'chat');
   }
 
   /** The files the current turn changed, at its end. */

@@ -21,6 +21,7 @@ import { settleLastThingActions } from '../shared/lastThingActions';
 import { SESSION_CLOSED_NOTICE } from '../core/session/closedNotice';
 import { actionForError, errorText } from './eventProjection';
 import { skillChangesIn } from './skillTrace';
+import { userImagesIn, type UserImage, type UserImageViews } from './userImages';
 
 export interface JournalDigest {
   readonly turns: readonly TurnView[];
@@ -38,8 +39,14 @@ export interface JournalDigest {
   readonly userPlaces: ReadonlyMap<number, { readonly generation: number; readonly index: number }>;
 }
 
-/** Builds the digest; `records` in journal order (e.g. `journal.readAll()`). */
-export async function digestJournal(records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>): Promise<JournalDigest> {
+/**
+ * Builds the digest; `records` in journal order (e.g. `journal.readAll()`). `images`: makes the thumbnails of the
+ * images users sent (without it, a message shows its images' lines only).
+ */
+export async function digestJournal(
+  records: AsyncIterable<JournalRecord> | Iterable<JournalRecord>,
+  images?: UserImageViews,
+): Promise<JournalDigest> {
   const turns: { index: number; items: TranscriptItem[]; usage?: TurnUsageView }[] = [];
   // Numbered in journal order: the composer's own count starts again after a reopen.
   const snapshots: RequestSnapshotView[] = [];
@@ -60,6 +67,8 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
   let title = '';
   let lastToolCalls: string[] = [];
   const userPlaces = new Map<number, { generation: number; index: number }>();
+  /** The images each user message carried, by the message's item: their views are made once the journal is read. */
+  const sentImages = new Map<TranscriptItem, UserImage[]>();
   /** The note of a branch started before the first message: shown in the new first turn. */
   let pendingNote: TranscriptItem | undefined;
 
@@ -99,6 +108,8 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
     // The skills the message turned on or off (`/name`, the skills list): said on the message that carried them.
     const skills = skillChangesIn(record.message, record, from);
     const user: TranscriptItem = skills.length > 0 ? { type: 'user', text: words, skills } : { type: 'user', text: words };
+    const attached = userImagesIn(record.message, record, from);
+    if (attached.length > 0) sentImages.set(user, attached);
     turns.push({ index: turns.length, items: [user, ...(pendingNote ? [pendingNote] : [])] });
     pendingNote = undefined;
   };
@@ -235,6 +246,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
       item.type === 'tool' && item.status === 'running' && !lastToolCalls.includes(item.callId) ? { ...item, status: 'cancelled' } : item,
     );
   }
+  for (const turn of turns) {
+    const user = turn.items[0];
+    const attached = user && sentImages.get(user);
+    if (user?.type !== 'user' || !attached) continue;
+    const views = images ? await images.of(attached) : attached.map(({ line }) => ({ line }));
+    turn.items[0] = { ...user, images: views };
+  }
   const withUsage = snapshots.filter((s) => s.purpose === 'main' && s.agent === undefined && s.cacheHitShare !== undefined);
   return {
     turns: settleLastThingActions(turns),
@@ -253,11 +271,13 @@ export async function digestJournal(records: AsyncIterable<JournalRecord> | Iter
 export class JournalDigestCache {
   private cached: { seq: number; digest: JournalDigest } | undefined;
 
+  constructor(private readonly images?: UserImageViews) {}
+
   async of(journal: Pick<SessionJournal, 'lastSeq' | 'readAll'>): Promise<JournalDigest> {
     const seq = journal.lastSeq;
     const cached = this.cached;
     if (cached && cached.seq === seq) return cached.digest;
-    const digest = await digestJournal(journal.readAll());
+    const digest = await digestJournal(journal.readAll(), this.images);
     this.cached = { seq, digest };
     return digest;
   }

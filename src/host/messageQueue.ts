@@ -4,16 +4,21 @@
  * running turn at its next request boundary: it is `steering` until it gets in), taken back into the input, or
  * removed. Every change is told to the chat as the whole list (`queued`).
  */
-import type { QueuedMessageView } from '../shared/protocol';
+import type { PastedImage, QueuedMessageView } from '../shared/protocol';
 
 /** How a message being given to the running turn can be taken back while it still waits for a boundary. */
 export interface Withdrawable {
   withdraw(): boolean;
 }
 
-interface Entry {
-  readonly id: number;
+/** A message the user sent: its text and the images pasted with it (each checked when it is sent). */
+export interface QueuedMessage {
   readonly text: string;
+  readonly images?: readonly PastedImage[];
+}
+
+interface Entry extends QueuedMessage {
+  readonly id: number;
   /** Set while it waits for the running turn's next boundary ("send now"). */
   steer?: Withdrawable;
 }
@@ -26,22 +31,27 @@ export class MessageQueue {
 
   /** The list as the chat shows it, oldest first. */
   view(): QueuedMessageView[] {
-    return this.entries.map(({ id, text, steer }) => ({ id, text, steering: steer !== undefined }));
+    return this.entries.map(({ id, text, images, steer }) => ({
+      id,
+      text,
+      ...(images?.length ? { images: images.map((image) => image.name) } : {}),
+      steering: steer !== undefined,
+    }));
   }
 
   get size(): number {
     return this.entries.length;
   }
 
-  add(text: string): number {
+  add(message: QueuedMessage): number {
     const id = this.nextId++;
-    this.entries.push({ id, text });
+    this.entries.push({ id, ...message });
     this.tell();
     return id;
   }
 
-  text(id: number): string | undefined {
-    return this.entries.find((e) => e.id === id)?.text;
+  message(id: number): QueuedMessage | undefined {
+    return this.entries.find((e) => e.id === id);
   }
 
   /** Marks it as being given to the running turn (`steer`: how to take it back), or as waiting again (undefined). */
@@ -56,14 +66,14 @@ export class MessageQueue {
    * Takes it out of the queue (to send it, edit it or drop it); a message being given to the running turn is
    * taken back first. Undefined when it is not there any more, or the turn has already taken it in.
    */
-  take(id: number): string | undefined {
+  take(id: number): QueuedMessage | undefined {
     const at = this.entries.findIndex((e) => e.id === id);
     if (at === -1) return undefined;
     const entry = this.entries[at]!;
     if (entry.steer && !entry.steer.withdraw()) return undefined;
     this.entries.splice(at, 1);
     this.tell();
-    return entry.text;
+    return entry;
   }
 
   /** The message got into the running turn: it leaves the queue. */
@@ -74,7 +84,7 @@ export class MessageQueue {
   }
 
   /** The oldest message, taken out to be sent as the next message (one being given to the turn included: the turn is over). */
-  shift(): { readonly id: number; readonly text: string } | undefined {
+  shift(): (QueuedMessage & { readonly id: number }) | undefined {
     const entry = this.entries.shift();
     if (entry) this.tell();
     return entry;

@@ -2,7 +2,8 @@
  * What happens to the messages the user sends while Cairn works (issue 34, item 13), around the queue that holds
  * them (`MessageQueue`): queued while a message is being sent; the oldest sent when a turn ends by itself, held
  * for the user when they stopped it or it failed; "Send now" gives one to the running turn at its next request
- * boundary (`AgentSession.steer`), or sends it when nothing runs; Edit takes one back into the input.
+ * boundary (`AgentSession.steer`), or sends it when nothing runs; Edit takes one back into the input. Images
+ * pasted with a message wait with it and go with it (checked and scaled then, as a message sent at once).
  */
 import type { DoneReason } from '../core/agent/events';
 import type { Mention } from '../core/agent/mentions';
@@ -10,7 +11,8 @@ import type { AgentSession } from '../core/session/agentSession';
 import { errorMessage } from '../core/errorMessage';
 import type { HostToWebview, QueuedMessageAction, QueuedMessageView } from '../shared/protocol';
 import type { HostLog, ViewSink } from './hostPorts';
-import { MessageQueue } from './messageQueue';
+import { MessageQueue, type QueuedMessage } from './messageQueue';
+import { pastedImageMentions } from './pastedImages';
 
 /** How one message's run ended (`DoneReason`), or that it did not run: nothing to run (`not_run`), or a failure before or during it (`failed`). */
 export type MessageOutcome = DoneReason | 'not_run' | 'failed';
@@ -22,8 +24,8 @@ export interface QueuedMessagesDeps {
   readonly session: () => AgentSession | undefined;
   /** The files a message mentions, as a sent message's are attached. */
   readonly mentionsOf: (text: string) => Promise<Mention[]>;
-  /** Sends a message as the chat's input does. */
-  readonly send: (text: string) => Promise<void>;
+  /** Sends a message as the chat's input does, with the images pasted with it. */
+  readonly send: (text: string, images?: QueuedMessage['images']) => Promise<void>;
   /** A notice in the chat. */
   readonly notice: (kind: string, message: string) => void;
   readonly post: (sink: ViewSink, message: HostToWebview) => void;
@@ -45,8 +47,8 @@ export class QueuedMessages {
   }
 
   /** A message sent while another is being sent: it waits for that turn to end. */
-  add(text: string): void {
-    this.queue.add(text);
+  add(message: QueuedMessage): void {
+    this.queue.add(message);
     this.deps.log.info(`A message sent while Cairn works is queued (${this.queue.size} waiting); it is sent when the turn ends.`);
   }
 
@@ -62,7 +64,9 @@ export class QueuedMessages {
     }
     const next = this.queue.shift();
     if (next)
-      void this.deps.send(next.text).catch((error: unknown) => this.deps.log.error(`A queued message failed: ${errorMessage(error)}`));
+      void this.deps
+        .send(next.text, next.images)
+        .catch((error: unknown) => this.deps.log.error(`A queued message failed: ${errorMessage(error)}`));
   }
 
   /** Send now, Edit (back into the input of the view that asked) or Remove. */
@@ -72,13 +76,16 @@ export class QueuedMessages {
       return;
     }
     if (action === 'edit') {
-      const text = this.queue.take(id);
-      if (text !== undefined) this.deps.post(sink, { type: 'insertText', text });
+      const message = this.queue.take(id);
+      if (message !== undefined) {
+        const images = message.images?.length ? { images: message.images } : {};
+        this.deps.post(sink, { type: 'insertText', text: message.text, ...images });
+      }
       return;
     }
     if (!this.deps.isSending()) {
-      const text = this.queue.take(id);
-      if (text !== undefined) await this.deps.send(text);
+      const message = this.queue.take(id);
+      if (message !== undefined) await this.deps.send(message.text, message.images);
       return;
     }
     await this.steer(id);
@@ -86,17 +93,25 @@ export class QueuedMessages {
 
   /** "Send now" during a run: the turn takes the message at its next request boundary. */
   private async steer(id: number): Promise<void> {
-    const text = this.queue.text(id);
+    const message = this.queue.message(id);
     const session = this.deps.session();
-    if (text === undefined || !session || this.queue.view().find((m) => m.id === id)?.steering) return;
-    if (text.trimStart().startsWith('/')) {
+    if (message === undefined || !session || this.queue.view().find((m) => m.id === id)?.steering) return;
+    if (message.text.trimStart().startsWith('/')) {
       this.deps.notice(
         'queue',
         'A message that starts with / waits for the turn to end: a command or a skill does not join a turn midway.',
       );
       return;
     }
-    const handle = session.steer(text, await this.deps.mentionsOf(text));
+    let images;
+    try {
+      images = await pastedImageMentions(message.images ?? []);
+    } catch (error) {
+      // An image Cairn will not send (too large, not an image): said; the message stays queued to edit.
+      this.deps.notice('image', errorMessage(error));
+      return;
+    }
+    const handle = session.steer(message.text, [...(await this.deps.mentionsOf(message.text)), ...images]);
     this.queue.steering(id, handle);
     if (await handle.delivered) {
       this.queue.delivered(id);
@@ -106,7 +121,7 @@ export class QueuedMessages {
     this.queue.steering(id, undefined);
     if (!this.deps.isSending()) {
       const again = this.queue.take(id);
-      if (again !== undefined) await this.deps.send(again);
+      if (again !== undefined) await this.deps.send(again.text, again.images);
     }
   }
 }

@@ -25,6 +25,8 @@ import { CustomCommandsHost } from './customCommandsHost';
 import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
+import { UserImageViews, userImagesIn } from './userImages';
+import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
@@ -54,7 +56,9 @@ export class SessionController {
   private assembled: AssembledSession | undefined;
   private subscription: { dispose(): void } | undefined;
   private readonly views: OpenViews;
-  private readonly digests = new JournalDigestCache();
+  /** The thumbnails of the images users sent, made once per image for the window (`userImages.ts`). */
+  private readonly imageViews = new UserImageViews(thumbnailDataUrl);
+  private readonly digests = new JournalDigestCache(this.imageViews);
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
@@ -134,7 +138,7 @@ export class SessionController {
       isSending: () => this.sending,
       session: () => this.assembled?.session,
       mentionsOf: (text) => this.preparation.mentionsOf(text),
-      send: (text) => this.send(text),
+      send: (text, images) => this.send(text, images?.length ? { images } : {}),
       notice: (kind, message) => this.chat.notice(kind, message),
       post: (sink, message) => this.post(sink, message),
       changed: (messages) => this.broadcast({ type: 'queued', messages }, 'chat'),
@@ -287,13 +291,12 @@ export class SessionController {
       return;
     }
     if (this.sending) {
-      if (options.retry || options.images?.length) {
-        // The queue keeps text; a message with images waits in the input (the chat sends it only when idle).
+      if (options.retry) {
         this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
-        if (options.images?.length) this.insertIntoInput(text);
         return;
       }
-      this.queued.add(text);
+      // The images wait with it, checked when it is sent.
+      this.queued.add(options.images?.length ? { text, images: options.images } : { text });
       return;
     }
     // Set before the first await, so a second message that arrives now is queued, never run beside this one.
@@ -556,6 +559,7 @@ export class SessionController {
     // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
     if (event.type === 'user_message' && this.busy) this.showTurnChanges();
     this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
+    if (event.type === 'user_message') this.showUserImages();
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
@@ -577,6 +581,16 @@ export class SessionController {
     const entry = this.assembled?.session.generation.conversation.last();
     if (!entry || entry.message.role !== 'user') return [];
     return skillChangesIn(entry.message, entry);
+  }
+
+  /** The images the user message just appended carries: on the message in the chat once their thumbnails are made. */
+  private showUserImages(): void {
+    const entry = this.assembled?.session.generation.conversation.last();
+    if (!entry || entry.message.role !== 'user') return;
+    const images = userImagesIn(entry.message, entry);
+    if (images.length === 0) return;
+    const turn = this.chat.currentTurn;
+    void this.imageViews.of(images).then((views) => this.chat.userImages(turn, views));
   }
 
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {

@@ -28,6 +28,7 @@ import type {
   QueuedMessageView,
   QueuedMessageAction,
   PastedImage,
+  UserImageView,
 } from './protocolChatViews';
 
 // ---------------------------------------------------------------------------------------------------
@@ -137,6 +138,8 @@ export type ChatHostNotification =
   | { readonly type: 'slashCommands'; readonly commands: readonly SlashCommandView[] }
   /** A new turn starts with the user's message (`skills`: the skills it turned on or off; absent when none). */
   | { readonly type: 'turnStarted'; readonly turn: number; readonly text: string; readonly skills?: readonly SkillChangeView[] }
+  /** The images the turn's user message carries, once the host has made their thumbnails (after `turnStarted`). */
+  | { readonly type: 'userImages'; readonly turn: number; readonly images: readonly UserImageView[] }
   | { readonly type: 'textDelta'; readonly turn: number; readonly text: string }
   | { readonly type: 'thinkingDelta'; readonly turn: number; readonly text: string }
   /** The streamed assistant text of this turn is complete (or was cut: `incomplete`). */
@@ -194,7 +197,8 @@ export type ChatHostNotification =
   /** The model the next request uses changed (the picker, or cairn.model). */
   | { readonly type: 'model'; readonly model: string }
   /** Text for the input at the caret (an `@file` mention from the editor's "Add … to Cairn", or dropped files). */
-  | { readonly type: 'insertText'; readonly text: string }
+  /** Text to put into the input at the caret; `images`: a queued message's images, back above the input with it. */
+  | { readonly type: 'insertText'; readonly text: string; readonly images?: readonly PastedImage[] }
   /** A request's tokens and cost, for the turn it answered (per message as well as per session). */
   | {
       readonly type: 'turnUsage';
@@ -239,6 +243,7 @@ export type TurnEvent = Extract<
   {
     type:
       | 'turnStarted'
+      | 'userImages'
       | 'textDelta'
       | 'thinkingDelta'
       | 'assistantDone'

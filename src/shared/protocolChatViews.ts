@@ -92,6 +92,8 @@ export interface QueuedMessageView {
   /** The host's number for it, to act on it (`queuedMessage`). */
   readonly id: number;
   readonly text: string;
+  /** The names of the images pasted with it (they go with it when it is sent); absent when none. */
+  readonly images?: readonly string[];
   /** "Send now" was asked: it goes to the running turn at its next request boundary. */
   readonly steering: boolean;
 }
@@ -158,7 +160,13 @@ export interface SkillChangeView {
 /** One element of a turn, in the order it happened. */
 export type TranscriptItem =
   /** `skills`: the skills this message turned on or off (`/name`, the skills list); absent when none. */
-  | { readonly type: 'user'; readonly text: string; readonly skills?: readonly SkillChangeView[] }
+  | {
+      readonly type: 'user';
+      readonly text: string;
+      readonly skills?: readonly SkillChangeView[];
+      /** The images sent with it (pasted, dropped, attached), each its one line and a small thumbnail; absent when none. */
+      readonly images?: readonly UserImageView[];
+    }
   /** Markdown; `streaming` while deltas may still append to it. */
   | {
       readonly type: 'assistant';
@@ -306,6 +314,16 @@ export interface ContextLeftView {
 }
 
 /** An image pasted or dropped into the chat's input (issue 33), sent with the message; the host scales it to the limits. */
+/**
+ * An image the user sent, as their message shows it: its one line (`[#a3f2 image shot.png 1280×720, ~1,229
+ * tokens]`) and a thumbnail the host made (a JPEG data URL, at most 160 px a side: never the image
+ * itself, which may be megabytes); no thumbnail when it could not be made (a WebP over the limits).
+ */
+export interface UserImageView {
+  readonly line: string;
+  readonly thumbnail?: string;
+}
+
 export interface PastedImage {
   readonly name: string;
   readonly mediaType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';

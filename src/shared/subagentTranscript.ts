@@ -7,7 +7,7 @@
 import type { ApprovalDecision, SubagentNotification, SubagentUsageView, SubagentView, TranscriptItem, TurnEvent } from './protocol';
 
 /** Every turn event but the one that starts a turn: what a list of items is updated by. */
-export type ItemEvent = Exclude<TurnEvent, { type: 'turnStarted' }>;
+export type ItemEvent = Exclude<TurnEvent, { type: 'turnStarted' | 'userImages' }>;
 
 type Items = readonly TranscriptItem[];
 type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;

@@ -29,6 +29,30 @@ const stub: ResultView = {
 };
 
 describe('transcript', () => {
+  it("puts a turn's images on its user message once the host has their thumbnails, leaving other turns alone", () => {
+    const line = '[#a3f2 image pasted-1.png 200×100, ~27 tokens]';
+    const before = play(
+      [],
+      { type: 'turnStarted', turn: 0, text: 'First.' },
+      { type: 'turnStarted', turn: 1, text: 'What is in this screenshot?' },
+      { type: 'textDelta', turn: 1, text: 'A red' },
+    );
+    const after = play(before, { type: 'userImages', turn: 1, images: [{ line, thumbnail: 'data:image/jpeg;base64,AA==' }] });
+    expect(after[1]!.items[0]).toEqual({
+      type: 'user',
+      text: 'What is in this screenshot?',
+      images: [{ line, thumbnail: 'data:image/jpeg;base64,AA==' }],
+    });
+    expect(after[1]!.items[1]).toEqual(before[1]!.items[1]);
+    expect(after[0]).toBe(before[0]);
+    // Each turn by its number: the earlier turn's message gets its own.
+    expect(play(after, { type: 'userImages', turn: 0, images: [{ line }] })[0]!.items[0]).toEqual({
+      type: 'user',
+      text: 'First.',
+      images: [{ line }],
+    });
+  });
+
   it('attaches an approval to the newest line of a repeated call id, never to the earlier call', () => {
     const turns = play(
       [],

@@ -21,6 +21,7 @@ export type { TurnEvent };
 
 const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
   'turnStarted',
+  'userImages',
   'textDelta',
   'thinkingDelta',
   'assistantDone',
@@ -135,6 +136,11 @@ export function applyTurnEvent(before: Turns, event: TurnEvent): Turns {
       ]);
     case 'turnUsage':
       return addTurnUsage(turns, event);
+    case 'userImages':
+      // On the turn's user message (the first item); a turn not on screen is left alone.
+      return updateTurn(turns, event.turn, (items) =>
+        items[0]?.type === 'user' ? [{ ...items[0], images: event.images }, ...items.slice(1)] : items,
+      );
     default:
       return updateTurn(turns, event.turn, (items) => applyItemEvent(items, event));
   }

@@ -26,6 +26,10 @@ describe.skipIf(!environment.available)('out/cairn.vsix', () => {
     expect(entries).toContain('extension/dist/searchWorker.js');
   });
 
+  it('holds the image scaler beside the bundle (loaded from there only when an image must be scaled)', () => {
+    expect(entries).toContain('extension/dist/imageScaler.js');
+  });
+
   it('holds the webview bundle and its one stylesheet, bundled from the CSS beside each component (issue 34, item 15)', () => {
     expect(entries).toEqual(expect.arrayContaining(['extension/dist/webview.js', 'extension/dist/webview.css']));
   });

@@ -1,6 +1,7 @@
 // Issue 33 item 1 in the real editor (code-server + Chromium, the local server): an image pasted into the chat's
 // input shows as a thumbnail above it, and the next request carries it as an image block after its one line
-// (`[#id image pasted-1.png 200×100, ~27 tokens]`), the bytes as pasted (within the provider's limits).
+// (`[#id image pasted-1.png 200×100, ~27 tokens]`), the bytes as pasted (within the provider's limits); once
+// sent, the message in the chat keeps a thumbnail of it.
 import { join } from 'node:path';
 import { Jimp } from 'jimp';
 import type { FrameLocator } from 'playwright-core';
@@ -43,6 +44,11 @@ describe.skipIf(!environment.available)('an image pasted into the chat (issue 33
     await input.press('Enter');
     await frame.getByText('A small red field.').first().waitFor({ state: 'visible', timeout: 60_000 });
     await expect.poll(() => frame.locator('img.composer-thumbnail').count()).toBe(0);
+    // The image stays on the message in the chat: a thumbnail the host made, over its one line.
+    const sent = frame.locator('img.user-thumbnail');
+    await sent.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await sent.getAttribute('alt')).toMatch(/^\[#[0-9a-f]{4,} image pasted-1\.png 200×100, ~27 tokens\]$/);
+    await screenshot(frame.owner().page(), 'pasted-image-2-sent');
 
     const main = model!.server.requests.filter((r) => r.kind === 'main').at(-1)!;
     expect(main.status).toBe(200);

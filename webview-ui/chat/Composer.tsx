@@ -44,6 +44,7 @@ export function Composer({ store }: { store: ChatStore }) {
     const spaced = before === '' || /\s$/.test(before) ? insert.text : ` ${insert.text}`;
     draft.value = before + spaced + draft.value.slice(at);
     caret.value = at + spaced.length;
+    if (insert.images) images.value = [...images.value, ...insert.images].slice(0, 8);
     input.current?.focus();
   }, [insert]);
 
@@ -204,7 +205,7 @@ export function Composer({ store }: { store: ChatStore }) {
         />
         {busy ? (
           <div class="composer-buttons">
-            {draft.value.trim() !== '' && images.value.length === 0 && (
+            {draft.value.trim() !== '' && (
               <button
                 type="button"
                 class="button primary composer-button"

@@ -36,6 +36,11 @@ function QueuedMessage({ message, busy, store }: { message: QueuedMessageView; b
   return (
     <li class={`queued-message ${message.steering ? 'steering' : ''}`}>
       <span class="queued-text">{message.text}</span>
+      {message.images && (
+        <span class="queued-images quiet" title={message.images.join(', ')}>
+          {message.images.length === 1 ? `with ${message.images[0]}` : `with ${message.images.length} images`}
+        </span>
+      )}
       {message.steering && <span class="queued-status quiet">Sending at Cairn's next step…</span>}
       <span class="queued-actions">
         {canSendNow && (

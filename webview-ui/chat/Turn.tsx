@@ -67,7 +67,7 @@ function NoticeAction({ action }: { action: HostAction }) {
 function Item({ item, onAnswer, turn, agent }: { item: TranscriptItem; onAnswer: Answer; turn: number; agent?: string }) {
   switch (item.type) {
     case 'user':
-      return <UserMessage text={item.text} turn={turn} skills={item.skills} />;
+      return <UserMessage text={item.text} turn={turn} skills={item.skills} images={item.images} />;
     case 'changes':
       return <TurnChanges changes={item} />;
     case 'assistant':

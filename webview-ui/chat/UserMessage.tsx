@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useBridge } from '../common/bridgeContext';
 import { LinkedText } from '../common/LinkedText';
 import { RecallScope } from '../common/RecallScope';
-import type { SkillChangeView } from '../../src/shared/protocol';
+import type { SkillChangeView, UserImageView } from '../../src/shared/protocol';
 import { RestoreFilesButton } from './TurnChanges';
 
 /**
@@ -11,7 +11,17 @@ import { RestoreFilesButton } from './TurnChanges';
  * conversation again before this message (the host records a new generation) and sends the edited text.
  * Escape or Cancel leaves the message as it was. The old branch stays in the journal (the host's note says so).
  */
-export function UserMessage({ text, turn, skills }: { text: string; turn: number; skills?: readonly SkillChangeView[] | undefined }) {
+export function UserMessage({
+  text,
+  turn,
+  skills,
+  images,
+}: {
+  text: string;
+  turn: number;
+  skills?: readonly SkillChangeView[] | undefined;
+  images?: readonly UserImageView[] | undefined;
+}) {
   const bridge = useBridge();
   const editing = useSignal(false);
   const draft = useSignal(text);
@@ -70,6 +80,7 @@ export function UserMessage({ text, turn, skills }: { text: string; turn: number
       <div class="user-text">
         <LinkedText text={text} />
       </div>
+      {images && images.length > 0 && <SentImages images={images} />}
       {skills && skills.length > 0 && <SkillTrace skills={skills} />}
       <div class="user-actions">
         <button
@@ -88,6 +99,23 @@ export function UserMessage({ text, turn, skills }: { text: string; turn: number
         <RestoreFilesButton turn={turn} />
       </div>
     </RecallScope>
+  );
+}
+
+/**
+ * The images the message carried: a small thumbnail each (made by the host; none when it could not be made) over
+ * its one line, the id the model and `recall` know it by.
+ */
+function SentImages({ images }: { images: readonly UserImageView[] }) {
+  return (
+    <ul class="user-images" aria-label="Images sent with the message">
+      {images.map((image) => (
+        <li class="user-image" key={image.line}>
+          {image.thumbnail && <img class="user-thumbnail" src={image.thumbnail} alt={image.line} />}
+          <span class="user-image-line quiet">{image.line}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -77,8 +77,13 @@ export class ChatStore {
       .map((s) => ({ name: s.name, description: `Skill, stays on for the session: ${s.description}` }));
     return [...this.slashCommands.value, ...skills].sort((a, b) => a.name.localeCompare(b.name));
   });
-  /** Text the host asked to put in the input (an `@file` mention); `n` makes each ask distinct. */
-  readonly insertRequest = signal<{ readonly text: string; readonly n: number } | undefined>(undefined);
+  /**
+   * Text the host asked to put in the input (an `@file` mention, a queued message taken back with its images);
+   * `n` makes each ask distinct.
+   */
+  readonly insertRequest = signal<{ readonly text: string; readonly images?: readonly PastedImage[]; readonly n: number } | undefined>(
+    undefined,
+  );
   /** The skills found and which are on for the next message (issue 18). */
   readonly skills = signal<readonly SkillView[]>([]);
   /** The model's plan, shown above the input. */
@@ -164,7 +169,11 @@ export class ChatStore {
         this.permissionMode.value = message.mode;
         return;
       case 'insertText':
-        this.insertRequest.value = { text: message.text, n: (this.insertRequest.value?.n ?? 0) + 1 };
+        this.insertRequest.value = {
+          text: message.text,
+          ...(message.images ? { images: message.images } : {}),
+          n: (this.insertRequest.value?.n ?? 0) + 1,
+        };
         return;
       case 'snapshot':
         return; // the report's concern
@@ -201,10 +210,9 @@ export class ChatStore {
     this.insertRequest.value = { text, n: (this.insertRequest.value?.n ?? 0) + 1 };
   }
 
-  /** Sends the message, with the images pasted or dropped into the input; a message with images waits while Cairn works. */
+  /** Sends the message, with the images pasted or dropped into the input (while Cairn works, queued with them). */
   send(text: string, images: readonly PastedImage[] = []): boolean {
     if (text.trim() === '') return false;
-    if (images.length > 0 && this.busy.value) return false;
     this.bridge.notify(images.length > 0 ? { type: 'send', text, images } : { type: 'send', text });
     return true;
   }

@@ -33,6 +33,14 @@ export function droppedText(bracket: string, id: string): string {
 }
 
 /**
+ * What stands in an elided image result's place of its image block (the image after its line, after the
+ * message's results): a text block, so no block moves (marks such as `syntheticBlocks` are by position).
+ */
+export function elidedImageText(id: string): string {
+  return `(The image of ${id} left the context; recall ${id} shows it again.)`;
+}
+
+/**
  * The generation's entries with each result of `superseded` (id → superseding id) replaced by its bracket
  * and one line. Entries without an elided result are the very same objects, so the prefix before the first
  * elided result is byte-identical.
@@ -54,10 +62,12 @@ export function elideEntries(
   const out = entries.map((entry, entryIndex) => {
     if (entry.message.role !== 'user') return entry;
     let changed = false;
+    const elidedHere: string[] = [];
     const content = entry.message.content.map((block, blockIndex): UserBlock => {
       const hit = byPlace.get(`${entryIndex}:${blockIndex}`);
       if (!hit || block.type !== 'tool_result') return block;
       changed = true;
+      elidedHere.push(hit.fact.id);
       const isDropped = dropped.has(hit.fact.id);
       const text = isDropped ? droppedText(hit.fact.bracket, hit.fact.id) : elidedText(hit.fact.bracket, hit.fact.id, hit.by);
       const counts = { charsBefore: block.content.length, charsAfter: text.length };
@@ -66,7 +76,17 @@ export function elideEntries(
     });
     if (!changed) return entry;
     firstChangedEntry = Math.min(firstChangedEntry, entryIndex);
-    return { ...entry, message: { role: 'user', content } } as ConversationEntry;
+    return { ...entry, message: { role: 'user', content: withoutImagesOf(content, elidedHere) } } as ConversationEntry;
   });
   return { entries: out, elided, firstChangedEntry };
+}
+
+/** `content` with the image blocks of the elided results `ids` replaced (each follows its line: `[#id image …]`). */
+function withoutImagesOf(content: readonly UserBlock[], ids: readonly string[]): UserBlock[] {
+  return content.map((block, index) => {
+    const before = content[index - 1];
+    if (block.type !== 'image' || before?.type !== 'text') return block;
+    const id = ids.find((elided) => before.text.startsWith(`[${elided} `) || before.text.startsWith(`[${elided}]`));
+    return id === undefined ? block : { type: 'text', text: elidedImageText(id) };
+  });
 }

@@ -11,6 +11,8 @@ import type { SessionHooks } from './sessionHooks';
 
 export class HookedTools<T extends ToolExecutor & { state(): unknown }> implements ToolExecutor {
   readonly propose?: ToolExecutor['propose'];
+  /** A pasted image is the user's, not a tool call: no hook runs for it, but it must reach the ledger (else it is not sent). */
+  readonly attachImage?: ToolExecutor['attachImage'];
 
   constructor(
     private readonly inner: T,
@@ -19,6 +21,7 @@ export class HookedTools<T extends ToolExecutor & { state(): unknown }> implemen
     private readonly notify: (message: string) => void,
   ) {
     if (inner.propose) this.propose = (call) => inner.propose!(call);
+    if (inner.attachImage) this.attachImage = (call, name, image) => inner.attachImage!(call, name, image);
   }
 
   state(): unknown {

@@ -29,6 +29,8 @@ export async function recallAnswer(store: ResultStore, config: HygieneConfig, id
       `Result ${target} has ${slice.total} line${slice.total === 1 ? '' : 's'}; offset ${offset} is past its end. Use an offset from 1 to ${slice.total}.`,
     );
   }
+  // An image result answers with the image again after its lines (the loop sends it after the results).
+  const image = offset === 1 ? await store.readImage?.(target) : undefined;
   const cut = slice.firstLineChars !== undefined;
   const lines = cut ? [`${slice.lines[0]} […cut]`] : slice.lines;
   const note = whatIsLeft(target, slice, asked, config);
@@ -39,6 +41,7 @@ export async function recallAnswer(store: ResultStore, config: HygieneConfig, id
     // Stored as a reference to the lines it stands for (which may themselves be a reference: a recall of a
     // stub): a recall of this recall shows those lines, within the same bounds.
     stored: { ref: referenceOf(target, slice) },
+    ...(image ? { image: { type: 'image' as const, source: image } } : {}),
   };
 }
 

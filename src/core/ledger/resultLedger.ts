@@ -461,6 +461,8 @@ export class ResultLedger {
       ...('ref' in stored ? { bodyRef: stored.ref } : {}),
       ...('parts' in stored ? { bodyParts: stored.parts } : {}),
       ...(durationMs !== undefined ? { durationMs } : {}),
+      // A recall's image is the one it names, stored there already.
+      ...(answer.image && kind !== 'recall' ? { image: answer.image.source } : {}),
     });
     return {
       id,

@@ -72,6 +72,11 @@ export interface StoredResult {
   readonly bodyParts?: BodyParts;
   /** How long the tool ran, in whole milliseconds (the chat's tool line shows it, after a reload too). */
   readonly durationMs?: number;
+  /**
+   * The image the result answered with (a `read` of an image file, an image the user attached), stored whole
+   * like any result's text, so `recall` of its id answers with the image again (`readImage`).
+   */
+  readonly image?: ImageBlock['source'];
 }
 
 export interface BodyParts {
@@ -128,6 +133,8 @@ export interface ResultStore {
    * A store without it is given the output the command runner kept in memory (its head and tail).
    */
   putBodyPart?(id: string, part: number, text: string): Promise<void>;
+  /** The image result `id` answered with, undefined for a result without one (or an unknown id). */
+  readImage?(id: string): Promise<ImageBlock['source'] | undefined>;
 }
 
 /**

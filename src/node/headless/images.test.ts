@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { Jimp } from 'jimp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Message } from '../../core/model/types';
+import { elideEntries } from '../../core/elision/elide';
+import { resultFacts } from '../../core/elision/resultFacts';
 import { parseScenario } from '../scenario/scenario';
 import { runHeadless } from './runner';
 
@@ -92,6 +94,61 @@ describe('images through the loop and the local server', () => {
     const usage = mains[2]!.usage!;
     const served = usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
     expect(last.estimate.rawTokens).toBeLessThan(served * 1.5);
+  });
+
+  it('recall of an image result answers with the image again, through the ledger, after a reopen too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cairn-images-'));
+    dirs.push(dir);
+    const workspaceDir = join(dir, 'w');
+    await mkdir(workspaceDir, { recursive: true });
+    await writeFile(join(workspaceDir, 'shot.png'), await png(200, 100));
+    const result = await runHeadless({
+      workspaceDir,
+      outDir: join(dir, 'out'),
+      scenario: parseScenario({
+        model: { id: 'claude-sonnet-4-6' },
+        workspace: { 'README.md': 'screens\n' },
+        turns: [
+          { user: 'Look at shot.png.' },
+          { assistant: { tool_calls: [{ name: 'read', input: { path: 'shot.png' } }] } },
+          { assistant: { text: 'A red field.' } },
+          { resume: {} },
+          { user: 'Show me that screenshot again.' },
+          { assistant: { tool_calls: [{ name: 'recall', input: { id: '{result:1}' } }] } },
+          { assistant: { text: 'Still a red field.' } },
+        ],
+      }),
+    });
+    const server = result.server!;
+    expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+    const mains = server.requests.filter((r) => r.kind === 'main');
+    const readImage = blocksOf(mains[1]!.body).find((b) => b.type === 'image')!;
+    const last = (mains.at(-1)!.body as { messages: Message[] }).messages.at(-1)!.content as Block[];
+    const recalled = last.find((b) => b.type === 'tool_result')!;
+    expect(recalled.type === 'tool_result' && recalled.content).toMatch(/^\[#[0-9a-f]+ recall #[0-9a-f]+ lines 1-1 of 1\]/);
+    // The image follows the results, after its line, the same bytes the read sent.
+    expect(last.at(-1)).toEqual(readImage);
+    const line = last.at(-2)!;
+    expect(line.type === 'text' && line.text).toMatch(/^\[#[0-9a-f]+ recall #[0-9a-f]+ lines 1-1 of 1\]$/);
+
+    // Taken out of the context (a drop, issue 35) in the conversation the loop built: the result keeps its one
+    // line, its image block gives way to a line saying how to get it back (the recall above), no block moves.
+    const entries = (mains[1]!.body as { messages: Message[] }).messages.map((message) => ({ message }));
+    const readId = /^\[(#[0-9a-f]+) image shot\.png 200×100/.exec(
+      blocksOf(mains[1]!.body).flatMap((b) => (b.type === 'tool_result' && typeof b.content === 'string' ? [b.content] : []))[0]!,
+    )![1]!;
+    const elided = elideEntries(entries, resultFacts(entries), new Map(), new Set([readId]));
+    const after = elided.entries.at(-1)!.message.content as Block[];
+    expect(after).toHaveLength((entries.at(-1)!.message.content as Block[]).length);
+    expect(after.filter((b) => b.type === 'image')).toEqual([]);
+    expect(after.find((b) => b.type === 'tool_result')).toMatchObject({
+      content: expect.stringMatching(
+        new RegExp(
+          `^\\[\\${readId} image shot\\.png 200×100, ~27 tokens\\] Dropped from the context by the user; recall \\${readId} shows it\\.$`,
+        ),
+      ),
+    });
+    expect(after.at(-1)).toEqual({ type: 'text', text: `(The image of ${readId} left the context; recall ${readId} shows it again.)` });
   });
 
   it('refuses images for a model without vision before anything is sent, saying what to do', async () => {

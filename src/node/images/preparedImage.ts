@@ -1,12 +1,13 @@
 import { imageSize } from 'image-size';
-import { Jimp } from 'jimp';
 import { fittedSize, IMAGE_LIMITS, type ImageMediaType } from '../../core/images/imageBudget';
 import { ImageRefused, type PreparedImage } from '../../core/images/preparedImage';
+import { loadImageScaler } from './imageScalerLoader';
 
 /**
  * An image file made ready to send (`PreparedImage`, `core/images/preparedImage.ts`). image-size reads the size
- * from the header without decoding; Jimp (pure JavaScript: nothing native to build for each editor platform)
- * decodes and scales only an image that must be. Files and sizes too large to decode safely are refused before decoding.
+ * from the header without decoding; only an image that must be scaled is decoded, by `imageScaler.ts` (Jimp),
+ * loaded the first time one is: starting Cairn does not pay for the image library. Files and sizes too large to
+ * decode safely are refused before decoding.
  */
 export { ImageRefused, type PreparedImage };
 
@@ -45,12 +46,11 @@ export async function prepareImage(input: Uint8Array, name: string): Promise<Pre
       `${name} is a WebP image over the provider's limits, which Cairn cannot scale; save it as PNG or JPEG, or smaller.`,
     );
   }
-  const image = await Jimp.fromBuffer(bytes);
-  image.resize({ w: fitted.width, h: fitted.height });
   // A photo stays a JPEG; a PNG or GIF (screenshots, diagrams) becomes a PNG so text stays sharp.
   const outType = mediaType === 'image/jpeg' ? 'image/jpeg' : 'image/png';
-  const scaled = outType === 'image/jpeg' ? await image.getBuffer('image/jpeg', { quality: 85 }) : await image.getBuffer('image/png');
   const size = { width: fitted.width, height: fitted.height };
+  const { scaleImage } = await loadImageScaler();
+  const scaled = await scaleImage(bytes, size, outType);
   return {
     mediaType: outType,
     data: scaled.toString('base64'),

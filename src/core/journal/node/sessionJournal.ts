@@ -245,6 +245,11 @@ export class SessionJournal implements ResultStore {
     return { id, ...window.end() };
   }
 
+  /** The image a result answered with (ResultStore), read from its record. */
+  async readImage(id: string): Promise<StoredResult['image']> {
+    return (await this.storedRecordOf(id))?.image;
+  }
+
   /** A result's bracket, its body left unread (the chat's recall page shows it above a window). */
   async readBracket(id: string): Promise<string | undefined> {
     return (await this.storedRecordOf(id))?.bracket;

@@ -1,0 +1,82 @@
+/**
+ * A message sent with images while Cairn works (issue 33 item 1, with issue 34 item 13's queue), through the real
+ * extension, the real session and the local server: it is queued with its images (the queue names them), and
+ * they go with it when it is sent; taken back to edit, the images come back to the input with the text.
+ */
+import { Jimp } from 'jimp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HostNotification, PastedImage } from '../../src/shared/protocol';
+import { startHost, waitFor, type HostRun } from './hostHarness';
+
+type Queued = Extract<HostNotification, { type: 'queued' }>;
+type Asked = Extract<HostNotification, { type: 'approvalRequested' }>;
+type Inserted = Extract<HostNotification, { type: 'insertText' }>;
+type Block = { type: string; text?: string; source?: { data: string } };
+type Body = { messages: { role: string; content: Block[] }[] };
+
+let host: HostRun | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+const mains = (run: HostRun) => run.server.requests.filter((r) => r.kind === 'main');
+const queued = (run: HostRun) => run.posted<Queued>('queued').at(-1)?.messages ?? [];
+const busyEnds = (run: HostRun) => run.posted<{ type: 'busy'; busy: boolean }>('busy').filter((b) => !b.busy).length;
+
+async function pasted(): Promise<PastedImage> {
+  const png = await new Jimp({ width: 200, height: 100, color: 0xcc2233ff }).getBuffer('image/png');
+  return { name: 'pasted-1.png', mediaType: 'image/png', data: png.toString('base64') };
+}
+
+const SCENARIO = {
+  model: { id: 'claude-sonnet-4-6' },
+  workspace: { 'README.md': 'hello\n' },
+  turns: [
+    { user: 'Write the notes.' },
+    { assistant: { text: 'Writing them.', tool_calls: [{ name: 'write', input: { path: 'a.txt', content: 'first\n' } }] } },
+    { assistant: { text: 'Notes written.' } },
+    { user: 'What is in this screenshot?' },
+    { assistant: { text: 'A small red field.' } },
+  ],
+};
+
+describe('a message with images sent while Cairn works', () => {
+  it('is queued with its images, which go with it when the turn ends', async () => {
+    host = await startHost({ apiKey: 'sk-ant-test-key-qimg-0001', scenario: SCENARIO });
+    const run = host;
+    const image = await pasted();
+    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
+    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
+    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
+    await waitFor(() => queued(run).length === 1, 'the queued message');
+    expect(queued(run)).toEqual([
+      { id: expect.any(Number), text: 'What is in this screenshot?', images: ['pasted-1.png'], steering: false },
+    ]);
+    expect(run.posted<Extract<HostNotification, { type: 'error' }>>('error')).toEqual([]);
+
+    await run.chat.fromPage({ type: 'approval', callId: run.posted<Asked>('approvalRequested')[0]!.callId, decision: 'allow-once' });
+    await waitFor(() => busyEnds(run) >= 2, 'the queued message’s run to end');
+    expect(queued(run)).toEqual([]);
+    const last = (mains(run).at(-1)!.body as Body).messages.at(-1)!.content;
+    const at = last.findIndex((b) => b.type === 'image');
+    expect(at, 'an image block in the request').toBeGreaterThan(0);
+    expect(last[at]!.source!.data).toBe(image.data);
+    expect(last[at - 1]!.text).toMatch(/^The user attached an image:\n\[#[0-9a-f]+ image pasted-1\.png 200×100, ~27 tokens\]$/);
+    expect(last.some((b) => b.text === 'What is in this screenshot?')).toBe(true);
+  });
+
+  it('taken back to edit, gives the input its images with its text', async () => {
+    host = await startHost({ apiKey: 'sk-ant-test-key-qimg-0002', scenario: SCENARIO });
+    const run = host;
+    const image = await pasted();
+    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
+    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
+    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
+    await waitFor(() => queued(run).length === 1, 'the queued message');
+    await run.chat.fromPage({ type: 'queuedMessage', id: queued(run)[0]!.id, action: 'edit' });
+    await waitFor(() => run.posted('insertText').length === 1, 'the message back in the input');
+    expect(run.posted<Inserted>('insertText')[0]).toEqual({ type: 'insertText', text: 'What is in this screenshot?', images: [image] });
+    expect(queued(run)).toEqual([]);
+  });
+});
