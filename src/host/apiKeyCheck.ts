@@ -11,8 +11,9 @@ export function serverLabel(server: string | undefined): string {
   return server ? `the server at ${server}` : 'the Anthropic API';
 }
 
-export function unsentNoKeyMessage(server: string | undefined): string {
-  return `Not sent: no API key is set, so Cairn cannot talk to ${serverLabel(server)}. Your message is kept here; set a key and send it again.`;
+export function unsentNoKeyMessage(server: string | undefined, images = 0): string {
+  const kept = images === 0 ? 'Your message is' : `Your message and its ${images === 1 ? 'image are' : `${images} images are`}`;
+  return `Not sent: no API key is set, so Cairn cannot talk to ${serverLabel(server)}. ${kept} kept here; set a key and send it again.`;
 }
 
 export type KeyCheck = { readonly ok: true; readonly message: string } | { readonly ok: false; readonly message: string };

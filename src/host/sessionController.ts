@@ -70,7 +70,7 @@ export class SessionController {
   /** The last checkpoint whose files the chat was shown (a run "send now" split shows each part's). */
   private checkpointShown: string | undefined;
   /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
-  private unsent: string | undefined;
+  private unsent: { readonly text: string; readonly images: readonly PastedImage[] } | undefined;
   private readonly switching = new SessionSwitch();
   /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
   private modelPick: Promise<void> | undefined;
@@ -202,7 +202,7 @@ export class SessionController {
       checkpoints: this.checkpoints,
       isBusy: () => this.busy,
       lastSent: async () => lastUserText((await this.digest()).turns),
-      unsentText: () => this.unsent,
+      unsent: () => this.unsent,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
       post: (sink, message) => this.post(sink, message),
@@ -318,9 +318,9 @@ export class SessionController {
   ): Promise<MessageOutcome> {
     if (!(await this.deps.hasApiKey())) {
       // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
-      this.unsent = text;
+      this.unsent = { text, images: options.images ?? [] };
       this.deps.log.warn('A message was not sent: no API key is set. It is kept in the chat.');
-      this.chat.broadcastError(this.unsentCard(text));
+      this.chat.broadcastError(this.unsentCard(this.unsent));
       return 'failed';
     }
     if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
@@ -343,7 +343,7 @@ export class SessionController {
     const sent = await this.preparation.textOf(text, hooks);
     if (sent === undefined) return 'not_run';
     // The unsent message is the one the user typed (a command's expansion or a hook may change what goes).
-    if (this.unsent === text) this.unsent = undefined;
+    if (this.unsent?.text === text) this.unsent = undefined;
     text = sent;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
@@ -638,8 +638,11 @@ export class SessionController {
   }
 
   /** The card of a message not sent for want of a key: the text, why, and Set API Key. */
-  private unsentCard(text: string): Extract<HostToWebview, { type: 'error' }> {
-    return this.chat.errorEvent('unsent', unsentNoKeyMessage(this.deps.server?.()), 'setApiKey', text);
+  private unsentCard(unsent: {
+    readonly text: string;
+    readonly images: readonly PastedImage[];
+  }): Extract<HostToWebview, { type: 'error' }> {
+    return this.chat.errorEvent('unsent', unsentNoKeyMessage(this.deps.server?.(), unsent.images.length), 'setApiKey', unsent.text);
   }
 
   private setBusy(busy: boolean): void {

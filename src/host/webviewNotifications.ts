@@ -47,7 +47,8 @@ export interface NotificationPort {
   /** The last message the user typed, from the journal (Retry's label, or its text once every message has its answer). */
   lastSent(): Promise<string | undefined>;
   /** A message kept because it could not go out (no key). */
-  unsentText(): string | undefined;
+  /** The message kept for want of a key, with the images pasted with it. */
+  unsent(): { readonly text: string; readonly images: readonly PastedImage[] } | undefined;
   session(): Promise<AssembledSession>;
   /** Posts the view's `init`; resolves to the turns it showed. */
   sendInit(sink: ViewSink, view: WebviewKind): Promise<readonly TurnView[]>;
@@ -129,8 +130,8 @@ export async function handleNotification(port: NotificationPort, sink: ViewSink,
         return;
       }
       if (message.action === 'resend') {
-        const unsent = port.unsentText();
-        if (unsent !== undefined) await port.send(unsent);
+        const unsent = port.unsent();
+        if (unsent !== undefined) await port.send(unsent.text, unsent.images.length > 0 ? { images: unsent.images } : {});
         return;
       }
       if (message.action === 'continue') {

@@ -7,6 +7,7 @@ import { Jimp } from 'jimp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostNotification, PastedImage } from '../../src/shared/protocol';
 import { startHost, waitFor, type HostRun } from './hostHarness';
+import { shim } from './vscodeShim';
 
 type Queued = Extract<HostNotification, { type: 'queued' }>;
 type Asked = Extract<HostNotification, { type: 'approvalRequested' }>;
@@ -78,5 +79,26 @@ describe('a message with images sent while Cairn works', () => {
     await waitFor(() => run.posted('insertText').length === 1, 'the message back in the input');
     expect(run.posted<Inserted>('insertText')[0]).toEqual({ type: 'insertText', text: 'What is in this screenshot?', images: [image] });
     expect(queued(run)).toEqual([]);
+  });
+});
+
+describe('a message with an image sent before a key is set', () => {
+  it('keeps the image with the unsent message, and Send Again sends both', async () => {
+    host = await startHost({
+      scenario: { model: { id: 'claude-sonnet-4-6' }, turns: [{ user: 'What is this?' }, { assistant: { text: 'A red field.' } }] },
+    });
+    const run = host;
+    await run.chat.fromPage({ type: 'send', text: 'What is this?', images: [await pasted()] });
+    const card = run.posted<Extract<HostNotification, { type: 'error' }>>('error').find((e) => e.kind === 'unsent');
+    expect(card).toMatchObject({ unsent: 'What is this?', message: expect.stringContaining('Your message and its image are kept here') });
+    expect(mains(run)).toHaveLength(0);
+
+    shim.inputBoxAnswers.push('sk-ant-test-key-unsent-img-0001');
+    await shim.commands.get('cairn.setApiKey')!();
+    await run.chat.fromPage({ type: 'action', action: 'resend' });
+    await waitFor(() => busyEnds(run) >= 1, 'the resent run');
+    const user = (mains(run)[0]!.body as Body).messages.at(-1)!;
+    expect(user.content.map((b) => b.type)).toContain('image');
+    expect(user.content.some((b) => b.text === 'What is this?')).toBe(true);
   });
 });
