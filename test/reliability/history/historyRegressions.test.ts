@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, it } from 'vitest';
 import type { Behaviour } from './behaviour';
-import { Busy, Compact, Crash, EditAndResend, Restore, Retry, Send, type HistoryCommand } from './commands';
+import { Busy, Compact, Crash, EditAndResend, Restore, Retry, Send, Undo, type HistoryCommand } from './commands';
 import { HistoryModel } from './model';
 import { HistoryRig } from './rig';
 
@@ -125,5 +125,31 @@ describe('found by the model-based history suite', () => {
     // The Retry answers the summary at the checkpoint's place, so the edited message's place now holds Cairn's own
     // message: the later send is not the checkpoint's message, and "and conversation" is refused, as the session says.
     await replay([...restoredAfterCompactedEdit(), new Retry(talk), new Busy('send', talk), new Restore(0, true, false)]);
+  });
+
+  it("a restore's checkpoint made while a compaction was active is lost with it when the compaction is undone (seeds 4801, 5701)", async () => {
+    // Compact, restore files (its checkpoint names a place in the compacted generation), Undo the compaction:
+    // the session refused "and conversation" to that checkpoint, rightly; the model still thought it reachable.
+    const writeAndRun = answer([writeA, { tool: 'bash', command: 0 }]);
+    await replay([
+      new Send(writeAndRun),
+      new Compact(),
+      new Restore(0, false, false),
+      new Undo(),
+      new Restore(3, false, false),
+      new Restore(0, false, false),
+      new Send(answer([writeA])),
+      new Restore(6, true, false),
+    ]);
+    await rig?.close();
+    rig = undefined;
+    await replay([
+      new Busy('send', writeAndRun),
+      new Compact(),
+      new Restore(0, false, false),
+      new Undo(),
+      new Crash(0, talk),
+      new Restore(9, true, false),
+    ]);
   });
 });

@@ -199,6 +199,9 @@ export class HistoryModel {
     this.branch = undo.branch;
     this.waiting = undo.waiting;
     this.lost = new Set(undo.lost);
+    // A checkpoint made while the undone generation was active (a restore's) names a place in that generation:
+    // the place is gone with it, and the session refuses "and conversation" to it (files only), rightly.
+    for (const cp of this.checkpoints) if (cp.generation === undo.generation) this.lost.add(cp.id);
     this.undoable = undefined;
   }
 
