@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CACHE_TIME, type CompactionSettings } from '../../src/core/compaction/settings';
-import type { HygieneConfig } from '../../src/core/config/hygiene';
+import { DEFAULT_HYGIENE, type HygieneConfig } from '../../src/core/config/hygiene';
 import { cairnNeedsGate, FAILURES_HYGIENE } from '../peers/cairnAgent';
 import { needsOf } from '../peers/needs';
 import type { BenchScenario } from './benchScenario';
@@ -15,7 +15,6 @@ import { benchCompaction, playBenchScenario } from './playBench';
 import { elisionsOf, type ElisionFigures } from './elisions';
 import { timeDecisionsOf, type TimeDecisionFigures } from './timeDecisions';
 import { rereadStubTools } from './rereadCandidate';
-import { editLeanTools } from './editLeanCandidate';
 import type { StrategyHooks } from './strategies';
 import { measureRun, type RunFigures } from './measure';
 
@@ -108,9 +107,9 @@ export const CANDIDATES: Readonly<Record<string, Candidate>> = {
   },
   'edit-lean': {
     about:
-      'an edit answers with where it landed (the hunk headers) and any line the tool changed beyond the model’s own old/new text; the context and the model’s own lines are left out, recallable (measured through wrapTools, not built)',
+      'an edit answers with where it landed (the hunk headers) and any line the tool changed beyond the model’s own old/new text; the context and the model’s own lines are left out, recallable (`cairn.editAnswer: "lean"`)',
     compaction: (base) => base,
-    wrapTools: () => (ledger) => editLeanTools(ledger),
+    hygiene: { ...DEFAULT_HYGIENE, 'edit.answer': 'lean' },
   },
   'failures+reread-stub': {
     about: 'output-failures and reread-stub together',

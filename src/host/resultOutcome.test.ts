@@ -29,6 +29,12 @@ describe('the outcome on a tool line', () => {
     expect(resultOutcomeOf(result('apply_patch', patch, 'diff'))).toEqual({ added: 6, removed: 1 });
   });
 
+  it('takes a lean edit answer’s counts from its sentence, not from the few lines it keeps', () => {
+    const lean =
+      '[#d3 a.ts sha 12345678] Applied as you wrote it, +3 −2 lines; where it landed below (context and your own lines left out, recall #d3 shows the diff).\n@@ -4,6 +4,7 @@\n-kept because the tool changed it\n+so';
+    expect(resultOutcomeOf(result('edit', lean, 'diff'))).toEqual({ added: 3, removed: 2 });
+  });
+
   it('adds nothing to a stub or a same-result (their line says what they stand for) or a read', () => {
     expect(resultOutcomeOf(result('read', '[#b710 a.ts lines 1-2 of 2 sha 1] Unchanged since #a3f2.', 'read-stub'))).toBeUndefined();
     expect(resultOutcomeOf(result('grep', '[#b712] Same result as #b711.', 'same-result'))).toBeUndefined();

@@ -6,6 +6,7 @@
 import { parseElidedLine } from '../core/text/elidedLine';
 import type { ResultOutcome } from '../shared/protocol';
 import { CLOSED_STATUS } from '../core/ports';
+import { leanEditCounts } from '../core/ledger/leanEditAnswer';
 
 const COMMAND_TOOLS: ReadonlySet<string> = new Set(['bash']);
 const SEARCH_TOOLS: ReadonlySet<string> = new Set(['grep', 'glob']);
@@ -36,6 +37,9 @@ function searchOutcome(body: readonly string[]): ResultOutcome {
 }
 
 function editOutcome(lines: readonly string[]): ResultOutcome {
+  // A lean edit answer (`cairn.editAnswer: "lean"`) leaves the model's own lines out and says how many changed.
+  const lean = leanEditCounts(lines[0] ?? '');
+  if (lean) return lean;
   let added = 0;
   let removed = 0;
   let inHunk = false;

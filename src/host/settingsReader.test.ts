@@ -82,6 +82,18 @@ describe('readCairnSettings', () => {
     expect(wrong.problems).toEqual(['cairn.commandOutput must be "headTail" or "failures"; using "headTail".']);
   });
 
+  it('reads cairn.editAnswer into the hygiene numbers beside cairn.commandOutput, and names a wrong value', () => {
+    expect(from({}).hygiene['edit.answer']).toBe('diff');
+    expect(from({ editAnswer: 'lean' }).hygiene).toMatchObject({ 'edit.answer': 'lean', 'cap.command_output': 'head-tail' });
+    expect(from({ editAnswer: 'lean', commandOutput: 'failures' }).hygiene).toMatchObject({
+      'edit.answer': 'lean',
+      'cap.command_output': 'failures',
+    });
+    const wrong = from({ editAnswer: 'short' });
+    expect(wrong.hygiene['edit.answer']).toBe('diff');
+    expect(wrong.problems).toEqual(['cairn.editAnswer must be "diff" or "lean"; using "diff".']);
+  });
+
   it('reads the sub-agents settings, and holds each to its range', () => {
     const defaults = { maxDepth: 1, parallel: 3, maxTurns: 25, perResponse: 10, perTurn: 20, requestsPerTurn: 200 };
     expect(from({}).subagents).toEqual(defaults);

@@ -16,7 +16,7 @@ import {
 import { DEFAULT_ELISION_SETTINGS, type ElisionSettings } from '../core/elision/costModel';
 import type { SubagentSettings } from '../core/subagentTypes';
 import type { ModelPrice, PriceTable } from '../core/pricing/prices';
-import { DEFAULT_HYGIENE, type HygieneConfig } from '../core/config/hygiene';
+import { DEFAULT_HYGIENE, type CommandOutputShape, type EditAnswerShape, type HygieneConfig } from '../core/config/hygiene';
 import { defaultModel } from '../core/model/defaultModel';
 import { BUDGET_SETTINGS, integerBudget, MAX_THRESHOLD_TOKENS } from './budgetSettings';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../node/workspace/sandboxPolicy';
@@ -117,7 +117,7 @@ export interface CairnSettings {
   readonly prices: PriceTable;
   /** `cairn.subagents.*`: how deep children nest, how many run at once, each one's budget. */
   readonly subagents: SubagentSettings;
-  /** The hygiene numbers: the spec's, with `cairn.commandOutput` as `cap.command_output`. */
+  /** The hygiene numbers: the spec's, with `cairn.commandOutput` as `cap.command_output` and `cairn.editAnswer` as `edit.answer`. */
   readonly hygiene: HygieneConfig;
   /** `cairn.sandbox` and `cairn.sandboxNetwork`: how the commands the model runs are confined. */
   readonly sandbox: SandboxSettings;
@@ -344,13 +344,22 @@ function sandboxOf(get: SettingGetter, problems: string[]): SandboxSettings {
   return { mode, network };
 }
 
-/** `cairn.commandOutput`: "headTail" (spec 3.0.0's cap, the default) or "failures" (ledger/outputShape/: the output shaped around what its runner or compiler reports). */
+/**
+ * The hygiene numbers with Cairn's two shapes: `cairn.commandOutput`, "headTail" (spec 3.0.0's cap, the default) or
+ * "failures" (ledger/outputShape/: the output shaped around what its runner or compiler reports); and
+ * `cairn.editAnswer`, "diff" (spec 3.0.0 §5, the default) or "lean" (ledger/leanEditAnswer.ts).
+ */
 function hygieneOf(get: SettingGetter, problems: string[]): HygieneConfig {
-  const raw = get('commandOutput');
-  if (raw === 'failures') return { ...DEFAULT_HYGIENE, 'cap.command_output': 'failures' };
-  if (raw !== undefined && raw !== null && raw !== 'headTail')
+  const output = get('commandOutput');
+  const commandOutput: CommandOutputShape = output === 'failures' ? 'failures' : 'head-tail';
+  if (output !== undefined && output !== null && output !== 'headTail' && output !== 'failures')
     problems.push('cairn.commandOutput must be "headTail" or "failures"; using "headTail".');
-  return DEFAULT_HYGIENE;
+  const edit = get('editAnswer');
+  const editAnswer: EditAnswerShape = edit === 'lean' ? 'lean' : 'diff';
+  if (edit !== undefined && edit !== null && edit !== 'diff' && edit !== 'lean')
+    problems.push('cairn.editAnswer must be "diff" or "lean"; using "diff".');
+  if (commandOutput === DEFAULT_HYGIENE['cap.command_output'] && editAnswer === DEFAULT_HYGIENE['edit.answer']) return DEFAULT_HYGIENE;
+  return { ...DEFAULT_HYGIENE, 'cap.command_output': commandOutput, 'edit.answer': editAnswer };
 }
 
 /** `cairn.subagents.*`, each held to its range (`budgetSettings.ts`). */

@@ -21,4 +21,12 @@ describe('resolveHygiene', () => {
     expect(() => resolveHygiene({ 'ids.digits': 0 })).toThrow(/"ids.digits" must be a whole number of at least 1/);
     expect(() => resolveHygiene({ 'dedupe.by_result': 'grep' })).toThrow(/list of tool names/);
   });
+
+  it('takes the two shapes by name, the spec’s by default, and refuses any other', () => {
+    expect(DEFAULT_HYGIENE['edit.answer']).toBe('diff');
+    expect(DEFAULT_HYGIENE['cap.command_output']).toBe('head-tail');
+    expect(resolveHygiene({ 'edit.answer': 'lean' })['edit.answer']).toBe('lean');
+    expect(() => resolveHygiene({ 'edit.answer': 'short' })).toThrow(/"edit.answer" must be "diff" or "lean", got "short"/);
+    expect(() => resolveHygiene({ 'cap.command_output': 'tail' })).toThrow(/must be "head-tail" or "failures"/);
+  });
 });

@@ -5,6 +5,9 @@
 /** How a command's output over the cap is cut (`cap.command_output`). */
 export type CommandOutputShape = 'head-tail' | 'failures';
 
+/** How an edit answers (`edit.answer`): the spec's diff, or where it landed without the model's own lines. */
+export type EditAnswerShape = 'diff' | 'lean';
+
 export interface HygieneConfig {
   /** Minimum hex digits in a result id (`#a3f2`). */
   'ids.digits': number;
@@ -23,6 +26,12 @@ export interface HygieneConfig {
    * the cap, so this is Cairn's own, off by default (issue 16 §3).
    */
   'cap.command_output': CommandOutputShape;
+  /**
+   * How `edit`, `multiedit` and `write` over a file answer: `diff` (spec 3.0.0 §5, the default) or `lean` (the
+   * hunk headers and any line the tool changed beyond the model's own text; the context and the model's own
+   * lines left out, the whole diff stored and recallable; `ledger/leanEditAnswer.ts`). Not a spec name.
+   */
+  'edit.answer': EditAnswerShape;
   /** Lines a read shows by default. */
   'read.window': number;
   /** Lines a recall shows by default, and at most (the spec: "up to 2000 lines from offset"). */
@@ -51,6 +60,7 @@ export const DEFAULT_HYGIENE: Readonly<HygieneConfig> = Object.freeze({
   'cap.tail_lines': 100,
   'cap.tail_chars': 10_000,
   'cap.command_output': 'head-tail',
+  'edit.answer': 'diff',
   'read.window': 2000,
   'recall.window': 2000,
   'recall.max_chars': 100_000,
@@ -81,6 +91,10 @@ export function resolveHygiene(...layers: Array<HygieneOverrides | undefined>): 
       if (key === 'cap.command_output') {
         if (value !== 'head-tail' && value !== 'failures') {
           throw new ConfigError(`Hygiene setting "${key}" must be "head-tail" or "failures", got ${JSON.stringify(value)}.`);
+        }
+      } else if (key === 'edit.answer') {
+        if (value !== 'diff' && value !== 'lean') {
+          throw new ConfigError(`Hygiene setting "${key}" must be "diff" or "lean", got ${JSON.stringify(value)}.`);
         }
       } else if (Array.isArray(expected)) {
         if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) {

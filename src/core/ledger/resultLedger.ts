@@ -23,6 +23,7 @@ import { ReadTable } from './readTable';
 import { errorAnswer, type Answer, type StoredBody } from './answer';
 import { recallAnswer } from './recall';
 import { renderChanges, resultText } from './render';
+import { leanEditAnswer } from './leanEditAnswer';
 import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
@@ -270,7 +271,8 @@ export class ResultLedger {
             ? [rendered.sentence, ...rendered.body]
             : rendered.body;
         const changed = outcome.changes.some((c) => c.kind !== 'unchanged');
-        return { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored: { lines: stored }, cappable: true };
+        const answer: Answer = { ...rendered, kind: changed ? 'diff' : 'full', isError: false, stored: { lines: stored }, cappable: true };
+        return changed && this.config['edit.answer'] === 'lean' ? leanEditAnswer(answer, id, tool, args) : answer;
       }
       case 'text':
         return this.textAnswer(id, tool, args, outcome.lines, { lines: outcome.lines });

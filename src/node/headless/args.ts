@@ -5,7 +5,7 @@ import {
   type CompactionSettings,
   type CompactionThreshold,
 } from '../../core/compaction/settings';
-import { DEFAULT_HYGIENE, type CommandOutputShape, type HygieneConfig } from '../../core/config/hygiene';
+import { DEFAULT_HYGIENE, type CommandOutputShape, type EditAnswerShape, type HygieneConfig } from '../../core/config/hygiene';
 import type { SpendingCaps } from '../../core/spending/spendingCap';
 import type { SandboxSettings } from '../workspace/sandboxPolicy';
 import { isPermissionMode, PERMISSION_MODES, type PermissionMode } from '../../core/agent/permissionMode';
@@ -31,6 +31,8 @@ export interface HeadlessArgs {
   readonly fallbackAfterMinutes?: number;
   /** `--command-output failures`: a long command output cut around its failures (as `cairn.commandOutput`). */
   readonly commandOutput?: CommandOutputShape;
+  /** `--edit-answer lean`: an edit answers with where it landed, not the whole diff (as `cairn.editAnswer`). */
+  readonly editAnswer?: EditAnswerShape;
   /** `--budget-turn` and `--budget-session`: the spending caps in US$, as `cairn.budget.*`. */
   readonly spendingCaps?: SpendingCaps;
   /** `--past-cap`: the answer when a request could pass a cap (default stop). */
@@ -71,6 +73,8 @@ export const USAGE = `Usage: npm run agent -- --workspace DIR (--scenario FILE |
                     the last --fallback-after-minutes, default 5), as cairn.compaction.fallbackModel
   --command-output headTail|failures
                     how a command's output over the cap is cut, as cairn.commandOutput (default headTail)
+  --edit-answer diff|lean
+                    how an edit answers the model, as cairn.editAnswer (default diff)
   --budget-turn USD, --budget-session USD
                     spending caps, as cairn.budget.turn and cairn.budget.session (default none)
   --past-cap stop|once|raise
@@ -107,6 +111,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
         '--fallback-model',
         '--fallback-after-minutes',
         '--command-output',
+        '--edit-answer',
         '--budget-turn',
         '--budget-session',
         '--past-cap',
@@ -146,6 +151,10 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   if (commandOutput !== undefined && commandOutput !== 'headTail' && commandOutput !== 'failures') {
     throw new UsageError(`--command-output must be headTail or failures, got "${commandOutput}".`);
   }
+  const editAnswer = values.get('--edit-answer');
+  if (editAnswer !== undefined && editAnswer !== 'diff' && editAnswer !== 'lean') {
+    throw new UsageError(`--edit-answer must be diff or lean, got "${editAnswer}".`);
+  }
   const dollars = (flag: string): number | undefined => {
     if (!values.has(flag)) return undefined;
     const value = Number(values.get(flag));
@@ -176,6 +185,7 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
       ? { sandbox: { mode: sandbox === 'off' ? ('off' as const) : ('auto' as const), network: flags.has('--sandbox-network') } }
       : {}),
     ...(commandOutput === 'failures' ? { commandOutput: 'failures' as const } : {}),
+    ...(editAnswer === 'lean' ? { editAnswer: 'lean' as const } : {}),
     ...(scenario ? { scenario } : {}),
     ...(prompt ? { prompt } : {}),
     ...(values.has('--base-url') ? { baseUrl: values.get('--base-url')! } : {}),
@@ -190,9 +200,14 @@ export function parseHeadlessArgs(argv: readonly string[]): HeadlessArgs {
   };
 }
 
-/** The hygiene numbers: the spec's, with `--command-output` over them. */
+/** The hygiene numbers: the spec's, with `--command-output` and `--edit-answer` over them. */
 export function hygieneOf(args: HeadlessArgs): HygieneConfig {
-  return args.commandOutput ? { ...DEFAULT_HYGIENE, 'cap.command_output': args.commandOutput } : DEFAULT_HYGIENE;
+  if (!args.commandOutput && !args.editAnswer) return DEFAULT_HYGIENE;
+  return {
+    ...DEFAULT_HYGIENE,
+    ...(args.commandOutput ? { 'cap.command_output': args.commandOutput } : {}),
+    ...(args.editAnswer ? { 'edit.answer': args.editAnswer } : {}),
+  };
 }
 
 /** The built-in compaction settings with the command line's threshold and fallback model over them. */

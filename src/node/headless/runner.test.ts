@@ -165,6 +165,20 @@ describe('the headless runner', () => {
     expect(() => parseHeadlessArgs([...base, '--command-output', 'short'])).toThrow(/--command-output must be headTail or failures/);
   });
 
+  it('reads --edit-answer into the hygiene numbers and refuses another shape', () => {
+    const base = ['--workspace', 'w', '--prompt', 'p'];
+    expect(hygieneOf(parseHeadlessArgs(base))['edit.answer']).toBe('diff');
+    expect(hygieneOf(parseHeadlessArgs([...base, '--edit-answer', 'lean']))).toMatchObject({
+      'edit.answer': 'lean',
+      'cap.command_output': 'head-tail',
+    });
+    expect(hygieneOf(parseHeadlessArgs([...base, '--edit-answer', 'lean', '--command-output', 'failures']))).toMatchObject({
+      'edit.answer': 'lean',
+      'cap.command_output': 'failures',
+    });
+    expect(() => parseHeadlessArgs([...base, '--edit-answer', 'short'])).toThrow(/--edit-answer must be diff or lean/);
+  });
+
   it('npm run agent with the compaction sample prints the compaction, its files table and the full re-read', async () => {
     const dir = await tempDir();
     const { stdout, stderr } = await promisify(execFile)(
