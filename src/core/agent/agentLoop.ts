@@ -117,13 +117,11 @@ export class AgentLoop {
 
   async run(userText: string, signal: AbortSignal, mentions: readonly Mention[] = []): Promise<DoneReason> {
     // Images for a model that takes none: a clear refusal before anything is added or sent (never the server's 400).
-    if (mentions.some(mentionSendsImage)) {
-      const model = this.settings().model;
-      if (!(await modelTakesImages(this.deps.model, model))) {
-        this.deps.emit({ type: 'error', kind: 'no_vision', message: noVisionMessage(model) });
-        this.deps.emit({ type: 'done', reason: 'error' });
-        return 'error';
-      }
+    const refusal = await this.visionRefusal(mentions);
+    if (refusal !== undefined) {
+      this.deps.emit({ type: 'error', kind: 'no_vision', message: refusal });
+      this.deps.emit({ type: 'done', reason: 'error' });
+      return 'error';
     }
     this.steers.open();
     try {
@@ -471,7 +469,15 @@ export class AgentLoop {
     if (!this.steers.hasWaiting) return;
     const { deps } = this;
     if (!this.canTakeUserText()) return;
-    for (const { steer, settle } of this.steers.takeAll()) {
+    for (const { steer, settle, refuse } of this.steers.takeAll()) {
+      // Images for a model that takes none: refused as a message sent at once is, nothing of it added; its
+      // sender keeps it (text and images) for the user to edit or send once they chose a model that takes them.
+      const refusal = await this.visionRefusal(steer.mentions ?? []);
+      if (refusal !== undefined) {
+        deps.emit({ type: 'notice', level: 'warning', kind: 'no_vision', message: refusal });
+        refuse(refusal);
+        continue;
+      }
       const { conversation, number: generation } = deps.generations.current;
       const joins = conversation.last()?.message.role === 'user';
       await steer.beforeAppend?.({ generation, index: joins ? conversation.length - 1 : conversation.length });
@@ -494,6 +500,13 @@ export class AgentLoop {
     const { conversation } = this.deps.generations.current;
     const last = conversation.last();
     return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
+  }
+
+  /** Why a message with these attachments cannot go (images for a model that takes none), the same for every path. */
+  private async visionRefusal(mentions: readonly Mention[]): Promise<string | undefined> {
+    if (!mentions.some(mentionSendsImage)) return undefined;
+    const model = this.settings().model;
+    return (await modelTakesImages(this.deps.model, model)) ? undefined : noVisionMessage(model);
   }
 
   /** The result's image block when the model takes images; undefined otherwise. */
