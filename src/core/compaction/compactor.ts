@@ -120,7 +120,13 @@ export interface PlanFailure {
 /** What a compaction did, and what the views should be told about it (the journal already has it). */
 export type CompactionOutcome =
   | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number; readonly events: readonly AgentEvent[] }
-  | { readonly applied: false; readonly reason: string; readonly events: readonly AgentEvent[] };
+  | {
+      readonly applied: false;
+      readonly reason: string;
+      readonly events: readonly AgentEvent[];
+      /** Why it did not apply, when it was planned (absent: the conversation moved on before it was applied). */
+      readonly failure?: PlanFailure['failure'];
+    };
 
 /**
  * Compaction: the one deliberate break of the prompt cache. It summarizes the older part of the current
@@ -145,11 +151,17 @@ export class Compactor implements ContextPolicy {
       }
     | undefined;
   private autoBlocked: { generation: number; length: number } | undefined;
+  /**
+   * A PreCompact hook blocked the automatic compaction in this run: it is not asked again until the user's next
+   * message starts a run, or the next request no longer fits the window (where its block is overridden).
+   */
+  private hookHeld = false;
 
   constructor(private readonly deps: CompactorDeps) {}
 
   startRun(): void {
     this.compactionsThisRun = 0;
+    this.hookHeld = false;
   }
 
   /**
@@ -327,8 +339,14 @@ export class Compactor implements ContextPolicy {
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
     const lossless = await this.elideInstead(check);
     if (lossless) return lossless;
+    if (this.hookHeld && check.fits) {
+      this.deps.log('[Context] automatic compaction held: a PreCompact hook blocked it in this run');
+      return undefined;
+    }
     const outcome = await this.compact({ reason: 'auto', mustFit: !check.fits }, signal);
-    this.autoBlocked = outcome.applied ? undefined : { generation, length: conversation.length };
+    const hookBlocked = !outcome.applied && outcome.failure === 'hook_blocked';
+    if (hookBlocked) this.hookHeld = true;
+    this.autoBlocked = outcome.applied || hookBlocked ? undefined : { generation, length: conversation.length };
     return outcome;
   }
 
@@ -344,8 +362,13 @@ export class Compactor implements ContextPolicy {
       // compacting (routine). A summary that failed, or a context that must shrink and cannot, does.
       const quiet =
         plan.failure === 'cancelled' || (plan.failure === 'nothing_to_compact' && options.reason === 'auto' && !options.mustFit);
-      if (quiet) return { applied: false, reason: plan.reason, events: [] };
-      return { applied: false, reason: plan.reason, events: [await this.notice('warning', 'compaction_failed', plan.reason)] };
+      if (quiet) return { applied: false, reason: plan.reason, events: [], failure: plan.failure };
+      return {
+        applied: false,
+        reason: plan.reason,
+        events: [await this.notice('warning', 'compaction_failed', plan.reason)],
+        failure: plan.failure,
+      };
     }
     return this.apply(plan.plan);
   }
