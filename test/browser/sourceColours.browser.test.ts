@@ -1,7 +1,7 @@
 /**
  * The context report's bar in real Chromium on the built webview, with the fake host, in every kind of theme:
- * each source has its own colour (thinking, web pages and images once shared the last one), and each colour
- * stands out from the panel behind the bar (WCAG's 3:1 for graphics). Screenshots in test-output/browser/.
+ * thinking, web pages and images (which once shared the last colour) each have their own, shared with no other
+ * source, and each stands out from the panel behind the bar (WCAG's 3:1 for graphics). Screenshots in test-output/browser/.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ describe.skipIf(!chromiumPath)("the context report's bar", () => {
   const suite = useBrowserSuite(chromiumPath);
 
   for (const theme of THEME_NAMES) {
-    it(`gives every source its own colour, each standing out from the panel (${theme})`, async () => {
+    it(`gives thinking, web pages and images a colour each, no other source's, standing out from the panel (${theme})`, async () => {
       const page = await suite.browser.context.newPage();
       await page.setViewportSize({ width: 1100, height: 860 });
       const errors: string[] = [];
@@ -76,7 +76,9 @@ describe.skipIf(!chromiumPath)("the context report's bar", () => {
       const of = (source: string) => colours.find((c) => c.source === source)!.colour;
       const three = [of('thinking'), of('web_pages: 2 pages'), of('images: 2 images')];
       expect(new Set(three).size, `thinking, pages, images: ${three.join(' | ')}`).toBe(3);
-      expect(new Set(colours.map((c) => c.colour)).size, colours.map((c) => `${c.source} ${c.colour}`).join(', ')).toBe(colours.length);
+      // And none shares another source's (the theme's own chart colours may coincide: High Contrast Light's
+      // orange is its red, so tools and rules look alike there; that is the theme's choice, not Cairn's).
+      for (const colour of three) expect(colours.filter((c) => c.colour === colour).map((c) => c.source)).toHaveLength(1);
       for (const { source, colour, contrast } of colours.filter((c) => three.includes(c.colour)))
         expect(contrast, `${source} (${colour}) on the panel`).toBeGreaterThanOrEqual(3);
     });
