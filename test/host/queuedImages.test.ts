@@ -119,6 +119,29 @@ describe('"Send now" of a message with images for a model without vision', () =>
   });
 });
 
+describe('a message with images sent to a model without vision', () => {
+  it('is refused before anything is sent, and what the user typed goes back to the input with its images', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-qimg-0004',
+      settings: { 'cairn.model': 'claude-2.1' },
+      scenario: { model: { id: 'claude-2.1' }, turns: [{ user: 'What is this?' }, { assistant: { text: 'A red field.' } }] },
+    });
+    const run = host;
+    const image = await pasted();
+    await run.chat.fromPage({ type: 'send', text: 'What is this?', images: [image] });
+    await waitFor(() => busyEnds(run) >= 1, 'the refused run to end');
+    const errors = run.posted<Extract<HostNotification, { type: 'error' }>>('error');
+    expect(errors.map((e) => [e.kind, e.message])).toEqual([
+      [
+        'no_vision',
+        'claude-2.1 does not take images, so the message was not sent. Choose a model that does (any Claude from the 3 family on), or remove the images and send it again.',
+      ],
+    ]);
+    expect(mains(run)).toHaveLength(0);
+    expect(run.posted<Inserted>('insertText')).toEqual([{ type: 'insertText', text: 'What is this?', images: [image] }]);
+  });
+});
+
 describe('a message with an image sent before a key is set', () => {
   it('keeps the image with the unsent message, and Send Again sends both', async () => {
     host = await startHost({
