@@ -21,6 +21,8 @@ interface Entry extends QueuedMessage {
   readonly id: number;
   /** Set while it waits for the running turn's next boundary ("send now"). */
   steer?: Withdrawable;
+  /** The running turn refused it (images for a model that takes none): it waits for the user, never sent by itself. */
+  held?: boolean;
 }
 
 export class MessageQueue {
@@ -74,6 +76,17 @@ export class MessageQueue {
     this.entries.splice(at, 1);
     this.tell();
     return entry;
+  }
+
+  /** The running turn refused it: it stays, for the user to edit, remove or send again, and is not sent when the turn ends. */
+  hold(id: number): void {
+    const entry = this.entries.find((e) => e.id === id);
+    if (entry) entry.held = true;
+  }
+
+  /** Whether the oldest message waits for the user (`hold`): then none is sent when the turn ends, keeping their order. */
+  get oldestHeld(): boolean {
+    return this.entries[0]?.held === true;
   }
 
   /** The message got into the running turn: it leaves the queue. */

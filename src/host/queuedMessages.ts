@@ -3,7 +3,8 @@
  * them (`MessageQueue`): queued while a message is being sent; the oldest sent when a turn ends by itself, held
  * for the user when they stopped it or it failed; "Send now" gives one to the running turn at its next request
  * boundary (`AgentSession.steer`), or sends it when nothing runs; Edit takes one back into the input. Images
- * pasted with a message wait with it and go with it (checked and scaled then, as a message sent at once).
+ * pasted with a message wait with it and go with it (checked and scaled then, as a message sent at once). A
+ * message the running turn refuses (images for a model that takes none) stays, held for the user.
  */
 import type { DoneReason } from '../core/agent/events';
 import type { Mention } from '../core/agent/mentions';
@@ -58,7 +59,7 @@ export class QueuedMessages {
    */
   afterTurn(outcome: MessageOutcome): void {
     if (this.queue.size === 0) return;
-    if (outcome === 'cancelled' || outcome === 'error' || outcome === 'budget' || outcome === 'failed') {
+    if (outcome === 'cancelled' || outcome === 'error' || outcome === 'budget' || outcome === 'failed' || this.queue.oldestHeld) {
       this.deps.log.info(`The turn ended (${outcome}); ${this.queue.size} queued message(s) wait for you in the chat.`);
       return;
     }
@@ -117,8 +118,13 @@ export class QueuedMessages {
       this.queue.delivered(id);
       return;
     }
-    // The turn ended before a boundary came: it waits in the queue again, or goes now if nothing else runs.
     this.queue.steering(id, undefined);
+    if (handle.refusal?.() !== undefined) {
+      // Refused as a message sent at once is (the turn said why): kept with its images until the user acts.
+      this.queue.hold(id);
+      return;
+    }
+    // The turn ended before a boundary came: it waits in the queue again, or goes now if nothing else runs.
     if (!this.deps.isSending()) {
       const again = this.queue.take(id);
       if (again !== undefined) await this.deps.send(again.text, again.images);

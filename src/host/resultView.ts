@@ -15,7 +15,7 @@ export function resultViewOf(result: LedgerResult, durationMs?: number): ResultV
     text: result.text,
     kind: result.kind,
     fullChars: result.fullChars,
-    tokensSaved: tokensSavedBy(result.kind, result.fullChars, result.text.length),
+    tokensSaved: tokensSavedBy(result.kind, result.fullChars, result.text.length, result.imageTokensKeptOut),
     isError: result.isError,
     ...(result.refersTo && result.refersTo.length > 0 ? { refersTo: [...result.refersTo] } : {}),
     ...(outcome ? { outcome } : {}),

@@ -316,6 +316,7 @@ export class SessionController {
     text: string,
     options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] },
   ): Promise<MessageOutcome> {
+    const typed = text;
     if (!(await this.deps.hasApiKey())) {
       // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
       this.unsent = { text, images: options.images ?? [] };
@@ -356,6 +357,9 @@ export class SessionController {
     }
     this.checkpointShown = session.checkpoints?.last()?.id;
     this.setBusy(true);
+    // Images for a model that takes none are refused before anything is sent: what the user typed goes back to the input.
+    const back = { type: 'insertText' as const, text: typed, ...(options.images?.length ? { images: options.images } : {}) };
+    const refusal = session.onEvent((e) => e.type === 'error' && e.kind === 'no_vision' && this.broadcast(back, 'chat'));
     try {
       // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
       let reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
@@ -373,6 +377,7 @@ export class SessionController {
       this.postError('session', errorMessage(error));
       return 'failed';
     } finally {
+      refusal.dispose();
       this.setBusy(false);
       await this.refreshMeter();
       // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.

@@ -78,6 +78,8 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
     '--vscode-charts-orange': '#d18616',
     '--vscode-charts-green': '#388a34',
     '--vscode-charts-purple': '#652d90',
+    '--vscode-terminal-ansiCyan': '#0598bc',
+    '--vscode-terminal-ansiMagenta': '#bc05bc',
   },
   dark: {
     ...shared,
@@ -133,6 +135,8 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
     '--vscode-charts-orange': '#d18616',
     '--vscode-charts-green': '#89d185',
     '--vscode-charts-purple': '#b180d7',
+    '--vscode-terminal-ansiCyan': '#11a8cd',
+    '--vscode-terminal-ansiMagenta': '#bc3fbc',
   },
   'hc-dark': {
     ...shared,
@@ -190,6 +194,8 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
     '--vscode-charts-orange': '#d18616',
     '--vscode-charts-green': '#89d185',
     '--vscode-charts-purple': '#b180d7',
+    '--vscode-terminal-ansiCyan': '#00ffff',
+    '--vscode-terminal-ansiMagenta': '#ff00ff',
   },
   'hc-light': {
     ...shared,
@@ -247,5 +253,7 @@ export const THEMES: Record<ThemeName, Record<string, string>> = {
     '--vscode-charts-orange': '#b5200d',
     '--vscode-charts-green': '#374e06',
     '--vscode-charts-purple': '#652d90',
+    '--vscode-terminal-ansiCyan': '#0598bc',
+    '--vscode-terminal-ansiMagenta': '#bc05bc',
   },
 };

@@ -82,6 +82,66 @@ describe('a message with images sent while Cairn works', () => {
   });
 });
 
+describe('"Send now" of a message with images for a model without vision', () => {
+  it('is refused as a message sent at once is, nothing of it reaches the turn, and it stays queued with its images', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-qimg-0003',
+      settings: { 'cairn.model': 'claude-2.1' },
+      scenario: { ...SCENARIO, model: { id: 'claude-2.1' }, turns: SCENARIO.turns.slice(0, 3) },
+    });
+    const run = host;
+    const image = await pasted();
+    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
+    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
+    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
+    await waitFor(() => queued(run).length === 1, 'the queued message');
+    const id = queued(run)[0]!.id;
+    const steered = run.chat.fromPage({ type: 'queuedMessage', id, action: 'sendNow' });
+    await waitFor(() => queued(run)[0]?.steering === true, 'the message given to the turn');
+    await run.chat.fromPage({ type: 'approval', callId: run.posted<Asked>('approvalRequested')[0]!.callId, decision: 'allow-once' });
+    await steered;
+    await waitFor(() => busyEnds(run) >= 1, 'the turn to end');
+    // The words a message sent at once gets, as a warning; the turn went on without any of it.
+    const notices = run.posted<Extract<HostNotification, { type: 'notice' }>>('notice').filter((n) => n.kind === 'no_vision');
+    expect(notices.map((n) => n.message)).toEqual([
+      'claude-2.1 does not take images, so the message was not sent. Choose a model that does (any Claude from the 3 family on), or remove the images and send it again.',
+    ]);
+    expect(mains(run)).toHaveLength(2);
+    const sent = JSON.stringify(mains(run).map((r) => r.body));
+    expect(sent).not.toContain('What is in this screenshot?');
+    expect(sent).not.toContain('was not sent');
+    // Kept with its images, and not sent by itself when the turn ended: it waits for the user.
+    expect(queued(run)).toEqual([{ id, text: 'What is in this screenshot?', images: ['pasted-1.png'], steering: false }]);
+    expect(busyEnds(run)).toBe(1);
+    await run.chat.fromPage({ type: 'queuedMessage', id, action: 'edit' });
+    await waitFor(() => run.posted('insertText').length === 1, 'the message back in the input');
+    expect(run.posted<Inserted>('insertText')[0]).toEqual({ type: 'insertText', text: 'What is in this screenshot?', images: [image] });
+  });
+});
+
+describe('a message with images sent to a model without vision', () => {
+  it('is refused before anything is sent, and what the user typed goes back to the input with its images', async () => {
+    host = await startHost({
+      apiKey: 'sk-ant-test-key-qimg-0004',
+      settings: { 'cairn.model': 'claude-2.1' },
+      scenario: { model: { id: 'claude-2.1' }, turns: [{ user: 'What is this?' }, { assistant: { text: 'A red field.' } }] },
+    });
+    const run = host;
+    const image = await pasted();
+    await run.chat.fromPage({ type: 'send', text: 'What is this?', images: [image] });
+    await waitFor(() => busyEnds(run) >= 1, 'the refused run to end');
+    const errors = run.posted<Extract<HostNotification, { type: 'error' }>>('error');
+    expect(errors.map((e) => [e.kind, e.message])).toEqual([
+      [
+        'no_vision',
+        'claude-2.1 does not take images, so the message was not sent. Choose a model that does (any Claude from the 3 family on), or remove the images and send it again.',
+      ],
+    ]);
+    expect(mains(run)).toHaveLength(0);
+    expect(run.posted<Inserted>('insertText')).toEqual([{ type: 'insertText', text: 'What is this?', images: [image] }]);
+  });
+});
+
 describe('a message with an image sent before a key is set', () => {
   it('keeps the image with the unsent message, and Send Again sends both', async () => {
     host = await startHost({

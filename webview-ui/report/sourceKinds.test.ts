@@ -18,4 +18,18 @@ describe('sources across requests', () => {
     const mixed = sourceSlots(['preamble', 'something new', 'conversation: 1 message', 'another']);
     expect(new Set(mixed).size).toBe(4);
   });
+
+  it('give thinking, web pages and images a colour each, apart from every other kind', () => {
+    const all = [
+      'preamble',
+      'tools: 8 tools',
+      'rules: AGENTS.md',
+      'project_context',
+      'session_date',
+      'conversation: 3 messages',
+      'mcp_tools',
+    ];
+    const slots = sourceSlots([...all, 'thinking', 'web_pages: 2 pages', 'images: 2 images']);
+    expect(new Set(slots).size).toBe(slots.length);
+  });
 });

@@ -14,7 +14,7 @@ export function sourceKey(name: string): string {
 /**
  * A fixed colour per kind of source, so a source keeps its colour from one request to the next and no
  * two kinds share one (the chat's meter uses the same: system purple, conversation blue, summary green).
- * The slots are the theme's chart colours (SourceBar.css `.seg-N`).
+ * The slots are the theme's chart colours, then two of its terminal colours (SourceBar.css `.seg-N`).
  */
 const KIND_SLOT: Readonly<Record<string, number>> = {
   preamble: 0,
@@ -28,12 +28,13 @@ const KIND_SLOT: Readonly<Record<string, number>> = {
   tools: 4,
   rules: 5,
   session_date: 6,
-  // The model's thinking, web_fetch's pages and images (issue 33) share the last colour: eight is what the bar can tell apart.
+  // The model's thinking, web_fetch's pages and images (issue 33) each their own: past the theme's eight chart
+  // colours, the terminal's cyan and magenta (every theme defines them, high contrast ones included).
   thinking: 7,
-  web_pages: 7,
-  images: 7,
+  web_pages: 8,
+  images: 9,
 };
-export const SLOT_COUNT = 8;
+export const SLOT_COUNT = 10;
 
 /** Colour slots for a request's sources: known kinds their own, others the slots left over, in order. */
 export function sourceSlots(names: readonly string[]): number[] {

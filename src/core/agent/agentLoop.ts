@@ -22,7 +22,7 @@ import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { DoneReason } from './events';
-import type { ContextChange, ContextPolicy, MessageAttachment, NextRequest, RequestComposer, RunBounds, SessionRecorder } from './ports';
+import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
 import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
@@ -30,6 +30,7 @@ import { mentionSendsImage, type Mention } from './mentions';
 import { blocksOfAttachments, readMentions } from './userAttachments';
 import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
+import { SpendingCheck } from './spendingCheck';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -94,8 +95,8 @@ export class AgentLoop {
   private readonly usedToolUseIds = new Set<string>();
   /** Messages the user gave while the run goes on, taken at the next request boundary (`steer`). */
   private readonly steers = new SteerInbox();
-  /** The provider-counted prompt of this agent's last answered request: what the cache may hold for the next. */
-  private lastPrompt: { generation: number; tokens: number } | undefined;
+  /** The spending caps' check before each request, told of each answer (`spendingCheck.ts`). */
+  private readonly spending: SpendingCheck;
   /** The thinking fields of the run going on (set at its first request). */
   private runThinking: ThinkingFields | undefined;
   /** The last thinking notice shown, so a run does not repeat the one before. */
@@ -104,7 +105,9 @@ export class AgentLoop {
   constructor(
     private readonly deps: AgentLoopDeps,
     private readonly settings: () => AgentLoopSettings,
-  ) {}
+  ) {
+    this.spending = new SpendingCheck(deps, settings);
+  }
 
   /**
    * A message the user gives while the run goes on ("send now"): appended as the user's words at the next
@@ -117,13 +120,11 @@ export class AgentLoop {
 
   async run(userText: string, signal: AbortSignal, mentions: readonly Mention[] = []): Promise<DoneReason> {
     // Images for a model that takes none: a clear refusal before anything is added or sent (never the server's 400).
-    if (mentions.some(mentionSendsImage)) {
-      const model = this.settings().model;
-      if (!(await modelTakesImages(this.deps.model, model))) {
-        this.deps.emit({ type: 'error', kind: 'no_vision', message: noVisionMessage(model) });
-        this.deps.emit({ type: 'done', reason: 'error' });
-        return 'error';
-      }
+    const refusal = await this.visionRefusal(mentions);
+    if (refusal !== undefined) {
+      this.deps.emit({ type: 'error', kind: 'no_vision', message: refusal });
+      this.deps.emit({ type: 'done', reason: 'error' });
+      return 'error';
     }
     this.steers.open();
     try {
@@ -219,7 +220,7 @@ export class AgentLoop {
       // The spending caps, on the request as it will go: past one the user was asked, and "stop" ends the run here
       // (every call of the last response has its result by now, so the history stays valid).
       if (deps.bounds?.beforeSend) {
-        const over = await deps.bounds.beforeSend(() => this.nextRequest(), signal);
+        const over = await this.spending.beforeSend(signal);
         if (signal.aborted) return this.finish('cancelled');
         if (over !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: over });
       }
@@ -342,8 +343,7 @@ export class AgentLoop {
       if (response.content.length === 0) conversation.unmarkSent(sentBefore);
       const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
       if (response.cacheDiagnosis !== undefined) snapshot.cacheDiagnosis = response.cacheDiagnosis;
-      const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens } = response.usage;
-      this.lastPrompt = { generation, tokens: input_tokens + cache_creation_input_tokens + cache_read_input_tokens };
+      this.spending.answered(generation, response.usage);
       await deps.recorder.snapshot(snapshot);
       deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
       this.emitSnapshot(index, snapshot);
@@ -471,7 +471,15 @@ export class AgentLoop {
     if (!this.steers.hasWaiting) return;
     const { deps } = this;
     if (!this.canTakeUserText()) return;
-    for (const { steer, settle } of this.steers.takeAll()) {
+    for (const { steer, settle, refuse } of this.steers.takeAll()) {
+      // Images for a model that takes none: refused as a message sent at once is, nothing of it added; its
+      // sender keeps it (text and images) for the user to edit or send once they chose a model that takes them.
+      const refusal = await this.visionRefusal(steer.mentions ?? []);
+      if (refusal !== undefined) {
+        deps.emit({ type: 'notice', level: 'warning', kind: 'no_vision', message: refusal });
+        refuse(refusal);
+        continue;
+      }
       const { conversation, number: generation } = deps.generations.current;
       const joins = conversation.last()?.message.role === 'user';
       await steer.beforeAppend?.({ generation, index: joins ? conversation.length - 1 : conversation.length });
@@ -496,6 +504,13 @@ export class AgentLoop {
     return last === undefined || last.message.role === 'assistant' || conversation.length > conversation.sentCount;
   }
 
+  /** Why a message with these attachments cannot go (images for a model that takes none), the same for every path. */
+  private async visionRefusal(mentions: readonly Mention[]): Promise<string | undefined> {
+    if (!mentions.some(mentionSendsImage)) return undefined;
+    const model = this.settings().model;
+    return (await modelTakesImages(this.deps.model, model)) ? undefined : noVisionMessage(model);
+  }
+
   /** The result's image block when the model takes images; undefined otherwise. */
   private async imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
     if (!result.image) return undefined;
@@ -509,22 +524,6 @@ export class AgentLoop {
     const unique = uniqueToolUseIds(content, used);
     for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
     return unique;
-  }
-
-  /** What the next request will be, for the spending caps (`RunBounds.beforeSend`), without composing it. */
-  private async nextRequest(): Promise<NextRequest> {
-    const { deps } = this;
-    const settings = this.settings();
-    const { number: generation, conversation } = deps.generations.current;
-    const messages = (deps.project ?? projectForProvider)(conversation.all());
-    const promptTokens = deps.composer.estimatePrompt?.(settings.model, messages) ?? 0;
-    return {
-      model: settings.model,
-      promptTokens,
-      previousPromptTokens: this.lastPrompt?.generation === generation ? this.lastPrompt.tokens : 0,
-      sinceAnswerMs: deps.requests.sinceMainAnswerMs(),
-      maxTokens: await this.maxTokensFor(settings),
-    };
   }
 
   /** Says once (until it changes) what of the thinking settings could not be sent as set, and why. */

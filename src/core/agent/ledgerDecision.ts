@@ -6,7 +6,7 @@ import type { LedgerResult } from '../ledger/types';
 export function ledgerDecision(result: LedgerResult): Decision | undefined {
   const resultIds = [result.id, ...(result.refersTo ?? [])];
   // What it kept out of the context, so the savings view can add up a session's snapshots (issue 35 §4).
-  const tokensSaved = tokensSavedBy(result.kind, result.fullChars, result.text.length);
+  const tokensSaved = tokensSavedBy(result.kind, result.fullChars, result.text.length, result.imageTokensKeptOut);
   switch (result.kind) {
     case 'read-stub':
       return { kind: 'stub', detail: `${result.bracket} answered with a stub`, resultIds, tokensSaved };

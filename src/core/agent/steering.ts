@@ -23,11 +23,18 @@ export interface SteerHandle {
   readonly delivered: Promise<boolean>;
   /** Takes the message back if no boundary has taken it yet (true); false when it is already being appended, or was settled. */
   withdraw(): boolean;
+  /**
+   * Why the run refused the message, once `delivered` is false because of it (images for a model that takes
+   * none): the same words a message sent at once gets. Undefined when it was not refused.
+   */
+  refusal?(): string | undefined;
 }
 
 interface Waiting {
   readonly steer: Steer;
   readonly settle: (delivered: boolean) => void;
+  /** Hands the message back undelivered, with why (`SteerHandle.refusal`). */
+  readonly refuse: (why: string) => void;
 }
 
 export class SteerInbox {
@@ -50,14 +57,23 @@ export class SteerInbox {
 
   /** The message waits for the next boundary of the run going on (none: it is handed back at once). */
   add(steer: Steer): SteerHandle {
-    if (this.runs === 0) return { delivered: Promise.resolve(false), withdraw: () => false };
+    if (this.runs === 0) return { delivered: Promise.resolve(false), withdraw: () => false, refusal: () => undefined };
     let waiting: Waiting | undefined;
+    let refusal: string | undefined;
     const delivered = new Promise<boolean>((resolve) => {
-      waiting = { steer, settle: resolve };
+      waiting = {
+        steer,
+        settle: resolve,
+        refuse: (why) => {
+          refusal = why;
+          resolve(false);
+        },
+      };
       this.waiting.push(waiting);
     });
     return {
       delivered,
+      refusal: () => refusal,
       withdraw: () => {
         const at = this.waiting.indexOf(waiting!);
         if (at === -1) return false;

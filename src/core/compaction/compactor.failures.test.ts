@@ -34,6 +34,7 @@ describe('Compactor: failures', () => {
     expect(outcome).toEqual({
       applied: false,
       reason,
+      failure: 'summary_failed',
       events: [{ type: 'notice', level: 'warning', kind: 'compaction_failed', message: reason }],
     });
     expect(h.notices).toEqual([{ level: 'warning', kind: 'compaction_failed', message: reason }]);

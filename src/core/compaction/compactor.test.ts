@@ -193,6 +193,39 @@ describe('Compactor: the automatic trigger', () => {
     expect(tries()).toBe(2);
   });
 
+  it('a PreCompact hook that blocked is not asked again in the run, until the next run or until the request no longer fits', async () => {
+    const asked: string[] = [];
+    const h = compactorWith({
+      beforeCompact: async (trigger) => {
+        asked.push(trigger);
+        return 'A PreCompact hook stopped the compaction: not now';
+      },
+    });
+    addTurns(h.conversation(), 6, 700); // 8,400: over the soft threshold, inside the hard fit
+    h.compactor.startRun();
+    const first = await h.compactor.beforeRequest(signal());
+    expect(first.newGeneration).toBe(false);
+    expect(noticeEvents(first.events).map((e) => e.message)).toEqual(['A PreCompact hook stopped the compaction: not now']);
+    expect(asked).toEqual(['auto']);
+    // The run goes on and the context grows, still inside the hard fit: the hook is not asked again.
+    addTurns(h.conversation(), 1, 300);
+    expect(await h.compactor.beforeRequest(signal())).toEqual({ newGeneration: false, events: [] });
+    addTurns(h.conversation(), 1, 300);
+    expect(await h.compactor.beforeRequest(signal())).toEqual({ newGeneration: false, events: [] });
+    expect(asked).toEqual(['auto']);
+    expect(h.summarizer.requests).toHaveLength(0);
+    // The user's next message starts a run: asked again (and it blocks again).
+    h.compactor.startRun();
+    await h.compactor.beforeRequest(signal());
+    expect(asked).toEqual(['auto', 'auto']);
+    // Past the hard fit within that run: asked again, its block overridden, and the compaction goes ahead.
+    addTurns(h.conversation(), 1, 1_000);
+    expect(await h.compactor.needsCompaction()).toMatchObject({ fits: false });
+    const overridden = await h.compactor.beforeRequest(signal());
+    expect(asked).toEqual(['auto', 'auto', 'auto']);
+    expect(overridden.newGeneration).toBe(true);
+  });
+
   it('a new generation lifts the block', async () => {
     const h = compactorWith();
     addTurns(h.conversation(), 3, 5);

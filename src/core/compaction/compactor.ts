@@ -2,11 +2,10 @@ import type { AgentEvent, NoticeLevel } from '../agent/events';
 import type { JournalRecorder } from '../agent/journalRecorder';
 import type { ContextChange, ContextPolicy } from '../agent/ports';
 import type { Composer, ComposerGenerationMark } from '../compose/composer';
-import type { Decision, DecisionMark, DecisionQueue } from '../compose/decisions';
-import type { TextBlock } from '../model/types';
+import type { DecisionMark, DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
-import { Conversation, type ConversationEntry } from '../conversation/conversation';
-import { generationOpening, type CompactionReason, type GenerationDetail } from '../conversation/generationDetail';
+import type { Conversation } from '../conversation/conversation';
+import type { GenerationDetail } from '../conversation/generationDetail';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
@@ -15,13 +14,14 @@ import { DropError } from '../elision/drop';
 import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
 import { coldSendFacts, userElisionSettings } from './coldSendFacts';
 import { escalationFor } from './escalation';
-import { openingEntries } from './openingEntries';
 import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
-import { splitForCompaction, type CompactionSplit } from './split';
-import { CompactionError, type Summarizer, type SummaryOutcome } from './summarizer';
-import { closeTailReferences } from './tailReferences';
-import { renderTranscript } from './transcript';
+import { CompactionError, type Summarizer } from './summarizer';
+import { planCompaction, type CarryOver, type CompactionPlan, type CompactionRequest, type PlanFailure } from './compactionPlanner';
+import type { CompactionHook } from './preCompactRule';
+
+export type { CompactionHook } from './preCompactRule';
+export type { CarriedOver, CarryOver, CompactionPlan, CompactionRequest, PlanFailure } from './compactionPlanner';
 
 export interface CompactorDeps {
   /** The session's current generation: compaction reads it, and starts or restores one through it. */
@@ -62,65 +62,16 @@ export interface CompactorDeps {
   readonly beforeCompact?: CompactionHook;
 }
 
-export type CompactionHook = (
-  trigger: 'manual' | 'auto',
-  instructions: string | undefined,
-  signal: AbortSignal,
-) => Promise<string | undefined>;
-
-/** What carries into a new generation: Cairn's blocks after the summary, and the retained turns as they are kept. */
-export interface CarriedOver {
-  readonly blocks: readonly TextBlock[];
-  readonly tail: readonly ConversationEntry[];
-  readonly decisions: readonly Decision[];
-}
-
-export type CarryOver = (generation: readonly ConversationEntry[], tail: readonly ConversationEntry[]) => CarriedOver;
-
-/** A compaction worked out but not yet applied: what a preview shows. */
-export interface CompactionPlan {
-  readonly reason: CompactionReason;
-  readonly split: CompactionSplit;
-  readonly summary: SummaryOutcome;
-  readonly filesTable: string;
-  readonly opening: string;
-  readonly entries: readonly ConversationEntry[];
-  readonly summarized: readonly ConversationEntry[];
-  /** Messages of the old generation kept verbatim (the opening may be merged into the first of them). */
-  readonly keptMessages: number;
-  /** The old generation's length when planned: a plan is stale once the conversation has grown. */
-  readonly conversationLength: number;
-  readonly tokensBefore: number;
-  readonly tokensAfter: number;
-  readonly previous: GenerationRef;
-  /** Decisions of what was carried over (skills re-injected, the plan), queued when the plan is applied. */
-  readonly carried?: readonly Decision[];
-  /** A PreCompact hook's block this compaction went past because the context had to shrink (told when applied). */
-  readonly hookOverridden?: string;
-}
-
-export interface CompactionRequest {
-  readonly reason: CompactionReason;
-  readonly stage?: 'normal' | 'emergency';
-  /** The user's words for what the summary should keep. */
-  readonly instructions?: string;
-  /** Summarize everything and keep no tail (the conformance suite's compact step). */
-  readonly keepNothing?: boolean;
-  /** The next request does not fit the window without it (an automatic compaction a hook cannot stop). */
-  readonly mustFit?: boolean;
-}
-
-/** Why no plan came out: nothing that would help, the user's cancel, or the summary request failed. */
-export interface PlanFailure {
-  readonly ok: false;
-  readonly failure: 'nothing_to_compact' | 'cancelled' | 'summary_failed' | 'hook_blocked';
-  readonly reason: string;
-}
-
 /** What a compaction did, and what the views should be told about it (the journal already has it). */
 export type CompactionOutcome =
   | { readonly applied: true; readonly plan: CompactionPlan; readonly generation: number; readonly events: readonly AgentEvent[] }
-  | { readonly applied: false; readonly reason: string; readonly events: readonly AgentEvent[] };
+  | {
+      readonly applied: false;
+      readonly reason: string;
+      readonly events: readonly AgentEvent[];
+      /** Why it did not apply, when it was planned (absent: the conversation moved on before it was applied). */
+      readonly failure?: PlanFailure['failure'];
+    };
 
 /**
  * Compaction: the one deliberate break of the prompt cache. It summarizes the older part of the current
@@ -145,11 +96,17 @@ export class Compactor implements ContextPolicy {
       }
     | undefined;
   private autoBlocked: { generation: number; length: number } | undefined;
+  /**
+   * A PreCompact hook blocked the automatic compaction in this run: it is not asked again until the user's next
+   * message starts a run, or the next request no longer fits the window (where its block is overridden).
+   */
+  private hookHeld = false;
 
   constructor(private readonly deps: CompactorDeps) {}
 
   startRun(): void {
     this.compactionsThisRun = 0;
+    this.hookHeld = false;
   }
 
   /**
@@ -327,8 +284,14 @@ export class Compactor implements ContextPolicy {
     this.deps.log(`[Context] automatic compaction: ${check.why}`);
     const lossless = await this.elideInstead(check);
     if (lossless) return lossless;
+    if (this.hookHeld && check.fits) {
+      this.deps.log('[Context] automatic compaction held: a PreCompact hook blocked it in this run');
+      return undefined;
+    }
     const outcome = await this.compact({ reason: 'auto', mustFit: !check.fits }, signal);
-    this.autoBlocked = outcome.applied ? undefined : { generation, length: conversation.length };
+    const hookBlocked = !outcome.applied && outcome.failure === 'hook_blocked';
+    if (hookBlocked) this.hookHeld = true;
+    this.autoBlocked = outcome.applied || hookBlocked ? undefined : { generation, length: conversation.length };
     return outcome;
   }
 
@@ -344,108 +307,28 @@ export class Compactor implements ContextPolicy {
       // compacting (routine). A summary that failed, or a context that must shrink and cannot, does.
       const quiet =
         plan.failure === 'cancelled' || (plan.failure === 'nothing_to_compact' && options.reason === 'auto' && !options.mustFit);
-      if (quiet) return { applied: false, reason: plan.reason, events: [] };
-      return { applied: false, reason: plan.reason, events: [await this.notice('warning', 'compaction_failed', plan.reason)] };
+      if (quiet) return { applied: false, reason: plan.reason, events: [], failure: plan.failure };
+      return {
+        applied: false,
+        reason: plan.reason,
+        events: [await this.notice('warning', 'compaction_failed', plan.reason)],
+        failure: plan.failure,
+      };
     }
     return this.apply(plan.plan);
   }
 
-  /** Works out a compaction without applying it (the preview of a manual compaction). */
-  async plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | PlanFailure> {
-    const settings = this.deps.settings();
-    const current = this.deps.generations.current;
-    const entries = current.conversation.all();
-    const stages: Array<'normal' | 'emergency'> =
-      options.stage === 'emergency' || options.keepNothing ? ['emergency'] : ['normal', 'emergency'];
-    const window = await this.deps.windowTokens().catch(() => Number.POSITIVE_INFINITY);
-    const tokensBefore = this.estimateNext(current.conversation);
-    let lastReason = 'There is nothing to compact yet: the conversation is too short.';
-    let hooked: { readonly ran: false } | { readonly ran: true; readonly overridden?: string } = { ran: false };
-    for (const stage of stages) {
-      const keep = stage === 'normal' ? settings.normalKeepTurns : settings.emergencyKeepTurns;
-      const split: CompactionSplit | undefined = options.keepNothing
-        ? { stage, tailStart: entries.length, turnsKept: 0, anchoredToUser: false }
-        : splitForCompaction(entries, stage, keep);
-      if (!split) continue;
-      const summarized = entries.slice(0, split.tailStart);
-      const carried = this.deps.carryOver?.(entries, entries.slice(split.tailStart));
-      // A kept stub or same-result answer naming a summarized result says where that text went.
-      const tail = closeTailReferences(carried?.tail ?? entries.slice(split.tailStart)).entries;
-      const extra = carried?.blocks ?? [];
-      if (options.reason === 'auto') {
-        // Judge before paying for a summary: if the kept tail alone is nearly the whole conversation, this stage cannot help.
-        const fixed = this.estimateNext(new Conversation());
-        const tailOnly = this.estimateNext(new Conversation(openingEntries('', extra, tail), 0));
-        if (tailOnly - fixed >= (tokensBefore - fixed) * 0.9) {
-          lastReason = `The ${stage} stage would keep ${tailOnly} of ${tokensBefore} tokens: the recent messages themselves fill the context.`;
-          continue;
-        }
-      }
-      if (!hooked.ran) {
-        // Once, when there is something to compact and before the summary is paid for.
-        const verdict = await this.preCompact(options, signal);
-        if (verdict.refused !== undefined) return { ok: false, failure: 'hook_blocked', reason: verdict.refused };
-        hooked = { ran: true, ...(verdict.overridden !== undefined ? { overridden: verdict.overridden } : {}) };
-      }
-      const transcript = renderTranscript(summarized, settings.maxTranscriptChars);
-      let summary: SummaryOutcome;
-      try {
-        summary = await this.deps.summarizer.summarize(
-          { stage, transcript: transcript.text, ...(options.instructions ? { instructions: options.instructions } : {}) },
-          signal,
-        );
-      } catch (error) {
-        if (signal.aborted) return { ok: false, failure: 'cancelled', reason: 'Compaction was cancelled; the conversation is unchanged.' };
-        const why = error instanceof Error ? error.message : String(error);
-        return {
-          ok: false,
-          failure: 'summary_failed',
-          reason: `The summary could not be written (${why}); the conversation continues uncompacted.`,
-        };
-      }
-      const filesTable = this.deps.ledger.filesTable();
-      const opening = generationOpening(summary.text, filesTable);
-      const newEntries = openingEntries(opening, extra, tail);
-      const tokensAfter = this.estimateNext(new Conversation(newEntries, 0));
-      const plan: CompactionPlan = {
-        reason: options.reason,
-        split,
-        summary,
-        filesTable,
-        opening,
-        entries: newEntries,
-        summarized,
-        keptMessages: tail.length,
-        conversationLength: entries.length,
-        tokensBefore,
-        tokensAfter,
-        previous: current,
-        ...(carried ? { carried: carried.decisions } : {}),
-        ...(hooked.ran && hooked.overridden !== undefined ? { hookOverridden: hooked.overridden } : {}),
-      };
-      const reserve = await this.completionReserve();
-      const fits = tokensAfter + reserve + settings.safetyMarginTokens <= window;
-      if (fits || stage === 'emergency' || stages.length === 1) return { ok: true, plan };
-      lastReason = `The normal stage left ${tokensAfter} tokens, which does not fit the window of ${window}.`;
-      this.deps.log(`[Context] ${lastReason} Trying the emergency stage.`);
-    }
-    return { ok: false, failure: 'nothing_to_compact', reason: lastReason };
-  }
-
-  /**
-   * The PreCompact hooks. A block stops a manual compaction and an automatic one the context could still do
-   * without; when the next request would not fit the window (an overflow, or past the hard fit), refusing
-   * would fail the request, so Cairn compacts anyway and says the hook's block was overridden.
-   */
-  private async preCompact(options: CompactionRequest, signal: AbortSignal): Promise<{ refused?: string; overridden?: string }> {
-    const hook = this.deps.beforeCompact;
-    if (!hook) return {};
-    const trigger = options.reason === 'manual' ? 'manual' : 'auto';
-    const refused = await hook(trigger, options.instructions, signal);
-    if (refused === undefined) return {};
-    if (trigger === 'manual' || (options.reason === 'auto' && !options.mustFit)) return { refused };
-    this.deps.log(`[Context] ${refused} (overridden: the next request does not fit the window)`);
-    return { overridden: `${refused}. Cairn compacted anyway: the next request would not have fit the model's window.` };
+  /** Works out a compaction without applying it (the preview of a manual compaction; `compactionPlanner.ts`). */
+  plan(options: CompactionRequest, signal: AbortSignal): Promise<{ ok: true; plan: CompactionPlan } | PlanFailure> {
+    return planCompaction(
+      {
+        deps: this.deps,
+        estimateNext: (conversation) => this.estimateNext(conversation),
+        completionReserve: () => this.completionReserve(),
+      },
+      options,
+      signal,
+    );
   }
 
   /** Applies a plan: one journal record makes it durable, then the session switches generation. */

@@ -31,6 +31,8 @@ export interface Answer extends Omit<Rendered, 'body'> {
   readonly outputStatus?: string | null;
   /** The image the result answers with (`LedgerResult.image`). */
   readonly image?: ImageBlock;
+  /** `LedgerResult.imageTokensKeptOut`. */
+  readonly imageTokensKeptOut?: number;
 }
 
 /** Longest first line of an error shown beside its bracket. */

@@ -11,6 +11,8 @@ export interface ReadEntry {
   readonly to: number;
   readonly total: number;
   readonly binary: boolean;
+  /** An image read: what its image block costs a request (`imageBlockTokens`), which a stub naming it keeps out. */
+  readonly imageTokens?: number;
 }
 
 export interface FilesTableRow {

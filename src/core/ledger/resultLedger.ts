@@ -28,6 +28,7 @@ import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
 import { imageBracket } from '../images/imageBudget';
+import { imageBlockTokens } from '../images/imageBlockTokens';
 import { imageBlockOf, type ImagePreparer, type PreparedImage } from '../images/preparedImage';
 import type { ImageFacts } from '../tools/outcome';
 import { sha256Hex, shortSha } from '../text/sha';
@@ -402,6 +403,7 @@ export class ResultLedger {
           stored: { lines: [] },
           cappable: false,
           refersTo: [earlier.id],
+          ...(earlier.imageTokens !== undefined ? { imageTokensKeptOut: earlier.imageTokens } : {}),
         };
       }
     }
@@ -419,8 +421,19 @@ export class ResultLedger {
       );
       return this.fromOutcome(id, 'read', {}, again);
     }
-    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 1, total: 1, binary: false });
-    return imageShown(id, facts.displayPath, image, sha);
+    const shown = imageShown(id, facts.displayPath, image, sha);
+    const imageTokens = shown.image ? imageBlockTokens(shown.image) : undefined;
+    this.reads.add({
+      id,
+      path: facts.relative,
+      sha: facts.sha,
+      from: 1,
+      to: 1,
+      total: 1,
+      binary: false,
+      ...(imageTokens ? { imageTokens } : {}),
+    });
+    return shown;
   }
 
   /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
@@ -477,6 +490,7 @@ export class ResultLedger {
       ...(answer.refersTo ? { refersTo: answer.refersTo } : {}),
       ...(durationMs !== undefined ? { durationMs } : {}),
       ...(answer.image ? { image: answer.image } : {}),
+      ...(answer.imageTokensKeptOut !== undefined ? { imageTokensKeptOut: answer.imageTokensKeptOut } : {}),
     };
   }
 

@@ -42,6 +42,8 @@ export interface LedgerResult {
   readonly durationMs?: number;
   /** An image the result answers with (a `read` of an image file, an image the user attached): sent after the text. */
   readonly image?: ImageBlock;
+  /** Tokens of an image the answer kept out of the request (a stub of an unchanged image file): part of what it saved. */
+  readonly imageTokensKeptOut?: number;
 }
 
 /**

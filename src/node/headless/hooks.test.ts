@@ -214,6 +214,97 @@ describe('hooks through the real loop and the local server', () => {
     const notices = result.events.flatMap((e) => (e.type === 'notice' ? [e.message] : []));
     expect(notices).toContain('A PreCompact hook stopped the compaction: not while I review the diff');
   });
+  it('a sub-agent\'s automatic compaction runs PreCompact too (trigger "auto", the child\'s agent_id and agent_type), and its block stops it', async () => {
+    const dir = await tempDir();
+    const log = join(dir, 'precompact.jsonl');
+    // The first run (the child's) lets it compact; any later one blocks.
+    const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; [ $(wc -l < '${log}') -gt 1 ] && { echo 'not now' >&2; exit 2; }; exit 0`;
+    const files = ['parser', 'lexer', 'printer', 'checker', 'emitter'];
+    const workspace = Object.fromEntries(
+      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
+    );
+    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '9000']);
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      compaction: compactionSettingsOf(args),
+      scenario: parseScenario({
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+        turns: [
+          { user: 'What do the rules say?' },
+          {
+            assistant: {
+              tool_calls: [{ name: 'task', input: { description: 'read the rules', prompt: 'Read every rule file.', kind: 'explore' } }],
+            },
+          },
+          ...files.map((name) => ({ assistant: { agent: 'explore-1', tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } })),
+          { summary: { text: 'The child read the five rule files.', agent: 'explore-1' } },
+          { assistant: { agent: 'explore-1', text: 'Each rule handles its case on its own.' } },
+          { assistant: { text: 'Each rule handles its case on its own.' } },
+        ],
+      }),
+    });
+    const runs = (await readFile(log, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // One run before the compaction, one before the next attempt (the context still past the threshold), which it blocked.
+    expect(runs).toHaveLength(2);
+    for (const run of runs)
+      expect(run).toMatchObject({ hook_event_name: 'PreCompact', trigger: 'auto', agent_id: 'explore-1', agent_type: 'explore' });
+    expect(result.server!.requests.filter((r) => r.kind === 'compaction' && r.agent === 'explore-1')).toHaveLength(1);
+    // Child's notices reach the views as its events.
+    const childNotices = result.events.flatMap((e) =>
+      e.type === 'subagent_event' && e.agentId === 'explore-1' && e.event.type === 'notice' ? [e.event.message] : [],
+    );
+    expect(childNotices).toContain("A PreCompact hook stopped the compaction of explore-1's context: not now");
+    expect(result.doneReasons).toEqual(['end_turn']);
+  });
+  it('a PreCompact hook that blocks the automatic compaction is asked once per user message while the context stays over the threshold, not before every request', async () => {
+    const dir = await tempDir();
+    const log = join(dir, 'precompact.jsonl');
+    const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; echo 'not while I review' >&2; exit 2`;
+    const files = ['parser', 'lexer', 'printer', 'checker', 'emitter', 'linker'];
+    const workspace = Object.fromEntries(
+      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
+    );
+    // Each user message: two reads and an answer (three requests), so a turn past the threshold has three chances to ask.
+    const turns = files.flatMap((name) => [
+      { user: `What do the ${name} and its test do?` },
+      { assistant: { tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } },
+      { assistant: { tool_calls: [{ name: 'grep', input: { pattern: `${name}Rule1` } }] } },
+      { assistant: { text: `The ${name} handles each case on its own.` } },
+    ]);
+    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '6000']);
+    const result = await runHeadless({
+      workspaceDir: join(dir, 'w'),
+      outDir: join(dir, 'out'),
+      homeDir: join(dir, 'home'),
+      hooks: {},
+      compaction: compactionSettingsOf(args),
+      scenario: parseScenario({
+        model: { context_window: 200000, max_output: 4000 },
+        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+        turns,
+      }),
+    });
+    const runs = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    // The context passes the threshold at the first message's second request (its read) and stays over it: the hook
+    // is asked there, then once at the start of each later message (six in all), never again within a message.
+    const mains = result.snapshots.filter((snapshot) => snapshot.purpose === 'main');
+    expect(mains).toHaveLength(files.length * 3);
+    expect(mains[0]!.estimate.tokens).toBeLessThan(6000);
+    expect(mains.slice(1).every((snapshot) => snapshot.estimate.tokens > 6000)).toBe(true);
+    expect(runs).toHaveLength(files.length);
+    const notices = result.events.flatMap((e) => (e.type === 'notice' && e.kind === 'compaction_failed' ? [e.message] : []));
+    expect(runs).toHaveLength(notices.length);
+    expect(notices.every((n) => n === 'A PreCompact hook stopped the compaction: not while I review')).toBe(true);
+    expect(result.server!.requests.filter((r) => r.kind === 'compaction')).toHaveLength(0);
+    expect(result.doneReasons).toEqual(files.map(() => 'end_turn'));
+  });
   it('a PreCompact block cannot stop the compaction after a prompt-too-long refusal (trigger "auto"): Cairn compacts and says the block was overridden', async () => {
     const dir = await tempDir();
     const log = join(dir, 'precompact.jsonl');

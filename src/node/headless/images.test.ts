@@ -75,6 +75,9 @@ describe('images through the loop and the local server', () => {
     expect(second.filter((b) => b.type === 'image')).toHaveLength(1);
     const stub = second.find((b) => b.type === 'tool_result')!;
     expect(stub.type === 'tool_result' && stub.content).toContain(`Unchanged since ${attachedId}`);
+    // What the stub kept out is the image the request would have carried again, counted as the report counts it.
+    const stubDecision = result.snapshots.flatMap((s) => s.decisions ?? []).find((d) => d.kind === 'stub')!;
+    expect(stubDecision.tokensSaved).toBe(1229);
 
     // The read of a 3000×2000 image: scaled to the limits (1,600 tokens at most), with a note, sent after the results.
     const third = blocksOf(mains[2]!.body);

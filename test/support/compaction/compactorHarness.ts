@@ -134,6 +134,8 @@ export function compactorWith(
     /** When the main model last answered and what time it is now (ms), for the elider's cold cache. */
     lastRequestAt?: number;
     now?: number;
+    /** The PreCompact hooks as the compactor calls them (`hooks/compactionHook.ts`). */
+    beforeCompact?: CompactorDeps['beforeCompact'];
   } = {},
 ): Harness {
   const generations = new ActiveGeneration();
@@ -198,6 +200,7 @@ export function compactorWith(
       return WINDOW;
     },
     log: (line) => logLines.push(line),
+    ...(overrides.beforeCompact ? { beforeCompact: overrides.beforeCompact } : {}),
   };
   // The real elider over the same fakes: its estimate is the fake composer's (characters), its journal the same.
   const elider = overrides.elision

@@ -315,6 +315,7 @@ async function assemble(
       budget: extras.childBudget,
       spending: extras.spending,
       calls: childLoopParts,
+      ...(hooks ? { preCompact: (agent) => preCompactHook(hooks, hookNotice, agent) } : {}),
     }),
   );
   const loop = new AgentLoop(

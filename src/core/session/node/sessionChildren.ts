@@ -64,6 +64,7 @@ export async function childPortsOf(
     readonly budget: ChildBudget;
     readonly spending: SpendingCap;
     readonly calls: ToolCallParts;
+    readonly preCompact?: ChildPorts['preCompact'];
   },
 ): Promise<ChildPorts> {
   const { mcpTools } = parts;
@@ -75,6 +76,7 @@ export async function childPortsOf(
     subagents: subagentSettingsOf(ports),
     ...(ports.compaction ? { compaction: ports.compaction } : {}),
     compactionPrompts: await loadCompactionPrompts(ports.promptsDir),
+    ...(parts.preCompact ? { preCompact: parts.preCompact } : {}),
     sessionPreamble: parts.preamble,
     subagentPrompt: await loadSubagentPrompt(ports.promptsDir),
     builtInTools: TOOL_DEFINITIONS,

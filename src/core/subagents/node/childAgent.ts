@@ -19,6 +19,8 @@ import type { ExternalTools } from '../../ledger/types';
 import type { ModelClient, ToolDefinition } from '../../model/types';
 import type { Clock } from '../../ports';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
+import type { CompactionHook } from '../../compaction/compactor';
+import type { HookAgent } from '../../hooks/compactionHook';
 import type { ChildBudget } from '../childBudget';
 import type { SpendingCap } from '../../spending/spendingCap';
 import { requestCostOf } from '../../spending/requestCost';
@@ -41,6 +43,8 @@ export interface ChildPorts {
   readonly subagents: () => SubagentSettings;
   readonly compaction?: () => CompactionSettings;
   readonly compactionPrompts: { readonly normal: string; readonly emergency: string };
+  /** The session's PreCompact hooks for one child's compactions (`hooks/compactionHook.ts`); none: no hooks configured. */
+  readonly preCompact?: (agent: HookAgent) => CompactionHook;
   /** The session's preamble (instructions and context rules, hygiene numbers filled in). */
   readonly sessionPreamble: string;
   /** `src/prompts/subagent.md`. */
@@ -163,6 +167,7 @@ export async function startChildAgent(
     clock: ports.clock,
     log: (line) => ports.log(`[${info.id}] ${line}`),
     project: ports.project,
+    ...(ports.preCompact ? { beforeCompact: ports.preCompact({ id: info.id, type: info.kind }) } : {}),
   });
   const loop = new AgentLoop(
     {
