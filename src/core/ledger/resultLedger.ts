@@ -26,10 +26,9 @@ import { renderChanges, resultText } from './render';
 import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
-import { imageBracket } from '../images/imageBudget';
-import { imageBlockOf, type ImagePreparer, type PreparedImage } from '../images/preparedImage';
-import type { ImageFacts } from '../tools/outcome';
+import type { ImagePreparer, PreparedImage } from '../images/preparedImage';
 import { sha256Hex, shortSha } from '../text/sha';
+import { imageReadAnswer, imageShown } from './imageAnswers';
 import type { ExternalTools, LedgerResult, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
@@ -280,7 +279,7 @@ export class ResultLedger {
       case 'read':
         return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
       case 'image':
-        return this.imageAnswer(id, outcome.facts, outcome.image, outcome.stubOf);
+        return imageReadAnswer(id, outcome, this.reads, this.config.sha_digits) ?? this.imageReadAgain(id, outcome.facts.displayPath);
     }
   }
 
@@ -385,40 +384,19 @@ export class ResultLedger {
     return { ...base, bracket, body: body ?? [], kind: 'full', stored: { lines: body ?? [] } };
   }
 
-  /** A `read` of an image file: the image (the reads table keeps it as one line), or a stub naming the earlier read. */
-  private async imageAnswer(id: string, facts: ImageFacts, image: PreparedImage | undefined, stubOf: string | undefined): Promise<Answer> {
-    const sha = shortSha(facts.sha, this.config.sha_digits);
-    if (stubOf) {
-      const earlier = this.reads.findCovering(facts.relative, facts.sha, 1, 1);
-      if (earlier && earlier.id === stubOf) {
-        return {
-          bracket: `[${id} image ${facts.displayPath} sha ${sha}]`,
-          sentence: `Unchanged since ${earlier.id}, which already shows it.`,
-          body: [],
-          kind: 'read-stub',
-          isError: false,
-          stored: { lines: [] },
-          cappable: false,
-          refersTo: [earlier.id],
-        };
-      }
-    }
-    if (!image) {
-      // The table changed while the call ran (a compaction): read the image after all.
-      const again = await runTool(
-        { tool: 'read', args: { path: facts.displayPath } },
-        {
-          workspace: this.workspace,
-          hashCache: this.hashCache,
-          config: this.config,
-          findStub: () => undefined,
-          ...(this.images ? { images: this.images } : {}),
-        },
-      );
-      return this.fromOutcome(id, 'read', {}, again);
-    }
-    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 1, total: 1, binary: false });
-    return imageShown(id, facts.displayPath, image, sha);
+  /** The reads table changed while an image's read ran (a compaction): the image is read after all. */
+  private async imageReadAgain(id: string, path: string): Promise<Answer> {
+    const again = await runTool(
+      { tool: 'read', args: { path } },
+      {
+        workspace: this.workspace,
+        hashCache: this.hashCache,
+        config: this.config,
+        findStub: () => undefined,
+        ...(this.images ? { images: this.images } : {}),
+      },
+    );
+    return this.fromOutcome(id, 'read', {}, again);
   }
 
   /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
@@ -493,23 +471,4 @@ export class ResultLedger {
       stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
     };
   }
-}
-
-/**
- * An image shown to the model: its one line (`[#a3f2 image shot.png 1280×720, ~1,229 tokens]`), the scaling note
- * when Cairn scaled it, and the image block. The store keeps the line, what the image is and the note (the bytes
- * are in the journal's message, not in the result).
- */
-function imageShown(id: string, name: string, image: PreparedImage, sha: string | undefined): Answer {
-  const described = `${image.mediaType} ${image.size.width}×${image.size.height}${sha ? ` sha ${sha}` : ''}`;
-  const body = image.note ? [image.note] : [];
-  return {
-    bracket: imageBracket(id, name, image.size),
-    body,
-    kind: 'full',
-    isError: false,
-    stored: { lines: [described, ...body] },
-    cappable: false,
-    image: imageBlockOf(image),
-  };
 }
