@@ -36,7 +36,7 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { KeepWarm } from '../keepWarm';
-import { lastMainAnswerAt, sessionPauses, type RestoredPauses } from './lastMainAnswer';
+import { restoredCacheClock, type RestoredPauses } from './lastMainAnswer';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -144,6 +144,9 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     ...(ports.images ? { images: ports.images } : {}),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
+  // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break), and
+  // the cache-time models go on from the session's own pauses.
+  const cacheClock = await restoredCacheClock(opened.records, (seq) => opened.journal.readSnapshot(seq));
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
   let restoredStatic: StaticState | undefined;
   for (const record of opened.records) {
@@ -161,10 +164,8 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     extras,
     opened.tornTail,
     restoredStatic,
-    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break), and
-    // the cache-time models go on from the session's own pauses.
-    await lastMainAnswerAt(opened.records, (seq) => opened.journal.readSnapshot(seq)),
-    await sessionPauses(opened.records, (seq) => opened.journal.readSnapshot(seq)),
+    cacheClock.lastMainAnswerAt,
+    cacheClock.pauses,
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
