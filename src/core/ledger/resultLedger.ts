@@ -11,8 +11,7 @@ import {
   type ApprovedChange,
   type PlanOutcome,
 } from '../tools/changePlan';
-import type { ReadFacts, ToolOutcome } from '../tools/outcome';
-import { referenceTo } from './bodyReference';
+import type { ToolOutcome } from '../tools/outcome';
 import { cutForModel } from './cutForModel';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from '../tools/hashCache';
@@ -27,8 +26,9 @@ import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
 import type { ImagePreparer, PreparedImage } from '../images/preparedImage';
-import { sha256Hex, shortSha } from '../text/sha';
+import { sha256Hex } from '../text/sha';
 import { imageReadAnswer, imageShown } from './imageAnswers';
+import { textReadAnswer } from './readAnswer';
 import type { ExternalTools, LedgerResult, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
@@ -277,9 +277,18 @@ export class ResultLedger {
         // One string from end to end: capped by scanning its line endings, stored as it is (or as it streamed).
         return { ...this.textAnswer(id, tool, args, outcome.text, { text: outcome.text }), outputStatus: outcome.status ?? null };
       case 'read':
-        return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
+        return (
+          (await textReadAnswer(id, outcome, this.reads, this.store, this.config.sha_digits)) ??
+          this.readAgain(id, {
+            path: outcome.facts.displayPath,
+            offset: outcome.facts.from,
+            limit: outcome.facts.to - outcome.facts.from + 1,
+          })
+        );
       case 'image':
-        return imageReadAnswer(id, outcome, this.reads, this.config.sha_digits) ?? this.imageReadAgain(id, outcome.facts.displayPath);
+        return (
+          imageReadAnswer(id, outcome, this.reads, this.config.sha_digits) ?? this.readAgain(id, { path: outcome.facts.displayPath }, true)
+        );
     }
   }
 
@@ -326,83 +335,26 @@ export class ResultLedger {
     return { bracket: `[${id}]`, body, kind: 'full', isError: false, stored, cappable: true };
   }
 
-  private async readAnswer(id: string, facts: ReadFacts, body: readonly string[] | undefined, stubOf: string | undefined): Promise<Answer> {
-    const sha = shortSha(facts.sha, this.config.sha_digits);
-    const base = { isError: false, cappable: false };
-    if (facts.binary) {
-      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: true });
-      return {
-        ...base,
-        bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`,
-        body: [],
-        kind: 'full',
-        stored: { lines: [] },
-      };
-    }
-    if (facts.totalLines === 0) {
-      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: false });
-      return { ...base, bracket: `[${id} ${facts.displayPath} empty sha ${sha}]`, body: [], kind: 'full', stored: { lines: [] } };
-    }
-    const bracket = `[${id} ${facts.displayPath} lines ${facts.from}-${facts.to} of ${facts.totalLines} sha ${sha}]`;
-    if (stubOf) {
-      const earlier = this.reads.findCovering(facts.relative, facts.sha, facts.from, facts.to);
-      if (earlier && earlier.id === stubOf) {
-        // The stub is stored as the body a full read would have shown. The earlier read's stored body already
-        // holds those lines, so it is stored as a reference to them: no copy, whatever the window's size.
-        const stored: StoredBody | undefined = body
-          ? { lines: body }
-          : await this.windowOf(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1);
-        if (stored) {
-          return {
-            ...base,
-            bracket,
-            sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`,
-            body: [],
-            kind: 'read-stub',
-            stored,
-            refersTo: [earlier.id],
-          };
-        }
-      }
-      if (!body) {
-        // The table changed while the call ran (a compaction): read the file in full after all.
-        const again = await runTool(
-          { tool: 'read', args: { path: facts.displayPath, offset: facts.from, limit: facts.to - facts.from + 1 } },
-          {
-            workspace: this.workspace,
-            hashCache: this.hashCache,
-            config: this.config,
-            findStub: () => undefined,
-          },
-        );
-        return again.type === 'read' && again.body
-          ? this.readAnswer(id, again.facts, again.body, undefined)
-          : this.fromOutcome(id, 'read', {}, again);
-      }
-    }
-    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: facts.from, to: facts.to, total: facts.totalLines, binary: false });
-    return { ...base, bracket, body: body ?? [], kind: 'full', stored: { lines: body ?? [] } };
-  }
-
-  /** The reads table changed while an image's read ran (a compaction): the image is read after all. */
-  private async imageReadAgain(id: string, path: string): Promise<Answer> {
+  /**
+   * The reads table changed while a read ran (a compaction): the stub the tool found is gone and it kept no
+   * content, so the file is read after all, in full (the same lines; an image file whole).
+   */
+  private async readAgain(
+    id: string,
+    args: { readonly path: string; readonly offset?: number; readonly limit?: number },
+    asImage = false,
+  ): Promise<Answer> {
     const again = await runTool(
-      { tool: 'read', args: { path } },
+      { tool: 'read', args },
       {
         workspace: this.workspace,
         hashCache: this.hashCache,
         config: this.config,
         findStub: () => undefined,
-        ...(this.images ? { images: this.images } : {}),
+        ...(asImage && this.images ? { images: this.images } : {}),
       },
     );
     return this.fromOutcome(id, 'read', {}, again);
-  }
-
-  /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
-  private async windowOf(id: string, offset: number, limit: number): Promise<StoredBody | undefined> {
-    const slice = await this.store.readLines(id, offset, limit);
-    return slice ? { ref: referenceTo(id, slice.from, slice.lines) } : undefined;
   }
 
   /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */
