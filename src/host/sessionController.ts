@@ -25,13 +25,13 @@ import { CustomCommandsHost } from './customCommandsHost';
 import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
-import { UserImageViews, userImagesIn } from './userImages';
+import { LiveUserImages } from './liveUserImages';
 import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
 import { shownInTurn, turnChangesOf } from './checkpointView';
-import { checkApiKey, unsentNoKeyMessage } from './apiKeyCheck';
+import { ApiKeyGate } from './apiKeyGate';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { MessagePreparation } from './messagePreparation';
 import { MessageBranches } from './messageBranches';
@@ -44,7 +44,6 @@ import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
-import { applyTurnEvent } from '../shared/transcript';
 import type { PermissionMode } from '../core/agent/permissionMode';
 import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
 
@@ -56,9 +55,9 @@ export class SessionController {
   private assembled: AssembledSession | undefined;
   private subscription: { dispose(): void } | undefined;
   private readonly views: OpenViews;
-  /** The thumbnails of the images users sent, made once per image for the window (`userImages.ts`). */
-  private readonly imageViews = new UserImageViews(thumbnailDataUrl);
-  private readonly digests = new JournalDigestCache(this.imageViews);
+  /** The images users sent, on their messages in the chat (`liveUserImages.ts`). */
+  private readonly images: LiveUserImages;
+  private readonly digests: JournalDigestCache;
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
@@ -69,8 +68,8 @@ export class SessionController {
   private readonly queued: QueuedMessages;
   /** The last checkpoint whose files the chat was shown (a run "send now" split shows each part's). */
   private checkpointShown: string | undefined;
-  /** A message that could not go out (no key): kept until it is sent, so nothing typed is lost. */
-  private unsent: { readonly text: string; readonly images: readonly PastedImage[] } | undefined;
+  /** A message without a key kept unsent, and the check of a saved key (`apiKeyGate.ts`). */
+  private readonly apiKey: ApiKeyGate;
   private readonly switching = new SessionSwitch();
   /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
   private modelPick: Promise<void> | undefined;
@@ -146,6 +145,18 @@ export class SessionController {
     });
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.chat = new ChatRelay(this.views);
+    this.images = new LiveUserImages(thumbnailDataUrl, this.chat);
+    this.digests = new JournalDigestCache(this.images.views);
+    this.apiKey = new ApiKeyGate({
+      hasApiKey: deps.hasApiKey,
+      apiKeySource: deps.apiKeySource,
+      listModels: deps.listModels,
+      server: deps.server,
+      chat: this.chat,
+      broadcast: (message) => this.broadcast(message, 'chat'),
+      endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
+      log: deps.log,
+    });
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       current: () => this.assembled,
@@ -202,7 +213,7 @@ export class SessionController {
       checkpoints: this.checkpoints,
       isBusy: () => this.busy,
       lastSent: async () => lastUserText((await this.digest()).turns),
-      unsent: () => this.unsent,
+      unsent: () => this.apiKey.kept,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
       post: (sink, message) => this.post(sink, message),
@@ -317,14 +328,7 @@ export class SessionController {
     options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] },
   ): Promise<MessageOutcome> {
     const typed = text;
-    if (!(await this.deps.hasApiKey())) {
-      // The message stays in the chat as unsent (replacing an earlier unsent one), to be sent once a key is set.
-      this.unsent = { text, images: options.images ?? [] };
-      this.deps.log.warn('A message was not sent: no API key is set. It is kept in the chat.');
-      this.chat.broadcastError(this.unsentCard(this.unsent));
-      return 'failed';
-    }
-    if (!this.chat.warnedAboutKey && (await this.deps.apiKeySource?.()) === 'environment') this.chat.keyFromEnvironment();
+    if (!(await this.apiKey.admits(text, options.images ?? []))) return 'failed';
     if (!this.chat.warned(NOT_ISOLATED)) {
       const isolation = await this.deps.commandIsolation?.();
       if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
@@ -343,8 +347,7 @@ export class SessionController {
     }
     const sent = await this.preparation.textOf(text, hooks);
     if (sent === undefined) return 'not_run';
-    // The unsent message is the one the user typed (a command's expansion or a hook may change what goes).
-    if (this.unsent?.text === text) this.unsent = undefined;
+    this.apiKey.sending(text);
     text = sent;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
@@ -444,26 +447,9 @@ export class SessionController {
     this.chat.error(kind, message, action);
   }
 
-  /**
-   * A key was saved (`Cairn: Set API Key`): check it with a models call before saying Cairn is ready, and
-   * offer to send the message that could not go out without one.
-   */
+  /** A key was saved (`Cairn: Set API Key`): checked, then the chat says Cairn is ready and offers to send what waited. */
   async apiKeySaved(): Promise<void> {
-    this.broadcast({ type: 'welcome', welcome: null }, 'chat');
-    const server = this.deps.server?.();
-    const check = this.deps.listModels
-      ? await checkApiKey(this.deps.listModels, server)
-      : { ok: true as const, message: 'API key saved. Cairn is ready.' };
-    if (!check.ok) {
-      this.deps.log.error(check.message);
-      this.chat.error('auth', check.message, 'setApiKey');
-      return;
-    }
-    this.deps.log.info(check.message);
-    // The conversation ends on a rejected key (a 401): Retry asks again for the answer to the waiting message
-    // (`AgentSession.retryUnanswered`) instead of sending its text a second time.
-    const waitsForKey = this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth';
-    this.chat.notice('api_key', check.message, this.unsent !== undefined ? 'resend' : waitsForKey ? 'retry' : undefined);
+    await this.apiKey.keySaved();
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -564,7 +550,7 @@ export class SessionController {
     // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
     if (event.type === 'user_message' && this.busy) this.showTurnChanges();
     this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
-    if (event.type === 'user_message') this.showUserImages();
+    if (event.type === 'user_message') this.images.showLastMessage(this.assembled);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
     this.figures.observe(event);
@@ -588,16 +574,6 @@ export class SessionController {
     return skillChangesIn(entry.message, entry);
   }
 
-  /** The images the user message just appended carries: on the message in the chat once their thumbnails are made. */
-  private showUserImages(): void {
-    const entry = this.assembled?.session.generation.conversation.last();
-    if (!entry || entry.message.role !== 'user') return;
-    const images = userImagesIn(entry.message, entry);
-    if (images.length === 0) return;
-    const turn = this.chat.currentTurn;
-    void this.imageViews.of(images).then((views) => this.chat.userImages(turn, views));
-  }
-
   private async answer(sink: ViewSink, request: WebviewRequest): Promise<void> {
     const sources = viewRequestSources({
       session: () => this.session(),
@@ -617,9 +593,7 @@ export class SessionController {
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
     const shown = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
-    // A message kept unsent is the host's until a key is set: a view that opens after it (the session opening
-    // after the welcome, a reload of the webview) shows its card too, or the message would vanish from sight.
-    const turns = this.unsent !== undefined ? applyTurnEvent(shown, this.unsentCard(this.unsent)) : shown;
+    const turns = this.apiKey.shownIn(shown);
     this.post(
       sink,
       initMessage(view, {
@@ -640,14 +614,6 @@ export class SessionController {
       }),
     );
     return turns;
-  }
-
-  /** The card of a message not sent for want of a key: the text, why, and Set API Key. */
-  private unsentCard(unsent: {
-    readonly text: string;
-    readonly images: readonly PastedImage[];
-  }): Extract<HostToWebview, { type: 'error' }> {
-    return this.chat.errorEvent('unsent', unsentNoKeyMessage(this.deps.server?.(), unsent.images.length), 'setApiKey', unsent.text);
   }
 
   private setBusy(busy: boolean): void {

@@ -1,7 +1,8 @@
 import { promises as fs, type Dirent } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { COMMAND_NAME, parseCommandFile, type CommandProblem, type CommandScope, type CustomCommand } from '../core/commands/customCommand';
 import type { CommandDiscovery, CommandSource } from '../core/commands/ports';
+import { sourceFolders, type MarkdownSourceOptions } from './markdownSourceFolders';
 import { readConfined } from './workspace/confinedRead';
 import { PathResolver } from './workspace/pathResolver';
 import { WorkspaceFileError, WorkspacePathError } from './workspace/workspaceErrors';
@@ -18,12 +19,8 @@ const FILES_PER_FOLDER = 500;
 /** How deep sub-folders are followed (`git/commit.md` is `/git:commit`). */
 const MAX_DEPTH = 3;
 
-export interface FileCommandSourceOptions {
-  readonly homeDir: string;
-  readonly roots: readonly string[];
-  /** Asked at each discovery: workspace commands are the repository's text and load only in a trusted workspace. */
-  readonly trusted: () => boolean;
-}
+/** Workspace commands are the repository's text and load only in a trusted workspace. */
+export type FileCommandSourceOptions = MarkdownSourceOptions;
 
 interface Located {
   readonly confinement: PathResolver;
@@ -66,29 +63,17 @@ export class FileCommandSource implements CommandSource {
 
   private async locate(): Promise<Located[]> {
     const out: Located[] = [];
-    if (this.options.trusted()) {
-      const many = this.options.roots.length > 1;
-      for (const root of this.options.roots) {
-        const confinement = new PathResolver(root);
-        for (const folder of WORKSPACE_COMMAND_FOLDERS) {
-          const display = many ? `${basename(root)}/${folder}` : folder;
-          for (const relative of await markdownFiles(join(root, folder))) {
-            out.push({
-              confinement,
-              path: `${folder}/${relative}`,
-              file: `${display}/${relative}`,
-              name: nameOf(relative),
-              scope: 'workspace',
-            });
-          }
-        }
-      }
-    }
-    for (const folder of USER_COMMAND_FOLDERS) {
-      const dir = join(this.options.homeDir, folder);
-      const confinement = new PathResolver(dir);
-      for (const relative of await markdownFiles(dir)) {
-        out.push({ confinement, path: relative, file: `~/${folder}/${relative}`, name: nameOf(relative), scope: 'user' });
+    for (const source of sourceFolders(this.options, { workspace: WORKSPACE_COMMAND_FOLDERS, user: USER_COMMAND_FOLDERS })) {
+      // A workspace command must be inside its workspace folder, a user command inside its commands folder.
+      const confinement = new PathResolver(source.scope === 'workspace' ? source.root : source.dir);
+      for (const relative of await markdownFiles(source.dir)) {
+        out.push({
+          confinement,
+          path: source.scope === 'workspace' ? `${source.folder}/${relative}` : relative,
+          file: `${source.display}/${relative}`,
+          name: nameOf(relative),
+          scope: source.scope,
+        });
       }
     }
     return out.filter((l) => COMMAND_NAME.test(l.name));

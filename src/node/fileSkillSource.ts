@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import type { SkillDiscovery, SkillSource } from '../core/skills/ports';
 import { parseSkillFile, type SkillInfo, type SkillProblem, type SkillScope } from '../core/skills/skill';
+import { sourceFolders, type MarkdownSourceOptions } from './markdownSourceFolders';
 import { readConfined } from './workspace/confinedRead';
 import { PathResolver } from './workspace/pathResolver';
 import { WorkspaceFileError, WorkspacePathError } from './workspace/workspaceErrors';
@@ -16,13 +17,8 @@ export const SKILL_FOLDERS = ['.cairn/skills', '.agents/skills', '.claude/skills
  */
 export const SKILL_FILE_MAX_BYTES = 1024 * 1024;
 
-export interface FileSkillSourceOptions {
-  readonly homeDir: string;
-  /** The workspace folders. */
-  readonly roots: readonly string[];
-  /** Asked at each discovery: workspace skills are untrusted input and load only in a trusted workspace. */
-  readonly trusted: () => boolean;
-}
+/** Workspace skills are untrusted input and load only in a trusted workspace. */
+export type FileSkillSourceOptions = MarkdownSourceOptions;
 
 interface Located {
   /** The read tool's rules over the folder this skill must stay in (see `FileSkillSource`). */
@@ -90,22 +86,13 @@ export class FileSkillSource implements SkillSource {
 
   private async locate(): Promise<Located[]> {
     const out: Located[] = [];
-    if (this.options.trusted()) {
-      const many = this.options.roots.length > 1;
-      for (const root of this.options.roots) {
-        const confinement = this.workspaceResolver(root);
-        for (const folder of SKILL_FOLDERS) {
-          const display = many ? `${basename(root)}/${folder}` : folder;
-          for (const { folderName, where } of await skillsIn(join(root, folder), display, 'workspace')) {
-            out.push({ confinement, path: `${folder}/${folderName}/SKILL.md`, where });
-          }
-        }
-      }
-    }
-    for (const folder of SKILL_FOLDERS) {
-      const dir = join(this.options.homeDir, folder);
-      for (const { folderName, where } of await skillsIn(dir, `~/${folder}`, 'user')) {
-        out.push({ confinement: new PathResolver(join(dir, folderName)), path: 'SKILL.md', where });
+    for (const source of sourceFolders(this.options, { workspace: SKILL_FOLDERS, user: SKILL_FOLDERS })) {
+      for (const { folderName, where } of await skillsIn(source.dir, source.display, source.scope)) {
+        out.push(
+          source.scope === 'workspace'
+            ? { confinement: this.workspaceResolver(source.root), path: `${source.folder}/${folderName}/SKILL.md`, where }
+            : { confinement: new PathResolver(join(source.dir, folderName)), path: 'SKILL.md', where },
+        );
       }
     }
     return out;

@@ -42,7 +42,7 @@ export class LifetimePlanner {
   private lastCacheUseAt: number | undefined;
   private turn: TurnLifetime | undefined;
 
-  /** `restored`: a reopened session's pauses and last main request, read from its journal (`sessionPauses`). */
+  /** `restored`: a reopened session's pauses and last main request, read from its journal (`restoredCacheClock`). */
   constructor(
     private readonly setting: () => CacheTtlSetting,
     restored?: { readonly pausesMs: readonly number[]; readonly lastMainAt?: number },

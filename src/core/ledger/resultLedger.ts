@@ -11,8 +11,7 @@ import {
   type ApprovedChange,
   type PlanOutcome,
 } from '../tools/changePlan';
-import type { ReadFacts, ToolOutcome } from '../tools/outcome';
-import { referenceTo } from './bodyReference';
+import type { ToolOutcome } from '../tools/outcome';
 import { cutForModel } from './cutForModel';
 import { renderFilesTable } from './filesTable';
 import { HashCache } from '../tools/hashCache';
@@ -27,11 +26,10 @@ import { leanEditAnswer } from './leanEditAnswer';
 import { SearchTable } from './searchTable';
 import { OutputSpill } from './outputSpill';
 import { Redactor } from './redactor';
-import { imageBracket } from '../images/imageBudget';
-import { imageBlockTokens } from '../images/imageBlockTokens';
-import { imageBlockOf, type ImagePreparer, type PreparedImage } from '../images/preparedImage';
-import type { ImageFacts } from '../tools/outcome';
-import { sha256Hex, shortSha } from '../text/sha';
+import type { ImagePreparer, PreparedImage } from '../images/preparedImage';
+import { sha256Hex } from '../text/sha';
+import { imageReadAnswer, imageShown } from './imageAnswers';
+import { textReadAnswer } from './readAnswer';
 import type { ExternalTools, LedgerResult, ResultStore, ToolCall } from './types';
 
 export interface ResultLedgerOptions {
@@ -281,9 +279,18 @@ export class ResultLedger {
         // One string from end to end: capped by scanning its line endings, stored as it is (or as it streamed).
         return { ...this.textAnswer(id, tool, args, outcome.text, { text: outcome.text }), outputStatus: outcome.status ?? null };
       case 'read':
-        return this.readAnswer(id, outcome.facts, outcome.body, outcome.stubOf);
+        return (
+          (await textReadAnswer(id, outcome, this.reads, this.store, this.config.sha_digits)) ??
+          this.readAgain(id, {
+            path: outcome.facts.displayPath,
+            offset: outcome.facts.from,
+            limit: outcome.facts.to - outcome.facts.from + 1,
+          })
+        );
       case 'image':
-        return this.imageAnswer(id, outcome.facts, outcome.image, outcome.stubOf);
+        return (
+          imageReadAnswer(id, outcome, this.reads, this.config.sha_digits) ?? this.readAgain(id, { path: outcome.facts.displayPath }, true)
+        );
     }
   }
 
@@ -330,116 +337,26 @@ export class ResultLedger {
     return { bracket: `[${id}]`, body, kind: 'full', isError: false, stored, cappable: true };
   }
 
-  private async readAnswer(id: string, facts: ReadFacts, body: readonly string[] | undefined, stubOf: string | undefined): Promise<Answer> {
-    const sha = shortSha(facts.sha, this.config.sha_digits);
-    const base = { isError: false, cappable: false };
-    if (facts.binary) {
-      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: true });
-      return {
-        ...base,
-        bracket: `[${id} ${facts.displayPath} binary, ${facts.size} bytes sha ${sha}]`,
-        body: [],
-        kind: 'full',
-        stored: { lines: [] },
-      };
-    }
-    if (facts.totalLines === 0) {
-      this.reads.add({ id, path: facts.relative, sha: facts.sha, from: 1, to: 0, total: 0, binary: false });
-      return { ...base, bracket: `[${id} ${facts.displayPath} empty sha ${sha}]`, body: [], kind: 'full', stored: { lines: [] } };
-    }
-    const bracket = `[${id} ${facts.displayPath} lines ${facts.from}-${facts.to} of ${facts.totalLines} sha ${sha}]`;
-    if (stubOf) {
-      const earlier = this.reads.findCovering(facts.relative, facts.sha, facts.from, facts.to);
-      if (earlier && earlier.id === stubOf) {
-        // The stub is stored as the body a full read would have shown. The earlier read's stored body already
-        // holds those lines, so it is stored as a reference to them: no copy, whatever the window's size.
-        const stored: StoredBody | undefined = body
-          ? { lines: body }
-          : await this.windowOf(earlier.id, facts.from - earlier.from + 1, facts.to - facts.from + 1);
-        if (stored) {
-          return {
-            ...base,
-            bracket,
-            sentence: `Unchanged since ${earlier.id}, which already shows lines ${earlier.from}-${earlier.to}.`,
-            body: [],
-            kind: 'read-stub',
-            stored,
-            refersTo: [earlier.id],
-          };
-        }
-      }
-      if (!body) {
-        // The table changed while the call ran (a compaction): read the file in full after all.
-        const again = await runTool(
-          { tool: 'read', args: { path: facts.displayPath, offset: facts.from, limit: facts.to - facts.from + 1 } },
-          {
-            workspace: this.workspace,
-            hashCache: this.hashCache,
-            config: this.config,
-            findStub: () => undefined,
-          },
-        );
-        return again.type === 'read' && again.body
-          ? this.readAnswer(id, again.facts, again.body, undefined)
-          : this.fromOutcome(id, 'read', {}, again);
-      }
-    }
-    this.reads.add({ id, path: facts.relative, sha: facts.sha, from: facts.from, to: facts.to, total: facts.totalLines, binary: false });
-    return { ...base, bracket, body: body ?? [], kind: 'full', stored: { lines: body ?? [] } };
-  }
-
-  /** A `read` of an image file: the image (the reads table keeps it as one line), or a stub naming the earlier read. */
-  private async imageAnswer(id: string, facts: ImageFacts, image: PreparedImage | undefined, stubOf: string | undefined): Promise<Answer> {
-    const sha = shortSha(facts.sha, this.config.sha_digits);
-    if (stubOf) {
-      const earlier = this.reads.findCovering(facts.relative, facts.sha, 1, 1);
-      if (earlier && earlier.id === stubOf) {
-        return {
-          bracket: `[${id} image ${facts.displayPath} sha ${sha}]`,
-          sentence: `Unchanged since ${earlier.id}, which already shows it.`,
-          body: [],
-          kind: 'read-stub',
-          isError: false,
-          stored: { lines: [] },
-          cappable: false,
-          refersTo: [earlier.id],
-          ...(earlier.imageTokens !== undefined ? { imageTokensKeptOut: earlier.imageTokens } : {}),
-        };
-      }
-    }
-    if (!image) {
-      // The table changed while the call ran (a compaction): read the image after all.
-      const again = await runTool(
-        { tool: 'read', args: { path: facts.displayPath } },
-        {
-          workspace: this.workspace,
-          hashCache: this.hashCache,
-          config: this.config,
-          findStub: () => undefined,
-          ...(this.images ? { images: this.images } : {}),
-        },
-      );
-      return this.fromOutcome(id, 'read', {}, again);
-    }
-    const shown = imageShown(id, facts.displayPath, image, sha);
-    const imageTokens = shown.image ? imageBlockTokens(shown.image) : undefined;
-    this.reads.add({
-      id,
-      path: facts.relative,
-      sha: facts.sha,
-      from: 1,
-      to: 1,
-      total: 1,
-      binary: false,
-      ...(imageTokens ? { imageTokens } : {}),
-    });
-    return shown;
-  }
-
-  /** Lines `offset`.. of a stored result as a reference to them (the lines the store has there), or undefined if it is gone. */
-  private async windowOf(id: string, offset: number, limit: number): Promise<StoredBody | undefined> {
-    const slice = await this.store.readLines(id, offset, limit);
-    return slice ? { ref: referenceTo(id, slice.from, slice.lines) } : undefined;
+  /**
+   * The reads table changed while a read ran (a compaction): the stub the tool found is gone and it kept no
+   * content, so the file is read after all, in full (the same lines; an image file whole).
+   */
+  private async readAgain(
+    id: string,
+    args: { readonly path: string; readonly offset?: number; readonly limit?: number },
+    asImage = false,
+  ): Promise<Answer> {
+    const again = await runTool(
+      { tool: 'read', args },
+      {
+        workspace: this.workspace,
+        hashCache: this.hashCache,
+        config: this.config,
+        findStub: () => undefined,
+        ...(asImage && this.images ? { images: this.images } : {}),
+      },
+    );
+    return this.fromOutcome(id, 'read', {}, again);
   }
 
   /** Redacts, caps, stores (durably, before the model is shown anything) and shapes the result. */
@@ -509,23 +426,4 @@ export class ResultLedger {
       stored: 'lines' in stored ? { lines: stored.lines.map(r) } : 'text' in stored ? { text: r(stored.text) } : stored,
     };
   }
-}
-
-/**
- * An image shown to the model: its one line (`[#a3f2 image shot.png 1280×720, ~1,229 tokens]`), the scaling note
- * when Cairn scaled it, and the image block. The store keeps the line, what the image is and the note (the bytes
- * are in the journal's message, not in the result).
- */
-function imageShown(id: string, name: string, image: PreparedImage, sha: string | undefined): Answer {
-  const described = `${image.mediaType} ${image.size.width}×${image.size.height}${sha ? ` sha ${sha}` : ''}`;
-  const body = image.note ? [image.note] : [];
-  return {
-    bracket: imageBracket(id, name, image.size),
-    body,
-    kind: 'full',
-    isError: false,
-    stored: { lines: [described, ...body] },
-    cappable: false,
-    image: imageBlockOf(image),
-  };
 }

@@ -31,6 +31,7 @@ import { ModelFactsCatalog, type ModelFactsOverrides, type ModelsApiFacts } from
 import { capabilitiesOf } from './modelCapabilities';
 import { abortableWait, DEFAULT_RETRY, realSleep, retryDelayMs, type RetrySettings, type Sleep } from './retryPolicy';
 import { StreamAccumulator, type WireStreamEvent } from './streamAccumulator';
+import { CACHE_DIAGNOSIS_BETA, CacheDiagnosisOptIn, type DiagnosisAsk } from './cacheDiagnosisOptIn';
 import type { ListedModel, ModelClient, ModelFacts, ModelRequest, ModelResponse, StreamOptions } from './types';
 
 /** A key, or a function asked before every request (so a key set later is picked up). */
@@ -64,13 +65,6 @@ export interface AnthropicModelClientOptions {
 export const REQUEST_KIND_HEADER = 'x-cairn-request-kind';
 /** The header that names the sub-agent making a request (absent for the session's own agent). */
 export const AGENT_HEADER = 'x-cairn-agent';
-/**
- * Cache diagnostics (issue 31 §3): the beta, since made generally available (the SDK types `diagnostics` on the
- * Messages API and the header is still accepted), under which the server says why a request missed the cache.
- */
-export const CACHE_DIAGNOSIS_BETA = 'cache-diagnosis-2026-04-07';
-/** The ids Cairn's own local server gives its messages (`src/node/localServer`): it fingerprints and diagnoses like the real service. */
-const LOCAL_SERVER_MESSAGE_ID = /^msg_local_/;
 
 const MODELS_API_TIMEOUT_MS = 15_000;
 
@@ -92,17 +86,15 @@ export class AnthropicModelClient implements ModelClient {
   private sdk: { identity: string; client: Anthropic } | undefined;
   /** Every key this client has used: a result must never show one, even after the key changed. */
   private readonly usedKeys = new Set<string>();
-  /**
-   * The id of the last response per kind of request (purpose and agent), named in the next one's `diagnostics` so
-   * the server compares the two prompts. Not conversation state: it is whichever request went last, on any branch.
-   */
-  private readonly previousMessageIds = new Map<string, string>();
+  /** Whether a request asks the server why it missed the cache (`cacheDiagnosisOptIn.ts`). */
+  private readonly diagnosis: CacheDiagnosisOptIn;
 
   constructor(private readonly options: AnthropicModelClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.settings?.retry };
     this.sleep = options.sleep ?? realSleep;
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? silentLogger;
+    this.diagnosis = new CacheDiagnosisOptIn(options.baseUrl);
     this.catalog = new ModelFactsCatalog((id) => this.retrieveModel(id), options.settings?.modelFacts ?? {}, this.logger);
   }
 
@@ -115,15 +107,8 @@ export class AnthropicModelClient implements ModelClient {
     const guarded = { ...options, onEvent: this.guardListener(options.onEvent) };
     for (let attempt = 1; ; attempt++) {
       try {
-        const optIn = this.diagnosisOptIn(options);
-        const compared = optIn?.body === true && optIn.previous !== undefined;
-        const answered = await this.attempt(client, key, request, guarded);
-        if (answered.id) this.previousMessageIds.set(diagnosisKey(options), answered.id);
-        // A diagnosis is the server's comparison with the request this one named; a server that answers
-        // `diagnostics: null` to everything has compared nothing when nothing was named.
-        if (compared || answered.cacheDiagnosis === undefined) return answered;
-        const { cacheDiagnosis: _notCompared, ...response } = answered;
-        return response;
+        const ask = this.diagnosis.ask(options);
+        return this.diagnosis.answered(options, ask, await this.attempt(client, key, request, guarded, ask));
       } catch (error) {
         const modelError = this.toModelError(error, key, signal);
         const delayMs = retryDelayMs(modelError, attempt, this.retry, this.random);
@@ -172,19 +157,24 @@ export class AnthropicModelClient implements ModelClient {
    * One HTTP exchange. Throws for anything that happened before content streamed (so it can be
    * retried); once a content block has started, a failure resolves with `incomplete: true`.
    */
-  private async attempt(client: Anthropic, key: Credential, request: ModelRequest, options: StreamOptions): Promise<ModelResponse> {
+  private async attempt(
+    client: Anthropic,
+    key: Credential,
+    request: ModelRequest,
+    options: StreamOptions,
+    diagnosis: DiagnosisAsk | undefined,
+  ): Promise<ModelResponse> {
     const { signal, purpose } = options;
     const accumulator = new StreamAccumulator(options.onEvent, (type) =>
       this.logger.warn(`The model sent a "${type}" block, which Cairn does not use; it was left out.`),
     );
-    const diagnosis = this.diagnosisOptIn(options);
     const headers = {
       ...(purpose === 'compaction' || purpose === 'keep_warm' ? { [REQUEST_KIND_HEADER]: purpose } : {}),
       ...(options.agent !== undefined ? { [AGENT_HEADER]: options.agent } : {}),
       ...(diagnosis ? { 'anthropic-beta': CACHE_DIAGNOSIS_BETA } : {}),
     };
     const params = toSdkParams(request);
-    if (diagnosis?.body) params.diagnostics = { previous_message_id: diagnosis.previous ?? null };
+    CacheDiagnosisOptIn.applyTo(params, diagnosis);
     const stream = client.messages.stream(params, {
       ...(signal ? { signal } : {}),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
@@ -227,20 +217,6 @@ export class AnthropicModelClient implements ModelClient {
   private cutShort(accumulator: StreamAccumulator, reason: string): ModelResponse {
     this.logger.warn(`The model's response was cut part-way (${reason.replace(/\.$/, '')}); keeping what arrived.`);
     return accumulator.finish(true);
-  }
-
-  /**
-   * Whether this request asks for the server's cache diagnosis, and how. Anthropic's API: the beta header and
-   * `diagnostics` naming the previous response (null on the first). A loopback server: the header only (a proxy
-   * there may refuse an unknown body field; a header passes), and `diagnostics` once it has answered with the
-   * local server's own ids, which diagnose like the real service. Any other server: neither, as before.
-   */
-  private diagnosisOptIn(options: StreamOptions): { readonly body: boolean; readonly previous?: string } | undefined {
-    const server = diagnosisServer(this.options.baseUrl);
-    if (server === 'other') return undefined;
-    const previous = this.previousMessageIds.get(diagnosisKey(options));
-    const body = server === 'anthropic' || (previous !== undefined && LOCAL_SERVER_MESSAGE_ID.test(previous));
-    return { body, ...(previous !== undefined ? { previous } : {}) };
   }
 
   knownSecrets(): readonly string[] {
@@ -410,24 +386,6 @@ async function readSecret(source: ApiKeySource, what: string, advice: string): P
       cause: error,
     });
   }
-}
-
-/** Requests compared with each other: the same purpose and agent (a summary request has another prompt than the conversation's). */
-function diagnosisKey(options: StreamOptions): string {
-  return `${options.purpose}/${options.agent ?? ''}`;
-}
-
-/** Anthropic's API, a server on this machine (Cairn's local server, a proxy), or another server. */
-function diagnosisServer(baseUrl: string | undefined): 'anthropic' | 'loopback' | 'other' {
-  if (baseUrl === undefined) return 'anthropic';
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname;
-  } catch {
-    return 'other';
-  }
-  if (host === 'api.anthropic.com') return 'anthropic';
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' ? 'loopback' : 'other';
 }
 
 /** The SDK's log lines go to Cairn's logger, with the key scrubbed in case a header is ever logged. */

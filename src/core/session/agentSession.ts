@@ -10,7 +10,7 @@ import type { Decision, DecisionQueue } from '../compose/decisions';
 import type { CompactionOutcome, CompactionPlan, CompactionRequest, Compactor } from '../compaction/compactor';
 import type { ElisionPlan } from '../elision/elider';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
-import { entriesBeforeMessage } from '../conversation/rewind';
+import { restoreRewindIndex, rewindPlace, type RewindPlace } from './conversationRewind';
 import { historyViolations, type HistoryViolation } from '../history/invariants';
 import type { Projection } from '../conversation/projection';
 import type { SessionJournal } from '../journal/node/sessionJournal';
@@ -231,20 +231,8 @@ export class AgentSession {
    * `place`: its index in the current generation, or why it cannot (a compaction summarized it, a rewind
    * dropped it, or it is not a message of the user's).
    */
-  rewindPlace(place: TurnRef): { readonly index: number } | { readonly refused: string } {
-    const index = this.parts.generations.lineage.indexIn(place, this.generation.number);
-    if (index === undefined) {
-      return {
-        refused:
-          'That message is no longer in the conversation the model has (a compaction summarized it, or the conversation went back before it), so the conversation cannot go back to it. Restore the files only.',
-      };
-    }
-    try {
-      entriesBeforeMessage(this.generation.conversation.all(), index);
-      return { index };
-    } catch (error) {
-      return { refused: error instanceof Error ? error.message : String(error) };
-    }
+  rewindPlace(place: TurnRef): RewindPlace {
+    return rewindPlace(this.parts.generations, place);
   }
 
   /**
@@ -264,16 +252,8 @@ export class AgentSession {
     const checkpoints = this.parts.checkpoints;
     if (!checkpoints) throw new Error('This session keeps no checkpoints.');
     const from = checkpoints.list().find((c) => c.id === plan.checkpointId);
-    const place = options.at ?? from?.turn;
     // Checked before any file is written: a restore that cannot also move the conversation changes nothing.
-    const rewind = options.conversation && place ? this.rewindPlace(place) : undefined;
-    if (rewind && 'refused' in rewind) {
-      // A place the branch holds but that is not a user message: its typed refusal (RewindRangeError), as before.
-      const index = place ? this.parts.generations.lineage.indexIn(place, this.generation.number) : undefined;
-      if (index !== undefined) entriesBeforeMessage(this.generation.conversation.all(), index);
-      throw new Error(rewind.refused);
-    }
-    const rewindTo = rewind && 'index' in rewind ? rewind : undefined;
+    const rewindTo = options.conversation ? restoreRewindIndex(this.parts.generations, options.at ?? from?.turn) : undefined;
     const outcome = await checkpoints.restore(
       plan,
       choices,
@@ -283,8 +263,8 @@ export class AgentSession {
       },
       options.dirty ? { dirty: options.dirty } : {},
     );
-    if (rewindTo && this.parts.startGenerationFrom) {
-      await this.parts.startGenerationFrom(rewindTo.index, 'restore files and conversation');
+    if (rewindTo !== undefined && this.parts.startGenerationFrom) {
+      await this.parts.startGenerationFrom(rewindTo, 'restore files and conversation');
       // The model no longer has the messages that read the restored files: no note is needed.
       checkpoints.takeNotes();
       await this.parts.branchChanged?.();

@@ -1,6 +1,4 @@
-import { preCompactHook } from '../../hooks/compactionHook';
-import { HookedTools } from '../../hooks/hookedTools';
-import { SessionHooks } from '../../hooks/sessionHooks';
+import type { SessionHooks } from '../../hooks/sessionHooks';
 import { Composer } from '../../compose/composer';
 import { DEFAULT_PERMISSION_MODE, PermissionModeEnvelope } from '../../agent/permissionMode';
 import { loadCompactionPrompts, loadPreamble } from '../../compose/node/prompts';
@@ -8,7 +6,6 @@ import type { StaticState } from '../../compose/staticPart';
 import { DEFAULT_HYGIENE } from '../../config/hygiene';
 import { HashCache } from '../../tools/hashCache';
 import { IdAllocator } from '../../ledger/ids';
-import { Redactor } from '../../ledger/redactor';
 import { ResultLedger, type LedgerState } from '../../ledger/resultLedger';
 import type { Clock } from '../../ports';
 import { systemClock } from '../../ports';
@@ -23,7 +20,7 @@ import { lineageOfRecords } from '../../conversation/lineageOfRecords';
 import { projectForProvider } from '../../conversation/projection';
 import { AgentSession } from '../agentSession';
 import type { NoticeLevel } from '../../agent/events';
-import { McpTools } from '../../mcp/mcpTools';
+import type { McpTools } from '../../mcp/mcpTools';
 import { replayConversation } from '../../conversation/replay';
 import { startGenerationFromMessage } from '../../conversation/rewind';
 import { assembleCheckpoints, type AssembledCheckpoints } from '../../checkpoints/node/sessionCheckpointsAssembly';
@@ -39,7 +36,7 @@ import { TODO_TOOL_NAME, todoCallSummary } from '../../memory/todo';
 import { assembleCompaction } from '../../compaction/node/agentCompaction';
 import { DEFAULT_CACHE_TIME } from '../../compaction/settings';
 import { KeepWarm } from '../keepWarm';
-import { lastMainAnswerAt, sessionPauses, type RestoredPauses } from './lastMainAnswer';
+import { restoredCacheClock, type RestoredPauses } from './lastMainAnswer';
 import { childPortsOf, toolCallParts } from './sessionChildren';
 import { SubagentIds } from '../../subagents/subagentRunner';
 import { spentInJournal } from '../../spending/journalSpending';
@@ -55,8 +52,9 @@ import {
   windowOf,
   type SessionExtras,
 } from './sessionExtras';
-import type { SessionHookPorts, SessionPorts } from './sessionPorts';
-import { WEB_FETCH_TOOL, WebFetchTool } from '../../web/webFetchTool';
+import type { SessionPorts } from './sessionPorts';
+import { WEB_FETCH_TOOL } from '../../web/webFetchTool';
+import { hookedToolsOf, mcpToolsOf, reportMcpChanges, sessionRedactor, webToolOf } from './sessionTools';
 
 // Where the ports' type was born; its import sites (the roots, the host, tests and the bench) keep this path.
 export type { SessionPorts } from './sessionPorts';
@@ -146,6 +144,9 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     ...(ports.images ? { images: ports.images } : {}),
   };
   const ledger = opened.ledgerState ? ResultLedger.restore(opened.ledgerState as LedgerState, options) : new ResultLedger(options);
+  // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break), and
+  // the cache-time models go on from the session's own pauses.
+  const cacheClock = await restoredCacheClock(opened.records, (seq) => opened.journal.readSnapshot(seq));
   const created = opened.header ? Date.parse(opened.header.created) : (ports.clock ?? systemClock).now();
   let restoredStatic: StaticState | undefined;
   for (const record of opened.records) {
@@ -163,10 +164,8 @@ export async function resumeSession(ports: SessionPorts, sessionId: string): Pro
     extras,
     opened.tornTail,
     restoredStatic,
-    // The cache's clock carries over: a reopen after five minutes finds it cold (the elider's free break), and
-    // the cache-time models go on from the session's own pauses.
-    await lastMainAnswerAt(opened.records, (seq) => opened.journal.readSnapshot(seq)),
-    await sessionPauses(opened.records, (seq) => opened.journal.readSnapshot(seq)),
+    cacheClock.lastMainAnswerAt,
+    cacheClock.pauses,
   );
   if (!opened.journal.readOnly) {
     // A task call's child was cut off (or finished just before the crash): the parent learns what it had done.
@@ -207,19 +206,7 @@ async function assemble(
   const clock = ports.clock ?? systemClock;
   const { decisions, events, skills, memory } = extras;
   const notice = (level: NoticeLevel, kind: string, message: string): void => extras.notice(level, kind, `[MCP] ${message}`, message);
-  const reported = new Set<string>();
-  mcpTools?.useProblemReporter((problems) => {
-    const fresh = problems.filter((problem) => !reported.has(problem));
-    for (const problem of fresh) reported.add(problem);
-    if (fresh.length > 0) notice('warning', 'mcp', fresh.join('\n'));
-  });
-  const mcpSubscription = ports.mcp?.onToolsChanged((server) =>
-    notice(
-      'info',
-      'mcp_tools_changed',
-      `The MCP server ${server} changed its tools. The change applies from the next generation (after a compaction), or now with “Cairn: Apply MCP Tool Changes Now” (the prompt prefix is then written again, once).`,
-    ),
-  );
+  const mcpSubscription = reportMcpChanges(ports, mcpTools, notice);
   const log = ports.log ?? (() => undefined);
   // The key the client will send, known before the static part is built: a server's tool description
   // that holds it is redacted in the first request too, not only once the key has been sent.
@@ -260,9 +247,7 @@ async function assemble(
   void Promise.resolve().then(() => composer.estimator.warmUp());
 
   const wrapped = ports.wrapTools ? ports.wrapTools(ledger, journal) : ledger;
-  const hooks = ports.hooks ? sessionHooksOf(ports, ports.hooks, journal) : undefined;
-  const hookNotice = (message: string): void => events.emit({ type: 'notice', level: 'warning', kind: 'hook', message });
-  const tools = hooks ? new HookedTools(wrapped, hooks, hookNotice) : wrapped;
+  const { tools, hooks, beforeCompact, childPreCompact } = hookedToolsOf(ports, wrapped, journal, (event) => events.emit(event));
   const recorder = new JournalRecorder(journal, () => tools.state());
   const requests = new RequestCounter(clock, lastAnswerAt);
   const cacheTime = () => ports.compaction?.().cache ?? DEFAULT_CACHE_TIME;
@@ -297,7 +282,7 @@ async function assemble(
     log,
     project,
     carryOver: (generation, tail) => generationCarryOver(memory, ports.workspace.root, generation, tail),
-    ...(hooks ? { beforeCompact: preCompactHook(hooks, hookNotice) } : {}),
+    ...(beforeCompact ? { beforeCompact } : {}),
   });
   // What a call looks like and may do, the same for the session's agent and its children.
   const childLoopParts = toolCallParts(ports.workspace, mcpTools, (command) => checkpoints.commandNotKept(command));
@@ -315,7 +300,7 @@ async function assemble(
       budget: extras.childBudget,
       spending: extras.spending,
       calls: childLoopParts,
-      ...(hooks ? { preCompact: (agent) => preCompactHook(hooks, hookNotice, agent) } : {}),
+      ...(childPreCompact ? { preCompact: childPreCompact } : {}),
     }),
   );
   const loop = new AgentLoop(
@@ -440,30 +425,6 @@ async function assemble(
   };
 }
 
-/** The session's hooks, their output redacted by the session's redactor. */
-function sessionHooksOf(ports: SessionPorts, hookPorts: SessionHookPorts, journal: SessionJournal): SessionHooks {
-  const redactor = sessionRedactor(ports);
-  return new SessionHooks({
-    provider: hookPorts.provider,
-    runner: hookPorts.runner,
-    cwd: ports.workspace.root,
-    sessionId: () => journal.sessionId,
-    timeoutSeconds: hookPorts.timeoutSeconds,
-    redact: (text) => redactor.redact(text),
-    ...(ports.log ? { log: ports.log } : {}),
-  });
-}
-
-/**
- * What the ledger redacts from every result: every key the model client has sent (asked at each result,
- * so a key set mid-session counts from its first request) and the ports' other secrets.
- */
-export function sessionRedactor(ports: Pick<SessionPorts, 'model' | 'secrets'>): Redactor {
-  const redactor = new Redactor(() => (ports.model.knownSecrets?.() ?? []).map((value) => ({ value, label: 'API key' })));
-  if (ports.secrets) redactor.addSource(ports.secrets);
-  return redactor;
-}
-
 /** The session's date, fixed at its start so every request of the session sends the same bytes. */
 export function sessionDateOf(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 10);
@@ -484,18 +445,4 @@ function checkpointsOf(
     ...(ports.checkpointGit ? { git: ports.checkpointGit } : {}),
     now: () => clock.now(),
   });
-}
-
-/** The MCP tools of a session whose ports have MCP connections. */
-function mcpToolsOf(ports: SessionPorts, redactor: Redactor): McpTools | undefined {
-  if (!ports.mcp) return undefined;
-  return new McpTools(ports.mcp, {
-    builtInNames: new Set([...TOOL_DEFINITIONS, ...SESSION_TOOL_DEFINITIONS].map((tool) => tool.name)),
-    redactor,
-  });
-}
-
-/** The `web_fetch` tool when the session has a web source (the host's and the headless runner's Node fetcher). */
-function webToolOf(ports: SessionPorts): WebFetchTool | undefined {
-  return ports.web ? new WebFetchTool(ports.web) : undefined;
 }
