@@ -41,6 +41,44 @@ function userTexts(requests: readonly { kind: string; body: unknown }[]): string
 
 const settings = (hooks: unknown) => JSON.stringify({ hooks });
 
+/** Workspace files of 120 lines each, one per name, for a context that passes a small threshold. */
+function ruleFiles(names: readonly string[]): Record<string, { lines: number; text: string }> {
+  return Object.fromEntries(
+    names.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
+  );
+}
+
+/** Plays `turns` with one PreCompact hook (`command`) and, when given, the compaction threshold in tokens. */
+function playWithPreCompact(
+  dir: string,
+  command: string,
+  scenario: { readonly workspace?: Record<string, unknown>; readonly turns: readonly unknown[]; readonly threshold?: string },
+) {
+  const args = scenario.threshold
+    ? parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', scenario.threshold])
+    : undefined;
+  return runHeadless({
+    workspaceDir: join(dir, 'w'),
+    outDir: join(dir, 'out'),
+    homeDir: join(dir, 'home'),
+    hooks: {},
+    ...(args ? { compaction: compactionSettingsOf(args) } : {}),
+    scenario: parseScenario({
+      ...(args ? { model: { context_window: 200000, max_output: 4000 } } : {}),
+      workspace: { ...scenario.workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
+      turns: scenario.turns,
+    }),
+  });
+}
+
+/** The hook's stdin of each run, as the command logged it (one JSON object a line). */
+async function hookRuns(log: string): Promise<Record<string, unknown>[]> {
+  return (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 describe('hooks through the real loop and the local server', () => {
   it('a PreToolUse hook on "Bash" that exits 2 blocks the call: it is not run, the model gets the reason through the ledger; the hook got the JSON on stdin', async () => {
     const dir = await tempDir();
@@ -166,39 +204,25 @@ describe('hooks through the real loop and the local server', () => {
     // Each run appends its stdin as a line; a run whose instructions ask to keep everything blocks.
     const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; case "$input" in *keep-everything*) echo 'not while I review the diff' >&2; exit 2;; esac; exit 0`;
     const files = ['parser', 'lexer', 'printer', 'checker', 'emitter'];
-    const workspace = Object.fromEntries(
-      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
-    );
     const reads = files.flatMap((name) => [
       { user: `What does the ${name} do?` },
       { assistant: { tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } },
       { assistant: { text: `The ${name} handles each case on its own.` } },
     ]);
-    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '6000']);
-    const result = await runHeadless({
-      workspaceDir: join(dir, 'w'),
-      outDir: join(dir, 'out'),
-      homeDir: join(dir, 'home'),
-      hooks: {},
-      compaction: compactionSettingsOf(args),
-      scenario: parseScenario({
-        model: { context_window: 200000, max_output: 4000 },
-        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
-        turns: [
-          ...reads,
-          { user: 'one more' },
-          { assistant: { text: 'More.' } },
-          { user: 'and another' },
-          { assistant: { text: 'Another.' } },
-          { compact: { instructions: 'keep-everything please' } },
-          { compact: { instructions: 'keep the rule names' } },
-        ],
-      }),
+    const result = await playWithPreCompact(dir, command, {
+      threshold: '6000',
+      workspace: ruleFiles(files),
+      turns: [
+        ...reads,
+        { user: 'one more' },
+        { assistant: { text: 'More.' } },
+        { user: 'and another' },
+        { assistant: { text: 'Another.' } },
+        { compact: { instructions: 'keep-everything please' } },
+        { compact: { instructions: 'keep the rule names' } },
+      ],
     });
-    const runs = (await readFile(log, 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const runs = await hookRuns(log);
     const compacted = result.events.flatMap((e) => (e.type === 'compacted' ? [e.reason] : []));
     const autos = compacted.filter((reason) => reason === 'auto').length;
     expect(autos).toBeGreaterThan(0);
@@ -220,37 +244,23 @@ describe('hooks through the real loop and the local server', () => {
     // The first run (the child's) lets it compact; any later one blocks.
     const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; [ $(wc -l < '${log}') -gt 1 ] && { echo 'not now' >&2; exit 2; }; exit 0`;
     const files = ['parser', 'lexer', 'printer', 'checker', 'emitter'];
-    const workspace = Object.fromEntries(
-      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
-    );
-    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '9000']);
-    const result = await runHeadless({
-      workspaceDir: join(dir, 'w'),
-      outDir: join(dir, 'out'),
-      homeDir: join(dir, 'home'),
-      hooks: {},
-      compaction: compactionSettingsOf(args),
-      scenario: parseScenario({
-        model: { context_window: 200000, max_output: 4000 },
-        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
-        turns: [
-          { user: 'What do the rules say?' },
-          {
-            assistant: {
-              tool_calls: [{ name: 'task', input: { description: 'read the rules', prompt: 'Read every rule file.', kind: 'explore' } }],
-            },
+    const result = await playWithPreCompact(dir, command, {
+      threshold: '9000',
+      workspace: ruleFiles(files),
+      turns: [
+        { user: 'What do the rules say?' },
+        {
+          assistant: {
+            tool_calls: [{ name: 'task', input: { description: 'read the rules', prompt: 'Read every rule file.', kind: 'explore' } }],
           },
-          ...files.map((name) => ({ assistant: { agent: 'explore-1', tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } })),
-          { summary: { text: 'The child read the five rule files.', agent: 'explore-1' } },
-          { assistant: { agent: 'explore-1', text: 'Each rule handles its case on its own.' } },
-          { assistant: { text: 'Each rule handles its case on its own.' } },
-        ],
-      }),
+        },
+        ...files.map((name) => ({ assistant: { agent: 'explore-1', tool_calls: [{ name: 'read', input: { path: `${name}.ts` } }] } })),
+        { summary: { text: 'The child read the five rule files.', agent: 'explore-1' } },
+        { assistant: { agent: 'explore-1', text: 'Each rule handles its case on its own.' } },
+        { assistant: { text: 'Each rule handles its case on its own.' } },
+      ],
     });
-    const runs = (await readFile(log, 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const runs = await hookRuns(log);
     // One run before the compaction, one before the next attempt (the context still past the threshold), which it blocked.
     expect(runs).toHaveLength(2);
     for (const run of runs)
@@ -268,9 +278,6 @@ describe('hooks through the real loop and the local server', () => {
     const log = join(dir, 'precompact.jsonl');
     const command = `input=$(cat); printf '%s\n' "$input" >> '${log}'; echo 'not while I review' >&2; exit 2`;
     const files = ['parser', 'lexer', 'printer', 'checker', 'emitter', 'linker'];
-    const workspace = Object.fromEntries(
-      files.map((name) => [`${name}.ts`, { lines: 120, text: `export const ${name}Rule{n} = 'the ${name} handles case {n} on its own';` }]),
-    );
     // Each user message: two reads and an answer (three requests), so a turn past the threshold has three chances to ask.
     const turns = files.flatMap((name) => [
       { user: `What do the ${name} and its test do?` },
@@ -278,19 +285,7 @@ describe('hooks through the real loop and the local server', () => {
       { assistant: { tool_calls: [{ name: 'grep', input: { pattern: `${name}Rule1` } }] } },
       { assistant: { text: `The ${name} handles each case on its own.` } },
     ]);
-    const args = parseHeadlessArgs(['--workspace', join(dir, 'w'), '--scenario', 'x.json', '--threshold', '6000']);
-    const result = await runHeadless({
-      workspaceDir: join(dir, 'w'),
-      outDir: join(dir, 'out'),
-      homeDir: join(dir, 'home'),
-      hooks: {},
-      compaction: compactionSettingsOf(args),
-      scenario: parseScenario({
-        model: { context_window: 200000, max_output: 4000 },
-        workspace: { ...workspace, '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
-        turns,
-      }),
-    });
+    const result = await playWithPreCompact(dir, command, { threshold: '6000', workspace: ruleFiles(files), turns });
     const runs = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
     // The context passes the threshold at the first message's second request (its read) and stays over it: the hook
     // is asked there, then once at the start of each later message (six in all), never again within a message.
@@ -309,26 +304,16 @@ describe('hooks through the real loop and the local server', () => {
     const dir = await tempDir();
     const log = join(dir, 'precompact.jsonl');
     const command = `cat >> '${log}'; echo >> '${log}'; echo 'never compact' >&2; exit 2`;
-    const result = await runHeadless({
-      workspaceDir: join(dir, 'w'),
-      outDir: join(dir, 'out'),
-      homeDir: join(dir, 'home'),
-      hooks: {},
-      scenario: parseScenario({
-        workspace: { '.claude/settings.json': settings({ PreCompact: [{ hooks: [{ type: 'command', command }] }] }) },
-        turns: [
-          ...[1, 2, 3].flatMap((n) => [{ user: `question ${n}` }, { assistant: { text: `answer ${n}` } }]),
-          { user: 'question 4' },
-          { fault: { prompt_too_long: true } },
-          { summary: 'The user asked three questions and got three answers.' },
-          { assistant: { text: 'answer 4' } },
-        ],
-      }),
+    const result = await playWithPreCompact(dir, command, {
+      turns: [
+        ...[1, 2, 3].flatMap((n) => [{ user: `question ${n}` }, { assistant: { text: `answer ${n}` } }]),
+        { user: 'question 4' },
+        { fault: { prompt_too_long: true } },
+        { summary: 'The user asked three questions and got three answers.' },
+        { assistant: { text: 'answer 4' } },
+      ],
     });
-    const runs = (await readFile(log, 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const runs = await hookRuns(log);
     expect(runs.map((r) => r.trigger)).toEqual(['auto']);
     expect(result.events.flatMap((e) => (e.type === 'compacted' ? [e.reason] : []))).toEqual(['overflow']);
     const notices = result.events.flatMap((e) => (e.type === 'notice' && e.kind === 'hook' ? [e.message] : []));
