@@ -42,15 +42,21 @@ const SCENARIO = {
   ],
 };
 
+/** Starts a turn that waits at an approval, then sends a message with a pasted image, which is queued; the image. */
+async function queueScreenshotBehindApproval(run: HostRun): Promise<Awaited<ReturnType<typeof pasted>>> {
+  const image = await pasted();
+  await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
+  await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
+  await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
+  await waitFor(() => queued(run).length === 1, 'the queued message');
+  return image;
+}
+
 describe('a message with images sent while Cairn works', () => {
   it('is queued with its images, which go with it when the turn ends', async () => {
     host = await startHost({ apiKey: 'sk-ant-test-key-qimg-0001', scenario: SCENARIO });
     const run = host;
-    const image = await pasted();
-    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
-    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
-    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
-    await waitFor(() => queued(run).length === 1, 'the queued message');
+    const image = await queueScreenshotBehindApproval(run);
     expect(queued(run)).toEqual([
       { id: expect.any(Number), text: 'What is in this screenshot?', images: ['pasted-1.png'], steering: false },
     ]);
@@ -70,11 +76,7 @@ describe('a message with images sent while Cairn works', () => {
   it('taken back to edit, gives the input its images with its text', async () => {
     host = await startHost({ apiKey: 'sk-ant-test-key-qimg-0002', scenario: SCENARIO });
     const run = host;
-    const image = await pasted();
-    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
-    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
-    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
-    await waitFor(() => queued(run).length === 1, 'the queued message');
+    const image = await queueScreenshotBehindApproval(run);
     await run.chat.fromPage({ type: 'queuedMessage', id: queued(run)[0]!.id, action: 'edit' });
     await waitFor(() => run.posted('insertText').length === 1, 'the message back in the input');
     expect(run.posted<Inserted>('insertText')[0]).toEqual({ type: 'insertText', text: 'What is in this screenshot?', images: [image] });
@@ -90,11 +92,7 @@ describe('"Send now" of a message with images for a model without vision', () =>
       scenario: { ...SCENARIO, model: { id: 'claude-2.1' }, turns: SCENARIO.turns.slice(0, 3) },
     });
     const run = host;
-    const image = await pasted();
-    await run.chat.fromPage({ type: 'send', text: 'Write the notes.' });
-    await waitFor(() => run.posted('approvalRequested').length === 1, 'the approval prompt');
-    await run.chat.fromPage({ type: 'send', text: 'What is in this screenshot?', images: [image] });
-    await waitFor(() => queued(run).length === 1, 'the queued message');
+    const image = await queueScreenshotBehindApproval(run);
     const id = queued(run)[0]!.id;
     const steered = run.chat.fromPage({ type: 'queuedMessage', id, action: 'sendNow' });
     await waitFor(() => queued(run)[0]?.steering === true, 'the message given to the turn');
