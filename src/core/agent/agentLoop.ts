@@ -27,7 +27,7 @@ import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 import { mentionSendsImage, type Mention } from './mentions';
-import { blocksOfAttachments, readMentions } from './userAttachments';
+import { announceAttachments, blocksOfAttachments, readMentions } from './userAttachments';
 import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 import { SpendingCheck } from './spendingCheck';
@@ -154,10 +154,7 @@ export class AgentLoop {
     if (attached.length > 0) await deps.recorder.checkpointLedgerState?.();
     await this.appendUser(blocks, { syntheticBlocks });
     deps.emit({ type: 'user_message', text: userText });
-    for (const { call, summary, result } of attached) {
-      deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
-      deps.emit({ type: 'tool_finished', callId: call.callId, result });
-    }
+    announceAttachments(attached, (event) => deps.emit(event));
     return this.answer(signal);
   }
 
@@ -489,10 +486,7 @@ export class AgentLoop {
       const blocks: UserBlock[] = [{ type: 'text' as const, text: steer.text }, ...attachedBlocks];
       await this.appendUser(blocks, { syntheticBlocks: attachedBlocks.map((_, i) => 1 + i) });
       deps.emit({ type: 'user_message', text: steer.text });
-      for (const { call, summary, result } of attached) {
-        deps.emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
-        deps.emit({ type: 'tool_finished', callId: call.callId, result });
-      }
+      announceAttachments(attached, (event) => deps.emit(event));
       settle(true);
     }
   }

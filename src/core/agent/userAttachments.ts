@@ -3,6 +3,7 @@
  * model's own calls (an id, stored, capped, recallable), and the blocks that go with the user's words.
  */
 import type { DecisionQueue } from '../compose/decisions';
+import type { AgentEvent } from './events';
 import type { LedgerResult, ToolCall } from '../ledger/types';
 import type { ImageBlock, UserBlock } from '../model/types';
 import { imageNotSentNote } from '../images/vision';
@@ -87,4 +88,12 @@ export async function blocksOfAttachments(
     if (image) blocks.push(image);
   }
   return blocks;
+}
+
+/** Shows each attachment in the transcript as a finished call (the views draw it like the model's own). */
+export function announceAttachments(attached: readonly Attachment[], emit: (event: AgentEvent) => void): void {
+  for (const { call, summary, result } of attached) {
+    emit({ type: 'tool_started', callId: call.callId, tool: call.name, input: call.input, summary });
+    emit({ type: 'tool_finished', callId: call.callId, result });
+  }
 }
