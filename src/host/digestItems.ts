@@ -21,6 +21,8 @@ export interface ResultHead {
   readonly fullChars: number;
   /** How long the tool ran, as the ledger stored it (absent in journals from before it was). */
   readonly durationMs?: number;
+  /** The image an unchanged image's stub kept out of the request, in tokens (absent in older journals). */
+  readonly imageTokensKeptOut?: number;
 }
 
 type ToolItem = Extract<TranscriptItem, { type: 'tool' }>;
@@ -100,7 +102,7 @@ export function fillResults(items: TranscriptItem[], message: UserMessage, heads
     const head = heads.find(block.tool_use_id, block.content);
     const kind: ResultKind = head ? shownKind(head, block.content) : block.is_error ? 'error' : 'full';
     const fullChars = head?.fullChars ?? block.content.length;
-    const tokensSaved = tokensSavedBy(kind, fullChars, block.content.length);
+    const tokensSaved = tokensSavedBy(kind, fullChars, block.content.length, head?.imageTokensKeptOut);
     saved += tokensSaved;
     items[position] = {
       ...tool,

@@ -147,8 +147,15 @@ export async function digestJournal(
         const r = record.result;
         const callId = record.callId ?? r.callId;
         if (callId) {
-          const duration = r.durationMs !== undefined ? { durationMs: r.durationMs } : {};
-          heads.add(callId, { id: r.id, tool: r.tool, bracket: r.bracket, kind: r.kind, fullChars: r.body.length, ...duration });
+          heads.add(callId, {
+            id: r.id,
+            tool: r.tool,
+            bracket: r.bracket,
+            kind: r.kind,
+            fullChars: r.body.length,
+            ...(r.durationMs !== undefined ? { durationMs: r.durationMs } : {}),
+            ...(r.imageTokensKeptOut !== undefined ? { imageTokensKeptOut: r.imageTokensKeptOut } : {}),
+          });
         }
         break;
       }

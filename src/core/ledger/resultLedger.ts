@@ -395,6 +395,7 @@ export class ResultLedger {
       ...(durationMs !== undefined ? { durationMs } : {}),
       // A recall's image is the one it names, stored there already.
       ...(answer.image && kind !== 'recall' ? { image: answer.image.source } : {}),
+      ...(answer.imageTokensKeptOut !== undefined ? { imageTokensKeptOut: answer.imageTokensKeptOut } : {}),
     });
     return {
       id,

@@ -79,6 +79,8 @@ export interface StoredResult {
    * like any result's text, so `recall` of its id answers with the image again (`readImage`).
    */
   readonly image?: ImageBlock['source'];
+  /** `LedgerResult.imageTokensKeptOut`: stored so a reopened session's tool line saves what the live one did. */
+  readonly imageTokensKeptOut?: number;
 }
 
 export interface BodyParts {

@@ -5,12 +5,14 @@
  * stub; a `read` of an image over the limits is scaled with a note; the report counts images as their own
  * source; a model without vision is refused before anything is sent (the server would answer 400).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Jimp } from 'jimp';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { JournalRecord } from '../../core/journal/records';
 import type { Message } from '../../core/model/types';
+import { digestJournal } from '../../host/journalDigest';
 import { elideEntries } from '../../core/elision/elide';
 import { resultFacts } from '../../core/elision/resultFacts';
 import { parseScenario } from '../scenario/scenario';
@@ -78,6 +80,15 @@ describe('images through the loop and the local server', () => {
     // What the stub kept out is the image the request would have carried again, counted as the report counts it.
     const stubDecision = result.snapshots.flatMap((s) => s.decisions ?? []).find((d) => d.kind === 'stub')!;
     expect(stubDecision.tokensSaved).toBe(1229);
+    // A reopened session's chat, built from the journal, gives the stub's tool line the same figure.
+    const records = (await readFile(join(result.sessionDir!, 'journal.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as JournalRecord);
+    const reopened = (await digestJournal(records)).turns
+      .flatMap((turn) => turn.items)
+      .flatMap((item) => (item.type === 'tool' && item.result?.kind === 'read-stub' ? [item.result] : []));
+    expect(reopened.map((r) => r.tokensSaved)).toEqual([stubDecision.tokensSaved]);
 
     // The read of a 3000×2000 image: scaled to the limits (1,600 tokens at most), with a note, sent after the results.
     const third = blocksOf(mains[2]!.body);
