@@ -6,30 +6,14 @@
  */
 import type { AgentEvent } from '../core/agent/events';
 import type { SubagentOutcome } from '../core/subagentTypes';
-import type { HostNotification, SubagentInnerEvent, SubagentUsageView } from '../shared/protocol';
+import { SUBAGENT_INNER_EVENT_TYPES, type HostNotification, type SubagentInnerEvent, type SubagentUsageView } from '../shared/protocol';
 import { isRequestSnapshot, snapshotViewOf } from './snapshotView';
 
 export type SubagentAgentEvent = Extract<AgentEvent, { type: 'subagent_started' | 'subagent_event' | 'subagent_finished' }>;
 
 type ProjectItem = (event: AgentEvent, turn: number) => HostNotification[];
 
-const INNER_TYPES: ReadonlySet<string> = new Set<SubagentInnerEvent['type']>([
-  'textDelta',
-  'thinkingDelta',
-  'assistantDone',
-  'toolStarted',
-  'approvalRequested',
-  'toolOutput',
-  'toolFinished',
-  'toolCancelled',
-  'notice',
-  'error',
-  'compacted',
-  'turnUsage',
-  'subagentStarted',
-  'subagentEvent',
-  'subagentFinished',
-]);
+const INNER_TYPES: ReadonlySet<string> = new Set(SUBAGENT_INNER_EVENT_TYPES);
 
 function isInner(message: HostNotification): message is SubagentInnerEvent {
   return INNER_TYPES.has(message.type);

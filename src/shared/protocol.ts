@@ -32,7 +32,7 @@ export type * from './subagentView';
 export type * from './coldSendView';
 export type * from './protocolChatViews';
 export type * from './savingsView';
-export type * from './protocolChat';
+export * from './protocolChat';
 export type * from './protocolReport';
 export * from './protocolCore';
 export * from './permissionModeView';

@@ -237,54 +237,40 @@ export type ChatHostNotification =
   | { readonly type: 'permissionMode'; readonly mode: PermissionMode }
   | SubagentNotification;
 
+/**
+ * The notifications a child's block shows (`subagentProjection.ts` picks them), as the chat applies them
+ * inside the block: a turn's, less the three only the parent's turn has.
+ */
+export const SUBAGENT_INNER_EVENT_TYPES = [
+  'textDelta',
+  'thinkingDelta',
+  'assistantDone',
+  'toolStarted',
+  'approvalRequested',
+  'toolOutput',
+  'toolFinished',
+  'toolCancelled',
+  'notice',
+  'error',
+  'compacted',
+  'turnUsage',
+  'subagentStarted',
+  'subagentEvent',
+  'subagentFinished',
+] as const satisfies readonly ChatHostNotification['type'][];
+
 /** The notifications about one turn: the chat's transcript applies them (`transcript.ts`). */
-export type TurnEvent = Extract<
-  ChatHostNotification,
-  {
-    type:
-      | 'turnStarted'
-      | 'userImages'
-      | 'textDelta'
-      | 'thinkingDelta'
-      | 'assistantDone'
-      | 'toolStarted'
-      | 'approvalRequested'
-      | 'toolOutput'
-      | 'toolFinished'
-      | 'toolCancelled'
-      | 'notice'
-      | 'error'
-      | 'compacted'
-      | 'turnChanges'
-      | 'turnUsage'
-      | 'subagentStarted'
-      | 'subagentEvent'
-      | 'subagentFinished';
-  }
->;
+export const TURN_EVENT_TYPES = [
+  'turnStarted',
+  'userImages',
+  'turnChanges',
+  ...SUBAGENT_INNER_EVENT_TYPES,
+] as const satisfies readonly ChatHostNotification['type'][];
+
+export type TurnEvent = Extract<ChatHostNotification, { type: (typeof TURN_EVENT_TYPES)[number] }>;
 
 /** A child's notification, as the chat applies it inside the child's block (`turn` is the parent's turn). */
-export type SubagentInnerEvent = Extract<
-  ChatHostNotification,
-  {
-    type:
-      | 'textDelta'
-      | 'thinkingDelta'
-      | 'assistantDone'
-      | 'toolStarted'
-      | 'approvalRequested'
-      | 'toolOutput'
-      | 'toolFinished'
-      | 'toolCancelled'
-      | 'notice'
-      | 'error'
-      | 'compacted'
-      | 'turnUsage'
-      | 'subagentStarted'
-      | 'subagentEvent'
-      | 'subagentFinished';
-  }
->;
+export type SubagentInnerEvent = Extract<ChatHostNotification, { type: (typeof SUBAGENT_INNER_EVENT_TYPES)[number] }>;
 
 /** Host → webview: the notifications about children (all turn events: `transcript.ts` applies them). */
 export type SubagentNotification =

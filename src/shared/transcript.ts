@@ -2,7 +2,16 @@
  * The chat transcript as a pure function of the host's notifications: each one yields a new list of
  * turns, sharing every turn it did not touch (so only the changed turn re-renders).
  */
-import type { ApprovalDecision, HostNotification, TranscriptItem, TurnEvent, TurnPage, TurnUsageView, TurnView } from './protocol';
+import {
+  TURN_EVENT_TYPES,
+  type ApprovalDecision,
+  type HostNotification,
+  type TranscriptItem,
+  type TurnEvent,
+  type TurnPage,
+  type TurnUsageView,
+  type TurnView,
+} from './protocol';
 import {
   applySubagentEvent,
   updateWaitingHere,
@@ -19,26 +28,7 @@ export type Turns = readonly TurnView[];
 // Defined by the protocol beside the notifications it picks; the chat's code names it from here too.
 export type { TurnEvent };
 
-const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent['type']>([
-  'turnStarted',
-  'userImages',
-  'textDelta',
-  'thinkingDelta',
-  'assistantDone',
-  'toolStarted',
-  'approvalRequested',
-  'toolOutput',
-  'toolFinished',
-  'toolCancelled',
-  'notice',
-  'error',
-  'compacted',
-  'turnChanges',
-  'turnUsage',
-  'subagentStarted',
-  'subagentEvent',
-  'subagentFinished',
-]);
+const TURN_EVENTS: ReadonlySet<string> = new Set(TURN_EVENT_TYPES);
 
 /** The chat keeps at most this much of a running command's output: its newest lines. */
 export const LIVE_OUTPUT_MAX_CHARS = 20_000;
