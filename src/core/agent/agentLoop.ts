@@ -8,16 +8,11 @@ import type {
   ModelResponse,
   ModelStreamEvent,
   ImageBlock,
-  ToolResultBlock,
   ToolUseBlock,
   UserBlock,
 } from '../model/types';
-import { runWithApproval, type ApprovalGateDeps } from './approvalGate';
 import { runThinkingFields } from './runThinking';
 import type { EffortSetting, ThinkingFields, ThinkingSetting } from '../model/thinking';
-import { ledgerDecision } from './ledgerDecision';
-import { runTogether } from './runTogether';
-import type { DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
 import { projectForProvider, type Projection } from '../conversation/projection';
@@ -25,10 +20,11 @@ import type { DoneReason } from './events';
 import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
 import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
-import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
+import { toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
+import { ToolUseAnswerer, type AnswerMode, type ToolUseAnswerDeps } from './toolUseAnswers';
 import { mentionSendsImage, type Mention } from './mentions';
 import { announceAttachments, blocksOfAttachments, readMentions } from './userAttachments';
-import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
+import { imageIfTaken, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 import { SpendingCheck } from './spendingCheck';
 
@@ -51,34 +47,24 @@ export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
   maxInterruptedContinues: 2,
 };
 
-/** The loop's parts; the approval gate's (tools, approver, approval settings, `emit`, `agent`…) are in `ApprovalGateDeps`. */
-export interface AgentLoopDeps extends ApprovalGateDeps {
+/**
+ * The loop's parts. Answering tool calls takes its own (`ToolUseAnswerDeps`: the ledger, `toolRun`,
+ * `runsConcurrently`…), which extend the approval gate's (tools, approver, approval settings, `emit`, `agent`…).
+ */
+export interface AgentLoopDeps extends ToolUseAnswerDeps {
   readonly model: ModelClient;
   readonly composer: RequestComposer;
   readonly recorder: SessionRecorder;
-  readonly summarizeToolCall: (tool: string, input: unknown) => string;
   /** The session's current generation: the loop appends to it; compaction may replace it between requests. */
   readonly generations: ActiveGeneration;
-  /** The decisions waiting for the next main request's snapshot (the loop adds the ledger's). */
-  readonly decisions: DecisionQueue;
   /** Numbers every request of the session; the loop notes when the main model answered. */
   readonly requests: RequestCounter;
-  /**
-   * Told when an answer's calls start running and when they have all ended (approval waits included): the time
-   * the parent's cache may expire mid-turn, which keep-warm may bridge (`session/keepWarm.ts`).
-   */
-  readonly toolRun?: { started(): void; ended(): void };
   /** Asked before each request and on a "prompt too long" (compaction); none: the context is never changed. */
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
   readonly project?: Projection;
   /** Cairn's blocks for the start of each user message, in order, after the rules delta (see `MessageAttachment`). */
   readonly attachments?: readonly MessageAttachment[];
-  /**
-   * Tools whose calls may run at the same time as their neighbours in one response (the sub-agents' `task`:
-   * each child is its own agent; the ledger and the journal take results in any order). None: one at a time.
-   */
-  readonly runsConcurrently?: (tool: string) => boolean;
   /** What the run may do beyond `maxTurns` before the user is asked (the sub-agents' bounds); none: no more. */
   readonly bounds?: RunBounds;
 }
@@ -97,6 +83,8 @@ export class AgentLoop {
   private readonly steers = new SteerInbox();
   /** The spending caps' check before each request, told of each answer (`spendingCheck.ts`). */
   private readonly spending: SpendingCheck;
+  /** Answers each response's tool calls (`toolUseAnswers.ts`). */
+  private readonly toolUseAnswerer: ToolUseAnswerer;
   /** The thinking fields of the run going on (set at its first request). */
   private runThinking: ThinkingFields | undefined;
   /** The last thinking notice shown, so a run does not repeat the one before. */
@@ -107,6 +95,7 @@ export class AgentLoop {
     private readonly settings: () => AgentLoopSettings,
   ) {
     this.spending = new SpendingCheck(deps, settings);
+    this.toolUseAnswerer = new ToolUseAnswerer(deps, () => settings().model);
   }
 
   /**
@@ -361,101 +350,20 @@ export class AgentLoop {
   }
 
   /**
-   * Answers every tool_use of an assistant message with exactly one tool_result, so the next request is
-   * valid whatever happens: run (with approval), or declared cancelled/interrupted without running.
-   * Returns true when the user cancelled part-way.
+   * Answers every tool_use of an assistant message with exactly one tool_result (`ToolUseAnswerer`) and appends
+   * them as the next user message. Returns true when the user cancelled part-way.
    */
   private async answerToolUses(
     content: readonly AssistantBlock[],
     signal: AbortSignal,
-    mode: 'run' | 'interrupted',
+    mode: AnswerMode,
     duplicates: ReadonlyMap<string, string>,
   ): Promise<boolean> {
-    const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (toolUses.length === 0) return false;
-    const results: ToolResultBlock[] = [];
-    // Images the results answer with (a `read` of an image file): sent after the results, each after its one line.
-    const images = new Map<string, { line: string; block: ImageBlock }>();
-    let cancelled = false;
-    // The calls past a bound (too many sub-agents at once) are known, and the user asked, before any runs.
-    const runnable = toolUses.filter((use) => !duplicates.has(use.id)).map((use) => ({ callId: use.id, name: use.name, input: use.input }));
-    if (mode === 'run') this.deps.toolRun?.started();
-    try {
-      const refused = (mode === 'run' ? await this.deps.bounds?.screenCalls?.(runnable, signal) : undefined) ?? new Map<string, string>();
-      for (let start = 0; start < toolUses.length;) {
-        // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
-        // others run one after another, in order. The results keep the calls' order either way.
-        let end = start + 1;
-        if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
-        const group = toolUses.slice(start, end);
-        const before = cancelled;
-        results.push(
-          ...(await runTogether(group, signal, (use, groupSignal) =>
-            this.answerToolUse(use, groupSignal, mode, duplicates, before, refused, images),
-          )),
-        );
-        if (signal.aborted) cancelled = true;
-        start = end;
-      }
-    } finally {
-      if (mode === 'run') this.deps.toolRun?.ended();
-    }
-    const imageBlocks: UserBlock[] = [];
-    for (const result of results) {
-      const image = images.get(result.tool_use_id);
-      if (image) imageBlocks.push({ type: 'text', text: image.line }, image.block);
-    }
-    await this.appendUser(
-      [...results, ...imageBlocks],
-      imageBlocks.length > 0 ? { syntheticBlocks: imageBlocks.map((_, i) => results.length + i) } : undefined,
-    );
+    const answers = await this.toolUseAnswerer.answer(content, signal, mode, duplicates);
+    if (!answers) return false;
+    const { blocks, syntheticBlocks, cancelled } = answers;
+    await this.appendUser(blocks, syntheticBlocks.length > 0 ? { syntheticBlocks } : undefined);
     return cancelled;
-  }
-
-  /** Whether a call may run beside its neighbours (`AgentLoopDeps.runsConcurrently`). */
-  private concurrent(use: ToolUseBlock): boolean {
-    return this.deps.runsConcurrently?.(use.name) ?? false;
-  }
-
-  /** Answers one tool call: run (with approval), or declared cancelled/interrupted/a repeated id without running. */
-  private async answerToolUse(
-    use: ToolUseBlock,
-    signal: AbortSignal,
-    mode: 'run' | 'interrupted',
-    duplicates: ReadonlyMap<string, string>,
-    cancelledBefore: boolean,
-    refused: ReadonlyMap<string, string>,
-    images: Map<string, { line: string; block: ImageBlock }>,
-  ): Promise<ToolResultBlock> {
-    const { deps } = this;
-    const call = { callId: use.id, name: use.name, input: use.input };
-    const summary = deps.summarizeToolCall(use.name, use.input);
-    deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
-    let result: LedgerResult;
-    let durationMs: number | undefined;
-    const reusedId = duplicates.get(use.id);
-    if (reusedId !== undefined) {
-      result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
-    } else if (mode === 'interrupted') {
-      result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
-    } else if (cancelledBefore || signal.aborted) {
-      result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
-    } else if (refused.has(use.id)) {
-      result = await deps.tools.answerWithoutRunning(call, refused.get(use.id)!);
-    } else {
-      const ran = await runWithApproval(deps, call, summary, signal);
-      result = ran.result;
-      durationMs = ran.durationMs;
-    }
-    this.noteDecision(result);
-    deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
-    let content = result.text;
-    if (result.image) {
-      const block = await this.imageFor(result);
-      if (block) images.set(use.id, { line: result.bracket, block });
-      else content = `${content}\n${imageNotSentNote(this.settings().model)}`;
-    }
-    return { type: 'tool_result', tool_use_id: use.id, content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   /**
@@ -506,9 +414,8 @@ export class AgentLoop {
   }
 
   /** The result's image block when the model takes images; undefined otherwise. */
-  private async imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
-    if (!result.image) return undefined;
-    return (await modelTakesImages(this.deps.model, this.settings().model)) ? result.image : undefined;
+  private imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
+    return imageIfTaken(this.deps.model, this.settings().model, result.image);
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
@@ -535,11 +442,6 @@ export class AgentLoop {
 
   private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {
     this.deps.emit({ type: 'request_finished', requestIndex, snapshot });
-  }
-
-  private noteDecision(result: LedgerResult): void {
-    const decision = ledgerDecision(result);
-    if (decision) this.deps.decisions.add(decision);
   }
 
   /** Tells the views what the context policy did (it has journalled it already). */
