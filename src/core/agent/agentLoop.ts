@@ -1,24 +1,11 @@
-import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult } from '../ledger/types';
-import { ModelError } from '../model/errors';
-import type {
-  AssistantBlock,
-  AssistantMessage,
-  ModelClient,
-  ModelResponse,
-  ModelStreamEvent,
-  ImageBlock,
-  ToolUseBlock,
-  UserBlock,
-} from '../model/types';
-import { runThinkingFields } from './runThinking';
-import type { EffortSetting, ThinkingFields, ThinkingSetting } from '../model/thinking';
+import type { AssistantBlock, AssistantMessage, ModelClient, ImageBlock, ToolUseBlock, UserBlock } from '../model/types';
+import type { EffortSetting, ThinkingSetting } from '../model/thinking';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
-import { projectForProvider, type Projection } from '../conversation/projection';
+import type { Projection } from '../conversation/projection';
 import type { DoneReason } from './events';
 import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
-import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
 import { toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
 import { ToolUseAnswerer, type AnswerMode, type ToolUseAnswerDeps } from './toolUseAnswers';
@@ -27,6 +14,7 @@ import { announceAttachments, blocksOfAttachments, readMentions } from './userAt
 import { imageIfTaken, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 import { SpendingCheck } from './spendingCheck';
+import { MainRequest } from './mainRequest';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -48,8 +36,9 @@ export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
 };
 
 /**
- * The loop's parts. Answering tool calls takes its own (`ToolUseAnswerDeps`: the ledger, `toolRun`,
- * `runsConcurrently`…), which extend the approval gate's (tools, approver, approval settings, `emit`, `agent`…).
+ * The loop's parts, which it passes on to the parts it composes: `MainRequest` (model, composer, decisions…) and
+ * `ToolUseAnswerer`, whose own (`ToolUseAnswerDeps`: the ledger, `toolRun`, `runsConcurrently`…) extend the
+ * approval gate's (tools, approver, approval settings, `emit`, `agent`…).
  */
 export interface AgentLoopDeps extends ToolUseAnswerDeps {
   readonly model: ModelClient;
@@ -85,10 +74,8 @@ export class AgentLoop {
   private readonly spending: SpendingCheck;
   /** Answers each response's tool calls (`toolUseAnswers.ts`). */
   private readonly toolUseAnswerer: ToolUseAnswerer;
-  /** The thinking fields of the run going on (set at its first request). */
-  private runThinking: ThinkingFields | undefined;
-  /** The last thinking notice shown, so a run does not repeat the one before. */
-  private thinkingNote = '';
+  /** Composes, sends and snapshots each main request (`mainRequest.ts`); keeps the run's thinking fields. */
+  private readonly mainRequest: MainRequest;
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -96,6 +83,7 @@ export class AgentLoop {
   ) {
     this.spending = new SpendingCheck(deps, settings);
     this.toolUseAnswerer = new ToolUseAnswerer(deps, () => settings().model);
+    this.mainRequest = new MainRequest(deps, settings, this.spending);
   }
 
   /**
@@ -180,8 +168,7 @@ export class AgentLoop {
 
   private async turns(signal: AbortSignal): Promise<DoneReason> {
     const { deps } = this;
-    // One thinking configuration per run: a tool-use loop is one assistant turn for the API.
-    this.runThinking = undefined;
+    this.mainRequest.startRun();
     let interruptedInARow = 0;
     let promptTooLongRetried = false;
     for (let turn = 0; ; turn++) {
@@ -211,8 +198,10 @@ export class AgentLoop {
         if (over !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: over });
       }
 
-      const outcome = await this.request(signal);
+      const outcome = await this.mainRequest.send(signal);
       if (outcome.kind === 'error') {
+        // A cancel after text had streamed: what the user already saw stays in the conversation, marked as cut.
+        if (outcome.cutText !== undefined) await this.appendAssistantIfAny([{ type: 'text', text: outcome.cutText }], true);
         const error = outcome.error;
         if (error.kind === 'cancelled') return this.finish('cancelled');
         if (error.kind === 'prompt_too_long' && deps.contextPolicy && !promptTooLongRetried) {
@@ -275,77 +264,6 @@ export class AgentLoop {
         default:
           return this.finish('end_turn');
       }
-    }
-  }
-
-  private async request(signal: AbortSignal): Promise<{ kind: 'ok'; response: ModelResponse } | { kind: 'error'; error: ModelError }> {
-    const { deps } = this;
-    const settings = this.settings();
-    const { number: generation, conversation } = deps.generations.current;
-    const decisions = deps.decisions.take();
-    const maxTokens = await this.maxTokensFor(settings);
-    const windowTokens = await knownWindowTokens(deps.model, settings.model);
-    if (!this.runThinking) {
-      this.runThinking = await runThinkingFields(deps.model, settings, maxTokens);
-      this.noteThinking(this.runThinking);
-    }
-    const { thinking, output_config } = this.runThinking;
-    const composition = deps.composer.compose({
-      model: settings.model,
-      maxTokens,
-      ...(thinking ? { thinking } : {}),
-      ...(output_config ? { outputConfig: output_config } : {}),
-      ...(windowTokens !== undefined ? { windowTokens } : {}),
-      generation,
-      conversation: (deps.project ?? projectForProvider)(conversation.all()),
-      purpose: 'main',
-      decisions,
-    });
-    const index = deps.requests.take();
-    const sentBefore = conversation.sentCount;
-    conversation.markSent();
-    deps.emit({ type: 'request_started', requestIndex: index, generation });
-    const streamedText: string[] = [];
-    const onEvent = (event: ModelStreamEvent) => {
-      if (event.type === 'text_delta') {
-        streamedText.push(event.text);
-        deps.emit({ type: 'text_delta', text: event.text });
-      } else if (event.type === 'thinking_delta') {
-        deps.emit({ type: 'thinking_delta', text: event.text });
-      } else if (event.type === 'retrying') {
-        deps.emit({
-          type: 'notice',
-          level: 'info',
-          kind: 'retrying',
-          message: `${event.reason}; retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).`,
-        });
-      }
-    };
-    try {
-      const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
-      deps.requests.mainAnswered();
-      // An answer with nothing in it leaves the messages it carried unanswered: whatever comes next (the same
-      // request again, or the user's next text) must join them, or two user messages would follow each other.
-      if (response.content.length === 0) conversation.unmarkSent(sentBefore);
-      const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
-      if (response.cacheDiagnosis !== undefined) snapshot.cacheDiagnosis = response.cacheDiagnosis;
-      this.spending.answered(generation, response.usage);
-      await deps.recorder.snapshot(snapshot);
-      deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
-      this.emitSnapshot(index, snapshot);
-      return { kind: 'ok', response };
-    } catch (error) {
-      await deps.recorder.snapshot(composition.snapshot);
-      this.emitSnapshot(index, composition.snapshot);
-      const modelError = error instanceof ModelError ? error : ModelError.fromUnknown(error);
-      if (modelError.kind === 'cancelled' && streamedText.length > 0) {
-        // What the user already saw stays in the conversation, marked as cut.
-        await this.appendAssistantIfAny([{ type: 'text', text: streamedText.join('') }], true);
-      } else {
-        // No answer to follow the messages this request carried: the next user text must join them.
-        conversation.unmarkSent(sentBefore);
-      }
-      return { kind: 'error', error: modelError };
     }
   }
 
@@ -425,23 +343,6 @@ export class AgentLoop {
     const unique = uniqueToolUseIds(content, used);
     for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
     return unique;
-  }
-
-  /** Says once (until it changes) what of the thinking settings could not be sent as set, and why. */
-  private noteThinking(fields: ThinkingFields): void {
-    const message = fields.notes.join(' ');
-    if (message === this.thinkingNote) return;
-    this.thinkingNote = message;
-    if (message) this.deps.emit({ type: 'notice', level: 'info', kind: 'thinking', message });
-  }
-
-  /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */
-  private maxTokensFor(settings: AgentLoopSettings): Promise<number> {
-    return effectiveMaxTokens(this.deps.model, settings.model, settings.maxTokens);
-  }
-
-  private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {
-    this.deps.emit({ type: 'request_finished', requestIndex, snapshot });
   }
 
   /** Tells the views what the context policy did (it has journalled it already). */
