@@ -1,36 +1,20 @@
-import type { RequestSnapshot } from '../compose/snapshot';
 import type { LedgerResult } from '../ledger/types';
-import { ModelError } from '../model/errors';
-import type {
-  AssistantBlock,
-  AssistantMessage,
-  ModelClient,
-  ModelResponse,
-  ModelStreamEvent,
-  ImageBlock,
-  ToolResultBlock,
-  ToolUseBlock,
-  UserBlock,
-} from '../model/types';
-import { runWithApproval, type ApprovalGateDeps } from './approvalGate';
-import { runThinkingFields } from './runThinking';
-import type { EffortSetting, ThinkingFields, ThinkingSetting } from '../model/thinking';
-import { ledgerDecision } from './ledgerDecision';
-import { runTogether } from './runTogether';
-import type { DecisionQueue } from '../compose/decisions';
+import type { AssistantBlock, AssistantMessage, ModelClient, ImageBlock, ToolUseBlock, UserBlock } from '../model/types';
+import type { EffortSetting, ThinkingSetting } from '../model/thinking';
 import type { ActiveGeneration } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
-import { projectForProvider, type Projection } from '../conversation/projection';
+import type { Projection } from '../conversation/projection';
 import type { DoneReason } from './events';
 import type { ContextChange, ContextPolicy, MessageAttachment, RequestComposer, RunBounds, SessionRecorder } from './ports';
-import { effectiveMaxTokens, knownWindowTokens } from './maxTokens';
 import type { RequestCounter } from './requestCounter';
-import { duplicateIdMessage, toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
+import { toolUseIdsIn, uniqueToolUseIds } from './toolUseIds';
+import { ToolUseAnswerer, type AnswerMode, type ToolUseAnswerDeps } from './toolUseAnswers';
 import { mentionSendsImage, type Mention } from './mentions';
 import { announceAttachments, blocksOfAttachments, readMentions } from './userAttachments';
-import { imageNotSentNote, modelTakesImages, noVisionMessage } from '../images/vision';
+import { imageIfTaken, modelTakesImages, noVisionMessage } from '../images/vision';
 import { SteerInbox, type Steer, type SteerHandle } from './steering';
 import { SpendingCheck } from './spendingCheck';
+import { MainRequest } from './mainRequest';
 
 export interface AgentLoopSettings {
   readonly model: string;
@@ -51,34 +35,25 @@ export const DEFAULT_LOOP_SETTINGS: Omit<AgentLoopSettings, 'model'> = {
   maxInterruptedContinues: 2,
 };
 
-/** The loop's parts; the approval gate's (tools, approver, approval settings, `emit`, `agent`…) are in `ApprovalGateDeps`. */
-export interface AgentLoopDeps extends ApprovalGateDeps {
+/**
+ * The loop's parts, which it passes on to the parts it composes: `MainRequest` (model, composer, decisions…) and
+ * `ToolUseAnswerer`, whose own (`ToolUseAnswerDeps`: the ledger, `toolRun`, `runsConcurrently`…) extend the
+ * approval gate's (tools, approver, approval settings, `emit`, `agent`…).
+ */
+export interface AgentLoopDeps extends ToolUseAnswerDeps {
   readonly model: ModelClient;
   readonly composer: RequestComposer;
   readonly recorder: SessionRecorder;
-  readonly summarizeToolCall: (tool: string, input: unknown) => string;
   /** The session's current generation: the loop appends to it; compaction may replace it between requests. */
   readonly generations: ActiveGeneration;
-  /** The decisions waiting for the next main request's snapshot (the loop adds the ledger's). */
-  readonly decisions: DecisionQueue;
   /** Numbers every request of the session; the loop notes when the main model answered. */
   readonly requests: RequestCounter;
-  /**
-   * Told when an answer's calls start running and when they have all ended (approval waits included): the time
-   * the parent's cache may expire mid-turn, which keep-warm may bridge (`session/keepWarm.ts`).
-   */
-  readonly toolRun?: { started(): void; ended(): void };
   /** Asked before each request and on a "prompt too long" (compaction); none: the context is never changed. */
   readonly contextPolicy?: ContextPolicy;
   /** How stored entries become the provider's messages (`projectForProvider` unless a benchmark swaps it). */
   readonly project?: Projection;
   /** Cairn's blocks for the start of each user message, in order, after the rules delta (see `MessageAttachment`). */
   readonly attachments?: readonly MessageAttachment[];
-  /**
-   * Tools whose calls may run at the same time as their neighbours in one response (the sub-agents' `task`:
-   * each child is its own agent; the ledger and the journal take results in any order). None: one at a time.
-   */
-  readonly runsConcurrently?: (tool: string) => boolean;
   /** What the run may do beyond `maxTurns` before the user is asked (the sub-agents' bounds); none: no more. */
   readonly bounds?: RunBounds;
 }
@@ -97,16 +72,18 @@ export class AgentLoop {
   private readonly steers = new SteerInbox();
   /** The spending caps' check before each request, told of each answer (`spendingCheck.ts`). */
   private readonly spending: SpendingCheck;
-  /** The thinking fields of the run going on (set at its first request). */
-  private runThinking: ThinkingFields | undefined;
-  /** The last thinking notice shown, so a run does not repeat the one before. */
-  private thinkingNote = '';
+  /** Answers each response's tool calls (`toolUseAnswers.ts`). */
+  private readonly toolUseAnswerer: ToolUseAnswerer;
+  /** Composes, sends and snapshots each main request (`mainRequest.ts`); keeps the run's thinking fields. */
+  private readonly mainRequest: MainRequest;
 
   constructor(
     private readonly deps: AgentLoopDeps,
     private readonly settings: () => AgentLoopSettings,
   ) {
     this.spending = new SpendingCheck(deps, settings);
+    this.toolUseAnswerer = new ToolUseAnswerer(deps, () => settings().model);
+    this.mainRequest = new MainRequest(deps, settings, this.spending);
   }
 
   /**
@@ -191,8 +168,7 @@ export class AgentLoop {
 
   private async turns(signal: AbortSignal): Promise<DoneReason> {
     const { deps } = this;
-    // One thinking configuration per run: a tool-use loop is one assistant turn for the API.
-    this.runThinking = undefined;
+    this.mainRequest.startRun();
     let interruptedInARow = 0;
     let promptTooLongRetried = false;
     for (let turn = 0; ; turn++) {
@@ -222,8 +198,10 @@ export class AgentLoop {
         if (over !== undefined) return this.finish('budget', { level: 'warning', kind: 'budget', message: over });
       }
 
-      const outcome = await this.request(signal);
+      const outcome = await this.mainRequest.send(signal);
       if (outcome.kind === 'error') {
+        // A cancel after text had streamed: what the user already saw stays in the conversation, marked as cut.
+        if (outcome.cutText !== undefined) await this.appendAssistantIfAny([{ type: 'text', text: outcome.cutText }], true);
         const error = outcome.error;
         if (error.kind === 'cancelled') return this.finish('cancelled');
         if (error.kind === 'prompt_too_long' && deps.contextPolicy && !promptTooLongRetried) {
@@ -289,173 +267,21 @@ export class AgentLoop {
     }
   }
 
-  private async request(signal: AbortSignal): Promise<{ kind: 'ok'; response: ModelResponse } | { kind: 'error'; error: ModelError }> {
-    const { deps } = this;
-    const settings = this.settings();
-    const { number: generation, conversation } = deps.generations.current;
-    const decisions = deps.decisions.take();
-    const maxTokens = await this.maxTokensFor(settings);
-    const windowTokens = await knownWindowTokens(deps.model, settings.model);
-    if (!this.runThinking) {
-      this.runThinking = await runThinkingFields(deps.model, settings, maxTokens);
-      this.noteThinking(this.runThinking);
-    }
-    const { thinking, output_config } = this.runThinking;
-    const composition = deps.composer.compose({
-      model: settings.model,
-      maxTokens,
-      ...(thinking ? { thinking } : {}),
-      ...(output_config ? { outputConfig: output_config } : {}),
-      ...(windowTokens !== undefined ? { windowTokens } : {}),
-      generation,
-      conversation: (deps.project ?? projectForProvider)(conversation.all()),
-      purpose: 'main',
-      decisions,
-    });
-    const index = deps.requests.take();
-    const sentBefore = conversation.sentCount;
-    conversation.markSent();
-    deps.emit({ type: 'request_started', requestIndex: index, generation });
-    const streamedText: string[] = [];
-    const onEvent = (event: ModelStreamEvent) => {
-      if (event.type === 'text_delta') {
-        streamedText.push(event.text);
-        deps.emit({ type: 'text_delta', text: event.text });
-      } else if (event.type === 'thinking_delta') {
-        deps.emit({ type: 'thinking_delta', text: event.text });
-      } else if (event.type === 'retrying') {
-        deps.emit({
-          type: 'notice',
-          level: 'info',
-          kind: 'retrying',
-          message: `${event.reason}; retrying in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).`,
-        });
-      }
-    };
-    try {
-      const response = await deps.model.stream(composition.request, { signal, purpose: 'main', onEvent });
-      deps.requests.mainAnswered();
-      // An answer with nothing in it leaves the messages it carried unanswered: whatever comes next (the same
-      // request again, or the user's next text) must join them, or two user messages would follow each other.
-      if (response.content.length === 0) conversation.unmarkSent(sentBefore);
-      const snapshot = deps.composer.observeUsage(composition.snapshot, response.usage);
-      if (response.cacheDiagnosis !== undefined) snapshot.cacheDiagnosis = response.cacheDiagnosis;
-      this.spending.answered(generation, response.usage);
-      await deps.recorder.snapshot(snapshot);
-      deps.emit({ type: 'usage', requestIndex: index, usage: response.usage });
-      this.emitSnapshot(index, snapshot);
-      return { kind: 'ok', response };
-    } catch (error) {
-      await deps.recorder.snapshot(composition.snapshot);
-      this.emitSnapshot(index, composition.snapshot);
-      const modelError = error instanceof ModelError ? error : ModelError.fromUnknown(error);
-      if (modelError.kind === 'cancelled' && streamedText.length > 0) {
-        // What the user already saw stays in the conversation, marked as cut.
-        await this.appendAssistantIfAny([{ type: 'text', text: streamedText.join('') }], true);
-      } else {
-        // No answer to follow the messages this request carried: the next user text must join them.
-        conversation.unmarkSent(sentBefore);
-      }
-      return { kind: 'error', error: modelError };
-    }
-  }
-
   /**
-   * Answers every tool_use of an assistant message with exactly one tool_result, so the next request is
-   * valid whatever happens: run (with approval), or declared cancelled/interrupted without running.
-   * Returns true when the user cancelled part-way.
+   * Answers every tool_use of an assistant message with exactly one tool_result (`ToolUseAnswerer`) and appends
+   * them as the next user message. Returns true when the user cancelled part-way.
    */
   private async answerToolUses(
     content: readonly AssistantBlock[],
     signal: AbortSignal,
-    mode: 'run' | 'interrupted',
+    mode: AnswerMode,
     duplicates: ReadonlyMap<string, string>,
   ): Promise<boolean> {
-    const toolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (toolUses.length === 0) return false;
-    const results: ToolResultBlock[] = [];
-    // Images the results answer with (a `read` of an image file): sent after the results, each after its one line.
-    const images = new Map<string, { line: string; block: ImageBlock }>();
-    let cancelled = false;
-    // The calls past a bound (too many sub-agents at once) are known, and the user asked, before any runs.
-    const runnable = toolUses.filter((use) => !duplicates.has(use.id)).map((use) => ({ callId: use.id, name: use.name, input: use.input }));
-    if (mode === 'run') this.deps.toolRun?.started();
-    try {
-      const refused = (mode === 'run' ? await this.deps.bounds?.screenCalls?.(runnable, signal) : undefined) ?? new Map<string, string>();
-      for (let start = 0; start < toolUses.length;) {
-        // Calls next to each other that may run at once (sub-agents' `task` calls) start together; the
-        // others run one after another, in order. The results keep the calls' order either way.
-        let end = start + 1;
-        if (mode === 'run' && this.concurrent(toolUses[start]!)) while (end < toolUses.length && this.concurrent(toolUses[end]!)) end++;
-        const group = toolUses.slice(start, end);
-        const before = cancelled;
-        results.push(
-          ...(await runTogether(group, signal, (use, groupSignal) =>
-            this.answerToolUse(use, groupSignal, mode, duplicates, before, refused, images),
-          )),
-        );
-        if (signal.aborted) cancelled = true;
-        start = end;
-      }
-    } finally {
-      if (mode === 'run') this.deps.toolRun?.ended();
-    }
-    const imageBlocks: UserBlock[] = [];
-    for (const result of results) {
-      const image = images.get(result.tool_use_id);
-      if (image) imageBlocks.push({ type: 'text', text: image.line }, image.block);
-    }
-    await this.appendUser(
-      [...results, ...imageBlocks],
-      imageBlocks.length > 0 ? { syntheticBlocks: imageBlocks.map((_, i) => results.length + i) } : undefined,
-    );
+    const answers = await this.toolUseAnswerer.answer(content, signal, mode, duplicates);
+    if (!answers) return false;
+    const { blocks, syntheticBlocks, cancelled } = answers;
+    await this.appendUser(blocks, syntheticBlocks.length > 0 ? { syntheticBlocks } : undefined);
     return cancelled;
-  }
-
-  /** Whether a call may run beside its neighbours (`AgentLoopDeps.runsConcurrently`). */
-  private concurrent(use: ToolUseBlock): boolean {
-    return this.deps.runsConcurrently?.(use.name) ?? false;
-  }
-
-  /** Answers one tool call: run (with approval), or declared cancelled/interrupted/a repeated id without running. */
-  private async answerToolUse(
-    use: ToolUseBlock,
-    signal: AbortSignal,
-    mode: 'run' | 'interrupted',
-    duplicates: ReadonlyMap<string, string>,
-    cancelledBefore: boolean,
-    refused: ReadonlyMap<string, string>,
-    images: Map<string, { line: string; block: ImageBlock }>,
-  ): Promise<ToolResultBlock> {
-    const { deps } = this;
-    const call = { callId: use.id, name: use.name, input: use.input };
-    const summary = deps.summarizeToolCall(use.name, use.input);
-    deps.emit({ type: 'tool_started', callId: use.id, tool: use.name, input: use.input, summary });
-    let result: LedgerResult;
-    let durationMs: number | undefined;
-    const reusedId = duplicates.get(use.id);
-    if (reusedId !== undefined) {
-      result = await deps.tools.answerWithoutRunning(call, duplicateIdMessage(reusedId));
-    } else if (mode === 'interrupted') {
-      result = await deps.tools.answerWithoutRunning(call, 'Not run: the response was cut off before this call was complete.');
-    } else if (cancelledBefore || signal.aborted) {
-      result = await deps.tools.answerWithoutRunning(call, 'Cancelled by the user before it ran.');
-    } else if (refused.has(use.id)) {
-      result = await deps.tools.answerWithoutRunning(call, refused.get(use.id)!);
-    } else {
-      const ran = await runWithApproval(deps, call, summary, signal);
-      result = ran.result;
-      durationMs = ran.durationMs;
-    }
-    this.noteDecision(result);
-    deps.emit({ type: 'tool_finished', callId: use.id, result, ...(durationMs !== undefined ? { durationMs } : {}) });
-    let content = result.text;
-    if (result.image) {
-      const block = await this.imageFor(result);
-      if (block) images.set(use.id, { line: result.bracket, block });
-      else content = `${content}\n${imageNotSentNote(this.settings().model)}`;
-    }
-    return { type: 'tool_result', tool_use_id: use.id, content, ...(result.isError ? { is_error: true } : {}) };
   }
 
   /**
@@ -506,9 +332,8 @@ export class AgentLoop {
   }
 
   /** The result's image block when the model takes images; undefined otherwise. */
-  private async imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
-    if (!result.image) return undefined;
-    return (await modelTakesImages(this.deps.model, this.settings().model)) ? result.image : undefined;
+  private imageFor(result: LedgerResult): Promise<ImageBlock | undefined> {
+    return imageIfTaken(this.deps.model, this.settings().model, result.image);
   }
 
   /** A response's tool calls with ids unique in the response, the conversation and this run (see toolUseIds.ts). */
@@ -518,28 +343,6 @@ export class AgentLoop {
     const unique = uniqueToolUseIds(content, used);
     for (const block of unique.content) if (block.type === 'tool_use') this.usedToolUseIds.add(block.id);
     return unique;
-  }
-
-  /** Says once (until it changes) what of the thinking settings could not be sent as set, and why. */
-  private noteThinking(fields: ThinkingFields): void {
-    const message = fields.notes.join(' ');
-    if (message === this.thinkingNote) return;
-    this.thinkingNote = message;
-    if (message) this.deps.emit({ type: 'notice', level: 'info', kind: 'thinking', message });
-  }
-
-  /** The setting, lowered to what the model can produce (`effectiveMaxTokens`, which compaction's reserve also uses). */
-  private maxTokensFor(settings: AgentLoopSettings): Promise<number> {
-    return effectiveMaxTokens(this.deps.model, settings.model, settings.maxTokens);
-  }
-
-  private emitSnapshot(requestIndex: number, snapshot: RequestSnapshot): void {
-    this.deps.emit({ type: 'request_finished', requestIndex, snapshot });
-  }
-
-  private noteDecision(result: LedgerResult): void {
-    const decision = ledgerDecision(result);
-    if (decision) this.deps.decisions.add(decision);
   }
 
   /** Tells the views what the context policy did (it has journalled it already). */

@@ -1,4 +1,4 @@
-import type { ModelClient } from '../model/types';
+import type { ImageBlock, ModelClient } from '../model/types';
 
 /**
  * Whether a model takes images (issue 33: "a model without vision gets a clear refusal, not a 400"). The
@@ -22,6 +22,16 @@ export async function modelTakesImages(model: Pick<ModelClient, 'modelFacts'>, m
     // Offline: what is documented stands.
   }
   return documentedImageInput(modelId) ?? true;
+}
+
+/** The image when the model takes images; undefined when it takes none (or there is no image). */
+export async function imageIfTaken(
+  model: Pick<ModelClient, 'modelFacts'>,
+  modelId: string,
+  image: ImageBlock | undefined,
+): Promise<ImageBlock | undefined> {
+  if (!image) return undefined;
+  return (await modelTakesImages(model, modelId)) ? image : undefined;
 }
 
 /** What the user is told when they attach an image for a model that takes none. */
