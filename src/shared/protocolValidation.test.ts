@@ -70,6 +70,13 @@ function refused(raw: unknown): ProtocolError {
   return parsed as ProtocolError;
 }
 
+/** A list whose first item is missing (a hole), as a structured clone carries a sparse array. */
+function withHole(...items: unknown[]): unknown[] {
+  const list: unknown[] = new Array(1);
+  list.push(...items);
+  return list;
+}
+
 describe('parseWebviewMessage', () => {
   it('accepts every kind of valid message and returns an equal, fresh object', () => {
     for (const message of VALID) {
@@ -90,6 +97,15 @@ describe('parseWebviewMessage', () => {
     );
     expect(refused({ type: 'send', text: 'look', images: Array(9).fill(image) }).message).toMatch(/at most 8 images/);
     expect(refused({ type: 'send', text: 'look', images: [{ ...image, path: '/etc' }] }).message).toMatch(/path is not a field/);
+  });
+
+  it('refuses a list with a hole, which would reach the host as a missing item', () => {
+    const image = { name: 'shot.png', mediaType: 'image/png', data: 'iVBORw0KGgo=' };
+    expect(refused({ type: 'send', text: 'look', images: withHole(image) }).message).toMatch(/images\[0\] is missing/);
+    expect(refused({ type: 'dropFiles', uris: withHole('file:///work/a.ts') }).message).toMatch(/uris\[0\] is missing/);
+    expect(refused({ type: 'showContext', resultIds: withHole('#a3f2') }).message).toMatch(/resultIds\[0\] is missing/);
+    const drop = { type: 'request', requestId: 1, method: 'dropResults', params: { resultIds: withHole() } };
+    expect(refused(drop).message).toMatch(/resultIds\[0\] is missing/);
   });
 
   it('normalises a result id given without its #', () => {
