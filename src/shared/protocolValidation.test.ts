@@ -2,35 +2,87 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MESSAGE_LIMITS, ProtocolError, parseWebviewMessage } from './protocolValidation';
 import type { WebviewToHost } from './protocol';
+import { BAD_STRINGS, webviewMessageExamples, type OptionalRule } from '../../test/support/protocol/webviewMessages';
+import {
+  REMOVED,
+  edited,
+  fieldNames,
+  fieldsOf,
+  objectsOf,
+  otherKinds,
+  valueAt,
+  wrongOfOwnKind,
+  type ValueKind,
+} from '../../test/support/protocol/brokenMessages';
 
-/** One valid message of every kind the webview may send. */
-const VALID: readonly WebviewToHost[] = [
-  { type: 'ready', view: 'chat' },
-  { type: 'ready', view: 'report' },
-  { type: 'send', text: 'Read src/app.ts and explain #a3f2' },
-  { type: 'cancel' },
-  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-once' },
-  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-always' },
-  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'deny', reason: 'not that folder' },
-  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'allow-once', agent: 'explore-1' },
-  { type: 'approval', callId: 'toolu_01AbC-d', decision: 'deny', reason: 'no', agent: 'general-12' },
-  { type: 'action', action: 'setApiKey' },
-  { type: 'openResult', resultId: '#a3f2' },
-  { type: 'copyResult', resultId: '#c9d0e1' },
-  { type: 'openFile', path: 'src/app.ts', line: 12 },
-  { type: 'openFile', path: 'src/app.ts' },
-  { type: 'openLink', url: 'https://example.com/docs' },
-  { type: 'compaction', action: 'undo' },
-  { type: 'compact', preview: true, instructions: 'keep the test names' },
-  { type: 'compact', preview: false },
-  { type: 'queuedMessage', id: 1, action: 'sendNow' },
-  { type: 'queuedMessage', id: 42, action: 'edit' },
-  { type: 'queuedMessage', id: 7, action: 'remove' },
-  { type: 'request', requestId: 1, method: 'recall', params: { resultId: '#a3f2', offset: 1, limit: 200 } },
-  { type: 'request', requestId: 7, method: 'olderTurns', params: { beforeTurn: 40, limit: 20 } },
-  { type: 'request', requestId: 9, method: 'compactionDetails', params: { generation: 2 } },
-  { type: 'request', requestId: 10, method: 'compactionDetails', params: { generation: 2, preview: true } },
-];
+/** Every example of every kind the webview may send, with what each field takes (tsc checks it lists every kind). */
+const EXAMPLES = webviewMessageExamples();
+const VALID: readonly WebviewToHost[] = EXAMPLES.map((example) => example.message);
+
+// ---------------------------------------------------------------------------------------------------
+// The fuzz: an example broken one way, from what its fields take (test/support/protocol/).
+// ---------------------------------------------------------------------------------------------------
+
+const FIELD_NAMES = fieldNames(EXAMPLES);
+/** Values of each JavaScript kind (a field given one of a kind not its own is wrong). */
+const VALUES_OF_KIND: Readonly<Record<ValueKind, fc.Arbitrary<unknown>>> = {
+  undefined: fc.constant(undefined),
+  null: fc.constant(null),
+  boolean: fc.boolean(),
+  number: fc.oneof(
+    fc.integer({ min: -5, max: 5 }).map((n) => n - 0.5),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 2 ** 60),
+    fc.integer(),
+    fc.double(),
+  ),
+  string: fc.oneof(fc.constantFrom(...BAD_STRINGS, '1', 'true'), fc.string()),
+  list: fc.array(fc.string(), { maxLength: 3 }),
+  object: fc.object({ maxDepth: 1 }),
+};
+
+/** Half the time a value of another kind, half a wrong one of the field's own kind (its rule's, or unknown fields). */
+function wrongFor(rule: OptionalRule, current: unknown): fc.Arbitrary<unknown> {
+  const other = fc.oneof(...otherKinds(rule).map((kind) => VALUES_OF_KIND[kind]));
+  if (rule.kind === 'object') {
+    const unknownKey = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !Object.hasOwn(rule.fields, k) && k !== '__proto__');
+    return fc.oneof(other, fc.dictionary(unknownKey, fc.jsonValue(), { minKeys: 1, maxKeys: 3 }));
+  }
+  const own = wrongOfOwnKind(rule, current);
+  return own.length > 0 ? fc.oneof(other, fc.constantFrom(...own)) : other;
+}
+
+/** A field's name: random, or one another kind has (a validator that lets one kind's field into another fails). */
+const fieldName = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...FIELD_NAMES));
+
+const example = fc.constantFrom(...EXAMPLES);
+/** A required field (or a list's item) taken out. */
+const removed = example.chain((e) =>
+  fc.constantFrom(...fieldsOf(e).filter((f) => f.required)).map((f) => edited(e.message, f.path, REMOVED)),
+);
+/** A field (or a list's item) given a value it does not take. */
+const replaced = example.chain((e) =>
+  fc
+    .constantFrom(...fieldsOf(e))
+    .chain((f) => wrongFor(f.rule, valueAt(e.message, f.path)).map((value) => edited(e.message, f.path, value))),
+);
+/** A field the message, its params or an image does not have. */
+const extended = example.chain((e) =>
+  fc.constantFrom(...objectsOf(e)).chain(({ path, known }) =>
+    fc
+      .tuple(
+        fieldName.filter((k) => !known.includes(k) && k !== '__proto__'),
+        fc.jsonValue(),
+      )
+      .map(([key, value]) => edited(e.message, [...path, key], value)),
+  ),
+);
+/** A type no message has, with any fields. */
+const unknownType = fc
+  .tuple(
+    fc.string({ maxLength: 20 }).filter((t) => !VALID.some((m) => m.type === t)),
+    fc.dictionary(fc.string(), fc.jsonValue()),
+  )
+  .map(([type, rest]) => ({ ...rest, type }));
 
 describe('issue 35: the context view and its drop', () => {
   it('accepts its messages as sent', () => {
@@ -70,6 +122,13 @@ function refused(raw: unknown): ProtocolError {
   return parsed as ProtocolError;
 }
 
+/** A list whose first item is missing (a hole), as a structured clone carries a sparse array. */
+function withHole(...items: unknown[]): unknown[] {
+  const list: unknown[] = new Array(1);
+  list.push(...items);
+  return list;
+}
+
 describe('parseWebviewMessage', () => {
   it('accepts every kind of valid message and returns an equal, fresh object', () => {
     for (const message of VALID) {
@@ -90,6 +149,15 @@ describe('parseWebviewMessage', () => {
     );
     expect(refused({ type: 'send', text: 'look', images: Array(9).fill(image) }).message).toMatch(/at most 8 images/);
     expect(refused({ type: 'send', text: 'look', images: [{ ...image, path: '/etc' }] }).message).toMatch(/path is not a field/);
+  });
+
+  it('refuses a list with a hole, which would reach the host as a missing item', () => {
+    const image = { name: 'shot.png', mediaType: 'image/png', data: 'iVBORw0KGgo=' };
+    expect(refused({ type: 'send', text: 'look', images: withHole(image) }).message).toMatch(/images\[0\] is missing/);
+    expect(refused({ type: 'dropFiles', uris: withHole('file:///work/a.ts') }).message).toMatch(/uris\[0\] is missing/);
+    expect(refused({ type: 'showContext', resultIds: withHole('#a3f2') }).message).toMatch(/resultIds\[0\] is missing/);
+    const drop = { type: 'request', requestId: 1, method: 'dropResults', params: { resultIds: withHole() } };
+    expect(refused(drop).message).toMatch(/resultIds\[0\] is missing/);
   });
 
   it('normalises a result id given without its #', () => {
@@ -185,72 +253,35 @@ describe('parseWebviewMessage', () => {
     for (const raw of [null, undefined, 0, 'cancel', [], [{ type: 'cancel' }], () => 1, Symbol('x'), 10n]) refused(raw);
   });
 
-  it('accepts none of 10,000 generated malformed messages and throws for none', () => {
-    const valid = fc.constantFrom(...VALID);
-    // Values of the wrong kind for any field.
-    const wrongKind = fc.oneof(
-      fc.constant(undefined),
-      fc.constant(null),
-      fc.integer({ min: -5, max: 5 }).map((n) => n - 0.5),
-      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -1, 0, 2 ** 60),
-      fc.boolean(),
-      fc.array(fc.string(), { maxLength: 3 }),
-      fc.object({ maxDepth: 1 }),
-    );
-    // Strings that no id, enum, URL or number field accepts (free-text fields take any string, so they
-    // only get values of the wrong kind).
-    const wrongString = fc.constantFrom('', 'DENY ME', '#ZZZZ', 'javascript:x', '\0', 'x y');
-    const freeText = new Set(['text', 'reason', 'path', 'instructions']);
-    // A boolean field takes either boolean: only values of another kind are wrong for it.
-    const booleanField = new Set(['preview', 'params.preview']);
-    const notBoolean = wrongKind.filter((v) => typeof v !== 'boolean');
-    /** A field path of a valid message: top-level key, or `params.key` for requests. */
-    function fieldsOf(message: WebviewToHost): string[] {
-      const top = Object.keys(message);
-      const params = message.type === 'request' ? Object.keys(message.params).map((k) => `params.${k}`) : [];
-      return [...top, ...params];
+  it('refuses every example with any field taken out, given each wrong value its rule names, or one of another kind', () => {
+    /** One value of each kind, for the fields not of that kind. */
+    const sample: Readonly<Record<ValueKind, unknown>> = {
+      undefined: undefined,
+      null: null,
+      boolean: false,
+      number: 1.5,
+      string: 'DENY ME',
+      list: [],
+      object: {},
+    };
+    let checked = 0;
+    const expectRefused = (raw: unknown) => {
+      checked++;
+      if (!(parseWebviewMessage(raw) instanceof ProtocolError)) expect.fail(`accepted ${JSON.stringify(raw)}`);
+    };
+    for (const e of EXAMPLES) {
+      for (const f of fieldsOf(e)) {
+        if (f.required) expectRefused(edited(e.message, f.path, REMOVED));
+        for (const value of wrongOfOwnKind(f.rule, valueAt(e.message, f.path))) expectRefused(edited(e.message, f.path, value));
+        for (const kind of otherKinds(f.rule)) expectRefused(edited(e.message, f.path, sample[kind]));
+      }
+      for (const { path, known } of objectsOf(e))
+        for (const name of FIELD_NAMES.filter((n) => !known.includes(n))) expectRefused(edited(e.message, [...path, name], 1));
     }
-    function withField(message: WebviewToHost, field: string, value: unknown, remove: boolean): unknown {
-      const copy = structuredClone(message) as unknown as Record<string, Record<string, unknown>>;
-      const [head, tail] = field.split('.') as [string, string | undefined];
-      const target: Record<string, unknown> = tail ? (copy[head] as Record<string, unknown>) : (copy as unknown as Record<string, unknown>);
-      const key = tail ?? head;
-      if (remove) delete target[key];
-      else target[key] = value;
-      return copy;
-    }
-    // Optional fields may be removed and still be valid; everything else must be refused when removed.
-    const optional = new Set(['reason', 'line', 'instructions', 'params.preview', 'agent']);
-    const removed = valid.chain((m) =>
-      fc.constantFrom(...fieldsOf(m).filter((f) => !optional.has(f))).map((f) => withField(m, f, undefined, true)),
-    );
-    const replaced = valid.chain((m) =>
-      fc
-        .constantFrom(...fieldsOf(m))
-        .chain((f) =>
-          fc.tuple(fc.constant(f), booleanField.has(f) ? notBoolean : freeText.has(f) ? wrongKind : fc.oneof(wrongKind, wrongString)),
-        )
-        .map(([f, v]) => {
-          // An optional field set to undefined is the same as no field, which is valid.
-          if (optional.has(f) && v === undefined) return withField(m, f, {}, false);
-          return withField(m, f, v, false);
-        }),
-    );
-    const extended = valid.chain((m) =>
-      fc
-        .tuple(
-          fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !fieldsOf(m).includes(k) && k !== '__proto__'),
-          fc.jsonValue(),
-        )
-        .map(([k, v]) => ({ ...structuredClone(m), [k]: v })),
-    );
-    const unknownType = fc
-      .tuple(
-        fc.string({ maxLength: 20 }).filter((t) => !VALID.some((m) => m.type === t)),
-        fc.dictionary(fc.string(), fc.jsonValue()),
-      )
-      .map(([type, rest]) => ({ ...rest, type }));
+    expect(checked).toBeGreaterThan(2_000);
+  });
 
+  it('accepts none of 10,000 generated malformed messages and throws for none', () => {
     const malformed = fc.oneof(removed, replaced, extended, unknownType);
     let tried = 0;
     fc.assert(

@@ -103,7 +103,7 @@ const PASTED_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'
 
 function pastedImages(value: unknown): PastedImage[] {
   if (!Array.isArray(value) || value.length > PASTED_IMAGES) refuse(`images must be a list of at most ${PASTED_IMAGES} images`);
-  return value.map((item: unknown, i) => {
+  return items(value, 'images').map((item: unknown, i) => {
     const where = `images[${i}]`;
     if (typeof item !== 'object' || item === null) refuse(`${where} must be an object`);
     const image = item as Record<string, unknown>;
@@ -117,6 +117,15 @@ function pastedImages(value: unknown): PastedImage[] {
       data,
     };
   });
+}
+
+/**
+ * A list's items, refusing a hole: a sparse array (which a structured clone carries) has a length but no item
+ * at some index, which `map` skips and hands on as `undefined`, so the host would get a list it never checked.
+ */
+function items(list: readonly unknown[], where: string): readonly unknown[] {
+  for (let i = 0; i < list.length; i++) if (!Object.hasOwn(list, i)) refuse(`${where}[${i}] is missing: a list must not have holes`);
+  return list;
 }
 
 function integer(value: unknown, where: string, min: number, max: number): number {
@@ -238,7 +247,7 @@ function resultIds(value: unknown, where: string, min: number): string[] {
   if (!Array.isArray(value)) refuse(`${where} must be a list of result ids`);
   if (value.length < min || value.length > MESSAGE_LIMITS.resultIds)
     refuse(`${where} must hold ${min} to ${MESSAGE_LIMITS.resultIds} result ids`);
-  return [...new Set(value.map((id, i) => resultId(id, `${where}[${i}]`)))];
+  return [...new Set(items(value, where).map((id, i) => resultId(id, `${where}[${i}]`)))];
 }
 
 function parseNotification(type: string, m: Record<string, unknown>): WebviewNotification {
@@ -341,7 +350,7 @@ function parseNotification(type: string, m: Record<string, unknown>): WebviewNot
     case 'dropFiles': {
       record(m, type, ['type', 'uris']);
       if (!Array.isArray(m.uris) || m.uris.length === 0 || m.uris.length > 50) refuse('uris must be a list of 1 to 50 file URIs');
-      const uris = (m.uris as unknown[]).map((uri, i) => {
+      const uris = items(m.uris, 'uris').map((uri, i) => {
         const value = text(uri, `uris[${i}]`, MESSAGE_LIMITS.urlChars, { nonBlank: true });
         if (!value.startsWith('file:')) refuse(`uris[${i}] must be a file: URI`);
         return value;
