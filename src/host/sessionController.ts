@@ -4,7 +4,6 @@
  * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
  * the host tests drive it with the real session and fake views.
  */
-import type { PastedImage } from '../shared/protocolChatViews';
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
@@ -19,10 +18,9 @@ import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
 import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
-import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
+import { NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
 import { CustomCommandsHost } from './customCommandsHost';
-import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
 import { LiveUserImages } from './liveUserImages';
@@ -30,12 +28,11 @@ import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
-import { shownInTurn, turnChangesOf } from './checkpointView';
 import { ApiKeyGate } from './apiKeyGate';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
 import { MessagePreparation } from './messagePreparation';
 import { MessageBranches } from './messageBranches';
-import { QueuedMessages, type MessageOutcome } from './queuedMessages';
+import { MessageRunner } from './messageRunner';
 import { ColdSendGate, type CacheUse } from './coldSendGate';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
@@ -61,18 +58,9 @@ export class SessionController {
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
-  private busy = false;
-  /** A message is being sent (from the first await of `send` to its run's end): another one is queued. */
-  private sending = false;
-  /** Messages sent while Cairn works: sent when the turn ends, or given to it now (issue 34, item 13). */
-  private readonly queued: QueuedMessages;
-  /** The last checkpoint whose files the chat was shown (a run "send now" split shows each part's). */
-  private checkpointShown: string | undefined;
   /** A message without a key kept unsent, and the check of a saved key (`apiKeyGate.ts`). */
   private readonly apiKey: ApiKeyGate;
   private readonly switching = new SessionSwitch();
-  /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
-  private modelPick: Promise<void> | undefined;
   /** Compact Context: run, preview, apply or discard, undo (`compactionRunner.ts`). */
   readonly compaction: CompactionRunner;
   /** The cold-send notice: a message about to go to an expired cache waits for the user's choice (`coldSendGate.ts`). */
@@ -86,8 +74,8 @@ export class SessionController {
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
   readonly customCommands: CustomCommandsHost;
-  /** What the user typed, made ready to send (`messagePreparation.ts`). */
-  private readonly preparation: MessagePreparation;
+  /** The send path: a message from its gates to its run's end, the busy state, the queue (`messageRunner.ts`). */
+  private readonly runs: MessageRunner;
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
@@ -98,9 +86,9 @@ export class SessionController {
   private readonly branches = new MessageBranches({
     session: () => this.session(),
     digest: () => this.digest(),
-    isBusy: () => this.busy,
+    isBusy: () => this.runs.isBusy,
     reloadViews: () => this.reloadViews(),
-    send: (text) => this.send(text),
+    send: (text) => this.runs.send(text),
   });
 
   /** The session's agent's tokens saved, requests and summaries in the report and the meter. */
@@ -133,16 +121,6 @@ export class SessionController {
           conversationChanged: () => this.reloadViews(),
         })
       : undefined;
-    this.queued = new QueuedMessages({
-      isSending: () => this.sending,
-      session: () => this.assembled?.session,
-      mentionsOf: (text) => this.preparation.mentionsOf(text),
-      send: (text, images) => this.send(text, images?.length ? { images } : {}),
-      notice: (kind, message) => this.chat.notice(kind, message),
-      post: (sink, message) => this.post(sink, message),
-      changed: (messages) => this.broadcast({ type: 'queued', messages }, 'chat'),
-      log: this.deps.log,
-    });
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.chat = new ChatRelay(this.views);
     this.images = new LiveUserImages(thumbnailDataUrl, this.chat);
@@ -160,7 +138,7 @@ export class SessionController {
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       current: () => this.assembled,
-      isBusy: () => this.busy,
+      isBusy: () => this.runs.isBusy,
       tell: (message) => this.chat.notice('compaction', message),
       progress: (title, task) => deps.editor.withProgress(title, task),
       showText: (name, markdown) => deps.editor.showText(name, markdown),
@@ -179,7 +157,7 @@ export class SessionController {
     });
     this.context = new ContextDrop({
       session: () => this.session(),
-      isBusy: () => this.busy,
+      isBusy: () => this.runs.isBusy,
       model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
       prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
       afterDrop: async () => {
@@ -195,12 +173,24 @@ export class SessionController {
       error: (message) => this.postError('slash_command', message),
       log: (line) => deps.log.warn(line),
     });
-    this.preparation = new MessagePreparation({
-      sources: deps,
-      customCommands: this.customCommands,
-      skills: this.skills,
-      postError: (kind, message) => this.postError(kind, message),
-      insertIntoInput: (text) => this.insertIntoInput(text),
+    this.runs = new MessageRunner({
+      host: deps,
+      session: () => this.session(),
+      current: () => this.assembled,
+      apiKey: this.apiKey,
+      coldSend: this.coldSend,
+      preparation: new MessagePreparation({
+        sources: deps,
+        customCommands: this.customCommands,
+        skills: this.skills,
+        postError: (kind, message) => this.postError(kind, message),
+        insertIntoInput: (text) => this.insertIntoInput(text),
+      }),
+      chat: this.chat,
+      views: this.views,
+      liveTurn: this.liveTurn,
+      madeRequests: () => this.usage.snapshots.length > 0,
+      refreshMeter: () => this.refreshMeter(),
     });
     this.notificationPort = {
       deps,
@@ -211,21 +201,21 @@ export class SessionController {
       branches: this.branches,
       compaction: this.compaction,
       checkpoints: this.checkpoints,
-      isBusy: () => this.busy,
+      isBusy: () => this.runs.isBusy,
       lastSent: async () => lastUserText((await this.digest()).turns),
       unsent: () => this.apiKey.kept,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
       post: (sink, message) => this.post(sink, message),
       postError: (kind, message, action) => this.postError(kind, message, action),
-      send: (text, options) => this.send(text, options),
+      send: (text, options) => this.runs.send(text, options),
       cancel: () => this.cancel(),
       pickModel: (model) => this.pickModel(model),
       setPermissionMode: async (mode) => {
         await this.deps.permissionModes?.set(mode);
       },
       startPlan: (mode) => this.startPlan(mode),
-      actOnQueued: (sink, id, action) => this.queued.act(sink, id, action),
+      actOnQueued: (sink, id, action) => this.runs.queued.act(sink, id, action),
       coldSendChoice: (id, choice, dontAskAgain) => this.coldSend.answer(id, choice, dontAskAgain),
     };
   }
@@ -248,7 +238,7 @@ export class SessionController {
   }
 
   get isBusy(): boolean {
-    return this.busy;
+    return this.runs.isBusy;
   }
 
   /** Starts another session and shows it. */
@@ -288,135 +278,10 @@ export class SessionController {
     }
   }
 
-  /**
-   * Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. A message sent
-   * while a run goes on is queued (`MessageQueue`) and sent when that turn ends; the chat's slash commands run
-   * at once (they say themselves what they do while Cairn works).
-   */
-  async send(text: string, options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] } = {}): Promise<void> {
-    const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
-    if (slash) {
-      await this.modelPick;
-      this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
-      await slash.command.run(slash.args);
-      return;
-    }
-    if (this.sending) {
-      if (options.retry) {
-        this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
-        return;
-      }
-      // The images wait with it, checked when it is sent.
-      this.queued.add(options.images?.length ? { text, images: options.images } : { text });
-      return;
-    }
-    // Set before the first await, so a second message that arrives now is queued, never run beside this one.
-    this.sending = true;
-    let outcome: MessageOutcome;
-    try {
-      await this.modelPick;
-      outcome = await this.runMessage(text, options);
-    } finally {
-      this.sending = false;
-    }
-    this.queued.afterTurn(outcome);
-  }
-
-  /** One message's run, from the key check to its end: how it ended, or that it did not run. */
-  private async runMessage(
-    text: string,
-    options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] },
-  ): Promise<MessageOutcome> {
-    const typed = text;
-    if (!(await this.apiKey.admits(text, options.images ?? []))) return 'failed';
-    if (!this.chat.warned(NOT_ISOLATED)) {
-      const isolation = await this.deps.commandIsolation?.();
-      if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
-    }
-    const mentions = await this.preparation.attachments(text, options.images ?? []);
-    if (!mentions) return 'not_run';
-    let session;
-    let hooks: TurnHooks;
-    try {
-      const assembled = await this.session();
-      session = assembled.session;
-      hooks = await this.turnHooksOf(assembled);
-    } catch (error) {
-      this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
-      return 'failed';
-    }
-    const sent = await this.preparation.textOf(text, hooks);
-    if (sent === undefined) return 'not_run';
-    this.apiKey.sending(text);
-    text = sent;
-    // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
-    if (!options.retry) {
-      const gate = await this.coldSend.beforeSend(session, text);
-      if (!gate.send) {
-        // The session closed while the message waited on the notice: it goes back to the input, not lost.
-        this.insertIntoInput(gate.text);
-        return 'not_run';
-      }
-    }
-    this.checkpointShown = session.checkpoints?.last()?.id;
-    this.setBusy(true);
-    // Images for a model that takes none are refused before anything is sent: what the user typed goes back to the input.
-    const back = { type: 'insertText' as const, text: typed, ...(options.images?.length ? { images: options.images } : {}) };
-    const refusal = session.onEvent((e) => e.type === 'error' && e.kind === 'no_vision' && this.broadcast(back, 'chat'));
-    try {
-      // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
-      let reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
-      // A Stop hook that blocks the stop continues the turn with its reason, once.
-      const more = reason === 'end_turn' ? await hooks.turnEnded(false) : undefined;
-      if (more !== undefined) {
-        this.chat.notice('hook', more);
-        reason = await session.send(more);
-        await hooks.turnEnded(true);
-      }
-      // The files the turn changed, at its end (a reload reads them from the journal).
-      this.showTurnChanges();
-      return reason;
-    } catch (error) {
-      this.postError('session', errorMessage(error));
-      return 'failed';
-    } finally {
-      refusal.dispose();
-      this.setBusy(false);
-      await this.refreshMeter();
-      // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.
-      if (this.assembled?.session === session) this.deps.keepWarm?.arm(session);
-    }
-  }
-
-  /** Each session's turn hooks (its `SessionStart` ran when first asked for: the session's first message). */
-  private readonly turnHooks = new WeakMap<AssembledSession, TurnHooks>();
-
-  private async turnHooksOf(assembled: AssembledSession): Promise<TurnHooks> {
-    let hooks = this.turnHooks.get(assembled);
-    if (!hooks) {
-      hooks = new TurnHooks(assembled.hooks, (message) => this.chat.notice('hook', message));
-      this.turnHooks.set(assembled, hooks);
-      // Its output goes with this first message.
-      await hooks.sessionStarted(assembled.session.hasUnanswered || this.usage.snapshots.length > 0 ? 'resume' : 'startup');
-    }
-    return hooks;
-  }
-
   /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
   private lastCacheUse(): CacheUse | undefined {
     const last = this.usage.lastCacheUse();
     return last ? { at: last.lastUsedAt, lifetimeMs: last.lifetimeMs } : undefined;
-  }
-
-  /**
-   * The files the current turn changed, once its checkpoint is closed: at the run's end, and when "send now"
-   * started a new turn mid-run (the run's checkpoint ends there, `AgentSession.steer`).
-   */
-  private showTurnChanges(): void {
-    const last = this.assembled?.session.checkpoints?.last();
-    if (!last || last.id === this.checkpointShown || !last.closed) return;
-    this.checkpointShown = last.id;
-    if (shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
   }
 
   cancel(): void {
@@ -457,7 +322,7 @@ export class SessionController {
     if (!this.deps.pickModel) return;
     // A message sent right after the pick (the views' messages are handled side by side) waits for it.
     const picking = this.deps.pickModel(model);
-    this.modelPick = picking.catch(() => undefined);
+    this.runs.waitForModelPick(picking);
     await picking;
     this.deps.log.info(`Model changed to ${model}; the next request uses it.`);
     this.broadcast({ type: 'model', model }, 'chat');
@@ -471,9 +336,9 @@ export class SessionController {
 
   /** "Start it" under a plan: the mode switched first, so the go-ahead carries the new mode's envelope. */
   private async startPlan(mode: PlanStartMode): Promise<void> {
-    if (this.busy) return;
+    if (this.runs.isBusy) return;
     await this.deps.permissionModes?.set(mode);
-    await this.send(PLAN_GO_AHEAD);
+    await this.runs.send(PLAN_GO_AHEAD);
   }
 
   /** Closes the session (window closing). */
@@ -548,7 +413,7 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
-    if (event.type === 'user_message' && this.busy) this.showTurnChanges();
+    if (event.type === 'user_message') this.runs.userMessageAppended();
     this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
     if (event.type === 'user_message') this.images.showLastMessage(this.assembled);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
@@ -592,7 +457,7 @@ export class SessionController {
     const digest = assembled ? await this.digest() : undefined;
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
-    const shown = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
+    const shown = this.runs.isBusy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
     const turns = this.apiKey.shownIn(shown);
     this.post(
       sink,
@@ -601,26 +466,19 @@ export class SessionController {
         hasSession: assembled !== undefined,
         turns,
         resultIds: assembled ? assembled.journal.ids() : [],
-        busy: this.busy,
+        busy: this.runs.isBusy,
         meter: this.usage.current,
         compaction: this.compaction.state,
         snapshots: this.usage.snapshots,
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
-        queued: this.queued.view(),
+        queued: this.runs.queued.view(),
         coldSend: this.coldSend.view,
         allowances: this.deps.allowances?.list() ?? [],
         permissionMode: this.deps.permissionModes?.current(),
       }),
     );
     return turns;
-  }
-
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    if (!busy) this.liveTurn.clear();
-    this.broadcast({ type: 'busy', busy });
-    this.deps.onBusy?.(busy);
   }
 
   private async refreshMeter(): Promise<void> {
