@@ -1,27 +1,32 @@
 /**
- * The send path: a message the user sent (the chat's input, a queued one, "Send now", Retry, Edit and resend),
- * from the decision whether it can go to what its run's end leaves behind. It owns whether Cairn works (`isBusy`,
- * the chat's busy state) and whether a message is being sent (another one is queued then, `QueuedMessages`, and
- * handed on when the turn ends). Before a message runs: the chat's slash commands, the model pick it waits for,
- * the API key (`apiKeyGate.ts`), the warning about commands that are not isolated, its attachments and text
- * (`messagePreparation.ts`), the cold-send choice (`coldSendGate.ts`); during it, images refused by a model without
- * vision go back to the input; after it, the Stop hook's one continuation, the files the turn changed, the meter and
- * keep-warm.
+ * The send path: a message the user sent (the chat's input, a queued one, "Send now", Retry, Edit and resend,
+ * a plan's go-ahead), from the decision whether it can go to what its run's end leaves behind. It owns whether
+ * Cairn works (`isBusy`, the chat's busy state) and whether a message is being sent (another one is queued then,
+ * `QueuedMessages`, and handed on when the turn ends), and the gates a message passes, each its own file: the API
+ * key (`apiKeyGate.ts`), its attachments and text (`messagePreparation.ts`), the cold-send choice
+ * (`coldSendGate.ts`). Before a message runs: the chat's slash commands, the model pick it waits for, the gates, the
+ * warning about commands that are not isolated; during it, images refused by a model without vision go back to the
+ * input; after it, the Stop hook's one continuation, the files the turn changed, the meter and keep-warm.
  */
 import type { PastedImage } from '../shared/protocolChatViews';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
 import { TurnHooks } from '../core/hooks/turnHooks';
-import type { ApiKeyGate } from './apiKeyGate';
+import { DEFAULT_PRICES } from '../core/pricing/prices';
+import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
+import { ApiKeyGate } from './apiKeyGate';
 import type { ChatRelay } from './chatRelay';
 import { shownInTurn, turnChangesOf } from './checkpointView';
-import type { ColdSendGate } from './coldSendGate';
+import { ColdSendGate } from './coldSendGate';
+import type { CustomCommandsHost } from './customCommandsHost';
 import type { LiveTurn } from './liveTurn';
-import type { MessagePreparation } from './messagePreparation';
+import { MessagePreparation } from './messagePreparation';
 import type { OpenViews } from './openViews';
 import { QueuedMessages, type MessageOutcome } from './queuedMessages';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
+import type { SkillsHost } from './skillsHost';
+import type { UsageMeter } from './usageMeter';
 
 /** How a message is sent: a Retry asks again for the waiting answer; images pasted with it go with it. */
 export interface SendOptions {
@@ -30,20 +35,39 @@ export interface SendOptions {
 }
 
 export interface MessageRunnerDeps {
-  readonly host: Pick<SessionControllerDeps, 'slashCommands' | 'commandIsolation' | 'keepWarm' | 'onBusy' | 'log'>;
+  readonly host: Pick<
+    SessionControllerDeps,
+    | 'slashCommands'
+    | 'commandIsolation'
+    | 'keepWarm'
+    | 'onBusy'
+    | 'permissionModes'
+    | 'currentModel'
+    | 'hasApiKey'
+    | 'apiKeySource'
+    | 'listModels'
+    | 'server'
+    | 'isWorkspaceFile'
+    | 'isWorkspaceFolder'
+    | 'contextMentions'
+    | 'log'
+  >;
   /** The open session, opening one on first use. */
   readonly session: () => Promise<AssembledSession>;
   /** The open session now (none, or another: the one a message ran in was closed by a switch). */
   readonly current: () => AssembledSession | undefined;
-  readonly apiKey: Pick<ApiKeyGate, 'admits' | 'sending'>;
-  readonly coldSend: Pick<ColdSendGate, 'beforeSend'>;
-  readonly preparation: Pick<MessagePreparation, 'mentionsOf' | 'attachments' | 'textOf'>;
-  readonly chat: Pick<ChatRelay, 'notice' | 'error' | 'warned' | 'warnOnce' | 'turnChanges'>;
+  readonly chat: ChatRelay;
   readonly views: Pick<OpenViews, 'broadcast' | 'post'>;
   /** The running turn as the views have it: dropped when the run ends (the journal holds it then). */
   readonly liveTurn: Pick<LiveTurn, 'clear'>;
-  /** Whether the session's agent has made a request (its `SessionStart` hook is then a resume). */
-  readonly madeRequests: () => boolean;
+  /** The session's requests so far: whether there were any, the model and the cache they last used. */
+  readonly usage: Pick<UsageMeter, 'snapshots' | 'lastCacheUse'>;
+  readonly customCommands: Pick<CustomCommandsHost, 'expand'>;
+  readonly skills: Pick<SkillsHost, 'prepare'>;
+  /** Whether the open conversation ends on a rejected key (a 401), read from the journal: Retry is offered then. */
+  readonly endsOnRejectedKey: () => Promise<boolean>;
+  /** Compact Context's run, for the cold-send notice's "Compact first". */
+  readonly compactNow: () => Promise<void>;
   /** Shows the meter as the run left it. */
   readonly refreshMeter: () => Promise<void>;
 }
@@ -60,12 +84,48 @@ export class MessageRunner {
   private readonly turnHooks = new WeakMap<AssembledSession, TurnHooks>();
   /** Messages sent while Cairn works: sent when the turn ends, or given to it now (issue 34, item 13). */
   readonly queued: QueuedMessages;
+  /** A message without a key kept unsent, and the check of a saved key. */
+  readonly apiKey: ApiKeyGate;
+  /** The cold-send notice: a message about to go to an expired cache waits for the user's choice. */
+  readonly coldSend: ColdSendGate;
+  /** What the user typed, made ready to send. */
+  private readonly preparation: MessagePreparation;
 
   constructor(private readonly deps: MessageRunnerDeps) {
+    const { host, chat, views } = deps;
+    this.apiKey = new ApiKeyGate({
+      hasApiKey: host.hasApiKey,
+      apiKeySource: host.apiKeySource,
+      listModels: host.listModels,
+      server: host.server,
+      chat,
+      broadcast: (message) => views.broadcast(message, 'chat'),
+      endsOnRejectedKey: deps.endsOnRejectedKey,
+      log: host.log,
+    });
+    this.coldSend = new ColdSendGate({
+      lastCacheUse: () => {
+        const last = deps.usage.lastCacheUse();
+        return last ? { at: last.lastUsedAt, lifetimeMs: last.lifetimeMs } : undefined;
+      },
+      now: () => Date.now(),
+      model: () => host.currentModel?.() ?? deps.usage.snapshots.at(-1)?.model ?? '',
+      prices: () => deps.current()?.composer.priceTable ?? DEFAULT_PRICES,
+      publish: (notice) => views.broadcast({ type: 'coldSend', notice }, 'chat'),
+      compactNow: deps.compactNow,
+      log: host.log,
+    });
+    this.preparation = new MessagePreparation({
+      sources: host,
+      customCommands: deps.customCommands,
+      skills: deps.skills,
+      postError: (kind, message) => chat.error(kind, message),
+      insertIntoInput: (text) => views.broadcast({ type: 'insertText', text }, 'chat'),
+    });
     this.queued = new QueuedMessages({
       isSending: () => this.sending,
       session: () => deps.current()?.session,
-      mentionsOf: (text) => deps.preparation.mentionsOf(text),
+      mentionsOf: (text) => this.preparation.mentionsOf(text),
       send: (text, images) => this.send(text, images?.length ? { images } : {}),
       notice: (kind, message) => deps.chat.notice(kind, message),
       post: (sink, message) => deps.views.post(sink, message),
@@ -118,6 +178,13 @@ export class MessageRunner {
     this.queued.afterTurn(outcome);
   }
 
+  /** "Start it" under a plan: the mode switched first, so the go-ahead carries the new mode's envelope. */
+  async startPlan(mode: PlanStartMode): Promise<void> {
+    if (this.busy) return;
+    await this.deps.host.permissionModes?.set(mode);
+    await this.send(PLAN_GO_AHEAD);
+  }
+
   /**
    * A user message was appended to the open session. Mid-run ("send now") it starts a turn: the files changed
    * before it go with the turn it ends.
@@ -129,12 +196,12 @@ export class MessageRunner {
   /** One message's run, from the key check to its end: how it ended, or that it did not run. */
   private async runMessage(text: string, options: SendOptions): Promise<MessageOutcome> {
     const typed = text;
-    if (!(await this.deps.apiKey.admits(text, options.images ?? []))) return 'failed';
+    if (!(await this.apiKey.admits(text, options.images ?? []))) return 'failed';
     if (!this.deps.chat.warned(NOT_ISOLATED)) {
       const isolation = await this.deps.host.commandIsolation?.();
       if (isolation?.kind === 'none') this.deps.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
     }
-    const mentions = await this.deps.preparation.attachments(text, options.images ?? []);
+    const mentions = await this.preparation.attachments(text, options.images ?? []);
     if (!mentions) return 'not_run';
     let session;
     let hooks: TurnHooks;
@@ -146,13 +213,13 @@ export class MessageRunner {
       this.deps.chat.error('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
       return 'failed';
     }
-    const sent = await this.deps.preparation.textOf(text, hooks);
+    const sent = await this.preparation.textOf(text, hooks);
     if (sent === undefined) return 'not_run';
-    this.deps.apiKey.sending(text);
+    this.apiKey.sending(text);
     text = sent;
     // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
     if (!options.retry) {
-      const gate = await this.deps.coldSend.beforeSend(session, text);
+      const gate = await this.coldSend.beforeSend(session, text);
       if (!gate.send) {
         // The session closed while the message waited on the notice: it goes back to the input, not lost.
         this.deps.views.broadcast({ type: 'insertText', text: gate.text }, 'chat');
@@ -195,7 +262,7 @@ export class MessageRunner {
       hooks = new TurnHooks(assembled.hooks, (message) => this.deps.chat.notice('hook', message));
       this.turnHooks.set(assembled, hooks);
       // Its output goes with this first message.
-      await hooks.sessionStarted(assembled.session.hasUnanswered || this.deps.madeRequests() ? 'resume' : 'startup');
+      await hooks.sessionStarted(assembled.session.hasUnanswered || this.deps.usage.snapshots.length > 0 ? 'resume' : 'startup');
     }
     return hooks;
   }

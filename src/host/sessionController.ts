@@ -28,12 +28,9 @@ import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
-import { ApiKeyGate } from './apiKeyGate';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
-import { MessagePreparation } from './messagePreparation';
 import { MessageBranches } from './messageBranches';
 import { MessageRunner } from './messageRunner';
-import { ColdSendGate, type CacheUse } from './coldSendGate';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
 import { SubagentAccounting } from './subagentAccounting';
@@ -42,7 +39,6 @@ import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
 import type { PermissionMode } from '../core/agent/permissionMode';
-import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
 
@@ -58,13 +54,9 @@ export class SessionController {
   private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
-  /** A message without a key kept unsent, and the check of a saved key (`apiKeyGate.ts`). */
-  private readonly apiKey: ApiKeyGate;
   private readonly switching = new SessionSwitch();
   /** Compact Context: run, preview, apply or discard, undo (`compactionRunner.ts`). */
   readonly compaction: CompactionRunner;
-  /** The cold-send notice: a message about to go to an expired cache waits for the user's choice (`coldSendGate.ts`). */
-  readonly coldSend: ColdSendGate;
   /** The report's "In context now" and its Drop (issue 35, `contextDrop.ts`). */
   private readonly context: ContextDrop;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
@@ -74,7 +66,7 @@ export class SessionController {
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
   readonly customCommands: CustomCommandsHost;
-  /** The send path: a message from its gates to its run's end, the busy state, the queue (`messageRunner.ts`). */
+  /** The send path: a message from its gates (the key, the cold cache) to its run's end, the busy state, the queue (`messageRunner.ts`). */
   private readonly runs: MessageRunner;
   readonly skills = new SkillsHost({
     session: () => this.session(),
@@ -125,16 +117,6 @@ export class SessionController {
     this.chat = new ChatRelay(this.views);
     this.images = new LiveUserImages(thumbnailDataUrl, this.chat);
     this.digests = new JournalDigestCache(this.images.views);
-    this.apiKey = new ApiKeyGate({
-      hasApiKey: deps.hasApiKey,
-      apiKeySource: deps.apiKeySource,
-      listModels: deps.listModels,
-      server: deps.server,
-      chat: this.chat,
-      broadcast: (message) => this.broadcast(message, 'chat'),
-      endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
-      log: deps.log,
-    });
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       current: () => this.assembled,
@@ -145,15 +127,6 @@ export class SessionController {
       publish: (state) => this.broadcast({ type: 'compactionState', state }),
       log: deps.log,
       afterChange: () => this.refreshMeter(),
-    });
-    this.coldSend = new ColdSendGate({
-      lastCacheUse: () => this.lastCacheUse(),
-      now: () => Date.now(),
-      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
-      prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
-      publish: (notice) => this.broadcast({ type: 'coldSend', notice }, 'chat'),
-      compactNow: () => this.compaction.run(undefined),
-      log: deps.log,
     });
     this.context = new ContextDrop({
       session: () => this.session(),
@@ -177,19 +150,14 @@ export class SessionController {
       host: deps,
       session: () => this.session(),
       current: () => this.assembled,
-      apiKey: this.apiKey,
-      coldSend: this.coldSend,
-      preparation: new MessagePreparation({
-        sources: deps,
-        customCommands: this.customCommands,
-        skills: this.skills,
-        postError: (kind, message) => this.postError(kind, message),
-        insertIntoInput: (text) => this.insertIntoInput(text),
-      }),
       chat: this.chat,
       views: this.views,
       liveTurn: this.liveTurn,
-      madeRequests: () => this.usage.snapshots.length > 0,
+      usage: this.usage,
+      customCommands: this.customCommands,
+      skills: this.skills,
+      endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
+      compactNow: () => this.compaction.run(undefined),
       refreshMeter: () => this.refreshMeter(),
     });
     this.notificationPort = {
@@ -203,7 +171,7 @@ export class SessionController {
       checkpoints: this.checkpoints,
       isBusy: () => this.runs.isBusy,
       lastSent: async () => lastUserText((await this.digest()).turns),
-      unsent: () => this.apiKey.kept,
+      unsent: () => this.runs.apiKey.kept,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
       post: (sink, message) => this.post(sink, message),
@@ -214,9 +182,9 @@ export class SessionController {
       setPermissionMode: async (mode) => {
         await this.deps.permissionModes?.set(mode);
       },
-      startPlan: (mode) => this.startPlan(mode),
+      startPlan: (mode) => this.runs.startPlan(mode),
       actOnQueued: (sink, id, action) => this.runs.queued.act(sink, id, action),
-      coldSendChoice: (id, choice, dontAskAgain) => this.coldSend.answer(id, choice, dontAskAgain),
+      coldSendChoice: (id, choice, dontAskAgain) => this.runs.coldSend.answer(id, choice, dontAskAgain),
     };
   }
 
@@ -278,12 +246,6 @@ export class SessionController {
     }
   }
 
-  /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
-  private lastCacheUse(): CacheUse | undefined {
-    const last = this.usage.lastCacheUse();
-    return last ? { at: last.lastUsedAt, lifetimeMs: last.lifetimeMs } : undefined;
-  }
-
   cancel(): void {
     this.assembled?.session.cancel();
     this.compaction.cancel();
@@ -314,7 +276,7 @@ export class SessionController {
 
   /** A key was saved (`Cairn: Set API Key`): checked, then the chat says Cairn is ready and offers to send what waited. */
   async apiKeySaved(): Promise<void> {
-    await this.apiKey.keySaved();
+    await this.runs.apiKey.keySaved();
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -332,13 +294,6 @@ export class SessionController {
   /** The permission mode changed (the chat, the palette, the settings): the chat's control shows it. */
   permissionModeChanged(mode: PermissionMode): void {
     this.broadcast({ type: 'permissionMode', mode }, 'chat');
-  }
-
-  /** "Start it" under a plan: the mode switched first, so the go-ahead carries the new mode's envelope. */
-  private async startPlan(mode: PlanStartMode): Promise<void> {
-    if (this.runs.isBusy) return;
-    await this.deps.permissionModes?.set(mode);
-    await this.runs.send(PLAN_GO_AHEAD);
   }
 
   /** Closes the session (window closing). */
@@ -395,7 +350,7 @@ export class SessionController {
     const current = this.assembled;
     if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
-    this.coldSend.reset();
+    this.runs.coldSend.reset();
     this.deps.keepWarm?.detach();
     this.subscription?.dispose();
     this.subscription = undefined;
@@ -458,7 +413,7 @@ export class SessionController {
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
     const shown = this.runs.isBusy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
-    const turns = this.apiKey.shownIn(shown);
+    const turns = this.runs.apiKey.shownIn(shown);
     this.post(
       sink,
       initMessage(view, {
@@ -473,7 +428,7 @@ export class SessionController {
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
         queued: this.runs.queued.view(),
-        coldSend: this.coldSend.view,
+        coldSend: this.runs.coldSend.view,
         allowances: this.deps.allowances?.list() ?? [],
         permissionMode: this.deps.permissionModes?.current(),
       }),
