@@ -13,7 +13,7 @@ import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
 import { respondTo } from './webviewRequests';
 import { viewRequestSources } from './viewRequestSources';
-import { UsageMeter } from './usageMeter';
+import { SessionMeter } from './sessionMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
 import { initMessage } from './initMessage';
@@ -33,8 +33,6 @@ import { MessageBranches } from './messageBranches';
 import { MessageRunner } from './messageRunner';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
-import { SubagentAccounting } from './subagentAccounting';
-import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
@@ -51,7 +49,6 @@ export class SessionController {
   /** The images users sent, on their messages in the chat (`liveUserImages.ts`). */
   private readonly images: LiveUserImages;
   private readonly digests: JournalDigestCache;
-  private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
   private readonly switching = new SessionSwitch();
@@ -83,25 +80,8 @@ export class SessionController {
     send: (text) => this.runs.send(text),
   });
 
-  /** The session's agent's tokens saved, requests and summaries in the report and the meter. */
-  private readonly figures = new SessionFigures({
-    usage: this.usage,
-    turn: () => this.chat.currentTurn,
-    broadcast: (message, only) => this.broadcast(message, only),
-    refreshMeter: () => void this.refreshMeter(),
-    restoredSummary: async () => {
-      this.digests.clear();
-      return (await this.digest()).activeSummary;
-    },
-  });
-
-  /** The children's requests in the report, the meter and their turn (issue 19). */
-  private readonly subagents = new SubagentAccounting({
-    usage: this.usage,
-    turn: () => this.chat.currentTurn,
-    broadcast: (message, only) => this.broadcast(message, only),
-    refreshMeter: () => void this.refreshMeter(),
-  });
+  /** The meter and the report's figures: what the session's events add, sent on when they change (`sessionMeter.ts`). */
+  private readonly sessionMeter: SessionMeter;
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.checkpoints = deps.checkpointPrompts
@@ -117,6 +97,16 @@ export class SessionController {
     this.chat = new ChatRelay(this.views);
     this.images = new LiveUserImages(thumbnailDataUrl, this.chat);
     this.digests = new JournalDigestCache(this.images.views);
+    this.sessionMeter = new SessionMeter({
+      host: deps,
+      current: () => this.assembled,
+      turn: () => this.chat.currentTurn,
+      views: this.views,
+      restoredSummary: async () => {
+        this.digests.clear();
+        return (await this.digest()).activeSummary;
+      },
+    });
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       current: () => this.assembled,
@@ -126,16 +116,16 @@ export class SessionController {
       showText: (name, markdown) => deps.editor.showText(name, markdown),
       publish: (state) => this.broadcast({ type: 'compactionState', state }),
       log: deps.log,
-      afterChange: () => this.refreshMeter(),
+      afterChange: () => this.sessionMeter.refresh(),
     });
     this.context = new ContextDrop({
       session: () => this.session(),
       isBusy: () => this.runs.isBusy,
-      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
+      model: () => deps.currentModel?.() ?? this.sessionMeter.usage.snapshots.at(-1)?.model ?? '',
       prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
       afterDrop: async () => {
         this.compaction.refreshUndo();
-        await this.refreshMeter();
+        await this.sessionMeter.refresh();
       },
     });
     this.customCommands = new CustomCommandsHost({
@@ -153,12 +143,12 @@ export class SessionController {
       chat: this.chat,
       views: this.views,
       liveTurn: this.liveTurn,
-      usage: this.usage,
+      usage: this.sessionMeter.usage,
       customCommands: this.customCommands,
       skills: this.skills,
       endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
       compactNow: () => this.compaction.run(undefined),
-      refreshMeter: () => this.refreshMeter(),
+      refreshMeter: () => this.sessionMeter.refresh(),
     });
     this.notificationPort = {
       deps,
@@ -202,7 +192,7 @@ export class SessionController {
   }
 
   get meter(): UsageMeterView | undefined {
-    return this.usage.current;
+    return this.sessionMeter.usage.current;
   }
 
   get isBusy(): boolean {
@@ -288,7 +278,7 @@ export class SessionController {
     await picking;
     this.deps.log.info(`Model changed to ${model}; the next request uses it.`);
     this.broadcast({ type: 'model', model }, 'chat');
-    await this.refreshMeter();
+    await this.sessionMeter.refresh();
   }
 
   /** The permission mode changed (the chat, the palette, the settings): the chat's control shows it. */
@@ -325,7 +315,7 @@ export class SessionController {
     this.digests.clear();
     const digest = await this.digest();
     this.chat.startAfter(digest.turns.length);
-    this.usage.reset(digest);
+    this.sessionMeter.usage.reset(digest);
     this.compaction.reset();
     this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
     // "This session" allowances are the open session's: the chat's list changes with it.
@@ -334,7 +324,7 @@ export class SessionController {
     if (assembled.tornTail) this.deps.log.warn(`The session's journal ended with a line cut short by a crash; it was dropped.`);
     if (assembled.journal.readOnly) this.deps.log.warn(`Session ${assembled.journal.sessionId} is open read-only.`);
     this.deps.log.info(`Session ${assembled.journal.sessionId} open (${digest.turns.length} turns).`);
-    await this.refreshMeter();
+    await this.sessionMeter.refresh();
     for (const [sink, kind] of this.views.entries()) await this.sendInit(sink, kind);
     return assembled;
   }
@@ -373,14 +363,13 @@ export class SessionController {
     if (event.type === 'user_message') this.images.showLastMessage(this.assembled);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
-    this.figures.observe(event);
+    this.sessionMeter.observe(event);
     // A request that uses a compacted context takes the notice's Undo away (a failed one may give it back).
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     // An answer's calls may run long: keep-warm may have planned for the run (issue 31 item 4).
     if ((event.type === 'approval_requested' || event.type === 'tool_started') && this.assembled)
       this.deps.keepWarm?.arm(this.assembled.session);
     if (event.type === 'todo') this.skills.showTodo(event.items);
-    else if (event.type === 'subagent_event') this.subagents.observe(event);
     this.deps.onEvent?.(event);
   }
 
@@ -422,9 +411,9 @@ export class SessionController {
         turns,
         resultIds: assembled ? assembled.journal.ids() : [],
         busy: this.runs.isBusy,
-        meter: this.usage.current,
+        meter: this.sessionMeter.usage.current,
         compaction: this.compaction.state,
-        snapshots: this.usage.snapshots,
+        snapshots: this.sessionMeter.usage.snapshots,
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
         queued: this.runs.queued.view(),
@@ -434,21 +423,6 @@ export class SessionController {
       }),
     );
     return turns;
-  }
-
-  private async refreshMeter(): Promise<void> {
-    const assembled = this.assembled;
-    if (!assembled) return;
-    try {
-      // The window the session was metered with (its last request's), so a reload or a later lookup of the
-      // model's facts does not change it; the model's facts before the first request, or after a model change.
-      const window = this.usage.meteredWindow(this.deps.currentModel?.()) ?? (await this.deps.windowTokens());
-      const meter = this.usage.view(assembled, window);
-      this.broadcast({ type: 'usage', meter });
-      this.deps.onMeter?.(meter);
-    } catch (error) {
-      this.deps.log.warn(`The usage meter could not be updated: ${errorMessage(error)}`);
-    }
   }
 
   /** The open session's id (undefined: none yet). */
