@@ -1,8 +1,10 @@
 /**
  * The host's side of a session: holds the open session, maps its AgentEvents to the views'
  * notifications, and acts on the views' messages, each validated by `parseWebviewMessage` first (a
- * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
- * the host tests drive it with the real session and fake views.
+ * refused message is logged and nothing else happens). It composes the session's parts, each its own
+ * owner: a message's way from the input to its run's end is `MessageRunner` (`messageRunner.ts`), the
+ * meter and the report's figures `SessionMeter` (`sessionMeter.ts`). Depends on small interfaces, not on
+ * `vscode`, so the host tests drive it with the real session and fake views.
  */
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
