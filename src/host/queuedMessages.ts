@@ -19,7 +19,7 @@ import { pastedImageMentions } from './pastedImages';
 export type MessageOutcome = DoneReason | 'not_run' | 'failed';
 
 export interface QueuedMessagesDeps {
-  /** A message is being sent now (the controller's `send`, from before its first await to its run's end). */
+  /** A message is being sent now (`MessageRunner.send`, from before its first await to its run's end). */
   readonly isSending: () => boolean;
   /** The open session, if any. */
   readonly session: () => AgentSession | undefined;

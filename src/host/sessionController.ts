@@ -1,10 +1,11 @@
 /**
  * The host's side of a session: holds the open session, maps its AgentEvents to the views'
  * notifications, and acts on the views' messages, each validated by `parseWebviewMessage` first (a
- * refused message is logged and nothing else happens). Depends on small interfaces, not on `vscode`, so
- * the host tests drive it with the real session and fake views.
+ * refused message is logged and nothing else happens). It composes the session's parts, each its own
+ * owner: a message's way from the input to its run's end is `MessageRunner` (`messageRunner.ts`), the
+ * meter and the report's figures `SessionMeter` (`sessionMeter.ts`). Depends on small interfaces, not on
+ * `vscode`, so the host tests drive it with the real session and fake views.
  */
-import type { PastedImage } from '../shared/protocolChatViews';
 import type { AgentEvent } from '../core/agent/events';
 import type { AssembledSession } from '../core/session/node/sessionAssembly';
 import { errorMessage } from '../core/errorMessage';
@@ -14,15 +15,14 @@ import { JournalDigestCache, type JournalDigest } from './journalDigest';
 import { CompactionRunner } from './compactionRunner';
 import { respondTo } from './webviewRequests';
 import { viewRequestSources } from './viewRequestSources';
-import { UsageMeter } from './usageMeter';
+import { SessionMeter } from './sessionMeter';
 import { LiveTurn } from './liveTurn';
 import { ChatRelay } from './chatRelay';
 import { initMessage } from './initMessage';
 import { OpenViews } from './openViews';
-import { commandsNotIsolatedNotice, NOT_ISOLATED, NoSessionError } from './sessionNotices';
+import { NoSessionError } from './sessionNotices';
 import { SkillsHost } from './skillsHost';
 import { CustomCommandsHost } from './customCommandsHost';
-import { TurnHooks } from '../core/hooks/turnHooks';
 import { noCommands } from '../core/commands/ports';
 import { skillChangesIn } from './skillTrace';
 import { LiveUserImages } from './liveUserImages';
@@ -30,22 +30,15 @@ import { thumbnailDataUrl } from '../node/images/imageThumbnail';
 import { SessionSwitch } from './sessionSwitch';
 import type { EditorActions, HostLog, SessionSource, ViewSink } from './hostPorts';
 import { CheckpointActions } from './checkpointActions';
-import { shownInTurn, turnChangesOf } from './checkpointView';
-import { ApiKeyGate } from './apiKeyGate';
 import { observeRunEnd, STOPPED_NOTICE } from './runOutcome';
-import { MessagePreparation } from './messagePreparation';
 import { MessageBranches } from './messageBranches';
-import { QueuedMessages, type MessageOutcome } from './queuedMessages';
-import { ColdSendGate, type CacheUse } from './coldSendGate';
+import { MessageRunner } from './messageRunner';
 import { ContextDrop } from './contextDrop';
 import { DEFAULT_PRICES } from '../core/pricing/prices';
-import { SubagentAccounting } from './subagentAccounting';
-import { SessionFigures } from './sessionFigures';
 import type { SessionControllerDeps } from './sessionControllerDeps';
 import { handleNotification, type NotificationPort } from './webviewNotifications';
 import { lastFailure, lastUserText } from '../shared/lastThingActions';
 import type { PermissionMode } from '../core/agent/permissionMode';
-import { PLAN_GO_AHEAD, type PlanStartMode } from '../shared/permissionModeView';
 
 export type { EditorActions, HostLog, SessionSource, ViewSink, SessionControllerDeps };
 
@@ -58,25 +51,11 @@ export class SessionController {
   /** The images users sent, on their messages in the chat (`liveUserImages.ts`). */
   private readonly images: LiveUserImages;
   private readonly digests: JournalDigestCache;
-  private readonly usage = new UsageMeter();
   private readonly liveTurn = new LiveTurn();
   private readonly chat: ChatRelay;
-  private busy = false;
-  /** A message is being sent (from the first await of `send` to its run's end): another one is queued. */
-  private sending = false;
-  /** Messages sent while Cairn works: sent when the turn ends, or given to it now (issue 34, item 13). */
-  private readonly queued: QueuedMessages;
-  /** The last checkpoint whose files the chat was shown (a run "send now" split shows each part's). */
-  private checkpointShown: string | undefined;
-  /** A message without a key kept unsent, and the check of a saved key (`apiKeyGate.ts`). */
-  private readonly apiKey: ApiKeyGate;
   private readonly switching = new SessionSwitch();
-  /** A model pick being applied: the next message waits for it, so it goes to the model the user chose. */
-  private modelPick: Promise<void> | undefined;
   /** Compact Context: run, preview, apply or discard, undo (`compactionRunner.ts`). */
   readonly compaction: CompactionRunner;
-  /** The cold-send notice: a message about to go to an expired cache waits for the user's choice (`coldSendGate.ts`). */
-  readonly coldSend: ColdSendGate;
   /** The report's "In context now" and its Drop (issue 35, `contextDrop.ts`). */
   private readonly context: ContextDrop;
   /** What the views' notifications act on (`webviewNotifications.ts`). */
@@ -86,8 +65,8 @@ export class SessionController {
   /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
   readonly customCommands: CustomCommandsHost;
-  /** What the user typed, made ready to send (`messagePreparation.ts`). */
-  private readonly preparation: MessagePreparation;
+  /** The send path: a message from its gates (the key, the cold cache) to its run's end, the busy state, the queue (`messageRunner.ts`). */
+  private readonly runs: MessageRunner;
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
@@ -98,30 +77,13 @@ export class SessionController {
   private readonly branches = new MessageBranches({
     session: () => this.session(),
     digest: () => this.digest(),
-    isBusy: () => this.busy,
+    isBusy: () => this.runs.isBusy,
     reloadViews: () => this.reloadViews(),
-    send: (text) => this.send(text),
+    send: (text) => this.runs.send(text),
   });
 
-  /** The session's agent's tokens saved, requests and summaries in the report and the meter. */
-  private readonly figures = new SessionFigures({
-    usage: this.usage,
-    turn: () => this.chat.currentTurn,
-    broadcast: (message, only) => this.broadcast(message, only),
-    refreshMeter: () => void this.refreshMeter(),
-    restoredSummary: async () => {
-      this.digests.clear();
-      return (await this.digest()).activeSummary;
-    },
-  });
-
-  /** The children's requests in the report, the meter and their turn (issue 19). */
-  private readonly subagents = new SubagentAccounting({
-    usage: this.usage,
-    turn: () => this.chat.currentTurn,
-    broadcast: (message, only) => this.broadcast(message, only),
-    refreshMeter: () => void this.refreshMeter(),
-  });
+  /** The meter and the report's figures: what the session's events add, sent on when they change (`sessionMeter.ts`). */
+  private readonly sessionMeter: SessionMeter;
 
   constructor(private readonly deps: SessionControllerDeps) {
     this.checkpoints = deps.checkpointPrompts
@@ -133,58 +95,39 @@ export class SessionController {
           conversationChanged: () => this.reloadViews(),
         })
       : undefined;
-    this.queued = new QueuedMessages({
-      isSending: () => this.sending,
-      session: () => this.assembled?.session,
-      mentionsOf: (text) => this.preparation.mentionsOf(text),
-      send: (text, images) => this.send(text, images?.length ? { images } : {}),
-      notice: (kind, message) => this.chat.notice(kind, message),
-      post: (sink, message) => this.post(sink, message),
-      changed: (messages) => this.broadcast({ type: 'queued', messages }, 'chat'),
-      log: this.deps.log,
-    });
     this.views = new OpenViews((message) => this.liveTurn.observe(message));
     this.chat = new ChatRelay(this.views);
     this.images = new LiveUserImages(thumbnailDataUrl, this.chat);
     this.digests = new JournalDigestCache(this.images.views);
-    this.apiKey = new ApiKeyGate({
-      hasApiKey: deps.hasApiKey,
-      apiKeySource: deps.apiKeySource,
-      listModels: deps.listModels,
-      server: deps.server,
-      chat: this.chat,
-      broadcast: (message) => this.broadcast(message, 'chat'),
-      endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
-      log: deps.log,
+    this.sessionMeter = new SessionMeter({
+      host: deps,
+      current: () => this.assembled,
+      turn: () => this.chat.currentTurn,
+      views: this.views,
+      restoredSummary: async () => {
+        this.digests.clear();
+        return (await this.digest()).activeSummary;
+      },
     });
     this.compaction = new CompactionRunner({
       session: () => this.session(),
       current: () => this.assembled,
-      isBusy: () => this.busy,
+      isBusy: () => this.runs.isBusy,
       tell: (message) => this.chat.notice('compaction', message),
       progress: (title, task) => deps.editor.withProgress(title, task),
       showText: (name, markdown) => deps.editor.showText(name, markdown),
       publish: (state) => this.broadcast({ type: 'compactionState', state }),
       log: deps.log,
-      afterChange: () => this.refreshMeter(),
-    });
-    this.coldSend = new ColdSendGate({
-      lastCacheUse: () => this.lastCacheUse(),
-      now: () => Date.now(),
-      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
-      prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
-      publish: (notice) => this.broadcast({ type: 'coldSend', notice }, 'chat'),
-      compactNow: () => this.compaction.run(undefined),
-      log: deps.log,
+      afterChange: () => this.sessionMeter.refresh(),
     });
     this.context = new ContextDrop({
       session: () => this.session(),
-      isBusy: () => this.busy,
-      model: () => deps.currentModel?.() ?? this.usage.snapshots.at(-1)?.model ?? '',
+      isBusy: () => this.runs.isBusy,
+      model: () => deps.currentModel?.() ?? this.sessionMeter.usage.snapshots.at(-1)?.model ?? '',
       prices: () => this.assembled?.composer.priceTable ?? DEFAULT_PRICES,
       afterDrop: async () => {
         this.compaction.refreshUndo();
-        await this.refreshMeter();
+        await this.sessionMeter.refresh();
       },
     });
     this.customCommands = new CustomCommandsHost({
@@ -195,12 +138,19 @@ export class SessionController {
       error: (message) => this.postError('slash_command', message),
       log: (line) => deps.log.warn(line),
     });
-    this.preparation = new MessagePreparation({
-      sources: deps,
+    this.runs = new MessageRunner({
+      host: deps,
+      session: () => this.session(),
+      current: () => this.assembled,
+      chat: this.chat,
+      views: this.views,
+      liveTurn: this.liveTurn,
+      usage: this.sessionMeter.usage,
       customCommands: this.customCommands,
       skills: this.skills,
-      postError: (kind, message) => this.postError(kind, message),
-      insertIntoInput: (text) => this.insertIntoInput(text),
+      endsOnRejectedKey: async () => this.assembled !== undefined && lastFailure((await this.digest()).turns) === 'auth',
+      compactNow: () => this.compaction.run(undefined),
+      refreshMeter: () => this.sessionMeter.refresh(),
     });
     this.notificationPort = {
       deps,
@@ -211,22 +161,22 @@ export class SessionController {
       branches: this.branches,
       compaction: this.compaction,
       checkpoints: this.checkpoints,
-      isBusy: () => this.busy,
+      isBusy: () => this.runs.isBusy,
       lastSent: async () => lastUserText((await this.digest()).turns),
-      unsent: () => this.apiKey.kept,
+      unsent: () => this.runs.apiKey.kept,
       session: () => this.session(),
       sendInit: (sink, view) => this.sendInit(sink, view),
       post: (sink, message) => this.post(sink, message),
       postError: (kind, message, action) => this.postError(kind, message, action),
-      send: (text, options) => this.send(text, options),
+      send: (text, options) => this.runs.send(text, options),
       cancel: () => this.cancel(),
       pickModel: (model) => this.pickModel(model),
       setPermissionMode: async (mode) => {
         await this.deps.permissionModes?.set(mode);
       },
-      startPlan: (mode) => this.startPlan(mode),
-      actOnQueued: (sink, id, action) => this.queued.act(sink, id, action),
-      coldSendChoice: (id, choice, dontAskAgain) => this.coldSend.answer(id, choice, dontAskAgain),
+      startPlan: (mode) => this.runs.startPlan(mode),
+      actOnQueued: (sink, id, action) => this.runs.queued.act(sink, id, action),
+      coldSendChoice: (id, choice, dontAskAgain) => this.runs.coldSend.answer(id, choice, dontAskAgain),
     };
   }
 
@@ -244,11 +194,11 @@ export class SessionController {
   }
 
   get meter(): UsageMeterView | undefined {
-    return this.usage.current;
+    return this.sessionMeter.usage.current;
   }
 
   get isBusy(): boolean {
-    return this.busy;
+    return this.runs.isBusy;
   }
 
   /** Starts another session and shows it. */
@@ -288,137 +238,6 @@ export class SessionController {
     }
   }
 
-  /**
-   * Runs the agent on one message. Resolves when the run ends; errors are shown in the chat. A message sent
-   * while a run goes on is queued (`MessageQueue`) and sent when that turn ends; the chat's slash commands run
-   * at once (they say themselves what they do while Cairn works).
-   */
-  async send(text: string, options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] } = {}): Promise<void> {
-    const slash = options.retry ? undefined : this.deps.slashCommands?.match(text);
-    if (slash) {
-      await this.modelPick;
-      this.deps.log.info(`Slash command /${slash.command.name}${slash.args ? ' (with text)' : ''}.`);
-      await slash.command.run(slash.args);
-      return;
-    }
-    if (this.sending) {
-      if (options.retry) {
-        this.postError('busy', 'Cairn is still working on the previous message. Wait for it to finish, or cancel it.');
-        return;
-      }
-      // The images wait with it, checked when it is sent.
-      this.queued.add(options.images?.length ? { text, images: options.images } : { text });
-      return;
-    }
-    // Set before the first await, so a second message that arrives now is queued, never run beside this one.
-    this.sending = true;
-    let outcome: MessageOutcome;
-    try {
-      await this.modelPick;
-      outcome = await this.runMessage(text, options);
-    } finally {
-      this.sending = false;
-    }
-    this.queued.afterTurn(outcome);
-  }
-
-  /** One message's run, from the key check to its end: how it ended, or that it did not run. */
-  private async runMessage(
-    text: string,
-    options: { readonly retry?: boolean; readonly images?: readonly PastedImage[] },
-  ): Promise<MessageOutcome> {
-    const typed = text;
-    if (!(await this.apiKey.admits(text, options.images ?? []))) return 'failed';
-    if (!this.chat.warned(NOT_ISOLATED)) {
-      const isolation = await this.deps.commandIsolation?.();
-      if (isolation?.kind === 'none') this.chat.warnOnce(NOT_ISOLATED, commandsNotIsolatedNotice(isolation.reason));
-    }
-    const mentions = await this.preparation.attachments(text, options.images ?? []);
-    if (!mentions) return 'not_run';
-    let session;
-    let hooks: TurnHooks;
-    try {
-      const assembled = await this.session();
-      session = assembled.session;
-      hooks = await this.turnHooksOf(assembled);
-    } catch (error) {
-      this.postError('no_session', errorMessage(error), error instanceof NoSessionError ? undefined : 'newSession');
-      return 'failed';
-    }
-    const sent = await this.preparation.textOf(text, hooks);
-    if (sent === undefined) return 'not_run';
-    this.apiKey.sending(text);
-    text = sent;
-    // A retry asks again for an answer already waiting; only a new message is weighed against a cold cache.
-    if (!options.retry) {
-      const gate = await this.coldSend.beforeSend(session, text);
-      if (!gate.send) {
-        // The session closed while the message waited on the notice: it goes back to the input, not lost.
-        this.insertIntoInput(gate.text);
-        return 'not_run';
-      }
-    }
-    this.checkpointShown = session.checkpoints?.last()?.id;
-    this.setBusy(true);
-    // Images for a model that takes none are refused before anything is sent: what the user typed goes back to the input.
-    const back = { type: 'insertText' as const, text: typed, ...(options.images?.length ? { images: options.images } : {}) };
-    const refusal = session.onEvent((e) => e.type === 'error' && e.kind === 'no_vision' && this.broadcast(back, 'chat'));
-    try {
-      // A retry asks again for the answer to the waiting message: sending its text would put it in twice.
-      let reason = await (options.retry && session.hasUnanswered ? session.retryUnanswered(text) : session.send(text, mentions));
-      // A Stop hook that blocks the stop continues the turn with its reason, once.
-      const more = reason === 'end_turn' ? await hooks.turnEnded(false) : undefined;
-      if (more !== undefined) {
-        this.chat.notice('hook', more);
-        reason = await session.send(more);
-        await hooks.turnEnded(true);
-      }
-      // The files the turn changed, at its end (a reload reads them from the journal).
-      this.showTurnChanges();
-      return reason;
-    } catch (error) {
-      this.postError('session', errorMessage(error));
-      return 'failed';
-    } finally {
-      refusal.dispose();
-      this.setBusy(false);
-      await this.refreshMeter();
-      // Not for a session closed while it ran (a switch): its keep-warm was stopped with it.
-      if (this.assembled?.session === session) this.deps.keepWarm?.arm(session);
-    }
-  }
-
-  /** Each session's turn hooks (its `SessionStart` ran when first asked for: the session's first message). */
-  private readonly turnHooks = new WeakMap<AssembledSession, TurnHooks>();
-
-  private async turnHooksOf(assembled: AssembledSession): Promise<TurnHooks> {
-    let hooks = this.turnHooks.get(assembled);
-    if (!hooks) {
-      hooks = new TurnHooks(assembled.hooks, (message) => this.chat.notice('hook', message));
-      this.turnHooks.set(assembled, hooks);
-      // Its output goes with this first message.
-      await hooks.sessionStarted(assembled.session.hasUnanswered || this.usage.snapshots.length > 0 ? 'resume' : 'startup');
-    }
-    return hooks;
-  }
-
-  /** When the session's own agent last used the prompt cache (its last main request) and for how long the cache keeps it. */
-  private lastCacheUse(): CacheUse | undefined {
-    const last = this.usage.lastCacheUse();
-    return last ? { at: last.lastUsedAt, lifetimeMs: last.lifetimeMs } : undefined;
-  }
-
-  /**
-   * The files the current turn changed, once its checkpoint is closed: at the run's end, and when "send now"
-   * started a new turn mid-run (the run's checkpoint ends there, `AgentSession.steer`).
-   */
-  private showTurnChanges(): void {
-    const last = this.assembled?.session.checkpoints?.last();
-    if (!last || last.id === this.checkpointShown || !last.closed) return;
-    this.checkpointShown = last.id;
-    if (shownInTurn(last)) this.chat.turnChanges(turnChangesOf(last));
-  }
-
   cancel(): void {
     this.assembled?.session.cancel();
     this.compaction.cancel();
@@ -449,7 +268,7 @@ export class SessionController {
 
   /** A key was saved (`Cairn: Set API Key`): checked, then the chat says Cairn is ready and offers to send what waited. */
   async apiKeySaved(): Promise<void> {
-    await this.apiKey.keySaved();
+    await this.runs.apiKey.keySaved();
   }
 
   /** The model picker's choice: used from the next request on, and shown in the chat. */
@@ -457,23 +276,16 @@ export class SessionController {
     if (!this.deps.pickModel) return;
     // A message sent right after the pick (the views' messages are handled side by side) waits for it.
     const picking = this.deps.pickModel(model);
-    this.modelPick = picking.catch(() => undefined);
+    this.runs.waitForModelPick(picking);
     await picking;
     this.deps.log.info(`Model changed to ${model}; the next request uses it.`);
     this.broadcast({ type: 'model', model }, 'chat');
-    await this.refreshMeter();
+    await this.sessionMeter.refresh();
   }
 
   /** The permission mode changed (the chat, the palette, the settings): the chat's control shows it. */
   permissionModeChanged(mode: PermissionMode): void {
     this.broadcast({ type: 'permissionMode', mode }, 'chat');
-  }
-
-  /** "Start it" under a plan: the mode switched first, so the go-ahead carries the new mode's envelope. */
-  private async startPlan(mode: PlanStartMode): Promise<void> {
-    if (this.busy) return;
-    await this.deps.permissionModes?.set(mode);
-    await this.send(PLAN_GO_AHEAD);
   }
 
   /** Closes the session (window closing). */
@@ -505,7 +317,7 @@ export class SessionController {
     this.digests.clear();
     const digest = await this.digest();
     this.chat.startAfter(digest.turns.length);
-    this.usage.reset(digest);
+    this.sessionMeter.usage.reset(digest);
     this.compaction.reset();
     this.subscription = assembled.session.onEvent((event) => this.onEvent(event));
     // "This session" allowances are the open session's: the chat's list changes with it.
@@ -514,7 +326,7 @@ export class SessionController {
     if (assembled.tornTail) this.deps.log.warn(`The session's journal ended with a line cut short by a crash; it was dropped.`);
     if (assembled.journal.readOnly) this.deps.log.warn(`Session ${assembled.journal.sessionId} is open read-only.`);
     this.deps.log.info(`Session ${assembled.journal.sessionId} open (${digest.turns.length} turns).`);
-    await this.refreshMeter();
+    await this.sessionMeter.refresh();
     for (const [sink, kind] of this.views.entries()) await this.sendInit(sink, kind);
     return assembled;
   }
@@ -530,7 +342,7 @@ export class SessionController {
     const current = this.assembled;
     if (!current) return;
     this.deps.approver.denyAll('The session was closed.');
-    this.coldSend.reset();
+    this.runs.coldSend.reset();
     this.deps.keepWarm?.detach();
     this.subscription?.dispose();
     this.subscription = undefined;
@@ -548,19 +360,18 @@ export class SessionController {
 
   private onEvent(event: AgentEvent): void {
     // A user message mid-run ("send now") starts a turn: the files changed before it go with the turn it ends.
-    if (event.type === 'user_message' && this.busy) this.showTurnChanges();
+    if (event.type === 'user_message') this.runs.userMessageAppended();
     this.chat.relay(event, event.type === 'user_message' ? this.skillChangesOfLastMessage() : []);
     if (event.type === 'user_message') this.images.showLastMessage(this.assembled);
     if (observeRunEnd(event, this.deps.log) === 'stopped') this.chat.notice('stopped', STOPPED_NOTICE, 'continue');
     // The meter's and the report's figures: the session's own agent's, and its children's.
-    this.figures.observe(event);
+    this.sessionMeter.observe(event);
     // A request that uses a compacted context takes the notice's Undo away (a failed one may give it back).
     if (event.type === 'request_started' || event.type === 'done') this.compaction.refreshUndo();
     // An answer's calls may run long: keep-warm may have planned for the run (issue 31 item 4).
     if ((event.type === 'approval_requested' || event.type === 'tool_started') && this.assembled)
       this.deps.keepWarm?.arm(this.assembled.session);
     if (event.type === 'todo') this.skills.showTodo(event.items);
-    else if (event.type === 'subagent_event') this.subagents.observe(event);
     this.deps.onEvent?.(event);
   }
 
@@ -592,8 +403,8 @@ export class SessionController {
     const digest = assembled ? await this.digest() : undefined;
     // A view opened mid-run (a reload of the webview) gets the running turn as the open views have it:
     // its streamed text, and a prompt that waits, or the run would wait for an answer nobody can give.
-    const shown = this.busy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
-    const turns = this.apiKey.shownIn(shown);
+    const shown = this.runs.isBusy ? this.liveTurn.mergeInto(digest?.turns ?? []) : (digest?.turns ?? []);
+    const turns = this.runs.apiKey.shownIn(shown);
     this.post(
       sink,
       initMessage(view, {
@@ -601,41 +412,19 @@ export class SessionController {
         hasSession: assembled !== undefined,
         turns,
         resultIds: assembled ? assembled.journal.ids() : [],
-        busy: this.busy,
-        meter: this.usage.current,
+        busy: this.runs.isBusy,
+        meter: this.sessionMeter.usage.current,
         compaction: this.compaction.state,
-        snapshots: this.usage.snapshots,
+        snapshots: this.sessionMeter.usage.snapshots,
         slashCommands: this.deps.slashCommands?.list() ?? [],
         model: this.deps.currentModel?.(),
-        queued: this.queued.view(),
-        coldSend: this.coldSend.view,
+        queued: this.runs.queued.view(),
+        coldSend: this.runs.coldSend.view,
         allowances: this.deps.allowances?.list() ?? [],
         permissionMode: this.deps.permissionModes?.current(),
       }),
     );
     return turns;
-  }
-
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    if (!busy) this.liveTurn.clear();
-    this.broadcast({ type: 'busy', busy });
-    this.deps.onBusy?.(busy);
-  }
-
-  private async refreshMeter(): Promise<void> {
-    const assembled = this.assembled;
-    if (!assembled) return;
-    try {
-      // The window the session was metered with (its last request's), so a reload or a later lookup of the
-      // model's facts does not change it; the model's facts before the first request, or after a model change.
-      const window = this.usage.meteredWindow(this.deps.currentModel?.()) ?? (await this.deps.windowTokens());
-      const meter = this.usage.view(assembled, window);
-      this.broadcast({ type: 'usage', meter });
-      this.deps.onMeter?.(meter);
-    } catch (error) {
-      this.deps.log.warn(`The usage meter could not be updated: ${errorMessage(error)}`);
-    }
   }
 
   /** The open session's id (undefined: none yet). */

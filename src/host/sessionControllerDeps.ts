@@ -21,7 +21,7 @@ export interface SessionControllerDeps {
   /** Paths from the webview are resolved (and escapes refused) here before anything opens them. */
   readonly workspace: Pick<Workspace, 'resolve'>;
   readonly hasApiKey: () => Promise<boolean>;
-  /** Where the key comes from; a key from the environment is warned about once (see `send`). */
+  /** Where the key comes from; a key from the environment is warned about once (`ApiKeyGate.admits`). */
   readonly apiKeySource?: () => Promise<'secret-storage' | 'environment' | 'demo' | undefined>;
   /**
    * Whether the commands the model runs are isolated (`src/node/workspace/commandSandbox.ts`); when not,

@@ -61,7 +61,7 @@ export interface NotificationPort {
   setPermissionMode(mode: PermissionMode): Promise<void>;
   /** "Start it" under a plan: switch to `mode`, then send the go-ahead. */
   startPlan(mode: PlanStartMode): Promise<void>;
-  /** A queued message: send it now, take it back into the input, or remove it (`SessionController.actOnQueued`). */
+  /** A queued message: send it now, take it back into the input, or remove it (`QueuedMessages.act`). */
   actOnQueued(sink: ViewSink, id: number, action: QueuedMessageAction): Promise<void>;
   /** The cold-send notice's answer (`ColdSendGate.answer`). */
   coldSendChoice(id: number, choice: ColdSendChoice, dontAskAgain: boolean): void;

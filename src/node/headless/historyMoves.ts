@@ -1,6 +1,6 @@
 /**
  * A scenario's history moves (`retry`, `undo`, `edit`, `restore`: `src/node/scenario/types.ts`), played by the
- * headless runner as the editor plays them: the chat's Retry (`host/sessionController.ts`), the compaction
+ * headless runner as the editor plays them: the chat's Retry (`host/messageRunner.ts`), the compaction
  * banner's Undo (`host/compactionRunner.ts`), a message's Edit (`host/messageBranches.ts`) and "Restore files to
  * before this message" (`host/checkpointActions.ts`), through the same `AgentSession` calls. "Message N" is the
  * N-th message the user typed along the active branch (`core/history/userMessages.ts`).
