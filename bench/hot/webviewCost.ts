@@ -12,7 +12,7 @@ import { bundleFakeHost, findChromium, launchChromium, REPO_ROOT, startHarnessSe
 import type { HotFigure } from './figure';
 
 const TURNS = 1_000;
-/** As the host sends a session's opening view (`INIT_TURNS` in src/host/sessionController.ts). */
+/** As the host sends a session's opening view (`INIT_TURNS` in src/host/initMessage.ts). */
 const HOST_INIT_TURNS = 30;
 
 function turn(index: number): TurnView {

@@ -62,11 +62,11 @@ export class SessionController {
   private readonly notificationPort: NotificationPort;
   /** Restore, undo, the Changes list and a change's diff (`checkpointActions.ts`). */
   readonly checkpoints: CheckpointActions | undefined;
-  /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   /** The user's custom slash commands: the `/` list and a message's expansion (issue 33 item 5). */
   readonly customCommands: CustomCommandsHost;
   /** The send path: a message from its gates (the key, the cold cache) to its run's end, the busy state, the queue (`messageRunner.ts`). */
   private readonly runs: MessageRunner;
+  /** The chat's skills list, `/name`, the plan above the input (issue 18). */
   readonly skills = new SkillsHost({
     session: () => this.session(),
     current: () => this.assembled,
