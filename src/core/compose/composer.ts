@@ -14,16 +14,15 @@ import { costOf, resolvePrices, type PriceTable } from '../pricing/prices';
 import type { ProjectContextSource } from './projectContextSource';
 import { EncodingMemo, type EncodedMessage } from './encodingMemo';
 import { requestSettingsJson, type RequestEncoding } from './requestEncoding';
-import { describeRulesChanges, rulesDeltaBlocks, type RulesSource } from './rules';
-import { catalogTheModelHas, rulesTheModelHas } from './deltaBaseline';
+import type { RulesSource } from './rules';
+import { StaticDeltas } from './staticDeltas';
 import type { ConversationEntry } from '../conversation/conversation';
 import { cacheHitShare, cloneSnapshot, promptTokens, snapshotUsage, type RequestSnapshot } from './snapshot';
 import { buildSnapshot } from './snapshotBuilder';
 import { encodeStaticPart, type StaticEncoding } from './staticEncoding';
 import { buildStaticPart, restoreStaticPart, staticStateOf, type CatalogInput, type StaticPart, type StaticState } from './staticPart';
-import { selectPacks } from './packs';
-import { catalogDeltaBlock } from './catalogDelta';
 import { usagePartsFor, type UsageParts } from './usageParts';
+import { keepWarmOf } from './keepWarmRequest';
 
 export interface ComposerOptions {
   /** The tool definitions (`TOOL_DEFINITIONS`); the composer sorts them by name. */
@@ -123,10 +122,8 @@ export class Composer {
 
   private staticPart: StaticPart | null = null;
   private building: Promise<void> | null = null;
-  /** Rules text by path as the model has it (system part plus deltas already reported), without `conversation`. */
-  private knownRules = new Map<string, string>();
-  /** The skills catalog as the model has it (system part, then the deltas already returned), without `conversation`. */
-  private knownCatalog = '';
+  /** What the model has of the rules and the catalog, and the deltas that update it. */
+  private readonly deltas: StaticDeltas;
   private readonly decisions: DecisionQueue;
   private requestCount = 0;
   private lastGeneration: number | null = null;
@@ -152,6 +149,12 @@ export class Composer {
     this.estimator = options.estimator ?? new TokenEstimator();
     this.decisions = options.decisions;
     this.memo = new EncodingMemo(this.estimator);
+    this.deltas = new StaticDeltas({
+      rules: options.rules,
+      decisions: options.decisions,
+      ...(options.skillsCatalog ? { skillsCatalog: options.skillsCatalog } : {}),
+      ...(options.conversation ? { conversation: options.conversation } : {}),
+    });
     this.dateBlock = Object.freeze({ type: 'text', text: sessionDateText(options.sessionDate) });
     this.dateTextBytes = utf8Bytes(this.dateBlock.text);
     this.lifetimes = new LifetimePlanner(options.cacheTtl ?? (() => '5m'), options.restoredPauses);
@@ -203,8 +206,7 @@ export class Composer {
     this.detector.rememberAgain(mark.remembered);
     this.lastMainBreakpoint = mark.lastMainBreakpoint;
     this.lastGeneration = mark.lastGeneration;
-    this.knownRules = new Map(mark.staticPart.rules);
-    this.knownCatalog = mark.staticPart.catalog;
+    this.deltas.know(mark.staticPart);
   }
 
   /** Compaction starts a new generation: the static part is rebuilt (new rules text enters it here). */
@@ -236,8 +238,7 @@ export class Composer {
   private adopt(part: StaticPart): void {
     this.staticPart = part;
     this.staticEncoding = null;
-    this.knownRules = new Map(part.rules);
-    this.knownCatalog = part.catalog;
+    this.deltas.know(part);
     this.decisions.add(...part.decisions);
   }
 
@@ -270,27 +271,14 @@ export class Composer {
     return { prompt: this.lastMain.snapshot.estimate.rawTokens, hourHeld: this.lifetimes.hourHeldTokens(now) };
   }
 
-  /**
-   * A keep-warm request (`cairn.cache.keepWarm`): the last main request again, byte for byte, with max_tokens 1,
-   * so its whole prefix is read (0.1×) and its entries live on; its snapshot is that request's, as a keep_warm.
-   * Undefined before any main request, and when the last one thinks (its budget needs more than one token).
-   */
+  /** A keep-warm request (`keepWarmRequest.ts`): undefined before any main request and when the last one thinks. */
   keepWarmComposition(decisions: readonly Decision[]): Composition | undefined {
-    const last = this.lastMain;
-    if (!last || last.request.thinking) return undefined;
-    const request: ModelRequest = { ...structuredClone(last.request), max_tokens: 1 };
-    const snapshot = cloneSnapshot(last.snapshot);
-    snapshot.index = this.requestCount++;
-    snapshot.time = new Date(this.clock.now()).toISOString();
-    snapshot.purpose = 'keep_warm';
-    snapshot.maxTokens = 1;
-    snapshot.decisions = decisions.map(cloneDecision);
-    snapshot.cacheBreak = null;
-    snapshot.usage = null;
-    snapshot.cacheHitShare = null;
-    snapshot.cost = null;
-    this.lifetimes.touched(this.clock.now());
-    return { request, snapshot };
+    const now = this.clock.now();
+    const composition = this.lastMain && keepWarmOf(this.lastMain, { index: this.requestCount, now, decisions });
+    if (!composition) return undefined;
+    this.requestCount++;
+    this.lifetimes.touched(now);
+    return composition;
   }
 
   /** Breaks found by the detector this session (compaction requests are not compared). */
@@ -304,47 +292,14 @@ export class Composer {
     return { system: structuredClone(part.system), tools: structuredClone(part.tools) };
   }
 
-  /**
-   * Blocks to put first in the next user message when a rules file changed since the model was
-   * given it; [] otherwise. What it returns counts as known, so each change is reported once.
-   */
-  async rulesDelta(): Promise<TextBlock[]> {
-    const part = this.requireStatic();
-    const current = await this.options.rules.load();
-    const entries = this.options.conversation?.();
-    const known = entries ? rulesTheModelHas(new Map(part.rules), entries) : this.knownRules;
-    const blocks = rulesDeltaBlocks(known, current);
-    if (blocks.length === 0) return [];
-    const changed = describeRulesChanges(
-      known,
-      current.map((file) => [file.path, file.text]),
-    );
-    this.knownRules = new Map(current.map((file) => [file.path, file.text]));
-    this.decisions.add({ kind: 'rules_delta', detail: `rules sent as a delta: ${changed}`, resultIds: [] });
-    return blocks;
+  /** A rules file changed since the model was given it: the blocks that open the next user message (`StaticDeltas.rules`). */
+  rulesDelta(): Promise<TextBlock[]> {
+    return this.deltas.rules(this.requireStatic());
   }
 
-  /**
-   * The skills catalog as an envelope for the next user message when it changed on disk since the model
-   * was given it (a skill added, removed or edited); [] otherwise. Chosen under the same budget as the
-   * system part's, so the full or the compact list; what it returns counts as known.
-   */
-  async catalogDelta(): Promise<TextBlock[]> {
-    this.requireStatic();
-    if (!this.options.skillsCatalog) return [];
-    const input = await this.options.skillsCatalog();
-    const [choice] = selectPacks([input.pack], { tokens: input.budgetTokens });
-    const text = choice!.text;
-    const entries = this.options.conversation?.();
-    const known = entries ? catalogTheModelHas(this.requireStatic().catalog, entries) : this.knownCatalog;
-    if (text === known) return [];
-    this.knownCatalog = text;
-    this.decisions.add({
-      kind: 'skill',
-      detail: `skills catalog changed on disk: sent as a delta (${choice!.variant}, ${choice!.tokens} tokens)`,
-      resultIds: [],
-    });
-    return [catalogDeltaBlock(text)];
+  /** The skills catalog changed on disk: its envelope for the next user message (`StaticDeltas.catalog`). */
+  catalogDelta(): Promise<TextBlock[]> {
+    return this.deltas.catalog(this.requireStatic());
   }
 
   /** The next request and its snapshot, from the conversation of the current generation. */
