@@ -5,7 +5,6 @@ import type { Composer, ComposerGenerationMark } from '../compose/composer';
 import type { DecisionMark, DecisionQueue } from '../compose/decisions';
 import type { ActiveGeneration, GenerationRef } from '../conversation/activeGeneration';
 import type { Conversation } from '../conversation/conversation';
-import type { GenerationDetail } from '../conversation/generationDetail';
 import { projectForProvider, type Projection } from '../conversation/projection';
 import type { NewJournalRecord } from '../journal/records';
 import type { ResultLedger } from '../ledger/resultLedger';
@@ -13,6 +12,7 @@ import type { Elider, ElisionPlan } from '../elision/elider';
 import { DropError } from '../elision/drop';
 import type { ColdSendFacts } from '../cacheTime/coldSendEstimate';
 import { coldSendFacts, userElisionSettings } from './coldSendFacts';
+import { compactionDecision, compactionDetail } from './compactionRecord';
 import { escalationFor } from './escalation';
 import { renderHistory } from './historyMarkdown';
 import { softLimitTokens, type CompactionSettings } from './settings';
@@ -339,22 +339,7 @@ export class Compactor implements ContextPolicy {
     }
     const events: AgentEvent[] = [];
     const generation = generations.nextNumber;
-    const detail: GenerationDetail = {
-      kind: 'compaction',
-      previousGeneration: plan.previous.number,
-      stage: plan.split.stage,
-      reason: plan.reason,
-      summary: plan.summary.text,
-      filesTable: plan.filesTable,
-      entries: plan.entries,
-      summarizedMessages: plan.summarized.length,
-      keptMessages: plan.keptMessages,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter: plan.tokensAfter,
-      summaryModel: plan.summary.model,
-      attempts: plan.summary.attempts,
-      ...(plan.summary.fallback ? { fallback: plan.summary.fallback } : {}),
-    };
+    const detail = compactionDetail(plan);
     // No stub may point at content that just left the context. Cleared before the record, which carries the
     // cleared state: a crash right after it can never reopen the new generation with the old tables.
     ledger.clearDedupe();
@@ -384,17 +369,7 @@ export class Compactor implements ContextPolicy {
       );
     }
 
-    const saved = plan.tokensBefore - plan.tokensAfter;
-    this.deps.decisions.add({
-      kind: 'compaction',
-      detail:
-        `${plan.reason} compaction, ${plan.split.stage} stage: summarized ${plan.summarized.length} messages, kept ${plan.keptMessages}` +
-        `${plan.split.anchoredToUser ? ' (kept from the latest user message)' : ''}; about ${plan.tokensBefore} → ${plan.tokensAfter} tokens (${saved} saved); ` +
-        `summary by ${plan.summary.model} in ${plan.summary.attempts} attempt(s)` +
-        `${plan.summary.fallback ? `; fallback ${plan.summary.fallback.status}: ${plan.summary.fallback.reason}` : ''}`,
-      // The summary is the model's text: an id it quotes may be misremembered or made up. Only stored results are named.
-      resultIds: [...new Set(plan.opening.match(/#[0-9a-f]{4,}\b/g) ?? [])].filter((id) => ledger.has(id)),
-    });
+    this.deps.decisions.add(compactionDecision(plan, (id) => ledger.has(id)));
     this.deps.log(
       `[Context] compaction done: ${plan.summarized.length} messages → ${plan.summary.text.length} chars (about ${plan.tokensBefore} → ${plan.tokensAfter} tokens)`,
     );
