@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { SavingsReport } from './host/savingsReport';
 import { SessionCatalog } from './core/journal/node/sessionCatalog';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionPorts } from './core/session/node/sessionAssembly';
 import { FileRulesSource } from './node/fileRulesSource';
@@ -29,7 +28,9 @@ import { OutputLog } from './host/outputLog';
 import { ReportPanel } from './host/reportPanel';
 import { NoSessionError, SessionController, type SessionSource } from './host/sessionController';
 import { FileSessionSource } from './host/sessionSource';
-import { ignoredWorkspaceValues, readCairnSettings, userScopedGetter, type CairnSettings } from './host/settingsReader';
+import type { CairnSettings } from './host/settingsReader';
+import { hookTimeoutSeconds, pickModelSetting, readSettings } from './host/vscodeSettings';
+import { bundledRipgrep, editorDataFolder, extensionVersion } from './host/editorInstall';
 import { SettingsModelClient } from './host/settingsModelClient';
 import { ContextStatusBar } from './host/statusBar';
 import { KeepWarmTimer } from './host/keepWarmTimer';
@@ -45,7 +46,6 @@ import { FileCommandSource } from './node/fileCommandSource';
 import { HookApprovals } from './host/hookApprovals';
 import { AttentionNotifier } from './host/attentionNotifier';
 import { CommandHookRunner } from './core/hooks/node/commandHookRunner';
-import { DEFAULT_HOOK_TIMEOUT_SECONDS } from './core/hooks/sessionHooks';
 import { addBuiltInSlashCommands } from './host/builtInSlashCommands';
 import { modelChoices } from './host/modelChoices';
 import { mentionCandidates } from './host/mentionCandidates';
@@ -55,12 +55,6 @@ import { editorContextSource, TerminalOutputs } from './host/editorContextSource
 import { uncommittedChanges } from './node/gitChanges';
 
 let controller: SessionController | undefined;
-
-/** VS Code's own ripgrep, when this build ships it (the extension host is Node: NodeWorkspace runs it). */
-function bundledRipgrep(): string | undefined {
-  const rg = join(vscode.env.appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', process.platform === 'win32' ? 'rg.exe' : 'rg');
-  return existsSync(rg) ? rg : undefined;
-}
 
 /** Composition root: builds the services and registers views and commands. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -432,58 +426,7 @@ function workspaceRelative(folders: readonly { name: string; path: string }[], a
   return undefined;
 }
 
-/**
- * The chat's model picker writes `cairn.model` where it is set now (a folder's or the workspace's value
- * wins over the user's, so writing the user's would change nothing), else in the user's settings.
- */
-async function pickModelSetting(model: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration('cairn');
-  const where = config.inspect<string>('model');
-  const target =
-    where?.workspaceFolderValue !== undefined
-      ? vscode.ConfigurationTarget.WorkspaceFolder
-      : where?.workspaceValue !== undefined
-        ? vscode.ConfigurationTarget.Workspace
-        : vscode.ConfigurationTarget.Global;
-  await config.update('model', model, target);
-}
-
-/** Reads the settings; each problem (`told`: those logged in this window) is logged once, not at every change. */
-function readSettings(log: OutputLog, toldProblems: Set<string>): CairnSettings {
-  const config = vscode.workspace.getConfiguration('cairn');
-  const read = readCairnSettings(userScopedGetter(config));
-  for (const problem of [...read.problems, ...ignoredWorkspaceValues(config)]) {
-    if (toldProblems.has(problem)) continue;
-    toldProblems.add(problem);
-    log.warn(problem);
-  }
-  return read;
-}
-
 export async function deactivate(): Promise<void> {
   await controller?.dispose();
   controller = undefined;
-}
-
-/** The extension's version from its manifest, for the MCP handshake ("0" where the host does not say). */
-function extensionVersion(context: vscode.ExtensionContext): string {
-  const manifest = (context.extension as { packageJSON?: { version?: unknown } } | undefined)?.packageJSON;
-  return typeof manifest?.version === 'string' ? manifest.version : '0';
-}
-
-/**
- * The editor's data folder, to hide from commands: the folder above `User/globalStorage/<extension>` (VS Code's
- * `~/.config/Code`, a remote window's `~/.vscode-server/data`, code-server's `~/.local/share/code-server`),
- * which holds the secret store. In any other layout, only this extension's own global storage.
- */
-function editorDataFolder(globalStorage: string): string {
-  const storage = dirname(globalStorage);
-  const user = dirname(storage);
-  return basename(storage) === 'globalStorage' && basename(user) === 'User' ? dirname(user) : globalStorage;
-}
-
-/** `cairn.hooks.timeoutSeconds`, read from the user's settings only (a repository cannot lengthen what it runs). */
-function hookTimeoutSeconds(): number {
-  const value = vscode.workspace.getConfiguration('cairn').inspect<number>('hooks.timeoutSeconds')?.globalValue;
-  return typeof value === 'number' && value >= 1 && value <= 3600 ? value : DEFAULT_HOOK_TIMEOUT_SECONDS;
 }
